@@ -1,0 +1,214 @@
+package io.bellows.cell;
+
+import io.bellows.util.Bytes;
+
+/**
+ * One timestamped version of one column of one row, or a tombstone, as a view over its serialized
+ * bytes. The byte layout (see {@code docs/FORMAT.md}, "Cell") is shared by the memory store, the
+ * WAL and sorted files, so cells move between them without re-encoding:
+ *
+ * <pre>
+ *   int32  keyLength     (bytes from rowLength through type)
+ *   int32  valueLength
+ *   int16  rowLength
+ *   byte[] row
+ *   int8   familyLength
+ *   byte[] family
+ *   byte[] qualifier     (keyLength - 2 - rowLength - 1 - familyLength - 9 bytes)
+ *   int64  timestamp
+ *   int8   type          ({@link CellType} code)
+ *   byte[] value
+ * </pre>
+ *
+ * <p>The sequence id is not part of the serialized bytes: it is the engine-wide number of the
+ * mutation that wrote the cell, kept beside the bytes (in the WAL record header, per cell in sorted
+ * files, in the memory store's index). It is {@code long} everywhere.
+ *
+ * <p>A cell is immutable apart from its sequence id, which the region stamps once before the cell is
+ * published to the memory store; a published cell is never modified.
+ */
+public final class Cell {
+  /** Bytes of the fixed prefix: keyLength and valueLength. */
+  public static final int PREFIX = 8;
+  /** Bytes of the key that are not row/family/qualifier: rowLength, familyLength, ts, type. */
+  public static final int KEY_INFRASTRUCTURE = 2 + 1 + 8 + 1;
+  /** Longest row key: 32 KiB (the row length is stored as an unsigned 16-bit number). */
+  public static final int MAX_ROW_LENGTH = 32 * 1024;
+  public static final int MAX_FAMILY_LENGTH = 127;
+
+  private final byte[] bytes;
+  private final int offset;
+  private final int length;
+  private long seqId;
+
+  public Cell(byte[] bytes, int offset, int length, long seqId) {
+    this.bytes = bytes;
+    this.offset = offset;
+    this.length = length;
+    this.seqId = seqId;
+  }
+
+  public Cell(byte[] bytes) {
+    this(bytes, 0, bytes.length, 0);
+  }
+
+  /** The array holding the serialized cell (shared; never modify it). */
+  public byte[] array() {
+    return bytes;
+  }
+
+  public int offset() {
+    return offset;
+  }
+
+  /** Serialized length: {@code 8 + keyLength + valueLength}. */
+  public int length() {
+    return length;
+  }
+
+  public long seqId() {
+    return seqId;
+  }
+
+  /** Stamps the sequence id; only the region does this, before publication. */
+  public void setSeqId(long seqId) {
+    this.seqId = seqId;
+  }
+
+  public int keyLength() {
+    return Bytes.getInt(bytes, offset);
+  }
+
+  public int keyOffset() {
+    return offset + PREFIX;
+  }
+
+  public int valueLength() {
+    return Bytes.getInt(bytes, offset + 4);
+  }
+
+  public int rowOffset() {
+    return offset + PREFIX + 2;
+  }
+
+  public int rowLength() {
+    return Bytes.getShort(bytes, offset + PREFIX);
+  }
+
+  public int familyLengthOffset() {
+    return rowOffset() + rowLength();
+  }
+
+  public int familyLength() {
+    return bytes[familyLengthOffset()];
+  }
+
+  public int familyOffset() {
+    return familyLengthOffset() + 1;
+  }
+
+  public int qualifierOffset() {
+    return familyOffset() + familyLength();
+  }
+
+  public int qualifierLength() {
+    return keyLength() - KEY_INFRASTRUCTURE - rowLength() - familyLength();
+  }
+
+  public int timestampOffset() {
+    return keyOffset() + keyLength() - 9;
+  }
+
+  public long timestamp() {
+    return Bytes.getLong(bytes, timestampOffset());
+  }
+
+  public byte typeCode() {
+    return bytes[keyOffset() + keyLength() - 1];
+  }
+
+  public CellType type() {
+    return CellType.fromCode(typeCode());
+  }
+
+  public boolean isDelete() {
+    byte t = typeCode();
+    return t == CellType.DELETE.code() || t == CellType.DELETE_COLUMN.code() || t == CellType.DELETE_FAMILY.code();
+  }
+
+  public int valueOffset() {
+    return keyOffset() + keyLength();
+  }
+
+  public byte[] row() {
+    return copy(rowOffset(), rowLength());
+  }
+
+  public byte[] family() {
+    return copy(familyOffset(), familyLength());
+  }
+
+  public byte[] qualifier() {
+    return copy(qualifierOffset(), qualifierLength());
+  }
+
+  public byte[] value() {
+    return copy(valueOffset(), valueLength());
+  }
+
+  /** A copy of exactly this cell's serialized bytes. */
+  public byte[] toBytes() {
+    return copy(offset, length);
+  }
+
+  /** Bytes this cell occupies as data (serialized length), excluding any index or object overhead. */
+  public long dataSize() {
+    return length;
+  }
+
+  private byte[] copy(int off, int len) {
+    byte[] out = new byte[len];
+    System.arraycopy(bytes, off, out, 0, len);
+    return out;
+  }
+
+  public boolean sameRow(Cell o) {
+    return Bytes.equals(bytes, rowOffset(), rowLength(), o.bytes, o.rowOffset(), o.rowLength());
+  }
+
+  public boolean sameFamily(Cell o) {
+    return Bytes.equals(bytes, familyOffset(), familyLength(), o.bytes, o.familyOffset(), o.familyLength());
+  }
+
+  public boolean sameColumn(Cell o) {
+    return sameRow(o)
+        && sameFamily(o)
+        && Bytes.equals(bytes, qualifierOffset(), qualifierLength(), o.bytes, o.qualifierOffset(), o.qualifierLength());
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof Cell)) {
+      return false;
+    }
+    Cell c = (Cell) o;
+    return seqId == c.seqId && Bytes.equals(bytes, offset, length, c.bytes, c.offset, c.length);
+  }
+
+  @Override
+  public int hashCode() {
+    int h = Long.hashCode(seqId);
+    for (int i = offset; i < offset + length; i++) {
+      h = 31 * h + bytes[i];
+    }
+    return h;
+  }
+
+  @Override
+  public String toString() {
+    return Bytes.toStringBinary(bytes, rowOffset(), rowLength())
+        + "/" + Bytes.toStringBinary(bytes, familyOffset(), familyLength())
+        + ":" + Bytes.toStringBinary(bytes, qualifierOffset(), qualifierLength())
+        + "/" + timestamp() + "/" + type() + "/seq=" + seqId + "/vlen=" + valueLength();
+  }
+}

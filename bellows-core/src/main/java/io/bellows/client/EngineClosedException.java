@@ -1,0 +1,10 @@
+package io.bellows.client;
+
+import io.bellows.util.StorageException;
+
+/** The engine was closed; nothing more can be done with it or its tables. */
+public class EngineClosedException extends StorageException {
+  public EngineClosedException(String message) {
+    super(message);
+  }
+}

@@ -1,0 +1,46 @@
+package io.bellows.client;
+
+import io.bellows.schema.Durability;
+import java.util.List;
+
+/**
+ * A handle to one table for reads and writes. Thread-safe and cheap; obtained from {@link
+ * Bellows#getTable}. Every method throws {@link IllegalArgumentException} on bad input (nothing is
+ * written then), {@link NoSuchColumnFamilyException} for an unknown family, {@link
+ * TableNotFoundException} if the table was dropped and {@link EngineClosedException} after close.
+ */
+public interface Table {
+  String name();
+
+  /** Writes the row's cells atomically. Returns when durable as the put's durability requires. */
+  void put(Put put);
+
+  /** Writes many puts; each row is atomic, the batch as a whole is not. All are validated first. */
+  void put(List<Put> puts);
+
+  Result get(Get get);
+
+  ResultScanner getScanner(Scan scan);
+
+  void delete(Delete delete);
+
+  void delete(List<Delete> deletes);
+
+  /**
+   * Applies {@code put} if the column's newest value equals {@code expected} (null: the column is
+   * absent), atomically with the check. The put must be for the same row.
+   */
+  boolean checkAndPut(byte[] row, byte[] family, byte[] qualifier, byte[] expected, Put put);
+
+  /** Like {@link #checkAndPut}, for a delete. */
+  boolean checkAndDelete(byte[] row, byte[] family, byte[] qualifier, byte[] expected, Delete delete);
+
+  /**
+   * Atomically adds {@code amount} to a counter column (a big-endian 8-byte long; absent counts as
+   * 0) and returns the new value. Throws {@link IllegalArgumentException} if the current value is
+   * not 8 bytes.
+   */
+  long incrementColumnValue(byte[] row, byte[] family, byte[] qualifier, long amount);
+
+  long incrementColumnValue(byte[] row, byte[] family, byte[] qualifier, long amount, Durability durability);
+}

@@ -1,0 +1,120 @@
+package io.bellows.config;
+
+import static io.bellows.config.Knob.Scope.ENGINE;
+import static io.bellows.config.Knob.Scope.FAMILY;
+import static io.bellows.config.Knob.Scope.TABLE;
+
+import io.bellows.schema.ActiveIndexType;
+import io.bellows.schema.BloomType;
+import io.bellows.schema.Compression;
+import io.bellows.schema.Durability;
+import io.bellows.schema.MemStorePolicy;
+import io.bellows.schema.SegmentIndexType;
+import java.util.List;
+
+/**
+ * The registry of every configuration knob of Bellows. Family and table knobs carry the names the
+ * HBase shell uses ({@code VERSIONS}, {@code TTL}, ...) so that shell commands read the same.
+ */
+public final class Knobs {
+  private Knobs() {}
+
+  private static final long KIB = 1024;
+  private static final long MIB = 1024 * 1024;
+  private static final long GIB = 1024 * MIB;
+
+  // ---------------------------------------------------------------- engine
+  public static final Knob<Durability> DEFAULT_DURABILITY = Knob.ofEnum("bellows.durability.default", ENGINE,
+      Durability.class, Durability.SYNC_WAL,
+      "Durability of mutations whose mutation, family and table all say USE_DEFAULT.");
+  public static final Knob<Long> WAL_ROLL_SIZE = Knob.ofLong("bellows.wal.roll.size", ENGINE,
+      64 * MIB, 64 * KIB, 16 * GIB, "bytes", "A WAL file is closed and a new one started when it reaches this size.");
+  public static final Knob<Long> WAL_ASYNC_SYNC_PERIOD_MS = Knob.ofLong("bellows.wal.async.sync.period.ms", ENGINE,
+      1000, 1, 3_600_000, "ms", "How often the background thread syncs the WAL for ASYNC_WAL writes.");
+  public static final Knob<Long> MAX_VALUE_SIZE = Knob.ofLong("bellows.max.value.size", ENGINE,
+      10 * MIB, 1, 1 * GIB, "bytes", "Largest value a put may carry; a larger one is rejected.");
+  public static final Knob<Double> MEMSTORE_BLOCK_MULTIPLIER = Knob.ofDouble("bellows.memstore.block.multiplier",
+      ENGINE, 4.0, 1.0, 100.0, "Writes to a store block while its memory store exceeds this multiple of the flush size.");
+  public static final Knob<Integer> BLOCKING_STORE_FILES = Knob.ofInt("bellows.store.blocking.files", ENGINE,
+      16, 2, 10_000, "files", "Writes to a store block while it has more sorted files than this, until compaction catches up.");
+  public static final Knob<Long> BLOCKING_WAIT_MS = Knob.ofLong("bellows.store.blocking.wait.ms", ENGINE,
+      90_000, 0, 3_600_000, "ms", "Longest a write waits for compaction when a store has too many files; it then proceeds.");
+  public static final Knob<Integer> COMPACTION_MIN_FILES = Knob.ofInt("bellows.compaction.min.files", ENGINE,
+      3, 2, 1000, "files", "Fewest files a minor compaction merges.");
+  public static final Knob<Integer> COMPACTION_MAX_FILES = Knob.ofInt("bellows.compaction.max.files", ENGINE,
+      10, 2, 1000, "files", "Most files a minor compaction merges.");
+  public static final Knob<Double> COMPACTION_RATIO = Knob.ofDouble("bellows.compaction.ratio", ENGINE,
+      1.2, 0.1, 100.0, "A file joins a minor compaction only if it is at most this ratio times the sum of the others chosen.");
+  public static final Knob<Integer> FLUSH_THREADS = Knob.ofInt("bellows.flush.threads", ENGINE,
+      1, 1, 64, "threads", "Background threads writing memory stores to sorted files.");
+  public static final Knob<Integer> COMPACTION_THREADS = Knob.ofInt("bellows.compaction.threads", ENGINE,
+      1, 1, 64, "threads", "Background threads running disk compactions.");
+  public static final Knob<Integer> IN_MEMORY_COMPACTION_THREADS = Knob.ofInt("bellows.memstore.compaction.threads",
+      ENGINE, 1, 1, 64, "threads", "Background threads running in-memory flushes, merges and compactions.");
+  public static final Knob<Long> CHUNK_SIZE = Knob.ofLong("bellows.mslab.chunk.size", ENGINE,
+      2 * MIB - 64, 4 * KIB, 64 * MIB, "bytes",
+      "Size of a memory-store chunk (MSLAB). Just under 2 MiB so that a heap chunk is not a G1 humongous object with the default region size.");
+  public static final Knob<Long> CHUNK_POOL_MAX_BYTES = Knob.ofLong("bellows.mslab.pool.max", ENGINE,
+      256 * MIB, 0, 1024 * GIB, "bytes", "Most memory kept in the pool of free chunks for reuse; chunks beyond it are freed.");
+  public static final Knob<Boolean> CHUNK_OFF_HEAP = Knob.ofBoolean("bellows.mslab.offheap", ENGINE, false,
+      "Allocate memory-store chunks in direct (off-heap) memory instead of on the Java heap.");
+
+  // ---------------------------------------------------------------- table
+  public static final Knob<Durability> TABLE_DURABILITY = Knob.ofEnum("DURABILITY", TABLE, Durability.class,
+      Durability.USE_DEFAULT, "Durability of this table's mutations unless a mutation says otherwise.");
+  public static final Knob<Long> MEMSTORE_FLUSHSIZE = Knob.ofLong("MEMSTORE_FLUSHSIZE", TABLE,
+      128 * MIB, 64 * KIB, 64 * GIB, "bytes", "A store flushes its memory store to a sorted file when the memory store's footprint reaches this size.");
+
+  // ---------------------------------------------------------------- family
+  public static final Knob<Integer> VERSIONS = Knob.ofInt("VERSIONS", FAMILY, 1, 1, Integer.MAX_VALUE, "versions",
+      "Most versions of a column kept and returned.");
+  public static final Knob<Integer> MIN_VERSIONS = Knob.ofInt("MIN_VERSIONS", FAMILY, 0, 0, Integer.MAX_VALUE,
+      "versions", "Versions of a column kept even after they expire by TTL.");
+  public static final Knob<Long> TTL = Knob.ofLong("TTL", FAMILY, Long.MAX_VALUE, 1, Long.MAX_VALUE, "seconds",
+      "Cells older than this (by timestamp) expire; the default means forever.");
+  public static final Knob<Durability> FAMILY_DURABILITY = Knob.ofEnum("FAMILY_DURABILITY", FAMILY, Durability.class,
+      Durability.USE_DEFAULT, "Durability of mutations touching this family (the strongest of the touched families applies).");
+  public static final Knob<Integer> BLOCKSIZE = Knob.ofInt("BLOCKSIZE", FAMILY, 64 * 1024, 1024, 16 * 1024 * 1024,
+      "bytes", "Target size of a sorted file's data block (before compression).");
+  public static final Knob<Compression> COMPRESSION = Knob.ofEnum("COMPRESSION", FAMILY, Compression.class,
+      Compression.NONE, "Compression of sorted-file data blocks.");
+  public static final Knob<BloomType> BLOOMFILTER = Knob.ofEnum("BLOOMFILTER", FAMILY, BloomType.class, BloomType.ROW,
+      "Bloom filter of sorted files: by row, by row and column, or none.");
+  public static final Knob<Double> BLOOMFILTER_ERROR_RATE = Knob.ofDouble("BLOOMFILTER_ERROR_RATE", FAMILY, 0.01,
+      0.0001, 0.5, "Target false-positive rate of the Bloom filter.");
+  public static final Knob<MemStorePolicy> IN_MEMORY_COMPACTION = Knob.ofEnum("IN_MEMORY_COMPACTION", FAMILY,
+      MemStorePolicy.class, MemStorePolicy.NONE, "Memory store: NONE (classic) or the Accordion policies BASIC, EAGER, ADAPTIVE.");
+  public static final Knob<Double> IN_MEMORY_FLUSH_FRACTION = Knob.ofDouble("IN_MEMORY_FLUSH_FRACTION", FAMILY,
+      0.02, 0.001, 0.9, "Accordion's A: the active segment is flushed in memory when it reaches this fraction of the flush size.");
+  public static final Knob<Integer> PIPELINE_MAX_SEGMENTS = Knob.ofInt("PIPELINE_MAX_SEGMENTS", FAMILY, 4, 1, 64,
+      "segments", "Accordion's S: most immutable segments in the pipeline before they are merged or compacted.");
+  public static final Knob<Double> ADAPTIVE_THRESHOLD = Knob.ofDouble("ADAPTIVE_THRESHOLD", FAMILY, 0.2, 0.0, 1.0,
+      "Accordion's R: ADAPTIVE compacts (rather than merges) when the estimated redundancy 1-u exceeds it.");
+  public static final Knob<SegmentIndexType> SEGMENT_INDEX = Knob.ofEnum("SEGMENT_INDEX", FAMILY,
+      SegmentIndexType.class, SegmentIndexType.ARRAY, "Index of immutable memory segments: ARRAY (cell objects) or CHUNK (serialized, no per-cell objects).");
+  public static final Knob<ActiveIndexType> ACTIVE_INDEX = Knob.ofEnum("ACTIVE_INDEX", FAMILY, ActiveIndexType.class,
+      ActiveIndexType.OBJECT_SKIPLIST, "Index of the active memory segment: OBJECT_SKIPLIST or CHUNK_SKIPLIST (in chunk memory).");
+  public static final Knob<Boolean> MSLAB = Knob.ofBoolean("MSLAB", FAMILY, false,
+      "Copy cell data into memory-store chunks (MSLAB) instead of keeping the writer's arrays.");
+
+  /** Every knob, in documentation order. */
+  public static final List<Knob<?>> ALL = List.of(
+      DEFAULT_DURABILITY, WAL_ROLL_SIZE, WAL_ASYNC_SYNC_PERIOD_MS, MAX_VALUE_SIZE, MEMSTORE_BLOCK_MULTIPLIER,
+      BLOCKING_STORE_FILES, BLOCKING_WAIT_MS, COMPACTION_MIN_FILES, COMPACTION_MAX_FILES, COMPACTION_RATIO,
+      FLUSH_THREADS, COMPACTION_THREADS, IN_MEMORY_COMPACTION_THREADS, CHUNK_SIZE, CHUNK_POOL_MAX_BYTES,
+      CHUNK_OFF_HEAP,
+      TABLE_DURABILITY, MEMSTORE_FLUSHSIZE,
+      VERSIONS, MIN_VERSIONS, TTL, FAMILY_DURABILITY, BLOCKSIZE, COMPRESSION, BLOOMFILTER, BLOOMFILTER_ERROR_RATE,
+      IN_MEMORY_COMPACTION, IN_MEMORY_FLUSH_FRACTION, PIPELINE_MAX_SEGMENTS, ADAPTIVE_THRESHOLD, SEGMENT_INDEX,
+      ACTIVE_INDEX, MSLAB);
+
+  /** Finds a knob of a scope by name (case-insensitive); null if there is none. */
+  public static Knob<?> find(Knob.Scope scope, String name) {
+    for (Knob<?> k : ALL) {
+      if (k.scope() == scope && k.name().equalsIgnoreCase(name)) {
+        return k;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,44 @@
+package io.bellows.scan;
+
+import io.bellows.cell.Cell;
+import java.io.Closeable;
+
+/**
+ * A forward iterator over cells in {@link io.bellows.cell.CellComparator} order that can seek. Every
+ * source of cells (a memory segment, a sorted file, a merge of others) is one. Not thread-safe: one
+ * reader uses a scanner at a time. A new scanner is not positioned: call {@link #seek} first.
+ */
+public interface CellScanner extends Closeable {
+  /** The cell at the current position, or null when exhausted. Does not move. */
+  Cell peek();
+
+  /** Returns the cell at the current position and moves past it; null when exhausted. */
+  Cell next();
+
+  /**
+   * Positions at the first cell &gt;= {@code key} (by the full cell order, sequence id included:
+   * use search keys from {@link io.bellows.cell.Cells} whose sequence id is {@code Long.MAX_VALUE}
+   * to land before every version). May move backwards. Returns whether a cell is there.
+   */
+  boolean seek(Cell key);
+
+  /**
+   * Like {@link #seek}, but {@code key} is never before the current position, which lets
+   * implementations move forward cheaply.
+   */
+  default boolean reseek(Cell key) {
+    return seek(key);
+  }
+
+  /**
+   * Whether this scanner may hold cells the query wants; a read skips scanners that return false
+   * (key range, time range, Bloom filter). The default keeps the scanner.
+   */
+  default boolean shouldUse(ScanQuery query) {
+    return true;
+  }
+
+  /** Releases what the scanner holds (file readers, segment references). Idempotent. */
+  @Override
+  void close();
+}

@@ -1,0 +1,231 @@
+package io.bellows.scan;
+
+import io.bellows.util.Bytes;
+import java.util.Collections;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.NavigableSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * What one read asks for, in the engine's terms: a row range (a get is a range of one row), the
+ * families and columns, a time range {@code [minTimestamp, maxTimestamp)}, a number of versions,
+ * a row limit and the read point (MVCC: cells with a larger sequence id are invisible). Built by the
+ * client API from a {@code Get} or {@code Scan}; immutable.
+ */
+public final class ScanQuery {
+  private final byte[] startRow;
+  private final boolean startInclusive;
+  private final byte[] stopRow;
+  private final boolean stopInclusive;
+  private final boolean singleRow;
+  /** family -&gt; qualifiers, or family -&gt; null for all columns; empty map = all families. */
+  private final NavigableMap<byte[], NavigableSet<byte[]>> columns;
+  private final long minTimestamp;
+  private final long maxTimestamp;
+  private final int maxVersions;
+  private final long limit;
+  private final long readPoint;
+
+  private ScanQuery(Builder b) {
+    this.startRow = b.startRow;
+    this.startInclusive = b.startInclusive;
+    this.stopRow = b.stopRow;
+    this.stopInclusive = b.stopInclusive;
+    this.singleRow = b.singleRow;
+    TreeMap<byte[], NavigableSet<byte[]>> cols = new TreeMap<>(Bytes::compare);
+    b.columns.forEach((f, qs) -> cols.put(f, qs == null ? null : Collections.unmodifiableNavigableSet(qs)));
+    this.columns = Collections.unmodifiableNavigableMap(cols);
+    this.minTimestamp = b.minTimestamp;
+    this.maxTimestamp = b.maxTimestamp;
+    this.maxVersions = b.maxVersions;
+    this.limit = b.limit;
+    this.readPoint = b.readPoint;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.startRow = startRow;
+    b.startInclusive = startInclusive;
+    b.stopRow = stopRow;
+    b.stopInclusive = stopInclusive;
+    b.singleRow = singleRow;
+    columns.forEach((f, qs) -> b.columns.put(f, qs == null ? null : new TreeSet<>(qs)));
+    b.minTimestamp = minTimestamp;
+    b.maxTimestamp = maxTimestamp;
+    b.maxVersions = maxVersions;
+    b.limit = limit;
+    b.readPoint = readPoint;
+    return b;
+  }
+
+  /** First row, or empty for the start of the table. */
+  public byte[] startRow() {
+    return startRow;
+  }
+
+  public boolean startInclusive() {
+    return startInclusive;
+  }
+
+  /** Last row bound, or empty for the end of the table. */
+  public byte[] stopRow() {
+    return stopRow;
+  }
+
+  public boolean stopInclusive() {
+    return stopInclusive;
+  }
+
+  /** True for a get: exactly {@link #startRow()}, enabling Bloom filters. */
+  public boolean isSingleRow() {
+    return singleRow;
+  }
+
+  public NavigableMap<byte[], NavigableSet<byte[]>> columns() {
+    return columns;
+  }
+
+  /** Qualifiers asked for in a family: null means all; an absent family (when some are named) means none. */
+  public boolean wantsFamily(byte[] family) {
+    return columns.isEmpty() || columns.containsKey(family);
+  }
+
+  /** The named qualifiers of a family, or null for all of them. */
+  public NavigableSet<byte[]> qualifiers(byte[] family) {
+    return columns.isEmpty() ? null : columns.get(family);
+  }
+
+  public long minTimestamp() {
+    return minTimestamp;
+  }
+
+  public long maxTimestamp() {
+    return maxTimestamp;
+  }
+
+  public int maxVersions() {
+    return maxVersions;
+  }
+
+  /** Most rows returned; {@link Long#MAX_VALUE} for no limit. */
+  public long limit() {
+    return limit;
+  }
+
+  public long readPoint() {
+    return readPoint;
+  }
+
+  /** Whether a row lies in [start, stop] with the inclusive flags applied. */
+  public boolean rowInRange(byte[] row, int off, int len) {
+    if (startRow.length > 0) {
+      int c = Bytes.compare(row, off, len, startRow, 0, startRow.length);
+      if (c < 0 || (c == 0 && !startInclusive)) {
+        return false;
+      }
+    }
+    return !pastStop(row, off, len);
+  }
+
+  /** Whether a row lies beyond the stop bound (so a scan can end). */
+  public boolean pastStop(byte[] row, int off, int len) {
+    if (singleRow) {
+      return Bytes.compare(row, off, len, startRow, 0, startRow.length) > 0;
+    }
+    if (stopRow.length == 0) {
+      return false;
+    }
+    int c = Bytes.compare(row, off, len, stopRow, 0, stopRow.length);
+    return c > 0 || (c == 0 && !stopInclusive);
+  }
+
+  /** Builder with HBase's defaults: whole table, all columns, all time, one version, no limit. */
+  public static final class Builder {
+    private byte[] startRow = Bytes.EMPTY;
+    private boolean startInclusive = true;
+    private byte[] stopRow = Bytes.EMPTY;
+    private boolean stopInclusive = false;
+    private boolean singleRow;
+    private final Map<byte[], NavigableSet<byte[]>> columns = new TreeMap<>(Bytes::compare);
+    private long minTimestamp = 0;
+    private long maxTimestamp = Long.MAX_VALUE;
+    private int maxVersions = 1;
+    private long limit = Long.MAX_VALUE;
+    private long readPoint = Long.MAX_VALUE;
+
+    public Builder startRow(byte[] row, boolean inclusive) {
+      this.startRow = row;
+      this.startInclusive = inclusive;
+      return this;
+    }
+
+    public Builder stopRow(byte[] row, boolean inclusive) {
+      this.stopRow = row;
+      this.stopInclusive = inclusive;
+      return this;
+    }
+
+    /** A get of exactly this row. */
+    public Builder singleRow(byte[] row) {
+      this.startRow = row;
+      this.startInclusive = true;
+      this.stopRow = row;
+      this.stopInclusive = true;
+      this.singleRow = true;
+      return this;
+    }
+
+    public Builder addFamily(byte[] family) {
+      columns.put(family, null);
+      return this;
+    }
+
+    public Builder addColumn(byte[] family, byte[] qualifier) {
+      if (columns.containsKey(family) && columns.get(family) == null) {
+        return this; // whole family already asked for
+      }
+      columns.computeIfAbsent(family, f -> new TreeSet<>(Bytes::compare)).add(qualifier);
+      return this;
+    }
+
+    public Builder timeRange(long min, long maxExclusive) {
+      if (min < 0 || maxExclusive < min) {
+        throw new IllegalArgumentException("bad time range [" + min + ", " + maxExclusive + ")");
+      }
+      this.minTimestamp = min;
+      this.maxTimestamp = maxExclusive;
+      return this;
+    }
+
+    public Builder maxVersions(int v) {
+      if (v < 1) {
+        throw new IllegalArgumentException("max versions must be at least 1, not " + v);
+      }
+      this.maxVersions = v;
+      return this;
+    }
+
+    public Builder limit(long rows) {
+      if (rows < 1) {
+        throw new IllegalArgumentException("limit must be at least 1, not " + rows);
+      }
+      this.limit = rows;
+      return this;
+    }
+
+    public Builder readPoint(long rp) {
+      this.readPoint = rp;
+      return this;
+    }
+
+    public ScanQuery build() {
+      return new ScanQuery(this);
+    }
+  }
+}

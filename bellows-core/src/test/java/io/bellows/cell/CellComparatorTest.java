@@ -1,0 +1,58 @@
+package io.bellows.cell;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bellows.util.Bytes;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CellComparatorTest {
+  private static Cell cell(String row, String q, long ts, CellType type, long seq) {
+    Cell c = Cells.create(Bytes.of(row), Bytes.of("f"), Bytes.of(q), ts, type, Bytes.of("v"));
+    c.setSeqId(seq);
+    return c;
+  }
+
+  @Test
+  void ordersRowQualifierTimestampDescTypeDescSeqDesc() {
+    List<Cell> expected = List.of(
+        cell("a", "q", 5, CellType.PUT, 1),
+        cell("b", "", 9, CellType.DELETE_FAMILY, 1),
+        cell("b", "q", 9, CellType.DELETE_COLUMN, 1),
+        cell("b", "q", 9, CellType.PUT, 7),
+        cell("b", "q", 9, CellType.PUT, 3),
+        cell("b", "q", 2, CellType.PUT, 9),
+        cell("b", "r", 1, CellType.PUT, 1),
+        cell("ba", "a", 1, CellType.PUT, 1));
+    List<Cell> shuffled = new ArrayList<>(expected);
+    Collections.shuffle(shuffled, new java.util.Random(42));
+    shuffled.sort(CellComparator.INSTANCE);
+    assertThat(shuffled).containsExactlyElementsOf(expected);
+  }
+
+  @Test
+  void searchKeysBracketTheirCells() {
+    Cell c = cell("r", "q", 10, CellType.PUT, 3);
+    Cell first = Cells.firstOnColumn(Bytes.of("r"), Bytes.of("f"), Bytes.of("q"));
+    first.setSeqId(Long.MAX_VALUE);
+    assertThat(CellComparator.INSTANCE.compare(first, c)).isNegative();
+    assertThat(CellComparator.INSTANCE.compare(Cells.lastOnColumn(c), c)).isPositive();
+    assertThat(CellComparator.INSTANCE.compare(Cells.lastOnRow(c), c)).isPositive();
+    assertThat(CellComparator.INSTANCE.compare(Cells.lastOnRow(c), cell("r\0", "", 1, CellType.PUT, 1))).isNegative();
+    assertThat(CellComparator.INSTANCE.compare(Cells.firstOnRow(Bytes.of("r")), c)).isNegative();
+  }
+
+  @Test
+  void accessorsDecodeTheLayout() {
+    Cell c = Cells.create(Bytes.of("row"), Bytes.of("fam"), Bytes.of("qual"), 123L, CellType.PUT, Bytes.of("value"));
+    assertThat(Bytes.str(c.row())).isEqualTo("row");
+    assertThat(Bytes.str(c.family())).isEqualTo("fam");
+    assertThat(Bytes.str(c.qualifier())).isEqualTo("qual");
+    assertThat(c.timestamp()).isEqualTo(123L);
+    assertThat(c.type()).isEqualTo(CellType.PUT);
+    assertThat(Bytes.str(c.value())).isEqualTo("value");
+    assertThat(c.length()).isEqualTo(Cells.serializedLength(3, 3, 4, 5));
+  }
+}
