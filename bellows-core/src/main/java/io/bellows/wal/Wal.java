@@ -1,0 +1,640 @@
+package io.bellows.wal;
+
+import io.bellows.schema.Durability;
+import io.bellows.util.CorruptionException;
+import io.bellows.util.StorageException;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The engine's single write-ahead log, shared by all regions: a directory of numbered files, each
+ * a header followed by checksummed records of {@link WalEdit}s.
+ *
+ * <p><b>Life cycle.</b> {@link #open} lists the files already in the directory ("pre-existing"
+ * files). {@link #replay} reads them once, repairing a torn tail of the last one. The first {@link
+ * #append} creates a new file numbered after every pre-existing one; appends go to it until it
+ * reaches the roll size, then to the next. {@link #close} writes and forces everything.
+ *
+ * <p><b>Transaction ids.</b> {@link #append} returns the log's running count of record bytes
+ * appended since open, taken just after the edit: the edit is durable once everything up to that
+ * count is. {@link #sync} waits until the written (or forced) count has reached it.
+ *
+ * <p><b>Threads and locks.</b> Thread-safe. Three locks, always taken in this order:
+ * <ol>
+ *   <li>{@code recoveryLock}: replay and the torn-tail repair of the last pre-existing file;
+ *   <li>{@code ioLock}: whoever writes to or forces the current file, creates or rolls files. A
+ *       syncing thread takes every record appended so far (group commit); threads queued behind
+ *       it find their txid covered and return without I/O;
+ *   <li>{@code appendLock}: the pending buffer, the running counts, the file table, {@code closed}.
+ *       Held only briefly (never across I/O, except while rolling to a new file).
+ * </ol>
+ * A background {@link PeriodicSyncer} thread writes and forces every {@code asyncSyncPeriodMs}.
+ *
+ * <p><b>Invariants.</b> {@code forcedTxid <= writtenTxid <= appendedTxid}; records reach the file
+ * in the order they entered the pending buffer, which for one thread is call order; a file other
+ * than the current one is complete, forced and closed; once an I/O error occurred the log refuses
+ * further appends and syncs (the engine must reopen and replay).
+ */
+public final class Wal implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(Wal.class);
+  /** An append that leaves this much unwritten data writes it out, bounding the buffer. */
+  private static final int PENDING_WRITE_THRESHOLD = 8 * 1024 * 1024;
+
+  /** One file of the log and what is known about its edits. Fields guarded by {@code appendLock}. */
+  private static final class WalFile {
+    final long number;
+    final Path path;
+    /** Highest sequence id in the file; {@link Long#MIN_VALUE} when it holds no edit. */
+    long maxSeqId = Long.MIN_VALUE;
+    /** Whether {@link #maxSeqId} is known: always for files of this run, after reading for older ones. */
+    boolean seqKnown;
+
+    WalFile(long number, Path path) {
+      this.number = number;
+      this.path = path;
+    }
+  }
+
+  private final Path dir;
+  private final WalOptions options;
+  private final List<WalFile> preexisting;
+
+  private final ReentrantLock recoveryLock = new ReentrantLock();
+  private final ReentrantLock ioLock = new ReentrantLock();
+  private final Condition forcedAdvanced = ioLock.newCondition();
+  private final ReentrantLock appendLock = new ReentrantLock();
+
+  // ---- guarded by recoveryLock
+  private boolean replayed;
+  private volatile boolean tailRepaired;
+
+  // ---- guarded by appendLock (current and channel change only with ioLock held too)
+  private final TreeMap<Long, WalFile> files = new TreeMap<>();
+  private long nextFileNumber;
+  private WalFile current;
+  private FileChannel channel;
+  private long currentSize;
+  private PendingBuffer pending = new PendingBuffer();
+  private boolean closed;
+  private volatile long appendedTxid;
+
+  // ---- guarded by ioLock
+  private PendingBuffer spare = new PendingBuffer();
+  private volatile long writtenTxid;
+  private volatile long forcedTxid;
+
+  private volatile Throwable failure;
+  private final PeriodicSyncer syncer;
+
+  private final LongAdder bytesAppended = new LongAdder();
+  private final LongAdder recordsAppended = new LongAdder();
+  private final AtomicLong syncs = new AtomicLong();
+  private final AtomicLong forces = new AtomicLong();
+  private final AtomicLong filesRolled = new AtomicLong();
+  private final AtomicLong filesDeleted = new AtomicLong();
+
+  private Wal(Path dir, WalOptions options, List<WalFile> preexisting) {
+    this.dir = dir;
+    this.options = options;
+    this.preexisting = List.copyOf(preexisting);
+    for (WalFile f : preexisting) {
+      files.put(f.number, f);
+    }
+    this.nextFileNumber = preexisting.isEmpty() ? 1 : preexisting.get(preexisting.size() - 1).number + 1;
+    this.syncer = new PeriodicSyncer("bellows-wal-sync", options.asyncSyncPeriodMs(), this::backgroundSync);
+  }
+
+  /**
+   * Opens the log in {@code dir} (created if missing) and starts its background sync thread. Files
+   * whose names are not WAL file names are ignored. No file is written until the first append.
+   */
+  public static Wal open(Path dir, WalOptions options) {
+    Objects.requireNonNull(options, "options");
+    List<WalFile> found = new ArrayList<>();
+    try {
+      Files.createDirectories(dir);
+      try (Stream<Path> s = Files.list(dir)) {
+        s.forEach(p -> {
+          long n = WalFormat.parseFileNumber(p);
+          if (n >= 0 && Files.isRegularFile(p)) {
+            found.add(new WalFile(n, p));
+          }
+        });
+      }
+    } catch (IOException e) {
+      throw new StorageException("cannot open WAL directory " + dir, e);
+    }
+    found.sort((a, b) -> Long.compare(a.number, b.number));
+    Wal wal = new Wal(dir, options, found);
+    wal.syncer.start();
+    return wal;
+  }
+
+  // ------------------------------------------------------------------ recovery
+
+  /**
+   * Reads every pre-existing file in order and hands each edit to {@code sink}. May be called once,
+   * and should be called before appends are relied on. Edits of one file arrive in file order; the
+   * cells are stamped with the edit's sequence id.
+   *
+   * <p><b>Torn tail rule.</b> In the <em>last</em> pre-existing file, a bad record is an interrupted
+   * append, and the file is truncated at the record's start (all earlier records are kept), when:
+   * fewer than 8 bytes remain for its header; or its length makes it run past the end of the file;
+   * or its checksum does not match and it ends exactly at the end of the file; or every byte from its
+   * start to the end of the file is zero. A last file whose own header is incomplete (or all zero) is
+   * deleted. Any other bad record, and any bad record or header in an older file, throws {@link
+   * CorruptionException} naming the file and the byte offset; the edits before it have already been
+   * handed to the sink.
+   *
+   * @throws IllegalStateException if called a second time
+   */
+  public void replay(Consumer<WalEdit> sink) {
+    Objects.requireNonNull(sink, "sink");
+    recoveryLock.lock();
+    try {
+      if (replayed) {
+        throw new IllegalStateException("the WAL in " + dir + " was already replayed");
+      }
+      replayed = true;
+      for (int i = 0; i < preexisting.size(); i++) {
+        WalFile f = preexisting.get(i);
+        WalFileReader.Outcome o = readFile(f, (off, len, edit) -> sink.accept(edit));
+        settle(f, o, i == preexisting.size() - 1);
+      }
+      tailRepaired = true;
+    } finally {
+      recoveryLock.unlock();
+    }
+  }
+
+  /**
+   * Applies the torn tail rule to the last pre-existing file if replay has not: before a new file
+   * is created, so that a torn record never ends up in a file that is no longer the last.
+   */
+  private void repairTailIfNeeded() {
+    if (tailRepaired) {
+      return;
+    }
+    recoveryLock.lock();
+    try {
+      if (!tailRepaired && !preexisting.isEmpty()) {
+        WalFile last = preexisting.get(preexisting.size() - 1);
+        settle(last, readFile(last, (off, len, edit) -> { }), true);
+      }
+      tailRepaired = true;
+    } finally {
+      recoveryLock.unlock();
+    }
+  }
+
+  private WalFileReader.Outcome readFile(WalFile f, WalFileReader.RecordVisitor visitor) {
+    try {
+      return WalFileReader.read(f.path, f.number, visitor);
+    } catch (IOException e) {
+      throw new StorageException("cannot read WAL file " + f.path, e);
+    }
+  }
+
+  /** Throws on corruption, cuts a torn tail, and records what the file holds. recoveryLock held. */
+  private void settle(WalFile f, WalFileReader.Outcome o, boolean last) {
+    WalFileReader.Problem p = o.problem();
+    if (p != null) {
+      if (!last || !p.tornTailCandidate()) {
+        throw new CorruptionException("WAL file " + f.path + " is corrupt at byte offset " + p.offset() + ": " + p.reason());
+      }
+      try {
+        if (p.offset() == 0) {
+          LOG.warn("Deleting WAL file {} with a torn header: {}", f.path, p.reason());
+          Files.deleteIfExists(f.path);
+          appendLock.lock();
+          try {
+            files.remove(f.number);
+          } finally {
+            appendLock.unlock();
+          }
+          return;
+        }
+        LOG.warn("Cutting torn tail of WAL file {} at byte offset {} ({} bytes dropped): {}",
+            f.path, p.offset(), o.fileSize() - p.offset(), p.reason());
+        try (FileChannel ch = FileChannel.open(f.path, StandardOpenOption.WRITE)) {
+          ch.truncate(p.offset());
+          ch.force(true);
+        }
+      } catch (IOException e) {
+        throw new StorageException("cannot cut the torn tail of WAL file " + f.path, e);
+      }
+    }
+    appendLock.lock();
+    try {
+      f.maxSeqId = o.maxSeqId();
+      f.seqKnown = true;
+    } finally {
+      appendLock.unlock();
+    }
+  }
+
+  // ------------------------------------------------------------------ writing
+
+  /**
+   * Appends an edit to the log's buffer and returns its transaction id for {@link #sync}. Nothing
+   * is written to the file yet (except when rolling or when the buffer is large). Appends by one
+   * thread reach the file in call order.
+   *
+   * @throws IllegalStateException if the log is closed
+   * @throws StorageException if an earlier write failed or a new file cannot be created
+   */
+  public long append(WalEdit edit) {
+    byte[] record = WalFormat.encode(Objects.requireNonNull(edit, "edit"));
+    long txid;
+    boolean writeOut;
+    for (;;) {
+      appendLock.lock();
+      try {
+        checkUsable();
+        if (current != null && currentSize < options.rollSize()) {
+          pending.append(record);
+          currentSize += record.length;
+          txid = appendedTxid + record.length;
+          appendedTxid = txid;
+          if (edit.seqId() > current.maxSeqId) {
+            current.maxSeqId = edit.seqId();
+          }
+          writeOut = pending.size() >= PENDING_WRITE_THRESHOLD;
+          break;
+        }
+      } finally {
+        appendLock.unlock();
+      }
+      startNewFile();
+    }
+    bytesAppended.add(record.length);
+    recordsAppended.increment();
+    if (writeOut) {
+      syncUpTo(txid, false);
+    }
+    return txid;
+  }
+
+  /**
+   * Makes the edits up to {@code txid} as durable as {@code durability} asks. SKIP_WAL and ASYNC_WAL
+   * return at once; SYNC_WAL returns once every byte up to {@code txid} was written to the operating
+   * system; FSYNC_WAL once it was also forced to stable storage. Concurrent callers share one write
+   * and force.
+   *
+   * @throws IllegalArgumentException for USE_DEFAULT (the caller resolves it) or a txid never issued
+   * @throws StorageException if writing failed
+   */
+  public void sync(long txid, Durability durability) {
+    switch (Objects.requireNonNull(durability, "durability")) {
+      case SKIP_WAL:
+      case ASYNC_WAL:
+        return;
+      case SYNC_WAL:
+        syncUpTo(txid, false);
+        return;
+      case FSYNC_WAL:
+        syncUpTo(txid, true);
+        return;
+      default:
+        throw new IllegalArgumentException("resolve " + durability + " before syncing the WAL");
+    }
+  }
+
+  private boolean covered(long txid, boolean force) {
+    return (force ? forcedTxid : writtenTxid) >= txid;
+  }
+
+  private void syncUpTo(long txid, boolean force) {
+    if (covered(txid, force)) {
+      return;
+    }
+    if (txid > appendedTxid) {
+      throw new IllegalArgumentException("txid " + txid + " was never issued (appended up to " + appendedTxid + ")");
+    }
+    ioLock.lock();
+    try {
+      // Group commit: while we queued, a previous holder may have taken our bytes along.
+      if (covered(txid, force)) {
+        return;
+      }
+      Throwable f = failure;
+      if (f != null) {
+        throw new StorageException("the WAL in " + dir + " failed earlier", f);
+      }
+      writeOut(force);
+    } catch (IOException e) {
+      throw fail(e);
+    } finally {
+      ioLock.unlock();
+    }
+  }
+
+  /**
+   * Takes everything appended so far, writes it to the current file and, if asked, forces the file.
+   * ioLock held; appendLock is taken only to swap the buffer (it may already be held, when rolling).
+   */
+  private void writeOut(boolean force) throws IOException {
+    PendingBuffer toWrite;
+    long target;
+    FileChannel ch;
+    appendLock.lock();
+    try {
+      toWrite = pending;
+      pending = spare;
+      target = appendedTxid;
+      ch = channel;
+    } finally {
+      appendLock.unlock();
+    }
+    spare = null;
+    try {
+      boolean io = false;
+      if (toWrite.size() > 0) {
+        ByteBuffer b = toWrite.contents();
+        while (b.hasRemaining()) {
+          ch.write(b);
+        }
+        io = true;
+      }
+      if (target > writtenTxid) {
+        writtenTxid = target;
+      }
+      if (force && forcedTxid < target) {
+        ch.force(false);
+        forcedTxid = target;
+        forces.incrementAndGet();
+        forcedAdvanced.signalAll();
+        io = true;
+      }
+      if (io) {
+        syncs.incrementAndGet();
+      }
+    } finally {
+      toWrite.reset();
+      spare = toWrite;
+    }
+  }
+
+  /**
+   * Closes the full current file (after writing and forcing it) and creates the next one. Called by
+   * an append that found no room; another thread may have done it meanwhile.
+   */
+  private void startNewFile() {
+    repairTailIfNeeded();
+    ioLock.lock();
+    try {
+      appendLock.lock();
+      try {
+        checkUsable();
+        if (current != null && currentSize < options.rollSize()) {
+          return;
+        }
+        if (current != null) {
+          writeOut(true);
+          channel.close();
+          filesRolled.incrementAndGet();
+        }
+        long number = nextFileNumber++;
+        Path path = dir.resolve(WalFormat.fileName(number));
+        FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        ByteBuffer h = ByteBuffer.wrap(WalFormat.header(number));
+        while (h.hasRemaining()) {
+          ch.write(h);
+        }
+        ch.force(true);
+        forceDirectory();
+        WalFile f = new WalFile(number, path);
+        f.seqKnown = true;
+        files.put(number, f);
+        current = f;
+        channel = ch;
+        currentSize = WalFormat.HEADER_SIZE;
+      } finally {
+        appendLock.unlock();
+      }
+    } catch (IOException e) {
+      throw fail(e);
+    } finally {
+      ioLock.unlock();
+    }
+  }
+
+  /** Makes a new file's directory entry durable; not every platform can open a directory. */
+  private void forceDirectory() {
+    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+      d.force(true);
+    } catch (IOException e) {
+      LOG.debug("cannot force WAL directory {}", dir, e);
+    }
+  }
+
+  /** appendLock held. */
+  private void checkUsable() {
+    if (closed) {
+      throw new IllegalStateException("the WAL in " + dir + " is closed");
+    }
+    Throwable f = failure;
+    if (f != null) {
+      throw new StorageException("the WAL in " + dir + " failed earlier", f);
+    }
+  }
+
+  private StorageException fail(IOException e) {
+    if (failure == null) {
+      failure = e;
+    }
+    return new StorageException("WAL write failed in " + dir, e);
+  }
+
+  private void backgroundSync() {
+    try {
+      if (failure == null && forcedTxid < appendedTxid) {
+        syncUpTo(appendedTxid, true);
+      }
+    } catch (RuntimeException e) {
+      LOG.error("Background sync of the WAL in {} failed", dir, e);
+    }
+  }
+
+  // ------------------------------------------------------------------ deletion
+
+  /**
+   * Deletes every file other than the current one whose highest sequence id is below {@code
+   * oldestUnflushedSeqId}: the smallest sequence id, over all stores, of an edit that is still only
+   * in memory. Pre-existing files are deleted only once replay (or the tail repair) has learnt their
+   * highest sequence id. Returns the number of files deleted.
+   */
+  public int deleteObsolete(long oldestUnflushedSeqId) {
+    List<WalFile> victims = new ArrayList<>();
+    appendLock.lock();
+    try {
+      for (WalFile f : files.values()) {
+        if (f != current && f.seqKnown && f.maxSeqId < oldestUnflushedSeqId) {
+          victims.add(f);
+        }
+      }
+      for (WalFile f : victims) {
+        files.remove(f.number);
+      }
+    } finally {
+      appendLock.unlock();
+    }
+    for (WalFile f : victims) {
+      try {
+        Files.deleteIfExists(f.path);
+      } catch (IOException e) {
+        throw new StorageException("cannot delete WAL file " + f.path, e);
+      }
+      filesDeleted.incrementAndGet();
+    }
+    return victims.size();
+  }
+
+  // ------------------------------------------------------------------ closing
+
+  /**
+   * Writes and forces everything appended, stops the background thread and closes the file.
+   * Idempotent. Appends after close throw {@link IllegalStateException}.
+   */
+  @Override
+  public void close() {
+    appendLock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    } finally {
+      appendLock.unlock();
+    }
+    syncer.stop();
+    ioLock.lock();
+    try {
+      if (failure == null) {
+        writeOut(true);
+      }
+    } catch (IOException e) {
+      throw fail(e);
+    } finally {
+      try {
+        if (channel != null) {
+          channel.close();
+        }
+      } catch (IOException e) {
+        LOG.warn("cannot close WAL file {}", current.path, e);
+      }
+      ioLock.unlock();
+    }
+  }
+
+  // ------------------------------------------------------------------ accessors
+
+  public Path dir() {
+    return dir;
+  }
+
+  /** Record bytes (headers included) appended since open. */
+  public long bytesAppended() {
+    return bytesAppended.sum();
+  }
+
+  public long recordsAppended() {
+    return recordsAppended.sum();
+  }
+
+  /** Sync operations that wrote and/or forced (shared by every caller they covered). */
+  public long syncs() {
+    return syncs.get();
+  }
+
+  /** {@code FileChannel.force} calls for appended data. */
+  public long forces() {
+    return forces.get();
+  }
+
+  /** Files closed because they reached the roll size. */
+  public long filesRolled() {
+    return filesRolled.get();
+  }
+
+  public long filesDeleted() {
+    return filesDeleted.get();
+  }
+
+  /** Files the log holds now: pre-existing ones not deleted plus those created since open. */
+  public int fileCount() {
+    appendLock.lock();
+    try {
+      return files.size();
+    } finally {
+      appendLock.unlock();
+    }
+  }
+
+  /** Paths of the files the log holds, in order. */
+  public List<Path> files() {
+    appendLock.lock();
+    try {
+      List<Path> out = new ArrayList<>(files.size());
+      files.values().forEach(f -> out.add(f.path));
+      return out;
+    } finally {
+      appendLock.unlock();
+    }
+  }
+
+  /** The txid of the last append. */
+  public long appendedTxid() {
+    return appendedTxid;
+  }
+
+  /** Every byte up to this txid has been written to the operating system. */
+  public long writtenTxid() {
+    return writtenTxid;
+  }
+
+  /** Every byte up to this txid has been forced to stable storage. */
+  public long forcedTxid() {
+    return forcedTxid;
+  }
+
+  /** For tests: waits (without polling) until {@code txid} is forced; false on timeout. */
+  boolean awaitForced(long txid, long timeout, TimeUnit unit) throws InterruptedException {
+    long nanos = unit.toNanos(timeout);
+    ioLock.lock();
+    try {
+      while (forcedTxid < txid) {
+        if (nanos <= 0) {
+          return false;
+        }
+        nanos = forcedAdvanced.awaitNanos(nanos);
+      }
+      return true;
+    } finally {
+      ioLock.unlock();
+    }
+  }
+
+  /** For tests: whether the background sync thread is running. */
+  boolean syncThreadAlive() {
+    return syncer.isAlive();
+  }
+}
