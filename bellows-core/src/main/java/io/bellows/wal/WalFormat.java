@@ -1,6 +1,7 @@
 package io.bellows.wal;
 
 import io.bellows.cell.Cell;
+import io.bellows.cell.CellType;
 import io.bellows.util.Bytes;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -154,6 +155,7 @@ final class WalFormat {
       if (2L + rowLen + 1 + 9 > keyLen || payload[famLenPos] < 0 || 2L + rowLen + 1 + payload[famLenPos] + 9 > keyLen) {
         throw new IllegalArgumentException("cell " + i + ": row/family lengths exceed key length " + keyLen);
       }
+      CellType.fromCode(payload[p + Cell.PREFIX + (int) keyLen - 1]); // throws IllegalArgumentException if unknown
       cells.add(new Cell(payload, p, cellLen, seqId));
       p += cellLen;
     }

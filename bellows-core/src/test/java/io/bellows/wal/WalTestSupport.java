@@ -1,0 +1,90 @@
+package io.bellows.wal;
+
+import io.bellows.cell.Cell;
+import io.bellows.cell.CellType;
+import io.bellows.cell.Cells;
+import io.bellows.util.Bytes;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+
+/** Builders and comparisons shared by the WAL tests. */
+final class WalTestSupport {
+  private WalTestSupport() {}
+
+  /** Options whose background sync never fires during a test, so force counts are exact. */
+  static WalOptions quiet() {
+    return new WalOptions(64L << 20, 3_600_000);
+  }
+
+  static WalEdit edit(int region, long seq, Random rnd) {
+    int n = 1 + rnd.nextInt(4);
+    List<Cell> cells = new ArrayList<>();
+    byte[] row = Bytes.of("row-" + rnd.nextInt(1000));
+    for (int i = 0; i < n; i++) {
+      byte[] value = new byte[rnd.nextInt(40)];
+      rnd.nextBytes(value);
+      CellType type = rnd.nextInt(5) == 0 ? CellType.DELETE_COLUMN : CellType.PUT;
+      cells.add(Cells.create(row, Bytes.of("f" + rnd.nextInt(3)), Bytes.of("q" + i), rnd.nextLong() & Long.MAX_VALUE,
+          type, type == CellType.PUT ? value : Bytes.EMPTY));
+    }
+    return new WalEdit(region, seq, cells);
+  }
+
+  static WalEdit edit(int region, long seq, String row, String value) {
+    return new WalEdit(region, seq, List.of(Cells.put(Bytes.of(row), Bytes.of("f"), Bytes.of("q"), 1000L, Bytes.of(value))));
+  }
+
+  /** A comparable text form: region, seq and each cell's bytes and sequence id. */
+  static String flat(WalEdit e) {
+    StringBuilder sb = new StringBuilder().append(e.regionId()).append('/').append(e.seqId());
+    for (Cell c : e.cells()) {
+      sb.append('/').append(HexFormat.of().formatHex(c.toBytes()));
+    }
+    return sb.toString();
+  }
+
+  static List<String> flat(List<WalEdit> edits) {
+    List<String> out = new ArrayList<>();
+    edits.forEach(e -> out.add(flat(e)));
+    return out;
+  }
+
+  static List<WalEdit> replayAll(Wal wal) {
+    List<WalEdit> out = new ArrayList<>();
+    wal.replay(out::add);
+    return out;
+  }
+
+  /** Reopens the directory, replays it and closes it again. */
+  static List<WalEdit> reopenAndReplay(Path dir) {
+    try (Wal wal = Wal.open(dir, quiet())) {
+      return replayAll(wal);
+    }
+  }
+
+  static List<Path> walFiles(Path dir) throws IOException {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.filter(p -> WalFormat.parseFileNumber(p) >= 0).sorted().toList();
+    }
+  }
+
+  static void copyDir(Path from, Path to) throws IOException {
+    Files.createDirectories(to);
+    for (Path p : walFiles(from)) {
+      Files.copy(p, to.resolve(p.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+
+  static void flipByte(Path file, long offset) throws IOException {
+    byte[] b = Files.readAllBytes(file);
+    b[(int) offset] ^= 0x5A;
+    Files.write(file, b);
+  }
+}
