@@ -1,0 +1,201 @@
+package io.bellows.wal;
+
+import static io.bellows.wal.WalTestSupport.copyDir;
+import static io.bellows.wal.WalTestSupport.edit;
+import static io.bellows.wal.WalTestSupport.flat;
+import static io.bellows.wal.WalTestSupport.flipByte;
+import static io.bellows.wal.WalTestSupport.quiet;
+import static io.bellows.wal.WalTestSupport.reopenAndReplay;
+import static io.bellows.wal.WalTestSupport.replayAll;
+import static io.bellows.wal.WalTestSupport.walFiles;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.bellows.util.Bytes;
+import io.bellows.util.CorruptionException;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Torn tails are cut, corruption elsewhere is reported with file and offset. */
+class WalRecoveryTest {
+  @TempDir Path tmp;
+
+  private final List<WalEdit> written = new ArrayList<>();
+  /** Start offset (in the file) of each written record. */
+  private final List<Long> starts = new ArrayList<>();
+
+  /** Writes {@code n} edits to one file in {@code dir} and returns the file. */
+  private Path writeFile(Path dir, int n) throws IOException {
+    try (Wal wal = Wal.open(dir, quiet())) {
+      long prev = 0;
+      for (int i = 0; i < n; i++) {
+        WalEdit e = edit(3, (1L << 33) + i, "row" + i, "value-" + i);
+        starts.add(WalFormat.HEADER_SIZE + prev);
+        prev = wal.append(e);
+        written.add(e);
+      }
+    }
+    List<Path> files = walFiles(dir);
+    assertThat(files).hasSize(1);
+    return files.get(0);
+  }
+
+  private static void truncate(Path file, long size) throws IOException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      ch.truncate(size);
+    }
+  }
+
+  @Test
+  void tornTailAtEveryOffsetOfTheLastRecordIsCutAndTheLogStaysUsable() throws IOException {
+    Path pristine = tmp.resolve("pristine");
+    Path file = writeFile(pristine, 5);
+    long lastStart = starts.get(4);
+    long end = Files.size(file);
+    List<String> kept = flat(written.subList(0, 4));
+    for (long cut = lastStart; cut < end; cut++) {
+      Path dir = tmp.resolve("cut" + cut);
+      copyDir(pristine, dir);
+      Path f = dir.resolve(file.getFileName());
+      truncate(f, cut);
+      WalEdit extra = edit(9, 1L << 40, "extra", "after-" + cut);
+      try (Wal wal = Wal.open(dir, quiet())) {
+        assertThat(flat(replayAll(wal))).as("cut at %d", cut).containsExactlyElementsOf(kept);
+        assertThat(Files.size(f)).as("file cut back to the last good record").isEqualTo(lastStart);
+        wal.append(extra);
+      }
+      List<String> expected = new ArrayList<>(kept);
+      expected.add(flat(extra));
+      assertThat(flat(reopenAndReplay(dir))).as("cut at %d, reopened", cut).containsExactlyElementsOf(expected);
+    }
+  }
+
+  @Test
+  void checksumMismatchOnTheFinalRecordIsATornTail() throws IOException {
+    Path dir = tmp.resolve("w");
+    Path file = writeFile(dir, 4);
+    flipByte(file, Files.size(file) - 1);
+    assertThat(flat(reopenAndReplay(dir))).containsExactlyElementsOf(flat(written.subList(0, 3)));
+    assertThat(Files.size(file)).isEqualTo(starts.get(3));
+  }
+
+  @Test
+  void zeroFilledTailIsCut() throws IOException {
+    Path dir = tmp.resolve("w");
+    Path file = writeFile(dir, 3);
+    long size = Files.size(file);
+    Files.write(file, new byte[5000], StandardOpenOption.APPEND);
+    assertThat(flat(reopenAndReplay(dir))).containsExactlyElementsOf(flat(written));
+    assertThat(Files.size(file)).isEqualTo(size);
+  }
+
+  @Test
+  void flippedByteInAMiddleRecordIsCorruptionNamingFileAndOffset() throws IOException {
+    Path dir = tmp.resolve("w");
+    Path file = writeFile(dir, 5);
+    long bad = starts.get(2);
+    flipByte(file, bad + WalFormat.RECORD_HEADER_SIZE + 10); // inside the payload
+    long size = Files.size(file);
+    List<WalEdit> seen = new ArrayList<>();
+    try (Wal wal = Wal.open(dir, quiet())) {
+      assertThatThrownBy(() -> wal.replay(seen::add))
+          .isInstanceOf(CorruptionException.class)
+          .hasMessageContaining(file.toString())
+          .hasMessageContaining("offset " + bad);
+    }
+    assertThat(flat(seen)).containsExactlyElementsOf(flat(written.subList(0, 2)));
+    assertThat(Files.size(file)).as("a corrupt log is not modified").isEqualTo(size);
+  }
+
+  @Test
+  void badRecordInAnOlderFileIsCorruptionEvenAtItsEnd() throws IOException {
+    Path dir = tmp.resolve("w");
+    Path first = writeFile(dir, 3);
+    try (Wal wal = Wal.open(dir, quiet())) {
+      replayAll(wal);
+      wal.append(edit(1, 100, "later", "file"));
+    }
+    // Damage that would be a torn tail in the last file.
+    flipByte(first, Files.size(first) - 1);
+    assertThatThrownBy(() -> reopenAndReplay(dir))
+        .isInstanceOf(CorruptionException.class)
+        .hasMessageContaining(first.toString())
+        .hasMessageContaining("offset " + starts.get(2));
+    flipByte(first, Files.size(first) - 1);
+    truncate(first, Files.size(first) - 3);
+    assertThatThrownBy(() -> reopenAndReplay(dir))
+        .isInstanceOf(CorruptionException.class)
+        .hasMessageContaining(first.toString());
+  }
+
+  @Test
+  void wellChecksummedButMalformedRecordIsCorruptionNotATornTail() throws IOException {
+    Path dir = tmp.resolve("w");
+    Path file = writeFile(dir, 2);
+    // A record whose payload claims 3 cells but holds none, with a correct checksum.
+    byte[] payload = new byte[WalFormat.MIN_PAYLOAD];
+    Bytes.putInt(payload, 0, 1);
+    Bytes.putLong(payload, 4, 99);
+    Bytes.putInt(payload, 12, 3);
+    byte[] rec = new byte[8 + payload.length];
+    Bytes.putInt(rec, 0, payload.length);
+    Bytes.putInt(rec, 4, WalFormat.crc(payload, 0, payload.length));
+    System.arraycopy(payload, 0, rec, 8, payload.length);
+    long at = Files.size(file);
+    Files.write(file, rec, StandardOpenOption.APPEND);
+    assertThatThrownBy(() -> reopenAndReplay(dir))
+        .isInstanceOf(CorruptionException.class)
+        .hasMessageContaining("offset " + at)
+        .hasMessageContaining("cell count");
+  }
+
+  @Test
+  void lastFileWithATornHeaderIsDropped() throws IOException {
+    Path dir = tmp.resolve("w");
+    writeFile(dir, 2);
+    Path torn = dir.resolve(WalFormat.fileName(2));
+    Files.write(torn, new byte[] {'B', 'W', 'A'});
+    try (Wal wal = Wal.open(dir, quiet())) {
+      assertThat(flat(replayAll(wal))).containsExactlyElementsOf(flat(written));
+      assertThat(torn).doesNotExist();
+      wal.append(edit(1, 50, "x", "y"));
+    }
+    assertThat(reopenAndReplay(dir)).hasSize(3);
+  }
+
+  @Test
+  void badHeaderOfAnOlderFileIsCorruption() throws IOException {
+    Path dir = tmp.resolve("w");
+    Path first = writeFile(dir, 2);
+    try (Wal wal = Wal.open(dir, quiet())) {
+      replayAll(wal);
+      wal.append(edit(1, 100, "later", "file"));
+    }
+    flipByte(first, 9);
+    assertThatThrownBy(() -> reopenAndReplay(dir))
+        .isInstanceOf(CorruptionException.class)
+        .hasMessageContaining(first.toString())
+        .hasMessageContaining("offset 0");
+  }
+
+  /** Appending without replay must not leave the torn record in a file that is no longer last. */
+  @Test
+  void appendBeforeReplayRepairsTheTornTailFirst() throws IOException {
+    Path dir = tmp.resolve("w");
+    Path file = writeFile(dir, 3);
+    truncate(file, Files.size(file) - 2);
+    try (Wal wal = Wal.open(dir, quiet())) {
+      wal.append(edit(1, 100, "x", "y"));
+    }
+    List<String> expected = new ArrayList<>(flat(written.subList(0, 2)));
+    expected.add(flat(edit(1, 100, "x", "y")));
+    assertThat(flat(reopenAndReplay(dir))).containsExactlyElementsOf(expected);
+  }
+}
