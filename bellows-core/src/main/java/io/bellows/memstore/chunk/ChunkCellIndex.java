@@ -1,0 +1,324 @@
+package io.bellows.memstore.chunk;
+
+import io.bellows.cell.Cell;
+import io.bellows.util.RefCounted;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+
+/**
+ * A flat, serialized, immutable index of cells that live in chunks (Accordion's CellChunkMap): a
+ * sorted array of fixed-size entries stored in index chunks from the same allocator, with no Java
+ * object per cell. Built once from cells in {@link io.bellows.cell.CellComparator} order; looked up
+ * by binary search comparing keys in place in chunk memory.
+ *
+ * <p>Entry layout (20 bytes, big-endian), entry {@code i} at offset {@code (i % perChunk) * 20} of
+ * index chunk {@code i / perChunk} where {@code perChunk = chunkSize / 20}:
+ *
+ * <pre>
+ *   0  int32  data chunk id
+ *   4  int32  offset of the cell in that chunk
+ *   8  int32  serialized cell length
+ *  12  int64  sequence id
+ * </pre>
+ *
+ * <p>Lifetime: the index holds one reference on each of its index chunks and on each distinct data
+ * chunk its entries point to, so it stays readable even after the lab that filled the data chunks
+ * is closed. The creator's reference is given up with {@link #close()}; readers may {@link
+ * #tryRetain()}/{@link #release()} around a scan.
+ *
+ * <p>Thread-safety: immutable after {@link Builder#build()}; any number of threads may read. The
+ * builder is single-threaded.
+ */
+public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
+  public static final int ENTRY_SIZE = 20;
+
+  private final Chunk[] indexChunks;
+  private final int perChunk;
+  private final int size;
+  /** Distinct data chunks, sorted by id, for id → chunk without touching the allocator. */
+  private final int[] dataIds;
+  private final Chunk[] dataChunks;
+  private final long dataBytes;
+  private final long allocatedIndexBytes;
+  private final long offHeapBytes;
+  private volatile boolean closed;
+
+  private ChunkCellIndex(Chunk[] indexChunks, int perChunk, int size, int[] dataIds, Chunk[] dataChunks,
+      long dataBytes) {
+    this.indexChunks = indexChunks;
+    this.perChunk = perChunk;
+    this.size = size;
+    this.dataIds = dataIds;
+    this.dataChunks = dataChunks;
+    this.dataBytes = dataBytes;
+    long alloc = 0;
+    long off = 0;
+    for (Chunk c : indexChunks) {
+      alloc += c.capacity();
+      off += c.isDirect() ? c.capacity() : 0;
+    }
+    this.allocatedIndexBytes = alloc;
+    this.offHeapBytes = off;
+  }
+
+  public static Builder builder(ChunkAllocator allocator) {
+    return new Builder(allocator);
+  }
+
+  public int size() {
+    return size;
+  }
+
+  public int chunkId(int i) {
+    return indexBuffer(i).getInt(entryOffset(i));
+  }
+
+  public int offset(int i) {
+    return indexBuffer(i).getInt(entryOffset(i) + 4);
+  }
+
+  public int length(int i) {
+    return indexBuffer(i).getInt(entryOffset(i) + 8);
+  }
+
+  public long seqId(int i) {
+    return indexBuffer(i).getLong(entryOffset(i) + 12);
+  }
+
+  /** The cell of entry {@code i} (a view for heap chunks, a copy for direct ones). */
+  public Cell cell(int i) {
+    ByteBuffer ix = indexBuffer(i);
+    int e = entryOffset(i);
+    return dataChunk(ix.getInt(e)).cell(ix.getInt(e + 4), ix.getInt(e + 8), ix.getLong(e + 12));
+  }
+
+  /**
+   * The position of the first cell &gt;= {@code key} by the full cell order (key, then sequence id
+   * descending; use a key with sequence id {@code Long.MAX_VALUE} to land before every version), or
+   * {@link #size()} if every cell is smaller.
+   */
+  public int seek(Cell key) {
+    ByteBuffer kb = ByteBuffer.wrap(key.array());
+    int ko = key.offset();
+    long ks = key.seqId();
+    int lo = 0;
+    int hi = size;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      ByteBuffer ix = indexBuffer(mid);
+      int e = entryOffset(mid);
+      Chunk data = dataChunk(ix.getInt(e));
+      int c = ChunkCellComparator.compare(data.buffer(), ix.getInt(e + 4), ix.getLong(e + 12), kb, ko, ks);
+      if (c < 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  /** Cells from position {@code from} to the end. */
+  public Iterator<Cell> iterator(int from) {
+    if (from < 0 || from > size) {
+      throw new IndexOutOfBoundsException(from);
+    }
+    return new Iterator<>() {
+      private int pos = from;
+
+      @Override
+      public boolean hasNext() {
+        return pos < size;
+      }
+
+      @Override
+      public Cell next() {
+        if (pos >= size) {
+          throw new NoSuchElementException();
+        }
+        return cell(pos++);
+      }
+    };
+  }
+
+  /** Serialized bytes of the indexed cells (O(1)). */
+  public long dataBytes() {
+    return dataBytes;
+  }
+
+  /** Bytes of index entries: {@code size() * 20} (O(1)). */
+  public long indexBytes() {
+    return (long) size * ENTRY_SIZE;
+  }
+
+  /** Capacity of the index chunks, entries plus unused tail (O(1)). */
+  public long allocatedIndexBytes() {
+    return allocatedIndexBytes;
+  }
+
+  /** The direct part of {@link #allocatedIndexBytes()}. */
+  public long offHeapIndexBytes() {
+    return offHeapBytes;
+  }
+
+  /** Gives up the creator's reference (once; later calls do nothing). */
+  @Override
+  public synchronized void close() {
+    if (!closed) {
+      closed = true;
+      release();
+    }
+  }
+
+  @Override
+  protected void deallocate() {
+    for (Chunk c : indexChunks) {
+      c.release();
+    }
+    for (Chunk c : dataChunks) {
+      c.release();
+    }
+  }
+
+  private ByteBuffer indexBuffer(int i) {
+    if (i < 0 || i >= size) {
+      throw new IndexOutOfBoundsException(i);
+    }
+    return indexChunks[i / perChunk].buffer();
+  }
+
+  private int entryOffset(int i) {
+    return (i % perChunk) * ENTRY_SIZE;
+  }
+
+  private Chunk dataChunk(int id) {
+    int at = Arrays.binarySearch(dataIds, id);
+    if (at < 0) {
+      throw new IllegalStateException("index entry points to chunk " + id + " it does not hold");
+    }
+    return dataChunks[at];
+  }
+
+  @Override
+  public String toString() {
+    return "ChunkCellIndex(size=" + size + ", indexChunks=" + indexChunks.length + ", dataChunks="
+        + dataChunks.length + ")";
+  }
+
+  /**
+   * Collects entries in order into index chunks. Single-threaded. Every entry must be strictly
+   * greater than the previous one by the full cell order; anything else throws. Either {@link
+   * #build()} (ownership of the chunks passes to the index) or {@link #abort()} (they are released).
+   */
+  public static final class Builder {
+    private final ChunkAllocator allocator;
+    private final int perChunk;
+    private final List<Chunk> indexChunks = new ArrayList<>();
+    private final Map<Integer, Chunk> dataChunks = new HashMap<>();
+    private Chunk lastData;
+    private int size;
+    private long dataBytes;
+    private Chunk prevChunk;
+    private int prevOffset;
+    private int prevLength;
+    private long prevSeq;
+    private boolean done;
+
+    private Builder(ChunkAllocator allocator) {
+      this.allocator = allocator;
+      this.perChunk = allocator.chunkSize() / ENTRY_SIZE;
+    }
+
+    /** Copies the cell into {@code lab} and adds it. */
+    public Builder addCopy(MemStoreLab lab, Cell cell) {
+      long ref = lab.copy(cell);
+      return add(ChunkRef.chunkId(ref), ChunkRef.offset(ref), cell.length(), cell.seqId());
+    }
+
+    /** Adds a cell that lives in a live chunk of the allocator. */
+    public Builder add(int chunkId, int offset, int length, long seqId) {
+      if (done) {
+        throw new IllegalStateException("builder already finished");
+      }
+      Chunk data = lastData != null && lastData.id() == chunkId ? lastData : holdData(chunkId);
+      lastData = data;
+      if (offset < 0 || length < Cell.PREFIX || (long) offset + length > data.capacity()) {
+        throw new IllegalArgumentException("cell [" + offset + ", +" + length + ") outside " + data);
+      }
+      if (prevChunk != null
+          && ChunkCellComparator.compare(prevChunk.buffer(), prevOffset, prevSeq, data.buffer(), offset, seqId) >= 0) {
+        throw new IllegalArgumentException("cells out of order at entry " + size + ": "
+            + prevChunk.cell(prevOffset, prevLength, prevSeq) + " then " + data.cell(offset, length, seqId));
+      }
+      int slot = size % perChunk;
+      if (slot == 0) {
+        indexChunks.add(allocator.allocateData());
+      }
+      ByteBuffer ix = indexChunks.get(indexChunks.size() - 1).buffer();
+      int e = slot * ENTRY_SIZE;
+      ix.putInt(e, chunkId);
+      ix.putInt(e + 4, offset);
+      ix.putInt(e + 8, length);
+      ix.putLong(e + 12, seqId);
+      size++;
+      dataBytes += length;
+      prevChunk = data;
+      prevOffset = offset;
+      prevLength = length;
+      prevSeq = seqId;
+      return this;
+    }
+
+    private Chunk holdData(int chunkId) {
+      Chunk c = dataChunks.get(chunkId);
+      if (c == null) {
+        c = allocator.chunk(chunkId);
+        c.retain();
+        dataChunks.put(chunkId, c);
+      }
+      return c;
+    }
+
+    public int size() {
+      return size;
+    }
+
+    /**
+     * The finished index. Hand it to other threads through a safe publication (a volatile field,
+     * an atomic swap or a lock), as the memory store does when it installs a segment.
+     */
+    public ChunkCellIndex build() {
+      if (done) {
+        throw new IllegalStateException("builder already finished");
+      }
+      done = true;
+      int[] ids = new int[dataChunks.size()];
+      int n = 0;
+      for (int id : dataChunks.keySet()) {
+        ids[n++] = id;
+      }
+      Arrays.sort(ids);
+      Chunk[] data = new Chunk[ids.length];
+      for (int i = 0; i < ids.length; i++) {
+        data[i] = dataChunks.get(ids[i]);
+      }
+      return new ChunkCellIndex(indexChunks.toArray(new Chunk[0]), perChunk, size, ids, data, dataBytes);
+    }
+
+    /** Releases everything the builder holds; the builder is unusable afterwards. */
+    public void abort() {
+      if (done) {
+        return;
+      }
+      done = true;
+      indexChunks.forEach(Chunk::release);
+      dataChunks.values().forEach(Chunk::release);
+    }
+  }
+}

@@ -1,0 +1,318 @@
+package io.bellows.memstore.chunk;
+
+import io.bellows.cell.Cell;
+import io.bellows.util.RefCounted;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * A concurrent, insert-only skiplist whose nodes live in chunk memory, the index of an active
+ * memory segment that creates no Java object per cell on the write path. Cells themselves live in
+ * chunks too (copied there by a {@link MemStoreLab}); a node only refers to them. Ordered by
+ * {@link io.bellows.cell.CellComparator}: key, then sequence id descending.
+ *
+ * <p>Node layout (in NODE chunks, 8-byte aligned, size {@code 24 + 8 * level}):
+ *
+ * <pre>
+ *   0  int32  data chunk id of the cell
+ *   4  int32  offset of the cell in that chunk
+ *   8  int32  serialized cell length
+ *  12  int32  level (1..16)
+ *  16  int64  sequence id
+ *  24  int64  next[0] .. next[level-1]: {@link ChunkRef}s (chunk id &lt;&lt; 32 | offset), 0 = end
+ * </pre>
+ *
+ * The fixed fields are big-endian (plain ByteBuffer access); next pointers are in native byte order
+ * because they are read and written only through a {@code byteBufferViewVarHandle}, which needs an
+ * aligned position in a direct buffer for compare-and-set (JDK 22+ refuses atomic access to heap
+ * buffers), hence NODE chunks are always direct, whatever {@code bellows.mslab.offheap} says. The
+ * head node has level 16 and no cell.
+ *
+ * <p>Concurrency: inserts are lock-free. A node is written completely, then linked at level 0 by a
+ * CAS on its predecessor's next pointer (the linearization point, and where duplicates are caught),
+ * then at each higher level by further CASes, re-searching on failure. Nothing is ever unlinked,
+ * so there is no ABA and readers need no locks: they follow next pointers with acquire reads, which
+ * also makes the node's fields and the cell bytes (written before the publishing CAS) visible.
+ * Iteration is weakly consistent: it sees every cell inserted before it started and may see later
+ * ones.
+ *
+ * <p>Duplicates: a cell equal to one already present (same key and sequence id) is rejected:
+ * {@link #insert} returns false and the list is unchanged (its node's bytes are left unused).
+ *
+ * <p>Lifetime: the list holds one reference on each of its node chunks, released when the last
+ * reference to the list goes ({@link #close()} gives up the creator's). It does not hold the data
+ * chunks: the owner keeps the lab that holds them alive at least as long as the list.
+ */
+public final class ChunkSkipList extends RefCounted implements AutoCloseable {
+  static final int MAX_LEVEL = 16;
+  static final int NEXT = 24;
+  private static final int CELL_CHUNK = 0;
+  private static final int CELL_OFFSET = 4;
+  private static final int CELL_LENGTH = 8;
+  private static final int LEVEL = 12;
+  private static final int SEQ = 16;
+  private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
+
+  private final ChunkAllocator allocator;
+  private final AtomicReference<Chunk> currentNodeChunk = new AtomicReference<>();
+  private final ConcurrentLinkedQueue<Chunk> nodeChunks = new ConcurrentLinkedQueue<>();
+  private final long head;
+  private final LongAdder count = new LongAdder();
+  private final LongAdder dataBytes = new LongAdder();
+  private final LongAdder nodeBytes = new LongAdder();
+  private final LongAdder allocatedNodeBytes = new LongAdder();
+  private final AtomicBoolean closed = new AtomicBoolean();
+  /** Per-thread search path (preds then succs): keeps the insert path free of allocation. */
+  private final ThreadLocal<long[]> path = ThreadLocal.withInitial(() -> new long[2 * MAX_LEVEL]);
+
+  public ChunkSkipList(ChunkAllocator allocator) {
+    this.allocator = allocator;
+    this.head = allocNode(MAX_LEVEL);
+    ByteBuffer b = nodeBuffer(head);
+    int h = ChunkRef.offset(head);
+    b.putInt(h + CELL_CHUNK, 0);
+    b.putInt(h + CELL_OFFSET, 0);
+    b.putInt(h + CELL_LENGTH, 0);
+    b.putInt(h + LEVEL, MAX_LEVEL);
+    b.putLong(h + SEQ, 0);
+    for (int i = 0; i < MAX_LEVEL; i++) {
+      LONGS.setVolatile(b, h + NEXT + 8 * i, ChunkRef.NULL);
+    }
+    nodeBytes.add(nodeSize(MAX_LEVEL));
+  }
+
+  /** Copies the cell into {@code lab} and inserts it; false if an equal cell was already present. */
+  public boolean insertCopy(MemStoreLab lab, Cell cell) {
+    long ref = lab.copy(cell);
+    return insert(ChunkRef.chunkId(ref), ChunkRef.offset(ref), cell.length(), cell.seqId());
+  }
+
+  /**
+   * Inserts the cell of {@code length} bytes at (chunk id, offset), which must be completely
+   * written and stay unchanged. Returns false (and changes nothing) if a cell with the same key and
+   * sequence id is present.
+   */
+  public boolean insert(int chunkId, int offset, int length, long seqId) {
+    if (closed.get()) {
+      throw new IllegalStateException("skiplist is closed");
+    }
+    ByteBuffer key = allocator.chunk(chunkId).buffer();
+    long[] p = path.get();
+    find(key, offset, seqId, p);
+    if (p[MAX_LEVEL] != ChunkRef.NULL && compareNode(p[MAX_LEVEL], key, offset, seqId) == 0) {
+      return false;
+    }
+    int level = randomLevel();
+    long node = allocNode(level);
+    ByteBuffer nb = nodeBuffer(node);
+    int n = ChunkRef.offset(node);
+    nb.putInt(n + CELL_CHUNK, chunkId);
+    nb.putInt(n + CELL_OFFSET, offset);
+    nb.putInt(n + CELL_LENGTH, length);
+    nb.putInt(n + LEVEL, level);
+    nb.putLong(n + SEQ, seqId);
+    for (;;) {
+      for (int i = 0; i < level; i++) {
+        LONGS.set(nb, n + NEXT + 8 * i, p[MAX_LEVEL + i]);
+      }
+      if (casNext(p[0], 0, p[MAX_LEVEL], node)) {
+        break;
+      }
+      find(key, offset, seqId, p);
+      if (p[MAX_LEVEL] != ChunkRef.NULL && compareNode(p[MAX_LEVEL], key, offset, seqId) == 0) {
+        return false;
+      }
+    }
+    count.increment();
+    dataBytes.add(length);
+    nodeBytes.add(nodeSize(level));
+    for (int i = 1; i < level; i++) {
+      while (!casNext(p[i], i, p[MAX_LEVEL + i], node)) {
+        // The neighbourhood changed at this level: search again. The node is not yet linked here,
+        // so nothing else can have written its next[i]; point it at the new successor.
+        find(key, offset, seqId, p);
+        LONGS.setVolatile(nb, n + NEXT + 8 * i, p[MAX_LEVEL + i]);
+      }
+    }
+    return true;
+  }
+
+  /** Fills p[0..16) with the last node &lt; key and p[16..32) with the first node &gt;= key per level. */
+  private void find(ByteBuffer key, int keyOff, long keySeq, long[] p) {
+    long pred = head;
+    for (int lvl = MAX_LEVEL - 1; lvl >= 0; lvl--) {
+      long cur = next(pred, lvl);
+      while (cur != ChunkRef.NULL && compareNode(cur, key, keyOff, keySeq) < 0) {
+        pred = cur;
+        cur = next(cur, lvl);
+      }
+      p[lvl] = pred;
+      p[MAX_LEVEL + lvl] = cur;
+    }
+  }
+
+  /** The first node &gt;= key, or NULL. */
+  private long seekNode(ByteBuffer key, int keyOff, long keySeq) {
+    long pred = head;
+    long cur = ChunkRef.NULL;
+    for (int lvl = MAX_LEVEL - 1; lvl >= 0; lvl--) {
+      cur = next(pred, lvl);
+      while (cur != ChunkRef.NULL && compareNode(cur, key, keyOff, keySeq) < 0) {
+        pred = cur;
+        cur = next(cur, lvl);
+      }
+    }
+    return cur;
+  }
+
+  /** Cells in order from the first. */
+  public Iterator<Cell> iterator() {
+    return new NodeIterator(next(head, 0));
+  }
+
+  /**
+   * Cells in order from the first cell &gt;= {@code key} by the full cell order (use a search key
+   * with sequence id {@code Long.MAX_VALUE} to land before every version of a key).
+   */
+  public Iterator<Cell> iteratorFrom(Cell key) {
+    return new NodeIterator(seekNode(ByteBuffer.wrap(key.array()), key.offset(), key.seqId()));
+  }
+
+  /** Number of cells (O(1)). */
+  public long size() {
+    return count.sum();
+  }
+
+  /** Serialized bytes of the indexed cells (they live in the lab's chunks; O(1)). */
+  public long dataBytes() {
+    return dataBytes.sum();
+  }
+
+  /** Bytes of linked nodes, head included: the index overhead proper (O(1)). */
+  public long nodeBytes() {
+    return nodeBytes.sum();
+  }
+
+  /** Capacity of the node chunks (all direct), nodes plus unused tails (O(1)). */
+  public long allocatedNodeBytes() {
+    return allocatedNodeBytes.sum();
+  }
+
+  /** Gives up the creator's reference (once; later calls do nothing). */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      release();
+    }
+  }
+
+  @Override
+  protected void deallocate() {
+    closed.set(true);
+    currentNodeChunk.set(null);
+    Chunk c;
+    while ((c = nodeChunks.poll()) != null) {
+      c.release();
+    }
+  }
+
+  // ------------------------------------------------------------------ node access
+
+  static int nodeSize(int level) {
+    return NEXT + 8 * level;
+  }
+
+  private static int randomLevel() {
+    // Each further level with probability 1/4: count pairs of trailing zero bits.
+    int level = 1 + Integer.numberOfTrailingZeros(ThreadLocalRandom.current().nextInt()) / 2;
+    return Math.min(level, MAX_LEVEL);
+  }
+
+  private long allocNode(int level) {
+    int size = nodeSize(level);
+    for (;;) {
+      Chunk c = currentNodeChunk.get();
+      if (c != null) {
+        int at = c.alloc(size);
+        if (at >= 0) {
+          return ChunkRef.of(c.id(), at);
+        }
+      }
+      Chunk fresh = allocator.allocateNode();
+      int misalignment = fresh.buffer().alignmentOffset(0, 8);
+      if (misalignment != 0) {
+        fresh.alloc(8 - misalignment); // skip to an 8-byte aligned address; nodes keep it
+      }
+      if (currentNodeChunk.compareAndSet(c, fresh)) {
+        nodeChunks.add(fresh);
+        allocatedNodeBytes.add(fresh.capacity());
+      } else {
+        fresh.release();
+      }
+    }
+  }
+
+  private ByteBuffer nodeBuffer(long node) {
+    return allocator.chunk(ChunkRef.chunkId(node)).buffer();
+  }
+
+  private long next(long node, int level) {
+    return (long) LONGS.getAcquire(nodeBuffer(node), ChunkRef.offset(node) + NEXT + 8 * level);
+  }
+
+  private boolean casNext(long node, int level, long expect, long update) {
+    return LONGS.compareAndSet(nodeBuffer(node), ChunkRef.offset(node) + NEXT + 8 * level, expect, update);
+  }
+
+  private int compareNode(long node, ByteBuffer key, int keyOff, long keySeq) {
+    ByteBuffer nb = nodeBuffer(node);
+    int n = ChunkRef.offset(node);
+    ByteBuffer data = allocator.chunk(nb.getInt(n + CELL_CHUNK)).buffer();
+    return ChunkCellComparator.compare(data, nb.getInt(n + CELL_OFFSET), nb.getLong(n + SEQ), key, keyOff, keySeq);
+  }
+
+  private Cell cellOf(long node) {
+    ByteBuffer nb = nodeBuffer(node);
+    int n = ChunkRef.offset(node);
+    return allocator.chunk(nb.getInt(n + CELL_CHUNK))
+        .cell(nb.getInt(n + CELL_OFFSET), nb.getInt(n + CELL_LENGTH), nb.getLong(n + SEQ));
+  }
+
+  /** Weakly consistent forward iterator over level 0. Not thread-safe (one reader). */
+  private final class NodeIterator implements Iterator<Cell> {
+    private long node;
+
+    NodeIterator(long first) {
+      this.node = first;
+    }
+
+    @Override
+    public boolean hasNext() {
+      return node != ChunkRef.NULL;
+    }
+
+    @Override
+    public Cell next() {
+      if (node == ChunkRef.NULL) {
+        throw new NoSuchElementException();
+      }
+      Cell c = cellOf(node);
+      node = ChunkSkipList.this.next(node, 0);
+      return c;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "ChunkSkipList(size=" + size() + ", nodeChunks=" + nodeChunks.size() + ")";
+  }
+}

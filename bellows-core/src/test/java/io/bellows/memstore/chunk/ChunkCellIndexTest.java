@@ -1,0 +1,158 @@
+package io.bellows.memstore.chunk;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.bellows.cell.Cell;
+import io.bellows.cell.CellComparator;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class ChunkCellIndexTest {
+  private static final int SIZE = 4096; // 204 entries per index chunk: many index chunks
+
+  /** Distinct random cells in order. */
+  private static List<Cell> sortedCells(Random rnd, int n) {
+    TreeSet<Cell> set = new TreeSet<>(CellComparator.INSTANCE);
+    set.addAll(TestCells.random(rnd, n));
+    return new ArrayList<>(set);
+  }
+
+  private static int lowerBound(List<Cell> sorted, Cell key) {
+    int lo = 0;
+    int hi = sorted.size();
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (CellComparator.INSTANCE.compare(sorted.get(mid), key) < 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void matchesASortedListForSeekAndIteration(boolean offHeap) {
+    long seed = TestCells.seed();
+    Random rnd = new Random(seed);
+    ChunkAllocator alloc = new ChunkAllocator(SIZE, 16 * SIZE, offHeap);
+    List<Cell> expected = sortedCells(rnd, 3000);
+    MemStoreLab lab = new MemStoreLab(alloc);
+    ChunkCellIndex.Builder b = ChunkCellIndex.builder(alloc);
+    for (Cell c : expected) {
+      b.addCopy(lab, c);
+    }
+    ChunkCellIndex index = b.build();
+    assertThat(index.size()).isEqualTo(expected.size());
+    long data = expected.stream().mapToLong(Cell::length).sum();
+    assertThat(index.dataBytes()).isEqualTo(data);
+    assertThat(index.indexBytes()).isEqualTo(20L * expected.size());
+    int indexChunks = (expected.size() + SIZE / 20 - 1) / (SIZE / 20);
+    assertThat(index.allocatedIndexBytes()).isEqualTo((long) indexChunks * SIZE);
+    assertThat(index.offHeapIndexBytes()).isEqualTo(offHeap ? index.allocatedIndexBytes() : 0);
+
+    List<Cell> all = new ArrayList<>();
+    index.iterator(0).forEachRemaining(all::add);
+    assertThat(all).containsExactlyElementsOf(expected);
+
+    // Every stored cell is found exactly; random keys land on the lower bound.
+    for (int i = 0; i < expected.size(); i += 7) {
+      assertThat(index.seek(expected.get(i))).isEqualTo(i);
+    }
+    for (int i = 0; i < 2000; i++) {
+      Cell key = TestCells.random(rnd);
+      if (rnd.nextBoolean()) {
+        key.setSeqId(rnd.nextBoolean() ? Long.MAX_VALUE : 0);
+      }
+      int pos = index.seek(key);
+      assertThat(pos).as("seed %d key %s", seed, key).isEqualTo(lowerBound(expected, key));
+      Iterator<Cell> it = index.iterator(pos);
+      for (int k = pos; k < Math.min(pos + 3, expected.size()); k++) {
+        assertThat(it.next()).isEqualTo(expected.get(k));
+      }
+      if (pos == expected.size()) {
+        assertThat(it.hasNext()).isFalse();
+      }
+    }
+    // Entry fields round-trip.
+    Cell c5 = expected.get(5);
+    assertThat(index.length(5)).isEqualTo(c5.length());
+    assertThat(index.seqId(5)).isEqualTo(c5.seqId());
+    assertThat(alloc.chunk(index.chunkId(5)).cell(index.offset(5), index.length(5), index.seqId(5))).isEqualTo(c5);
+
+    index.close();
+    lab.close();
+    alloc.checkNoChunksInUse();
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void indexKeepsItsDataChunksAliveAfterTheLabCloses(boolean offHeap) {
+    ChunkAllocator alloc = new ChunkAllocator(SIZE, 16 * SIZE, offHeap);
+    List<Cell> expected = sortedCells(new Random(3), 500);
+    MemStoreLab lab = new MemStoreLab(alloc);
+    ChunkCellIndex.Builder b = ChunkCellIndex.builder(alloc);
+    expected.forEach(c -> b.addCopy(lab, c));
+    ChunkCellIndex index = b.build();
+    lab.close();
+    // Recycle whatever is free; the index's chunks must not be among it.
+    MemStoreLab other = new MemStoreLab(alloc);
+    TestCells.random(new Random(4), 2000).forEach(other::copy);
+    List<Cell> all = new ArrayList<>();
+    index.iterator(0).forEachRemaining(all::add);
+    assertThat(all).containsExactlyElementsOf(expected);
+    other.close();
+    index.close();
+    index.close();
+    alloc.checkNoChunksInUse();
+  }
+
+  @Test
+  void outOfOrderOrDuplicateEntriesAreRejected() {
+    ChunkAllocator alloc = new ChunkAllocator(SIZE, 0, false);
+    List<Cell> cells = sortedCells(new Random(5), 10);
+    MemStoreLab lab = new MemStoreLab(alloc);
+    ChunkCellIndex.Builder b = ChunkCellIndex.builder(alloc);
+    b.addCopy(lab, cells.get(3));
+    assertThatThrownBy(() -> b.addCopy(lab, cells.get(2))).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> b.addCopy(lab, cells.get(3))).isInstanceOf(IllegalArgumentException.class);
+    b.addCopy(lab, cells.get(4));
+    assertThat(b.size()).isEqualTo(2);
+    b.abort();
+    lab.close();
+    alloc.checkNoChunksInUse();
+  }
+
+  @Test
+  void entriesMustPointIntoLiveChunks() {
+    ChunkAllocator alloc = new ChunkAllocator(SIZE, 0, false);
+    ChunkCellIndex.Builder b = ChunkCellIndex.builder(alloc);
+    assertThatThrownBy(() -> b.add(12345, 0, 30, 1)).isInstanceOf(IllegalStateException.class);
+    Chunk c = alloc.allocateData();
+    assertThatThrownBy(() -> b.add(c.id(), SIZE - 10, 30, 1)).isInstanceOf(IllegalArgumentException.class);
+    b.abort();
+    c.release();
+    alloc.checkNoChunksInUse();
+  }
+
+  @Test
+  void emptyIndex() {
+    ChunkAllocator alloc = new ChunkAllocator(SIZE, 0, true);
+    ChunkCellIndex index = ChunkCellIndex.builder(alloc).build();
+    assertThat(index.size()).isZero();
+    assertThat(index.seek(TestCells.random(new Random(1)))).isZero();
+    assertThat(index.iterator(0).hasNext()).isFalse();
+    assertThat(index.allocatedIndexBytes()).isZero();
+    assertThatThrownBy(() -> index.cell(0)).isInstanceOf(IndexOutOfBoundsException.class);
+    index.close();
+    alloc.checkNoChunksInUse();
+  }
+}
