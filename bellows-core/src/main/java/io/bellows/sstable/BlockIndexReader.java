@@ -2,7 +2,6 @@ package io.bellows.sstable;
 
 import io.bellows.util.CorruptionException;
 import java.nio.file.Path;
-import java.util.function.Consumer;
 
 /**
  * Finds the data block that may hold a key: binary search of the in-memory root, then one block
@@ -65,13 +64,17 @@ final class BlockIndexReader {
     }
   }
 
-  /** Calls {@code perLevel} with the number of entries on each level, root first (for inspection). */
-  void countEntriesPerLevel(Consumer<Long> perLevel) {
+  /**
+   * Every level's entries, root first; the last list holds one entry per data block in file order.
+   * Reads the whole index, so it is for inspection and tests, not for the read path.
+   */
+  java.util.List<java.util.List<IndexEntry>> allLevels() {
+    java.util.List<java.util.List<IndexEntry>> out = new java.util.ArrayList<>();
     java.util.List<IndexEntry> current = new java.util.ArrayList<>();
     for (int i = 0; i < rootCount; i++) {
       current.add(entryOf(root, rootCount, i, -1));
     }
-    perLevel.accept((long) current.size());
+    out.add(current);
     for (int level = levels; level > 1; level--) {
       java.util.List<IndexEntry> next = new java.util.ArrayList<>();
       for (IndexEntry e : current) {
@@ -81,9 +84,10 @@ final class BlockIndexReader {
           next.add(entryOf(b.payload(), n, i, b.offset()));
         }
       }
-      perLevel.accept((long) next.size());
+      out.add(next);
       current = next;
     }
+    return out;
   }
 
   private Block readIndexBlock(IndexEntry e) {
