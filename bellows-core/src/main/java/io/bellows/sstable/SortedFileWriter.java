@@ -29,11 +29,14 @@ public final class SortedFileWriter {
   private final SortedFileOptions options;
   private final Clock clock;
   private final FileChannel channel;
+  /** Buffered stream over the channel; flushed before the fsync. */
+  private final OutputStream os;
   private final BlockOutput out;
   private final BlockBoundaryPolicy boundary;
   private final DataBlockBuilder block;
   private final BlockIndexWriter index;
   private final BloomType bloomType;
+  /** An empty filter used only for its key hash function. */
   private final BloomFilter hasher;
 
   private long[] bloomHashes;
@@ -63,8 +66,6 @@ public final class SortedFileWriter {
     this.bloomHashes = new long[(int) Math.min(Math.max(16, options.expectedCellCount()), 1 << 20)];
     this.os = os;
   }
-
-  private final OutputStream os;
 
   /** Creates the file (which must not exist) and a writer for it; the creation time comes from {@code clock}. */
   public static SortedFileWriter create(Path path, SortedFileOptions options, Clock clock) {
