@@ -1,0 +1,170 @@
+package io.bellows.sstable;
+
+import io.bellows.cell.Cell;
+import io.bellows.util.Bytes;
+
+/**
+ * Walks the entries of one data block payload (the format {@link DataBlockBuilder} writes): decodes
+ * entries forward, undoing prefix compression, and seeks by binary search over the restart points
+ * followed by a short linear walk. Not thread-safe (one scanner owns it); the payload is shared and
+ * never modified. Malformed input raises {@link MalformedBlockException}.
+ */
+final class DataBlockCursor {
+  private final byte[] b;
+  private final int entriesEnd;
+  private final int restartsStart;
+  private final int restartCount;
+
+  private byte[] key = new byte[64];
+  private int keyLen;
+  private long seqId;
+  private int valueOff;
+  private int valueLen;
+  private int nextPos;
+  private boolean valid;
+  private Cell cell;
+
+  DataBlockCursor(byte[] payload) {
+    this.b = payload;
+    if (payload.length < 4) {
+      throw new MalformedBlockException("data block of " + payload.length + " bytes has no restart count");
+    }
+    restartCount = Bytes.getInt(payload, payload.length - 4);
+    if (restartCount < 1 || restartCount > (payload.length - 4) / 4) {
+      throw new MalformedBlockException("data block restart count " + restartCount + " out of range");
+    }
+    restartsStart = payload.length - 4 - 4 * restartCount;
+    entriesEnd = restartsStart;
+  }
+
+  /** Whether the cursor is on an entry. */
+  boolean valid() {
+    return valid;
+  }
+
+  /** The current cell (materialized once per position). */
+  Cell current() {
+    if (!valid) {
+      return null;
+    }
+    if (cell == null) {
+      byte[] out = new byte[Cell.PREFIX + keyLen + valueLen];
+      Bytes.putInt(out, 0, keyLen);
+      Bytes.putInt(out, 4, valueLen);
+      System.arraycopy(key, 0, out, Cell.PREFIX, keyLen);
+      System.arraycopy(b, valueOff, out, Cell.PREFIX + keyLen, valueLen);
+      cell = new Cell(out, 0, out.length, seqId);
+    }
+    return cell;
+  }
+
+  void seekToFirst() {
+    keyLen = 0;
+    decodeAt(restartOffset(0), true);
+  }
+
+  /** Moves to the next entry; returns whether there is one. */
+  boolean advance() {
+    if (!valid) {
+      return false;
+    }
+    if (nextPos >= entriesEnd) {
+      valid = false;
+      cell = null;
+      return false;
+    }
+    decodeAt(nextPos, false);
+    return true;
+  }
+
+  /** Positions at the first entry &gt;= {@code target}; returns false (invalid) if every entry is smaller. */
+  boolean seek(Cell target) {
+    // Find the last restart point whose key is < target; the answer is at or after it.
+    int lo = 0;
+    int hi = restartCount - 1;
+    int start = 0;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      if (compareRestartKey(mid, target) < 0) {
+        start = mid;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    keyLen = 0;
+    decodeAt(restartOffset(start), true);
+    while (valid && compareCurrent(target) < 0) {
+      advance();
+    }
+    return valid;
+  }
+
+  /** Compares the current entry with {@code target}. */
+  int compareCurrent(Cell target) {
+    return KeyOrder.compare(key, 0, keyLen, seqId, target);
+  }
+
+  private int restartOffset(int i) {
+    int off = Bytes.getInt(b, restartsStart + 4 * i);
+    if (off < 0 || off >= entriesEnd) {
+      throw new MalformedBlockException("restart offset " + off + " outside entries [0, " + entriesEnd + ")");
+    }
+    return off;
+  }
+
+  private int compareRestartKey(int i, Cell target) {
+    ByteReader r = new ByteReader(b, restartOffset(i), entriesEnd);
+    if (r.getVarLength() != 0) {
+      throw new MalformedBlockException("restart entry shares a key prefix");
+    }
+    int kLen = r.getVarLength();
+    int vLen = r.getVarLength();
+    int kOff = r.skip(kLen);
+    checkKey(b, kOff, kLen);
+    r.skip(vLen);
+    long seq = r.getVarLong();
+    return KeyOrder.compare(b, kOff, kLen, seq, target);
+  }
+
+  private void decodeAt(int pos, boolean restart) {
+    ByteReader r = new ByteReader(b, pos, entriesEnd);
+    int shared = r.getVarLength();
+    int unshared = r.getVarLength();
+    int vLen = r.getVarLength();
+    if (shared > keyLen || (restart && shared != 0)) {
+      throw new MalformedBlockException("entry at " + pos + " shares " + shared + " bytes of a " + keyLen + "-byte key");
+    }
+    int kOff = r.skip(unshared);
+    int newLen = shared + unshared;
+    if (key.length < newLen) {
+      byte[] k = new byte[Math.max(newLen, key.length * 2)];
+      System.arraycopy(key, 0, k, 0, shared);
+      key = k;
+    }
+    System.arraycopy(b, kOff, key, shared, unshared);
+    keyLen = newLen;
+    checkKey(key, 0, keyLen);
+    valueOff = r.skip(vLen);
+    valueLen = vLen;
+    seqId = r.getVarLong();
+    nextPos = r.position();
+    valid = true;
+    cell = null;
+  }
+
+  /** Rejects a key whose internal lengths do not fit, so later comparisons cannot overrun. */
+  static void checkKey(byte[] k, int off, int len) {
+    if (len < io.bellows.cell.Cell.KEY_INFRASTRUCTURE) {
+      throw new MalformedBlockException("key of " + len + " bytes is too short");
+    }
+    int rowLen = Bytes.getShort(k, off);
+    if (2 + rowLen + 1 + 9 > len) {
+      throw new MalformedBlockException("row length " + rowLen + " does not fit a " + len + "-byte key");
+    }
+    int famLen = k[off + 2 + rowLen];
+    if (famLen < 0 || 2 + rowLen + 1 + famLen + 9 > len) {
+      throw new MalformedBlockException("family length " + famLen + " does not fit a " + len + "-byte key");
+    }
+  }
+}

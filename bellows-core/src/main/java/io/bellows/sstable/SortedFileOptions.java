@@ -1,0 +1,145 @@
+package io.bellows.sstable;
+
+import io.bellows.config.Knobs;
+import io.bellows.schema.BloomType;
+import io.bellows.schema.ColumnFamilyDescriptor;
+import io.bellows.schema.Compression;
+
+/**
+ * How a sorted file is written: data block target size, compression, Bloom filter type and
+ * false-positive rate, expected cell count (a sizing hint), index block size (small values force
+ * a multi-level index), creation time (-1 = the writer reads the clock at finish), and whether the
+ * file is the output of a major compaction. Immutable.
+ */
+public final class SortedFileOptions {
+  private final int blockSize;
+  private final Compression compression;
+  private final BloomType bloomType;
+  private final double bloomErrorRate;
+  private final long expectedCellCount;
+  private final int indexBlockSize;
+  private final long creationTimeMillis;
+  private final boolean majorCompaction;
+
+  private SortedFileOptions(Builder b) {
+    this.blockSize = b.blockSize;
+    this.compression = b.compression;
+    this.bloomType = b.bloomType;
+    this.bloomErrorRate = b.bloomErrorRate;
+    this.expectedCellCount = b.expectedCellCount;
+    this.indexBlockSize = b.indexBlockSize;
+    this.creationTimeMillis = b.creationTimeMillis;
+    this.majorCompaction = b.majorCompaction;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Options from a family's BLOCKSIZE, COMPRESSION, BLOOMFILTER and BLOOMFILTER_ERROR_RATE knobs. */
+  public static Builder forFamily(ColumnFamilyDescriptor cf) {
+    return builder()
+        .blockSize(cf.get(Knobs.BLOCKSIZE))
+        .compression(cf.get(Knobs.COMPRESSION))
+        .bloomType(cf.get(Knobs.BLOOMFILTER))
+        .bloomErrorRate(cf.get(Knobs.BLOOMFILTER_ERROR_RATE));
+  }
+
+  public int blockSize() {
+    return blockSize;
+  }
+
+  public Compression compression() {
+    return compression;
+  }
+
+  public BloomType bloomType() {
+    return bloomType;
+  }
+
+  public double bloomErrorRate() {
+    return bloomErrorRate;
+  }
+
+  public long expectedCellCount() {
+    return expectedCellCount;
+  }
+
+  public int indexBlockSize() {
+    return indexBlockSize;
+  }
+
+  public long creationTimeMillis() {
+    return creationTimeMillis;
+  }
+
+  public boolean majorCompaction() {
+    return majorCompaction;
+  }
+
+  /** Builder with the family knobs' defaults and a 64 KiB index block. */
+  public static final class Builder {
+    private int blockSize = Knobs.BLOCKSIZE.defaultValue();
+    private Compression compression = Knobs.COMPRESSION.defaultValue();
+    private BloomType bloomType = Knobs.BLOOMFILTER.defaultValue();
+    private double bloomErrorRate = Knobs.BLOOMFILTER_ERROR_RATE.defaultValue();
+    private long expectedCellCount = 1024;
+    private int indexBlockSize = 64 * 1024;
+    private long creationTimeMillis = -1;
+    private boolean majorCompaction;
+
+    public Builder blockSize(int bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("block size must be positive, not " + bytes);
+      }
+      this.blockSize = bytes;
+      return this;
+    }
+
+    public Builder compression(Compression c) {
+      this.compression = c;
+      return this;
+    }
+
+    public Builder bloomType(BloomType t) {
+      this.bloomType = t;
+      return this;
+    }
+
+    public Builder bloomErrorRate(double p) {
+      if (!(p > 0 && p < 1)) {
+        throw new IllegalArgumentException("Bloom error rate must be in (0, 1), not " + p);
+      }
+      this.bloomErrorRate = p;
+      return this;
+    }
+
+    public Builder expectedCellCount(long n) {
+      this.expectedCellCount = Math.max(0, n);
+      return this;
+    }
+
+    public Builder indexBlockSize(int bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("index block size must be positive, not " + bytes);
+      }
+      this.indexBlockSize = bytes;
+      return this;
+    }
+
+    /** Fixes the creation time recorded in the metadata (tests use it for byte-exact files). */
+    public Builder creationTimeMillis(long millis) {
+      this.creationTimeMillis = millis;
+      return this;
+    }
+
+    public Builder majorCompaction(boolean major) {
+      this.majorCompaction = major;
+      return this;
+    }
+
+    public SortedFileOptions build() {
+      return new SortedFileOptions(this);
+    }
+  }
+}

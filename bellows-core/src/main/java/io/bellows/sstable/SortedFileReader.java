@@ -1,0 +1,250 @@
+package io.bellows.sstable;
+
+import io.bellows.cell.Cell;
+import io.bellows.cell.CellComparator;
+import io.bellows.schema.BloomType;
+import io.bellows.util.Bytes;
+import io.bellows.util.CorruptionException;
+import io.bellows.util.RefCounted;
+import io.bellows.util.StorageException;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.NavigableSet;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * An open sorted file: trailer, metadata, index root and Bloom filter in memory; data and lower
+ * index levels read on demand through the {@link BlockSource}. Thread-safe: everything held is
+ * immutable and block reads are positional.
+ *
+ * <p>Reference counted: {@link #open} returns it holding one reference for the opener; each
+ * {@link #scanner()} takes another until closed. When the last is released the channel is closed
+ * and, if {@link #markForDeletion()} was called, the file is deleted, so an obsolete file goes away
+ * only once no reader uses it.
+ */
+public final class SortedFileReader extends RefCounted {
+  private final Path path;
+  private final long fileId;
+  private final FileChannel channel;
+  private final FileBlockSource fileSource;
+  private final BlockSource source;
+  private final Trailer trailer;
+  private final FileMetadata meta;
+  private final BlockIndexReader index;
+  private final BloomFilter bloom;
+  private final AtomicBoolean deleteWhenReleased = new AtomicBoolean();
+
+  private SortedFileReader(Path path, long fileId, FileChannel channel, BlockSource.Wrapper wrapper) throws IOException {
+    this.path = path;
+    this.fileId = fileId;
+    this.channel = channel;
+    long size = channel.size();
+    if (size < Trailer.SIZE) {
+      throw new CorruptionException(path + ": " + size + " bytes is too short for a sorted file (trailer alone is "
+          + Trailer.SIZE + " bytes; truncated?)");
+    }
+    FileBlockSource raw = new FileBlockSource(path, channel, size - Trailer.SIZE);
+    this.fileSource = raw;
+    this.trailer = Trailer.decode(path, raw.readFully(size - Trailer.SIZE, Trailer.SIZE), size);
+    this.source = wrapper.wrap(fileId, raw);
+    Block metaBlock = expect(raw.read(trailer.metaOffset(), trailer.metaSize()), BlockType.META);
+    try {
+      this.meta = FileMetadata.decode(metaBlock.payload());
+    } catch (MalformedBlockException e) {
+      throw new CorruptionException(path + ": meta block at offset " + trailer.metaOffset() + ": " + e.getMessage());
+    }
+    if (meta.fileSize() != size || meta.dataSize() != trailer.dataEnd()) {
+      throw new CorruptionException(path + ": file is " + size + " bytes but its metadata says " + meta.fileSize());
+    }
+    this.index = new BlockIndexReader(path, source,
+        expect(raw.read(trailer.rootIndexOffset(), trailer.rootIndexSize()), BlockType.ROOT_INDEX),
+        trailer.indexLevels());
+    if ((meta.bloomType() == BloomType.NONE) != (trailer.bloomSize() == 0)) {
+      throw new CorruptionException(path + ": Bloom type " + meta.bloomType() + " disagrees with the trailer");
+    }
+    if (trailer.bloomSize() != 0) {
+      Block b = expect(raw.read(trailer.bloomOffset(), trailer.bloomSize()), BlockType.BLOOM);
+      try {
+        this.bloom = BloomFilter.decode(b.payload());
+      } catch (MalformedBlockException e) {
+        throw new CorruptionException(path + ": Bloom block at offset " + b.offset() + ": " + e.getMessage());
+      }
+    } else {
+      this.bloom = null;
+    }
+  }
+
+  /** Opens a file, reading blocks straight from it. */
+  public static SortedFileReader open(Path path, long fileId) {
+    return open(path, fileId, BlockSource.Wrapper.IDENTITY);
+  }
+
+  /** Opens a file; data and non-root index blocks are read through {@code wrapper.wrap(fileId, raw)}. */
+  public static SortedFileReader open(Path path, long fileId, BlockSource.Wrapper wrapper) {
+    FileChannel ch;
+    try {
+      ch = FileChannel.open(path, StandardOpenOption.READ);
+    } catch (IOException e) {
+      throw new StorageException(path + ": cannot open sorted file", e);
+    }
+    try {
+      return new SortedFileReader(path, fileId, ch, wrapper);
+    } catch (IOException e) {
+      closeQuietly(ch);
+      throw new StorageException(path + ": cannot read sorted file", e);
+    } catch (RuntimeException e) {
+      closeQuietly(ch);
+      throw e;
+    }
+  }
+
+  private static void closeQuietly(FileChannel ch) {
+    try {
+      ch.close();
+    } catch (IOException ignored) {
+      // Already failing with the more useful exception.
+    }
+  }
+
+  private Block expect(Block b, BlockType type) {
+    if (b.type() != type) {
+      throw new CorruptionException(path + ": expected a " + type + " block at offset " + b.offset() + " but found " + b.type());
+    }
+    return b;
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  public long fileId() {
+    return fileId;
+  }
+
+  public FileMetadata metadata() {
+    return meta;
+  }
+
+  public Trailer trailer() {
+    return trailer;
+  }
+
+  /** The Bloom filter, or null if the file has none. */
+  public BloomFilter bloomFilter() {
+    return bloom;
+  }
+
+  /** Bytes this reader has read from the file (cache hits of a wrapping source are not counted). */
+  public long bytesRead() {
+    return fileSource.bytesRead();
+  }
+
+  /** A new unpositioned scanner; it holds a reference to this reader until closed. */
+  public SortedFileScanner scanner() {
+    retain();
+    return new SortedFileScanner(this);
+  }
+
+  /** Deletes the file once the last reference is released. */
+  public void markForDeletion() {
+    deleteWhenReleased.set(true);
+  }
+
+  public boolean isMarkedForDeletion() {
+    return deleteWhenReleased.get();
+  }
+
+  /** False only if the file certainly holds no cell of {@code row} (key range, then ROW Bloom filter). */
+  public boolean mayContainRow(byte[] row) {
+    if (!rowInFileRange(row)) {
+      return false;
+    }
+    return bloom == null || bloom.type() != BloomType.ROW || bloom.mightContain(row, 0, row.length);
+  }
+
+  /**
+   * False only if the file certainly holds no cell of the column and no family tombstone that
+   * could mask it (key range, then the Bloom filter).
+   */
+  public boolean mayContainColumn(byte[] row, byte[] family, byte[] qualifier) {
+    if (!rowInFileRange(row)) {
+      return false;
+    }
+    if (bloom == null) {
+      return true;
+    }
+    if (bloom.type() == BloomType.ROW) {
+      return bloom.mightContain(row, 0, row.length);
+    }
+    return BloomKeys.mightContainColumn(bloom, row, family, qualifier)
+        || (meta.count(io.bellows.cell.CellType.DELETE_FAMILY) > 0
+            && BloomKeys.mightContainColumn(bloom, row, family, Bytes.EMPTY));
+  }
+
+  boolean rowInFileRange(byte[] row) {
+    if (meta.cellCount() == 0) {
+      return false;
+    }
+    return CellComparator.compareRow(meta.firstKey(), row) <= 0 && CellComparator.compareRow(meta.lastKey(), row) >= 0;
+  }
+
+  /** Whether the query's single row may have any of the query's named columns here (ROWCOL filters). */
+  boolean mayContainQueriedColumns(byte[] row, java.util.NavigableMap<byte[], NavigableSet<byte[]>> columns) {
+    if (columns.isEmpty()) {
+      return true;
+    }
+    for (var e : columns.entrySet()) {
+      if (e.getValue() == null) {
+        return true; // a whole family: the ROWCOL filter cannot answer
+      }
+      for (byte[] q : e.getValue()) {
+        if (mayContainColumn(row, e.getKey(), q)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  BlockIndexReader index() {
+    return index;
+  }
+
+  /** Reads a data block through the block source and checks its type. */
+  Block readDataBlock(long offset, int onDiskSize) {
+    return expect(source.read(offset, onDiskSize), BlockType.DATA);
+  }
+
+  /** A cursor over a data block's payload; malformed payloads become corruption naming the block. */
+  DataBlockCursor cursor(Block b) {
+    try {
+      return new DataBlockCursor(b.payload());
+    } catch (MalformedBlockException e) {
+      throw corrupt(b.offset(), e);
+    }
+  }
+
+  CorruptionException corrupt(long offset, MalformedBlockException e) {
+    return new CorruptionException(path + ": data block at offset " + offset + ": " + e.getMessage());
+  }
+
+  @Override
+  protected void deallocate() {
+    closeQuietly(channel);
+    if (deleteWhenReleased.get()) {
+      try {
+        Files.deleteIfExists(path);
+      } catch (IOException e) {
+        throw new StorageException(path + ": cannot delete obsolete sorted file", e);
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "SortedFileReader[" + path + ", id=" + fileId + ", refs=" + refCount() + "]";
+  }
+}

@@ -1,0 +1,163 @@
+package io.bellows.sstable;
+
+import io.bellows.cell.Cell;
+import io.bellows.scan.CellScanner;
+import io.bellows.scan.ScanQuery;
+
+/**
+ * A {@link CellScanner} over one sorted file. Seek goes through the block index to the one data
+ * block that can hold the key, then binary-searches its restart points; next walks the block and
+ * moves to the following block (found through the index) at its end. Holds a reference to the
+ * reader until {@link #close()}. Not thread-safe (one reader thread at a time, like every scanner).
+ */
+public final class SortedFileScanner implements CellScanner {
+  private final SortedFileReader reader;
+  private boolean closed;
+  /** Index entry of the current block (its last key bounds reseeks within it); null when unpositioned. */
+  private IndexEntry blockEntry;
+  private DataBlockCursor cursor;
+
+  SortedFileScanner(SortedFileReader reader) {
+    this.reader = reader;
+  }
+
+  public SortedFileReader reader() {
+    return reader;
+  }
+
+  @Override
+  public Cell peek() {
+    return cursor == null ? null : cursor.current();
+  }
+
+  @Override
+  public Cell next() {
+    if (cursor == null || !cursor.valid()) {
+      return null;
+    }
+    Cell c = cursor.current();
+    try {
+      if (!cursor.advance()) {
+        IndexEntry e = blockEntry;
+        IndexEntry following = reader.index().locate(e.key(), 0, e.key().length, e.seqId(), true);
+        if (following == null) {
+          cursor = null;
+          blockEntry = null;
+        } else {
+          load(following);
+          cursor.seekToFirst();
+        }
+      }
+    } catch (MalformedBlockException ex) {
+      throw reader.corrupt(blockEntry.offset(), ex);
+    }
+    return c;
+  }
+
+  @Override
+  public boolean seek(Cell key) {
+    checkOpen();
+    IndexEntry e = reader.index().locate(key.array(), key.keyOffset(), key.keyLength(), key.seqId(), false);
+    if (e == null) {
+      cursor = null;
+      blockEntry = null;
+      return false;
+    }
+    if (blockEntry == null || blockEntry.offset() != e.offset()) {
+      load(e);
+    }
+    return seekInBlock(key);
+  }
+
+  @Override
+  public boolean reseek(Cell key) {
+    checkOpen();
+    if (cursor == null) {
+      return seek(key);
+    }
+    if (cursor.valid() && cursor.compareCurrent(key) >= 0) {
+      return true;
+    }
+    if (KeyOrder.compare(blockEntry.key(), 0, blockEntry.key().length, blockEntry.seqId(), key) >= 0) {
+      return seekInBlock(key); // the key is in the current block: skip the index
+    }
+    return seek(key);
+  }
+
+  private boolean seekInBlock(Cell key) {
+    try {
+      if (!cursor.seek(key)) {
+        // The index said this block's last key is >= key; a block that disagrees is corrupt.
+        throw new MalformedBlockException("no entry >= the key its index entry promises");
+      }
+    } catch (MalformedBlockException ex) {
+      throw reader.corrupt(blockEntry.offset(), ex);
+    }
+    return true;
+  }
+
+  private void load(IndexEntry e) {
+    Block b = reader.readDataBlock(e.offset(), e.onDiskSize());
+    cursor = reader.cursor(b);
+    blockEntry = e;
+  }
+
+  /**
+   * Whether the file may hold cells the query wants: its rows overlap the query's row range, its
+   * timestamps overlap the query's time range, and for a single-row query the Bloom filter does not
+   * rule the row (ROW) or every named column (ROWCOL) out.
+   */
+  @Override
+  public boolean shouldUse(ScanQuery q) {
+    FileMetadata m = reader.metadata();
+    if (m.cellCount() == 0) {
+      return false;
+    }
+    byte[] first = m.firstRow();
+    byte[] last = m.lastRow();
+    if (q.pastStop(first, 0, first.length)) {
+      return false;
+    }
+    byte[] start = q.startRow();
+    if (start.length > 0) {
+      int c = io.bellows.util.Bytes.compare(last, start);
+      if (c < 0 || (c == 0 && !q.startInclusive())) {
+        return false;
+      }
+    }
+    if (m.maxTimestamp() < q.minTimestamp()) {
+      return false; // everything here, tombstones included, is older than the range
+    }
+    // Column and family tombstones mask older timestamps, so a file of only newer cells can still
+    // matter if it holds such tombstones.
+    if (m.minTimestamp() >= q.maxTimestamp() && !m.hasRangeTombstones()) {
+      return false;
+    }
+    if (q.isSingleRow()) {
+      if (!reader.mayContainRow(start)) {
+        return false;
+      }
+      BloomFilter bloom = reader.bloomFilter();
+      if (bloom != null && bloom.type() == io.bellows.schema.BloomType.ROWCOL) {
+        return reader.mayContainQueriedColumns(start, q.columns());
+      }
+    }
+    return true;
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("scanner of " + reader.path() + " is closed");
+    }
+  }
+
+  @Override
+  public void close() {
+    if (!closed) {
+      closed = true;
+      cursor = null;
+      blockEntry = null;
+      reader.release();
+    }
+  }
+}

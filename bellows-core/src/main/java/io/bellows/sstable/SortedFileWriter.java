@@ -1,0 +1,210 @@
+package io.bellows.sstable;
+
+import io.bellows.cell.Cell;
+import io.bellows.cell.CellComparator;
+import io.bellows.schema.BloomType;
+import io.bellows.util.Clock;
+import io.bellows.util.StorageException;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+
+/**
+ * Writes one sorted file: cells appended in strictly increasing {@link CellComparator} order go into
+ * data blocks (cut by the {@link BlockBoundaryPolicy}); {@link #finish()} writes the block index,
+ * Bloom filter, metadata and trailer and fsyncs the file. The caller writes under a temporary name
+ * and renames (and fsyncs the directory) afterwards. Not thread-safe: one thread writes a file.
+ *
+ * <p>Life cycle: {@code append*} then exactly one of {@link #finish()} or {@link #abort()}; after
+ * either, the writer is closed and further calls throw {@link IllegalStateException}.
+ */
+public final class SortedFileWriter {
+  private final Path path;
+  private final SortedFileOptions options;
+  private final Clock clock;
+  private final FileChannel channel;
+  /** Buffered stream over the channel; flushed before the fsync. */
+  private final OutputStream os;
+  private final BlockOutput out;
+  private final BlockBoundaryPolicy boundary;
+  private final DataBlockBuilder block;
+  private final BlockIndexWriter index;
+  private final BloomType bloomType;
+  /** An empty filter used only for its key hash function. */
+  private final BloomFilter hasher;
+
+  private long[] bloomHashes;
+  private int bloomKeys;
+  private Cell previous;
+  private Cell first;
+  private long cellCount;
+  private final long[] countsByType = new long[256];
+  private long minTs = Long.MAX_VALUE;
+  private long maxTs = Long.MIN_VALUE;
+  private long maxSeqId;
+  private long uncompressedDataSize;
+  private boolean closed;
+
+  private SortedFileWriter(Path path, SortedFileOptions options, Clock clock, FileChannel channel) {
+    this.path = path;
+    this.options = options;
+    this.clock = clock;
+    this.channel = channel;
+    OutputStream os = new BufferedOutputStream(Channels.newOutputStream(channel), 128 * 1024);
+    this.out = new BlockOutput(os);
+    this.boundary = BlockBoundaryPolicy.targetSize(options.blockSize());
+    this.block = new DataBlockBuilder(options.blockSize());
+    this.index = new BlockIndexWriter(options.indexBlockSize());
+    this.bloomType = options.bloomType();
+    this.hasher = new BloomFilter(bloomType, 1, 64, 0, new long[1]);
+    this.bloomHashes = new long[(int) Math.min(Math.max(16, options.expectedCellCount()), 1 << 20)];
+    this.os = os;
+  }
+
+  /** Creates the file (which must not exist) and a writer for it; the creation time comes from {@code clock}. */
+  public static SortedFileWriter create(Path path, SortedFileOptions options, Clock clock) {
+    try {
+      FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+      return new SortedFileWriter(path, options, clock, ch);
+    } catch (IOException e) {
+      throw new StorageException(path + ": cannot create sorted file", e);
+    }
+  }
+
+  public static SortedFileWriter create(Path path, SortedFileOptions options) {
+    return create(path, options, Clock.SYSTEM);
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  /**
+   * Appends a cell. Throws {@link IllegalArgumentException} unless it sorts strictly after the
+   * previous cell (by key and sequence id).
+   */
+  public void append(Cell c) {
+    checkOpen();
+    if (previous != null && CellComparator.INSTANCE.compare(previous, c) >= 0) {
+      throw new IllegalArgumentException(path + ": cell " + c + " does not sort after " + previous);
+    }
+    if (bloomType != BloomType.NONE && (previous == null || !BloomKeys.sameKey(bloomType, previous, c))) {
+      if (bloomKeys == bloomHashes.length) {
+        bloomHashes = Arrays.copyOf(bloomHashes, bloomHashes.length * 2);
+      }
+      bloomHashes[bloomKeys++] = BloomKeys.hashOf(bloomType, hasher, c);
+    }
+    block.add(c);
+    if (first == null) {
+      first = copy(c);
+    }
+    // Keep our own copy: the caller may reuse the cell's array after append returns.
+    previous = copy(c);
+    cellCount++;
+    countsByType[c.typeCode() & 0xff]++;
+    long ts = c.timestamp();
+    minTs = Math.min(minTs, ts);
+    maxTs = Math.max(maxTs, ts);
+    maxSeqId = Math.max(maxSeqId, c.seqId());
+    if (boundary.isFull(block.currentSize(), block.entryCount())) {
+      flushBlock();
+    }
+  }
+
+  private static Cell copy(Cell c) {
+    return new Cell(c.toBytes(), 0, c.length(), c.seqId());
+  }
+
+  private void flushBlock() {
+    byte[] payload = block.finish();
+    uncompressedDataSize += payload.length;
+    try {
+      long off = out.position();
+      int size = out.write(BlockType.DATA, options.compression(), payload);
+      byte[] lastKey = Arrays.copyOfRange(previous.array(), previous.keyOffset(), previous.keyOffset() + previous.keyLength());
+      index.add(new IndexEntry(lastKey, previous.seqId(), off, size));
+    } catch (IOException e) {
+      throw fail("write of a data block failed", e);
+    }
+  }
+
+  /** Writes index, Bloom filter, metadata and trailer, fsyncs and closes the file; returns its metadata. */
+  public FileMetadata finish() {
+    checkOpen();
+    try {
+      if (block.entryCount() > 0) {
+        flushBlock();
+      }
+      long dataEnd = out.position();
+      BlockIndexWriter.Root root = index.write(out);
+      long indexSize = out.position() - dataEnd;
+      long bloomOffset = 0;
+      int bloomSize = 0;
+      if (bloomType != BloomType.NONE) {
+        BloomFilter bloom = BloomFilter.build(bloomType, bloomHashes, bloomKeys, options.bloomErrorRate());
+        bloomOffset = out.position();
+        bloomSize = out.write(BlockType.BLOOM, io.bellows.schema.Compression.NONE, bloom.encode());
+      }
+      long metaOffset = out.position();
+      long created = options.creationTimeMillis() >= 0 ? options.creationTimeMillis() : clock.currentTimeMillis();
+      // The meta block's own size is fixed for given keys, so the final file size can be computed up front.
+      FileMetadata draft = metadata(dataEnd, indexSize, created, 0);
+      int metaSize = BlockFormat.OVERHEAD + draft.encode().length;
+      long fileSize = metaOffset + metaSize + Trailer.SIZE;
+      FileMetadata meta = metadata(dataEnd, indexSize, created, fileSize);
+      int written = out.write(BlockType.META, io.bellows.schema.Compression.NONE, meta.encode());
+      if (written != metaSize) {
+        throw new IllegalStateException("meta block size changed from " + metaSize + " to " + written);
+      }
+      Trailer t = new Trailer(dataEnd, root.offset(), root.onDiskSize(), root.levels(), metaOffset, metaSize,
+          bloomOffset, bloomSize, Trailer.CURRENT_VERSION);
+      out.writeRaw(t.encode());
+      os.flush();
+      channel.force(true);
+      channel.close();
+      closed = true;
+      return meta;
+    } catch (IOException e) {
+      throw fail("finishing the file failed", e);
+    }
+  }
+
+  private FileMetadata metadata(long dataEnd, long indexSize, long created, long fileSize) {
+    return new FileMetadata(first, previous, minTs, maxTs, maxSeqId, cellCount, countsByType.clone(), index.size(),
+        bloomType, options.bloomErrorRate(), options.compression(), options.blockSize(), created,
+        options.majorCompaction(), dataEnd, uncompressedDataSize, indexSize, fileSize);
+  }
+
+  /** Stops writing and deletes the file. Idempotent; safe after a failed append or finish. */
+  public void abort() {
+    if (!closed) {
+      closed = true;
+      try {
+        channel.close();
+      } catch (IOException e) {
+        // Deleting is what matters; a failed close changes nothing for the caller.
+      }
+    }
+    try {
+      Files.deleteIfExists(path);
+    } catch (IOException e) {
+      throw new StorageException(path + ": cannot delete aborted sorted file", e);
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException(path + ": writer already finished or aborted");
+    }
+  }
+
+  private StorageException fail(String what, IOException e) {
+    return new StorageException(path + ": " + what, e);
+  }
+}

@@ -1,0 +1,80 @@
+package io.bellows.sstable;
+
+import io.bellows.util.Bytes;
+import io.bellows.util.CorruptionException;
+import io.bellows.util.StorageException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * The fixed 64-byte end of a sorted file (see docs, "Trailer"): where the index root, meta block and
+ * Bloom block lie, how many index levels there are, the format version and the magic. The version
+ * and magic stay at the same distance from the end in every version, so a reader can always tell
+ * a future version from garbage. Immutable.
+ */
+public record Trailer(
+    long dataEnd,
+    long rootIndexOffset,
+    int rootIndexSize,
+    int indexLevels,
+    long metaOffset,
+    int metaSize,
+    long bloomOffset,
+    int bloomSize,
+    int version) {
+  public static final int SIZE = 64;
+  public static final int CURRENT_VERSION = 1;
+  /** "BELLOWSF" in ASCII. */
+  static final byte[] MAGIC = "BELLOWSF".getBytes(StandardCharsets.US_ASCII);
+  /** Deepest index accepted on read; deeper means a corrupt trailer. */
+  static final int MAX_INDEX_LEVELS = 16;
+
+  byte[] encode() {
+    byte[] b = new byte[SIZE];
+    Bytes.putLong(b, 0, dataEnd);
+    Bytes.putLong(b, 8, rootIndexOffset);
+    Bytes.putInt(b, 16, rootIndexSize);
+    Bytes.putInt(b, 20, indexLevels);
+    Bytes.putLong(b, 24, metaOffset);
+    Bytes.putInt(b, 32, metaSize);
+    Bytes.putInt(b, 36, bloomSize);
+    Bytes.putLong(b, 40, bloomOffset);
+    Bytes.putInt(b, 48, BlockFormat.crc(b, 0, 48));
+    Bytes.putInt(b, 52, version);
+    System.arraycopy(MAGIC, 0, b, 56, 8);
+    return b;
+  }
+
+  /** Decodes and validates a trailer read from a file of {@code fileSize} bytes. */
+  static Trailer decode(Path path, byte[] b, long fileSize) {
+    if (!Bytes.equals(b, 56, 8, MAGIC, 0, 8)) {
+      throw new CorruptionException(path + ": not a Bellows sorted file or truncated: no magic at offset "
+          + (fileSize - 8));
+    }
+    int version = Bytes.getInt(b, 52);
+    if (version != CURRENT_VERSION) {
+      throw new StorageException(path + ": sorted-file format version " + version
+          + " is not supported (this build reads version " + CURRENT_VERSION + ")");
+    }
+    int crc = Bytes.getInt(b, 48);
+    if (crc != BlockFormat.crc(b, 0, 48)) {
+      throw new CorruptionException(path + ": trailer checksum mismatch at offset " + (fileSize - SIZE));
+    }
+    Trailer t = new Trailer(Bytes.getLong(b, 0), Bytes.getLong(b, 8), Bytes.getInt(b, 16), Bytes.getInt(b, 20),
+        Bytes.getLong(b, 24), Bytes.getInt(b, 32), Bytes.getLong(b, 40), Bytes.getInt(b, 36), version);
+    long blockArea = fileSize - SIZE;
+    if (t.dataEnd < 0 || t.dataEnd > blockArea
+        || !within(t.rootIndexOffset, t.rootIndexSize, t.dataEnd, blockArea)
+        || !within(t.metaOffset, t.metaSize, t.dataEnd, blockArea)
+        || (t.bloomSize != 0 && !within(t.bloomOffset, t.bloomSize, t.dataEnd, blockArea))
+        || t.indexLevels < 1 || t.indexLevels > MAX_INDEX_LEVELS) {
+      throw new CorruptionException(path + ": trailer at offset " + blockArea + " is inconsistent with a file of "
+          + fileSize + " bytes: " + t);
+    }
+    return t;
+  }
+
+  private static boolean within(long off, int size, long from, long to) {
+    return size >= BlockFormat.OVERHEAD && off >= from && off + size <= to;
+  }
+}
