@@ -1,0 +1,188 @@
+package io.bellows.scan;
+
+import io.bellows.cell.Cell;
+import io.bellows.cell.Cells;
+import io.bellows.schema.ColumnFamilyDescriptor;
+import io.bellows.util.Bytes;
+import java.io.Closeable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NavigableSet;
+
+/**
+ * The user-read side of one store (one column family): merges the store's sources (memory segments
+ * and sorted files) and returns, row by row, exactly the cells a reader at the query's read point
+ * and at time {@code now} may see (docs/parts/scan.md, "What a reader sees"). The region merges the
+ * rows of several stores and applies the row limit.
+ *
+ * <p>Per row it first reads the row's empty-qualifier group (which holds the DELETE_FAMILY markers
+ * that mask every column of the row), then visits only wanted columns, seeking to the next wanted
+ * column, past a finished column, or to the next row instead of reading every cell.
+ *
+ * <p>Not thread-safe. Owns its sources: it closes those it does not use right away and the rest in
+ * {@link #close()}.
+ */
+public final class StoreScanner implements Closeable {
+  private final MergingScanner merged;
+  private final ScanQuery query;
+  private final byte[] family;
+  /** Wanted qualifiers in order, or null for all. */
+  private final NavigableSet<byte[]> qualifiers;
+  private final VersionTracker tracker;
+  private boolean started;
+  private boolean done;
+
+  // Per column being read.
+  private int returned;
+  private boolean columnDone;
+
+  public StoreScanner(List<? extends CellScanner> sources, ScanQuery query, ColumnFamilyDescriptor fam, long now) {
+    this.query = query;
+    this.family = fam.nameBytes();
+    boolean wantsFamily = query.wantsFamily(family);
+    this.qualifiers = wantsFamily ? query.qualifiers(family) : null;
+    List<CellScanner> used = new ArrayList<>();
+    for (CellScanner s : sources) {
+      if (wantsFamily && s.shouldUse(query)) {
+        used.add(s);
+      } else {
+        s.close();
+      }
+    }
+    this.merged = new MergingScanner(used);
+    this.tracker = new VersionTracker(fam, query.readPoint(), now);
+    this.done = !wantsFamily || used.isEmpty();
+  }
+
+  /**
+   * Appends the visible cells of the next row that has any, in cell order, and returns true; returns
+   * false (appending nothing) when no row in the query's range is left.
+   */
+  public boolean nextRow(List<Cell> out) {
+    if (done) {
+      return false;
+    }
+    if (!started) {
+      started = true;
+      merged.seek(startKey());
+    }
+    while (true) {
+      Cell c = merged.peek();
+      if (c == null || query.pastStop(c.array(), c.rowOffset(), c.rowLength())) {
+        done = true;
+        return false;
+      }
+      int before = out.size();
+      if (query.rowInRange(c.array(), c.rowOffset(), c.rowLength())) {
+        readRow(c, out);
+      } else {
+        merged.reseek(Cells.lastOnRow(c)); // only possible for odd start keys; be safe
+      }
+      if (out.size() > before) {
+        return true;
+      }
+    }
+  }
+
+  private Cell startKey() {
+    byte[] start = query.startRow();
+    if (start.length == 0 || query.startInclusive()) {
+      return searchKey(Cells.firstOnRow(start));
+    }
+    byte[] next = new byte[start.length + 1]; // the smallest row after start
+    System.arraycopy(start, 0, next, 0, start.length);
+    return searchKey(Cells.firstOnRow(next));
+  }
+
+  /** Reads one row; {@code first} is the merged scanner's current cell, the row's first. */
+  private void readRow(Cell first, List<Cell> out) {
+    Cell rowKey = first;
+    boolean wantEmpty = qualifiers == null || qualifiers.contains(Bytes.EMPTY);
+    startColumn();
+    // 1. The empty-qualifier group: every cell must be fed, for the DELETE_FAMILY markers.
+    Cell c;
+    while ((c = merged.peek()) != null && c.sameRow(rowKey) && c.qualifierLength() == 0) {
+      merged.next();
+      VersionTracker.Verdict v = tracker.classify(c);
+      if (wantEmpty && !columnDone) {
+        accept(c, v, out);
+      }
+    }
+    // 2. The other columns, visiting only wanted ones.
+    while ((c = merged.peek()) != null && c.sameRow(rowKey)) {
+      if (qualifiers != null) {
+        byte[] q = c.qualifier();
+        byte[] want = qualifiers.ceiling(q);
+        if (want == null) {
+          merged.reseek(Cells.lastOnRow(c));
+          return;
+        }
+        if (!Bytes.equals(want, 0, want.length, q, 0, q.length)) {
+          merged.reseek(searchKey(Cells.firstOnColumn(c.row(), family, want)));
+          continue;
+        }
+      }
+      readColumn(c, out);
+    }
+  }
+
+  /** Reads the column of {@code first} (the current cell), seeking past it once it is finished. */
+  private void readColumn(Cell first, List<Cell> out) {
+    startColumn();
+    Cell c;
+    while ((c = merged.peek()) != null && c.sameColumn(first)) {
+      merged.next();
+      accept(c, tracker.classify(c), out);
+      if (columnDone) {
+        Cell after = merged.peek();
+        if (after != null && after.sameColumn(first)) {
+          merged.reseek(Cells.lastOnColumn(first));
+        }
+        return;
+      }
+    }
+  }
+
+  private void startColumn() {
+    returned = 0;
+    columnDone = false;
+  }
+
+  /** Applies the query (time range, versions) to a classified cell; sets {@link #columnDone}. */
+  private void accept(Cell c, VersionTracker.Verdict v, List<Cell> out) {
+    switch (v) {
+      case BEYOND_MAX_VERSIONS:
+      case EXPIRED:
+        columnDone = true; // every later version of the column is gone too
+        return;
+      case VISIBLE:
+        break;
+      default:
+        return;
+    }
+    long ts = c.timestamp();
+    if (ts >= query.maxTimestamp()) {
+      return; // newer than the range; it still took its version slot
+    }
+    if (ts < query.minTimestamp()) {
+      columnDone = true; // versions only get older from here
+      return;
+    }
+    out.add(c);
+    if (++returned >= query.maxVersions()) {
+      columnDone = true;
+    }
+  }
+
+  /** Search keys must sort before every real cell of their key, whatever its sequence id. */
+  private static Cell searchKey(Cell k) {
+    k.setSeqId(Long.MAX_VALUE);
+    return k;
+  }
+
+  @Override
+  public void close() {
+    done = true;
+    merged.close();
+  }
+}
