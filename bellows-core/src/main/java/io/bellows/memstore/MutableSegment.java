@@ -1,0 +1,205 @@
+package io.bellows.memstore;
+
+import io.bellows.cell.Cell;
+import io.bellows.cell.CellComparator;
+import io.bellows.scan.CellScanner;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The active segment: absorbs concurrent writes into an {@link ActiveIndex} and keeps its stats
+ * incrementally (atomics and adders; never a walk).
+ *
+ * <p>State machine: {@code OPEN → SEALING → SEALED}. A writer {@link #tryEnter enters} the segment
+ * before adding and {@link #exit exits} after; {@link #seal} closes the door to new writers
+ * (SEALING), and the segment becomes SEALED when the last writer inside leaves (or at once if none
+ * is inside). Whoever makes that last step runs the seal callback, so nobody ever waits for writers;
+ * only {@link #awaitSealed} (used by a disk snapshot) blocks, for the few instructions an in-flight
+ * add takes. Once SEALED the index and stats never change again.
+ *
+ * <p>Invariant: stats are updated before a cell becomes visible in the index (ranges) and counters
+ * right after, so any cell a reader can see lies within the segment's key, time and seqId ranges.
+ *
+ * <p>Thread-safety: fully thread-safe.
+ */
+public final class MutableSegment extends Segment {
+  /** The states of the seal state machine. */
+  public enum State { OPEN, SEALING, SEALED }
+
+  private static final int SEAL_BIT = 1 << 30;
+
+  private final ActiveIndex index;
+  /** In-flight writers in the low bits, {@link #SEAL_BIT} once sealing started. */
+  private final AtomicInteger gate = new AtomicInteger();
+  private final CountDownLatch sealedLatch = new CountDownLatch(1);
+  private volatile Runnable onSealed;
+
+  private final AtomicReference<Cell> firstRow = new AtomicReference<>();
+  private final AtomicReference<Cell> lastRow = new AtomicReference<>();
+  private final AtomicLong minTs = new AtomicLong(Long.MAX_VALUE);
+  private final AtomicLong maxTs = new AtomicLong(Long.MIN_VALUE);
+  private final AtomicLong minSeq = new AtomicLong(Long.MAX_VALUE);
+  private final AtomicLong maxSeq = new AtomicLong(0);
+  private final LongAdder cells = new LongAdder();
+  private final LongAdder dataBytes = new LongAdder();
+  private final LongAdder objectBytes = new LongAdder();
+
+  public MutableSegment(long id, ActiveIndex index) {
+    super(id);
+    this.index = index;
+  }
+
+  ActiveIndex index() {
+    return index;
+  }
+
+  /** Lets a writer in unless sealing has started; a true return must be paired with {@link #exit}. */
+  public boolean tryEnter() {
+    for (;;) {
+      int g = gate.get();
+      if ((g & SEAL_BIT) != 0) {
+        return false;
+      }
+      if (gate.compareAndSet(g, g + 1)) {
+        return true;
+      }
+    }
+  }
+
+  /** A writer leaves; the last one out of a sealing segment seals it. */
+  public void exit() {
+    if (gate.decrementAndGet() == SEAL_BIT) {
+      finishSeal();
+    }
+  }
+
+  /**
+   * Adds a cell (the caller has entered) and charges it to the segment and to {@code accounting}.
+   * Returns false if the same write was already present.
+   */
+  public boolean add(Cell c, MemStoreAccounting accounting) {
+    widenRanges(c);
+    if (!index.add(c)) {
+      return false;
+    }
+    long data = c.dataSize();
+    long objects = MemoryLayout.cellObjectBytes(c);
+    cells.increment();
+    dataBytes.add(data);
+    objectBytes.add(objects);
+    accounting.add(data, objects + index.entryOverheadBytes(), 0, 1);
+    return true;
+  }
+
+  private void widenRanges(Cell c) {
+    Cell f = firstRow.get();
+    while (f == null || CellComparator.compareRows(c, f) < 0) {
+      if (firstRow.compareAndSet(f, c)) {
+        break;
+      }
+      f = firstRow.get();
+    }
+    Cell l = lastRow.get();
+    while (l == null || CellComparator.compareRows(c, l) > 0) {
+      if (lastRow.compareAndSet(l, c)) {
+        break;
+      }
+      l = lastRow.get();
+    }
+    long ts = c.timestamp();
+    if (ts < minTs.get()) {
+      minTs.accumulateAndGet(ts, Math::min);
+    }
+    if (ts > maxTs.get()) {
+      maxTs.accumulateAndGet(ts, Math::max);
+    }
+    long seq = c.seqId();
+    if (seq < minSeq.get()) {
+      minSeq.accumulateAndGet(seq, Math::min);
+    }
+    if (seq > maxSeq.get()) {
+      maxSeq.accumulateAndGet(seq, Math::max);
+    }
+  }
+
+  /**
+   * Starts sealing: no writer enters any more. {@code callback} runs once the segment is SEALED, on
+   * the thread that makes it so (this one if no writer is inside). Only the first call has effect.
+   */
+  public void seal(Runnable callback) {
+    if ((gate.get() & SEAL_BIT) != 0) {
+      return; // callers serialize sealing (the store's swap lock), so this is a repeated call
+    }
+    this.onSealed = callback;
+    int before = gate.getAndUpdate(g -> g | SEAL_BIT);
+    if (before == 0) {
+      finishSeal(); // nobody inside: sealed at once
+    }
+  }
+
+  private void finishSeal() {
+    sealedLatch.countDown();
+    Runnable r = onSealed;
+    if (r != null) {
+      r.run();
+    }
+  }
+
+  /** Blocks until every writer that entered before {@link #seal} has left. */
+  public void awaitSealed() {
+    boolean interrupted = false;
+    for (;;) {
+      try {
+        sealedLatch.await();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true; // an add takes microseconds; finish the wait, then restore the flag
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  public State state() {
+    if ((gate.get() & SEAL_BIT) == 0) {
+      return State.OPEN;
+    }
+    return sealedLatch.getCount() == 0 ? State.SEALED : State.SEALING;
+  }
+
+  @Override
+  public boolean isStable() {
+    return state() == State.SEALED;
+  }
+
+  /** Data plus overhead, read from the adders (cheap: no walk). */
+  public long footprint() {
+    long n = cells.sum();
+    return dataBytes.sum() + objectBytes.sum() + n * index.entryOverheadBytes();
+  }
+
+  public long cellCount() {
+    return cells.sum();
+  }
+
+  @Override
+  public SegmentKind kind() {
+    return index.kind();
+  }
+
+  @Override
+  public SegmentStats stats() {
+    long n = cells.sum();
+    return new SegmentStats(firstRow.get(), lastRow.get(), minTs.get(), maxTs.get(), minSeq.get(), maxSeq.get(),
+        n, dataBytes.sum(), objectBytes.sum(), n * index.entryOverheadBytes(), 0);
+  }
+
+  @Override
+  protected CellScanner cursor() {
+    return new ActiveIndexScanner(index);
+  }
+}

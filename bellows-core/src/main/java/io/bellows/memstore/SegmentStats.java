@@ -1,0 +1,143 @@
+package io.bellows.memstore;
+
+import io.bellows.cell.Cell;
+import io.bellows.cell.CellComparator;
+import io.bellows.scan.ScanQuery;
+import java.util.List;
+
+/**
+ * Metadata of a segment at one moment: key range (the cells with the smallest and largest row, or
+ * null when empty), time range, sequence id range, cell count and memory. Immutable.
+ *
+ * @param firstRow a cell of the smallest row, null if the segment is empty
+ * @param lastRow a cell of the largest row, null if the segment is empty
+ * @param indexBytes heap bytes of the index structure (skiplist nodes or array)
+ * @param cellObjectBytes heap bytes of cell objects (and private array headers) beyond the data
+ */
+public record SegmentStats(
+    Cell firstRow,
+    Cell lastRow,
+    long minTimestamp,
+    long maxTimestamp,
+    long minSeqId,
+    long maxSeqId,
+    long cellCount,
+    long dataBytes,
+    long cellObjectBytes,
+    long indexBytes,
+    long offHeapBytes) {
+
+  public static final SegmentStats EMPTY =
+      new SegmentStats(null, null, Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE, 0, 0, 0, 0, 0, 0);
+
+  public long overheadBytes() {
+    return cellObjectBytes + indexBytes;
+  }
+
+  public long footprint() {
+    return dataBytes + overheadBytes();
+  }
+
+  public MemStoreSize size() {
+    return new MemStoreSize(dataBytes, overheadBytes(), offHeapBytes, cellCount);
+  }
+
+  /** Whether a read with this query may find cells here (key range, time range, read point). */
+  public boolean mayMatch(ScanQuery q) {
+    if (firstRow == null) {
+      return false;
+    }
+    if (minSeqId > q.readPoint()) {
+      return false; // every cell here is newer than the reader's snapshot
+    }
+    if (maxTimestamp < q.minTimestamp() || minTimestamp >= q.maxTimestamp()) {
+      return false;
+    }
+    if (q.pastStop(firstRow.array(), firstRow.rowOffset(), firstRow.rowLength())) {
+      return false;
+    }
+    byte[] start = q.startRow();
+    if (start.length > 0) {
+      int c = CellComparator.compareRow(lastRow, start);
+      if (c < 0 || (c == 0 && !q.startInclusive())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Stats of the union of segments whose cells are all kept (an index-only merge): ranges widen,
+   * counts and data add up, and the index is replaced by one of {@code indexBytes}.
+   */
+  public static SegmentStats union(List<SegmentStats> parts, long indexBytes) {
+    Cell first = null;
+    Cell last = null;
+    long minTs = Long.MAX_VALUE;
+    long maxTs = Long.MIN_VALUE;
+    long minSeq = Long.MAX_VALUE;
+    long maxSeq = 0;
+    long cells = 0;
+    long data = 0;
+    long objects = 0;
+    long offHeap = 0;
+    for (SegmentStats s : parts) {
+      if (s.firstRow != null && (first == null || CellComparator.compareRows(s.firstRow, first) < 0)) {
+        first = s.firstRow;
+      }
+      if (s.lastRow != null && (last == null || CellComparator.compareRows(s.lastRow, last) > 0)) {
+        last = s.lastRow;
+      }
+      minTs = Math.min(minTs, s.minTimestamp);
+      maxTs = Math.max(maxTs, s.maxTimestamp);
+      minSeq = Math.min(minSeq, s.minSeqId);
+      maxSeq = Math.max(maxSeq, s.maxSeqId);
+      cells += s.cellCount;
+      data += s.dataBytes;
+      objects += s.cellObjectBytes;
+      offHeap += s.offHeapBytes;
+    }
+    return new SegmentStats(first, last, minTs, maxTs, minSeq, maxSeq, cells, data, objects, indexBytes, offHeap);
+  }
+
+  /**
+   * Builds the stats of a sorted run of cells, one cell at a time, while the run is being produced
+   * (an in-memory compaction writes its output in order anyway, so this costs no extra walk).
+   * Single-threaded.
+   */
+  public static final class Accumulator {
+    private Cell first;
+    private Cell last;
+    private long minTs = Long.MAX_VALUE;
+    private long maxTs = Long.MIN_VALUE;
+    private long minSeq = Long.MAX_VALUE;
+    private long maxSeq = 0;
+    private long cells;
+    private long data;
+    private long objects;
+
+    /** Adds the next cell of a sorted run. */
+    public void add(Cell c) {
+      if (first == null) {
+        first = c;
+      }
+      last = c;
+      long ts = c.timestamp();
+      minTs = Math.min(minTs, ts);
+      maxTs = Math.max(maxTs, ts);
+      minSeq = Math.min(minSeq, c.seqId());
+      maxSeq = Math.max(maxSeq, c.seqId());
+      cells++;
+      data += c.dataSize();
+      objects += MemoryLayout.cellObjectBytes(c);
+    }
+
+    public long cellCount() {
+      return cells;
+    }
+
+    public SegmentStats build(long indexBytes) {
+      return new SegmentStats(first, last, minTs, maxTs, minSeq, maxSeq, cells, data, objects, indexBytes, 0);
+    }
+  }
+}

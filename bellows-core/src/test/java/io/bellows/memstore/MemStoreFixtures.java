@@ -1,0 +1,123 @@
+package io.bellows.memstore;
+
+import io.bellows.cell.Cell;
+import io.bellows.cell.CellComparator;
+import io.bellows.cell.Cells;
+import io.bellows.config.EngineOptions;
+import io.bellows.config.Knobs;
+import io.bellows.scan.CellScanner;
+import io.bellows.scan.RetentionFilter;
+import io.bellows.schema.ColumnFamilyDescriptor;
+import io.bellows.schema.MemStorePolicy;
+import io.bellows.util.Bytes;
+import io.bellows.util.Clock;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.NavigableSet;
+import java.util.TreeSet;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
+
+/** Helpers shared by the memory store tests: contexts, cells, filters, a hand-driven executor. */
+final class MemStoreFixtures {
+  private MemStoreFixtures() {}
+
+  static final byte[] FAMILY = Bytes.of("f");
+
+  /** An executor that queues tasks until the test runs them, on the test thread. */
+  static final class ManualExecutor implements Executor {
+    private final ArrayDeque<Runnable> tasks = new ArrayDeque<>();
+
+    @Override
+    public synchronized void execute(Runnable r) {
+      tasks.add(r);
+    }
+
+    synchronized Runnable poll() {
+      return tasks.poll();
+    }
+
+    int pending() {
+      synchronized (this) {
+        return tasks.size();
+      }
+    }
+
+    /** Runs queued tasks, including ones they queue, until none is left; returns how many ran. */
+    int runAll() {
+      int n = 0;
+      for (Runnable r = poll(); r != null; r = poll()) {
+        r.run();
+        n++;
+      }
+      return n;
+    }
+  }
+
+  static ColumnFamilyDescriptor family(MemStorePolicy policy, double fraction, int maxSegments, double threshold) {
+    return ColumnFamilyDescriptor.builder("f")
+        .memStorePolicy(policy)
+        .set(Knobs.IN_MEMORY_FLUSH_FRACTION, fraction)
+        .set(Knobs.PIPELINE_MAX_SEGMENTS, maxSegments)
+        .set(Knobs.ADAPTIVE_THRESHOLD, threshold)
+        .build();
+  }
+
+  static MemStoreContext context(
+      ColumnFamilyDescriptor family, long flushSize, Executor background,
+      Supplier<RetentionFilter> filter, MemStoreContext.Listener listener) {
+    return new MemStoreContext(family, flushSize, EngineOptions.defaults(), null, background, filter,
+        Clock.SYSTEM, listener);
+  }
+
+  static Cell cell(String row, String qualifier, long ts, long seq) {
+    Cell c = Cells.put(Bytes.of(row), FAMILY, Bytes.of(qualifier), ts, Bytes.of("value-" + seq));
+    c.setSeqId(seq);
+    return c;
+  }
+
+  /** Keeps everything: proves that no in-memory operation loses a cell. */
+  static RetentionFilter keepAll() {
+    return c -> true;
+  }
+
+  /** Keeps only the first (newest) cell of each column in the input it is fed. */
+  static RetentionFilter newestOnly() {
+    return new RetentionFilter() {
+      private Cell prev;
+
+      @Override
+      public boolean keep(Cell c) {
+        boolean first = prev == null || CellComparator.compareColumns(prev, c) != 0;
+        prev = c;
+        return first;
+      }
+    };
+  }
+
+  /** Reads every scanner fully from the start, closes them, and returns the deduplicated union. */
+  static NavigableSet<Cell> readAll(List<CellScanner> scanners) {
+    NavigableSet<Cell> out = new TreeSet<>(CellComparator.INSTANCE);
+    for (CellScanner s : scanners) {
+      try (s) {
+        s.seek(SegmentCompactor.firstKey());
+        for (Cell c = s.next(); c != null; c = s.next()) {
+          out.add(c);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Counts cells over all scanners without deduplicating. */
+  static long countAll(CellScanner s) {
+    long n = 0;
+    try (s) {
+      s.seek(SegmentCompactor.firstKey());
+      for (Cell c = s.next(); c != null; c = s.next()) {
+        n++;
+      }
+    }
+    return n;
+  }
+}
