@@ -1,10 +1,39 @@
 package io.bellows.client;
 
 import io.bellows.config.EngineOptions;
+import io.bellows.config.Knobs;
+import io.bellows.memstore.chunk.ChunkAllocator;
+import io.bellows.metrics.JvmMetrics;
+import io.bellows.metrics.MetricSet;
+import io.bellows.region.Region;
+import io.bellows.region.RegionServices;
 import io.bellows.schema.TableDescriptor;
+import io.bellows.store.Store;
+import io.bellows.util.StorageException;
+import io.bellows.wal.Wal;
+import io.bellows.wal.WalOptions;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An embedded Bellows engine over one data directory: the entry point of the API.
@@ -17,86 +46,549 @@ import java.util.Map;
  * }
  * }</pre>
  *
- * Thread-safe. One engine per directory: a second open of the same directory fails.
+ * <p>Thread-safe. One engine per directory: a second open of the same directory fails while the
+ * first is open (a file lock). Directory layout: {@code LOCK}, {@code CATALOG}, {@code wal/},
+ * {@code tables/<id>-<name>/<family>/} (see docs/FORMAT.md).
  */
 public final class Bellows implements AutoCloseable {
-  private Bellows() {}
+  private static final Logger LOG = LoggerFactory.getLogger(Bellows.class);
+
+  private final Path dir;
+  private final EngineOptions options;
+  private final FileChannel lockChannel;
+  private final FileLock lock;
+  private final MetricSet metrics = new MetricSet();
+  private final AtomicLong sequence = new AtomicLong();
+  private final Object ddlLock = new Object();
+  private final Map<String, Region> regions = new ConcurrentHashMap<>();
+  private final Set<Region> flushQueued = ConcurrentHashMap.newKeySet();
+  private final Set<Region> compactionQueued = ConcurrentHashMap.newKeySet();
+  private final ExecutorService flushExecutor;
+  private final ExecutorService compactionExecutor;
+  private final ExecutorService inMemoryExecutor;
+  private final ChunkAllocator chunks;
+  private final Services services = new Services();
+  private volatile Catalog catalog;
+  private volatile Wal wal;
+  private volatile boolean closed;
+  private volatile Throwable failure;
+
+  private Bellows(Path dir, EngineOptions options) throws IOException {
+    this.dir = dir.toAbsolutePath();
+    this.options = options;
+    Files.createDirectories(this.dir);
+    this.lockChannel = FileChannel.open(this.dir.resolve("LOCK"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    FileLock l;
+    try {
+      l = lockChannel.tryLock();
+    } catch (java.nio.channels.OverlappingFileLockException e) {
+      l = null;
+    }
+    if (l == null) {
+      lockChannel.close();
+      throw new StorageException(this.dir + " is in use by another open Bellows engine");
+    }
+    this.lock = l;
+    this.flushExecutor = Executors.newFixedThreadPool(options.get(Knobs.FLUSH_THREADS), daemon("bellows-flush"));
+    this.compactionExecutor = Executors.newFixedThreadPool(options.get(Knobs.COMPACTION_THREADS), daemon("bellows-compaction"));
+    this.inMemoryExecutor = Executors.newFixedThreadPool(options.get(Knobs.IN_MEMORY_COMPACTION_THREADS),
+        daemon("bellows-inmemory-compaction"));
+    this.chunks = EngineChunks.create(options);
+    JvmMetrics.register(metrics);
+  }
 
   /** Opens (creating if needed) the store in {@code dir}, replaying its WAL. */
   public static Bellows open(Path dir, EngineOptions options) {
-    throw new UnsupportedOperationException("not yet");
+    Bellows db;
+    try {
+      db = new Bellows(dir, options);
+    } catch (IOException e) {
+      throw new StorageException("cannot open " + dir, e);
+    }
+    try {
+      db.recover();
+      return db;
+    } catch (RuntimeException | IOException e) {
+      db.abandon();
+      if (e instanceof RuntimeException) {
+        throw (RuntimeException) e;
+      }
+      throw new StorageException("cannot open " + dir, e);
+    }
   }
 
+  private void recover() throws IOException {
+    catalog = Catalog.load(dir);
+    Path tables = dir.resolve("tables");
+    Files.createDirectories(tables);
+    deleteUnlistedTableDirectories(tables);
+    Map<Integer, Region> byId = new TreeMap<>();
+    for (Catalog.Entry e : catalog.tables().values()) {
+      if (e.enabled()) {
+        Region r = new Region(e.id(), e.descriptor(), tableDir(e), services);
+        regions.put(e.descriptor().name(), r);
+        byId.put(e.id(), r);
+      }
+    }
+    long highest = 0;
+    for (Region r : regions.values()) {
+      for (Store s : r.stores().values()) {
+        highest = Math.max(highest, s.flushedSeqId());
+      }
+    }
+    wal = Wal.open(dir.resolve("wal"), new WalOptions(options.get(Knobs.WAL_ROLL_SIZE),
+        options.get(Knobs.WAL_ASYNC_SYNC_PERIOD_MS)));
+    AtomicLong maxReplayed = new AtomicLong(highest);
+    AtomicLong replayed = new AtomicLong();
+    wal.replay(edit -> {
+      maxReplayed.accumulateAndGet(edit.seqId(), Math::max);
+      Region r = byId.get(edit.regionId());
+      if (r != null) {
+        r.replay(edit);
+        replayed.incrementAndGet();
+      }
+    });
+    sequence.set(maxReplayed.get());
+    for (Region r : regions.values()) {
+      r.recovered(sequence.get());
+    }
+    if (replayed.get() > 0) {
+      LOG.info("replayed {} WAL edits into {}", replayed.get(), dir);
+    }
+    metrics.counter("wal.edits.replayed").add(replayed.get());
+  }
+
+  private void deleteUnlistedTableDirectories(Path tables) throws IOException {
+    Set<String> live = ConcurrentHashMap.newKeySet();
+    for (Catalog.Entry e : catalog.tables().values()) {
+      live.add(tableDir(e).getFileName().toString());
+    }
+    try (Stream<Path> s = Files.list(tables)) {
+      for (Path p : (Iterable<Path>) s::iterator) {
+        if (!live.contains(p.getFileName().toString())) {
+          LOG.info("deleting {} of a dropped table", p);
+          deleteRecursively(p);
+        }
+      }
+    }
+  }
+
+  private Path tableDir(Catalog.Entry e) {
+    return dir.resolve("tables").resolve(e.id() + "-" + e.descriptor().name());
+  }
+
+  // ================================================================== tables
+
   public void createTable(TableDescriptor descriptor) {
-    throw new UnsupportedOperationException("not yet");
+    synchronized (ddlLock) {
+      checkOpen();
+      if (catalog.tables().containsKey(descriptor.name())) {
+        throw new TableExistsException("table '" + descriptor.name() + "' already exists");
+      }
+      Catalog.Entry e = new Catalog.Entry(catalog.nextTableId(), descriptor, true);
+      try {
+        deleteRecursively(tableDir(e));
+        Files.createDirectories(tableDir(e));
+        Catalog next = catalog.with(e);
+        next.write(dir);
+        catalog = next;
+      } catch (IOException ex) {
+        throw new StorageException("cannot create table '" + descriptor.name() + "'", ex);
+      }
+      regions.put(descriptor.name(), new Region(e.id(), descriptor, tableDir(e), services));
+    }
   }
 
   public TableDescriptor describeTable(String name) {
-    throw new UnsupportedOperationException("not yet");
+    return entry(name).descriptor();
   }
 
   public List<String> listTables() {
-    throw new UnsupportedOperationException("not yet");
+    checkOpen();
+    List<String> names = new ArrayList<>(catalog.tables().keySet());
+    names.sort(Comparator.naturalOrder());
+    return names;
   }
 
   public boolean tableExists(String name) {
-    throw new UnsupportedOperationException("not yet");
+    checkOpen();
+    return catalog.tables().containsKey(name);
   }
 
+  /** Flushes and closes the table's region; reads and writes fail until it is enabled again. */
   public void disableTable(String name) {
-    throw new UnsupportedOperationException("not yet");
+    synchronized (ddlLock) {
+      Catalog.Entry e = entry(name);
+      if (!e.enabled()) {
+        throw new TableNotEnabledException("table '" + name + "' is already disabled");
+      }
+      Region r = regions.remove(name);
+      if (r != null) {
+        r.close(true);
+        services.flushed(r);
+      }
+      writeCatalog(catalog.with(new Catalog.Entry(e.id(), e.descriptor(), false)));
+    }
   }
 
   public void enableTable(String name) {
-    throw new UnsupportedOperationException("not yet");
+    synchronized (ddlLock) {
+      Catalog.Entry e = entry(name);
+      if (e.enabled()) {
+        throw new StorageException("table '" + name + "' is already enabled");
+      }
+      writeCatalog(catalog.with(new Catalog.Entry(e.id(), e.descriptor(), true)));
+      Region r = new Region(e.id(), e.descriptor(), tableDir(e), services);
+      r.recovered(sequence.get());
+      regions.put(name, r);
+    }
   }
 
   public boolean isTableEnabled(String name) {
-    throw new UnsupportedOperationException("not yet");
+    return entry(name).enabled();
   }
 
-  /** Drops a disabled table and deletes its data. */
+  /** Drops a disabled table and deletes its data (HBase requires disabling first; so does Bellows). */
   public void dropTable(String name) {
-    throw new UnsupportedOperationException("not yet");
+    synchronized (ddlLock) {
+      Catalog.Entry e = entry(name);
+      if (e.enabled()) {
+        throw new TableNotEnabledException("table '" + name + "' is enabled: disable it before dropping it");
+      }
+      writeCatalog(catalog.without(name));
+      try {
+        deleteRecursively(tableDir(e));
+      } catch (IOException ex) {
+        LOG.warn("could not delete the files of dropped table {}; they are deleted at next open", name, ex);
+      }
+    }
   }
 
   public Table getTable(String name) {
-    throw new UnsupportedOperationException("not yet");
+    entry(name);
+    return new TableImpl(this, name);
   }
 
   /** Flushes every memory store of the table to disk and waits for it. */
   public void flush(String table) {
-    throw new UnsupportedOperationException("not yet");
+    region(table).flush(true);
   }
 
   /** Runs a minor compaction of each store of the table if its policy picks files; waits. */
   public void compact(String table) {
-    throw new UnsupportedOperationException("not yet");
+    region(table).compact(false);
   }
 
-  /** Compacts all files of each store of the table into one, dropping deleted/expired/surplus data; waits. */
+  /** Compacts all files of each store into one, dropping deleted, expired and surplus data; waits. */
   public void majorCompact(String table) {
-    throw new UnsupportedOperationException("not yet");
+    region(table).compact(true);
   }
 
-  /** Engine-wide metrics by name (WAL, flushes, compactions, blocked time, GC). */
+  // ================================================================== metrics
+
+  /** Engine-wide metrics by name (WAL, flushes, compactions, memory, blocked time, GC). */
   public Map<String, Number> metrics() {
-    throw new UnsupportedOperationException("not yet");
+    checkOpen();
+    Map<String, Number> m = new TreeMap<>(metrics.snapshot());
+    Wal w = wal;
+    if (w != null) {
+      m.put("wal.bytes.appended", w.bytesAppended());
+      m.put("wal.records.appended", w.recordsAppended());
+      m.put("wal.syncs", w.syncs());
+      m.put("wal.forces", w.forces());
+      m.put("wal.files", w.fileCount());
+      m.put("wal.files.rolled", w.filesRolled());
+      m.put("wal.files.deleted", w.filesDeleted());
+    }
+    long data = 0;
+    long overhead = 0;
+    long files = 0;
+    for (Region r : regions.values()) {
+      for (Store s : r.stores().values()) {
+        data += s.memStoreSize().dataBytes();
+        overhead += s.memStoreSize().overheadBytes();
+        files += s.fileCount();
+      }
+    }
+    m.put("memstore.data.bytes", data);
+    m.put("memstore.overhead.bytes", overhead);
+    m.put("store.files", files);
+    m.put("tables", catalog.tables().size());
+    EngineChunks.metrics(chunks).forEach((k, v) -> m.put("chunks." + k, v));
+    return m;
   }
 
   /** Per-store metrics of a table: family name -&gt; metric name -&gt; value. */
   public Map<String, Map<String, Number>> storeMetrics(String table) {
-    throw new UnsupportedOperationException("not yet");
+    Map<String, Map<String, Number>> out = new TreeMap<>();
+    for (Store s : region(table).stores().values()) {
+      out.put(s.family().name(), s.metrics());
+    }
+    return out;
   }
 
-  /** The data directory. */
   public Path directory() {
-    throw new UnsupportedOperationException("not yet");
+    return dir;
   }
 
-  /** Flushes nothing: closes the WAL (synced), stops background work, releases the directory lock. */
+  public EngineOptions options() {
+    return options;
+  }
+
+  // ================================================================== internals
+
+  Region region(String name) {
+    checkOpen();
+    Region r = regions.get(name);
+    if (r == null) {
+      Catalog.Entry e = catalog.tables().get(name);
+      if (e == null) {
+        throw new TableNotFoundException("table '" + name + "' does not exist");
+      }
+      throw new TableNotEnabledException("table '" + name + "' is disabled");
+    }
+    return r;
+  }
+
+  private Catalog.Entry entry(String name) {
+    checkOpen();
+    Catalog.Entry e = catalog.tables().get(name);
+    if (e == null) {
+      throw new TableNotFoundException("table '" + name + "' does not exist");
+    }
+    return e;
+  }
+
+  private void writeCatalog(Catalog next) {
+    try {
+      next.write(dir);
+      catalog = next;
+    } catch (IOException e) {
+      throw new StorageException("cannot write the catalog of " + dir, e);
+    }
+  }
+
+  void checkOpen() {
+    if (closed) {
+      throw new EngineClosedException("the engine of " + dir + " is closed");
+    }
+    Throwable f = failure;
+    if (f != null) {
+      throw new StorageException("the engine of " + dir + " stopped after a write-ahead log failure", f);
+    }
+  }
+
+  /** The WAL threshold: no edit at or above it may be deleted. See docs/ARCHITECTURE.md. */
+  private void deleteObsoleteWalFiles() {
+    Wal w = wal;
+    if (w == null) {
+      return;
+    }
+    // Order matters: the floor first, then in-flight mutations, then memory stores, so that a
+    // mutation moving from "in flight" to "in a memory store" meanwhile is seen in one of them.
+    long threshold = sequence.get() + 1;
+    for (Region r : regions.values()) {
+      threshold = Math.min(threshold, r.oldestPendingSeqId());
+    }
+    for (Region r : regions.values()) {
+      threshold = Math.min(threshold, r.oldestUnflushedSeqId());
+    }
+    w.deleteObsolete(threshold);
+  }
+
+  private void runFlush(Region r) {
+    flushQueued.remove(r);
+    if (closed || r.isClosedForWork()) {
+      return;
+    }
+    try {
+      r.flush(false);
+    } catch (RuntimeException e) {
+      LOG.error("flush of table {} failed; it is retried on the next request", r.descriptor().name(), e);
+      metrics.counter("flush.failures").increment();
+    }
+  }
+
+  private void runCompaction(Region r) {
+    compactionQueued.remove(r);
+    try {
+      for (int round = 0; round < 100 && !closed && !r.isClosedForWork() && r.needsCompaction(); round++) {
+        r.compact(false);
+      }
+    } catch (RuntimeException e) {
+      LOG.error("compaction of table {} failed", r.descriptor().name(), e);
+      metrics.counter("compaction.failures").increment();
+    }
+  }
+
+  /** Flushes and closes every table, stops background work, closes the WAL, unlocks the directory. */
   @Override
   public void close() {
-    throw new UnsupportedOperationException("not yet");
+    synchronized (ddlLock) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    RuntimeException first = null;
+    for (Region r : regions.values()) {
+      try {
+        r.close(failure == null);
+      } catch (RuntimeException e) {
+        first = first == null ? e : first;
+      }
+    }
+    shutdown(flushExecutor);
+    shutdown(compactionExecutor);
+    shutdown(inMemoryExecutor);
+    try {
+      if (wal != null) {
+        if (failure == null) {
+          deleteObsoleteWalFiles();
+        }
+        wal.close();
+      }
+    } catch (RuntimeException e) {
+      first = first == null ? e : first;
+    }
+    releaseLock();
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  /** Cleans up after a failed open. */
+  private void abandon() {
+    closed = true;
+    for (Region r : regions.values()) {
+      try {
+        r.close(false);
+      } catch (RuntimeException ignored) {
+        // already failing
+      }
+    }
+    flushExecutor.shutdownNow();
+    compactionExecutor.shutdownNow();
+    inMemoryExecutor.shutdownNow();
+    if (wal != null) {
+      try {
+        wal.close();
+      } catch (RuntimeException ignored) {
+        // already failing
+      }
+    }
+    releaseLock();
+  }
+
+  private void releaseLock() {
+    try {
+      lock.release();
+      lockChannel.close();
+    } catch (IOException e) {
+      LOG.warn("could not release the lock of {}", dir, e);
+    }
+  }
+
+  private static void shutdown(ExecutorService ex) {
+    ex.shutdown();
+    try {
+      if (!ex.awaitTermination(10, TimeUnit.MINUTES)) {
+        ex.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      ex.shutdownNow();
+    }
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon(String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  static void deleteRecursively(Path p) throws IOException {
+    if (!Files.exists(p)) {
+      return;
+    }
+    try (Stream<Path> s = Files.walk(p)) {
+      List<Path> all = new ArrayList<>();
+      s.forEach(all::add);
+      all.sort(Comparator.reverseOrder());
+      for (Path x : all) {
+        Files.deleteIfExists(x);
+      }
+    }
+  }
+
+  /** The engine's side of the region contract. */
+  private final class Services implements RegionServices {
+    @Override
+    public EngineOptions options() {
+      return options;
+    }
+
+    @Override
+    public Wal wal() {
+      return wal;
+    }
+
+    @Override
+    public AtomicLong sequence() {
+      return sequence;
+    }
+
+    @Override
+    public MetricSet metrics() {
+      return metrics;
+    }
+
+    @Override
+    public Executor inMemoryCompactions() {
+      return inMemoryExecutor;
+    }
+
+    @Override
+    public ChunkAllocator chunks() {
+      return chunks;
+    }
+
+    @Override
+    public void requestFlush(Region region) {
+      if (!closed && flushQueued.add(region)) {
+        try {
+          flushExecutor.execute(() -> runFlush(region));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+          flushQueued.remove(region);
+        }
+      }
+    }
+
+    @Override
+    public void requestCompaction(Region region) {
+      if (!closed && compactionQueued.add(region)) {
+        try {
+          compactionExecutor.execute(() -> runCompaction(region));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+          compactionQueued.remove(region);
+        }
+      }
+    }
+
+    @Override
+    public void flushed(Region region) {
+      deleteObsoleteWalFiles();
+    }
+
+    @Override
+    public void walFailed(Throwable cause) {
+      if (failure == null) {
+        failure = cause;
+        LOG.error("write-ahead log failure: the engine of {} stops accepting writes", dir, cause);
+      }
+    }
   }
 }

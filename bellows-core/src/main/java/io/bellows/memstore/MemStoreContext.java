@@ -1,6 +1,7 @@
 package io.bellows.memstore;
 
 import io.bellows.config.EngineOptions;
+import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.scan.RetentionFilter;
 import io.bellows.util.Clock;
@@ -25,7 +26,7 @@ public record MemStoreContext(
     ColumnFamilyDescriptor family,
     long flushSize,
     EngineOptions engine,
-    Object chunks,
+    ChunkAllocator chunks,
     Executor background,
     Supplier<RetentionFilter> redundancyFilter,
     Clock clock,

@@ -1,0 +1,115 @@
+package io.bellows.manifest;
+
+import io.bellows.util.AtomicFiles;
+import io.bellows.util.CorruptionException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+/**
+ * The durable list of a store's live sorted files and the highest sequence id whose data is in them.
+ * Replaced atomically ({@link AtomicFiles}) after every flush and compaction, so the set of live
+ * files changes in one step; files in the store directory that it does not list are leftovers of an
+ * interrupted flush or compaction and are deleted on open.
+ *
+ * <p>Layout of the {@code MANIFEST} file (big-endian):
+ *
+ * <pre>
+ *   offset  size  field
+ *   0       4     magic "BLMF"
+ *   4       1     format version (1)
+ *   5       8     flushedSeqId: every edit with a sequence id &lt;= it is in the listed files
+ *   13      8     nextFileId: the next file id to use
+ *   21      4     n: number of live files
+ *   25      8*n   file ids, oldest first (file name: %020d.sst)
+ *   25+8n   4     CRC32C of bytes [0, 25+8n)
+ * </pre>
+ */
+public record StoreManifest(long flushedSeqId, long nextFileId, List<Long> fileIds) {
+  public static final String FILE_NAME = "MANIFEST";
+  private static final int MAGIC = 0x424C4D46; // "BLMF"
+  private static final byte VERSION = 1;
+
+  public StoreManifest {
+    fileIds = Collections.unmodifiableList(new ArrayList<>(fileIds));
+  }
+
+  public static StoreManifest empty() {
+    return new StoreManifest(0, 1, List.of());
+  }
+
+  /** The file name of a sorted file with this id. */
+  public static String fileName(long fileId) {
+    return String.format("%020d.sst", fileId);
+  }
+
+  /** Parses a sorted file's id from its name; -1 if the name is not one. */
+  public static long parseFileId(String name) {
+    if (name.length() != 24 || !name.endsWith(".sst")) {
+      return -1;
+    }
+    try {
+      return Long.parseLong(name.substring(0, 20));
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  /** Reads the manifest of a store directory; an absent manifest is an empty store. */
+  public static StoreManifest load(Path storeDir) throws IOException {
+    Path p = storeDir.resolve(FILE_NAME);
+    byte[] b;
+    try {
+      b = Files.readAllBytes(p);
+    } catch (NoSuchFileException e) {
+      return empty();
+    }
+    if (b.length < 29) {
+      throw new CorruptionException(p + ": manifest of " + b.length + " bytes is too short");
+    }
+    ByteBuffer buf = ByteBuffer.wrap(b);
+    if (buf.getInt() != MAGIC) {
+      throw new CorruptionException(p + ": bad manifest magic at offset 0");
+    }
+    byte version = buf.get();
+    if (version != VERSION) {
+      throw new CorruptionException(p + ": unsupported manifest version " + version);
+    }
+    long flushed = buf.getLong();
+    long next = buf.getLong();
+    int n = buf.getInt();
+    if (n < 0 || 25L + 8L * n + 4 != b.length) {
+      throw new CorruptionException(p + ": manifest length " + b.length + " does not fit " + n + " files");
+    }
+    List<Long> ids = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      ids.add(buf.getLong());
+    }
+    int stored = buf.getInt();
+    CRC32C crc = new CRC32C();
+    crc.update(b, 0, b.length - 4);
+    if ((int) crc.getValue() != stored) {
+      throw new CorruptionException(p + ": manifest checksum mismatch at offset " + (b.length - 4));
+    }
+    return new StoreManifest(flushed, next, ids);
+  }
+
+  /** Replaces the store's manifest atomically with this one. */
+  public void write(Path storeDir) throws IOException {
+    ByteBuffer buf = ByteBuffer.allocate(25 + 8 * fileIds.size() + 4);
+    buf.putInt(MAGIC).put(VERSION).putLong(flushedSeqId).putLong(nextFileId).putInt(fileIds.size());
+    for (long id : fileIds) {
+      buf.putLong(id);
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(buf.array(), 0, buf.position());
+    buf.putInt((int) crc.getValue());
+    AtomicFiles.write(storeDir.resolve(FILE_NAME), buf.array());
+  }
+}

@@ -1,0 +1,502 @@
+package io.bellows.region;
+
+import io.bellows.cell.Cell;
+import io.bellows.cell.CellType;
+import io.bellows.cell.Cells;
+import io.bellows.config.Knobs;
+import io.bellows.scan.ScanQuery;
+import io.bellows.schema.ColumnFamilyDescriptor;
+import io.bellows.schema.Durability;
+import io.bellows.schema.TableDescriptor;
+import io.bellows.store.Store;
+import io.bellows.store.StoreContext;
+import io.bellows.util.Bytes;
+import io.bellows.util.StorageException;
+import io.bellows.wal.WalEdit;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * One table's data (Bellows keeps one region per table): its stores, row locks and MVCC, and the
+ * write path: validate, lock the row, assign a sequence id, append to the WAL, insert into the
+ * memory stores, sync the WAL as the durability asks, complete in MVCC (the mutation becomes
+ * visible at once), unlock.
+ *
+ * <p>Locks, in the order they are taken: a row lock (held for the whole mutation); the updates lock
+ * in read mode (held from sequence-id assignment until the cells are in the memory stores; a flush
+ * takes it in write mode to freeze memory stores at a point where every assigned sequence id below
+ * the snapshot's largest is inside it); the MVCC monitor (briefly).
+ */
+public final class Region implements AutoCloseable {
+  private final int regionId;
+  private final TableDescriptor descriptor;
+  private final Path dir;
+  private final RegionServices services;
+  private final Map<String, Store> stores = new LinkedHashMap<>();
+  private final Mvcc mvcc;
+  private final ReadPoints readPoints;
+  private final RowLocks rowLocks = new RowLocks(1024);
+  private final ReentrantReadWriteLock updatesLock = new ReentrantReadWriteLock();
+  private final ReentrantLock flushLock = new ReentrantLock();
+  private final Object flushSignal = new Object();
+  private final AtomicBoolean flushRequested = new AtomicBoolean();
+  private final LongAdder blockedNanos;
+  private final LongAdder blockedWrites;
+  private volatile boolean closed;
+
+  public Region(int regionId, TableDescriptor descriptor, Path dir, RegionServices services) {
+    this.regionId = regionId;
+    this.descriptor = descriptor;
+    this.dir = dir;
+    this.services = services;
+    this.mvcc = new Mvcc(services.sequence(), services.sequence().get());
+    this.readPoints = new ReadPoints(mvcc);
+    this.blockedNanos = services.metrics().counter("writes.blocked.nanos");
+    this.blockedWrites = services.metrics().counter("writes.blocked.count");
+    for (ColumnFamilyDescriptor f : descriptor.families()) {
+      StoreContext sc = new StoreContext(services.options(), descriptor.flushSize(), readPoints::smallest,
+          services.inMemoryCompactions(), services.chunks(), services.metrics());
+      stores.put(f.name(), new Store(f, dir.resolve(f.name()), sc));
+    }
+  }
+
+  public int id() {
+    return regionId;
+  }
+
+  public TableDescriptor descriptor() {
+    return descriptor;
+  }
+
+  public Path directory() {
+    return dir;
+  }
+
+  public Map<String, Store> stores() {
+    return stores;
+  }
+
+  /** The store of a family; throws {@link NoSuchFamilyException} if the table has no such family. */
+  public Store store(byte[] family) {
+    Store s = stores.get(Bytes.str(family));
+    if (s == null) {
+      throw new NoSuchFamilyException("table '" + descriptor.name() + "' has no column family '"
+          + Bytes.toStringBinary(family) + "'");
+    }
+    return s;
+  }
+
+  long readPoint() {
+    return mvcc.readPoint();
+  }
+
+  long servicesClockNow() {
+    return services.options().clock().currentTimeMillis();
+  }
+
+  public long oldestPendingSeqId() {
+    return mvcc.oldestPendingSeqId();
+  }
+
+  /** Smallest sequence id still only in memory over all stores. */
+  public long oldestUnflushedSeqId() {
+    long min = Long.MAX_VALUE;
+    for (Store s : stores.values()) {
+      min = Math.min(min, s.oldestUnflushedSeqId());
+    }
+    return min;
+  }
+
+  // ================================================================== writes
+
+  /**
+   * Applies one row mutation atomically. {@code cells} belong to {@code row}; timestamps equal to
+   * {@link Long#MAX_VALUE} are replaced by now; a DELETE of the latest version is resolved to the
+   * latest version's timestamp. {@code wholeRowDeleteTs} &gt;= 0 means "delete every family of the
+   * row up to that timestamp" (and {@code cells} is then empty).
+   */
+  public void mutate(byte[] row, List<Cell> cells, long wholeRowDeleteTs, Durability durability) {
+    List<Cell> expanded = expandWholeRowDelete(row, cells, wholeRowDeleteTs);
+    validate(row, expanded);
+    waitIfBlocked(expanded);
+    ReentrantLock lock = rowLocks.lockFor(row);
+    lock.lock();
+    try {
+      apply(row, expanded, durability);
+    } finally {
+      lock.unlock();
+    }
+    afterWrite(expanded);
+  }
+
+  /**
+   * Applies the mutation only if the column's newest visible value equals {@code expected} (null:
+   * absent). Check and write happen under the row lock, so no other write to the row interleaves.
+   */
+  public boolean checkAndMutate(byte[] row, byte[] family, byte[] qualifier, byte[] expected,
+      List<Cell> cells, long wholeRowDeleteTs, Durability durability) {
+    store(family);
+    List<Cell> expanded = expandWholeRowDelete(row, cells, wholeRowDeleteTs);
+    validate(row, expanded);
+    waitIfBlocked(expanded);
+    ReentrantLock lock = rowLocks.lockFor(row);
+    lock.lock();
+    try {
+      Cell current = latestCell(row, family, qualifier);
+      byte[] actual = current == null ? null : current.value();
+      boolean matches = expected == null ? actual == null : actual != null && Bytes.compare(expected, actual) == 0;
+      if (!matches) {
+        return false;
+      }
+      apply(row, expanded, durability);
+    } finally {
+      lock.unlock();
+    }
+    afterWrite(expanded);
+    return true;
+  }
+
+  /** Adds {@code amount} to an 8-byte counter column atomically and returns the new value. */
+  public long increment(byte[] row, byte[] family, byte[] qualifier, long amount, Durability durability) {
+    store(family);
+    List<Cell> probe = List.of(Cells.put(row, family, qualifier, 0, new byte[8]));
+    validate(row, probe);
+    waitIfBlocked(probe);
+    ReentrantLock lock = rowLocks.lockFor(row);
+    long result;
+    List<Cell> cells;
+    lock.lock();
+    try {
+      Cell current = latestCell(row, family, qualifier);
+      long base = 0;
+      long ts = services.options().clock().currentTimeMillis();
+      if (current != null) {
+        if (current.valueLength() != 8) {
+          throw new IllegalArgumentException("column " + Bytes.toStringBinary(family) + ":"
+              + Bytes.toStringBinary(qualifier) + " holds " + current.valueLength()
+              + " bytes, not an 8-byte counter");
+        }
+        base = Bytes.getLong(current.array(), current.valueOffset());
+        // A counter's new version must sort before the old one even within one millisecond.
+        ts = Math.max(ts, current.timestamp());
+      }
+      result = base + amount;
+      cells = List.of(Cells.put(row, family, qualifier, ts, Bytes.toBytes(result)));
+      apply(row, cells, durability);
+    } finally {
+      lock.unlock();
+    }
+    afterWrite(cells);
+    return result;
+  }
+
+  private List<Cell> expandWholeRowDelete(byte[] row, List<Cell> cells, long wholeRowDeleteTs) {
+    if (wholeRowDeleteTs < 0) {
+      return cells;
+    }
+    List<Cell> out = new ArrayList<>();
+    for (ColumnFamilyDescriptor f : descriptor.families()) {
+      out.add(Cells.create(row, f.nameBytes(), Bytes.EMPTY, wholeRowDeleteTs, CellType.DELETE_FAMILY, Bytes.EMPTY));
+    }
+    return out;
+  }
+
+  /** Makes replayed edits visible: called once after WAL replay, before any new write. */
+  public void recovered(long highestSeqId) {
+    mvcc.advanceTo(highestSeqId);
+  }
+
+  /**
+   * Checks a mutation without applying it (families exist, value sizes, one row); throws
+   * IllegalArgumentException or NoSuchFamilyException. Lets a batch be validated before any of it
+   * is written.
+   */
+  public void check(byte[] row, List<Cell> cells) {
+    validate(row, cells);
+  }
+
+  private void validate(byte[] row, List<Cell> cells) {
+    long maxValue = services.options().get(Knobs.MAX_VALUE_SIZE);
+    for (Cell c : cells) {
+      store(c.family());
+      if (c.valueLength() > maxValue) {
+        throw new IllegalArgumentException("value of " + c.valueLength() + " bytes exceeds "
+            + Knobs.MAX_VALUE_SIZE.name() + " = " + maxValue);
+      }
+      if (!c.sameRow(cells.get(0)) || Bytes.compare(c.row(), row) != 0) {
+        throw new IllegalArgumentException("all cells of a mutation must be of its row");
+      }
+    }
+  }
+
+  /** Under the row lock: stamps, logs, inserts, syncs and publishes one mutation. */
+  private void apply(byte[] row, List<Cell> cells, Durability requested) {
+    checkOpen();
+    long now = services.options().clock().currentTimeMillis();
+    List<Cell> stamped = new ArrayList<>(cells.size());
+    for (Cell c : cells) {
+      Cell s = resolveTimestamp(row, c, now);
+      if (s != null) {
+        stamped.add(s);
+      }
+    }
+    if (stamped.isEmpty()) {
+      return;
+    }
+    Durability durability = effectiveDurability(requested, stamped);
+    Mvcc.WriteEntry we;
+    long txid = -1;
+    updatesLock.readLock().lock();
+    try {
+      we = mvcc.begin();
+      for (Cell c : stamped) {
+        c.setSeqId(we.seqId());
+      }
+      try {
+        if (durability != Durability.SKIP_WAL) {
+          txid = services.wal().append(new WalEdit(regionId, we.seqId(), stamped));
+        }
+      } catch (RuntimeException e) {
+        mvcc.complete(we); // nothing was inserted: completing publishes nothing
+        services.walFailed(e);
+        throw new StorageException("write-ahead log append failed; the engine stops accepting writes", e);
+      }
+      for (Cell c : stamped) {
+        stores.get(Bytes.str(c.family())).add(c);
+      }
+    } finally {
+      updatesLock.readLock().unlock();
+    }
+    try {
+      if (txid >= 0) {
+        services.wal().sync(txid, durability);
+      }
+    } catch (RuntimeException e) {
+      services.walFailed(e);
+      throw new StorageException("write-ahead log sync failed; the write may not be durable and the engine"
+          + " stops accepting writes", e);
+    } finally {
+      mvcc.complete(we);
+    }
+  }
+
+  /** A fresh cell with a concrete timestamp (callers' cell objects are never published). */
+  private Cell resolveTimestamp(byte[] row, Cell c, long now) {
+    if (c.timestamp() != Long.MAX_VALUE) {
+      return new Cell(c.array(), c.offset(), c.length(), 0);
+    }
+    long ts = now;
+    if (c.typeCode() == CellType.DELETE.code()) {
+      Cell latest = latestCell(row, c.family(), c.qualifier());
+      if (latest == null) {
+        return null; // deleting the latest version of an absent column does nothing
+      }
+      ts = latest.timestamp();
+    }
+    return Cells.create(c.row(), c.family(), c.qualifier(), ts, c.type(), c.value());
+  }
+
+  private Durability effectiveDurability(Durability requested, List<Cell> cells) {
+    Durability d = requested == null ? Durability.USE_DEFAULT : requested;
+    if (d == Durability.USE_DEFAULT) {
+      for (Cell c : cells) {
+        d = Durability.stronger(d, stores.get(Bytes.str(c.family())).family().get(Knobs.FAMILY_DURABILITY));
+      }
+    }
+    if (d == Durability.USE_DEFAULT) {
+      d = descriptor.durability();
+    }
+    if (d == Durability.USE_DEFAULT) {
+      d = services.options().get(Knobs.DEFAULT_DURABILITY);
+    }
+    return d == Durability.USE_DEFAULT ? Durability.SYNC_WAL : d;
+  }
+
+  /** The newest visible cell of a column including all completed writes (caller holds the row lock). */
+  private Cell latestCell(byte[] row, byte[] family, byte[] qualifier) {
+    ScanQuery q = ScanQuery.builder().singleRow(row).addColumn(family, qualifier).readPoint(Long.MAX_VALUE).build();
+    List<Cell> cells = new ArrayList<>();
+    try (RegionScanner s = new RegionScanner(this, q, Long.MAX_VALUE, false)) {
+      s.nextRow(cells);
+    }
+    return cells.isEmpty() ? null : cells.get(0);
+  }
+
+  private void waitIfBlocked(List<Cell> cells) {
+    double multiplier = services.options().get(Knobs.MEMSTORE_BLOCK_MULTIPLIER);
+    long maxWaitNanos = TimeUnit.MILLISECONDS.toNanos(services.options().get(Knobs.BLOCKING_WAIT_MS));
+    for (Cell c : cells) {
+      Store s = stores.get(Bytes.str(c.family()));
+      if (!s.flushBlocked(multiplier) && !s.tooManyFiles()) {
+        continue;
+      }
+      long start = System.nanoTime();
+      blockedWrites.increment();
+      try {
+        synchronized (flushSignal) {
+          while (!closed && s.flushBlocked(multiplier)) {
+            services.requestFlush(this);
+            flushSignal.wait();
+          }
+          long deadline = start + maxWaitNanos;
+          while (!closed && s.tooManyFiles() && System.nanoTime() < deadline) {
+            services.requestCompaction(this);
+            long left = deadline - System.nanoTime();
+            TimeUnit.NANOSECONDS.timedWait(flushSignal, Math.max(1, left));
+          }
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new StorageException("interrupted while waiting for a flush", e);
+      } finally {
+        blockedNanos.add(System.nanoTime() - start);
+      }
+    }
+  }
+
+  private void afterWrite(List<Cell> cells) {
+    for (Cell c : cells) {
+      Store s = stores.get(Bytes.str(c.family()));
+      if (s != null && s.memStoreSize().footprint() >= descriptor.flushSize()) {
+        if (flushRequested.compareAndSet(false, true)) {
+          services.requestFlush(this);
+        }
+        return;
+      }
+    }
+  }
+
+  /** Replays one WAL edit at open: cells of stores whose files already hold the edit are skipped. */
+  public void replay(WalEdit edit) {
+    for (Cell c : edit.cells()) {
+      Store s = stores.get(Bytes.str(c.family()));
+      if (s != null && edit.seqId() > s.flushedSeqId()) {
+        Cell copy = new Cell(c.array(), c.offset(), c.length(), edit.seqId());
+        s.add(copy);
+      }
+    }
+  }
+
+  // ================================================================== reads
+
+  /** Opens a scanner at the current read point; the caller closes it. */
+  public RegionScanner scanner(ScanQuery query) {
+    checkOpen();
+    long rp = readPoints.open();
+    try {
+      return new RegionScanner(this, query.toBuilder().readPoint(rp).build(), rp, true);
+    } catch (RuntimeException e) {
+      readPoints.close(rp);
+      throw e;
+    }
+  }
+
+  void readerClosed(long rp) {
+    readPoints.close(rp);
+  }
+
+  // ================================================================== flush & compaction
+
+  /**
+   * Flushes the memory stores to sorted files: every store if {@code all}, else those at or above
+   * the flush size. Waits for a concurrent flush of this region to finish first.
+   */
+  public void flush(boolean all) {
+    flushLock.lock();
+    try {
+      flushRequested.set(false);
+      List<Store> prepared = new ArrayList<>();
+      updatesLock.writeLock().lock();
+      try {
+        for (Store s : stores.values()) {
+          boolean wanted = all || s.memStoreSize().footprint() >= descriptor.flushSize()
+              || s.flushBlocked(1.0);
+          if (wanted && s.prepareFlush()) {
+            prepared.add(s);
+          }
+        }
+      } finally {
+        updatesLock.writeLock().unlock();
+      }
+      for (Store s : prepared) {
+        s.flush();
+      }
+      if (!prepared.isEmpty()) {
+        services.flushed(this);
+        for (Store s : prepared) {
+          if (!s.selectMinor().isEmpty()) {
+            services.requestCompaction(this);
+            break;
+          }
+        }
+      }
+    } finally {
+      flushLock.unlock();
+      synchronized (flushSignal) {
+        flushSignal.notifyAll();
+      }
+    }
+  }
+
+  /** Runs a compaction of every store (minor: only where the policy picks files). */
+  public void compact(boolean major) {
+    for (Store s : stores.values()) {
+      s.compact(major);
+    }
+    synchronized (flushSignal) {
+      flushSignal.notifyAll();
+    }
+  }
+
+  /** Whether any store has files a minor compaction would merge. */
+  public boolean needsCompaction() {
+    for (Store s : stores.values()) {
+      if (!s.selectMinor().isEmpty()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new RegionClosedException("table '" + descriptor.name() + "' is closed");
+    }
+  }
+
+  /** Flushes (if {@code flush}) and closes every store; wakes blocked writers. */
+  public void close(boolean flush) {
+    if (flush && !closed) {
+      flush(true);
+    }
+    closed = true;
+    synchronized (flushSignal) {
+      flushSignal.notifyAll();
+    }
+    flushLock.lock();
+    try {
+      for (Store s : stores.values()) {
+        s.close();
+      }
+    } finally {
+      flushLock.unlock();
+    }
+  }
+
+  @Override
+  public void close() {
+    close(true);
+  }
+
+  public boolean isClosedForWork() {
+    return closed;
+  }
+}

@@ -1,0 +1,103 @@
+package io.bellows.region;
+
+import io.bellows.cell.Cell;
+import io.bellows.cell.CellComparator;
+import io.bellows.scan.CellScanner;
+import io.bellows.scan.ScanQuery;
+import io.bellows.scan.StoreScanner;
+import io.bellows.store.Store;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Rows of a region for one read: one {@link StoreScanner} per wanted family, merged by row. All
+ * stores are read at the same read point, so a row never shows part of a mutation. Holds its
+ * scanners (and through them the files and memory segments they read) until closed. Not
+ * thread-safe.
+ */
+public final class RegionScanner implements AutoCloseable {
+  private final Region region;
+  private final long readPoint;
+  private final boolean registered;
+  private final List<StoreScanner> scanners = new ArrayList<>();
+  private final List<List<Cell>> heads = new ArrayList<>();
+  private final long limit;
+  private long rowsReturned;
+  private boolean closed;
+
+  RegionScanner(Region region, ScanQuery query, long readPoint, boolean registered) {
+    this.region = region;
+    this.readPoint = readPoint;
+    this.registered = registered;
+    this.limit = query.limit();
+    long now = region.servicesClockNow();
+    try {
+      for (Store s : region.stores().values()) {
+        if (!query.wantsFamily(s.family().nameBytes())) {
+          continue;
+        }
+        List<CellScanner> parts = s.scanners(query);
+        StoreScanner ss = new StoreScanner(parts, query, s.family(), now);
+        scanners.add(ss);
+        List<Cell> head = new ArrayList<>();
+        if (!ss.nextRow(head)) {
+          head = null;
+        }
+        heads.add(head);
+      }
+    } catch (RuntimeException e) {
+      close();
+      throw e;
+    }
+  }
+
+  public long readPoint() {
+    return readPoint;
+  }
+
+  /** Appends the cells of the next row to {@code out}; false when there are no more rows. */
+  public boolean nextRow(List<Cell> out) {
+    if (closed || rowsReturned >= limit) {
+      return false;
+    }
+    Cell minRowCell = null;
+    for (List<Cell> h : heads) {
+      if (h != null && (minRowCell == null || CellComparator.compareRows(h.get(0), minRowCell) < 0)) {
+        minRowCell = h.get(0);
+      }
+    }
+    if (minRowCell == null) {
+      return false;
+    }
+    int start = out.size();
+    int contributors = 0;
+    for (int i = 0; i < heads.size(); i++) {
+      List<Cell> h = heads.get(i);
+      if (h != null && CellComparator.compareRows(h.get(0), minRowCell) == 0) {
+        out.addAll(h);
+        contributors++;
+        List<Cell> next = new ArrayList<>();
+        heads.set(i, scanners.get(i).nextRow(next) ? next : null);
+      }
+    }
+    if (contributors > 1) {
+      out.subList(start, out.size()).sort(CellComparator.INSTANCE); // families in name order
+    }
+    rowsReturned++;
+    return true;
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (StoreScanner s : scanners) {
+      s.close();
+    }
+    if (registered) {
+      region.readerClosed(readPoint);
+    }
+  }
+}

@@ -1,0 +1,39 @@
+package io.bellows.region;
+
+import io.bellows.config.EngineOptions;
+import io.bellows.memstore.chunk.ChunkAllocator;
+import io.bellows.metrics.MetricSet;
+import io.bellows.wal.Wal;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** What a region needs from the engine: the shared WAL, sequence, executors and scheduling. */
+public interface RegionServices {
+  EngineOptions options();
+
+  /** The engine's WAL. */
+  Wal wal();
+
+  /** The engine-wide sequence-id counter. */
+  AtomicLong sequence();
+
+  MetricSet metrics();
+
+  /** Executor for memory stores' in-memory flushes and compactions. */
+  Executor inMemoryCompactions();
+
+  /** The engine's chunk allocator . */
+  ChunkAllocator chunks();
+
+  /** Asks for a background flush of the region (idempotent while one is pending). */
+  void requestFlush(Region region);
+
+  /** Asks for a background minor compaction check of the region. */
+  void requestCompaction(Region region);
+
+  /** Called after a flush: lets the engine delete WAL files no store needs any more. */
+  void flushed(Region region);
+
+  /** Called when the WAL failed: the engine stops accepting writes. */
+  void walFailed(Throwable cause);
+}

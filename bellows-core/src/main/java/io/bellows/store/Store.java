@@ -1,0 +1,441 @@
+package io.bellows.store;
+
+import io.bellows.cell.Cell;
+import io.bellows.compaction.CompactionCandidate;
+import io.bellows.compaction.CompactionSelection;
+import io.bellows.compaction.ExploringCompactionPolicy;
+import io.bellows.config.Knobs;
+import io.bellows.manifest.StoreManifest;
+import io.bellows.memstore.FlushSnapshot;
+import io.bellows.memstore.MemStore;
+import io.bellows.memstore.MemStoreContext;
+import io.bellows.memstore.MemStoreSize;
+import io.bellows.memstore.MemStores;
+import io.bellows.metrics.MetricSet;
+import io.bellows.scan.CellScanner;
+import io.bellows.scan.RetentionFilter;
+import io.bellows.scan.RetentionFilters;
+import io.bellows.scan.ScanQuery;
+import io.bellows.schema.ColumnFamilyDescriptor;
+import io.bellows.util.StorageException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One column family of one region: its memory store and its sorted files, with flush, compaction
+ * and the per-store part of reads.
+ *
+ * <p>Threads: many writers call {@link #add}; readers call {@link #scanners}; one flusher at a time
+ * runs {@link #flush} (guarded by {@code flushLock}); one compaction at a time runs {@link #compact}
+ * (guarded by {@code compactionLock}). The live file list is an immutable list behind a volatile
+ * reference, replaced under {@code filesLock} together with the manifest; readers retain the files
+ * they read under the same lock, so a file is deleted only after its last reader closes.
+ *
+ * <p>Invariant: every cell acknowledged to a writer is, at every moment, in the memory store
+ * (active, pipeline or snapshot) or in a file listed by the manifest — a flush lists the new file
+ * before it releases the snapshot, and readers look at the memory store before the files.
+ */
+public final class Store implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Store.class);
+
+  private final ColumnFamilyDescriptor family;
+  private final Path dir;
+  private final StoreContext ctx;
+  private final MemStore memStore;
+  private final MetricSet metrics = new MetricSet();
+  private final LongAdder flushCount = metrics.counter("flush.count");
+  private final LongAdder flushBytes = metrics.counter("flush.bytes.written");
+  private final LongAdder flushCells = metrics.counter("flush.cells");
+  private final LongAdder compactionCount = metrics.counter("compaction.count");
+  private final LongAdder majorCompactionCount = metrics.counter("compaction.major.count");
+  private final LongAdder compactionBytesWritten = metrics.counter("compaction.bytes.written");
+  private final LongAdder compactionBytesRead = metrics.counter("compaction.bytes.read");
+  private final LongAdder compactionCellsDropped = metrics.counter("compaction.cells.dropped");
+
+  private final Object filesLock = new Object();
+  private volatile List<StoreFile> files;
+  private StoreManifest manifest; // guarded by filesLock
+  private final ReentrantLock flushLock = new ReentrantLock();
+  private final ExploringCompactionPolicy compactionPolicy;
+  private final ReentrantLock compactionLock = new ReentrantLock();
+  private FlushSnapshot pendingSnapshot; // guarded by flushLock
+  private volatile boolean closed;
+
+  /** Opens the store in {@code dir}: loads its manifest and files and deletes leftovers. */
+  public Store(ColumnFamilyDescriptor family, Path dir, StoreContext ctx) {
+    this.family = family;
+    this.dir = dir;
+    this.ctx = ctx;
+    this.compactionPolicy = ExploringCompactionPolicy.from(ctx.engine());
+    try {
+      Files.createDirectories(dir);
+      this.manifest = StoreManifest.load(dir);
+      deleteLeftovers();
+      List<StoreFile> opened = new ArrayList<>();
+      for (long id : manifest.fileIds()) {
+        opened.add(StoreFile.open(dir.resolve(StoreManifest.fileName(id)), id));
+      }
+      this.files = List.copyOf(opened);
+    } catch (IOException e) {
+      throw new StorageException("cannot open store " + dir, e);
+    }
+    MemStoreContext msc = new MemStoreContext(family, ctx.flushSize(), ctx.engine(), ctx.chunks(),
+        ctx.inMemoryCompactions(), () -> retention(RetentionFilter.Mode.FLUSH), ctx.clock(),
+        MemStoreContext.Listener.NONE);
+    this.memStore = MemStores.create(msc);
+    metrics.gauge("store.files", () -> files.size());
+    metrics.gauge("store.files.bytes", this::fileBytes);
+    metrics.gauge("store.files.bytes.read", this::fileBytesRead);
+    metrics.gauge("memstore.data.bytes", () -> memStore.size().dataBytes());
+    metrics.gauge("memstore.overhead.bytes", () -> memStore.size().overheadBytes());
+    metrics.gauge("memstore.offheap.bytes", () -> memStore.size().offHeapBytes());
+    metrics.gauge("memstore.cells", () -> memStore.size().cellCount());
+  }
+
+  private void deleteLeftovers() throws IOException {
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+      for (Path p : ds) {
+        String name = p.getFileName().toString();
+        long id = StoreManifest.parseFileId(name);
+        boolean live = id >= 0 && manifest.fileIds().contains(id);
+        if (!live && !name.equals(StoreManifest.FILE_NAME)) {
+          LOG.info("deleting leftover {} of an interrupted flush or compaction", p);
+          Files.deleteIfExists(p);
+        }
+      }
+    }
+  }
+
+  public ColumnFamilyDescriptor family() {
+    return family;
+  }
+
+  public Path directory() {
+    return dir;
+  }
+
+  /** Highest sequence id whose edits are all in this store's files (WAL replay skips up to it). */
+  public long flushedSeqId() {
+    synchronized (filesLock) {
+      return manifest.flushedSeqId();
+    }
+  }
+
+  // ------------------------------------------------------------------ writes
+
+  /** Adds one cell (sequence id stamped) to the memory store. */
+  public void add(Cell cell) {
+    memStore.add(cell);
+  }
+
+  public MemStoreSize memStoreSize() {
+    return memStore.size();
+  }
+
+  public long oldestUnflushedSeqId() {
+    return memStore.oldestUnflushedSeqId();
+  }
+
+  public int fileCount() {
+    return files.size();
+  }
+
+  // ------------------------------------------------------------------ reads
+
+  /**
+   * Scanners for a read: memory segments first, then files, each kept only if it may hold cells the
+   * query wants. The caller closes them all.
+   */
+  public List<CellScanner> scanners(ScanQuery query) {
+    List<CellScanner> out = new ArrayList<>();
+    for (CellScanner s : memStore.scanners()) {
+      keepIfUseful(s, query, out);
+    }
+    List<StoreFile> pinned;
+    synchronized (filesLock) {
+      pinned = files;
+      for (StoreFile f : pinned) {
+        f.retain();
+      }
+    }
+    try {
+      for (StoreFile f : pinned) {
+        keepIfUseful(f.scanner(), query, out);
+      }
+    } finally {
+      for (StoreFile f : pinned) {
+        f.release(); // each scanner holds its own reference
+      }
+    }
+    return out;
+  }
+
+  private static void keepIfUseful(CellScanner s, ScanQuery query, List<CellScanner> out) {
+    if (query == null || s.shouldUse(query)) {
+      out.add(s);
+    } else {
+      s.close();
+    }
+  }
+
+  // ------------------------------------------------------------------ flush
+
+  /**
+   * Freezes the memory store for a disk flush. The region calls this while no mutation is between
+   * sequence-id assignment and memory-store insertion, so the snapshot holds every edit up to its
+   * largest sequence id. Returns false if there is nothing to flush.
+   */
+  public boolean prepareFlush() {
+    flushLock.lock();
+    try {
+      if (pendingSnapshot == null) {
+        FlushSnapshot s = memStore.snapshot();
+        if (s.cellCount() == 0) {
+          memStore.releaseSnapshot(s);
+          return false;
+        }
+        pendingSnapshot = s;
+      }
+      return true;
+    } finally {
+      flushLock.unlock();
+    }
+  }
+
+  /**
+   * Writes the prepared snapshot to a new sorted file, lists it in the manifest, then frees the
+   * snapshot. If writing fails the snapshot stays and the next flush retries it.
+   */
+  public void flush() {
+    flushLock.lock();
+    try {
+      FlushSnapshot snap = pendingSnapshot;
+      if (snap == null || closed) {
+        return;
+      }
+      long fileId = allocateFileId();
+      RetentionFilter filter = retention(RetentionFilter.Mode.FLUSH);
+      StoreFile written;
+      try (CellScanner in = snap.scanner()) {
+        written = StoreFileWriting.write(dir, fileId, family, ctx, in, filter, snap.cellCount(), false);
+      }
+      long flushedUpTo = Math.max(flushedSeqId(), snap.maxSeqId());
+      commit(written == null ? List.of() : List.of(written), List.of(), flushedUpTo);
+      pendingSnapshot = null;
+      memStore.releaseSnapshot(snap);
+      flushCount.increment();
+      flushCells.add(snap.cellCount());
+      if (written != null) {
+        flushBytes.add(written.size());
+        ctx.engineMetrics().counter("flush.bytes.written").add(written.size());
+      }
+      ctx.engineMetrics().counter("flush.count").increment();
+    } finally {
+      flushLock.unlock();
+    }
+  }
+
+  // ------------------------------------------------------------------ compaction
+
+  /** Files a minor compaction would merge now (empty if none). */
+  public List<StoreFile> selectMinor() {
+    List<StoreFile> current = files;
+    List<CompactionCandidate> candidates = new ArrayList<>(current.size());
+    for (StoreFile f : current) {
+      candidates.add(new CompactionCandidate(f.id(), f.size()));
+    }
+    CompactionSelection picked = compactionPolicy.select(candidates);
+    List<StoreFile> out = new ArrayList<>();
+    for (CompactionCandidate c : picked.files()) {
+      for (StoreFile f : current) {
+        if (f.id() == c.id()) {
+          out.add(f);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Compacts {@code inputs} (all files if {@code major}) into one file. Returns false if another
+   * compaction is running or the inputs are no longer all live.
+   */
+  public boolean compact(boolean major) {
+    if (!compactionLock.tryLock()) {
+      return false;
+    }
+    try {
+      if (closed) {
+        return false;
+      }
+      List<StoreFile> inputs = major ? files : selectMinor();
+      if (inputs.isEmpty() || (!major && inputs.size() < 2)) {
+        return false;
+      }
+      RetentionFilter.Mode mode = major ? RetentionFilter.Mode.MAJOR : RetentionFilter.Mode.MINOR;
+      long fileId = allocateFileId();
+      long inputBytes = 0;
+      long inputCells = 0;
+      List<CellScanner> scanners = new ArrayList<>();
+      for (StoreFile f : inputs) {
+        f.retain();
+        inputBytes += f.size();
+        inputCells += f.cellCount();
+      }
+      StoreFile written;
+      try {
+        for (StoreFile f : inputs) {
+          scanners.add(f.scanner());
+        }
+        try (CellScanner merged = new io.bellows.scan.MergingScanner(scanners)) {
+          written = StoreFileWriting.write(dir, fileId, family, ctx, merged, retention(mode), inputCells, major);
+        }
+      } finally {
+        for (StoreFile f : inputs) {
+          f.release();
+        }
+      }
+      commit(written == null ? List.of() : List.of(written), inputs, flushedSeqId());
+      compactionCount.increment();
+      ctx.engineMetrics().counter("compaction.count").increment();
+      if (major) {
+        majorCompactionCount.increment();
+      }
+      compactionBytesRead.add(inputBytes);
+      ctx.engineMetrics().counter("compaction.bytes.read").add(inputBytes);
+      long outCells = written == null ? 0 : written.cellCount();
+      compactionCellsDropped.add(Math.max(0, inputCells - outCells));
+      if (written != null) {
+        compactionBytesWritten.add(written.size());
+        ctx.engineMetrics().counter("compaction.bytes.written").add(written.size());
+      }
+      return true;
+    } finally {
+      compactionLock.unlock();
+    }
+  }
+
+  // ------------------------------------------------------------------ file set changes
+
+  private long allocateFileId() {
+    synchronized (filesLock) {
+      long id = manifest.nextFileId();
+      manifest = new StoreManifest(manifest.flushedSeqId(), id + 1, manifest.fileIds());
+      return id;
+    }
+  }
+
+  /**
+   * Makes {@code added} live and {@code removed} obsolete in one manifest write, then swaps the
+   * in-memory list. Removed files are deleted when their last reader closes.
+   */
+  private void commit(List<StoreFile> added, List<StoreFile> removed, long flushedSeqId) {
+    synchronized (filesLock) {
+      List<StoreFile> next = new ArrayList<>();
+      List<Long> ids = new ArrayList<>();
+      // A compaction's output takes the place of its oldest input, keeping files in age order.
+      boolean placed = removed.isEmpty();
+      for (StoreFile f : files) {
+        if (removed.contains(f)) {
+          if (!placed) {
+            next.addAll(added);
+            placed = true;
+          }
+          continue;
+        }
+        next.add(f);
+      }
+      if (removed.isEmpty()) {
+        next.addAll(added);
+      }
+      for (StoreFile f : next) {
+        ids.add(f.id());
+      }
+      StoreManifest m = new StoreManifest(Math.max(flushedSeqId, manifest.flushedSeqId()), manifest.nextFileId(), ids);
+      try {
+        m.write(dir);
+      } catch (IOException e) {
+        for (StoreFile f : added) {
+          f.markForDeletion();
+          f.release();
+        }
+        throw new UncheckedIOException("cannot write manifest of " + dir, e);
+      }
+      manifest = m;
+      files = List.copyOf(next);
+    }
+    for (StoreFile f : removed) {
+      f.markForDeletion();
+      f.release();
+    }
+  }
+
+  RetentionFilter retention(RetentionFilter.Mode mode) {
+    return RetentionFilters.create(family, mode, ctx.smallestReadPoint().getAsLong(), ctx.clock().currentTimeMillis());
+  }
+
+  // ------------------------------------------------------------------ metrics & lifecycle
+
+  private long fileBytes() {
+    long n = 0;
+    for (StoreFile f : files) {
+      n += f.size();
+    }
+    return n;
+  }
+
+  private long fileBytesRead() {
+    long n = 0;
+    for (StoreFile f : files) {
+      n += f.bytesRead();
+    }
+    return n;
+  }
+
+  public Map<String, Number> metrics() {
+    Map<String, Number> m = metrics.snapshot();
+    memStore.metrics().forEach((k, v) -> m.put("memstore." + k, v));
+    return new java.util.TreeMap<>(m);
+  }
+
+  public boolean flushBlocked(double multiplier) {
+    return memStore.size().footprint() > multiplier * ctx.flushSize();
+  }
+
+  public boolean tooManyFiles() {
+    return files.size() > ctx.engine().get(Knobs.BLOCKING_STORE_FILES);
+  }
+
+  /** Stops compactions and releases files and memory. Flushing first is the region's job. */
+  @Override
+  public void close() {
+    compactionLock.lock();
+    flushLock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      synchronized (filesLock) {
+        for (StoreFile f : files) {
+          f.release();
+        }
+        files = List.of();
+      }
+      memStore.close();
+    } finally {
+      flushLock.unlock();
+      compactionLock.unlock();
+    }
+  }
+}

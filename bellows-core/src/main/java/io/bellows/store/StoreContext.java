@@ -1,0 +1,30 @@
+package io.bellows.store;
+
+import io.bellows.config.EngineOptions;
+import io.bellows.memstore.chunk.ChunkAllocator;
+import io.bellows.metrics.MetricSet;
+import io.bellows.util.Clock;
+import java.util.concurrent.Executor;
+import java.util.function.LongSupplier;
+
+/**
+ * What a store needs from its region and engine, passed in so the store never reaches up.
+ *
+ * @param engine engine-wide settings
+ * @param flushSize the table's flush size
+ * @param smallestReadPoint the smallest read point of the region's readers (for rewrites)
+ * @param inMemoryCompactions executor for the memory store's background work
+ * @param chunks the engine's chunk allocator
+ * @param engineMetrics the engine-wide metric set that store counters also add to
+ */
+public record StoreContext(
+    EngineOptions engine,
+    long flushSize,
+    LongSupplier smallestReadPoint,
+    Executor inMemoryCompactions,
+    ChunkAllocator chunks,
+    MetricSet engineMetrics) {
+  public Clock clock() {
+    return engine.clock();
+  }
+}

@@ -1,0 +1,65 @@
+package io.bellows.store;
+
+import io.bellows.cell.Cell;
+import io.bellows.manifest.StoreManifest;
+import io.bellows.scan.CellScanner;
+import io.bellows.scan.RetentionFilter;
+import io.bellows.schema.ColumnFamilyDescriptor;
+import io.bellows.sstable.SortedFileOptions;
+import io.bellows.sstable.SortedFileWriter;
+import io.bellows.util.AtomicFiles;
+import io.bellows.util.StorageException;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * Writes a sorted stream of cells, through a retention filter, to a new sorted file of a store: to
+ * a temporary name first, forced, then renamed to its final name (the manifest, written after, makes
+ * it live). A crash before the manifest write leaves a file the store deletes on open.
+ */
+final class StoreFileWriting {
+  private StoreFileWriting() {}
+
+  /**
+   * Returns the new file, opened, or null if every cell was filtered out (no file is created then).
+   */
+  static StoreFile write(Path dir, long fileId, ColumnFamilyDescriptor family, StoreContext ctx,
+      CellScanner input, RetentionFilter filter, long expectedCells, boolean major) {
+    Path finalPath = dir.resolve(StoreManifest.fileName(fileId));
+    Path tmp = dir.resolve(StoreManifest.fileName(fileId) + ".tmp");
+    SortedFileOptions options = SortedFileOptions.forFamily(family)
+        .expectedCellCount(Math.max(1, expectedCells))
+        .majorCompaction(major)
+        .build();
+    SortedFileWriter writer = SortedFileWriter.create(tmp, options, ctx.clock());
+    long kept = 0;
+    try {
+      input.seek(io.bellows.cell.Cells.firstOnRow(io.bellows.util.Bytes.EMPTY));
+      Cell c;
+      Cell previous = null;
+      while ((c = input.next()) != null) {
+        if (previous != null && io.bellows.cell.CellComparator.INSTANCE.compare(previous, c) == 0) {
+          continue; // the same cell seen through two segments
+        }
+        previous = c;
+        if (filter.keep(c)) {
+          writer.append(c);
+          kept++;
+        }
+      }
+      if (kept == 0) {
+        writer.abort();
+        return null;
+      }
+      writer.finish();
+      AtomicFiles.moveAtomically(tmp, finalPath);
+    } catch (IOException e) {
+      writer.abort();
+      throw new StorageException("cannot write " + finalPath, e);
+    } catch (RuntimeException e) {
+      writer.abort();
+      throw e;
+    }
+    return StoreFile.open(finalPath, fileId);
+  }
+}

@@ -1,0 +1,82 @@
+package io.bellows.engine;
+
+import io.bellows.client.Bellows;
+import io.bellows.client.Put;
+import io.bellows.client.Table;
+import io.bellows.config.EngineOptions;
+import io.bellows.config.Knobs;
+import io.bellows.schema.ColumnFamilyDescriptor;
+import io.bellows.schema.Durability;
+import io.bellows.schema.MemStorePolicy;
+import io.bellows.schema.TableDescriptor;
+import io.bellows.util.Bytes;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The child process of {@link CrashRecoveryTest}: opens the store, then writes rows from several
+ * threads forever, printing {@code ACK <writer> <n>} after each put returns. The parent kills it
+ * with SIGKILL at a random moment and checks what survived.
+ *
+ * <p>Arguments: data directory, durability, memstore policy, start sequence per writer, writers.
+ */
+public final class CrashWriter {
+  static final String TABLE = "crash";
+  static final byte[] FAMILY = Bytes.of("f");
+
+  public static void main(String[] args) throws Exception {
+    Path dir = Path.of(args[0]);
+    Durability durability = Durability.valueOf(args[1]);
+    MemStorePolicy policy = MemStorePolicy.valueOf(args[2]);
+    long start = Long.parseLong(args[3]);
+    int writers = Integer.parseInt(args[4]);
+    EngineOptions options = EngineOptions.builder()
+        .set(Knobs.WAL_ROLL_SIZE, 64L * 1024)
+        .set(Knobs.WAL_ASYNC_SYNC_PERIOD_MS, 5L)
+        .build();
+    Bellows db = Bellows.open(dir, options);
+    if (!db.tableExists(TABLE)) {
+      db.createTable(TableDescriptor.builder(TABLE)
+          .flushSize(64L * 1024)
+          .family(ColumnFamilyDescriptor.builder("f").memStorePolicy(policy).blockSize(4096).build())
+          .build());
+    }
+    Table t = db.getTable(TABLE);
+    PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false);
+    out.println("OPEN");
+    out.flush();
+    List<Thread> threads = new ArrayList<>();
+    for (int w = 0; w < writers; w++) {
+      final int writer = w;
+      Thread th = new Thread(() -> {
+        for (long n = start; ; n++) {
+          byte[] row = rowKey(writer, n);
+          Put p = new Put(row).setDurability(durability);
+          for (int c = 0; c < 3; c++) {
+            p.addColumn(FAMILY, Bytes.of("c" + c), value(writer, n));
+          }
+          t.put(p);
+          synchronized (out) {
+            out.println("ACK " + writer + " " + n);
+            out.flush();
+          }
+        }
+      });
+      th.start();
+      threads.add(th);
+    }
+    for (Thread th : threads) {
+      th.join();
+    }
+  }
+
+  static byte[] rowKey(int writer, long n) {
+    return Bytes.of(String.format("w%d-%010d", writer, n));
+  }
+
+  static byte[] value(int writer, long n) {
+    return Bytes.of("value-" + writer + "-" + n + "-" + "x".repeat(40));
+  }
+}
