@@ -1,0 +1,20 @@
+package io.bellows.cli;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code bellows inspect FILE}: prints the structure of a sorted file. */
+@Command(name = "inspect", mixinStandardHelpOptions = true, description = "Prints the structure of a sorted file.")
+final class InspectSubcommand implements Callable<Integer> {
+  @Parameters(paramLabel = "FILE", description = "The sorted file.")
+  Path file;
+
+  @Override
+  public Integer call() {
+    // wired later
+    System.out.println("inspect: not available");
+    return 1;
+  }
+}

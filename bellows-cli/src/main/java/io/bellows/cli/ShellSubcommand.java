@@ -1,0 +1,70 @@
+package io.bellows.cli;
+
+import io.bellows.cli.shell.Engine;
+import io.bellows.cli.shell.Shell;
+import io.bellows.client.Bellows;
+import io.bellows.config.EngineOptions;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bellows shell}: opens the engine on a data directory and runs the interactive shell over
+ * standard input and output, closing the engine at exit, end of input or interrupt.
+ */
+@Command(
+    name = "shell",
+    mixinStandardHelpOptions = true,
+    description = "Interactive shell speaking HBase shell syntax. Reads commands from standard input;"
+        + " prompts only when standard input is a terminal.")
+final class ShellSubcommand implements Callable<Integer> {
+  @Option(names = "--data", paramLabel = "DIR", defaultValue = "bellows-data",
+      description = "Data directory (default: ${DEFAULT-VALUE}, relative to the current directory).")
+  Path data;
+
+  @Option(names = "--no-timing", description = "Do not print the 'Took N seconds' line after each command.")
+  boolean noTiming;
+
+  @Override
+  public Integer call() {
+    boolean interactive = System.console() != null;
+    PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+    Bellows db;
+    try {
+      db = Bellows.open(data, EngineOptions.defaults());
+    } catch (RuntimeException e) {
+      System.err.println("ERROR: cannot open " + data.toAbsolutePath() + ": " + e);
+      return 2;
+    }
+    AtomicBoolean closed = new AtomicBoolean();
+    Engine engine = Engine.of(db);
+    // Ctrl-C ends the JVM: still release the WAL and directory lock cleanly.
+    Thread hook = new Thread(() -> closeOnce(engine, closed), "bellows-shell-close");
+    Runtime.getRuntime().addShutdownHook(hook);
+    int status;
+    try {
+      BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+      status = new Shell(engine, in, out, interactive, !noTiming).run();
+    } finally {
+      closeOnce(engine, closed);
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // already shutting down: the hook runs and finds the engine closed
+      }
+    }
+    return interactive ? 0 : status;
+  }
+
+  private static void closeOnce(Engine engine, AtomicBoolean closed) {
+    if (closed.compareAndSet(false, true)) {
+      engine.close();
+    }
+  }
+}

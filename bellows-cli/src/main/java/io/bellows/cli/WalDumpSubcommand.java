@@ -1,0 +1,20 @@
+package io.bellows.cli;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code bellows wal-dump PATH}: prints the entries of a WAL file or directory. */
+@Command(name = "wal-dump", mixinStandardHelpOptions = true, description = "Prints the entries of a WAL file or directory.")
+final class WalDumpSubcommand implements Callable<Integer> {
+  @Parameters(paramLabel = "PATH", description = "A WAL file or a directory of them.")
+  Path path;
+
+  @Override
+  public Integer call() {
+    // wired later
+    System.out.println("wal-dump: not available");
+    return 1;
+  }
+}
