@@ -117,10 +117,11 @@ public final class StatementParser {
       if (atEnd()) {
         throw incomplete("expected another 'KEY => value' pair");
       }
+      int keyStart = pos;
       key = value();
       skipSpace();
       if (!(peekIs('=') && peekAt(1) == '>')) {
-        throw error("expected '=>': once 'KEY => value' pairs start, only pairs may follow", pos);
+        throw error("expected '=>': once 'KEY => value' pairs start, only pairs may follow", keyStart);
       }
     }
   }
