@@ -3,7 +3,9 @@ package io.bellows.cli;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code bellows inspect FILE}: prints the structure of a sorted file. */
 @Command(name = "inspect", mixinStandardHelpOptions = true, description = "Prints the structure of a sorted file.")
@@ -11,10 +13,13 @@ final class InspectSubcommand implements Callable<Integer> {
   @Parameters(paramLabel = "FILE", description = "The sorted file.")
   Path file;
 
+  @Spec
+  CommandSpec spec;
+
   @Override
   public Integer call() {
     // wired later
-    System.out.println("inspect: not available");
+    spec.commandLine().getOut().println("inspect: not available");
     return 1;
   }
 }

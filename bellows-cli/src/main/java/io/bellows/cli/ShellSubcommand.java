@@ -5,6 +5,7 @@ import io.bellows.cli.shell.Shell;
 import io.bellows.client.Bellows;
 import io.bellows.config.EngineOptions;
 import java.io.BufferedReader;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -31,15 +32,30 @@ final class ShellSubcommand implements Callable<Integer> {
   @Option(names = "--no-timing", description = "Do not print the 'Took N seconds' line after each command.")
   boolean noTiming;
 
+  private final InputStream in;
+  private final PrintStream out;
+  private final boolean interactive;
+
+  /** The shell on the process's standard streams, interactive when they are a terminal. */
+  ShellSubcommand() {
+    this(System.in, System.out, System.console() != null);
+  }
+
+  /** The shell on the given streams (tests, embedding). */
+  ShellSubcommand(InputStream in, PrintStream out, boolean interactive) {
+    this.in = in;
+    this.out = out;
+    this.interactive = interactive;
+  }
+
   @Override
   public Integer call() {
-    boolean interactive = System.console() != null;
-    PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+    PrintStream out = new PrintStream(this.out, true, StandardCharsets.UTF_8);
     Bellows db;
     try {
       db = Bellows.open(data, EngineOptions.defaults());
     } catch (RuntimeException e) {
-      System.err.println("ERROR: cannot open " + data.toAbsolutePath() + ": " + e);
+      out.println("ERROR: cannot open " + data.toAbsolutePath() + ": " + e);
       return 2;
     }
     AtomicBoolean closed = new AtomicBoolean();
@@ -49,8 +65,8 @@ final class ShellSubcommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(hook);
     int status;
     try {
-      BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-      status = new Shell(engine, in, out, interactive, !noTiming).run();
+      BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+      status = new Shell(engine, reader, out, interactive, !noTiming).run();
     } finally {
       closeOnce(engine, closed);
       try {
