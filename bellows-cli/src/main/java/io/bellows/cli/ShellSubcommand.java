@@ -5,6 +5,7 @@ import io.bellows.cli.shell.Shell;
 import io.bellows.client.Bellows;
 import io.bellows.config.EngineOptions;
 import java.io.BufferedReader;
+import java.io.Console;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -38,7 +39,26 @@ final class ShellSubcommand implements Callable<Integer> {
 
   /** The shell on the process's standard streams, interactive when they are a terminal. */
   ShellSubcommand() {
-    this(System.in, System.out, System.console() != null);
+    this(System.in, System.out, stdinIsTerminal());
+  }
+
+  /**
+   * Whether a person is at a terminal. Before JDK 22 that is {@code System.console() != null}; from
+   * JDK 22 a console exists even when the streams are redirected, and {@code Console.isTerminal()}
+   * (looked up reflectively, as the code targets Java 17) tells.
+   */
+  static boolean stdinIsTerminal() {
+    Console c = System.console();
+    if (c == null) {
+      return false;
+    }
+    try {
+      return (Boolean) Console.class.getMethod("isTerminal").invoke(c);
+    } catch (NoSuchMethodException beforeJdk22) {
+      return true;
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return true;
+    }
   }
 
   /** The shell on the given streams (tests, embedding). */
