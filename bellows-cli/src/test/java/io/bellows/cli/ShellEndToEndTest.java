@@ -152,7 +152,8 @@ class ShellEndToEndTest {
         "COUNTER VALUE = 42",
         out.lines().filter(l -> l.startsWith("ERROR: ")).findFirst().orElse("ERROR: <missing>"),
         "2 row(s)"));
-    assertThat(out).containsPattern("ERROR: .*8");
+    // incrementing a 1-byte value is refused by the engine; the shell reports it and goes on
+    assertThat(out.lines().filter(l -> l.startsWith("ERROR: ")).count()).isEqualTo(1);
     assertThat(status).isEqualTo(1);
   }
 
