@@ -1,0 +1,25 @@
+package io.bellows.cli;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code bellows inspect FILE}: prints the structure of a sorted file. */
+@Command(name = "inspect", mixinStandardHelpOptions = true, description = "Prints the structure of a sorted file.")
+final class InspectSubcommand implements Callable<Integer> {
+  @Parameters(paramLabel = "FILE", description = "The sorted file.")
+  Path file;
+
+  @Spec
+  CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    // wired later
+    spec.commandLine().getOut().println("inspect: not available");
+    return 1;
+  }
+}

@@ -1,0 +1,106 @@
+package io.bellows.cli;
+
+import io.bellows.cli.shell.Engine;
+import io.bellows.cli.shell.Shell;
+import io.bellows.client.Bellows;
+import io.bellows.config.EngineOptions;
+import java.io.BufferedReader;
+import java.io.Console;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bellows shell}: opens the engine on a data directory and runs the interactive shell over
+ * standard input and output, closing the engine at exit, end of input or interrupt.
+ */
+@Command(
+    name = "shell",
+    mixinStandardHelpOptions = true,
+    description = "Interactive shell speaking HBase shell syntax. Reads commands from standard input;"
+        + " prompts only when standard input is a terminal.")
+final class ShellSubcommand implements Callable<Integer> {
+  @Option(names = "--data", paramLabel = "DIR", defaultValue = "bellows-data",
+      description = "Data directory (default: ${DEFAULT-VALUE}, relative to the current directory).")
+  Path data;
+
+  @Option(names = "--no-timing", description = "Do not print the 'Took N seconds' line after each command.")
+  boolean noTiming;
+
+  private final InputStream in;
+  private final PrintStream out;
+  private final boolean interactive;
+
+  /** The shell on the process's standard streams, interactive when they are a terminal. */
+  ShellSubcommand() {
+    this(System.in, System.out, stdinIsTerminal());
+  }
+
+  /**
+   * Whether a person is at a terminal. Before JDK 22 that is {@code System.console() != null}; from
+   * JDK 22 a console exists even when the streams are redirected, and {@code Console.isTerminal()}
+   * (looked up reflectively, as the code targets Java 17) tells.
+   */
+  static boolean stdinIsTerminal() {
+    Console c = System.console();
+    if (c == null) {
+      return false;
+    }
+    try {
+      return (Boolean) Console.class.getMethod("isTerminal").invoke(c);
+    } catch (NoSuchMethodException beforeJdk22) {
+      return true;
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return true;
+    }
+  }
+
+  /** The shell on the given streams (tests, embedding). */
+  ShellSubcommand(InputStream in, PrintStream out, boolean interactive) {
+    this.in = in;
+    this.out = out;
+    this.interactive = interactive;
+  }
+
+  @Override
+  public Integer call() {
+    PrintStream out = new PrintStream(this.out, true, StandardCharsets.UTF_8);
+    Bellows db;
+    try {
+      db = Bellows.open(data, EngineOptions.defaults());
+    } catch (RuntimeException e) {
+      out.println("ERROR: cannot open " + data.toAbsolutePath() + ": " + e);
+      return 2;
+    }
+    AtomicBoolean closed = new AtomicBoolean();
+    Engine engine = Engine.of(db);
+    // Ctrl-C ends the JVM: still release the WAL and directory lock cleanly.
+    Thread hook = new Thread(() -> closeOnce(engine, closed), "bellows-shell-close");
+    Runtime.getRuntime().addShutdownHook(hook);
+    int status;
+    try {
+      BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+      status = new Shell(engine, reader, out, interactive, !noTiming).run();
+    } finally {
+      closeOnce(engine, closed);
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // already shutting down: the hook runs and finds the engine closed
+      }
+    }
+    return interactive ? 0 : status;
+  }
+
+  private static void closeOnce(Engine engine, AtomicBoolean closed) {
+    if (closed.compareAndSet(false, true)) {
+      engine.close();
+    }
+  }
+}

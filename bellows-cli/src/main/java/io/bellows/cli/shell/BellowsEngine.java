@@ -1,0 +1,91 @@
+package io.bellows.cli.shell;
+
+import io.bellows.client.Bellows;
+import io.bellows.client.Table;
+import io.bellows.schema.TableDescriptor;
+import java.util.List;
+import java.util.Map;
+
+/** {@link Engine} over a real {@link Bellows}: every call delegates. Thread-safe as Bellows is. */
+final class BellowsEngine implements Engine {
+  private final Bellows db;
+
+  BellowsEngine(Bellows db) {
+    this.db = db;
+  }
+
+  @Override
+  public void createTable(TableDescriptor descriptor) {
+    db.createTable(descriptor);
+  }
+
+  @Override
+  public TableDescriptor describeTable(String name) {
+    return db.describeTable(name);
+  }
+
+  @Override
+  public List<String> listTables() {
+    return db.listTables();
+  }
+
+  @Override
+  public boolean tableExists(String name) {
+    return db.tableExists(name);
+  }
+
+  @Override
+  public void disableTable(String name) {
+    db.disableTable(name);
+  }
+
+  @Override
+  public void enableTable(String name) {
+    db.enableTable(name);
+  }
+
+  @Override
+  public boolean isTableEnabled(String name) {
+    return db.isTableEnabled(name);
+  }
+
+  @Override
+  public void dropTable(String name) {
+    db.dropTable(name);
+  }
+
+  @Override
+  public Table getTable(String name) {
+    return db.getTable(name);
+  }
+
+  @Override
+  public void flush(String table) {
+    db.flush(table);
+  }
+
+  @Override
+  public void compact(String table) {
+    db.compact(table);
+  }
+
+  @Override
+  public void majorCompact(String table) {
+    db.majorCompact(table);
+  }
+
+  @Override
+  public Map<String, Number> metrics() {
+    return db.metrics();
+  }
+
+  @Override
+  public Map<String, Map<String, Number>> storeMetrics(String table) {
+    return db.storeMetrics(table);
+  }
+
+  @Override
+  public void close() {
+    db.close();
+  }
+}

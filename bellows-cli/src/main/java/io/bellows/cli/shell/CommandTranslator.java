@@ -1,0 +1,419 @@
+package io.bellows.cli.shell;
+
+import io.bellows.client.Delete;
+import io.bellows.client.Get;
+import io.bellows.client.Put;
+import io.bellows.client.Query;
+import io.bellows.client.Scan;
+import io.bellows.config.Knob;
+import io.bellows.config.Knobs;
+import io.bellows.config.Settings;
+import io.bellows.schema.ColumnFamilyDescriptor;
+import io.bellows.schema.TableDescriptor;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * Turns a {@link ParsedCommand} into a runnable {@link Command}, checking every argument and building
+ * the API objects (descriptors, Put, Get, Scan, Delete) with HBase shell semantics. Touches no
+ * engine, so everything it decides can be tested alone. Stateless and thread-safe.
+ */
+public final class CommandTranslator {
+  private static final String GET_OPTIONS = "COLUMN, COLUMNS, VERSIONS, TIMESTAMP, TIMERANGE";
+  private static final String SCAN_OPTIONS =
+      "STARTROW, STOPROW, ROWPREFIXFILTER, LIMIT, COLUMN, COLUMNS, VERSIONS, TIMESTAMP, TIMERANGE";
+
+  private CommandTranslator() {}
+
+  /**
+   * The command for a parsed statement.
+   *
+   * @throws UsageException for wrong arguments
+   * @throws ShellException for an unknown command
+   */
+  public static Command translate(ParsedCommand pc) {
+    String name = pc.name();
+    Args a = new Args(name, pc.args());
+    TableAdminCommand.Action action = TableAdminCommand.Action.forCommand(name);
+    if (action != null) {
+      a.arity(1, 1);
+      return new TableAdminCommand(action, a.name(0, "table name"));
+    }
+    try {
+      switch (name) {
+        case "create":
+          return create(a);
+        case "put":
+          return put(a);
+        case "get":
+          return get(a);
+        case "scan":
+          return scan(a);
+        case "delete":
+          return delete(a);
+        case "deleteall":
+          return deleteAll(a);
+        case "incr":
+          return incr(a);
+        case "get_counter":
+          return getCounter(a);
+        case "count":
+          return count(a);
+        case "describe":
+        case "desc":
+          a.arity(1, 1);
+          return new DescribeCommand(a.name(0, "table name"));
+        case "list":
+          return list(a);
+        case "exists":
+          a.arity(1, 1);
+          return new ExistsCommand(a.name(0, "table name"));
+        case "stats":
+          a.arity(0, 1);
+          return new StatsCommand(a.size() == 0 ? null : a.name(0, "table name"));
+        case "help":
+          a.arity(0, 1);
+          return new HelpCommand(a.size() == 0 ? null : a.name(0, "command name"));
+        case "exit":
+        case "quit":
+          a.arity(0, 0);
+          return new ExitCommand();
+        default:
+          throw new ShellException("Unknown command '" + name + "'. Type 'help' for the list of commands.");
+      }
+    } catch (IllegalArgumentException e) {
+      // The API's own validation (names, timestamps, knob values): a usage error of this command.
+      throw new UsageException(name, name + ": " + e.getMessage());
+    }
+  }
+
+  // ------------------------------------------------------------------ ddl
+
+  static CreateCommand create(Args a) {
+    a.arity(2, Integer.MAX_VALUE);
+    TableDescriptor.Builder table = TableDescriptor.builder(a.name(0, "table name"));
+    for (int i = 1; i < a.size(); i++) {
+      Object v = a.get(i);
+      if (v instanceof ByteString) {
+        table.family(ColumnFamilyDescriptor.of(a.name(i, "family name")));
+      } else if (v instanceof Map) {
+        Options o = a.hash(i, "argument " + (i + 1));
+        ByteString family = o.takeString("NAME");
+        if (family != null) {
+          ColumnFamilyDescriptor.Builder f = ColumnFamilyDescriptor.builder(family.text());
+          applyKnobs(f, o, "family '" + family.text() + "'");
+          table.family(f.build());
+        } else {
+          applyKnobs(table, o, "table");
+        }
+      } else {
+        throw a.usage("argument " + (i + 1) + " must be a family name or a hash, not " + Args.describe(v));
+      }
+    }
+    return new CreateCommand(table.build());
+  }
+
+  /** Sets every remaining option as the knob of that name, refusing names the scope lacks. */
+  private static void applyKnobs(Settings.Builder<?> b, Options o, String what) {
+    for (Map.Entry<String, Object> e : o.rest().entrySet()) {
+      try {
+        b.set(e.getKey(), knobValue(e.getKey(), e.getValue()));
+      } catch (IllegalArgumentException ex) {
+        throw new IllegalArgumentException(what + ": " + ex.getMessage(), ex);
+      }
+    }
+  }
+
+  /** Shell values as knob input: numbers and strings as text for the knob to parse; FOREVER for TTL. */
+  private static Object knobValue(String key, Object v) {
+    String text;
+    if (v instanceof ByteString) {
+      text = ((ByteString) v).text();
+    } else if (v instanceof Long || v instanceof Double || v instanceof Boolean) {
+      text = String.valueOf(v);
+    } else if (v instanceof Constant) {
+      text = ((Constant) v).name();
+    } else {
+      throw new IllegalArgumentException(key + " takes a single value, not " + Args.describe(v));
+    }
+    Knob<?> knob = Knobs.find(Knob.Scope.FAMILY, key);
+    if (knob == Knobs.TTL && text.trim().equalsIgnoreCase("FOREVER")) {
+      return Long.MAX_VALUE;
+    }
+    return text;
+  }
+
+  private static ListCommand list(Args a) {
+    a.arity(0, 1);
+    if (a.size() == 0) {
+      return new ListCommand(null);
+    }
+    String regex = a.string(0, "table name pattern").text();
+    try {
+      return new ListCommand(Pattern.compile(regex));
+    } catch (PatternSyntaxException e) {
+      throw a.usage("bad regular expression '" + regex + "': " + e.getDescription());
+    }
+  }
+
+  // ------------------------------------------------------------------ dml
+
+  static PutCommand put(Args a) {
+    a.arity(4, 5);
+    String table = a.name(0, "table name");
+    byte[] row = a.string(1, "row").bytes();
+    Column c = column(a, 2, false);
+    byte[] value = a.string(3, "value").bytes();
+    Put p = new Put(row);
+    if (a.size() == 5) {
+      p.addColumn(c.family, c.qualifier, a.integer(4, "timestamp"), value);
+    } else {
+      p.addColumn(c.family, c.qualifier, value);
+    }
+    return new PutCommand(table, p);
+  }
+
+  static GetCommand get(Args a) {
+    a.arity(2, Integer.MAX_VALUE);
+    String table = a.name(0, "table name");
+    Get g = new Get(a.string(1, "row").bytes());
+    if (a.size() == 3 && a.isHash(2)) {
+      Options o = a.hash(2, "options");
+      Object cols = o.has("COLUMN") ? o.take("COLUMN") : o.take("COLUMNS");
+      if (cols != null) {
+        addColumns(a, g, cols);
+      }
+      readVersionsAndTime(o, g);
+      o.rejectRest(GET_OPTIONS);
+    } else {
+      for (int i = 2; i < a.size(); i++) {
+        addColumns(a, g, a.get(i));
+      }
+    }
+    return new GetCommand(table, g);
+  }
+
+  static ScanCommand scan(Args a) {
+    a.arity(1, 2);
+    String table = a.name(0, "table name");
+    Scan s = new Scan();
+    if (a.size() == 2) {
+      Options o = a.hash(1, "options");
+      Object reversed = o.take("REVERSED");
+      if (reversed != null && !Boolean.FALSE.equals(reversed)) {
+        throw a.usage("REVERSED scans are not supported by Bellows");
+      }
+      ByteString prefix = o.takeString("ROWPREFIXFILTER");
+      ByteString start = o.takeString("STARTROW");
+      ByteString stop = o.takeString("STOPROW");
+      if (prefix != null && (start != null || stop != null)) {
+        throw a.usage("ROWPREFIXFILTER cannot be combined with STARTROW or STOPROW");
+      }
+      if (prefix != null) {
+        s.withStartRow(prefix.bytes()).withStopRow(prefixStop(prefix.bytes()));
+      }
+      if (start != null) {
+        s.withStartRow(start.bytes());
+      }
+      if (stop != null) {
+        s.withStopRow(stop.bytes());
+      }
+      Long limit = o.takeLong("LIMIT");
+      if (limit != null) {
+        s.setLimit(limit);
+      }
+      Object cols = o.has("COLUMNS") ? o.take("COLUMNS") : o.take("COLUMN");
+      if (cols != null) {
+        addColumns(a, s, cols);
+      }
+      readVersionsAndTime(o, s);
+      o.rejectRest(SCAN_OPTIONS);
+    }
+    return new ScanCommand(table, s);
+  }
+
+  /** The first row after every row starting with the prefix; empty (no stop) if there is none. */
+  static byte[] prefixStop(byte[] prefix) {
+    for (int i = prefix.length - 1; i >= 0; i--) {
+      if (prefix[i] != (byte) 0xff) {
+        byte[] stop = Arrays.copyOf(prefix, i + 1);
+        stop[i]++;
+        return stop;
+      }
+    }
+    return new byte[0];
+  }
+
+  private static void readVersionsAndTime(Options o, Query<?> q) {
+    Long versions = o.takeLong("VERSIONS");
+    if (versions != null) {
+      if (versions < 1 || versions > Integer.MAX_VALUE) {
+        throw o.usage("VERSIONS must be from 1 to " + Integer.MAX_VALUE + ", not " + versions);
+      }
+      q.readVersions(versions.intValue());
+    }
+    Long ts = o.takeLong("TIMESTAMP");
+    long[] range = o.takeRange("TIMERANGE");
+    if (ts != null && range != null) {
+      throw o.usage("give TIMESTAMP or TIMERANGE, not both");
+    }
+    if (ts != null) {
+      q.setTimestamp(ts);
+    }
+    if (range != null) {
+      q.setTimeRange(range[0], range[1]);
+    }
+  }
+
+  /** Adds 'f' (whole family) or 'f:q' columns, given as one string or an array of strings. */
+  private static void addColumns(Args a, Query<?> q, Object spec) {
+    List<Object> specs = spec instanceof List ? castList(spec) : List.of(spec);
+    if (specs.isEmpty()) {
+      throw a.usage("the column list is empty");
+    }
+    for (Object s : specs) {
+      if (!(s instanceof ByteString)) {
+        throw a.usage("a column must be a quoted 'family' or 'family:qualifier', not " + Args.describe(s));
+      }
+      Column c = Column.parse(a, (ByteString) s);
+      if (c.qualifier == null) {
+        q.addFamily(c.family);
+      } else {
+        q.addColumn(c.family, c.qualifier);
+      }
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Object> castList(Object o) {
+    return (List<Object>) o;
+  }
+
+  static DeleteCommand delete(Args a) {
+    a.arity(3, 4);
+    String table = a.name(0, "table name");
+    byte[] row = a.string(1, "row").bytes();
+    Column c = column(a, 2, true);
+    if (c.qualifier == null) {
+      throw a.usage("delete needs a column 'family:qualifier'; use deleteall to delete a family");
+    }
+    Delete d = new Delete(row);
+    if (a.size() == 4) {
+      d.addColumn(c.family, c.qualifier, a.integer(3, "timestamp"));
+    } else {
+      d.addColumn(c.family, c.qualifier);
+    }
+    return new DeleteCommand(table, d);
+  }
+
+  static DeleteCommand deleteAll(Args a) {
+    a.arity(2, 4);
+    String table = a.name(0, "table name");
+    byte[] row = a.string(1, "row").bytes();
+    // deleteall 't', 'r', ts  (whole row up to ts) is accepted as a shorthand for ..., '', ts
+    Column c = null;
+    Long ts = null;
+    if (a.size() >= 3) {
+      if (a.isInteger(2)) {
+        a.arity(2, 3);
+        ts = a.integer(2, "timestamp");
+      } else if (!a.string(2, "column").isEmpty()) {
+        c = column(a, 2, true);
+      }
+    }
+    if (a.size() == 4) {
+      ts = a.integer(3, "timestamp");
+    }
+    Delete d = ts == null ? new Delete(row) : new Delete(row, ts);
+    if (c != null && c.qualifier == null) {
+      d.addFamily(c.family);
+    } else if (c != null) {
+      d.addColumns(c.family, c.qualifier);
+    }
+    return new DeleteCommand(table, d);
+  }
+
+  static IncrCommand incr(Args a) {
+    a.arity(3, 4);
+    String table = a.name(0, "table name");
+    byte[] row = a.string(1, "row").bytes();
+    Column c = column(a, 2, false);
+    long amount = a.size() == 4 ? a.integer(3, "increment") : 1;
+    if (row.length == 0) {
+      throw a.usage("row must not be empty");
+    }
+    return new IncrCommand(table, row, c.family, c.qualifier, amount);
+  }
+
+  static GetCounterCommand getCounter(Args a) {
+    a.arity(3, 3);
+    String table = a.name(0, "table name");
+    byte[] row = a.string(1, "row").bytes();
+    Column c = column(a, 2, false);
+    if (row.length == 0) {
+      throw a.usage("row must not be empty");
+    }
+    return new GetCounterCommand(table, row, c.family, c.qualifier);
+  }
+
+  static CountCommand count(Args a) {
+    a.arity(1, 2);
+    String table = a.name(0, "table name");
+    long interval = 1000;
+    if (a.size() == 2) {
+      Options o = a.hash(1, "options");
+      Long i = o.takeLong("INTERVAL");
+      o.rejectRest("INTERVAL");
+      if (i != null) {
+        if (i < 1) {
+          throw a.usage("INTERVAL must be at least 1");
+        }
+        interval = i;
+      }
+    }
+    return new CountCommand(table, interval);
+  }
+
+  /**
+   * Reads argument i as a column. With {@code familyAllowed} a bare 'f' means the whole family
+   * (qualifier null); otherwise 'f' means the empty qualifier of f, as in HBase's put.
+   */
+  private static Column column(Args a, int i, boolean familyAllowed) {
+    Column c = Column.parse(a, a.string(i, "column"));
+    if (c.qualifier == null && !familyAllowed) {
+      return new Column(c.family, new byte[0]);
+    }
+    return c;
+  }
+
+  /** A family and an optional qualifier (null: the whole family). */
+  private static final class Column {
+    final byte[] family;
+    final byte[] qualifier;
+
+    Column(byte[] family, byte[] qualifier) {
+      this.family = family;
+      this.qualifier = qualifier;
+    }
+
+    /** Splits 'family:qualifier' at the first ':'; the qualifier keeps its exact bytes. */
+    static Column parse(Args a, ByteString spec) {
+      byte[] b = spec.bytes();
+      int colon = -1;
+      for (int i = 0; i < b.length; i++) {
+        if (b[i] == ':') {
+          colon = i;
+          break;
+        }
+      }
+      byte[] family = colon < 0 ? b : Arrays.copyOf(b, colon);
+      if (family.length == 0) {
+        throw a.usage("column " + spec + " has an empty family name");
+      }
+      return colon < 0 ? new Column(family, null) : new Column(family, Arrays.copyOfRange(b, colon + 1, b.length));
+    }
+  }
+}

@@ -1,0 +1,24 @@
+package io.bellows.cli.shell;
+
+import io.bellows.client.Result;
+import io.bellows.client.ResultScanner;
+import io.bellows.client.Scan;
+import io.bellows.util.Bytes;
+import java.util.List;
+
+/** {@code count}: counts rows, printing progress every {@code interval} rows as HBase does. */
+public record CountCommand(String table, long interval) implements Command {
+  @Override
+  public void execute(ShellContext ctx) {
+    long rows = 0;
+    try (ResultScanner scanner = ctx.requireEnabledTable(table, List.of()).getScanner(new Scan())) {
+      for (Result r = scanner.next(); r != null; r = scanner.next()) {
+        rows++;
+        if (rows % interval == 0) {
+          ctx.printer().line("Current count: " + rows + ", row: " + Bytes.toStringBinary(r.row()));
+        }
+      }
+    }
+    ctx.printer().footer(rows);
+  }
+}

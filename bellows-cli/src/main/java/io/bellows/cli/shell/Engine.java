@@ -1,0 +1,50 @@
+package io.bellows.cli.shell;
+
+import io.bellows.client.Bellows;
+import io.bellows.client.Table;
+import io.bellows.schema.TableDescriptor;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The engine operations the shell uses, as an interface so that commands can be exercised against a
+ * stand-in as well as a real {@link Bellows}. Implementations must be usable from one thread at a
+ * time at least (the shell is single-threaded).
+ */
+public interface Engine extends AutoCloseable {
+  void createTable(TableDescriptor descriptor);
+
+  TableDescriptor describeTable(String name);
+
+  List<String> listTables();
+
+  boolean tableExists(String name);
+
+  void disableTable(String name);
+
+  void enableTable(String name);
+
+  boolean isTableEnabled(String name);
+
+  void dropTable(String name);
+
+  Table getTable(String name);
+
+  void flush(String table);
+
+  void compact(String table);
+
+  void majorCompact(String table);
+
+  Map<String, Number> metrics();
+
+  Map<String, Map<String, Number>> storeMetrics(String table);
+
+  @Override
+  void close();
+
+  /** The shell's view of a real engine; closing it closes the engine. */
+  static Engine of(Bellows db) {
+    return new BellowsEngine(db);
+  }
+}

@@ -1,0 +1,142 @@
+package io.bellows.cli.shell;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.util.Locale;
+
+/**
+ * The read-execute-print loop. Reads statements line by line (a line ending inside a string,
+ * array or hash, or after a comma, continues on the next line), parses, translates and runs each,
+ * and prints {@code ERROR: ...} for any refusal or failure before going on with the next one.
+ * With a prompt when interactive; after each command a {@code Took N seconds} line unless timing
+ * is off. Single-threaded: one shell runs on the thread that calls {@link #run()}.
+ */
+public final class Shell {
+  private final ShellContext ctx;
+  private final BufferedReader in;
+  private final PrintStream out;
+  private final boolean interactive;
+  private final boolean timing;
+  private int statementNumber;
+  private boolean anyFailed;
+
+  /**
+   * @param interactive print prompts (and a greeting) for a person at a terminal
+   * @param timing print {@code Took N seconds} after each command
+   */
+  public Shell(Engine engine, BufferedReader in, PrintStream out, boolean interactive, boolean timing) {
+    this.ctx = new ShellContext(engine, out);
+    this.in = in;
+    this.out = out;
+    this.interactive = interactive;
+    this.timing = timing;
+  }
+
+  /**
+   * Runs until {@code exit}, {@code quit} or the end of input. Does not close the engine.
+   *
+   * @return 0 if every command succeeded, 1 if any failed (for scripts)
+   */
+  public int run() {
+    if (interactive) {
+      out.println("Bellows shell; enter 'help' for the list of commands, 'exit' to leave.");
+    }
+    StringBuilder pending = new StringBuilder();
+    while (!ctx.exitRequested()) {
+      if (interactive) {
+        out.printf(Locale.ROOT, "bellows:%03d%s ", statementNumber + 1, pending.length() == 0 ? ">" : "*");
+        out.flush();
+      }
+      String line = readLine();
+      if (line == null) {
+        if (pending.length() > 0) {
+          // The input ended inside a statement: report what the parser says is missing.
+          execute(pending.toString());
+        }
+        break;
+      }
+      if (pending.length() > 0) {
+        pending.append('\n');
+      }
+      pending.append(line);
+      ParsedCommand parsed;
+      try {
+        parsed = StatementParser.parse(pending.toString());
+      } catch (IncompleteInputException e) {
+        continue;
+      } catch (ParseException e) {
+        statementNumber++;
+        fail(e.getMessage());
+        pending.setLength(0);
+        continue;
+      }
+      pending.setLength(0);
+      if (parsed != null) {
+        statementNumber++;
+        run(parsed);
+      }
+    }
+    out.flush();
+    return anyFailed ? 1 : 0;
+  }
+
+  /** Parses and runs one complete statement (as the loop does); for an incomplete one, an error. */
+  public void execute(String statement) {
+    ParsedCommand parsed;
+    try {
+      parsed = StatementParser.parse(statement);
+    } catch (ParseException e) {
+      fail(e.getMessage());
+      return;
+    }
+    if (parsed != null) {
+      run(parsed);
+    }
+  }
+
+  /** Whether any command so far failed. */
+  public boolean anyFailed() {
+    return anyFailed;
+  }
+
+  private void run(ParsedCommand parsed) {
+    long start = System.nanoTime();
+    try {
+      Command c = CommandTranslator.translate(parsed);
+      c.execute(ctx);
+      if (c instanceof ExitCommand) {
+        return; // no timing line for leaving
+      }
+    } catch (UsageException e) {
+      fail(e.getMessage());
+      CommandCatalog.Entry entry = CommandCatalog.find(e.command());
+      if (entry != null) {
+        out.println("Usage: " + entry.usage());
+      }
+    } catch (ShellException | IllegalArgumentException e) {
+      fail(e.getMessage());
+    } catch (RuntimeException e) {
+      // Engine failures: name the kind, since their messages may assume it is known.
+      fail(e.getClass().getSimpleName() + ": " + e.getMessage());
+    }
+    if (timing) {
+      out.printf(Locale.ROOT, "Took %.4f seconds%n", (System.nanoTime() - start) / 1e9);
+    }
+    out.flush();
+  }
+
+  private void fail(String message) {
+    anyFailed = true;
+    out.println("ERROR: " + message);
+  }
+
+  private String readLine() {
+    try {
+      return in.readLine();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

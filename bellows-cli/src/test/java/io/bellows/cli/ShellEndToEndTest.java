@@ -1,0 +1,248 @@
+package io.bellows.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Drives {@code bellows shell} through its input and output against a real engine in a temporary
+ * directory. Needs the engine behind {@code io.bellows.client.Bellows}.
+ */
+@Tag("needs-engine")
+class ShellEndToEndTest {
+  @TempDir
+  Path dir;
+
+  private int status;
+
+  /** Runs one shell session over the script and returns everything it printed. */
+  private String shell(String... lines) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    String script = String.join("\n", lines) + "\n";
+    status = BellowsCli.execute(new ByteArrayInputStream(script.getBytes(StandardCharsets.UTF_8)), out,
+        "shell", "--data", dir.resolve("data").toString(), "--no-timing");
+    return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  private static String lines(String... lines) {
+    return String.join("\n", lines) + "\n";
+  }
+
+  @Test
+  void createPutGetScanWithOptions() {
+    String out = shell(
+        "create 't', 'f1', {NAME => 'f2', VERSIONS => 3}",
+        "put 't', 'r1', 'f1:q', 'v1', 1700000000000",
+        "put 't', 'r2', 'f1:q', 'v2', 1700000000001",
+        "put 't', 'r3', 'f2:a', 'old', 10",
+        "put 't', 'r3', 'f2:a', 'new', 20",
+        "get 't', 'r1'",
+        "get 't', 'r3', {COLUMN => 'f2:a', VERSIONS => 3}",
+        "get 't', 'r3', {COLUMN => 'f2:a', TIMERANGE => [0, 15]}",
+        "scan 't'",
+        "scan 't', {STARTROW => 'r2', STOPROW => 'r3'}",
+        "scan 't', {LIMIT => 1, COLUMNS => ['f1:q']}",
+        "scan 't', {COLUMNS => 'f2', VERSIONS => 2}");
+    assertThat(out).isEqualTo(lines(
+        "Created table t",
+        "COLUMN                             CELL",
+        " f1:q                              timestamp=1700000000000, value=v1",
+        "1 row(s)",
+        "COLUMN                             CELL",
+        " f2:a                              timestamp=20, value=new",
+        " f2:a                              timestamp=10, value=old",
+        "2 row(s)",
+        "COLUMN                             CELL",
+        " f2:a                              timestamp=10, value=old",
+        "1 row(s)",
+        "ROW                                COLUMN+CELL",
+        " r1                                column=f1:q, timestamp=1700000000000, value=v1",
+        " r2                                column=f1:q, timestamp=1700000000001, value=v2",
+        " r3                                column=f2:a, timestamp=20, value=new",
+        "3 row(s)",
+        "ROW                                COLUMN+CELL",
+        " r2                                column=f1:q, timestamp=1700000000001, value=v2",
+        "1 row(s)",
+        "ROW                                COLUMN+CELL",
+        " r1                                column=f1:q, timestamp=1700000000000, value=v1",
+        "1 row(s)",
+        "ROW                                COLUMN+CELL",
+        " r3                                column=f2:a, timestamp=20, value=new",
+        " r3                                column=f2:a, timestamp=10, value=old",
+        "1 row(s)"));
+    assertThat(status).isZero();
+  }
+
+  @Test
+  void putWithoutTimestampGetsTheCurrentTime() {
+    long before = System.currentTimeMillis();
+    String out = shell("create 't', 'f'", "put 't', 'r', 'f:q', 'v'", "get 't', 'r'");
+    String line = out.lines().filter(l -> l.startsWith(" f:q")).findFirst().orElseThrow();
+    long ts = Long.parseLong(line.replaceAll(".*timestamp=(\\d+),.*", "$1"));
+    assertThat(ts).isGreaterThanOrEqualTo(before);
+    assertThat(line).endsWith("value=v");
+  }
+
+  @Test
+  void binaryBytesRoundTrip() {
+    String out = shell(
+        "create 't', 'f'",
+        "put 't', \"r\\x00\\x01\", \"f:\\xFFq\", \"\\x00\\x7F\\x80\\xFFend\", 5",
+        "get 't', \"r\\x00\\x01\"",
+        "scan 't'",
+        "put 't', 'lit', 'f:q', '\\x00', 6",
+        "get 't', 'lit'");
+    assertThat(out).isEqualTo(lines(
+        "Created table t",
+        "COLUMN                             CELL",
+        " f:\\xFFq                           timestamp=5, value=\\x00\\x7F\\x80\\xFFend",
+        "1 row(s)",
+        "ROW                                COLUMN+CELL",
+        " r\\x00\\x01                         column=f:\\xFFq, timestamp=5, value=\\x00\\x7F\\x80\\xFFend",
+        "1 row(s)",
+        "COLUMN                             CELL",
+        // single quotes keep the four characters: the backslash prints escaped
+        " f:q                               timestamp=6, value=\\x5Cx00",
+        "1 row(s)"));
+  }
+
+  @Test
+  void deletesCountersAndCount() {
+    String out = shell(
+        "create 't', {NAME => 'f', VERSIONS => 5}",
+        "put 't', 'r', 'f:a', 'a1', 1",
+        "put 't', 'r', 'f:a', 'a2', 2",
+        "put 't', 'r', 'f:b', 'b', 3",
+        "put 't', 's', 'f:a', 'x', 4",
+        "delete 't', 'r', 'f:a'",
+        "get 't', 'r', {VERSIONS => 5}",
+        "deleteall 't', 'r', 'f:a'",
+        "get 't', 'r', {VERSIONS => 5}",
+        "deleteall 't', 'r'",
+        "get 't', 'r'",
+        "count 't'",
+        "incr 't', 'c', 'f:n'",
+        "incr 't', 'c', 'f:n', 41",
+        "get_counter 't', 'c', 'f:n'",
+        "incr 't', 's', 'f:a'",
+        "count 't'");
+    assertThat(out).isEqualTo(lines(
+        "Created table t",
+        "COLUMN                             CELL",
+        " f:a                               timestamp=1, value=a1",
+        " f:b                               timestamp=3, value=b",
+        "2 row(s)",
+        "COLUMN                             CELL",
+        " f:b                               timestamp=3, value=b",
+        "1 row(s)",
+        "COLUMN                             CELL",
+        "0 row(s)",
+        "1 row(s)",
+        "COUNTER VALUE = 1",
+        "COUNTER VALUE = 42",
+        "COUNTER VALUE = 42",
+        out.lines().filter(l -> l.startsWith("ERROR: ")).findFirst().orElse("ERROR: <missing>"),
+        "2 row(s)"));
+    // incrementing a 1-byte value is refused by the engine; the shell reports it and goes on
+    assertThat(out.lines().filter(l -> l.startsWith("ERROR: ")).count()).isEqualTo(1);
+    assertThat(status).isEqualTo(1);
+  }
+
+  @Test
+  void describeListDisableDropAndAdmin() {
+    String out = shell(
+        "create 'a', {NAME => 'f', IN_MEMORY_COMPACTION => 'ADAPTIVE', VERSIONS => 2}, {DURABILITY => 'FSYNC_WAL'}",
+        "create 'b', 'f', DURABILITY => 'ASYNC_WAL'",
+        "describe 'a'",
+        "list",
+        "put 'b', 'r', 'f:q', 'v', 1",
+        "flush 'b'",
+        "put 'b', 'r', 'f:q', 'w', 2",
+        "flush 'b'",
+        "compact 'b'",
+        "major_compact 'b'",
+        "get 'b', 'r'",
+        "drop 'a'",
+        "disable 'a'",
+        "is_disabled 'a'",
+        "get 'a', 'r'",
+        "drop 'a'",
+        "exists 'a'",
+        "list");
+    String[] l = out.split("\n");
+    assertThat(l[0]).isEqualTo("Created table a");
+    assertThat(l[1]).isEqualTo("Created table b");
+    assertThat(l[2]).isEqualTo("Table a is ENABLED");
+    assertThat(l[3]).isEqualTo("a, {TABLE_ATTRIBUTES => {DURABILITY => 'FSYNC_WAL'}}");
+    assertThat(l[4]).isEqualTo("COLUMN FAMILIES DESCRIPTION");
+    assertThat(l[5]).startsWith("{NAME => 'f', VERSIONS => '2', ").contains("IN_MEMORY_COMPACTION => 'ADAPTIVE'");
+    assertThat(l[6]).isEqualTo("1 row(s)");
+    assertThat(String.join("\n", java.util.Arrays.copyOfRange(l, 7, l.length)) + "\n").isEqualTo(lines(
+        "TABLE", "a", "b", "2 row(s)",
+        "COLUMN                             CELL",
+        " f:q                               timestamp=2, value=w",
+        "1 row(s)",
+        "ERROR: Table a is enabled. Disable it first.",
+        "true",
+        "ERROR: Table a is disabled!",
+        "Table a does not exist",
+        "TABLE", "b", "1 row(s)"));
+  }
+
+  @Test
+  void statsShowEngineAndStoreMetrics() {
+    String out = shell("create 't', 'f', 'g'", "put 't', 'r', 'f:q', 'v', 1", "stats", "stats 't'");
+    assertThat(out).contains("METRIC                             VALUE\n");
+    assertThat(out).contains("FAMILY                             METRIC=VALUE\n");
+    assertThat(out).containsPattern("\n f {33}\\S+=\\S+\n").containsPattern("\n g {33}\\S+=\\S+\n");
+    assertThat(out).doesNotContain("ERROR");
+  }
+
+  @Test
+  void badCommandsPrintErrorsAndTheShellGoesOn() {
+    String out = shell(
+        "create 't', 'f'",
+        "nonsense",
+        "put 't', 'r'",
+        "put 't', 'r', 'nofamily:q', 'v'",
+        "get 'missing', 'r'",
+        "create 't', 'f'",
+        "scan 't', {REVERSED => true}",
+        "put 't', 'r', 'f:q', \"\\xZZ\"",
+        "create 'x', {NAME => 'f', VERSIONS => 'lots'}",
+        "put 't', 'r', 'f:q', 'fine', 1",
+        "scan 't'",
+        "exists 'x'");
+    assertThat(out.lines().filter(l -> l.startsWith("ERROR: ")).count()).isEqualTo(8);
+    assertThat(out).endsWith(lines(
+        "ROW                                COLUMN+CELL",
+        " r                                 column=f:q, timestamp=1, value=fine",
+        "1 row(s)",
+        "Table x does not exist"));
+    assertThat(status).isEqualTo(1);
+  }
+
+  @Test
+  void dataSurvivesExitAndReopen() {
+    shell("create 't', 'f'", "put 't', 'r', 'f:q', 'kept', 1", "exit", "put 't', 'r', 'f:q', 'never', 2");
+    assertThat(status).isZero();
+    assertThat(Files.isDirectory(dir.resolve("data"))).isTrue();
+    String out = shell("get 't', 'r'");
+    assertThat(out).isEqualTo(lines(
+        "COLUMN                             CELL",
+        " f:q                               timestamp=1, value=kept",
+        "1 row(s)"));
+    // EOF without exit closes cleanly too: a third session opens the same directory.
+    shell("put 't', 'r2', 'f:q', 'x', 3");
+    assertThat(shell("count 't'")).isEqualTo("2 row(s)\n");
+  }
+}

@@ -1,0 +1,269 @@
+package io.bellows.cli.shell;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.bellows.cell.Cell;
+import io.bellows.cell.CellType;
+import io.bellows.client.Mutation;
+import io.bellows.config.Knobs;
+import io.bellows.schema.ColumnFamilyDescriptor;
+import io.bellows.schema.Compression;
+import io.bellows.schema.Durability;
+import io.bellows.schema.MemStorePolicy;
+import io.bellows.schema.TableDescriptor;
+import io.bellows.util.Bytes;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CommandTranslatorTest {
+  private static Command translate(String statement) {
+    try {
+      return CommandTranslator.translate(StatementParser.parse(statement));
+    } catch (ParseException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static TableDescriptor created(String statement) {
+    return ((CreateCommand) translate(statement)).descriptor();
+  }
+
+  @Test
+  void createWithFamilyNamesAndHashes() {
+    TableDescriptor d = created("create 't', 'f1', {NAME => 'f2', VERSIONS => 3, TTL => '86400', COMPRESSION => 'lz4'}");
+    assertThat(d.name()).isEqualTo("t");
+    assertThat(d.families()).extracting(ColumnFamilyDescriptor::name).containsExactly("f1", "f2");
+    assertThat(d.family("f1").maxVersions()).isEqualTo(1);
+    ColumnFamilyDescriptor f2 = d.family("f2");
+    assertThat(f2.maxVersions()).isEqualTo(3);
+    assertThat(f2.ttlMillis()).isEqualTo(86_400_000L);
+    assertThat(f2.get(Knobs.COMPRESSION)).isEqualTo(Compression.LZ4);
+    assertThat(d.explicitValues()).isEmpty();
+  }
+
+  @Test
+  void createWithTableOptionsInBracesOrTrailing() {
+    TableDescriptor a = created("create 't', {NAME => 'f'}, {DURABILITY => 'FSYNC_WAL'}");
+    assertThat(a.durability()).isEqualTo(Durability.FSYNC_WAL);
+    TableDescriptor b = created("create 't', 'f', DURABILITY => 'ASYNC_WAL', MEMSTORE_FLUSHSIZE => 1048576");
+    assertThat(b.durability()).isEqualTo(Durability.ASYNC_WAL);
+    assertThat(b.flushSize()).isEqualTo(1_048_576L);
+    assertThat(b.families()).extracting(ColumnFamilyDescriptor::name).containsExactly("f");
+  }
+
+  @Test
+  void createAcceptsAnyFamilyKnobByName() {
+    ColumnFamilyDescriptor f = created("create 't', {NAME => 'f', IN_MEMORY_COMPACTION => 'ADAPTIVE',"
+        + " ADAPTIVE_THRESHOLD => 0.5, MSLAB => true, MIN_VERSIONS => '1', VERSIONS => 2, TTL => 'FOREVER'}").family("f");
+    assertThat(f.memStorePolicy()).isEqualTo(MemStorePolicy.ADAPTIVE);
+    assertThat(f.get(Knobs.ADAPTIVE_THRESHOLD)).isEqualTo(0.5);
+    assertThat(f.get(Knobs.MSLAB)).isTrue();
+    assertThat(f.minVersions()).isEqualTo(1);
+    assertThat(f.ttlMillis()).isEqualTo(Long.MAX_VALUE);
+    // the bare-hash form is one family too
+    assertThat(created("create 't', NAME => 'g', VERSIONS => 4").family("g").maxVersions()).isEqualTo(4);
+  }
+
+  @Test
+  void createRefusesBadSettings() {
+    assertThatThrownBy(() -> translate("create 't', {NAME => 'f', BOGUS => 1}"))
+        .isInstanceOf(UsageException.class).hasMessageContaining("family 'f'").hasMessageContaining("BOGUS");
+    assertThatThrownBy(() -> translate("create 't', {NAME => 'f', VERSIONS => 0}"))
+        .isInstanceOf(UsageException.class).hasMessageContaining("VERSIONS");
+    assertThatThrownBy(() -> translate("create 't', {NAME => 'f', COMPRESSION => 'snappy'}"))
+        .isInstanceOf(UsageException.class).hasMessageContaining("COMPRESSION");
+    assertThatThrownBy(() -> translate("create 't', 'f', {DURABILITY => 'NOPE'}"))
+        .isInstanceOf(UsageException.class).hasMessageContaining("DURABILITY");
+    assertThatThrownBy(() -> translate("create 't', 'f', {VERSIONS => 3}"))
+        .isInstanceOf(UsageException.class).hasMessageContaining("table").hasMessageContaining("VERSIONS");
+    assertThatThrownBy(() -> translate("create 't'")).isInstanceOf(UsageException.class).hasMessageContaining("wrong number");
+    assertThatThrownBy(() -> translate("create 't', 'f', 'f'")).isInstanceOf(UsageException.class).hasMessageContaining("twice");
+    assertThatThrownBy(() -> translate("create 'bad name', 'f'")).isInstanceOf(UsageException.class);
+    assertThatThrownBy(() -> translate("create 't', 3")).isInstanceOf(UsageException.class);
+    assertThatThrownBy(() -> translate("create 't', {NAME => 'f', MIN_VERSIONS => 3}"))
+        .isInstanceOf(UsageException.class).hasMessageContaining("MIN_VERSIONS");
+  }
+
+  @Test
+  void putBuildsOneCellWithExactBytes() {
+    PutCommand p = (PutCommand) translate("put 't', \"r\\x00\", 'f:q:x', \"\\xff\", 42");
+    assertThat(p.table()).isEqualTo("t");
+    List<Cell> cells = p.put().cells();
+    assertThat(cells).hasSize(1);
+    Cell c = cells.get(0);
+    assertThat(c.row()).containsExactly('r', 0);
+    assertThat(c.family()).isEqualTo(Bytes.of("f"));
+    assertThat(c.qualifier()).isEqualTo(Bytes.of("q:x"));
+    assertThat(c.value()).containsExactly(0xff);
+    assertThat(c.timestamp()).isEqualTo(42);
+    assertThat(c.type()).isEqualTo(CellType.PUT);
+
+    Cell noTs = ((PutCommand) translate("put 't', 'r', 'f', 'v'")).put().cells().get(0);
+    assertThat(noTs.timestamp()).isEqualTo(Mutation.LATEST_TIMESTAMP);
+    assertThat(noTs.qualifier()).isEmpty();
+  }
+
+  @Test
+  void putRefusesBadArguments() {
+    assertThatThrownBy(() -> translate("put 't', 'r', 'f:q'")).isInstanceOf(UsageException.class)
+        .hasMessage("put: wrong number of arguments (given 3, expected 4 to 5)");
+    assertThatThrownBy(() -> translate("put 't', 'r', 'f:q', 5")).hasMessageContaining("value must be a quoted string");
+    assertThatThrownBy(() -> translate("put 't', 'r', 'f:q', 'v', -1")).isInstanceOf(UsageException.class);
+    assertThatThrownBy(() -> translate("put 't', '', 'f:q', 'v'")).isInstanceOf(UsageException.class).hasMessageContaining("row");
+    assertThatThrownBy(() -> translate("put 't', 'r', ':q', 'v'")).isInstanceOf(UsageException.class).hasMessageContaining("empty family");
+  }
+
+  @Test
+  void getOptions() {
+    GetCommand g = (GetCommand) translate(
+        "get 't', 'r', {COLUMN => ['f1:a', 'f2', 'f1:b'], VERSIONS => 3, TIMERANGE => [10, 20]}");
+    assertThat(g.get().row()).isEqualTo(Bytes.of("r"));
+    assertThat(g.get().columns().keySet()).containsExactly("f1", "f2");
+    assertThat(g.get().columns().get("f1")).extracting(Bytes::str).containsExactly("a", "b");
+    assertThat(g.get().columns().get("f2")).isNull();
+    assertThat(g.get().maxVersions()).isEqualTo(3);
+    assertThat(g.get().minTimestamp()).isEqualTo(10);
+    assertThat(g.get().maxTimestamp()).isEqualTo(20);
+
+    GetCommand ts = (GetCommand) translate("get 't', 'r', {COLUMNS => 'f:q', TIMESTAMP => 7}");
+    assertThat(ts.get().minTimestamp()).isEqualTo(7);
+    assertThat(ts.get().maxTimestamp()).isEqualTo(8);
+
+    GetCommand plain = (GetCommand) translate("get 't', 'r', 'f:a', 'g'");
+    assertThat(plain.get().columns().keySet()).containsExactly("f", "g");
+    assertThat(((GetCommand) translate("get 't', 'r', ['f:a']")).get().columns().keySet()).containsExactly("f");
+    assertThat(((GetCommand) translate("get 't', 'r'")).get().columns()).isEmpty();
+  }
+
+  @Test
+  void getRefusesUnknownOrBadOptions() {
+    assertThatThrownBy(() -> translate("get 't', 'r', {FILTER => 'x'}"))
+        .isInstanceOf(UsageException.class).hasMessageContaining("FILTER is not supported");
+    assertThatThrownBy(() -> translate("get 't', 'r', {VERSIONS => 0}")).isInstanceOf(UsageException.class);
+    assertThatThrownBy(() -> translate("get 't', 'r', {TIMERANGE => [5]}")).hasMessageContaining("two integers");
+    assertThatThrownBy(() -> translate("get 't', 'r', {TIMERANGE => [5, 1]}")).isInstanceOf(UsageException.class);
+    assertThatThrownBy(() -> translate("get 't', 'r', {TIMESTAMP => 1, TIMERANGE => [0, 5]}")).hasMessageContaining("not both");
+    assertThatThrownBy(() -> translate("get 't', 'r', {COLUMN => [1]}")).hasMessageContaining("column");
+  }
+
+  @Test
+  void scanOptions() {
+    ScanCommand s = (ScanCommand) translate(
+        "scan 't', {STARTROW => 'a', STOPROW => 'm', LIMIT => 5, COLUMNS => ['f:q'], VERSIONS => 2, TIMERANGE => [1, 9]}");
+    assertThat(s.scan().startRow()).isEqualTo(Bytes.of("a"));
+    assertThat(s.scan().startInclusive()).isTrue();
+    assertThat(s.scan().stopRow()).isEqualTo(Bytes.of("m"));
+    assertThat(s.scan().stopInclusive()).isFalse();
+    assertThat(s.scan().limit()).isEqualTo(5);
+    assertThat(s.scan().columns().keySet()).containsExactly("f");
+    assertThat(s.scan().maxVersions()).isEqualTo(2);
+    assertThat(s.scan().minTimestamp()).isEqualTo(1);
+    assertThat(s.scan().maxTimestamp()).isEqualTo(9);
+
+    ScanCommand all = (ScanCommand) translate("scan 't'");
+    assertThat(all.scan().startRow()).isEmpty();
+    assertThat(all.scan().stopRow()).isEmpty();
+    assertThat(all.scan().limit()).isEqualTo(Long.MAX_VALUE);
+    assertThat(((ScanCommand) translate("scan 't', {REVERSED => false}")).scan().startRow()).isEmpty();
+  }
+
+  @Test
+  void scanPrefixSetsStartAndStop() {
+    ScanCommand s = (ScanCommand) translate("scan 't', {ROWPREFIXFILTER => \"ab\\xff\"}");
+    assertThat(s.scan().startRow()).containsExactly('a', 'b', 0xff);
+    assertThat(s.scan().stopRow()).containsExactly('a', 'c');
+    assertThat(CommandTranslator.prefixStop(new byte[] {(byte) 0xff, (byte) 0xff})).isEmpty();
+  }
+
+  @Test
+  void scanRefusesReversedAndUnknownOptions() {
+    assertThatThrownBy(() -> translate("scan 't', {REVERSED => true}"))
+        .isInstanceOf(UsageException.class).hasMessage("scan: REVERSED scans are not supported by Bellows");
+    assertThatThrownBy(() -> translate("scan 't', {CACHE_BLOCKS => false}")).hasMessageContaining("CACHE_BLOCKS is not supported");
+    assertThatThrownBy(() -> translate("scan 't', {LIMIT => 0}")).isInstanceOf(UsageException.class);
+    assertThatThrownBy(() -> translate("scan 't', {LIMIT => 'many'}")).hasMessageContaining("LIMIT must be an integer");
+    assertThatThrownBy(() -> translate("scan 't', 'f'")).hasMessageContaining("hash");
+    assertThatThrownBy(() -> translate("scan 't', {ROWPREFIXFILTER => 'a', STARTROW => 'b'}")).hasMessageContaining("cannot be combined");
+  }
+
+  private static Cell onlyCell(Command c) {
+    List<Cell> cells = ((DeleteCommand) c).delete().cells();
+    assertThat(cells).hasSize(1);
+    return cells.get(0);
+  }
+
+  @Test
+  void deleteIsOneVersionOfAColumn() {
+    Cell latest = onlyCell(translate("delete 't', 'r', 'f:q'"));
+    assertThat(latest.type()).isEqualTo(CellType.DELETE);
+    assertThat(latest.timestamp()).isEqualTo(Mutation.LATEST_TIMESTAMP);
+    Cell exact = onlyCell(translate("delete 't', 'r', 'f:q', 5"));
+    assertThat(exact.type()).isEqualTo(CellType.DELETE);
+    assertThat(exact.timestamp()).isEqualTo(5);
+    assertThatThrownBy(() -> translate("delete 't', 'r', 'f'")).hasMessageContaining("deleteall");
+  }
+
+  @Test
+  void deleteAllForms() {
+    DeleteCommand row = (DeleteCommand) translate("deleteall 't', 'r'");
+    assertThat(row.delete().isWholeRow()).isTrue();
+    assertThat(row.delete().timestamp()).isEqualTo(Mutation.LATEST_TIMESTAMP);
+    DeleteCommand rowTs = (DeleteCommand) translate("deleteall 't', 'r', 9");
+    assertThat(rowTs.delete().isWholeRow()).isTrue();
+    assertThat(rowTs.delete().timestamp()).isEqualTo(9);
+    DeleteCommand rowEmptyCol = (DeleteCommand) translate("deleteall 't', 'r', '', 9");
+    assertThat(rowEmptyCol.delete().isWholeRow()).isTrue();
+    assertThat(rowEmptyCol.delete().timestamp()).isEqualTo(9);
+
+    Cell fam = onlyCell(translate("deleteall 't', 'r', 'f'"));
+    assertThat(fam.type()).isEqualTo(CellType.DELETE_FAMILY);
+    Cell col = onlyCell(translate("deleteall 't', 'r', 'f:q', 7"));
+    assertThat(col.type()).isEqualTo(CellType.DELETE_COLUMN);
+    assertThat(col.timestamp()).isEqualTo(7);
+    assertThat(col.qualifier()).isEqualTo(Bytes.of("q"));
+    assertThatThrownBy(() -> translate("deleteall 't', 'r', 5, 6")).isInstanceOf(UsageException.class);
+  }
+
+  @Test
+  void counters() {
+    IncrCommand i = (IncrCommand) translate("incr 't', 'r', 'f:c'");
+    assertThat(i.amount()).isEqualTo(1);
+    assertThat(i.family()).isEqualTo(Bytes.of("f"));
+    assertThat(i.qualifier()).isEqualTo(Bytes.of("c"));
+    assertThat(((IncrCommand) translate("incr 't', 'r', 'f:c', -5")).amount()).isEqualTo(-5);
+    assertThat(translate("get_counter 't', 'r', 'f:c'")).isInstanceOf(GetCounterCommand.class);
+    assertThatThrownBy(() -> translate("incr 't', 'r', 'f:c', 'x'")).hasMessageContaining("increment must be an integer");
+  }
+
+  @Test
+  void adminAndMiscCommands() {
+    assertThat(translate("disable 't'")).isEqualTo(new TableAdminCommand(TableAdminCommand.Action.DISABLE, "t"));
+    assertThat(translate("major_compact 't'")).isEqualTo(new TableAdminCommand(TableAdminCommand.Action.MAJOR_COMPACT, "t"));
+    assertThat(translate("describe 't'")).isEqualTo(new DescribeCommand("t"));
+    assertThat(translate("stats")).isEqualTo(new StatsCommand(null));
+    assertThat(translate("stats 't'")).isEqualTo(new StatsCommand("t"));
+    assertThat(translate("count 't', INTERVAL => 10")).isEqualTo(new CountCommand("t", 10));
+    assertThat(translate("exit")).isInstanceOf(ExitCommand.class);
+    assertThat(translate("quit")).isInstanceOf(ExitCommand.class);
+    assertThat(((ListCommand) translate("list 'a.*'")).filter().pattern()).isEqualTo("a.*");
+    assertThatThrownBy(() -> translate("list '('")).hasMessageContaining("regular expression");
+    assertThatThrownBy(() -> translate("drop")).isInstanceOf(UsageException.class).hasMessageContaining("given 0, expected 1");
+    assertThatThrownBy(() -> translate("drop 't', 'u'")).isInstanceOf(UsageException.class);
+    assertThatThrownBy(() -> translate("frobnicate 't'"))
+        .isInstanceOf(ShellException.class).isNotInstanceOf(UsageException.class)
+        .hasMessageContaining("Unknown command 'frobnicate'");
+  }
+
+  @Test
+  void everyCatalogedCommandTranslates() {
+    for (CommandCatalog.Entry e : CommandCatalog.entries()) {
+      // a usage error is fine (arguments missing), an unknown command is not
+      try {
+        translate(e.name());
+      } catch (UsageException ok) {
+        assertThat(ok.command()).isEqualTo(e.name());
+      }
+    }
+  }
+}

@@ -1,0 +1,243 @@
+package io.bellows.cli.shell;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** The shell loop and its output, against the in-memory {@link FakeEngine}. */
+class ShellTest {
+  private final FakeEngine engine = new FakeEngine();
+  private int status;
+
+  private String run(String script, boolean timing) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    Shell shell = new Shell(engine, new BufferedReader(new StringReader(script)), out, false, timing);
+    status = shell.run();
+    return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  private String run(String script) {
+    return run(script, false);
+  }
+
+  @Test
+  void putGetScanInHBaseLayout() {
+    String out = run(String.join("\n",
+        "create 't', 'f1', {NAME => 'f2', VERSIONS => 3}",
+        "put 't', 'r1', 'f1:q', 'v1', 1700000000000",
+        "put 't', 'r2', 'f1:q', \"\\x00\\xFFz\", 1700000000001",
+        "put 't', 'r2', 'f2:a', 'x'",
+        "get 't', 'r2'",
+        "scan 't'",
+        "scan 't', {STARTROW => 'r2', COLUMNS => ['f1:q']}",
+        ""));
+    assertThat(out).isEqualTo(String.join("\n",
+        "Created table t",
+        "COLUMN                             CELL",
+        " f1:q                              timestamp=1700000000001, value=\\x00\\xFFz",
+        " f2:a                              timestamp=1000, value=x",
+        "2 row(s)",
+        "ROW                                COLUMN+CELL",
+        " r1                                column=f1:q, timestamp=1700000000000, value=v1",
+        " r2                                column=f1:q, timestamp=1700000000001, value=\\x00\\xFFz",
+        " r2                                column=f2:a, timestamp=1000, value=x",
+        "2 row(s)",
+        "ROW                                COLUMN+CELL",
+        " r2                                column=f1:q, timestamp=1700000000001, value=\\x00\\xFFz",
+        "1 row(s)",
+        ""));
+    assertThat(status).isZero();
+  }
+
+  @Test
+  void longKeysPushTheRightColumnButKeepASpace() {
+    String key = "k".repeat(40);
+    String out = run("create 't', 'f'\nput 't', '" + key + "', 'f:q', 'v', 5\nscan 't'\n");
+    assertThat(out).contains(" " + key + " column=f:q, timestamp=5, value=v\n");
+  }
+
+  @Test
+  void errorsArePrintedAndTheShellGoesOn() {
+    String out = run(String.join("\n",
+        "create 't', 'f'",
+        "frobnicate 't'",
+        "put 't', 'r'",
+        "put 'nope', 'r', 'f:q', 'v'",
+        "put 't', 'r', 'g:q', 'v'",
+        "get 't' 'r'",
+        "drop 't'",
+        "scan 't', {REVERSED => true}",
+        "put 't', 'r', 'f:q', 'ok', 7",
+        "get 't', 'r'",
+        ""));
+    assertThat(out).isEqualTo(String.join("\n",
+        "Created table t",
+        "ERROR: Unknown command 'frobnicate'. Type 'help' for the list of commands.",
+        "ERROR: put: wrong number of arguments (given 2, expected 4 to 5)",
+        "Usage: put 't', 'row', 'f:q', 'value' [, timestamp]",
+        "ERROR: Unknown table nope!",
+        "ERROR: Unknown column family 'g' of table t; its families are: f",
+        "ERROR: syntax error at column 9: unexpected ''' after the arguments",
+        "ERROR: Table t is enabled. Disable it first.",
+        "ERROR: scan: REVERSED scans are not supported by Bellows",
+        "Usage: " + CommandCatalog.find("scan").usage(),
+        "COLUMN                             CELL",
+        " f:q                               timestamp=7, value=ok",
+        "1 row(s)",
+        ""));
+    assertThat(status).isEqualTo(1);
+  }
+
+  @Test
+  void refusedMutationsApplyNothing() {
+    run("create 't', 'f'\nput 't', 'r', 'g:q', 'v'\ndisable 't'\nput 't', 'r', 'f:q', 'v'\nenable 't'\n");
+    assertThat(run("scan 't'\n")).endsWith("0 row(s)\n");
+  }
+
+  @Test
+  void deletesAndCounters() {
+    String out = run(String.join("\n",
+        "create 't', {NAME => 'f', VERSIONS => 5}",
+        "put 't', 'r', 'f:a', 'a1', 1",
+        "put 't', 'r', 'f:a', 'a2', 2",
+        "put 't', 'r', 'f:b', 'b', 3",
+        "put 't', 's', 'f:a', 'x', 4",
+        "delete 't', 'r', 'f:a'",
+        "get 't', 'r', {COLUMN => 'f:a', VERSIONS => 5}",
+        "deleteall 't', 'r'",
+        "get 't', 'r'",
+        "count 't'",
+        "incr 't', 'c', 'f:n'",
+        "incr 't', 'c', 'f:n', 41",
+        "get_counter 't', 'c', 'f:n'",
+        "get_counter 't', 'c', 'f:none'",
+        "get_counter 't', 's', 'f:a'",
+        ""));
+    assertThat(out).isEqualTo(String.join("\n",
+        "Created table t",
+        "COLUMN                             CELL",
+        " f:a                               timestamp=1, value=a1",
+        "1 row(s)",
+        "COLUMN                             CELL",
+        "0 row(s)",
+        "1 row(s)",
+        "COUNTER VALUE = 1",
+        "COUNTER VALUE = 42",
+        "COUNTER VALUE = 42",
+        "No counter found at specified coordinates",
+        "ERROR: the value of f:a is 1 bytes long, not a counter (a counter is 8 bytes)",
+        ""));
+  }
+
+  @Test
+  void tableLifecycleAndListing() {
+    String out = run(String.join("\n",
+        "create 'b', 'f'",
+        "create 'a', 'f', DURABILITY => 'ASYNC_WAL'",
+        "create 'a', 'f'",
+        "list",
+        "list 'a.*'",
+        "exists 'a'",
+        "exists 'zz'",
+        "is_enabled 'a'",
+        "disable 'a'",
+        "is_disabled 'a'",
+        "disable 'a'",
+        "drop 'a'",
+        "exists 'a'",
+        "flush 'b'",
+        "compact 'b'",
+        "major_compact 'b'",
+        "flush 'zz'",
+        ""));
+    assertThat(out).isEqualTo(String.join("\n",
+        "Created table b",
+        "Created table a",
+        "ERROR: Table already exists: a!",
+        "TABLE", "a", "b", "2 row(s)",
+        "TABLE", "a", "1 row(s)",
+        "Table a does exist",
+        "Table zz does not exist",
+        "true",
+        "true",
+        "ERROR: Table a is already disabled!",
+        "Table a does not exist",
+        "ERROR: Unknown table zz!",
+        ""));
+    assertThat(engine.calls).containsExactly("flush b", "compact b", "major_compact b");
+  }
+
+  @Test
+  void describeShowsStateTableSettingsAndFamilies() {
+    String out = run("create 't', {NAME => 'f', VERSIONS => 2}, 'g', {DURABILITY => 'FSYNC_WAL'}\ndescribe 't'\n");
+    String[] lines = out.split("\n");
+    assertThat(lines[1]).isEqualTo("Table t is ENABLED");
+    assertThat(lines[2]).isEqualTo("t, {TABLE_ATTRIBUTES => {DURABILITY => 'FSYNC_WAL'}}");
+    assertThat(lines[3]).isEqualTo("COLUMN FAMILIES DESCRIPTION");
+    assertThat(lines[4]).startsWith("{NAME => 'f', VERSIONS => '2', ").endsWith("}");
+    assertThat(lines[5]).startsWith("{NAME => 'g', VERSIONS => '1', ");
+    assertThat(lines[6]).isEqualTo("2 row(s)");
+  }
+
+  @Test
+  void truncateKeepsTheSchemaAndDropsTheData() {
+    String out = run("create 't', {NAME => 'f', VERSIONS => 4}\nput 't', 'r', 'f:q', 'v'\ntruncate 't'\ncount 't'\n");
+    assertThat(out).contains("Truncating 't' table (it may take a while):\n - Disabling table...\n - Truncating table...\n0 row(s)\n");
+    assertThat(engine.describeTable("t").family("f").maxVersions()).isEqualTo(4);
+  }
+
+  @Test
+  void statsPrintEngineAndStoreMetrics() {
+    String out = run("create 't', 'f'\nstats\nstats 't'\nstats 'zz'\n");
+    assertThat(out).isEqualTo(String.join("\n",
+        "Created table t",
+        "METRIC                             VALUE",
+        " flush.count                       1",
+        " wal.syncs                         3",
+        "2 row(s)",
+        "FAMILY                             METRIC=VALUE",
+        " f                                 files=0",
+        "1 row(s)",
+        "ERROR: Unknown table zz!",
+        ""));
+  }
+
+  @Test
+  void statementsMaySpanLinesAndCommentsAreIgnored() {
+    String out = run("# a script\ncreate 't',\n  {NAME => 'f',   # family\n   VERSIONS => 2}\n\nlist\n");
+    assertThat(out).isEqualTo("Created table t\nTABLE\nt\n1 row(s)\n");
+  }
+
+  @Test
+  void exitStopsReadingAndUnfinishedInputIsReported() {
+    assertThat(run("list\nexit\nlist\n")).isEqualTo("TABLE\n0 row(s)\n");
+    assertThat(status).isZero();
+    assertThat(run("list\ncreate 't', {NAME => 'f'")).startsWith("TABLE\n0 row(s)\nERROR: syntax error at column")
+        .contains("missing '}'");
+    assertThat(status).isEqualTo(1);
+    assertThat(engine.closed).as("the shell does not close the engine it was given").isFalse();
+  }
+
+  @Test
+  void timingLineFollowsEachCommandWhenOn() {
+    String out = run("create 't', 'f'\nbogus\nlist\n", true);
+    assertThat(out).matches("(?s)Created table t\nTook \\d+\\.\\d{4} seconds\n"
+        + "ERROR: Unknown command 'bogus'.*\nTook \\d+\\.\\d{4} seconds\n"
+        + "TABLE\nt\n1 row\\(s\\)\nTook \\d+\\.\\d{4} seconds\n");
+  }
+
+  @Test
+  void helpListsAndExplainsCommands() {
+    String out = run("help\nhelp 'scan'\nhelp 'nope'\n");
+    for (CommandCatalog.Entry e : CommandCatalog.entries()) {
+      assertThat(out).contains(e.usage());
+    }
+    assertThat(out).contains("REVERSED scans and filters are").contains("ERROR: Unknown command 'nope'");
+  }
+}
