@@ -34,10 +34,27 @@ class BellowsCliTest {
   }
 
   @Test
-  void toolsAreNotAvailableYet() {
-    assertThat(run("inspect", "some-file")).isEqualTo(1);
-    assertThat(run("wal-dump", "some-dir")).isEqualTo(1);
-    assertThat(output()).contains("inspect: not available").contains("wal-dump: not available");
+  void toolsReportMissingFilesClearly(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) {
+    assertThat(run("inspect", tmp.resolve("missing.sst").toString())).isEqualTo(1);
+    assertThat(output()).contains("ERROR:").contains("missing.sst");
+  }
+
+  @Test
+  void inspectAndWalDumpPrintARealStore(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+    try (io.bellows.client.Bellows db = io.bellows.client.Bellows.open(tmp, io.bellows.config.EngineOptions.defaults())) {
+      db.createTable(io.bellows.schema.TableDescriptor.builder("t").family("f").build());
+      db.getTable("t").put(new io.bellows.client.Put("row1").addColumn("f", "q", "value1"));
+      db.flush("t");
+      db.getTable("t").put(new io.bellows.client.Put("row2").addColumn("f", "q", "value2"));
+    }
+    java.nio.file.Path sst;
+    try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(tmp.resolve("tables"))) {
+      sst = files.filter(p -> p.toString().endsWith(".sst")).findFirst().orElseThrow();
+    }
+    assertThat(run("inspect", sst.toString())).isZero();
+    assertThat(output()).contains("row1");
+    assertThat(run("wal-dump", tmp.resolve("wal").toString())).isZero();
+    assertThat(output()).contains("row2");
   }
 
   @Test
