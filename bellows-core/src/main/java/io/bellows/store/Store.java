@@ -404,7 +404,7 @@ public final class Store implements AutoCloseable {
 
   public Map<String, Number> metrics() {
     Map<String, Number> m = metrics.snapshot();
-    memStore.metrics().forEach((k, v) -> m.put("memstore." + k, v));
+    memStore.metrics().forEach((k, v) -> m.put(k.startsWith("memstore.") ? k : "memstore." + k, v));
     return new java.util.TreeMap<>(m);
   }
 
