@@ -72,6 +72,8 @@ public final class Bellows implements AutoCloseable {
   private volatile Wal wal;
   private volatile boolean closed;
   private volatile Throwable failure;
+  /** WAL rolls already checked against bellows.wal.max.files. */
+  private final AtomicLong rollsChecked = new AtomicLong();
 
   private Bellows(Path dir, EngineOptions options) throws IOException {
     this.dir = dir.toAbsolutePath();
@@ -396,6 +398,37 @@ public final class Bellows implements AutoCloseable {
     w.deleteObsolete(threshold);
   }
 
+  /**
+   * When the WAL holds more files than allowed, flushes every table whose memory holds an edit of
+   * the oldest file, so that the file can be deleted (the WAL would otherwise grow without bound
+   * under a table that is written slowly).
+   */
+  private void flushForWalSize(Wal w) {
+    int max = options.get(Knobs.WAL_MAX_FILES);
+    if (w.fileCount() <= max) {
+      return;
+    }
+    Region oldest = null;
+    for (Region r : regions.values()) {
+      if (oldest == null || r.oldestUnflushedSeqId() < oldest.oldestUnflushedSeqId()) {
+        oldest = r;
+      }
+    }
+    if (oldest != null && oldest.oldestUnflushedSeqId() != Long.MAX_VALUE) {
+      Region target = oldest;
+      metrics.counter("flush.requested.by.wal.size").increment();
+      try {
+        flushExecutor.execute(() -> {
+          if (!closed && !target.isClosedForWork()) {
+            target.flush(true);
+          }
+        });
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        // closing
+      }
+    }
+  }
+
   private void runFlush(Region r) {
     flushQueued.remove(r);
     if (closed || r.isClosedForWork()) {
@@ -581,6 +614,15 @@ public final class Bellows implements AutoCloseable {
     @Override
     public void flushed(Region region) {
       deleteObsoleteWalFiles();
+    }
+
+    @Override
+    public void wrote(Region region) {
+      Wal w = wal;
+      long rolled = w.filesRolled();
+      if (rolled != rollsChecked.get() && rollsChecked.getAndSet(rolled) != rolled) {
+        flushForWalSize(w);
+      }
     }
 
     @Override

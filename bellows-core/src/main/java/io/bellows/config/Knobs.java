@@ -31,6 +31,8 @@ public final class Knobs {
       64 * MIB, 64 * KIB, 16 * GIB, "bytes", "A WAL file is closed and a new one started when it reaches this size.");
   public static final Knob<Long> WAL_ASYNC_SYNC_PERIOD_MS = Knob.ofLong("bellows.wal.async.sync.period.ms", ENGINE,
       1000, 1, 3_600_000, "ms", "How often the background thread syncs the WAL for ASYNC_WAL writes.");
+  public static final Knob<Integer> WAL_MAX_FILES = Knob.ofInt("bellows.wal.max.files", ENGINE,
+      32, 2, 100_000, "files", "When the WAL has more files than this, the table holding the oldest unflushed edit is flushed so old files can be deleted.");
   public static final Knob<Long> MAX_VALUE_SIZE = Knob.ofLong("bellows.max.value.size", ENGINE,
       10 * MIB, 1, 1 * GIB, "bytes", "Largest value a put may carry; a larger one is rejected.");
   public static final Knob<Double> MEMSTORE_BLOCK_MULTIPLIER = Knob.ofDouble("bellows.memstore.block.multiplier",
@@ -99,7 +101,7 @@ public final class Knobs {
 
   /** Every knob, in documentation order. */
   public static final List<Knob<?>> ALL = List.of(
-      DEFAULT_DURABILITY, WAL_ROLL_SIZE, WAL_ASYNC_SYNC_PERIOD_MS, MAX_VALUE_SIZE, MEMSTORE_BLOCK_MULTIPLIER,
+      DEFAULT_DURABILITY, WAL_ROLL_SIZE, WAL_ASYNC_SYNC_PERIOD_MS, WAL_MAX_FILES, MAX_VALUE_SIZE, MEMSTORE_BLOCK_MULTIPLIER,
       BLOCKING_STORE_FILES, BLOCKING_WAIT_MS, COMPACTION_MIN_FILES, COMPACTION_MAX_FILES, COMPACTION_RATIO,
       FLUSH_THREADS, COMPACTION_THREADS, IN_MEMORY_COMPACTION_THREADS, CHUNK_SIZE, CHUNK_POOL_MAX_BYTES,
       CHUNK_OFF_HEAP,

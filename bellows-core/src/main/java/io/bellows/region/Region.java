@@ -51,6 +51,9 @@ public final class Region implements AutoCloseable {
   private final LongAdder blockedNanos;
   private final LongAdder blockedWrites;
   private volatile boolean closed;
+  private final java.util.concurrent.atomic.AtomicLong lastBlockWarning =
+      new java.util.concurrent.atomic.AtomicLong(System.nanoTime() - TimeUnit.MINUTES.toNanos(1));
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Region.class);
 
   public Region(int regionId, TableDescriptor descriptor, Path dir, RegionServices services) {
     this.regionId = regionId;
@@ -340,6 +343,7 @@ public final class Region implements AutoCloseable {
       }
       long start = System.nanoTime();
       blockedWrites.increment();
+      warnBlocked(s, start);
       try {
         synchronized (flushSignal) {
           while (!closed && s.flushBlocked(multiplier)) {
@@ -362,7 +366,18 @@ public final class Region implements AutoCloseable {
     }
   }
 
+  /** Blocking is never silent: a warning at most every 10 s per region, and the metrics. */
+  private void warnBlocked(Store s, long now) {
+    long last = lastBlockWarning.get();
+    if (now - last > TimeUnit.SECONDS.toNanos(10) && lastBlockWarning.compareAndSet(last, now)) {
+      LOG.warn("writes to {}:{} are blocked: memory store {} bytes (flush size {}), {} files; waiting for"
+          + " flush/compaction", descriptor.name(), s.family().name(), s.memStoreSize().footprint(),
+          descriptor.flushSize(), s.fileCount());
+    }
+  }
+
   private void afterWrite(List<Cell> cells) {
+    services.wrote(this);
     for (Cell c : cells) {
       Store s = stores.get(Bytes.str(c.family()));
       if (s != null && s.memStoreSize().footprint() >= descriptor.flushSize()) {

@@ -34,6 +34,9 @@ public interface RegionServices {
   /** Called after a flush: lets the engine delete WAL files no store needs any more. */
   void flushed(Region region);
 
+  /** Called after every mutation; must be cheap (the engine checks whether the WAL rolled). */
+  void wrote(Region region);
+
   /** Called when the WAL failed: the engine stops accepting writes. */
   void walFailed(Throwable cause);
 }
