@@ -18,16 +18,6 @@ final class InspectSubcommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
-    int status = 0;
-    try (java.io.PrintStream ps = new java.io.PrintStream(buf, true, java.nio.charset.StandardCharsets.UTF_8)) {
-      io.bellows.sstable.SortedFileInspector.print(file, ps);
-    } catch (RuntimeException e) {
-      status = 1;
-      buf.writeBytes(("ERROR: " + e.getMessage() + System.lineSeparator()).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    }
-    spec.commandLine().getOut().print(buf.toString(java.nio.charset.StandardCharsets.UTF_8));
-    spec.commandLine().getOut().flush();
-    return status;
+    return ToolOutput.run(spec, ps -> io.bellows.sstable.SortedFileInspector.print(file, ps));
   }
 }

@@ -305,8 +305,10 @@ public final class Bellows implements AutoCloseable {
     long data = 0;
     long overhead = 0;
     long files = 0;
+    long bytesRead = 0;
     for (Region r : regions.values()) {
       for (Store s : r.stores().values()) {
+        bytesRead += s.fileBytesRead();
         data += s.memStoreSize().dataBytes();
         overhead += s.memStoreSize().overheadBytes();
         files += s.fileCount();
@@ -315,6 +317,7 @@ public final class Bellows implements AutoCloseable {
     m.put("memstore.data.bytes", data);
     m.put("memstore.overhead.bytes", overhead);
     m.put("store.files", files);
+    m.put("store.files.bytes.read", bytesRead);
     m.put("tables", catalog.tables().size());
     EngineChunks.metrics(chunks).forEach((k, v) -> m.put("chunks." + k, v));
     return m;

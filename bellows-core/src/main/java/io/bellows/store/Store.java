@@ -61,6 +61,8 @@ public final class Store implements AutoCloseable {
   private final LongAdder compactionBytesWritten = metrics.counter("compaction.bytes.written");
   private final LongAdder compactionBytesRead = metrics.counter("compaction.bytes.read");
   private final LongAdder compactionCellsDropped = metrics.counter("compaction.cells.dropped");
+  /** Bytes read from files that are no longer live (their readers are gone from the list). */
+  private final LongAdder retiredBytesRead = new LongAdder();
 
   private final Object filesLock = new Object();
   private volatile List<StoreFile> files;
@@ -375,6 +377,7 @@ public final class Store implements AutoCloseable {
       files = List.copyOf(next);
     }
     for (StoreFile f : removed) {
+      retiredBytesRead.add(f.bytesRead());
       f.markForDeletion();
       f.release();
     }
@@ -394,8 +397,9 @@ public final class Store implements AutoCloseable {
     return n;
   }
 
-  private long fileBytesRead() {
-    long n = 0;
+  /** Bytes read from this store's files since open, by reads and compactions. */
+  public long fileBytesRead() {
+    long n = retiredBytesRead.sum();
     for (StoreFile f : files) {
       n += f.bytesRead();
     }
