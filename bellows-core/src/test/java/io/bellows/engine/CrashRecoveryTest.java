@@ -10,7 +10,6 @@ import io.bellows.client.Scan;
 import io.bellows.client.Table;
 import io.bellows.config.EngineOptions;
 import io.bellows.schema.Durability;
-import io.bellows.schema.MemStorePolicy;
 import io.bellows.util.Bytes;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -25,6 +24,7 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Kills a writing child JVM with SIGKILL at random moments, many times over the same directory, and
@@ -37,21 +37,27 @@ class CrashRecoveryTest {
 
   @TempDir Path dir;
 
+  static List<EngineConfigurations> configurations() {
+    return EngineConfigurations.all();
+  }
+
   @ParameterizedTest
-  @EnumSource(value = MemStorePolicy.class)
-  void fsyncWalLosesNoAcknowledgedWrite(MemStorePolicy policy) throws Exception {
-    crashRepeatedly(Durability.FSYNC_WAL, policy, 6);
+  @MethodSource("configurations")
+  void fsyncWalLosesNoAcknowledgedWrite(EngineConfigurations config) throws Exception {
+    crashRepeatedly(Durability.FSYNC_WAL, config, 3);
   }
 
   @ParameterizedTest
   @EnumSource(value = Durability.class, names = {"SYNC_WAL", "ASYNC_WAL"})
   void otherDurabilities(Durability durability) throws Exception {
-    crashRepeatedly(durability, MemStorePolicy.NONE, 4);
+    crashRepeatedly(durability, EngineConfigurations.all().get(0), 4);
+    crashRepeatedly(durability, EngineConfigurations.named(
+        "ADAPTIVE-CHUNK_SKIPLIST-CHUNK-MSLAB-OFFHEAP"), 2);
   }
 
-  private void crashRepeatedly(Durability durability, MemStorePolicy policy, int rounds) throws Exception {
+  private void crashRepeatedly(Durability durability, EngineConfigurations config, int rounds) throws Exception {
     long seed = System.nanoTime();
-    System.out.println("CrashRecoveryTest seed=" + seed + " durability=" + durability + " policy=" + policy);
+    System.out.println("CrashRecoveryTest seed=" + seed + " durability=" + durability + " config=" + config);
     Random random = new Random(seed);
     Map<Integer, Long> nextStart = new HashMap<>();
     Map<Integer, TreeSet<Long>> acked = new HashMap<>();
@@ -62,16 +68,16 @@ class CrashRecoveryTest {
     for (int round = 0; round < rounds; round++) {
       long start = round * 1_000_000L;
       int killAfter = 50 + random.nextInt(1500);
-      runAndKill(durability, policy, start, killAfter, acked);
-      verify(durability, start, acked, seed);
+      runAndKill(durability, config, start, killAfter, acked);
+      verify(durability, config, start, acked, seed);
     }
   }
 
-  private void runAndKill(Durability durability, MemStorePolicy policy, long start, int killAfter,
+  private void runAndKill(Durability durability, EngineConfigurations config, long start, int killAfter,
       Map<Integer, TreeSet<Long>> acked) throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-        CrashWriter.class.getName(), dir.toString(), durability.name(), policy.name(), Long.toString(start),
+        CrashWriter.class.getName(), dir.toString(), durability.name(), config.name(), Long.toString(start),
         Integer.toString(WRITERS));
     pb.redirectError(ProcessBuilder.Redirect.DISCARD);
     Process p = pb.start();
@@ -94,8 +100,8 @@ class CrashRecoveryTest {
     assertThat(count).as("child acknowledged writes before it was killed").isGreaterThan(0);
   }
 
-  private void verify(Durability durability, long roundStart, Map<Integer, TreeSet<Long>> acked, long seed) {
-    try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
+  private void verify(Durability durability, EngineConfigurations config, long roundStart, Map<Integer, TreeSet<Long>> acked, long seed) {
+    try (Bellows db = Bellows.open(dir, config.engine(EngineOptions.builder()).build())) {
       Table t = db.getTable(CrashWriter.TABLE);
       Map<Integer, TreeSet<Long>> present = new HashMap<>();
       for (int w = 0; w < WRITERS; w++) {

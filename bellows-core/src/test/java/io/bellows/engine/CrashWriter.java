@@ -5,9 +5,7 @@ import io.bellows.client.Put;
 import io.bellows.client.Table;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
-import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.Durability;
-import io.bellows.schema.MemStorePolicy;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.Bytes;
 import java.io.PrintStream;
@@ -20,7 +18,8 @@ import java.util.List;
  * threads forever, printing {@code ACK <writer> <n>} after each put returns. The parent kills it
  * with SIGKILL at a random moment and checks what survived.
  *
- * <p>Arguments: data directory, durability, memstore policy, start sequence per writer, writers.
+ * <p>Arguments: data directory, durability, configuration name ({@link EngineConfigurations}), start
+ * sequence per writer, writers.
  */
 public final class CrashWriter {
   static final String TABLE = "crash";
@@ -29,10 +28,10 @@ public final class CrashWriter {
   public static void main(String[] args) throws Exception {
     Path dir = Path.of(args[0]);
     Durability durability = Durability.valueOf(args[1]);
-    MemStorePolicy policy = MemStorePolicy.valueOf(args[2]);
+    EngineConfigurations config = EngineConfigurations.named(args[2]);
     long start = Long.parseLong(args[3]);
     int writers = Integer.parseInt(args[4]);
-    EngineOptions options = EngineOptions.builder()
+    EngineOptions options = config.engine(EngineOptions.builder())
         .set(Knobs.WAL_ROLL_SIZE, 64L * 1024)
         .set(Knobs.WAL_ASYNC_SYNC_PERIOD_MS, 5L)
         .build();
@@ -40,7 +39,7 @@ public final class CrashWriter {
     if (!db.tableExists(TABLE)) {
       db.createTable(TableDescriptor.builder(TABLE)
           .flushSize(64L * 1024)
-          .family(ColumnFamilyDescriptor.builder("f").memStorePolicy(policy).blockSize(4096).build())
+          .family(config.family("f").blockSize(4096).build())
           .build());
     }
     Table t = db.getTable(TABLE);

@@ -1,0 +1,64 @@
+package io.bellows.engine;
+
+import io.bellows.config.EngineOptions;
+import io.bellows.config.Knobs;
+import io.bellows.schema.ActiveIndexType;
+import io.bellows.schema.ColumnFamilyDescriptor;
+import io.bellows.schema.MemStorePolicy;
+import io.bellows.schema.SegmentIndexType;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The memory-store configurations every engine-level correctness test runs under: the classic
+ * memory store and every Accordion policy × index kind × on/off-heap chunks. One list, so that a
+ * new configuration is tested everywhere at once.
+ */
+public record EngineConfigurations(
+    MemStorePolicy policy, ActiveIndexType active, SegmentIndexType segments, boolean mslab, boolean offHeap) {
+
+  /** A short name, also used to pass the configuration to a child JVM. */
+  public String name() {
+    return policy + "-" + active + "-" + segments + (mslab ? "-MSLAB" : "") + (offHeap ? "-OFFHEAP" : "");
+  }
+
+  @Override
+  public String toString() {
+    return name();
+  }
+
+  /** A family builder with this configuration's memory-store settings. */
+  public ColumnFamilyDescriptor.Builder family(String name) {
+    return ColumnFamilyDescriptor.builder(name)
+        .memStorePolicy(policy)
+        .set(Knobs.ACTIVE_INDEX, active)
+        .set(Knobs.SEGMENT_INDEX, segments)
+        .set(Knobs.MSLAB, mslab);
+  }
+
+  /** Engine options with this configuration's chunk settings (small chunks keep tests lean). */
+  public EngineOptions.Builder engine(EngineOptions.Builder b) {
+    return b.set(Knobs.CHUNK_OFF_HEAP, offHeap).set(Knobs.CHUNK_SIZE, 64L * 1024);
+  }
+
+  public static List<EngineConfigurations> all() {
+    List<EngineConfigurations> out = new ArrayList<>();
+    out.add(new EngineConfigurations(MemStorePolicy.NONE, ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.ARRAY, false, false));
+    for (MemStorePolicy p : new MemStorePolicy[] {MemStorePolicy.BASIC, MemStorePolicy.EAGER, MemStorePolicy.ADAPTIVE}) {
+      out.add(new EngineConfigurations(p, ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.ARRAY, false, false));
+      out.add(new EngineConfigurations(p, ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.ARRAY, true, false));
+      out.add(new EngineConfigurations(p, ActiveIndexType.CHUNK_SKIPLIST, SegmentIndexType.CHUNK, true, false));
+      out.add(new EngineConfigurations(p, ActiveIndexType.CHUNK_SKIPLIST, SegmentIndexType.CHUNK, true, true));
+    }
+    return out;
+  }
+
+  public static EngineConfigurations named(String name) {
+    for (EngineConfigurations c : all()) {
+      if (c.name().equals(name)) {
+        return c;
+      }
+    }
+    throw new IllegalArgumentException("no configuration " + name);
+  }
+}
