@@ -227,7 +227,7 @@ public final class Bellows implements AutoCloseable {
       Region r = regions.remove(name);
       if (r != null) {
         r.close(true);
-        services.flushed(r);
+        services.walMayShrink(r);
       }
       writeCatalog(catalog.with(new Catalog.Entry(e.id(), e.descriptor(), false)));
     }
@@ -615,7 +615,7 @@ public final class Bellows implements AutoCloseable {
     }
 
     @Override
-    public void flushed(Region region) {
+    public void walMayShrink(Region region) {
       deleteObsoleteWalFiles();
     }
 

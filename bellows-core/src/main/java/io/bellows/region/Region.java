@@ -66,7 +66,7 @@ public final class Region implements AutoCloseable {
     this.blockedWrites = services.metrics().counter("writes.blocked.count");
     for (ColumnFamilyDescriptor f : descriptor.families()) {
       StoreContext sc = new StoreContext(services.options(), descriptor.flushSize(), readPoints::smallest,
-          services.inMemoryCompactions(), services.chunks(), services.metrics());
+          services.inMemoryCompactions(), services.chunks(), services.metrics(), () -> services.walMayShrink(this));
       stores.put(f.name(), new Store(f, dir.resolve(f.name()), sc));
     }
   }
@@ -445,7 +445,7 @@ public final class Region implements AutoCloseable {
         s.flush();
       }
       if (!prepared.isEmpty()) {
-        services.flushed(this);
+        services.walMayShrink(this);
         for (Store s : prepared) {
           if (!s.selectMinor().isEmpty()) {
             services.requestCompaction(this);

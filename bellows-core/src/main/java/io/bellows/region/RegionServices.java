@@ -31,8 +31,11 @@ public interface RegionServices {
   /** Asks for a background minor compaction check of the region. */
   void requestCompaction(Region region);
 
-  /** Called after a flush: lets the engine delete WAL files no store needs any more. */
-  void flushed(Region region);
+  /**
+   * Called after a flush, and when in-memory compaction raised a store's oldest unflushed sequence
+   * id: lets the engine delete WAL files no store needs any more.
+   */
+  void walMayShrink(Region region);
 
   /** Called after every mutation; must be cheap (the engine checks whether the WAL rolled). */
   void wrote(Region region);

@@ -93,7 +93,12 @@ public final class Store implements AutoCloseable {
     }
     MemStoreContext msc = new MemStoreContext(family, ctx.flushSize(), ctx.engine(), ctx.chunks(),
         ctx.inMemoryCompactions(), () -> retention(RetentionFilter.Mode.FLUSH), ctx.clock(),
-        MemStoreContext.Listener.NONE);
+        new MemStoreContext.Listener() {
+          @Override
+          public void oldestUnflushedSeqIdRose(long newOldest) {
+            ctx.walMayShrink().run();
+          }
+        });
     this.memStore = MemStores.create(msc);
     metrics.gauge("store.files", () -> files.size());
     metrics.gauge("store.files.bytes", this::fileBytes);

@@ -16,6 +16,8 @@ import java.util.function.LongSupplier;
  * @param inMemoryCompactions executor for the memory store's background work
  * @param chunks the engine's chunk allocator
  * @param engineMetrics the engine-wide metric set that store counters also add to
+ * @param walMayShrink called when data left memory (in-memory compaction raised the oldest
+ *     unflushed sequence id), so the engine can delete WAL files no store needs any more
  */
 public record StoreContext(
     EngineOptions engine,
@@ -23,7 +25,8 @@ public record StoreContext(
     LongSupplier smallestReadPoint,
     Executor inMemoryCompactions,
     ChunkAllocator chunks,
-    MetricSet engineMetrics) {
+    MetricSet engineMetrics,
+    Runnable walMayShrink) {
   public Clock clock() {
     return engine.clock();
   }
