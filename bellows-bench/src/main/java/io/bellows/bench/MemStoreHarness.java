@@ -157,10 +157,23 @@ public final class MemStoreHarness implements AutoCloseable {
     return backgroundThread;
   }
 
+  /**
+   * Waits for background work, frees the store and waits for the background thread to end: until it
+   * has, the thread (through its executor and thread factory) keeps this harness and its store
+   * reachable, which would distort heap measurements taken right after.
+   */
   @Override
   public void close() {
     awaitQuiescent();
     memStore.close();
     background.shutdown();
+    try {
+      if (!background.awaitTermination(1, TimeUnit.MINUTES)) {
+        throw new IllegalStateException("background thread did not end");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while closing", e);
+    }
   }
 }
