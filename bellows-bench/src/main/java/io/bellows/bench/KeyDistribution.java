@@ -1,0 +1,21 @@
+package io.bellows.bench;
+
+/** The key distributions of the benchmarks; makes a seeded {@link KeyChooser} for one writer. */
+public enum KeyDistribution {
+  /** Zipf with θ = 0.99 over {@code keySpace} rows, hot rows scattered over the key range. */
+  ZIPF {
+    @Override
+    public KeyChooser chooser(long keySpace, long seed) {
+      return new ZipfKeys(keySpace, ZipfKeys.DEFAULT_THETA, seed);
+    }
+  },
+  /** Every put writes a row never written before (no redundancy at all); {@code keySpace} is unused. */
+  UNIQUE {
+    @Override
+    public KeyChooser chooser(long keySpace, long seed) {
+      return new UniqueKeys(seed);
+    }
+  };
+
+  public abstract KeyChooser chooser(long keySpace, long seed);
+}
