@@ -63,7 +63,7 @@ class MemStoreModelTest {
     java.util.Map<String, Cell> newest = new java.util.HashMap<>();
     FlushSnapshot pending = null;
     long seq = (1L << 31) + 10; // sequence ids beyond int range
-    for (int step = 0; step < 800; step++) {
+    for (int step = 0; step < 600; step++) {
       int action = rnd.nextInt(100);
       if (action < 80) {
         Cell c = rnd.nextInt(200) == 0
