@@ -6,7 +6,9 @@ import io.bellows.memstore.chunk.Chunk;
 import io.bellows.memstore.chunk.ChunkEntryCursor;
 import io.bellows.memstore.chunk.MemStoreLab;
 import java.nio.ByteBuffer;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
+import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListSet;
 
 /**
@@ -81,10 +83,14 @@ public final class SkipListActiveIndex implements ActiveIndex {
     }
   }
 
-  /** Locates each cell view in its lab chunk (by array identity; the last chunk is cached). */
+  /**
+   * Locates each cell view in its lab chunk by array identity (cells come in key order, not chunk
+   * order, so chunks found are remembered in an identity map: O(1) per cell after the first).
+   */
   private static final class ViewCursor implements ChunkEntryCursor {
     private final Iterator<Cell> it;
     private final MemStoreLab lab;
+    private final Map<byte[], Chunk> found = new IdentityHashMap<>();
     private Cell current;
     private Chunk chunk;
 
@@ -103,7 +109,7 @@ public final class SkipListActiveIndex implements ActiveIndex {
     public void advance() {
       current = it.hasNext() ? it.next() : null;
       if (current != null && (chunk == null || chunk.buffer().array() != current.array())) {
-        chunk = lab.chunkOf(current.array());
+        chunk = found.computeIfAbsent(current.array(), lab::chunkOf);
         if (chunk == null) {
           throw new IllegalStateException(current + " is not in its segment's lab");
         }

@@ -12,9 +12,11 @@ import io.bellows.client.Scan;
 import io.bellows.client.Table;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
+import io.bellows.schema.ActiveIndexType;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.Durability;
 import io.bellows.schema.MemStorePolicy;
+import io.bellows.schema.SegmentIndexType;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.Bytes;
 import java.nio.file.Path;
@@ -28,7 +30,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Writers, readers and scanners at once while flushes and compactions run (tiny flush size, and a
@@ -46,14 +49,36 @@ class ConcurrentReadWriteTest {
 
   @TempDir Path dir;
 
-  @ParameterizedTest
-  @EnumSource(MemStorePolicy.class)
-  void noTornLostOrDuplicatedRows(MemStorePolicy policy) throws Exception {
-    EngineOptions opts = EngineOptions.builder().set(Knobs.COMPACTION_MIN_FILES, 2).build();
+  /** Memory forms of the families: cells in writers' arrays, or in chunks (MSLAB) on or off heap. */
+  enum Memory { PLAIN, MSLAB_ARRAY, CHUNK_INDEXES, CHUNK_INDEXES_OFF_HEAP }
+
+  static List<Arguments> cases() {
+    List<Arguments> out = new ArrayList<>();
+    for (MemStorePolicy p : MemStorePolicy.values()) {
+      out.add(Arguments.of(p, Memory.PLAIN));
+    }
+    out.add(Arguments.of(MemStorePolicy.BASIC, Memory.MSLAB_ARRAY));
+    out.add(Arguments.of(MemStorePolicy.EAGER, Memory.CHUNK_INDEXES));
+    out.add(Arguments.of(MemStorePolicy.ADAPTIVE, Memory.CHUNK_INDEXES_OFF_HEAP));
+    return out;
+  }
+
+  @ParameterizedTest(name = "{0} {1}")
+  @MethodSource("cases")
+  void noTornLostOrDuplicatedRows(MemStorePolicy policy, Memory memory) throws Exception {
+    EngineOptions opts = EngineOptions.builder().set(Knobs.COMPACTION_MIN_FILES, 2)
+        .set(Knobs.CHUNK_OFF_HEAP, memory == Memory.CHUNK_INDEXES_OFF_HEAP).build();
     try (Bellows db = Bellows.open(dir, opts)) {
       TableDescriptor.Builder tb = TableDescriptor.builder("t").flushSize(64L * 1024).durability(Durability.ASYNC_WAL);
       for (String f : FAMILIES) {
-        tb.family(ColumnFamilyDescriptor.builder(f).memStorePolicy(policy).maxVersions(2).blockSize(2048).build());
+        ColumnFamilyDescriptor.Builder fb =
+            ColumnFamilyDescriptor.builder(f).memStorePolicy(policy).maxVersions(2).blockSize(2048);
+        if (memory == Memory.MSLAB_ARRAY) {
+          fb.set(Knobs.MSLAB, true);
+        } else if (memory != Memory.PLAIN) {
+          fb.set(Knobs.ACTIVE_INDEX, ActiveIndexType.CHUNK_SKIPLIST).set(Knobs.SEGMENT_INDEX, SegmentIndexType.CHUNK);
+        }
+        tb.family(fb.build());
       }
       db.createTable(tb.build());
       Table t = db.getTable("t");
