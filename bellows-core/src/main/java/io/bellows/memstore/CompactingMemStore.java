@@ -14,7 +14,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.DoubleSupplier;
-import java.util.function.Supplier;
 
 /**
  * The Accordion compacting memory store (policies BASIC, EAGER, ADAPTIVE): a small mutable active
@@ -47,11 +46,11 @@ public final class CompactingMemStore implements MemStore {
   private final MemStorePolicy policy;
   private final long inMemoryFlushThreshold;
   private final int maxPipelineSegments;
-  private final Supplier<ActiveIndex> activeIndexes;
+  private final SegmentFactory segments;
 
   private final MemStoreAccounting accounting = new MemStoreAccounting();
   private final AtomicLong segmentIds = new AtomicLong();
-  private final SegmentCompactor compactor = new SegmentCompactor(segmentIds::incrementAndGet);
+  private final SegmentCompactor compactor;
   private final AdaptivePolicy adaptive;
 
   private final AtomicReference<MutableSegment> active;
@@ -76,16 +75,13 @@ public final class CompactingMemStore implements MemStore {
   private final AtomicLong cellsEliminated = new AtomicLong();
   private final AtomicLong bytesEliminated = new AtomicLong();
   private final AtomicLong snapshots = new AtomicLong();
+  private final AtomicLong bytesRelocated = new AtomicLong();
 
   /**
    * @param random uniform draws in [0, 1) for ADAPTIVE's throttle; pass a seeded source for
    *     reproducible decisions
    */
   public CompactingMemStore(MemStoreContext context, DoubleSupplier random) {
-    this(context, random, SkipListActiveIndex::new);
-  }
-
-  CompactingMemStore(MemStoreContext context, DoubleSupplier random, Supplier<ActiveIndex> activeIndexes) {
     this.context = context;
     this.policy = context.family().memStorePolicy();
     if (policy == MemStorePolicy.NONE) {
@@ -95,12 +91,18 @@ public final class CompactingMemStore implements MemStore {
     this.inMemoryFlushThreshold = Math.max(1, (long) (a * context.flushSize()));
     this.maxPipelineSegments = context.family().get(Knobs.PIPELINE_MAX_SEGMENTS);
     this.adaptive = new AdaptivePolicy(context.family().get(Knobs.ADAPTIVE_THRESHOLD), random);
-    this.activeIndexes = activeIndexes;
+    this.segments = new SegmentFactory(context);
+    this.compactor = new SegmentCompactor(segmentIds::incrementAndGet, segments);
     this.active = new AtomicReference<>(newActive());
   }
 
   private MutableSegment newActive() {
-    return new MutableSegment(segmentIds.incrementAndGet(), activeIndexes.get());
+    return segments.newActive(segmentIds.incrementAndGet());
+  }
+
+  /** The resolved segment forms (MSLAB, index kinds), for tests and diagnostics. */
+  SegmentFactory segmentFactory() {
+    return segments;
   }
 
   public MemStorePolicy policy() {
@@ -266,6 +268,7 @@ public final class CompactingMemStore implements MemStore {
         adaptive.observeUniqueness(r.uniqueness());
       }
       (compact ? compactions : merges).incrementAndGet();
+      bytesRelocated.addAndGet(r.relocatedBytes());
     }
     return ok;
   }
@@ -460,6 +463,9 @@ public final class CompactingMemStore implements MemStore {
     m.put("memstore.cellsEliminated", cellsEliminated.get());
     m.put("memstore.bytesEliminated", bytesEliminated.get());
     m.put("memstore.snapshots", snapshots.get());
+    m.put("memstore.bytesRelocated", bytesRelocated.get());
+    m.put("memstore.offHeapBytes", total.offHeapBytes());
+    MemStoreMetrics.putChunks(m, segments);
     m.put("memstore.adaptive.throttle", adaptive.throttle());
     m.put("memstore.adaptive.uniqueness", adaptive.uniqueness());
     return m;

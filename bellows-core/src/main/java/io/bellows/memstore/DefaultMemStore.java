@@ -10,8 +10,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The classic memory store (policy NONE): one active segment on a concurrent skiplist; {@link
- * #snapshot} moves it to the snapshot and starts a new one. No in-memory compaction.
+ * The classic memory store (policy NONE): one active segment; {@link #snapshot} moves it to the
+ * snapshot and starts a new one. No in-memory compaction, so only {@code MSLAB} and {@code
+ * ACTIVE_INDEX} matter (object or chunk skiplist, cells in writers' arrays or in chunks); {@code
+ * SEGMENT_INDEX} is irrelevant (nothing is ever flattened) but a CHUNK request still implies MSLAB.
  *
  * <p>Thread-safety: {@link #add} and {@link #scanners} from any thread, lock-free; snapshot, release
  * and close are synchronized with each other. The snapshot is published before the new active
@@ -25,13 +27,15 @@ public final class DefaultMemStore implements MemStore {
   private volatile List<Segment> snapshotSegments = List.of();
   private final AtomicLong snapshotIds = new AtomicLong();
   private volatile boolean closed;
+  private final SegmentFactory segments;
 
   public DefaultMemStore(MemStoreContext context) {
+    this.segments = new SegmentFactory(context);
     this.active = new AtomicReference<>(newActive());
   }
 
   private MutableSegment newActive() {
-    return new MutableSegment(segmentIds.incrementAndGet(), new SkipListActiveIndex());
+    return segments.newActive(segmentIds.incrementAndGet());
   }
 
   @Override
@@ -137,6 +141,8 @@ public final class DefaultMemStore implements MemStore {
     m.put("memstore.cells", total.cellCount());
     m.put("memstore.activeBytes", active.get().footprint());
     m.put("memstore.snapshotBytes", snapBytes);
+    m.put("memstore.offHeapBytes", total.offHeapBytes());
+    MemStoreMetrics.putChunks(m, segments);
     return m;
   }
 

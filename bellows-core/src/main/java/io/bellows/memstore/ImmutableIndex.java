@@ -2,6 +2,7 @@ package io.bellows.memstore;
 
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellComparator;
+import io.bellows.memstore.chunk.ChunkEntryCursor;
 
 /**
  * The index of an immutable segment: cells in {@link CellComparator} order addressed by position,
@@ -19,6 +20,11 @@ public interface ImmutableIndex {
   long indexBytes();
 
   SegmentKind kind();
+
+  /** Where each cell lives in chunk memory, in order; null if the cells are not in chunks. */
+  default ChunkEntryCursor entries() {
+    return null;
+  }
 
   /** The first position in {@code [from, size())} whose cell is &gt;= {@code key}; size() if none. */
   default int ceiling(Cell key, int from) {

@@ -5,13 +5,15 @@ import io.bellows.scan.CellScanner;
 
 /**
  * A cursor over an {@link ImmutableIndex}: seeks are binary searches, reseeks binary-search only
- * the part after the current position. Not thread-safe; holds no reference (see {@link
+ * the part after the current position. The current cell is materialized once per position (a chunk
+ * index makes a cell object per {@code get}). Not thread-safe; holds no reference (see {@link
  * SegmentScanner}).
  */
 final class ImmutableIndexScanner implements CellScanner {
   private final ImmutableIndex index;
   /** Current position; -1 before the first seek. */
   private int pos = -1;
+  private Cell current;
 
   ImmutableIndexScanner(ImmutableIndex index) {
     this.index = index;
@@ -19,14 +21,15 @@ final class ImmutableIndexScanner implements CellScanner {
 
   @Override
   public Cell peek() {
-    return pos >= 0 && pos < index.size() ? index.get(pos) : null;
+    return current;
   }
 
   @Override
   public Cell next() {
-    Cell c = peek();
+    Cell c = current;
     if (c != null) {
       pos++;
+      load();
     }
     return c;
   }
@@ -34,15 +37,26 @@ final class ImmutableIndexScanner implements CellScanner {
   @Override
   public boolean seek(Cell key) {
     pos = index.ceiling(key, 0);
-    return pos < index.size();
+    load();
+    return current != null;
   }
 
   @Override
   public boolean reseek(Cell key) {
-    pos = index.ceiling(key, Math.max(pos, 0));
-    return pos < index.size();
+    int at = index.ceiling(key, Math.max(pos, 0));
+    if (at != pos) {
+      pos = at;
+      load();
+    }
+    return current != null;
+  }
+
+  private void load() {
+    current = pos >= 0 && pos < index.size() ? index.get(pos) : null;
   }
 
   @Override
-  public void close() {}
+  public void close() {
+    current = null;
+  }
 }

@@ -1,6 +1,7 @@
 package io.bellows.memstore;
 
 import io.bellows.scan.CellScanner;
+import io.bellows.scan.MergingScanner;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -2,7 +2,11 @@ package io.bellows.memstore;
 
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellComparator;
+import io.bellows.memstore.chunk.ChunkEntryCursor;
+import io.bellows.memstore.chunk.MemStoreLab;
 import io.bellows.scan.CellScanner;
+import io.bellows.util.RefCounted;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -46,10 +50,17 @@ public final class MutableSegment extends Segment {
   private final LongAdder cells = new LongAdder();
   private final LongAdder dataBytes = new LongAdder();
   private final LongAdder objectBytes = new LongAdder();
+  private final LongAdder indexBytes = new LongAdder();
+  private final LongAdder offHeapBytes = new LongAdder();
+  private volatile boolean rangeTombstones;
+  /** Whether cells read from the index view heap chunk memory (and must be copied on the way out). */
+  private final boolean chunkViews;
 
+  /** A segment over {@code index}, which it owns (freed with the segment's last reference). */
   public MutableSegment(long id, ActiveIndex index) {
     super(id);
     this.index = index;
+    this.chunkViews = index.lab() != null && !index.lab().allocator().offHeap();
   }
 
   ActiveIndex index() {
@@ -82,19 +93,28 @@ public final class MutableSegment extends Segment {
    */
   public boolean add(Cell c, MemStoreAccounting accounting) {
     widenRanges(c);
-    if (!index.add(c)) {
+    long idx = index.add(c);
+    if (idx < 0) {
       return false;
     }
     long data = c.dataSize();
-    long objects = MemoryLayout.cellObjectBytes(c);
+    long objects = index.cellObjectBytes(c);
+    long off = (index.dataOffHeap() ? data : 0) + (index.indexOffHeap() ? idx : 0);
     cells.increment();
     dataBytes.add(data);
     objectBytes.add(objects);
-    accounting.add(data, objects + index.entryOverheadBytes(), 0, 1);
+    indexBytes.add(idx);
+    if (off != 0) {
+      offHeapBytes.add(off);
+    }
+    accounting.add(data, objects + idx, off, 1);
     return true;
   }
 
   private void widenRanges(Cell c) {
+    if (!rangeTombstones && SegmentStats.isRangeTombstone(c)) {
+      rangeTombstones = true;
+    }
     Cell f = firstRow.get();
     while (f == null || CellComparator.compareRows(c, f) < 0) {
       if (firstRow.compareAndSet(f, c)) {
@@ -178,8 +198,7 @@ public final class MutableSegment extends Segment {
 
   /** Data plus overhead, read from the adders (cheap: no walk). */
   public long footprint() {
-    long n = cells.sum();
-    return dataBytes.sum() + objectBytes.sum() + n * index.entryOverheadBytes();
+    return dataBytes.sum() + objectBytes.sum() + indexBytes.sum();
   }
 
   public long cellCount() {
@@ -193,13 +212,34 @@ public final class MutableSegment extends Segment {
 
   @Override
   public SegmentStats stats() {
-    long n = cells.sum();
     return new SegmentStats(firstRow.get(), lastRow.get(), minTs.get(), maxTs.get(), minSeq.get(), maxSeq.get(),
-        n, dataBytes.sum(), objectBytes.sum(), n * index.entryOverheadBytes(), 0);
+        cells.sum(), dataBytes.sum(), objectBytes.sum(), indexBytes.sum(), offHeapBytes.sum(), rangeTombstones);
   }
 
   @Override
   protected CellScanner cursor() {
     return new ActiveIndexScanner(index);
+  }
+
+  @Override
+  boolean chunkViews() {
+    return chunkViews;
+  }
+
+  @Override
+  List<RefCounted> dataHolders() {
+    MemStoreLab lab = index.lab();
+    return lab == null ? List.of() : List.of(lab);
+  }
+
+  @Override
+  ChunkEntryCursor entries() {
+    return index.entries();
+  }
+
+  /** Frees the index and the lab (chunks go back to the pool), after the last reader. */
+  @Override
+  protected void deallocate() {
+    index.free();
   }
 }

@@ -1,6 +1,8 @@
 package io.bellows.memstore;
 
+import io.bellows.memstore.chunk.ChunkEntryCursor;
 import io.bellows.scan.CellScanner;
+import java.util.List;
 import io.bellows.util.RefCounted;
 
 /**
@@ -51,10 +53,38 @@ public abstract class Segment extends RefCounted {
     if (!tryRetain()) {
       return null;
     }
-    return new SegmentScanner(this, cursor());
+    return new SegmentScanner(this, cursor(), chunkViews());
   }
 
-  /** Frees what the segment owns. On-heap segments own nothing beyond garbage-collected objects. */
+  /**
+   * Like {@link #tryScanner()}, but the cells may view chunk memory: for in-memory compactions,
+   * which use them only while holding the segment (or retain the segment's data holders).
+   */
+  final CellScanner tryInternalScanner() {
+    if (!tryRetain()) {
+      return null;
+    }
+    return new SegmentScanner(this, cursor(), false);
+  }
+
+  /**
+   * Whether cells read from {@link #cursor()} view heap chunk memory. Such views must not escape
+   * the memory store (a reader may keep a cell after its scanner closed and the chunk was
+   * recycled), so {@link #tryScanner()} hands out copies.
+   */
+  abstract boolean chunkViews();
+
+  /**
+   * What keeps this segment's cell bytes alive (its MSLAB, or a chunk index that holds its data
+   * chunks); empty when cells live in the writers' arrays. An index-only merge into an array
+   * retains these so its cell views stay valid after the inputs are freed.
+   */
+  abstract List<RefCounted> dataHolders();
+
+  /** Where each cell lives in chunk memory, in order; null if the cells are not in chunks. */
+  abstract ChunkEntryCursor entries();
+
+  /** Frees what the segment owns (chunk-backed segments give their chunks back). */
   @Override
   protected void deallocate() {}
 

@@ -4,26 +4,53 @@ import io.bellows.cell.Cell;
 import io.bellows.cell.CellComparator;
 import io.bellows.cell.CellType;
 import io.bellows.cell.Cells;
+import io.bellows.memstore.chunk.ChunkCellComparator;
+import io.bellows.memstore.chunk.ChunkCellIndex;
+import io.bellows.memstore.chunk.ChunkEntryCursor;
+import io.bellows.memstore.chunk.MemStoreLab;
 import io.bellows.scan.CellScanner;
+import io.bellows.scan.MergingScanner;
 import io.bellows.scan.RetentionFilter;
 import io.bellows.util.Bytes;
+import io.bellows.util.RefCounted;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
  * Builds one new immutable segment from stable input segments, walking their merged sorted run
- * once: <b>flatten</b> (one mutable segment's skiplist becomes an array; no data copied),
- * <b>merge</b> (several indexes become one array; no data copied, nothing dropped) and
- * <b>compact</b> (like merge, but a {@link RetentionFilter} drops redundant cells). While walking it
- * counts distinct columns (row, family, qualifier), which gives ADAPTIVE its uniqueness estimate at
- * no extra cost. The inputs are not changed; the caller installs the result or drops it.
+ * once: <b>flatten</b> (one mutable segment's skiplist becomes a flat index; no data copied),
+ * <b>merge</b> (several indexes become one; no data copied, nothing dropped but exact duplicates)
+ * and <b>compact</b> (a {@link RetentionFilter} drops redundant cells). While walking it counts
+ * distinct columns (row, family, qualifier), which gives ADAPTIVE its uniqueness estimate at no
+ * extra cost. The inputs are not changed; the caller installs the result or drops it.
+ *
+ * <p>Chunk-backed stores ({@link SegmentFactory#mslab()}):
+ *
+ * <ul>
+ *   <li>flatten/merge into a <b>cell array</b>: the array's cells view the inputs' chunks, so the
+ *       output retains the inputs' data holders (their MSLABs) — no copy;
+ *   <li>flatten/merge into a <b>chunk index</b>: entries (chunk id, offset, length, seqId) are read
+ *       from the inputs' chunk structures without materializing cells and written into a new
+ *       {@link ChunkCellIndex}, which retains the data chunks itself — no copy;
+ *   <li><b>compact</b> relocates the survivors into a fresh MSLAB (jumbo cells included), so the
+ *       output never points into the inputs' chunks and those go back to the pool once the inputs
+ *       are freed: this is what actually returns the memory of eliminated cells.
+ * </ul>
  *
  * <p>Stateless apart from the id source; the caller runs one operation at a time per store.
  */
 final class SegmentCompactor {
   /** What one operation produced. {@code output} is null if an input was freed meanwhile. */
-  record Result(ImmutableSegment output, long inputCells, long distinctColumns) {
+  record Result(ImmutableSegment output, long inputCells, long distinctColumns, long relocatedBytes) {
+    Result(ImmutableSegment output, long inputCells, long distinctColumns) {
+      this(output, inputCells, distinctColumns, 0);
+    }
+
     /** Fraction of input cells that are the first of their column: 1 means all unique. */
     double uniqueness() {
       return inputCells == 0 ? 1.0 : (double) distinctColumns / inputCells;
@@ -31,9 +58,11 @@ final class SegmentCompactor {
   }
 
   private final LongSupplier ids;
+  private final SegmentFactory factory;
 
-  SegmentCompactor(LongSupplier ids) {
+  SegmentCompactor(LongSupplier ids, SegmentFactory factory) {
     this.ids = ids;
+    this.factory = factory;
   }
 
   /** Flattens one sealed segment. */
@@ -41,25 +70,34 @@ final class SegmentCompactor {
     return merge(List.of(in));
   }
 
-  /** Merges the indexes of stable segments into one array, keeping every cell. */
+  /** Merges the indexes of stable segments into one flat index, keeping every cell. */
   Result merge(List<Segment> inputs) {
-    List<SegmentStats> parts = new ArrayList<>(inputs.size());
+    return factory.chunkFlat() ? mergeEntries(inputs) : mergeIntoArray(inputs);
+  }
+
+  private static long cellCount(List<Segment> inputs) {
     long n = 0;
     for (Segment s : inputs) {
-      SegmentStats st = s.stats();
-      parts.add(st);
-      n += st.cellCount();
+      n += s.stats().cellCount();
     }
+    return n;
+  }
+
+  private Result mergeIntoArray(List<Segment> inputs) {
+    long n = cellCount(inputs);
     if (n > Integer.MAX_VALUE - 8) {
       throw new IllegalStateException("segment of " + n + " cells is too large for an array index");
     }
-    Cell[] out = new Cell[(int) n];
     CellScanner run = open(inputs);
     if (run == null) {
       return new Result(null, n, 0);
     }
+    Cell[] out = new Cell[(int) n];
+    SegmentStats.Accumulator acc = new SegmentStats.Accumulator();
+    boolean views = factory.mslab();
     int i = 0;
     long distinct = 0;
+    List<RefCounted> holds = new ArrayList<>();
     try {
       Cell prev = null;
       for (Cell c = run.next(); c != null; c = run.next()) {
@@ -67,33 +105,143 @@ final class SegmentCompactor {
           distinct++;
         }
         out[i++] = c;
+        acc.add(c, views ? MemoryLayout.CELL_OBJECT : MemoryLayout.cellObjectBytes(c));
         prev = c;
+      }
+      // The array's cells view the inputs' chunks: keep those alive as long as the output.
+      Set<RefCounted> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+      for (Segment s : inputs) {
+        for (RefCounted h : s.dataHolders()) {
+          if (seen.add(h)) {
+            h.retain();
+            holds.add(h);
+          }
+        }
       }
     } finally {
       run.close();
     }
-    if (i != n) {
-      throw new IllegalStateException("stable segments changed during a merge: expected " + n + " cells, read " + i);
-    }
     CellArrayIndex index = new CellArrayIndex(out, i);
-    SegmentStats stats = SegmentStats.union(parts, index.indexBytes());
-    return new Result(new ImmutableSegment(ids.getAsLong(), index, stats), n, distinct);
+    SegmentStats stats = acc.build(index.indexBytes(), 0, views);
+    return new Result(new ImmutableSegment(ids.getAsLong(), index, stats, holds, factory.heapViews()), n, distinct);
   }
 
-  /** Merges stable segments into one array, keeping only the cells {@code filter} keeps. */
-  Result compact(List<Segment> inputs, RetentionFilter filter) {
-    long n = 0;
+  /** Merge into a chunk index over the same data chunks, reading positions, not cells. */
+  private Result mergeEntries(List<Segment> inputs) {
+    long n = cellCount(inputs);
+    List<Segment> held = new ArrayList<>(inputs.size());
     for (Segment s : inputs) {
-      n += s.stats().cellCount();
+      if (!s.tryRetain()) {
+        held.forEach(Segment::release);
+        return new Result(null, n, 0);
+      }
+      held.add(s);
     }
+    ChunkCellIndex.Builder builder = ChunkCellIndex.builder(factory.chunks());
+    List<SegmentStats> parts = new ArrayList<>(inputs.size());
+    long distinct = 0;
+    long dups = 0;
+    long dupBytes = 0;
+    ChunkCellIndex index;
+    try {
+      ChunkEntryCursor[] cursors = new ChunkEntryCursor[inputs.size()];
+      for (int k = 0; k < cursors.length; k++) {
+        Segment s = inputs.get(k);
+        parts.add(s.stats());
+        cursors[k] = s.entries();
+        if (cursors[k] == null) {
+          throw new IllegalStateException(s + " does not live in chunks; cannot merge it into a chunk index");
+        }
+      }
+      ByteBuffer prevBuf = null;
+      int prevOff = 0;
+      long prevSeq = 0;
+      for (;;) {
+        ChunkEntryCursor min = null;
+        for (ChunkEntryCursor c : cursors) {
+          if (c.valid() && (min == null || ChunkCellComparator.compare(
+              c.buffer(), c.offset(), c.seqId(), min.buffer(), min.offset(), min.seqId()) < 0)) {
+            min = c;
+          }
+        }
+        if (min == null) {
+          break;
+        }
+        ByteBuffer buf = min.buffer();
+        int off = min.offset();
+        long seq = min.seqId();
+        if (prevBuf != null && ChunkCellComparator.compare(prevBuf, prevOff, prevSeq, buf, off, seq) == 0) {
+          dups++; // the same write twice (replayed): keep one, as readers would
+          dupBytes += min.length();
+          min.advance();
+          continue;
+        }
+        if (prevBuf == null || !sameColumn(prevBuf, prevOff, buf, off)) {
+          distinct++;
+        }
+        builder.add(min.chunkId(), off, min.length(), seq);
+        prevBuf = buf;
+        prevOff = off;
+        prevSeq = seq;
+        min.advance();
+      }
+      index = builder.build();
+    } catch (RuntimeException | Error e) {
+      builder.abort();
+      throw e;
+    } finally {
+      held.forEach(Segment::release);
+    }
+    SegmentStats u = SegmentStats.union(parts, index.indexBytes());
+    long data = u.dataBytes() - dupBytes;
+    long offHeap = factory.chunks().offHeap() ? data + index.indexBytes() : 0;
+    SegmentStats stats = new SegmentStats(u.firstRow(), u.lastRow(), u.minTimestamp(), u.maxTimestamp(),
+        u.minSeqId(), u.maxSeqId(), u.cellCount() - dups, data, 0, index.indexBytes(), offHeap,
+        u.rangeTombstones());
+    ImmutableSegment out = new ImmutableSegment(ids.getAsLong(), new ChunkImmutableIndex(index), stats,
+        List.of(index), factory.heapViews());
+    return new Result(out, n, distinct);
+  }
+
+  /**
+   * Whether two serialized cells have the same row, family and qualifier: the key bytes before
+   * timestamp and type (the length prefixes inside make equal bytes mean equal parts).
+   */
+  private static boolean sameColumn(ByteBuffer a, int aOff, ByteBuffer b, int bOff) {
+    int aLen = a.getInt(aOff) - 9;
+    int bLen = b.getInt(bOff) - 9;
+    if (aLen != bLen) {
+      return false;
+    }
+    int ak = aOff + Cell.PREFIX;
+    int bk = bOff + Cell.PREFIX;
+    for (int i = 0; i < aLen; i++) {
+      if (a.get(ak + i) != b.get(bk + i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Merges stable segments into one, keeping only the cells {@code filter} keeps. In a chunk-backed
+   * store the survivors are copied into a fresh MSLAB.
+   */
+  Result compact(List<Segment> inputs, RetentionFilter filter) {
+    long n = cellCount(inputs);
     CellScanner run = open(inputs);
     if (run == null) {
       return new Result(null, n, 0);
     }
+    boolean relocate = factory.mslab();
+    boolean chunkIndex = factory.chunkFlat();
+    MemStoreLab lab = relocate ? factory.newLab() : null;
+    ChunkCellIndex.Builder builder = chunkIndex ? ChunkCellIndex.builder(factory.chunks()) : null;
     List<Cell> kept = new ArrayList<>();
     SegmentStats.Accumulator acc = new SegmentStats.Accumulator();
     long read = 0;
     long distinct = 0;
+    ImmutableSegment out;
     try {
       Cell prev = null;
       for (Cell c = run.next(); c != null; c = run.next()) {
@@ -102,23 +250,52 @@ final class SegmentCompactor {
           distinct++;
         }
         prev = c;
-        if (filter.keep(c)) {
+        if (!filter.keep(c)) {
+          continue;
+        }
+        if (chunkIndex) {
+          builder.addCopy(lab, c);
+          acc.add(c, 0);
+        } else if (relocate) {
+          Cell moved = lab.copyCell(c);
+          kept.add(moved);
+          acc.add(moved, MemoryLayout.CELL_OBJECT);
+        } else {
           kept.add(c);
           acc.add(c);
         }
       }
+      if (chunkIndex) {
+        ChunkCellIndex index = builder.build();
+        builder = null;
+        lab.close(); // the index holds the data chunks now
+        long offHeap = factory.chunks().offHeap() ? acc.dataBytes() + index.indexBytes() : 0;
+        out = new ImmutableSegment(ids.getAsLong(), new ChunkImmutableIndex(index),
+            acc.build(index.indexBytes(), offHeap, true), List.of(index), factory.heapViews());
+      } else {
+        CellArrayIndex index = new CellArrayIndex(kept.toArray(new Cell[0]), kept.size());
+        out = new ImmutableSegment(ids.getAsLong(), index, acc.build(index.indexBytes(), 0, relocate),
+            relocate ? List.of(lab) : List.of(), factory.heapViews());
+      }
+    } catch (RuntimeException | Error e) {
+      if (builder != null) {
+        builder.abort();
+      }
+      if (lab != null) {
+        lab.close();
+      }
+      throw e;
     } finally {
       run.close();
     }
-    CellArrayIndex index = new CellArrayIndex(kept.toArray(new Cell[0]), kept.size());
-    return new Result(new ImmutableSegment(ids.getAsLong(), index, acc.build(index.indexBytes())), read, distinct);
+    return new Result(out, read, distinct, relocate ? acc.dataBytes() : 0);
   }
 
   /** A merged scanner positioned at the first cell, or null if some input was already freed. */
   private static CellScanner open(List<Segment> inputs) {
     List<CellScanner> scanners = new ArrayList<>(inputs.size());
     for (Segment s : inputs) {
-      CellScanner sc = s.tryScanner();
+      CellScanner sc = s.tryInternalScanner();
       if (sc == null) {
         scanners.forEach(CellScanner::close);
         return null;

@@ -4,8 +4,10 @@ package io.bellows.memstore;
 public enum SegmentKind {
   /** Mutable: a concurrent skiplist of cell objects (the active segment). */
   SKIPLIST,
+  /** Mutable: a concurrent skiplist whose nodes live in chunk memory (no object per cell). */
+  CHUNK_SKIPLIST,
   /** Immutable: a sorted array of cell references (flattened, merged or compacted). */
   ARRAY,
-  /** Immutable: a serialized index in chunk memory (provided by the chunk layer). */
+  /** Immutable: a serialized index in chunk memory (CellChunkMap). */
   CHUNK
 }

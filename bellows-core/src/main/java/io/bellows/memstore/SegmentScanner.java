@@ -11,12 +11,21 @@ import io.bellows.scan.ScanQuery;
 final class SegmentScanner implements CellScanner {
   private final Segment segment;
   private final CellScanner cursor;
+  private final boolean copyOut;
   private boolean closed;
+  /** The cursor's current cell and its copy (when copying out), so peek() copies once per cell. */
+  private Cell source;
+  private Cell copy;
 
-  /** Takes over a reference the caller already holds on {@code segment}. */
-  SegmentScanner(Segment segment, CellScanner cursor) {
+  /**
+   * Takes over a reference the caller already holds on {@code segment}. With {@code copyOut} every
+   * cell handed out owns its bytes (the cursor's cells view chunk memory that is recycled after the
+   * segment is freed, possibly while a reader still keeps a cell).
+   */
+  SegmentScanner(Segment segment, CellScanner cursor, boolean copyOut) {
     this.segment = segment;
     this.cursor = cursor;
+    this.copyOut = copyOut;
   }
 
   Segment segment() {
@@ -25,12 +34,25 @@ final class SegmentScanner implements CellScanner {
 
   @Override
   public Cell peek() {
-    return cursor.peek();
+    Cell c = cursor.peek();
+    if (!copyOut || c == null) {
+      return c;
+    }
+    if (c != source) {
+      source = c;
+      copy = new Cell(c.toBytes(), 0, c.length(), c.seqId());
+    }
+    return copy;
   }
 
   @Override
   public Cell next() {
-    return cursor.next();
+    if (!copyOut) {
+      return cursor.next();
+    }
+    Cell c = peek();
+    cursor.next();
+    return c;
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.bellows.memstore;
 
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellComparator;
+import io.bellows.cell.CellType;
 import io.bellows.scan.ScanQuery;
 import java.util.List;
 
@@ -13,6 +14,9 @@ import java.util.List;
  * @param lastRow a cell of the largest row, null if the segment is empty
  * @param indexBytes heap bytes of the index structure (skiplist nodes or array)
  * @param cellObjectBytes heap bytes of cell objects (and private array headers) beyond the data
+ * @param offHeapBytes the part of data and overhead held in direct memory
+ * @param rangeTombstones whether the segment holds DELETE_FAMILY or DELETE_COLUMN tombstones, which
+ *     mask older cells of other segments whatever this segment's own time range
  */
 public record SegmentStats(
     Cell firstRow,
@@ -25,10 +29,11 @@ public record SegmentStats(
     long dataBytes,
     long cellObjectBytes,
     long indexBytes,
-    long offHeapBytes) {
+    long offHeapBytes,
+    boolean rangeTombstones) {
 
   public static final SegmentStats EMPTY =
-      new SegmentStats(null, null, Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE, 0, 0, 0, 0, 0, 0);
+      new SegmentStats(null, null, Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE, 0, 0, 0, 0, 0, 0, false);
 
   public long overheadBytes() {
     return cellObjectBytes + indexBytes;
@@ -50,7 +55,12 @@ public record SegmentStats(
     if (minSeqId > q.readPoint()) {
       return false; // every cell here is newer than the reader's snapshot
     }
-    if (maxTimestamp < q.minTimestamp() || minTimestamp >= q.maxTimestamp()) {
+    if (maxTimestamp < q.minTimestamp()) {
+      return false; // everything here, tombstones included, is older than the range
+    }
+    // Column and family tombstones mask older cells of other segments, so a segment of only newer
+    // cells still matters if it holds such tombstones (sorted files apply the same rule).
+    if (minTimestamp >= q.maxTimestamp() && !rangeTombstones) {
       return false;
     }
     if (q.pastStop(firstRow.array(), firstRow.rowOffset(), firstRow.rowLength())) {
@@ -81,6 +91,7 @@ public record SegmentStats(
     long data = 0;
     long objects = 0;
     long offHeap = 0;
+    boolean tombstones = false;
     for (SegmentStats s : parts) {
       if (s.firstRow != null && (first == null || CellComparator.compareRows(s.firstRow, first) < 0)) {
         first = s.firstRow;
@@ -96,8 +107,10 @@ public record SegmentStats(
       data += s.dataBytes;
       objects += s.cellObjectBytes;
       offHeap += s.offHeapBytes;
+      tombstones |= s.rangeTombstones;
     }
-    return new SegmentStats(first, last, minTs, maxTs, minSeq, maxSeq, cells, data, objects, indexBytes, offHeap);
+    return new SegmentStats(first, last, minTs, maxTs, minSeq, maxSeq, cells, data, objects, indexBytes, offHeap,
+        tombstones);
   }
 
   /**
@@ -115,9 +128,15 @@ public record SegmentStats(
     private long cells;
     private long data;
     private long objects;
+    private boolean tombstones;
 
-    /** Adds the next cell of a sorted run. */
+    /** Adds the next cell of a sorted run, kept as the object {@code c} itself. */
     public void add(Cell c) {
+      add(c, MemoryLayout.cellObjectBytes(c));
+    }
+
+    /** Adds the next cell of a sorted run, charging {@code objectBytes} of heap objects for it. */
+    public void add(Cell c, long objectBytes) {
       if (first == null) {
         first = c;
       }
@@ -129,15 +148,37 @@ public record SegmentStats(
       maxSeq = Math.max(maxSeq, c.seqId());
       cells++;
       data += c.dataSize();
-      objects += MemoryLayout.cellObjectBytes(c);
+      objects += objectBytes;
+      tombstones |= isRangeTombstone(c);
     }
 
     public long cellCount() {
       return cells;
     }
 
-    public SegmentStats build(long indexBytes) {
-      return new SegmentStats(first, last, minTs, maxTs, minSeq, maxSeq, cells, data, objects, indexBytes, 0);
+    public long dataBytes() {
+      return data;
     }
+
+    /**
+     * The stats. The first and last cells are copied when {@code copyBounds}: a cell viewing chunk
+     * memory must not outlive its segment inside stats that others may still hold.
+     */
+    public SegmentStats build(long indexBytes, long offHeapBytes, boolean copyBounds) {
+      Cell f = copyBounds && first != null ? new Cell(first.toBytes(), 0, first.length(), first.seqId()) : first;
+      Cell l = copyBounds && last != null ? new Cell(last.toBytes(), 0, last.length(), last.seqId()) : last;
+      return new SegmentStats(f, l, minTs, maxTs, minSeq, maxSeq, cells, data, objects, indexBytes, offHeapBytes,
+          tombstones);
+    }
+
+    public SegmentStats build(long indexBytes) {
+      return build(indexBytes, 0, false);
+    }
+  }
+
+  /** Whether {@code c} masks cells of other columns' versions by range (family or column delete). */
+  public static boolean isRangeTombstone(Cell c) {
+    byte t = c.typeCode();
+    return t == CellType.DELETE_FAMILY.code() || t == CellType.DELETE_COLUMN.code();
   }
 }

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellComparator;
+import io.bellows.memstore.MemStoreFixtures.Form;
+import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.scan.CellScanner;
+import io.bellows.util.Bytes;
 import io.bellows.schema.MemStorePolicy;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -19,7 +22,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Real threads: writers, readers and a flusher run at once while in-memory flushes and compactions
@@ -27,15 +31,26 @@ import org.junit.jupiter.params.provider.EnumSource;
  * snapshot or in the memory store, and the accounting matches.
  */
 class ConcurrentMemStoreTest {
-  @ParameterizedTest
-  @EnumSource(MemStorePolicy.class)
-  void everyCellExactlyOnceAfterConcurrentWritesReadsAndFlushes(MemStorePolicy policy) throws Exception {
+  static List<Arguments> cases() {
+    List<Arguments> out = new ArrayList<>();
+    for (MemStorePolicy p : MemStorePolicy.values()) {
+      for (Form f : Form.ALL) {
+        out.add(Arguments.of(p, f));
+      }
+    }
+    return out;
+  }
+
+  @ParameterizedTest(name = "{0} {1}")
+  @MethodSource("cases")
+  void everyCellExactlyOnceAfterConcurrentWritesReadsAndFlushes(MemStorePolicy policy, Form form) throws Exception {
     ExecutorService bg = Executors.newFixedThreadPool(2);
-    MemStoreContext ctx = MemStoreFixtures.context(MemStoreFixtures.family(policy, 0.01, 2, 0.2), 200_000, bg,
-        MemStoreFixtures::keepAll, MemStoreContext.Listener.NONE);
+    ChunkAllocator chunks = form.allocator();
+    MemStoreContext ctx = MemStoreFixtures.context(MemStoreFixtures.family(policy, 0.01, 2, 0.2, form), 200_000, bg,
+        MemStoreFixtures::keepAll, MemStoreContext.Listener.NONE, chunks);
     MemStore ms = MemStores.create(ctx);
     int writers = 4;
-    int perWriter = 4000;
+    int perWriter = 2500;
     AtomicLong seq = new AtomicLong(1L << 33);
     CountDownLatch start = new CountDownLatch(1);
     CountDownLatch writersDone = new CountDownLatch(writers);
@@ -72,6 +87,7 @@ class ConcurrentMemStoreTest {
                   if (prev != null && CellComparator.INSTANCE.compare(prev, c) >= 0) {
                     throw new AssertionError("out of order: " + prev + " then " + c);
                   }
+                  checkIntact(c);
                   prev = c;
                 }
               }
@@ -90,6 +106,7 @@ class ConcurrentMemStoreTest {
           try (CellScanner s = snap.scanner()) {
             s.seek(SegmentCompactor.firstKey());
             for (Cell c = s.next(); c != null; c = s.next()) {
+              checkIntact(c);
               flushed.add(c);
             }
           }
@@ -122,5 +139,16 @@ class ConcurrentMemStoreTest {
     ms.releaseSnapshot(ms.snapshot());
     assertThat(ms.size()).isEqualTo(MemStoreSize.EMPTY);
     ms.close();
+    // Cells handed out own their bytes: still intact after every chunk went back to the pool.
+    flushed.forEach(ConcurrentMemStoreTest::checkIntact);
+    chunks.checkNoChunksInUse();
+  }
+
+  /** A cell's value names its sequence id: recycled chunk memory would show up as a mismatch. */
+  private static void checkIntact(Cell c) {
+    String v = Bytes.str(c.value());
+    if (!v.equals("value-" + c.seqId())) {
+      throw new AssertionError("cell " + c + " has value " + v);
+    }
   }
 }

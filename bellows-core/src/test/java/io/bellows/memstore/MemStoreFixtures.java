@@ -5,6 +5,9 @@ import io.bellows.cell.CellComparator;
 import io.bellows.cell.Cells;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
+import io.bellows.memstore.chunk.ChunkAllocator;
+import io.bellows.schema.ActiveIndexType;
+import io.bellows.schema.SegmentIndexType;
 import io.bellows.scan.CellScanner;
 import io.bellows.scan.RetentionFilter;
 import io.bellows.schema.ColumnFamilyDescriptor;
@@ -54,24 +57,82 @@ final class MemStoreFixtures {
     }
   }
 
+  /**
+   * Where a memory store's cells and indexes live: the family knobs MSLAB, ACTIVE_INDEX and
+   * SEGMENT_INDEX and the engine's off-heap switch. {@link #ALL} lists every distinct resolved form
+   * (with off-heap chunks both indexes are chunk indexes whatever the knobs say).
+   */
+  record Form(boolean mslab, ActiveIndexType active, SegmentIndexType flat, boolean offHeap) {
+    static final Form PLAIN = new Form(false, ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.ARRAY, false);
+    static final List<Form> ALL = List.of(
+        PLAIN,
+        new Form(true, ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.ARRAY, false),
+        new Form(false, ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.CHUNK, false),
+        new Form(false, ActiveIndexType.CHUNK_SKIPLIST, SegmentIndexType.ARRAY, false),
+        new Form(true, ActiveIndexType.CHUNK_SKIPLIST, SegmentIndexType.CHUNK, false),
+        new Form(true, ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.ARRAY, true));
+
+    ColumnFamilyDescriptor.Builder apply(ColumnFamilyDescriptor.Builder b) {
+      return b.set(Knobs.MSLAB, mslab).set(Knobs.ACTIVE_INDEX, active).set(Knobs.SEGMENT_INDEX, flat);
+    }
+
+    /** A fresh allocator with small chunks (so tests cross chunk boundaries and make jumbo cells). */
+    ChunkAllocator allocator() {
+      return new ChunkAllocator(TEST_CHUNK_SIZE, 1L << 20, offHeap);
+    }
+
+    @Override
+    public String toString() {
+      return (mslab ? "mslab," : "") + active + "," + flat + (offHeap ? ",offheap" : "");
+    }
+  }
+
+  static final int TEST_CHUNK_SIZE = 16 * 1024;
+
   static ColumnFamilyDescriptor family(MemStorePolicy policy, double fraction, int maxSegments, double threshold) {
-    return ColumnFamilyDescriptor.builder("f")
+    return family(policy, fraction, maxSegments, threshold, Form.PLAIN);
+  }
+
+  static ColumnFamilyDescriptor family(
+      MemStorePolicy policy, double fraction, int maxSegments, double threshold, Form form) {
+    return form.apply(ColumnFamilyDescriptor.builder("f")
         .memStorePolicy(policy)
         .set(Knobs.IN_MEMORY_FLUSH_FRACTION, fraction)
         .set(Knobs.PIPELINE_MAX_SEGMENTS, maxSegments)
-        .set(Knobs.ADAPTIVE_THRESHOLD, threshold)
+        .set(Knobs.ADAPTIVE_THRESHOLD, threshold))
         .build();
   }
 
   static MemStoreContext context(
       ColumnFamilyDescriptor family, long flushSize, Executor background,
       Supplier<RetentionFilter> filter, MemStoreContext.Listener listener) {
-    return new MemStoreContext(family, flushSize, EngineOptions.defaults(), null, background, filter,
+    return context(family, flushSize, background, filter, listener, null);
+  }
+
+  static MemStoreContext context(
+      ColumnFamilyDescriptor family, long flushSize, Executor background,
+      Supplier<RetentionFilter> filter, MemStoreContext.Listener listener, ChunkAllocator chunks) {
+    return new MemStoreContext(family, flushSize, EngineOptions.defaults(), chunks, background, filter,
         Clock.SYSTEM, listener);
+  }
+
+  /** Segment forms of a plain family (no chunks). */
+  static SegmentFactory plainSegments() {
+    return new SegmentFactory(context(family(MemStorePolicy.BASIC, 0.05, 2, 0.2), 1 << 20, Runnable::run,
+        MemStoreFixtures::keepAll, MemStoreContext.Listener.NONE));
   }
 
   static Cell cell(String row, String qualifier, long ts, long seq) {
     Cell c = Cells.put(Bytes.of(row), FAMILY, Bytes.of(qualifier), ts, Bytes.of("value-" + seq));
+    c.setSeqId(seq);
+    return c;
+  }
+
+  /** A put whose value makes the serialized cell at least {@code size} bytes. */
+  static Cell bigCell(String row, String qualifier, long ts, long seq, int size) {
+    byte[] value = new byte[size];
+    java.util.Arrays.fill(value, (byte) seq);
+    Cell c = Cells.put(Bytes.of(row), FAMILY, Bytes.of(qualifier), ts, value);
     c.setSeqId(seq);
     return c;
   }

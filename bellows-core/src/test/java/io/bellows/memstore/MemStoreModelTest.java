@@ -6,7 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellComparator;
+import io.bellows.memstore.MemStoreFixtures.Form;
+import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.scan.RetentionFilter;
+import io.bellows.schema.ActiveIndexType;
+import io.bellows.schema.SegmentIndexType;
 import io.bellows.schema.MemStorePolicy;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,23 +33,28 @@ class MemStoreModelTest {
     List<Arguments> out = new ArrayList<>();
     long[] seeds = {1L, 7L, 20240611L};
     for (MemStorePolicy p : MemStorePolicy.values()) {
-      for (long seed : seeds) {
-        out.add(Arguments.of(p, false, seed));
-        out.add(Arguments.of(p, true, seed));
+      for (Form form : Form.ALL) {
+        // Every form with one seed; the plain form (the reference) with all of them.
+        for (long seed : form == Form.PLAIN ? seeds : new long[] {seeds[p.ordinal() % seeds.length]}) {
+          out.add(Arguments.of(p, form, false, seed));
+          out.add(Arguments.of(p, form, true, seed));
+        }
       }
     }
     return out;
   }
 
-  @ParameterizedTest(name = "{0} newestOnly={1} seed={2}")
+  @ParameterizedTest(name = "{0} {1} newestOnly={2} seed={3}")
   @MethodSource("cases")
-  void scannersHoldExactlyWhatTheModelAllows(MemStorePolicy policy, boolean newestOnly, long seed) {
-    System.out.println("MemStoreModelTest seed=" + seed + " policy=" + policy + " newestOnly=" + newestOnly);
+  void scannersHoldExactlyWhatTheModelAllows(MemStorePolicy policy, Form form, boolean newestOnly, long seed) {
+    System.out.println("MemStoreModelTest seed=" + seed + " policy=" + policy + " form=" + form
+        + " newestOnly=" + newestOnly);
     Random rnd = new Random(seed);
     MemStoreFixtures.ManualExecutor bg = new MemStoreFixtures.ManualExecutor();
     Supplier<RetentionFilter> filter = newestOnly ? MemStoreFixtures::newestOnly : MemStoreFixtures::keepAll;
-    MemStoreContext ctx = MemStoreFixtures.context(
-        MemStoreFixtures.family(policy, 0.05, 2, 0.2), 20_000, bg, filter, MemStoreContext.Listener.NONE);
+    ChunkAllocator chunks = form.allocator();
+    MemStoreContext ctx = MemStoreFixtures.context(MemStoreFixtures.family(policy, 0.05, 2, 0.2, form), 20_000, bg,
+        filter, MemStoreContext.Listener.NONE, chunks);
     MemStore ms = policy == MemStorePolicy.NONE
         ? new DefaultMemStore(ctx)
         : new CompactingMemStore(ctx, new Random(seed ^ 0x5DEECE66DL)::nextDouble);
@@ -54,10 +63,13 @@ class MemStoreModelTest {
     java.util.Map<String, Cell> newest = new java.util.HashMap<>();
     FlushSnapshot pending = null;
     long seq = (1L << 31) + 10; // sequence ids beyond int range
-    for (int step = 0; step < 800; step++) {
+    for (int step = 0; step < 600; step++) {
       int action = rnd.nextInt(100);
       if (action < 80) {
-        Cell c = cell("row" + rnd.nextInt(8), "q" + rnd.nextInt(3), 1 + rnd.nextInt(6), seq++);
+        Cell c = rnd.nextInt(200) == 0
+            ? MemStoreFixtures.bigCell("row" + rnd.nextInt(8), "q" + rnd.nextInt(3), 1 + rnd.nextInt(6), seq++,
+                MemStoreFixtures.TEST_CHUNK_SIZE + 100) // larger than a chunk: a jumbo chunk with MSLAB
+            : cell("row" + rnd.nextInt(8), "q" + rnd.nextInt(3), 1 + rnd.nextInt(6), seq++);
         ms.add(c);
         unflushed.add(c);
         newest.merge(columnKey(c), c, (a, b) -> CellComparator.INSTANCE.compare(a, b) <= 0 ? a : b);
@@ -99,6 +111,12 @@ class MemStoreModelTest {
       assertThat(ms.metrics().get(reduced).longValue()).isPositive();
     }
     ms.close();
+    chunks.checkNoChunksInUse(); // the pool is back at its baseline
+    if (form.mslab() || form.active() != ActiveIndexType.OBJECT_SKIPLIST || form.flat() != SegmentIndexType.ARRAY) {
+      assertThat(chunks.stats().chunksCreated()).as("chunk-backed form really used chunks").isPositive();
+    } else {
+      assertThat(chunks.stats().chunksCreated()).isZero();
+    }
   }
 
   private static void check(

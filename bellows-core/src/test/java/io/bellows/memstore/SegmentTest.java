@@ -48,7 +48,7 @@ class SegmentTest {
   void flattenedSegmentSeeksLikeTheSkiplist() {
     MutableSegment m = filled();
     m.seal(null);
-    SegmentCompactor.Result r = new SegmentCompactor(() -> 2).flatten(m);
+    SegmentCompactor.Result r = new SegmentCompactor(() -> 2, MemStoreFixtures.plainSegments()).flatten(m);
     ImmutableSegment flat = r.output();
     assertThat(r.uniqueness()).isEqualTo(10.0 / 30.0);
     assertThat(flat.stats().cellCount()).isEqualTo(30);

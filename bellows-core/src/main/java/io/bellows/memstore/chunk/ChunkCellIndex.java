@@ -91,6 +91,11 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
     return indexBuffer(i).getLong(entryOffset(i) + 12);
   }
 
+  /** The buffer of the data chunk holding entry {@code i}'s cell (absolute access only). */
+  public ByteBuffer dataBuffer(int i) {
+    return dataChunk(chunkId(i)).buffer();
+  }
+
   /** The cell of entry {@code i} (a view for heap chunks, a copy for direct ones). */
   public Cell cell(int i) {
     ByteBuffer ix = indexBuffer(i);

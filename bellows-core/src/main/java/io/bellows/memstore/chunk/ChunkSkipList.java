@@ -102,6 +102,20 @@ public final class ChunkSkipList extends RefCounted implements AutoCloseable {
    * sequence id is present.
    */
   public boolean insert(int chunkId, int offset, int length, long seqId) {
+    return insertNode(chunkId, offset, length, seqId) >= 0;
+  }
+
+  /**
+   * Copies the cell into {@code lab} and inserts it; returns the bytes of the node linked for it
+   * (the index overhead of this entry, for exact accounting), or -1 if an equal cell was present.
+   */
+  public int insertCopyNode(MemStoreLab lab, Cell cell) {
+    long ref = lab.copy(cell);
+    return insertNode(ChunkRef.chunkId(ref), ChunkRef.offset(ref), cell.length(), cell.seqId());
+  }
+
+  /** Like {@link #insert}, but returns the linked node's size in bytes, or -1 for a duplicate. */
+  public int insertNode(int chunkId, int offset, int length, long seqId) {
     if (closed.get()) {
       throw new IllegalStateException("skiplist is closed");
     }
@@ -109,7 +123,7 @@ public final class ChunkSkipList extends RefCounted implements AutoCloseable {
     long[] p = path.get();
     find(key, offset, seqId, p);
     if (p[MAX_LEVEL] != ChunkRef.NULL && compareNode(p[MAX_LEVEL], key, offset, seqId) == 0) {
-      return false;
+      return -1;
     }
     int level = randomLevel();
     long node = allocNode(level);
@@ -129,7 +143,7 @@ public final class ChunkSkipList extends RefCounted implements AutoCloseable {
       }
       find(key, offset, seqId, p);
       if (p[MAX_LEVEL] != ChunkRef.NULL && compareNode(p[MAX_LEVEL], key, offset, seqId) == 0) {
-        return false;
+        return -1;
       }
     }
     count.increment();
@@ -143,7 +157,7 @@ public final class ChunkSkipList extends RefCounted implements AutoCloseable {
         LONGS.setVolatile(nb, n + NEXT + 8 * i, p[MAX_LEVEL + i]);
       }
     }
-    return true;
+    return nodeSize(level);
   }
 
   /** Fills p[0..16) with the last node &lt; key and p[16..32) with the first node &gt;= key per level. */
@@ -285,6 +299,81 @@ public final class ChunkSkipList extends RefCounted implements AutoCloseable {
     int n = ChunkRef.offset(node);
     return allocator.chunk(nb.getInt(n + CELL_CHUNK))
         .cell(nb.getInt(n + CELL_OFFSET), nb.getInt(n + CELL_LENGTH), nb.getLong(n + SEQ));
+  }
+
+  /**
+   * A cursor over the entries (chunk id, offset, length, sequence id) from the first, in order,
+   * without materializing cells. Weakly consistent like {@link #iterator()}; meant for a sealed list.
+   */
+  public ChunkEntryCursor entries() {
+    return new NodeCursor(next(head, 0));
+  }
+
+  /** Level-0 walk exposing node fields. Not thread-safe (one reader). */
+  private final class NodeCursor implements ChunkEntryCursor {
+    private long node;
+    private int chunkId;
+    private int offset;
+    private int length;
+    private long seqId;
+    private ByteBuffer data;
+
+    NodeCursor(long first) {
+      load(first);
+    }
+
+    private void load(long n) {
+      node = n;
+      if (n == ChunkRef.NULL) {
+        data = null;
+        return;
+      }
+      ByteBuffer nb = nodeBuffer(n);
+      int at = ChunkRef.offset(n);
+      chunkId = nb.getInt(at + CELL_CHUNK);
+      offset = nb.getInt(at + CELL_OFFSET);
+      length = nb.getInt(at + CELL_LENGTH);
+      seqId = nb.getLong(at + SEQ);
+      data = allocator.chunk(chunkId).buffer();
+    }
+
+    @Override
+    public boolean valid() {
+      return node != ChunkRef.NULL;
+    }
+
+    @Override
+    public void advance() {
+      if (node == ChunkRef.NULL) {
+        throw new NoSuchElementException();
+      }
+      load(ChunkSkipList.this.next(node, 0));
+    }
+
+    @Override
+    public int chunkId() {
+      return chunkId;
+    }
+
+    @Override
+    public int offset() {
+      return offset;
+    }
+
+    @Override
+    public int length() {
+      return length;
+    }
+
+    @Override
+    public long seqId() {
+      return seqId;
+    }
+
+    @Override
+    public ByteBuffer buffer() {
+      return data;
+    }
   }
 
   /** Weakly consistent forward iterator over level 0. Not thread-safe (one reader). */

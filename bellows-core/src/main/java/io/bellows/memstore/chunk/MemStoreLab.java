@@ -2,6 +2,7 @@ package io.bellows.memstore.chunk;
 
 import io.bellows.cell.Cell;
 import io.bellows.util.RefCounted;
+import java.nio.ByteBuffer;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -95,6 +96,20 @@ public final class MemStoreLab extends RefCounted implements AutoCloseable {
   /** The cell at a reference returned by {@link #copy}. */
   public Cell cellAt(long ref, int length, long seqId) {
     return allocator.chunk(ChunkRef.chunkId(ref)).cell(ChunkRef.offset(ref), length, seqId);
+  }
+
+  /**
+   * The chunk of this lab whose heap array {@code array} is, or null (direct chunks have none). Used
+   * to locate a cell view (made by {@link #cellAt} over a heap chunk) in the lab; O(chunks).
+   */
+  public Chunk chunkOf(byte[] array) {
+    for (Chunk c : chunks) {
+      ByteBuffer b = c.buffer();
+      if (b.hasArray() && b.array() == array) {
+        return c;
+      }
+    }
+    return null;
   }
 
   private void adopt(Chunk chunk) {

@@ -1,0 +1,90 @@
+package io.bellows.memstore;
+
+import io.bellows.config.Knobs;
+import io.bellows.memstore.chunk.ChunkAllocator;
+import io.bellows.memstore.chunk.MemStoreLab;
+import io.bellows.schema.ActiveIndexType;
+import io.bellows.schema.ColumnFamilyDescriptor;
+import io.bellows.schema.SegmentIndexType;
+
+/**
+ * Resolves a family's memory knobs ({@code MSLAB}, {@code ACTIVE_INDEX}, {@code SEGMENT_INDEX})
+ * and the engine's {@code bellows.mslab.offheap} into the forms a store's segments really take,
+ * and creates active segments accordingly. Immutable; thread-safe.
+ *
+ * <p>Resolution rules (the knobs are requests; these make every combination valid):
+ *
+ * <ol>
+ *   <li>A chunk index (CHUNK_SKIPLIST or CHUNK) refers to cells by chunk position, so either one
+ *       implies MSLAB: cell bytes are copied into chunks.
+ *   <li>With MSLAB and off-heap chunks, both indexes become chunk indexes: a {@code Cell} object
+ *       can only view a heap array, so an object skiplist or a cell array over direct memory would
+ *       copy every cell back onto the heap.
+ *   <li>Otherwise each knob is honoured as given.
+ * </ol>
+ */
+final class SegmentFactory {
+  private final ChunkAllocator chunks;
+  private final boolean mslab;
+  private final boolean chunkActive;
+  private final boolean chunkFlat;
+
+  SegmentFactory(MemStoreContext context) {
+    ColumnFamilyDescriptor f = context.family();
+    boolean wantChunkActive = f.get(Knobs.ACTIVE_INDEX) == ActiveIndexType.CHUNK_SKIPLIST;
+    boolean wantChunkFlat = f.get(Knobs.SEGMENT_INDEX) == SegmentIndexType.CHUNK;
+    this.mslab = f.get(Knobs.MSLAB) || wantChunkActive || wantChunkFlat;
+    this.chunks = context.chunks();
+    if (mslab && chunks == null) {
+      throw new IllegalArgumentException("family " + f.name() + " needs memory chunks (MSLAB or a chunk index)"
+          + " but the memory store has no chunk allocator");
+    }
+    boolean offHeap = mslab && chunks.offHeap();
+    this.chunkActive = wantChunkActive || offHeap;
+    this.chunkFlat = wantChunkFlat || offHeap;
+  }
+
+  /** Whether cell bytes are copied into chunks. */
+  boolean mslab() {
+    return mslab;
+  }
+
+  /** Whether the active segment uses the chunk skiplist. */
+  boolean chunkActive() {
+    return chunkActive;
+  }
+
+  /** Whether flat segments use the chunk index (CellChunkMap) rather than a cell array. */
+  boolean chunkFlat() {
+    return chunkFlat;
+  }
+
+  /** Whether cells read from chunk-backed segments view heap memory (copied when handed out). */
+  boolean heapViews() {
+    return mslab && !chunks.offHeap();
+  }
+
+  /** The engine's allocator, or null when this store uses no chunks. */
+  ChunkAllocator chunks() {
+    return chunks;
+  }
+
+  /** A fresh lab for a new segment or a compaction's survivors. */
+  MemStoreLab newLab() {
+    return new MemStoreLab(chunks);
+  }
+
+  MutableSegment newActive(long id) {
+    if (!mslab) {
+      return new MutableSegment(id, new SkipListActiveIndex());
+    }
+    MemStoreLab lab = newLab();
+    return new MutableSegment(id, chunkActive ? new ChunkSkipListActiveIndex(lab) : new SkipListActiveIndex(lab));
+  }
+
+  @Override
+  public String toString() {
+    return "segments(mslab=" + mslab + ", active=" + (chunkActive ? "CHUNK_SKIPLIST" : "OBJECT_SKIPLIST")
+        + ", flat=" + (chunkFlat ? "CHUNK" : "ARRAY") + ", offHeap=" + (mslab && chunks.offHeap()) + ")";
+  }
+}
