@@ -41,6 +41,8 @@ public final class Region implements AutoCloseable {
   private final Path dir;
   private final RegionServices services;
   private final Map<String, Store> stores = new LinkedHashMap<>();
+  private final Store[] storeArray;
+  private final byte[][] familyNames;
   private final Mvcc mvcc;
   private final ReadPoints readPoints;
   private final RowLocks rowLocks = new RowLocks(1024);
@@ -69,6 +71,11 @@ public final class Region implements AutoCloseable {
           services.inMemoryCompactions(), services.chunks(), services.metrics(), () -> services.walMayShrink(this));
       stores.put(f.name(), new Store(f, dir.resolve(f.name()), sc));
     }
+    this.storeArray = stores.values().toArray(new Store[0]);
+    this.familyNames = new byte[storeArray.length][];
+    for (int i = 0; i < storeArray.length; i++) {
+      familyNames[i] = storeArray[i].family().nameBytes();
+    }
   }
 
   public int id() {
@@ -95,6 +102,25 @@ public final class Region implements AutoCloseable {
           + Bytes.toStringBinary(family) + "'");
     }
     return s;
+  }
+
+  /**
+   * The store of a cell's family, found by comparing bytes (no allocation on the write path);
+   * throws {@link NoSuchFamilyException} for a family the table does not have.
+   */
+  Store storeOf(Cell c) {
+    Store s = storeOrNull(c);
+    return s != null ? s : store(c.family());
+  }
+
+  private Store storeOrNull(Cell c) {
+    for (int i = 0; i < storeArray.length; i++) {
+      byte[] f = familyNames[i];
+      if (Bytes.equals(c.array(), c.familyOffset(), c.familyLength(), f, 0, f.length)) {
+        return storeArray[i];
+      }
+    }
+    return null;
   }
 
   long readPoint() {
@@ -229,12 +255,12 @@ public final class Region implements AutoCloseable {
   private void validate(byte[] row, List<Cell> cells) {
     long maxValue = services.options().get(Knobs.MAX_VALUE_SIZE);
     for (Cell c : cells) {
-      store(c.family());
+      storeOf(c);
       if (c.valueLength() > maxValue) {
         throw new IllegalArgumentException("value of " + c.valueLength() + " bytes exceeds "
             + Knobs.MAX_VALUE_SIZE.name() + " = " + maxValue);
       }
-      if (!c.sameRow(cells.get(0)) || Bytes.compare(c.row(), row) != 0) {
+      if (Bytes.compare(c.array(), c.rowOffset(), c.rowLength(), row, 0, row.length) != 0) {
         throw new IllegalArgumentException("all cells of a mutation must be of its row");
       }
     }
@@ -273,7 +299,7 @@ public final class Region implements AutoCloseable {
         throw new StorageException("write-ahead log append failed; the engine stops accepting writes", e);
       }
       for (Cell c : stamped) {
-        stores.get(Bytes.str(c.family())).add(c);
+        storeOf(c).add(c);
       }
     } finally {
       updatesLock.readLock().unlock();
@@ -311,7 +337,7 @@ public final class Region implements AutoCloseable {
     Durability d = requested == null ? Durability.USE_DEFAULT : requested;
     if (d == Durability.USE_DEFAULT) {
       for (Cell c : cells) {
-        d = Durability.stronger(d, stores.get(Bytes.str(c.family())).family().get(Knobs.FAMILY_DURABILITY));
+        d = Durability.stronger(d, storeOf(c).family().get(Knobs.FAMILY_DURABILITY));
       }
     }
     if (d == Durability.USE_DEFAULT) {
@@ -337,7 +363,7 @@ public final class Region implements AutoCloseable {
     double multiplier = services.options().get(Knobs.MEMSTORE_BLOCK_MULTIPLIER);
     long maxWaitNanos = TimeUnit.MILLISECONDS.toNanos(services.options().get(Knobs.BLOCKING_WAIT_MS));
     for (Cell c : cells) {
-      Store s = stores.get(Bytes.str(c.family()));
+      Store s = storeOf(c);
       if (!s.flushBlocked(multiplier) && !s.tooManyFiles()) {
         continue;
       }
@@ -379,7 +405,7 @@ public final class Region implements AutoCloseable {
   private void afterWrite(List<Cell> cells) {
     services.wrote(this);
     for (Cell c : cells) {
-      Store s = stores.get(Bytes.str(c.family()));
+      Store s = storeOrNull(c);
       if (s != null && s.memStoreSize().footprint() >= descriptor.flushSize()) {
         if (flushRequested.compareAndSet(false, true)) {
           services.requestFlush(this);
@@ -392,7 +418,7 @@ public final class Region implements AutoCloseable {
   /** Replays one WAL edit at open: cells of stores whose files already hold the edit are skipped. */
   public void replay(WalEdit edit) {
     for (Cell c : edit.cells()) {
-      Store s = stores.get(Bytes.str(c.family()));
+      Store s = storeOrNull(c);
       if (s != null && edit.seqId() > s.flushedSeqId()) {
         Cell copy = new Cell(c.array(), c.offset(), c.length(), edit.seqId());
         s.add(copy);
