@@ -62,7 +62,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class EngineModelTest {
   private static final long SEED = Long.getLong("bellows.model.seed", new Random().nextLong());
-  private static final int OPS = Integer.getInteger("bellows.model.ops", 1500);
+  private static final int OPS = Integer.getInteger("bellows.model.ops", 2500);
   /** Debugging aid: compare a full scan after every operation. */
   private static final boolean FULL_CHECK = Boolean.getBoolean("bellows.model.fullcheck");
   /** Debugging aid: run only the option sets whose name contains this. */
