@@ -164,9 +164,11 @@ public final class Store implements AutoCloseable {
    * query wants. The caller closes them all.
    */
   public List<CellScanner> scanners(ScanQuery query) {
+    // Sources holding only cells newer than the query's time range still count (see there).
+    ScanQuery skipTest = query == null ? null : io.bellows.scan.StoreScanner.forSourceSelection(query);
     List<CellScanner> out = new ArrayList<>();
     for (CellScanner s : memStore.scanners()) {
-      keepIfUseful(s, query, out);
+      keepIfUseful(s, skipTest, out);
     }
     List<StoreFile> pinned;
     synchronized (filesLock) {
@@ -177,7 +179,7 @@ public final class Store implements AutoCloseable {
     }
     try {
       for (StoreFile f : pinned) {
-        keepIfUseful(f.scanner(), query, out);
+        keepIfUseful(f.scanner(), skipTest, out);
       }
     } finally {
       for (StoreFile f : pinned) {
@@ -274,11 +276,15 @@ public final class Store implements AutoCloseable {
   }
 
   /**
-   * Compacts {@code inputs} (all files if {@code major}) into one file. Returns false if another
-   * compaction is running or the inputs are no longer all live.
+   * Compacts the files a minor compaction picks, or all files if {@code major}, into one file.
+   * A minor compaction returns false at once if another compaction is running (that one already
+   * relieves the store); a major compaction waits for it, because its caller relies on every file
+   * being rewritten with the MAJOR rules when it returns. Returns false if nothing was compacted.
    */
   public boolean compact(boolean major) {
-    if (!compactionLock.tryLock()) {
+    if (major) {
+      compactionLock.lock();
+    } else if (!compactionLock.tryLock()) {
       return false;
     }
     try {

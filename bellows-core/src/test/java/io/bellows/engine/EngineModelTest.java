@@ -1,0 +1,677 @@
+package io.bellows.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
+
+import io.bellows.cell.Cell;
+import io.bellows.client.Bellows;
+import io.bellows.client.Delete;
+import io.bellows.client.Get;
+import io.bellows.client.Mutation;
+import io.bellows.client.Put;
+import io.bellows.client.Query;
+import io.bellows.client.Result;
+import io.bellows.client.ResultScanner;
+import io.bellows.client.Scan;
+import io.bellows.client.Table;
+import io.bellows.config.EngineOptions;
+import io.bellows.config.Knob;
+import io.bellows.config.Knobs;
+import io.bellows.scan.ScanQuery;
+import io.bellows.schema.BloomType;
+import io.bellows.schema.ColumnFamilyDescriptor;
+import io.bellows.schema.Compression;
+import io.bellows.schema.Durability;
+import io.bellows.schema.MemStorePolicy;
+import io.bellows.schema.TableDescriptor;
+import io.bellows.util.Bytes;
+import io.bellows.util.Clock;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The engine-wide randomized model test: one seeded stream of operations (puts, batch puts, every
+ * kind of delete, increments, check-and-put/delete, flushes, minor and major compactions, close and
+ * reopen, clock advances) is applied both to a real {@link Bellows} engine and to {@link
+ * ReferenceTable}, and after every few operations random gets and scans must return the same cells
+ * (row, family, qualifier, timestamp, type, value) from both.
+ *
+ * <p>Metamorphic: the same stream (same seed) runs under every {@link OptionSet} — memory-store
+ * policies, block sizes, compressions, Bloom filter types. The stream is generated from the seed and
+ * the model's state only, never from the engine's answers, so every option set sees identical
+ * operations and must give identical answers (those of the one model).
+ *
+ * <p>Re-running: the seed is printed at the start of every run and in every failure message; run
+ * {@code mvn -o -pl bellows-core test -Dtest=EngineModelTest -Dbellows.model.seed=<seed>} to repeat
+ * it ({@code -Dbellows.model.ops=<n>} changes the length of the stream). Background flushes and
+ * compactions run on the engine's own threads, so their timing varies between runs; the answers must
+ * not.
+ */
+class EngineModelTest {
+  private static final long SEED = Long.getLong("bellows.model.seed", new Random().nextLong());
+  private static final int OPS = Integer.getInteger("bellows.model.ops", 2500);
+  /** Debugging aid: compare a full scan after every operation. */
+  private static final boolean FULL_CHECK = Boolean.getBoolean("bellows.model.fullcheck");
+  /** Debugging aid: run only the option sets whose name contains this. */
+  private static final String ONLY = System.getProperty("bellows.model.only", "");
+  /** How many recent operations a failure message lists. */
+  private static final int HISTORY = Integer.getInteger("bellows.model.history", 40);
+  private static final long START_MILLIS = 1_000_000;
+
+  private static final String TABLE = "t";
+  private static final byte[][] ROWS = bytes("a", "ab", "abc", "b", "r00", "r01", "r02", "r03", "r04", "r05",
+      "r06", "r07", "r08", "r09", "r10", "r11");
+  private static final byte[][] QUALIFIERS = bytes("", "q0", "q1", "q10", "q2", "n");
+  private static final byte[] COUNTER = Bytes.of("n");
+
+  /**
+   * The option sets every operation stream runs under (metamorphic: all must give the model's
+   * answers): every memory-store policy, block sizes, compressions, Bloom types, and the chunk
+   * memory layouts (MSLAB, serialized CHUNK index, chunk skiplist, off-heap chunks).
+   */
+  static Stream<OptionSet> optionSets() {
+    return Stream.of(
+        new OptionSet("NONE/1K/plain/ROW", MemStorePolicy.NONE, 1024, Compression.NONE, BloomType.ROW),
+        new OptionSet("BASIC/1K/lz4/ROWCOL", MemStorePolicy.BASIC, 1024, Compression.LZ4, BloomType.ROWCOL),
+        new OptionSet("EAGER/4K/zstd/none", MemStorePolicy.EAGER, 4096, Compression.ZSTD, BloomType.NONE),
+        new OptionSet("ADAPTIVE/1K/plain/ROWCOL", MemStorePolicy.ADAPTIVE, 1024, Compression.NONE, BloomType.ROWCOL),
+        new OptionSet("NONE/64K/zstd/ROWCOL", MemStorePolicy.NONE, 65536, Compression.ZSTD, BloomType.ROWCOL),
+        new OptionSet("BASIC/4K/plain/none", MemStorePolicy.BASIC, 4096, Compression.NONE, BloomType.NONE),
+        new OptionSet("EAGER/1K/lz4/ROW", MemStorePolicy.EAGER, 1024, Compression.LZ4, BloomType.ROW),
+        new OptionSet("ADAPTIVE/64K/lz4/none", MemStorePolicy.ADAPTIVE, 65536, Compression.LZ4, BloomType.NONE),
+        new OptionSet("BASIC/1K/lz4/ROW+CHUNK-index", MemStorePolicy.BASIC, 1024, Compression.LZ4, BloomType.ROW)
+            .withFamilyKnob(Knobs.SEGMENT_INDEX, io.bellows.schema.SegmentIndexType.CHUNK)
+            .withEngineKnob(Knobs.CHUNK_SIZE, 64L * 1024),
+        new OptionSet("NONE/1K/plain/ROWCOL+chunk-skiplist+MSLAB", MemStorePolicy.NONE, 1024, Compression.NONE,
+            BloomType.ROWCOL)
+            .withFamilyKnob(Knobs.ACTIVE_INDEX, io.bellows.schema.ActiveIndexType.CHUNK_SKIPLIST)
+            .withFamilyKnob(Knobs.MSLAB, true)
+            .withEngineKnob(Knobs.CHUNK_SIZE, 64L * 1024),
+        new OptionSet("EAGER/4K/zstd/ROW+MSLAB-offheap+CHUNK-index", MemStorePolicy.EAGER, 4096, Compression.ZSTD,
+            BloomType.ROW)
+            .withFamilyKnob(Knobs.MSLAB, true)
+            .withFamilyKnob(Knobs.SEGMENT_INDEX, io.bellows.schema.SegmentIndexType.CHUNK)
+            .withFamilyKnob(Knobs.ACTIVE_INDEX, io.bellows.schema.ActiveIndexType.CHUNK_SKIPLIST)
+            .withEngineKnob(Knobs.CHUNK_OFF_HEAP, true)
+            .withEngineKnob(Knobs.CHUNK_SIZE, 64L * 1024),
+        new OptionSet("ADAPTIVE/1K/plain/ROWCOL+MSLAB-heap+array", MemStorePolicy.ADAPTIVE, 1024, Compression.NONE,
+            BloomType.ROWCOL)
+            .withFamilyKnob(Knobs.MSLAB, true)
+            .withEngineKnob(Knobs.CHUNK_SIZE, 64L * 1024));
+  }
+
+  @TempDir Path dir;
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("optionSets")
+  void engineAnswersLikeTheModel(OptionSet options) {
+    org.junit.jupiter.api.Assumptions.assumeTrue(options.name().contains(ONLY), "not selected");
+    System.out.println("EngineModelTest seed=" + SEED + " ops=" + OPS + " options=" + options.name()
+        + "  (re-run: -Dtest=EngineModelTest -Dbellows.model.seed=" + SEED + ")");
+    new Run(options, SEED).execute(OPS);
+  }
+
+  // ====================================================================== the run
+
+  /** One run of the stream against one engine and one model. Not thread-safe. */
+  private final class Run {
+    private final OptionSet options;
+    private final long seed;
+    private final Random random;
+    private final Clock.Manual clock = new Clock.Manual(START_MILLIS);
+    private final TableDescriptor descriptor;
+    private final ReferenceTable model;
+    private final Deque<String> recent = new ArrayDeque<>();
+    private Bellows db;
+    private Table table;
+    private int step;
+    private int reads;
+    private long flushes;
+    private long compactions;
+    private int explicitFlushes;
+
+    Run(OptionSet options, long seed) {
+      this.options = options;
+      this.seed = seed;
+      this.random = new Random(seed);
+      this.descriptor = options.table();
+      this.model = new ReferenceTable(descriptor);
+    }
+
+    void execute(int ops) {
+      db = open();
+      try {
+        db.createTable(descriptor);
+        table = db.getTable(TABLE);
+        for (step = 0; step < ops; step++) {
+          operation();
+          if (FULL_CHECK) {
+            fullScanCheck("after operation");
+          }
+          if (random.nextInt(3) == 0) {
+            int n = 1 + random.nextInt(2);
+            for (int i = 0; i < n; i++) {
+              randomRead();
+            }
+          }
+        }
+        step = ops;
+        fullScanCheck("final");
+        reopen();
+        fullScanCheck("final after reopen");
+        countFlushes();
+        System.out.println("EngineModelTest " + options.name() + ": " + ops + " ops, " + reads + " reads, "
+            + model.cellCount() + " model cells at the end; engine: " + flushes + " store flushes ("
+            + explicitFlushes + " flush calls), " + compactions + " compactions");
+      } finally {
+        db.close();
+      }
+    }
+
+    private Bellows open() {
+      EngineOptions.Builder b = EngineOptions.builder().clock(clock)
+          // Speed: durability across crashes is CrashRecoveryTest's job; this test closes cleanly.
+          .set(Knobs.DEFAULT_DURABILITY, Durability.ASYNC_WAL);
+      options.engineKnobs().forEach((k, v) -> setUnchecked(b, k, v));
+      return Bellows.open(dir, b.build());
+    }
+
+    private void reopen() {
+      countFlushes();
+      db.close();
+      db = open();
+      table = db.getTable(TABLE);
+    }
+
+    /** Adds the engine's flush and compaction counters of this open (they restart at each open). */
+    private void countFlushes() {
+      Map<String, Number> m = db.metrics();
+      flushes += m.getOrDefault("flush.count", 0).longValue();
+      compactions += m.getOrDefault("compaction.count", 0).longValue();
+    }
+
+    private long now() {
+      return clock.currentTimeMillis();
+    }
+
+    private void log(String op) {
+      recent.addLast("#" + step + " " + op);
+      if (recent.size() > HISTORY) {
+        recent.removeFirst();
+      }
+    }
+
+    private String context() {
+      return "seed=" + seed + " options=" + options.name() + " step=" + step + " now=" + now()
+          + "\nre-run: -Dtest=EngineModelTest -Dbellows.model.seed=" + seed + "\nrecent operations:\n  "
+          + String.join("\n  ", recent) + "\n";
+    }
+
+    // -------------------------------------------------------------------- operations
+
+    private void operation() {
+      int p = random.nextInt(1000);
+      if (p < 260) {
+        Put put = randomPut(pick(ROWS));
+        log("put " + describe(put));
+        table.put(put);
+        model.mutate(put.row(), put.cells(), -1, now());
+      } else if (p < 285) {
+        // A bulk batch of large values: fills a memory store past the flush size, so flushes also
+        // happen in the background, racing with the reads and writes that follow.
+        List<Put> puts = new ArrayList<>();
+        for (int i = 10 + random.nextInt(16); i > 0; i--) {
+          byte[] value = new byte[1000 + random.nextInt(3000)];
+          random.nextBytes(value);
+          puts.add(new Put(pick(ROWS)).addColumn(pickFamily(), pick(QUALIFIERS), randomTimestamp(), value));
+        }
+        log("bulk put " + puts.stream().map(EngineModelTest::describe).toList());
+        table.put(puts);
+        for (Put put : puts) {
+          model.mutate(put.row(), put.cells(), -1, now());
+        }
+      } else if (p < 330) {
+        int n = 1 + random.nextInt(4);
+        List<Put> puts = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+          puts.add(randomPut(pick(ROWS)));
+        }
+        log("batch put " + puts.stream().map(EngineModelTest::describe).toList());
+        table.put(puts);
+        for (Put put : puts) {
+          model.mutate(put.row(), put.cells(), -1, now());
+        }
+      } else if (p < 470) {
+        Delete d = randomDelete(pick(ROWS));
+        log("delete " + describe(d));
+        table.delete(d);
+        model.mutate(d.row(), d.cells(), d.isWholeRow() ? d.timestamp() : -1, now());
+      } else if (p < 500) {
+        List<Delete> deletes = new ArrayList<>();
+        for (int i = 1 + random.nextInt(3); i > 0; i--) {
+          deletes.add(randomDelete(pick(ROWS)));
+        }
+        log("batch delete " + deletes.stream().map(EngineModelTest::describe).toList());
+        table.delete(deletes);
+        for (Delete d : deletes) {
+          model.mutate(d.row(), d.cells(), d.isWholeRow() ? d.timestamp() : -1, now());
+        }
+      } else if (p < 580) {
+        increment();
+      } else if (p < 640) {
+        checkAndPut();
+      } else if (p < 690) {
+        checkAndDelete();
+      } else if (p < 697) {
+        log("flush");
+        explicitFlushes++;
+        db.flush(TABLE);
+      } else if (p < 715) {
+        log("minor compaction");
+        db.compact(TABLE);
+      } else if (p < 720) {
+        // The model's major compaction covers every cell; the engine's covers only its files, so
+        // the memory stores are flushed first (no writer runs in between: this thread is the only one).
+        log("flush + major compaction");
+        explicitFlushes++;
+        db.flush(TABLE);
+        db.majorCompact(TABLE);
+        model.majorCompact(now());
+      } else if (p < 725) {
+        log("close + reopen");
+        reopen();
+      } else if (p < 825) {
+        long[] steps = {1, 250, 500, 500, 1000, 1500, 4000};
+        long by = steps[random.nextInt(steps.length)];
+        log("clock +" + by);
+        clock.advance(by);
+      } else {
+        randomRead();
+      }
+    }
+
+    private void increment() {
+      byte[] row = pick(ROWS);
+      byte[] family = pickFamily();
+      byte[] qualifier = random.nextInt(5) == 0 ? pick(QUALIFIERS) : COUNTER;
+      long amount = random.nextInt(21) - 5;
+      log("increment " + str(row) + "/" + str(family) + ":" + str(qualifier) + " by " + amount);
+      long expected;
+      try {
+        expected = model.increment(row, family, qualifier, amount, now());
+      } catch (IllegalArgumentException e) {
+        assertThatThrownBy(() -> table.incrementColumnValue(row, family, qualifier, amount))
+            .as(context()).isInstanceOf(IllegalArgumentException.class);
+        return;
+      }
+      assertThat(table.incrementColumnValue(row, family, qualifier, amount)).as(context()).isEqualTo(expected);
+    }
+
+    private void checkAndPut() {
+      byte[] row = pick(ROWS);
+      byte[] family = pickFamily();
+      byte[] qualifier = pick(QUALIFIERS);
+      byte[] expected = expectedValue(row, family, qualifier);
+      Put put = randomPut(row);
+      log("checkAndPut " + str(family) + ":" + str(qualifier) + "==" + show(expected) + " then " + describe(put));
+      boolean applied = table.checkAndPut(row, family, qualifier, expected, put);
+      boolean modelApplied = model.checkAndMutate(row, family, qualifier, expected, put.cells(), -1, now());
+      assertThat(applied).as(context()).isEqualTo(modelApplied);
+    }
+
+    private void checkAndDelete() {
+      byte[] row = pick(ROWS);
+      byte[] family = pickFamily();
+      byte[] qualifier = pick(QUALIFIERS);
+      byte[] expected = expectedValue(row, family, qualifier);
+      Delete d = randomDelete(row);
+      log("checkAndDelete " + str(family) + ":" + str(qualifier) + "==" + show(expected) + " then " + describe(d));
+      boolean applied = table.checkAndDelete(row, family, qualifier, expected, d);
+      boolean modelApplied = model.checkAndMutate(row, family, qualifier, expected, d.cells(),
+          d.isWholeRow() ? d.timestamp() : -1, now());
+      assertThat(applied).as(context()).isEqualTo(modelApplied);
+    }
+
+    /** The value a check compares with: half the time the current one (a match), else absent or some other. */
+    private byte[] expectedValue(byte[] row, byte[] family, byte[] qualifier) {
+      int p = random.nextInt(4);
+      if (p < 2) {
+        Cell current = model.latest(row, family, qualifier, now());
+        return current == null ? null : current.value();
+      }
+      return p == 2 ? null : randomValue();
+    }
+
+    private Put randomPut(byte[] row) {
+      Put put = random.nextInt(4) == 0 ? new Put(row, randomTimestamp()) : new Put(row);
+      // Distinct columns: two cells of one column with one timestamp in one mutation would share a
+      // sequence id, and which one wins is not defined.
+      Set<String> columns = new LinkedHashSet<>();
+      int n = random.nextInt(3) == 0 ? 2 + random.nextInt(3) : 1;
+      for (int i = 0; i < n; i++) {
+        byte[] family = pickFamily();
+        byte[] qualifier = random.nextInt(4) == 0 ? COUNTER : pick(QUALIFIERS);
+        if (!columns.add(str(family) + ":" + str(qualifier))) {
+          continue;
+        }
+        byte[] value = java.util.Arrays.equals(qualifier, COUNTER) && random.nextBoolean() ? Bytes.toBytes((long) random.nextInt(100))
+            : randomValue();
+        if (random.nextBoolean()) {
+          put.addColumn(family, qualifier, value);
+        } else {
+          put.addColumn(family, qualifier, randomTimestamp(), value);
+        }
+      }
+      return put;
+    }
+
+    private Delete randomDelete(byte[] row) {
+      int kind = random.nextInt(10);
+      if (kind == 0) {
+        return random.nextBoolean() ? new Delete(row) : new Delete(row, randomTimestamp());
+      }
+      Delete d = random.nextInt(4) == 0 ? new Delete(row, randomTimestamp()) : new Delete(row);
+      int n = random.nextInt(4) == 0 ? 2 + random.nextInt(2) : 1;
+      for (int i = 0; i < n; i++) {
+        byte[] family = pickFamily();
+        byte[] qualifier = pick(QUALIFIERS);
+        switch (random.nextInt(6)) {
+          case 0 -> d.addFamily(family);
+          case 1 -> d.addFamily(family, randomTimestamp());
+          case 2 -> d.addColumns(family, qualifier);
+          case 3 -> d.addColumns(family, qualifier, randomTimestamp());
+          case 4 -> d.addColumn(family, qualifier, randomTimestamp());
+          default -> d.addColumn(family, qualifier);
+        }
+      }
+      return d;
+    }
+
+    /** A small alphabet so that versions collide: fixed early times, times just before now, now, LATEST. */
+    private long randomTimestamp() {
+      int p = random.nextInt(10);
+      if (p < 4) {
+        return START_MILLIS + 500L * random.nextInt(8);
+      }
+      if (p < 8) {
+        return Math.max(0, now() - 500L * random.nextInt(4));
+      }
+      return p == 8 ? now() : Mutation.LATEST_TIMESTAMP;
+    }
+
+    private byte[] randomValue() {
+      int p = random.nextInt(10);
+      int len = p == 0 ? 0 : p == 1 ? 8 : p < 5 ? 1 + random.nextInt(40) : p < 8 ? 100 + random.nextInt(300)
+          : 1000 + random.nextInt(2000);
+      byte[] v = new byte[len];
+      random.nextBytes(v);
+      return v;
+    }
+
+    private byte[] pickFamily() {
+      return descriptor.families().get(random.nextInt(descriptor.families().size())).nameBytes();
+    }
+
+    private byte[] pick(byte[][] from) {
+      return from[random.nextInt(from.length)];
+    }
+
+    // -------------------------------------------------------------------- reads
+
+    private void randomRead() {
+      reads++;
+      ScanQuery.Builder q = ScanQuery.builder();
+      if (random.nextInt(5) < 2) {
+        byte[] row = pick(ROWS);
+        q.singleRow(row);
+        Get get = new Get(row);
+        String shown = "get " + str(row) + shape(get, q);
+        compare(shown, List.of(table.get(get)), model.read(q.build(), now()), true);
+      } else {
+        Scan scan = new Scan();
+        StringBuilder shown = new StringBuilder("scan");
+        if (random.nextInt(3) > 0) {
+          byte[] start = pick(ROWS);
+          boolean inclusive = random.nextInt(4) > 0;
+          scan.withStartRow(start, inclusive);
+          q.startRow(start, inclusive);
+          shown.append(inclusive ? " [" : " (").append(str(start));
+        }
+        if (random.nextInt(3) > 0) {
+          byte[] stop = pick(ROWS);
+          boolean inclusive = random.nextInt(4) == 0;
+          scan.withStopRow(stop, inclusive);
+          q.stopRow(stop, inclusive);
+          shown.append(" .. ").append(str(stop)).append(inclusive ? "]" : ")");
+        }
+        if (random.nextInt(4) == 0) {
+          int limit = 1 + random.nextInt(5);
+          scan.setLimit(limit);
+          q.limit(limit);
+          shown.append(" limit ").append(limit);
+        }
+        shown.append(shape(scan, q));
+        List<Result> results = new ArrayList<>();
+        try (ResultScanner s = table.getScanner(scan)) {
+          Result r;
+          while ((r = s.next()) != null) {
+            results.add(r);
+          }
+        }
+        compare(shown.toString(), results, model.read(q.build(), now()), false);
+      }
+    }
+
+    /** Adds the same random columns, time range and versions to the API query and the model's query. */
+    private String shape(Query<?> api, ScanQuery.Builder q) {
+      StringBuilder shown = new StringBuilder();
+      if (random.nextInt(3) == 0) {
+        for (ColumnFamilyDescriptor f : descriptor.families()) {
+          int p = random.nextInt(3);
+          if (p == 0) {
+            api.addFamily(f.nameBytes());
+            q.addFamily(f.nameBytes());
+            shown.append(" ").append(f.name()).append(":*");
+          } else if (p == 1) {
+            for (int i = 1 + random.nextInt(2); i > 0; i--) {
+              byte[] qualifier = pick(QUALIFIERS);
+              api.addColumn(f.nameBytes(), qualifier);
+              q.addColumn(f.nameBytes(), qualifier);
+              shown.append(" ").append(f.name()).append(":").append(str(qualifier));
+            }
+          }
+        }
+      }
+      if (random.nextInt(4) == 0) {
+        long a = randomTimestamp();
+        long b = randomTimestamp();
+        long min = Math.min(a, b);
+        long max = Math.max(a, b);
+        if (random.nextBoolean() && max != Long.MAX_VALUE) {
+          api.setTimestamp(max);
+          q.timeRange(max, max + 1);
+          shown.append(" ts=").append(max);
+        } else {
+          api.setTimeRange(min, max);
+          q.timeRange(min, max);
+          shown.append(" time [").append(min).append(", ").append(max).append(")");
+        }
+      }
+      int p = random.nextInt(4);
+      if (p > 0) {
+        int versions = p == 3 ? Integer.MAX_VALUE : 1 + random.nextInt(3);
+        api.readVersions(versions);
+        q.maxVersions(versions);
+        shown.append(" versions ").append(versions == Integer.MAX_VALUE ? "all" : versions);
+      }
+      return shown.toString();
+    }
+
+    private void fullScanCheck(String what) {
+      ScanQuery.Builder q = ScanQuery.builder().maxVersions(Integer.MAX_VALUE);
+      List<Result> results = new ArrayList<>();
+      try (ResultScanner s = table.getScanner(new Scan().readAllVersions())) {
+        for (Result r : s) {
+          results.add(r);
+        }
+      }
+      compare(what + " full scan", results, model.read(q.build(), now()), false);
+    }
+
+    private void compare(String read, List<Result> actual, List<List<Cell>> expected, boolean get) {
+      log(read);
+      List<String> actualRows = new ArrayList<>();
+      for (Result r : actual) {
+        if (get && r.isEmpty()) {
+          continue; // a get of an absent row returns one empty result
+        }
+        assertThat(r.isEmpty()).as(context() + "a scan returned an empty row").isFalse();
+        actualRows.add(showRow(r.cells()));
+      }
+      List<String> expectedRows = new ArrayList<>();
+      for (List<Cell> row : expected) {
+        expectedRows.add(showRow(row));
+      }
+      if (!actualRows.equals(expectedRows)) {
+        StringBuilder raw = new StringBuilder();
+        for (byte[] row : ROWS) {
+          String prefix = str(row) + "/";
+          boolean differs = actualRows.stream().filter(r -> r.startsWith(prefix)).toList()
+              .equals(expectedRows.stream().filter(r -> r.startsWith(prefix)).toList());
+          if (!differs) {
+            raw.append("\nall model cells of row ").append(str(row)).append(":");
+            for (Cell c : model.rawCells(row)) {
+              raw.append("\n    ").append(c).append(c.isDelete() ? "" : " = " + show(c.value()));
+            }
+          }
+        }
+        fail(context() + "read: " + read + "\nengine:\n  " + String.join("\n  ", actualRows)
+            + "\nmodel:\n  " + String.join("\n  ", expectedRows) + raw);
+      }
+    }
+  }
+
+  // ====================================================================== option sets
+
+  /**
+   * One engine configuration. The table always has three families of different settings: "a"
+   * (VERSIONS 3), "b" (VERSIONS 1) and "c" (VERSIONS 2, MIN_VERSIONS 1, TTL 3 s); each family gets a
+   * different compression and Bloom type, rotated from the set's, so every set mixes them.
+   */
+  record OptionSet(String name, MemStorePolicy policy, int blockSize, Compression compression, BloomType bloom,
+      Map<Knob<?>, Object> familyKnobs, Map<Knob<?>, Object> engineKnobs) {
+    OptionSet(String name, MemStorePolicy policy, int blockSize, Compression compression, BloomType bloom) {
+      this(name, policy, blockSize, compression, bloom, Map.of(), Map.of());
+    }
+
+    <T> OptionSet withFamilyKnob(Knob<T> knob, T value) {
+      Map<Knob<?>, Object> m = new LinkedHashMap<>(familyKnobs);
+      m.put(knob, value);
+      return new OptionSet(name, policy, blockSize, compression, bloom, Map.copyOf(m), engineKnobs);
+    }
+
+    <T> OptionSet withEngineKnob(Knob<T> knob, T value) {
+      Map<Knob<?>, Object> m = new LinkedHashMap<>(engineKnobs);
+      m.put(knob, value);
+      return new OptionSet(name, policy, blockSize, compression, bloom, familyKnobs, Map.copyOf(m));
+    }
+
+    TableDescriptor table() {
+      return TableDescriptor.builder(TABLE)
+          .flushSize(64 * 1024) // the smallest allowed: background flushes happen during the run
+          .family(family("a", 0).maxVersions(3).build())
+          .family(family("b", 1).maxVersions(1).build())
+          .family(family("c", 2).maxVersions(2).minVersions(1).ttlSeconds(3).build())
+          .build();
+    }
+
+    private ColumnFamilyDescriptor.Builder family(String familyName, int index) {
+      Compression[] cs = Compression.values();
+      BloomType[] bs = BloomType.values();
+      ColumnFamilyDescriptor.Builder b = ColumnFamilyDescriptor.builder(familyName)
+          .memStorePolicy(policy)
+          .blockSize(blockSize)
+          .compression(cs[(compression.ordinal() + index) % cs.length])
+          .bloomType(bs[(bloom.ordinal() + index) % bs.length]);
+      familyKnobs.forEach((k, v) -> setUnchecked(b, k, v));
+      return b;
+    }
+
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static void setUnchecked(io.bellows.config.Settings.Builder<?> b, Knob<?> knob, Object value) {
+    b.set((Knob) knob, value);
+  }
+
+  // ====================================================================== printing
+
+  private static String describe(Mutation m) {
+    StringBuilder sb = new StringBuilder(str(m.row())).append("{");
+    if (m instanceof Delete d && d.isWholeRow()) {
+      sb.append("whole row @").append(ts(d.timestamp()));
+    }
+    for (Cell c : m.cells()) {
+      sb.append(" ").append(str(c.family())).append(":").append(str(c.qualifier())).append("@")
+          .append(ts(c.timestamp())).append(" ").append(c.type());
+      if (!c.isDelete()) {
+        sb.append("=").append(show(c.value()));
+      }
+    }
+    return sb.append(" }").toString();
+  }
+
+  private static String showRow(List<Cell> cells) {
+    StringBuilder sb = new StringBuilder();
+    for (Cell c : cells) {
+      sb.append(str(c.row())).append("/").append(str(c.family())).append(":").append(str(c.qualifier()))
+          .append("/").append(c.timestamp()).append("/").append(c.type()).append("=").append(show(c.value()))
+          .append("  ");
+    }
+    return sb.toString();
+  }
+
+  private static String ts(long ts) {
+    return ts == Mutation.LATEST_TIMESTAMP ? "LATEST" : Long.toString(ts);
+  }
+
+  private static String show(byte[] value) {
+    if (value == null) {
+      return "<absent>";
+    }
+    if (value.length == 8) {
+      return "long:" + Bytes.getLong(value, 0);
+    }
+    // Length and a short hash keep long values readable in failure transcripts.
+    return value.length + "b#" + Integer.toHexString(java.util.Arrays.hashCode(value));
+  }
+
+  private static String str(byte[] b) {
+    return Bytes.toStringBinary(b);
+  }
+
+  private static byte[][] bytes(String... s) {
+    byte[][] out = new byte[s.length][];
+    for (int i = 0; i < s.length; i++) {
+      out[i] = Bytes.of(s[i]);
+    }
+    return out;
+  }
+}
