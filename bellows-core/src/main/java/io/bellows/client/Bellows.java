@@ -13,11 +13,8 @@ import io.bellows.util.StorageException;
 import io.bellows.wal.Wal;
 import io.bellows.wal.WalOptions;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -26,10 +23,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -55,17 +48,12 @@ public final class Bellows implements AutoCloseable {
 
   private final Path dir;
   private final EngineOptions options;
-  private final FileChannel lockChannel;
-  private final FileLock lock;
+  private final DirectoryLock lock;
   private final MetricSet metrics = new MetricSet();
   private final AtomicLong sequence = new AtomicLong();
   private final Object ddlLock = new Object();
   private final Map<String, Region> regions = new ConcurrentHashMap<>();
-  private final Set<Region> flushQueued = ConcurrentHashMap.newKeySet();
-  private final Set<Region> compactionQueued = ConcurrentHashMap.newKeySet();
-  private final ExecutorService flushExecutor;
-  private final ExecutorService compactionExecutor;
-  private final ExecutorService inMemoryExecutor;
+  private final BackgroundWork background;
   private final ChunkAllocator chunks;
   private final Services services = new Services();
   private volatile Catalog catalog;
@@ -79,22 +67,8 @@ public final class Bellows implements AutoCloseable {
     this.dir = dir.toAbsolutePath();
     this.options = options;
     Files.createDirectories(this.dir);
-    this.lockChannel = FileChannel.open(this.dir.resolve("LOCK"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-    FileLock l;
-    try {
-      l = lockChannel.tryLock();
-    } catch (java.nio.channels.OverlappingFileLockException e) {
-      l = null;
-    }
-    if (l == null) {
-      lockChannel.close();
-      throw new StorageException(this.dir + " is in use by another open Bellows engine");
-    }
-    this.lock = l;
-    this.flushExecutor = Executors.newFixedThreadPool(options.get(Knobs.FLUSH_THREADS), daemon("bellows-flush"));
-    this.compactionExecutor = Executors.newFixedThreadPool(options.get(Knobs.COMPACTION_THREADS), daemon("bellows-compaction"));
-    this.inMemoryExecutor = Executors.newFixedThreadPool(options.get(Knobs.IN_MEMORY_COMPACTION_THREADS),
-        daemon("bellows-inmemory-compaction"));
+    this.lock = DirectoryLock.acquire(this.dir);
+    this.background = new BackgroundWork(options, metrics);
     this.chunks = EngineChunks.create(options);
     JvmMetrics.register(metrics);
   }
@@ -418,42 +392,8 @@ public final class Bellows implements AutoCloseable {
       }
     }
     if (oldest != null && oldest.oldestUnflushedSeqId() != Long.MAX_VALUE) {
-      Region target = oldest;
       metrics.counter("flush.requested.by.wal.size").increment();
-      try {
-        flushExecutor.execute(() -> {
-          if (!closed && !target.isClosedForWork()) {
-            target.flush(true);
-          }
-        });
-      } catch (java.util.concurrent.RejectedExecutionException e) {
-        // closing
-      }
-    }
-  }
-
-  private void runFlush(Region r) {
-    flushQueued.remove(r);
-    if (closed || r.isClosedForWork()) {
-      return;
-    }
-    try {
-      r.flush(false);
-    } catch (RuntimeException e) {
-      LOG.error("flush of table {} failed; it is retried on the next request", r.descriptor().name(), e);
-      metrics.counter("flush.failures").increment();
-    }
-  }
-
-  private void runCompaction(Region r) {
-    compactionQueued.remove(r);
-    try {
-      for (int round = 0; round < 100 && !closed && !r.isClosedForWork() && r.needsCompaction(); round++) {
-        r.compact(false);
-      }
-    } catch (RuntimeException e) {
-      LOG.error("compaction of table {} failed", r.descriptor().name(), e);
-      metrics.counter("compaction.failures").increment();
+      background.requestFlushAll(oldest);
     }
   }
 
@@ -474,9 +414,7 @@ public final class Bellows implements AutoCloseable {
         first = first == null ? e : first;
       }
     }
-    shutdown(flushExecutor);
-    shutdown(compactionExecutor);
-    shutdown(inMemoryExecutor);
+    background.shutdown();
     try {
       if (wal != null) {
         if (failure == null) {
@@ -487,7 +425,7 @@ public final class Bellows implements AutoCloseable {
     } catch (RuntimeException e) {
       first = first == null ? e : first;
     }
-    releaseLock();
+    lock.release();
     if (first != null) {
       throw first;
     }
@@ -503,9 +441,7 @@ public final class Bellows implements AutoCloseable {
         // already failing
       }
     }
-    flushExecutor.shutdownNow();
-    compactionExecutor.shutdownNow();
-    inMemoryExecutor.shutdownNow();
+    background.shutdownNow();
     if (wal != null) {
       try {
         wal.close();
@@ -513,37 +449,7 @@ public final class Bellows implements AutoCloseable {
         // already failing
       }
     }
-    releaseLock();
-  }
-
-  private void releaseLock() {
-    try {
-      lock.release();
-      lockChannel.close();
-    } catch (IOException e) {
-      LOG.warn("could not release the lock of {}", dir, e);
-    }
-  }
-
-  private static void shutdown(ExecutorService ex) {
-    ex.shutdown();
-    try {
-      if (!ex.awaitTermination(10, TimeUnit.MINUTES)) {
-        ex.shutdownNow();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      ex.shutdownNow();
-    }
-  }
-
-  private static java.util.concurrent.ThreadFactory daemon(String prefix) {
-    AtomicInteger n = new AtomicInteger();
-    return r -> {
-      Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    };
+    lock.release();
   }
 
   static void deleteRecursively(Path p) throws IOException {
@@ -584,7 +490,7 @@ public final class Bellows implements AutoCloseable {
 
     @Override
     public Executor inMemoryCompactions() {
-      return inMemoryExecutor;
+      return background.inMemoryCompactions();
     }
 
     @Override
@@ -594,23 +500,15 @@ public final class Bellows implements AutoCloseable {
 
     @Override
     public void requestFlush(Region region) {
-      if (!closed && flushQueued.add(region)) {
-        try {
-          flushExecutor.execute(() -> runFlush(region));
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-          flushQueued.remove(region);
-        }
+      if (!closed) {
+        background.requestFlush(region);
       }
     }
 
     @Override
     public void requestCompaction(Region region) {
-      if (!closed && compactionQueued.add(region)) {
-        try {
-          compactionExecutor.execute(() -> runCompaction(region));
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-          compactionQueued.remove(region);
-        }
+      if (!closed) {
+        background.requestCompaction(region);
       }
     }
 
