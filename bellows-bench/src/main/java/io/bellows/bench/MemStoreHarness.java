@@ -11,6 +11,8 @@ import io.bellows.scan.RetentionFilter;
 import io.bellows.scan.RetentionFilters;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.util.Clock;
+import io.bellows.scan.CellScanner;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -48,8 +50,12 @@ public final class MemStoreHarness implements AutoCloseable {
   private final AtomicLong flushedBytes = new AtomicLong();
 
   public MemStoreHarness(StoreConfig config) {
+    this(config, config.family());
+  }
+
+  /** A store of {@code config} whose family descriptor is {@code family} (for extra family knobs). */
+  public MemStoreHarness(StoreConfig config, ColumnFamilyDescriptor family) {
     this.config = config;
-    ColumnFamilyDescriptor family = config.family();
     this.chunks = ChunkAllocator.fromOptions(config.engine());
     this.background = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
       Thread t = new Thread(r, "bench-in-memory-compaction");
@@ -118,6 +124,11 @@ public final class MemStoreHarness implements AutoCloseable {
     } catch (ExecutionException e) {
       throw new IllegalStateException(e.getCause());
     }
+  }
+
+  /** The memory store's scanners (active, pipeline, snapshot); the caller closes them. */
+  public List<CellScanner> scanners() {
+    return memStore.scanners();
   }
 
   public MemStoreSize size() {

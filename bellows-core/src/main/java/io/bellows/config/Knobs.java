@@ -98,6 +98,8 @@ public final class Knobs {
       ActiveIndexType.OBJECT_SKIPLIST, "Index of the active memory segment: OBJECT_SKIPLIST or CHUNK_SKIPLIST (in chunk memory).");
   public static final Knob<Boolean> MSLAB = Knob.ofBoolean("MSLAB", FAMILY, false,
       "Copy cell data into memory-store chunks (MSLAB) instead of keeping the writer's arrays.");
+  public static final Knob<Boolean> SEGMENT_ROW_FILTER = Knob.ofBoolean("SEGMENT_ROW_FILTER", FAMILY, true,
+      "Build a row Bloom filter (about 1.2 bytes per row) for each immutable memory segment, so gets skip segments without the row.");
 
   /** Every knob, in documentation order. */
   public static final List<Knob<?>> ALL = List.of(
@@ -108,7 +110,7 @@ public final class Knobs {
       TABLE_DURABILITY, MEMSTORE_FLUSHSIZE,
       VERSIONS, MIN_VERSIONS, TTL, FAMILY_DURABILITY, BLOCKSIZE, COMPRESSION, BLOOMFILTER, BLOOMFILTER_ERROR_RATE,
       IN_MEMORY_COMPACTION, IN_MEMORY_FLUSH_FRACTION, PIPELINE_MAX_SEGMENTS, ADAPTIVE_THRESHOLD, SEGMENT_INDEX,
-      ACTIVE_INDEX, MSLAB);
+      ACTIVE_INDEX, MSLAB, SEGMENT_ROW_FILTER);
 
   /** Finds a knob of a scope by name (case-insensitive); null if there is none. */
   public static Knob<?> find(Knob.Scope scope, String name) {

@@ -2,6 +2,7 @@ package io.bellows.memstore;
 
 import io.bellows.memstore.chunk.ChunkEntryCursor;
 import io.bellows.scan.CellScanner;
+import io.bellows.scan.ScanQuery;
 import io.bellows.util.RefCounted;
 import java.util.List;
 
@@ -19,6 +20,7 @@ public final class ImmutableSegment extends Segment {
   private final SegmentStats stats;
   private final List<RefCounted> holds;
   private final boolean chunkViews;
+  private final SegmentRowFilter rowFilter;
 
   /** A segment whose cells live in writers' arrays (owns nothing to free). */
   public ImmutableSegment(long id, ImmutableIndex index, SegmentStats stats) {
@@ -31,6 +33,15 @@ public final class ImmutableSegment extends Segment {
    */
   public ImmutableSegment(long id, ImmutableIndex index, SegmentStats stats, List<RefCounted> holds,
       boolean chunkViews) {
+    this(id, index, stats, holds, chunkViews, null);
+  }
+
+  /**
+   * @param rowFilter a Bloom filter of the segment's rows consulted by gets, or null for none (its
+   *     heap bytes are expected to be part of {@code stats.indexBytes()})
+   */
+  ImmutableSegment(long id, ImmutableIndex index, SegmentStats stats, List<RefCounted> holds,
+      boolean chunkViews, SegmentRowFilter rowFilter) {
     super(id);
     if (index.size() != stats.cellCount()) {
       throw new IllegalArgumentException("index holds " + index.size() + " cells, stats say " + stats.cellCount());
@@ -39,6 +50,21 @@ public final class ImmutableSegment extends Segment {
     this.stats = stats;
     this.holds = List.copyOf(holds);
     this.chunkViews = chunkViews;
+    this.rowFilter = rowFilter;
+  }
+
+  /** The row filter, or null. */
+  SegmentRowFilter rowFilter() {
+    return rowFilter;
+  }
+
+  /** The stats' answer, then for a get (never for a scan) the row filter's. */
+  @Override
+  boolean mayMatch(ScanQuery query) {
+    if (!stats.mayMatch(query)) {
+      return false;
+    }
+    return rowFilter == null || !query.isSingleRow() || rowFilter.mightContain(query.startRow());
   }
 
   public ImmutableIndex index() {

@@ -2,6 +2,7 @@ package io.bellows.memstore;
 
 import io.bellows.memstore.chunk.ChunkEntryCursor;
 import io.bellows.scan.CellScanner;
+import io.bellows.scan.ScanQuery;
 import java.util.List;
 import io.bellows.util.RefCounted;
 
@@ -83,6 +84,14 @@ public abstract class Segment extends RefCounted {
 
   /** Where each cell lives in chunk memory, in order; null if the cells are not in chunks. */
   abstract ChunkEntryCursor entries();
+
+  /**
+   * Whether a read with this query may find cells here: by default the stats' key range, time
+   * range and read point; an immutable segment may also consult its row filter for gets.
+   */
+  boolean mayMatch(ScanQuery query) {
+    return stats().mayMatch(query);
+  }
 
   /** Frees what the segment owns (chunk-backed segments give their chunks back). */
   @Override

@@ -98,11 +98,15 @@ final class SegmentCompactor {
     int i = 0;
     long distinct = 0;
     List<RefCounted> holds = new ArrayList<>();
+    SegmentRowFilter.Builder rows = rowFilterBuilder();
     try {
       Cell prev = null;
       for (Cell c = run.next(); c != null; c = run.next()) {
         if (prev == null || CellComparator.compareColumns(prev, c) != 0) {
           distinct++;
+        }
+        if (rows != null) {
+          rows.addRow(c.array(), c.rowOffset(), c.rowLength());
         }
         out[i++] = c;
         acc.add(c, views ? MemoryLayout.CELL_OBJECT : MemoryLayout.cellObjectBytes(c));
@@ -122,8 +126,10 @@ final class SegmentCompactor {
       run.close();
     }
     CellArrayIndex index = new CellArrayIndex(out, i);
-    SegmentStats stats = acc.build(index.indexBytes(), 0, views);
-    return new Result(new ImmutableSegment(ids.getAsLong(), index, stats, holds, factory.heapViews()), n, distinct);
+    SegmentRowFilter filter = build(rows);
+    SegmentStats stats = acc.build(index.indexBytes() + heapBytes(filter), 0, views);
+    return new Result(new ImmutableSegment(ids.getAsLong(), index, stats, holds, factory.heapViews(), filter), n,
+        distinct);
   }
 
   /** Merge into a chunk index over the same data chunks, reading positions, not cells. */
@@ -143,6 +149,7 @@ final class SegmentCompactor {
     long dups = 0;
     long dupBytes = 0;
     ChunkCellIndex index;
+    SegmentRowFilter.Builder rows = rowFilterBuilder();
     try {
       ChunkEntryCursor[] cursors = new ChunkEntryCursor[inputs.size()];
       for (int k = 0; k < cursors.length; k++) {
@@ -180,6 +187,9 @@ final class SegmentCompactor {
           distinct++;
         }
         builder.add(min.chunkId(), off, min.length(), seq);
+        if (rows != null) {
+          rows.addRow(buf, off);
+        }
         prevBuf = buf;
         prevOff = off;
         prevSeq = seq;
@@ -192,14 +202,15 @@ final class SegmentCompactor {
     } finally {
       held.forEach(Segment::release);
     }
+    SegmentRowFilter filter = build(rows);
     SegmentStats u = SegmentStats.union(parts, index.indexBytes());
     long data = u.dataBytes() - dupBytes;
-    long offHeap = factory.chunks().offHeap() ? data + index.indexBytes() : 0;
+    long offHeap = factory.chunks().offHeap() ? data + index.indexBytes() : 0; // the filter is on heap
     SegmentStats stats = new SegmentStats(u.firstRow(), u.lastRow(), u.minTimestamp(), u.maxTimestamp(),
-        u.minSeqId(), u.maxSeqId(), u.cellCount() - dups, data, 0, index.indexBytes(), offHeap,
+        u.minSeqId(), u.maxSeqId(), u.cellCount() - dups, data, 0, index.indexBytes() + heapBytes(filter), offHeap,
         u.rangeTombstones());
     ImmutableSegment out = new ImmutableSegment(ids.getAsLong(), new ChunkImmutableIndex(index), stats,
-        List.of(index), factory.heapViews());
+        List.of(index), factory.heapViews(), filter);
     return new Result(out, n, distinct);
   }
 
@@ -241,6 +252,7 @@ final class SegmentCompactor {
     SegmentStats.Accumulator acc = new SegmentStats.Accumulator();
     long read = 0;
     long distinct = 0;
+    SegmentRowFilter.Builder rows = rowFilterBuilder();
     ImmutableSegment out;
     try {
       Cell prev = null;
@@ -252,6 +264,9 @@ final class SegmentCompactor {
         prev = c;
         if (!filter.keep(c)) {
           continue;
+        }
+        if (rows != null) {
+          rows.addRow(c.array(), c.rowOffset(), c.rowLength());
         }
         if (chunkIndex) {
           builder.addCopy(lab, c);
@@ -270,12 +285,16 @@ final class SegmentCompactor {
         builder = null;
         lab.close(); // the index holds the data chunks now
         long offHeap = factory.chunks().offHeap() ? acc.dataBytes() + index.indexBytes() : 0;
+        SegmentRowFilter rowFilter = build(rows);
         out = new ImmutableSegment(ids.getAsLong(), new ChunkImmutableIndex(index),
-            acc.build(index.indexBytes(), offHeap, true), List.of(index), factory.heapViews());
+            acc.build(index.indexBytes() + heapBytes(rowFilter), offHeap, true), List.of(index), factory.heapViews(),
+            rowFilter);
       } else {
         CellArrayIndex index = new CellArrayIndex(kept.toArray(new Cell[0]), kept.size());
-        out = new ImmutableSegment(ids.getAsLong(), index, acc.build(index.indexBytes(), 0, relocate),
-            relocate ? List.of(lab) : List.of(), factory.heapViews());
+        SegmentRowFilter rowFilter = build(rows);
+        out = new ImmutableSegment(ids.getAsLong(), index,
+            acc.build(index.indexBytes() + heapBytes(rowFilter), 0, relocate),
+            relocate ? List.of(lab) : List.of(), factory.heapViews(), rowFilter);
       }
     } catch (RuntimeException | Error e) {
       if (builder != null) {
@@ -289,6 +308,18 @@ final class SegmentCompactor {
       run.close();
     }
     return new Result(out, read, distinct, relocate ? acc.dataBytes() : 0);
+  }
+
+  private SegmentRowFilter.Builder rowFilterBuilder() {
+    return factory.rowFilter() ? new SegmentRowFilter.Builder() : null;
+  }
+
+  private static SegmentRowFilter build(SegmentRowFilter.Builder rows) {
+    return rows == null ? null : rows.build();
+  }
+
+  private static long heapBytes(SegmentRowFilter filter) {
+    return filter == null ? 0 : filter.heapBytes();
   }
 
   /** A merged scanner positioned at the first cell, or null if some input was already freed. */

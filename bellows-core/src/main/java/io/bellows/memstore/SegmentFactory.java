@@ -28,6 +28,7 @@ final class SegmentFactory {
   private final boolean mslab;
   private final boolean chunkActive;
   private final boolean chunkFlat;
+  private final boolean rowFilter;
 
   SegmentFactory(MemStoreContext context) {
     ColumnFamilyDescriptor f = context.family();
@@ -42,6 +43,12 @@ final class SegmentFactory {
     boolean offHeap = mslab && chunks.offHeap();
     this.chunkActive = wantChunkActive || offHeap;
     this.chunkFlat = wantChunkFlat || offHeap;
+    this.rowFilter = f.get(Knobs.SEGMENT_ROW_FILTER);
+  }
+
+  /** Whether flat segments get a row Bloom filter for gets ({@code SEGMENT_ROW_FILTER}). */
+  boolean rowFilter() {
+    return rowFilter;
   }
 
   /** Whether cell bytes are copied into chunks. */
@@ -85,6 +92,7 @@ final class SegmentFactory {
   @Override
   public String toString() {
     return "segments(mslab=" + mslab + ", active=" + (chunkActive ? "CHUNK_SKIPLIST" : "OBJECT_SKIPLIST")
-        + ", flat=" + (chunkFlat ? "CHUNK" : "ARRAY") + ", offHeap=" + (mslab && chunks.offHeap()) + ")";
+        + ", flat=" + (chunkFlat ? "CHUNK" : "ARRAY") + ", offHeap=" + (mslab && chunks.offHeap())
+        + ", rowFilter=" + rowFilter + ")";
   }
 }

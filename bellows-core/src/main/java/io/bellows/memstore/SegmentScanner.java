@@ -6,7 +6,8 @@ import io.bellows.scan.ScanQuery;
 
 /**
  * A scanner over one segment that holds a reference to it until closed, and answers {@link
- * #shouldUse} from the segment's key range, time range and sequence ids. Not thread-safe (one reader).
+ * #shouldUse} from the segment's key range, time range and sequence ids (and, for a get, the
+ * segment's row filter if it has one). Not thread-safe (one reader).
  */
 final class SegmentScanner implements CellScanner {
   private final Segment segment;
@@ -67,7 +68,7 @@ final class SegmentScanner implements CellScanner {
 
   @Override
   public boolean shouldUse(ScanQuery query) {
-    return segment.stats().mayMatch(query);
+    return segment.mayMatch(query);
   }
 
   @Override

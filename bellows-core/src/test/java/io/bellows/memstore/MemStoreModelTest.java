@@ -107,8 +107,11 @@ class MemStoreModelTest {
     if (policy != MemStorePolicy.NONE) {
       System.out.println(ms.metrics());
       assertThat(ms.metrics().get("memstore.inMemoryFlushes").longValue()).isPositive();
-      String reduced = policy == MemStorePolicy.EAGER ? "memstore.compactions" : "memstore.merges";
-      assertThat(ms.metrics().get(reduced).longValue()).isPositive();
+      // BASIC merges, EAGER compacts, ADAPTIVE does either (its draw decides).
+      long merges = ms.metrics().get("memstore.merges").longValue();
+      long compactions = ms.metrics().get("memstore.compactions").longValue();
+      assertThat(policy == MemStorePolicy.EAGER ? compactions
+          : policy == MemStorePolicy.BASIC ? merges : merges + compactions).isPositive();
     }
     ms.close();
     chunks.checkNoChunksInUse(); // the pool is back at its baseline

@@ -20,22 +20,23 @@ import java.util.concurrent.atomic.LongAdder;
  * chunks too (copied there by a {@link MemStoreLab}); a node only refers to them. Ordered by
  * {@link io.bellows.cell.CellComparator}: key, then sequence id descending.
  *
- * <p>Node layout (in NODE chunks, 8-byte aligned, size {@code 24 + 8 * level}):
+ * <p>Node layout (in NODE chunks, 8-byte aligned, size {@code 16 + 8 * level}):
  *
  * <pre>
- *   0  int32  data chunk id of the cell
- *   4  int32  offset of the cell in that chunk
- *   8  int32  serialized cell length
- *  12  int32  level (1..16)
- *  16  int64  sequence id
- *  24  int64  next[0] .. next[level-1]: {@link ChunkRef}s (chunk id &lt;&lt; 32 | offset), 0 = end
+ *   0  int64  cell reference: data chunk id (bits 63..32) | (level - 1) (bits 31..28)
+ *             | offset of the cell in that chunk (bits 27..0)
+ *   8  int64  sequence id
+ *  16  int64  next[0] .. next[level-1]: {@link ChunkRef}s (chunk id &lt;&lt; 32 | offset), 0 = end
  * </pre>
  *
- * The fixed fields are big-endian (plain ByteBuffer access); next pointers are in native byte order
- * because they are read and written only through a {@code byteBufferViewVarHandle}, which needs an
- * aligned position in a direct buffer for compare-and-set (JDK 22+ refuses atomic access to heap
- * buffers), hence NODE chunks are always direct, whatever {@code bellows.mslab.offheap} says. The
- * head node has level 16 and no cell.
+ * The cell's length is not stored: it is read from the cell's own header in the data chunk
+ * ({@code 8 + keyLength + valueLength}). Offsets fit in 28 bits because a chunk is at most 64 MiB
+ * ({@code bellows.mslab.chunk.size}) and a jumbo cell always starts at offset 0; the 4 spare bits
+ * hold the level. The first two fields are big-endian (plain ByteBuffer access); next pointers are
+ * in native byte order because they are read and written only through a {@code
+ * byteBufferViewVarHandle}, which needs an aligned position in a direct buffer for compare-and-set
+ * (JDK 22+ refuses atomic access to heap buffers), hence NODE chunks are always direct, whatever
+ * {@code bellows.mslab.offheap} says. The head node has level 16 and no cell (reference to chunk 0).
  *
  * <p>Concurrency: inserts are lock-free. A node is written completely, then linked at level 0 by a
  * CAS on its predecessor's next pointer (the linearization point, and where duplicates are caught),
@@ -54,12 +55,12 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class ChunkSkipList extends RefCounted implements AutoCloseable {
   static final int MAX_LEVEL = 16;
-  static final int NEXT = 24;
-  private static final int CELL_CHUNK = 0;
-  private static final int CELL_OFFSET = 4;
-  private static final int CELL_LENGTH = 8;
-  private static final int LEVEL = 12;
-  private static final int SEQ = 16;
+  static final int NEXT = 16;
+  private static final int CELL_REF = 0;
+  private static final int SEQ = 8;
+  /** The level (minus one) lives in bits 31..28 of the cell reference, the offset below. */
+  private static final int LEVEL_SHIFT = 28;
+  static final int MAX_CELL_OFFSET = (1 << LEVEL_SHIFT) - 1;
   private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
   private final ChunkAllocator allocator;
@@ -79,10 +80,7 @@ public final class ChunkSkipList extends RefCounted implements AutoCloseable {
     this.head = allocNode(MAX_LEVEL);
     ByteBuffer b = nodeBuffer(head);
     int h = ChunkRef.offset(head);
-    b.putInt(h + CELL_CHUNK, 0);
-    b.putInt(h + CELL_OFFSET, 0);
-    b.putInt(h + CELL_LENGTH, 0);
-    b.putInt(h + LEVEL, MAX_LEVEL);
+    b.putLong(h + CELL_REF, cellRef(0, 0, MAX_LEVEL));
     b.putLong(h + SEQ, 0);
     for (int i = 0; i < MAX_LEVEL; i++) {
       LONGS.setVolatile(b, h + NEXT + 8 * i, ChunkRef.NULL);
@@ -98,8 +96,9 @@ public final class ChunkSkipList extends RefCounted implements AutoCloseable {
 
   /**
    * Inserts the cell of {@code length} bytes at (chunk id, offset), which must be completely
-   * written and stay unchanged. Returns false (and changes nothing) if a cell with the same key and
-   * sequence id is present.
+   * written and stay unchanged ({@code length} must be the length in the cell's header; it is only
+   * used for accounting, the node does not store it). Returns false (and changes nothing) if a cell
+   * with the same key and sequence id is present.
    */
   public boolean insert(int chunkId, int offset, int length, long seqId) {
     return insertNode(chunkId, offset, length, seqId) >= 0;
@@ -119,6 +118,9 @@ public final class ChunkSkipList extends RefCounted implements AutoCloseable {
     if (closed.get()) {
       throw new IllegalStateException("skiplist is closed");
     }
+    if (offset < 0 || offset > MAX_CELL_OFFSET) {
+      throw new IllegalArgumentException("cell offset " + offset + " does not fit in 28 bits");
+    }
     ByteBuffer key = allocator.chunk(chunkId).buffer();
     long[] p = path.get();
     find(key, offset, seqId, p);
@@ -129,10 +131,7 @@ public final class ChunkSkipList extends RefCounted implements AutoCloseable {
     long node = allocNode(level);
     ByteBuffer nb = nodeBuffer(node);
     int n = ChunkRef.offset(node);
-    nb.putInt(n + CELL_CHUNK, chunkId);
-    nb.putInt(n + CELL_OFFSET, offset);
-    nb.putInt(n + CELL_LENGTH, length);
-    nb.putInt(n + LEVEL, level);
+    nb.putLong(n + CELL_REF, cellRef(chunkId, offset, level));
     nb.putLong(n + SEQ, seqId);
     for (;;) {
       for (int i = 0; i < level; i++) {
@@ -245,6 +244,33 @@ public final class ChunkSkipList extends RefCounted implements AutoCloseable {
     return NEXT + 8 * level;
   }
 
+  /** Packs a node's cell reference: chunk id, level and offset in one long. */
+  static long cellRef(int chunkId, int offset, int level) {
+    return ((long) chunkId << 32) | ((long) (level - 1) << LEVEL_SHIFT) | offset;
+  }
+
+  static int refChunkId(long cellRef) {
+    return (int) (cellRef >>> 32);
+  }
+
+  static int refOffset(long cellRef) {
+    return (int) cellRef & MAX_CELL_OFFSET;
+  }
+
+  static int refLevel(long cellRef) {
+    return ((int) cellRef >>> LEVEL_SHIFT) + 1;
+  }
+
+  /** The serialized length of the cell at {@code offset}, from its own header. */
+  private static int cellLength(ByteBuffer data, int offset) {
+    return Cell.PREFIX + data.getInt(offset) + data.getInt(offset + 4);
+  }
+
+  /** The level of a node (1..16), from the spare bits of its cell reference. */
+  int level(long node) {
+    return refLevel(nodeBuffer(node).getLong(ChunkRef.offset(node) + CELL_REF));
+  }
+
   private static int randomLevel() {
     // Each further level with probability 1/4: count pairs of trailing zero bits.
     int level = 1 + Integer.numberOfTrailingZeros(ThreadLocalRandom.current().nextInt()) / 2;
@@ -290,15 +316,18 @@ public final class ChunkSkipList extends RefCounted implements AutoCloseable {
   private int compareNode(long node, ByteBuffer key, int keyOff, long keySeq) {
     ByteBuffer nb = nodeBuffer(node);
     int n = ChunkRef.offset(node);
-    ByteBuffer data = allocator.chunk(nb.getInt(n + CELL_CHUNK)).buffer();
-    return ChunkCellComparator.compare(data, nb.getInt(n + CELL_OFFSET), nb.getLong(n + SEQ), key, keyOff, keySeq);
+    long ref = nb.getLong(n + CELL_REF);
+    ByteBuffer data = allocator.chunk(refChunkId(ref)).buffer();
+    return ChunkCellComparator.compare(data, refOffset(ref), nb.getLong(n + SEQ), key, keyOff, keySeq);
   }
 
   private Cell cellOf(long node) {
     ByteBuffer nb = nodeBuffer(node);
     int n = ChunkRef.offset(node);
-    return allocator.chunk(nb.getInt(n + CELL_CHUNK))
-        .cell(nb.getInt(n + CELL_OFFSET), nb.getInt(n + CELL_LENGTH), nb.getLong(n + SEQ));
+    long ref = nb.getLong(n + CELL_REF);
+    Chunk data = allocator.chunk(refChunkId(ref));
+    int offset = refOffset(ref);
+    return data.cell(offset, cellLength(data.buffer(), offset), nb.getLong(n + SEQ));
   }
 
   /**
@@ -330,11 +359,12 @@ public final class ChunkSkipList extends RefCounted implements AutoCloseable {
       }
       ByteBuffer nb = nodeBuffer(n);
       int at = ChunkRef.offset(n);
-      chunkId = nb.getInt(at + CELL_CHUNK);
-      offset = nb.getInt(at + CELL_OFFSET);
-      length = nb.getInt(at + CELL_LENGTH);
+      long ref = nb.getLong(at + CELL_REF);
+      chunkId = refChunkId(ref);
+      offset = refOffset(ref);
       seqId = nb.getLong(at + SEQ);
       data = allocator.chunk(chunkId).buffer();
+      length = cellLength(data, offset);
     }
 
     @Override

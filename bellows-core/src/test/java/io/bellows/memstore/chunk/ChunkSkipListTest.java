@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellComparator;
+import io.bellows.cell.CellType;
+import io.bellows.cell.Cells;
+import io.bellows.util.Bytes;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -159,10 +162,10 @@ class ChunkSkipListTest {
       }
     }
     assertThat(list.size()).isEqualTo(inserted);
-    // Every node is 24 bytes plus 8 per level (1 + 1/4 + 1/16 + ... ≈ 1.33 levels on average).
+    // Every node is 16 bytes plus 8 per level (1 + 1/4 + 1/16 + ... ≈ 1.33 levels on average).
     long nodes = list.nodeBytes() - ChunkSkipList.nodeSize(ChunkSkipList.MAX_LEVEL);
     assertThat(nodes % 8).isZero();
-    assertThat(nodes).isBetween(32L * inserted, 48L * inserted);
+    assertThat(nodes).isBetween(24L * inserted, 29L * inserted);
     assertThat(list.allocatedNodeBytes()).isGreaterThanOrEqualTo(list.nodeBytes());
     assertThat(list.allocatedNodeBytes() % 4096).isZero();
     assertThat(list.allocatedNodeBytes()).isGreaterThan(4096L * 10);
@@ -173,5 +176,74 @@ class ChunkSkipListTest {
     list.release();
     lab.close();
     alloc.checkNoChunksInUse();
+  }
+
+  @Test
+  void cellReferencePacksChunkIdLevelAndOffset() {
+    int maxId = Integer.MAX_VALUE; // generation 127, slot 2^24 - 1
+    for (int level = 1; level <= ChunkSkipList.MAX_LEVEL; level++) {
+      for (int offset : new int[] {0, 8, 12345, ChunkSkipList.MAX_CELL_OFFSET}) {
+        for (int id : new int[] {1, 1 << 24 | 1, maxId}) {
+          long ref = ChunkSkipList.cellRef(id, offset, level);
+          assertThat(ChunkSkipList.refChunkId(ref)).isEqualTo(id);
+          assertThat(ChunkSkipList.refOffset(ref)).isEqualTo(offset);
+          assertThat(ChunkSkipList.refLevel(ref)).isEqualTo(level);
+        }
+      }
+    }
+    // The largest chunk (64 MiB) still fits the 28-bit offset.
+    assertThat((long) ChunkSkipList.MAX_CELL_OFFSET).isGreaterThanOrEqualTo(64L * 1024 * 1024 - 1);
+  }
+
+  @Test
+  void offsetsBeyondTwentyEightBitsAreRejected() {
+    ChunkAllocator alloc = new ChunkAllocator(SIZE, 0, false);
+    try (ChunkSkipList list = new ChunkSkipList(alloc)) {
+      assertThatThrownBy(() -> list.insert(1, ChunkSkipList.MAX_CELL_OFFSET + 1, 40, 1))
+          .isInstanceOf(IllegalArgumentException.class);
+      assertThat(list.size()).isZero();
+    }
+    alloc.checkNoChunksInUse();
+  }
+
+  @Test
+  void lengthsComeFromTheCellHeaderIncludingJumboCells() {
+    // 4 KiB chunks: some cells are larger than a chunk and land in jumbo chunks at offset 0.
+    ChunkAllocator alloc = new ChunkAllocator(4096, 0, false);
+    MemStoreLab lab = new MemStoreLab(alloc);
+    ChunkSkipList list = new ChunkSkipList(alloc);
+    Random rnd = new Random(23);
+    NavigableSet<Cell> reference = new ConcurrentSkipListSet<>(CellComparator.INSTANCE);
+    for (int i = 0; i < 300; i++) {
+      Cell c = i % 10 == 0 ? big(i) : TestCells.random(rnd);
+      if (reference.add(TestCells.detached(c))) {
+        assertThat(list.insertCopy(lab, c)).isTrue();
+      }
+    }
+    assertThat(alloc.stats().jumboInUse()).isEqualTo(30);
+    List<Cell> all = new ArrayList<>();
+    list.iterator().forEachRemaining(all::add);
+    assertThat(all).containsExactlyElementsOf(reference);
+    for (int i = 0; i < all.size(); i++) {
+      assertThat(all.get(i).length()).isEqualTo(new ArrayList<>(reference).get(i).length());
+    }
+    ChunkEntryCursor cur = list.entries();
+    for (Cell want : reference) {
+      assertThat(cur.valid()).isTrue();
+      assertThat(cur.length()).isEqualTo(want.length());
+      assertThat(cur.seqId()).isEqualTo(want.seqId());
+      cur.advance();
+    }
+    assertThat(cur.valid()).isFalse();
+    assertThat(list.dataBytes()).isEqualTo(reference.stream().mapToLong(Cell::length).sum());
+    list.close();
+    lab.close();
+    alloc.checkNoChunksInUse();
+  }
+
+  private static Cell big(int i) {
+    Cell c = Cells.create(Bytes.of("big" + i), Bytes.of("f"), Bytes.of("q"), i, CellType.PUT, new byte[5000 + i]);
+    c.setSeqId(i);
+    return c;
   }
 }

@@ -1,0 +1,152 @@
+package io.bellows.memstore;
+
+import java.nio.ByteBuffer;
+import net.jpountz.xxhash.XXHash64;
+import net.jpountz.xxhash.XXHashFactory;
+
+/**
+ * A Bloom filter over the distinct rows of one immutable memory segment, consulted by single-row
+ * reads (gets) so that a get of a row the segment does not hold skips the segment without a seek.
+ * Built while a flatten, merge or compaction walks the segment's cells in order (rows arrive
+ * grouped, so a row is added once, when its hash differs from the previous cell's).
+ *
+ * <p>Layout: {@code numBits} bits in a {@code long[]}, {@code hashCount} probes from one 64-bit
+ * xxHash64 (seed 0) of the row bytes by double hashing: probe i is {@code h1 + i * h2} (32-bit
+ * arithmetic, h1 the low and h2 the high half) mapped onto [0, numBits) by a multiply-shift. Sized
+ * for {@link #FALSE_POSITIVE_RATE} from the exact number of distinct rows. Never gives a false
+ * negative.
+ *
+ * <p>Thread-safety: the filter is immutable after {@link Builder#build()} and safe for concurrent
+ * queries once published (it is published through the segment's final field). The builder is
+ * single-threaded.
+ */
+final class SegmentRowFilter {
+  /** Target false-positive rate: about 9.6 bits (1.2 bytes) per distinct row, 7 probes. */
+  static final double FALSE_POSITIVE_RATE = 0.01;
+  private static final XXHash64 HASH = XXHashFactory.fastestInstance().hash64();
+
+  private final long[] words;
+  private final long numBits;
+  private final int hashCount;
+  private final int rowCount;
+
+  private SegmentRowFilter(long[] words, int hashCount, int rowCount) {
+    this.words = words;
+    this.numBits = (long) words.length * 64;
+    this.hashCount = hashCount;
+    this.rowCount = rowCount;
+  }
+
+  static long hash(byte[] row, int off, int len) {
+    return HASH.hash(row, off, len, 0L);
+  }
+
+  static long hash(ByteBuffer buf, int off, int len) {
+    return HASH.hash(buf, off, len, 0L);
+  }
+
+  /** False only if no cell of {@code row} was added. */
+  boolean mightContain(byte[] row) {
+    return mightContainHash(hash(row, 0, row.length));
+  }
+
+  boolean mightContainHash(long h) {
+    int h1 = (int) h;
+    int h2 = (int) (h >>> 32);
+    for (int i = 0; i < hashCount; i++) {
+      long bit = bitOf(h1 + i * h2);
+      if ((words[(int) (bit >>> 6)] & (1L << bit)) == 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private long bitOf(int probe) {
+    return ((probe & 0xFFFFFFFFL) * numBits) >>> 32; // in [0, numBits) with numBits <= 2^32
+  }
+
+  /** Distinct rows added. */
+  int rowCount() {
+    return rowCount;
+  }
+
+  int hashCount() {
+    return hashCount;
+  }
+
+  long numBits() {
+    return numBits;
+  }
+
+  /** Heap bytes of the filter: the bit array (16-byte header) plus this object (32). */
+  long heapBytes() {
+    return MemoryLayout.align(16 + 8L * words.length) + 32;
+  }
+
+  /** Heap bytes of a filter over {@code rows} distinct rows (what {@link #heapBytes()} will say). */
+  static long heapBytesFor(int rows) {
+    return MemoryLayout.align(16 + 8L * wordCount(rows)) + 32;
+  }
+
+  private static long wordCount(int rows) {
+    double bitsPerRow = -Math.log(FALSE_POSITIVE_RATE) / (Math.log(2) * Math.log(2));
+    long m = Math.max(64, (long) Math.ceil(Math.max(1, rows) * bitsPerRow));
+    return Math.min((m + 63) / 64, (1L << 32) / 64);
+  }
+
+  /** Collects the row hashes of a sorted run of cells, then sizes and fills the filter. */
+  static final class Builder {
+    private long[] hashes = new long[64];
+    private int count;
+
+    /** Adds the row of the next cell of a sorted run (consecutive equal rows count once). */
+    void add(long rowHash) {
+      if (count > 0 && hashes[count - 1] == rowHash) {
+        return; // same row as the previous cell (or a 64-bit collision, which sets the same bits)
+      }
+      if (count == hashes.length) {
+        if (count == Integer.MAX_VALUE - 8) {
+          throw new IllegalStateException("too many rows for a segment row filter");
+        }
+        hashes = java.util.Arrays.copyOf(hashes, (int) Math.min(Integer.MAX_VALUE - 8, 2L * count));
+      }
+      hashes[count++] = rowHash;
+    }
+
+    void addRow(byte[] row, int off, int len) {
+      add(hash(row, off, len));
+    }
+
+    /** The row of the serialized cell at {@code cellOff} in {@code buf}. */
+    void addRow(ByteBuffer buf, int cellOff) {
+      int rowLen = buf.getShort(cellOff + 8) & 0xFFFF;
+      add(hash(buf, cellOff + 10, rowLen));
+    }
+
+    SegmentRowFilter build() {
+      double bitsPerRow = -Math.log(FALSE_POSITIVE_RATE) / (Math.log(2) * Math.log(2));
+      int k = (int) Math.max(1, Math.min(16, Math.round(bitsPerRow * Math.log(2))));
+      SegmentRowFilter f = new SegmentRowFilter(new long[(int) wordCount(count)], k, count);
+      for (int i = 0; i < count; i++) {
+        f.set(hashes[i]);
+      }
+      hashes = null;
+      return f;
+    }
+  }
+
+  private void set(long h) {
+    int h1 = (int) h;
+    int h2 = (int) (h >>> 32);
+    for (int i = 0; i < hashCount; i++) {
+      long bit = bitOf(h1 + i * h2);
+      words[(int) (bit >>> 6)] |= 1L << bit;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "SegmentRowFilter(rows=" + rowCount + ", bits=" + numBits + ", k=" + hashCount + ")";
+  }
+}
