@@ -52,7 +52,6 @@ public final class MutableSegment extends Segment {
   private final LongAdder objectBytes = new LongAdder();
   private final LongAdder indexBytes = new LongAdder();
   private final LongAdder offHeapBytes = new LongAdder();
-  private volatile boolean rangeTombstones;
   /** Whether cells read from the index view heap chunk memory (and must be copied on the way out). */
   private final boolean chunkViews;
 
@@ -112,9 +111,6 @@ public final class MutableSegment extends Segment {
   }
 
   private void widenRanges(Cell c) {
-    if (!rangeTombstones && SegmentStats.isRangeTombstone(c)) {
-      rangeTombstones = true;
-    }
     Cell f = firstRow.get();
     while (f == null || CellComparator.compareRows(c, f) < 0) {
       if (firstRow.compareAndSet(f, c)) {
@@ -213,7 +209,7 @@ public final class MutableSegment extends Segment {
   @Override
   public SegmentStats stats() {
     return new SegmentStats(firstRow.get(), lastRow.get(), minTs.get(), maxTs.get(), minSeq.get(), maxSeq.get(),
-        cells.sum(), dataBytes.sum(), objectBytes.sum(), indexBytes.sum(), offHeapBytes.sum(), rangeTombstones);
+        cells.sum(), dataBytes.sum(), objectBytes.sum(), indexBytes.sum(), offHeapBytes.sum());
   }
 
   @Override

@@ -207,8 +207,7 @@ final class SegmentCompactor {
     long data = u.dataBytes() - dupBytes;
     long offHeap = factory.chunks().offHeap() ? data + index.indexBytes() : 0; // the filter is on heap
     SegmentStats stats = new SegmentStats(u.firstRow(), u.lastRow(), u.minTimestamp(), u.maxTimestamp(),
-        u.minSeqId(), u.maxSeqId(), u.cellCount() - dups, data, 0, index.indexBytes() + heapBytes(filter), offHeap,
-        u.rangeTombstones());
+        u.minSeqId(), u.maxSeqId(), u.cellCount() - dups, data, 0, index.indexBytes() + heapBytes(filter), offHeap);
     ImmutableSegment out = new ImmutableSegment(ids.getAsLong(), new ChunkImmutableIndex(index), stats,
         List.of(index), factory.heapViews(), filter);
     return new Result(out, n, distinct);

@@ -2,7 +2,6 @@ package io.bellows.memstore;
 
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellComparator;
-import io.bellows.cell.CellType;
 import io.bellows.scan.ScanQuery;
 import java.util.List;
 
@@ -15,8 +14,6 @@ import java.util.List;
  * @param indexBytes heap bytes of the index structure (skiplist nodes or array)
  * @param cellObjectBytes heap bytes of cell objects (and private array headers) beyond the data
  * @param offHeapBytes the part of data and overhead held in direct memory
- * @param rangeTombstones whether the segment holds DELETE_FAMILY or DELETE_COLUMN tombstones, which
- *     mask older cells of other segments whatever this segment's own time range
  */
 public record SegmentStats(
     Cell firstRow,
@@ -29,11 +26,10 @@ public record SegmentStats(
     long dataBytes,
     long cellObjectBytes,
     long indexBytes,
-    long offHeapBytes,
-    boolean rangeTombstones) {
+    long offHeapBytes) {
 
   public static final SegmentStats EMPTY =
-      new SegmentStats(null, null, Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE, 0, 0, 0, 0, 0, 0, false);
+      new SegmentStats(null, null, Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE, 0, 0, 0, 0, 0, 0);
 
   public long overheadBytes() {
     return cellObjectBytes + indexBytes;
@@ -58,11 +54,8 @@ public record SegmentStats(
     if (maxTimestamp < q.minTimestamp()) {
       return false; // everything here, tombstones included, is older than the range
     }
-    // Column and family tombstones mask older cells of other segments, so a segment of only newer
-    // cells still matters if it holds such tombstones (sorted files apply the same rule).
-    if (minTimestamp >= q.maxTimestamp() && !rangeTombstones) {
-      return false;
-    }
+    // No skip for cells newer than the range: a newer version still takes one of the family's
+    // VERSIONS slots and a newer tombstone still masks older puts (docs/design/scan.md).
     if (q.pastStop(firstRow.array(), firstRow.rowOffset(), firstRow.rowLength())) {
       return false;
     }
@@ -91,7 +84,6 @@ public record SegmentStats(
     long data = 0;
     long objects = 0;
     long offHeap = 0;
-    boolean tombstones = false;
     for (SegmentStats s : parts) {
       if (s.firstRow != null && (first == null || CellComparator.compareRows(s.firstRow, first) < 0)) {
         first = s.firstRow;
@@ -107,10 +99,8 @@ public record SegmentStats(
       data += s.dataBytes;
       objects += s.cellObjectBytes;
       offHeap += s.offHeapBytes;
-      tombstones |= s.rangeTombstones;
     }
-    return new SegmentStats(first, last, minTs, maxTs, minSeq, maxSeq, cells, data, objects, indexBytes, offHeap,
-        tombstones);
+    return new SegmentStats(first, last, minTs, maxTs, minSeq, maxSeq, cells, data, objects, indexBytes, offHeap);
   }
 
   /**
@@ -128,7 +118,6 @@ public record SegmentStats(
     private long cells;
     private long data;
     private long objects;
-    private boolean tombstones;
 
     /** Adds the next cell of a sorted run, kept as the object {@code c} itself. */
     public void add(Cell c) {
@@ -149,7 +138,6 @@ public record SegmentStats(
       cells++;
       data += c.dataSize();
       objects += objectBytes;
-      tombstones |= isRangeTombstone(c);
     }
 
     public long cellCount() {
@@ -167,18 +155,11 @@ public record SegmentStats(
     public SegmentStats build(long indexBytes, long offHeapBytes, boolean copyBounds) {
       Cell f = copyBounds && first != null ? new Cell(first.toBytes(), 0, first.length(), first.seqId()) : first;
       Cell l = copyBounds && last != null ? new Cell(last.toBytes(), 0, last.length(), last.seqId()) : last;
-      return new SegmentStats(f, l, minTs, maxTs, minSeq, maxSeq, cells, data, objects, indexBytes, offHeapBytes,
-          tombstones);
+      return new SegmentStats(f, l, minTs, maxTs, minSeq, maxSeq, cells, data, objects, indexBytes, offHeapBytes);
     }
 
     public SegmentStats build(long indexBytes) {
       return build(indexBytes, 0, false);
     }
-  }
-
-  /** Whether {@code c} masks cells of other columns' versions by range (family or column delete). */
-  public static boolean isRangeTombstone(Cell c) {
-    byte t = c.typeCode();
-    return t == CellType.DELETE_FAMILY.code() || t == CellType.DELETE_COLUMN.code();
   }
 }

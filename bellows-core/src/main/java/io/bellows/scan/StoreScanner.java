@@ -42,9 +42,8 @@ public final class StoreScanner implements Closeable {
     boolean wantsFamily = query.wantsFamily(family);
     this.qualifiers = wantsFamily ? query.qualifiers(family) : null;
     List<CellScanner> used = new ArrayList<>();
-    ScanQuery selection = forSourceSelection(query);
     for (CellScanner s : sources) {
-      if (wantsFamily && s.shouldUse(selection)) {
+      if (wantsFamily && s.shouldUse(query)) {
         used.add(s);
       } else {
         s.close();
@@ -53,20 +52,6 @@ public final class StoreScanner implements Closeable {
     this.merged = new MergingScanner(used);
     this.tracker = new VersionTracker(fam, query.readPoint(), now);
     this.done = !wantsFamily || used.isEmpty();
-  }
-
-  /**
-   * The query to ask sources {@link CellScanner#shouldUse} with: {@code q} with its time range open
-   * upwards. A version newer than the range is never returned but still takes one of the family's
-   * VERSIONS slots (steps 4 and 7 of the read definition), and newer tombstones still mask older
-   * puts; so a source holding only cells newer than the range can change the answer and must not be
-   * skipped for that reason.
-   */
-  public static ScanQuery forSourceSelection(ScanQuery q) {
-    if (q.maxTimestamp() == Long.MAX_VALUE) {
-      return q;
-    }
-    return q.toBuilder().timeRange(q.minTimestamp(), Long.MAX_VALUE).build();
   }
 
   /**

@@ -128,11 +128,8 @@ public final class SortedFileScanner implements CellScanner {
     if (m.maxTimestamp() < q.minTimestamp()) {
       return false; // everything here, tombstones included, is older than the range
     }
-    // Column and family tombstones mask older timestamps, so a file of only newer cells can still
-    // matter if it holds such tombstones.
-    if (m.minTimestamp() >= q.maxTimestamp() && !m.hasRangeTombstones()) {
-      return false;
-    }
+    // No skip for cells newer than the range: a newer version still takes one of the family's
+    // VERSIONS slots and a newer tombstone still masks older puts (docs/design/scan.md).
     if (q.isSingleRow()) {
       if (!reader.mayContainRow(start)) {
         return false;

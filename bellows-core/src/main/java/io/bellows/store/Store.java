@@ -165,10 +165,9 @@ public final class Store implements AutoCloseable {
    */
   public List<CellScanner> scanners(ScanQuery query) {
     // Sources holding only cells newer than the query's time range still count (see there).
-    ScanQuery skipTest = query == null ? null : io.bellows.scan.StoreScanner.forSourceSelection(query);
     List<CellScanner> out = new ArrayList<>();
     for (CellScanner s : memStore.scanners()) {
-      keepIfUseful(s, skipTest, out);
+      keepIfUseful(s, query, out);
     }
     List<StoreFile> pinned;
     synchronized (filesLock) {
@@ -179,7 +178,7 @@ public final class Store implements AutoCloseable {
     }
     try {
       for (StoreFile f : pinned) {
-        keepIfUseful(f.scanner(), skipTest, out);
+        keepIfUseful(f.scanner(), query, out);
       }
     } finally {
       for (StoreFile f : pinned) {

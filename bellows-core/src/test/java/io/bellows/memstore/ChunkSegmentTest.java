@@ -205,33 +205,29 @@ class ChunkSegmentTest {
   }
 
   /**
-   * Family and column tombstones mask older cells in other segments, so a segment of newer
-   * tombstones must not be skipped by a time range that ends before them.
+   * A segment of only newer cells is never skipped by a time range that ends before them: a newer
+   * version still takes a VERSIONS slot and a newer tombstone still masks older cells elsewhere.
+   * A segment of only older cells is skipped.
    */
   @Test
-  void timeRangeSkipKeepsSegmentsWithRangeTombstones() {
+  void timeRangeSkipsOnlySegmentsOlderThanTheRange() {
     MemStoreAccounting acct = new MemStoreAccounting();
     MutableSegment puts = new MutableSegment(1, new SkipListActiveIndex());
     MutableSegment deletes = new MutableSegment(2, new SkipListActiveIndex());
-    MutableSegment pointDeletes = new MutableSegment(3, new SkipListActiveIndex());
     add(puts, cell("r", "q", 500, 1), acct);
     add(deletes, withSeq(Cells.create(Bytes.of("r"), MemStoreFixtures.FAMILY, Bytes.EMPTY, 500, CellType.DELETE_FAMILY,
         Bytes.EMPTY), 2), acct);
-    add(pointDeletes, withSeq(Cells.create(Bytes.of("r"), MemStoreFixtures.FAMILY, Bytes.of("q"), 500, CellType.DELETE,
-        Bytes.EMPTY), 3), acct);
     ScanQuery older = ScanQuery.builder().timeRange(0, 100).build();
-    assertThat(puts.stats().mayMatch(older)).isFalse();
+    assertThat(puts.stats().mayMatch(older)).as("a newer version takes a version slot").isTrue();
     assertThat(deletes.stats().mayMatch(older)).as("a newer family delete still masks older cells").isTrue();
-    assertThat(pointDeletes.stats().mayMatch(older)).as("a point delete masks only its own timestamp").isFalse();
     ScanQuery newer = ScanQuery.builder().timeRange(600, 700).build();
+    assertThat(puts.stats().mayMatch(newer)).as("everything here is older than the range").isFalse();
     assertThat(deletes.stats().mayMatch(newer)).as("everything here is older than the range").isFalse();
-    // The flag survives flattening.
     deletes.seal(null);
     ImmutableSegment flat = new SegmentCompactor(() -> 9, MemStoreFixtures.plainSegments()).flatten(deletes).output();
-    assertThat(flat.stats().rangeTombstones()).isTrue();
     assertThat(flat.stats().mayMatch(older)).isTrue();
+    assertThat(flat.stats().mayMatch(newer)).isFalse();
   }
-
 
   private static Cell withSeq(Cell c, long seq) {
     c.setSeqId(seq);
