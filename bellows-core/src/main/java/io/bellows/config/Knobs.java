@@ -85,11 +85,12 @@ public final class Knobs {
   public static final Knob<Double> BLOOMFILTER_ERROR_RATE = Knob.ofDouble("BLOOMFILTER_ERROR_RATE", FAMILY, 0.01,
       0.0001, 0.5, "Target false-positive rate of the Bloom filter.");
   public static final Knob<MemStorePolicy> IN_MEMORY_COMPACTION = Knob.ofEnum("IN_MEMORY_COMPACTION", FAMILY,
-      MemStorePolicy.class, MemStorePolicy.NONE, "Memory store: NONE (classic) or the Accordion policies BASIC, EAGER, ADAPTIVE.");
+      MemStorePolicy.class, MemStorePolicy.ADAPTIVE,
+      "Memory store: NONE (classic skiplist) or the Accordion policies BASIC, EAGER, ADAPTIVE (the default: measured faster than NONE on unique and Zipf keys, and fewer disk flushes; see BENCHMARKS.md).");
   public static final Knob<Double> IN_MEMORY_FLUSH_FRACTION = Knob.ofDouble("IN_MEMORY_FLUSH_FRACTION", FAMILY,
-      0.02, 0.001, 0.9, "Accordion's A: the active segment is flushed in memory when it reaches this fraction of the flush size.");
+      0.02, 0.001, 0.9, "Accordion's A: the active segment is flushed in memory when it reaches this fraction of the flush size (the paper's best without MSLAB; with MSLAB each segment holds at least one chunk, so prefer A × flush size >= the chunk size).");
   public static final Knob<Integer> PIPELINE_MAX_SEGMENTS = Knob.ofInt("PIPELINE_MAX_SEGMENTS", FAMILY, 4, 1, 64,
-      "segments", "Accordion's S: most immutable segments in the pipeline before they are merged or compacted.");
+      "segments", "Accordion's S: most immutable segments in the pipeline before they are merged or compacted (the paper: 2 favours reads, 5 writes; per-segment row filters make extra segments cheap for gets).");
   public static final Knob<Double> ADAPTIVE_THRESHOLD = Knob.ofDouble("ADAPTIVE_THRESHOLD", FAMILY, 0.2, 0.0, 1.0,
       "Accordion's R: ADAPTIVE compacts (rather than merges) when the estimated redundancy 1-u exceeds it.");
   public static final Knob<SegmentIndexType> SEGMENT_INDEX = Knob.ofEnum("SEGMENT_INDEX", FAMILY,
