@@ -1,7 +1,7 @@
 package io.bellows.bench;
 
 import io.bellows.cell.Cell;
-import io.bellows.schema.MemStorePolicy;
+import io.bellows.config.MemStorePolicy;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;

@@ -1,7 +1,7 @@
 package io.bellows.bench;
 
-import io.bellows.schema.ActiveIndexType;
-import io.bellows.schema.SegmentIndexType;
+import io.bellows.config.ActiveIndexType;
+import io.bellows.config.SegmentIndexType;
 
 /**
  * The memory layouts under test: which index the active segment uses, which the flat (immutable)

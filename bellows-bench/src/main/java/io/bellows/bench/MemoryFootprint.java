@@ -2,7 +2,7 @@ package io.bellows.bench;
 
 import io.bellows.cell.Cell;
 import io.bellows.memstore.MemStoreSize;
-import io.bellows.schema.MemStorePolicy;
+import io.bellows.config.MemStorePolicy;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -6,7 +6,7 @@ import io.bellows.scan.CellScanner;
 import io.bellows.scan.ScanQuery;
 import io.bellows.scan.StoreScanner;
 import io.bellows.schema.ColumnFamilyDescriptor;
-import io.bellows.schema.MemStorePolicy;
+import io.bellows.config.MemStorePolicy;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -3,7 +3,7 @@ package io.bellows.bench;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
 import io.bellows.schema.ColumnFamilyDescriptor;
-import io.bellows.schema.MemStorePolicy;
+import io.bellows.config.MemStorePolicy;
 
 /**
  * One memory-store configuration under test: policy, layout and flush size (the memory budget).

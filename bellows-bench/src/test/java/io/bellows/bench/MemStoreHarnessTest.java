@@ -3,7 +3,7 @@ package io.bellows.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bellows.cell.Cell;
-import io.bellows.schema.MemStorePolicy;
+import io.bellows.config.MemStorePolicy;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 

@@ -1,7 +1,7 @@
 package io.bellows.client;
 
 import io.bellows.cell.Cell;
-import io.bellows.schema.Durability;
+import io.bellows.config.Durability;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.bellows.client;
 
 import io.bellows.cell.CellType;
 import io.bellows.cell.Cells;
-import io.bellows.schema.Durability;
+import io.bellows.config.Durability;
 import io.bellows.util.Bytes;
 
 /** Writes one or more columns of one row; all become visible together. */

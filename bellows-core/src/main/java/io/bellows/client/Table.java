@@ -1,6 +1,6 @@
 package io.bellows.client;
 
-import io.bellows.schema.Durability;
+import io.bellows.config.Durability;
 import java.util.List;
 
 /**

@@ -6,7 +6,7 @@ import io.bellows.region.Region;
 import io.bellows.region.RegionClosedException;
 import io.bellows.region.RegionScanner;
 import io.bellows.scan.ScanQuery;
-import io.bellows.schema.Durability;
+import io.bellows.config.Durability;
 import io.bellows.util.Bytes;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,12 +4,6 @@ import static io.bellows.config.Knob.Scope.ENGINE;
 import static io.bellows.config.Knob.Scope.FAMILY;
 import static io.bellows.config.Knob.Scope.TABLE;
 
-import io.bellows.schema.ActiveIndexType;
-import io.bellows.schema.BloomType;
-import io.bellows.schema.Compression;
-import io.bellows.schema.Durability;
-import io.bellows.schema.MemStorePolicy;
-import io.bellows.schema.SegmentIndexType;
 import java.util.List;
 
 /**

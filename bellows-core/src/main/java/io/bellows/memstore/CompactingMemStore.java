@@ -3,7 +3,7 @@ package io.bellows.memstore;
 import io.bellows.cell.Cell;
 import io.bellows.config.Knobs;
 import io.bellows.scan.CellScanner;
-import io.bellows.schema.MemStorePolicy;
+import io.bellows.config.MemStorePolicy;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;

@@ -3,9 +3,9 @@ package io.bellows.memstore;
 import io.bellows.config.Knobs;
 import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.memstore.chunk.MemStoreLab;
-import io.bellows.schema.ActiveIndexType;
+import io.bellows.config.ActiveIndexType;
 import io.bellows.schema.ColumnFamilyDescriptor;
-import io.bellows.schema.SegmentIndexType;
+import io.bellows.config.SegmentIndexType;
 
 /**
  * Resolves a family's memory knobs ({@code MSLAB}, {@code ACTIVE_INDEX}, {@code SEGMENT_INDEX})

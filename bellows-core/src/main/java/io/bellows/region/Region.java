@@ -6,7 +6,7 @@ import io.bellows.cell.Cells;
 import io.bellows.config.Knobs;
 import io.bellows.scan.ScanQuery;
 import io.bellows.schema.ColumnFamilyDescriptor;
-import io.bellows.schema.Durability;
+import io.bellows.config.Durability;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.store.Store;
 import io.bellows.store.StoreContext;

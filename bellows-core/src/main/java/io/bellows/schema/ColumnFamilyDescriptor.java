@@ -1,7 +1,11 @@
 package io.bellows.schema;
 
+import io.bellows.config.BloomType;
+import io.bellows.config.Compression;
+import io.bellows.config.Durability;
 import io.bellows.config.Knob;
 import io.bellows.config.Knobs;
+import io.bellows.config.MemStorePolicy;
 import io.bellows.config.Settings;
 import io.bellows.util.Bytes;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package io.bellows.schema;
 
+import io.bellows.config.Durability;
 import io.bellows.config.Knob;
 import io.bellows.config.Knobs;
 import io.bellows.config.Settings;

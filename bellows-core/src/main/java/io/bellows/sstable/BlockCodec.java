@@ -1,7 +1,7 @@
 package io.bellows.sstable;
 
 import com.github.luben.zstd.Zstd;
-import io.bellows.schema.Compression;
+import io.bellows.config.Compression;
 import java.util.Arrays;
 import net.jpountz.lz4.LZ4Compressor;
 import net.jpountz.lz4.LZ4Factory;

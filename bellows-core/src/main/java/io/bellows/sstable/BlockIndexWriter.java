@@ -56,13 +56,13 @@ final class BlockIndexWriter {
       levels++;
     }
     long rootOffset = out.position();
-    int rootSize = out.write(BlockType.ROOT_INDEX, io.bellows.schema.Compression.NONE, IndexBlockCodec.encode(level));
+    int rootSize = out.write(BlockType.ROOT_INDEX, io.bellows.config.Compression.NONE, IndexBlockCodec.encode(level));
     return new Root(rootOffset, rootSize, levels);
   }
 
   private static IndexEntry writeChunk(BlockOutput out, List<IndexEntry> chunk) throws IOException {
     long off = out.position();
-    int size = out.write(BlockType.INDEX, io.bellows.schema.Compression.NONE, IndexBlockCodec.encode(chunk));
+    int size = out.write(BlockType.INDEX, io.bellows.config.Compression.NONE, IndexBlockCodec.encode(chunk));
     IndexEntry last = chunk.get(chunk.size() - 1);
     return new IndexEntry(last.key(), last.seqId(), off, size);
   }

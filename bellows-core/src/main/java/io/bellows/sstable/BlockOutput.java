@@ -1,6 +1,6 @@
 package io.bellows.sstable;
 
-import io.bellows.schema.Compression;
+import io.bellows.config.Compression;
 import java.io.IOException;
 import java.io.OutputStream;
 

@@ -1,6 +1,6 @@
 package io.bellows.sstable;
 
-import io.bellows.schema.BloomType;
+import io.bellows.config.BloomType;
 import net.jpountz.xxhash.XXHash64;
 import net.jpountz.xxhash.XXHashFactory;
 

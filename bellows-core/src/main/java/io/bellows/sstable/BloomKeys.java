@@ -2,7 +2,7 @@ package io.bellows.sstable;
 
 import io.bellows.cell.Cell;
 import io.bellows.cell.Cells;
-import io.bellows.schema.BloomType;
+import io.bellows.config.BloomType;
 
 /**
  * What a Bloom filter hashes for each {@link BloomType}: ROW hashes the row bytes; ROWCOL hashes the

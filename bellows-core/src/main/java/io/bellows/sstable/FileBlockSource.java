@@ -1,6 +1,6 @@
 package io.bellows.sstable;
 
-import io.bellows.schema.Compression;
+import io.bellows.config.Compression;
 import io.bellows.util.Bytes;
 import io.bellows.util.CorruptionException;
 import io.bellows.util.StorageException;

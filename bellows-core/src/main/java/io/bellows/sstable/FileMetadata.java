@@ -2,8 +2,8 @@ package io.bellows.sstable;
 
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellType;
-import io.bellows.schema.BloomType;
-import io.bellows.schema.Compression;
+import io.bellows.config.BloomType;
+import io.bellows.config.Compression;
 import java.util.Arrays;
 
 /**

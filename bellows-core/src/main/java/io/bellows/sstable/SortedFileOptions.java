@@ -1,9 +1,9 @@
 package io.bellows.sstable;
 
 import io.bellows.config.Knobs;
-import io.bellows.schema.BloomType;
+import io.bellows.config.BloomType;
 import io.bellows.schema.ColumnFamilyDescriptor;
-import io.bellows.schema.Compression;
+import io.bellows.config.Compression;
 
 /**
  * How a sorted file is written: data block target size, compression, Bloom filter type and

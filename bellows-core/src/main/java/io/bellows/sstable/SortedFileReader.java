@@ -2,7 +2,7 @@ package io.bellows.sstable;
 
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellComparator;
-import io.bellows.schema.BloomType;
+import io.bellows.config.BloomType;
 import io.bellows.util.Bytes;
 import io.bellows.util.CorruptionException;
 import io.bellows.util.RefCounted;

@@ -135,7 +135,7 @@ public final class SortedFileScanner implements CellScanner {
         return false;
       }
       BloomFilter bloom = reader.bloomFilter();
-      if (bloom != null && bloom.type() == io.bellows.schema.BloomType.ROWCOL) {
+      if (bloom != null && bloom.type() == io.bellows.config.BloomType.ROWCOL) {
         return reader.mayContainQueriedColumns(start, q.columns());
       }
     }

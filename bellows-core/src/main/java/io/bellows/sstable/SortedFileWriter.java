@@ -2,7 +2,7 @@ package io.bellows.sstable;
 
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellComparator;
-import io.bellows.schema.BloomType;
+import io.bellows.config.BloomType;
 import io.bellows.util.Clock;
 import io.bellows.util.StorageException;
 import java.io.BufferedOutputStream;
@@ -149,7 +149,7 @@ public final class SortedFileWriter {
       if (bloomType != BloomType.NONE) {
         BloomFilter bloom = BloomFilter.build(bloomType, bloomHashes, bloomKeys, options.bloomErrorRate());
         bloomOffset = out.position();
-        bloomSize = out.write(BlockType.BLOOM, io.bellows.schema.Compression.NONE, bloom.encode());
+        bloomSize = out.write(BlockType.BLOOM, io.bellows.config.Compression.NONE, bloom.encode());
       }
       long metaOffset = out.position();
       long created = options.creationTimeMillis() >= 0 ? options.creationTimeMillis() : clock.currentTimeMillis();
@@ -158,7 +158,7 @@ public final class SortedFileWriter {
       int metaSize = BlockFormat.OVERHEAD + draft.encode().length;
       long fileSize = metaOffset + metaSize + Trailer.SIZE;
       FileMetadata meta = metadata(dataEnd, indexSize, created, fileSize);
-      int written = out.write(BlockType.META, io.bellows.schema.Compression.NONE, meta.encode());
+      int written = out.write(BlockType.META, io.bellows.config.Compression.NONE, meta.encode());
       if (written != metaSize) {
         throw new IllegalStateException("meta block size changed from " + metaSize + " to " + written);
       }

@@ -1,6 +1,6 @@
 package io.bellows.wal;
 
-import io.bellows.schema.Durability;
+import io.bellows.config.Durability;
 import io.bellows.util.CorruptionException;
 import io.bellows.util.StorageException;
 import java.io.Closeable;

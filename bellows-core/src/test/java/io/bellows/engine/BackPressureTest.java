@@ -8,7 +8,7 @@ import io.bellows.client.Put;
 import io.bellows.client.Table;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
-import io.bellows.schema.Durability;
+import io.bellows.config.Durability;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.Bytes;
 import java.nio.file.Path;

@@ -12,7 +12,7 @@ import io.bellows.client.Scan;
 import io.bellows.client.Table;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
-import io.bellows.schema.Durability;
+import io.bellows.config.Durability;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.Bytes;
 import java.nio.file.Path;

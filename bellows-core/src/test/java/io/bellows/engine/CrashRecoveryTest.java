@@ -9,7 +9,7 @@ import io.bellows.client.ResultScanner;
 import io.bellows.client.Scan;
 import io.bellows.client.Table;
 import io.bellows.config.EngineOptions;
-import io.bellows.schema.Durability;
+import io.bellows.config.Durability;
 import io.bellows.util.Bytes;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

@@ -2,10 +2,10 @@ package io.bellows.engine;
 
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
-import io.bellows.schema.ActiveIndexType;
+import io.bellows.config.ActiveIndexType;
 import io.bellows.schema.ColumnFamilyDescriptor;
-import io.bellows.schema.MemStorePolicy;
-import io.bellows.schema.SegmentIndexType;
+import io.bellows.config.MemStorePolicy;
+import io.bellows.config.SegmentIndexType;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -19,11 +19,11 @@ import io.bellows.config.EngineOptions;
 import io.bellows.config.Knob;
 import io.bellows.config.Knobs;
 import io.bellows.scan.ScanQuery;
-import io.bellows.schema.BloomType;
+import io.bellows.config.BloomType;
 import io.bellows.schema.ColumnFamilyDescriptor;
-import io.bellows.schema.Compression;
-import io.bellows.schema.Durability;
-import io.bellows.schema.MemStorePolicy;
+import io.bellows.config.Compression;
+import io.bellows.config.Durability;
+import io.bellows.config.MemStorePolicy;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.Bytes;
 import io.bellows.util.Clock;
@@ -93,18 +93,18 @@ class EngineModelTest {
         new OptionSet("EAGER/1K/lz4/ROW", MemStorePolicy.EAGER, 1024, Compression.LZ4, BloomType.ROW),
         new OptionSet("ADAPTIVE/64K/lz4/none", MemStorePolicy.ADAPTIVE, 65536, Compression.LZ4, BloomType.NONE),
         new OptionSet("BASIC/1K/lz4/ROW+CHUNK-index", MemStorePolicy.BASIC, 1024, Compression.LZ4, BloomType.ROW)
-            .withFamilyKnob(Knobs.SEGMENT_INDEX, io.bellows.schema.SegmentIndexType.CHUNK)
+            .withFamilyKnob(Knobs.SEGMENT_INDEX, io.bellows.config.SegmentIndexType.CHUNK)
             .withEngineKnob(Knobs.CHUNK_SIZE, 64L * 1024),
         new OptionSet("NONE/1K/plain/ROWCOL+chunk-skiplist+MSLAB", MemStorePolicy.NONE, 1024, Compression.NONE,
             BloomType.ROWCOL)
-            .withFamilyKnob(Knobs.ACTIVE_INDEX, io.bellows.schema.ActiveIndexType.CHUNK_SKIPLIST)
+            .withFamilyKnob(Knobs.ACTIVE_INDEX, io.bellows.config.ActiveIndexType.CHUNK_SKIPLIST)
             .withFamilyKnob(Knobs.MSLAB, true)
             .withEngineKnob(Knobs.CHUNK_SIZE, 64L * 1024),
         new OptionSet("EAGER/4K/zstd/ROW+MSLAB-offheap+CHUNK-index", MemStorePolicy.EAGER, 4096, Compression.ZSTD,
             BloomType.ROW)
             .withFamilyKnob(Knobs.MSLAB, true)
-            .withFamilyKnob(Knobs.SEGMENT_INDEX, io.bellows.schema.SegmentIndexType.CHUNK)
-            .withFamilyKnob(Knobs.ACTIVE_INDEX, io.bellows.schema.ActiveIndexType.CHUNK_SKIPLIST)
+            .withFamilyKnob(Knobs.SEGMENT_INDEX, io.bellows.config.SegmentIndexType.CHUNK)
+            .withFamilyKnob(Knobs.ACTIVE_INDEX, io.bellows.config.ActiveIndexType.CHUNK_SKIPLIST)
             .withEngineKnob(Knobs.CHUNK_OFF_HEAP, true)
             .withEngineKnob(Knobs.CHUNK_SIZE, 64L * 1024),
         new OptionSet("ADAPTIVE/1K/plain/ROWCOL+MSLAB-heap+array", MemStorePolicy.ADAPTIVE, 1024, Compression.NONE,

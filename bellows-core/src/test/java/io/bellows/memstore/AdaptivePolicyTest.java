@@ -4,7 +4,7 @@ import static io.bellows.memstore.MemStoreFixtures.cell;
 import static io.bellows.memstore.MemStoreFixtures.readAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.bellows.schema.MemStorePolicy;
+import io.bellows.config.MemStorePolicy;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 

@@ -9,7 +9,7 @@ import io.bellows.memstore.MemStoreFixtures.Form;
 import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.scan.CellScanner;
 import io.bellows.util.Bytes;
-import io.bellows.schema.MemStorePolicy;
+import io.bellows.config.MemStorePolicy;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.bellows.config.EngineOptions;
 import io.bellows.memstore.MemStoreFixtures.Form;
 import io.bellows.memstore.chunk.ChunkAllocator;
-import io.bellows.schema.ActiveIndexType;
-import io.bellows.schema.MemStorePolicy;
-import io.bellows.schema.SegmentIndexType;
+import io.bellows.config.ActiveIndexType;
+import io.bellows.config.MemStorePolicy;
+import io.bellows.config.SegmentIndexType;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 

@@ -11,7 +11,7 @@ import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.scan.CellScanner;
 import io.bellows.scan.ScanQuery;
 import io.bellows.schema.ColumnFamilyDescriptor;
-import io.bellows.schema.MemStorePolicy;
+import io.bellows.config.MemStorePolicy;
 import io.bellows.util.Bytes;
 import java.util.ArrayList;
 import java.util.List;

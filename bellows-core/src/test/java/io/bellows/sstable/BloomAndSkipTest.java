@@ -6,7 +6,7 @@ import io.bellows.cell.Cell;
 import io.bellows.cell.CellType;
 import io.bellows.cell.Cells;
 import io.bellows.scan.ScanQuery;
-import io.bellows.schema.BloomType;
+import io.bellows.config.BloomType;
 import io.bellows.util.Bytes;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bellows.cell.Cell;
-import io.bellows.schema.BloomType;
-import io.bellows.schema.Compression;
+import io.bellows.config.BloomType;
+import io.bellows.config.Compression;
 import io.bellows.util.Bytes;
 import io.bellows.util.CorruptionException;
 import io.bellows.util.StorageException;

@@ -3,8 +3,8 @@ package io.bellows.sstable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bellows.cell.Cell;
-import io.bellows.schema.BloomType;
-import io.bellows.schema.Compression;
+import io.bellows.config.BloomType;
+import io.bellows.config.Compression;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

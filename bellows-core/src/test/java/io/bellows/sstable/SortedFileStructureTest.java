@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bellows.cell.Cell;
 import io.bellows.cell.Cells;
-import io.bellows.schema.BloomType;
-import io.bellows.schema.Compression;
+import io.bellows.config.BloomType;
+import io.bellows.config.Compression;
 import io.bellows.util.Bytes;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

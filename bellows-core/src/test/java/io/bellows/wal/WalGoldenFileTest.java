@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bellows.cell.Cell;
 import io.bellows.cell.Cells;
-import io.bellows.schema.Durability;
+import io.bellows.config.Durability;
 import io.bellows.util.Bytes;
 import java.io.IOException;
 import java.nio.file.Files;

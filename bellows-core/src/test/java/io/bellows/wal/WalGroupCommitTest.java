@@ -5,7 +5,7 @@ import static io.bellows.wal.WalTestSupport.quiet;
 import static io.bellows.wal.WalTestSupport.reopenAndReplay;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.bellows.schema.Durability;
+import io.bellows.config.Durability;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

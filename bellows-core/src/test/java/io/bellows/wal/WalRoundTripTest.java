@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bellows.cell.Cell;
-import io.bellows.schema.Durability;
+import io.bellows.config.Durability;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

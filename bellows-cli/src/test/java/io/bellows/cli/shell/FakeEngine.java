@@ -14,7 +14,7 @@ import io.bellows.client.ResultScanner;
 import io.bellows.client.Scan;
 import io.bellows.client.Table;
 import io.bellows.client.TableNotFoundException;
-import io.bellows.schema.Durability;
+import io.bellows.config.Durability;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.Bytes;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.bellows.schema;
+package io.bellows.config;
 
 /** What a sorted file's Bloom filter is keyed on. Codes are stored on disk and never reused. */
 public enum BloomType {

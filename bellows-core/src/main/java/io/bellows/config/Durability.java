@@ -1,4 +1,4 @@
-package io.bellows.schema;
+package io.bellows.config;
 
 /**
  * How a mutation is made durable before it is acknowledged. Set per engine (default), per table,

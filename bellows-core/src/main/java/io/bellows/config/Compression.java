@@ -1,4 +1,4 @@
-package io.bellows.schema;
+package io.bellows.config;
 
 /** Block compression of sorted files. Codes are stored on disk and never reused. */
 public enum Compression {

@@ -1,4 +1,4 @@
-package io.bellows.schema;
+package io.bellows.config;
 
 /** Index of the mutable (active) memory segment. */
 public enum ActiveIndexType {

@@ -1,4 +1,4 @@
-package io.bellows.schema;
+package io.bellows.config;
 
 /** Index of an immutable (flat) memory segment. */
 public enum SegmentIndexType {

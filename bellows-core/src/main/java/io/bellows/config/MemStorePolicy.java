@@ -1,4 +1,4 @@
-package io.bellows.schema;
+package io.bellows.config;
 
 /**
  * The memory store of a column family. NONE is the classic single skiplist; the others are the
