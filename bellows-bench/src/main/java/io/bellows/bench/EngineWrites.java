@@ -38,7 +38,7 @@ public final class EngineWrites {
           Configs.distributions(a.get("keys", "ZIPF,UNIQUE")),
           (long) (a.getDouble("flush-mib", 16) * 1024 * 1024),
           a.getLong("key-space", 1_000_000),
-          (long) (a.getLong("rows", 1_500_000) * a.getDouble("scale", 1)),
+          (long) (a.getLong("rows", 4_000_000) * a.getDouble("scale", 1)),
           (int) a.getLong("writers", 2),
           a.getLong("gets", 50_000),
           a.getLong("seed", 42),
