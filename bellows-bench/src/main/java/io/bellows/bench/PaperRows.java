@@ -54,7 +54,12 @@ public final class PaperRows {
     }
   }
 
-  /** The row key of {@code rowId}, freshly allocated; for tests. */
+  /** Qualifier {@code q} (0..3) of the paper's row; shared, must not be modified. */
+  static byte[] qualifier(int q) {
+    return QUALIFIERS[q];
+  }
+
+  /** The row key of {@code rowId}, freshly allocated. */
   public byte[] rowKey(long rowId) {
     writeDigits(rowId);
     return rowKey.clone();

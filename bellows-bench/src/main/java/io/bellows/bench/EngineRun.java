@@ -1,0 +1,248 @@
+package io.bellows.bench;
+
+import io.bellows.client.Bellows;
+import io.bellows.client.Get;
+import io.bellows.client.Result;
+import io.bellows.client.Table;
+import io.bellows.config.EngineOptions;
+import io.bellows.config.Knobs;
+import io.bellows.schema.Durability;
+import io.bellows.schema.TableDescriptor;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+import org.HdrHistogram.Histogram;
+
+/**
+ * One end-to-end run of the engine through its public API: opens a fresh engine in a new temporary
+ * directory, creates one table with one family configured by a {@link StoreConfig} (policy, layout,
+ * flush size) and durability ASYNC_WAL, then
+ *
+ * <ol>
+ *   <li>writes the workload's rows from its writer threads (timed: throughput, per-put latency,
+ *       WAL bytes, blocked-write time and GC are the deltas of this phase);
+ *   <li>times a burst of gets of rows that were written (sampled while writing), from as many
+ *       threads, while the memory store still holds its data; every get must find its 4 cells;
+ *   <li>flushes the table so that all data is on disk and reads the disk figures (flushes,
+ *       compactions, bytes written by each);
+ *   <li>closes the engine and deletes its directory.
+ * </ol>
+ *
+ * A compaction still running when the disk figures are read is not counted (the final flush may
+ * start one). Stateless; each call is independent. Not meant to run concurrently with another run,
+ * since GC counters are JVM-wide.
+ */
+final class EngineRun {
+  static final String TABLE = "usertable";
+
+  private EngineRun() {}
+
+  static EngineRunResult run(StoreConfig config, EngineWorkload w) {
+    Path dir;
+    try {
+      Files.createDirectories(w.baseDir());
+      dir = Files.createTempDirectory(w.baseDir(), "bellows-engbench-");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    JvmCounters.heapUsedAfterGc(); // every run starts from a collected heap
+    ExecutorService pool = Executors.newFixedThreadPool(w.writers(), r -> {
+      Thread t = new Thread(r, "engbench-client");
+      t.setDaemon(true);
+      return t;
+    });
+    try (Bellows db = Bellows.open(dir, engineOptions(config))) {
+      db.createTable(TableDescriptor.builder(TABLE)
+          .durability(Durability.ASYNC_WAL)
+          .flushSize(config.flushSize())
+          .family(config.family())
+          .build());
+      Table table = db.getTable(TABLE);
+
+      List<Writer> writers = new ArrayList<>();
+      long perWriter = w.rows() / w.writers();
+      for (int i = 0; i < w.writers(); i++) {
+        long rows = i == 0 ? w.rows() - perWriter * (w.writers() - 1) : perWriter;
+        long sample = Math.max(1, Math.min(rows, w.gets() / w.writers() + 1));
+        writers.add(new Writer(table, w.keys().chooser(w.keySpace(), w.seed() + i), new PaperPuts(w.seed() + i), rows,
+            (int) sample));
+      }
+      Map<String, Number> before = db.metrics();
+      long start = System.nanoTime();
+      runAll(pool, writers);
+      long writeNanos = System.nanoTime() - start;
+      Map<String, Number> written = db.metrics();
+
+      Histogram putNanos = new Histogram(3);
+      List<Reader> readers = new ArrayList<>();
+      long perReader = w.gets() / w.writers();
+      for (int i = 0; i < w.writers(); i++) {
+        Writer wr = writers.get(i);
+        putNanos.add(wr.latency);
+        long gets = i == 0 ? w.gets() - perReader * (w.writers() - 1) : perReader;
+        readers.add(new Reader(table, wr.puts, wr.sampledIds(), gets, new SplittableRandom(w.seed() + 1000 + i)));
+      }
+      long getStart = System.nanoTime();
+      runAll(pool, readers);
+      long getNanos = w.gets() == 0 ? 0 : System.nanoTime() - getStart;
+      Histogram getLatency = new Histogram(3);
+      long misses = 0;
+      for (Reader r : readers) {
+        getLatency.add(r.latency);
+        misses += r.misses;
+      }
+
+      db.flush(TABLE);
+      Map<String, Number> flushed = db.metrics();
+      return new EngineRunResult(config, w, writeNanos,
+          delta(flushed, before, "flush.count"),
+          delta(flushed, before, "compaction.count"),
+          delta(flushed, before, "flush.bytes.written"),
+          delta(flushed, before, "compaction.bytes.written"),
+          delta(written, before, "wal.bytes.appended"),
+          delta(written, before, "writes.blocked.nanos"),
+          delta(written, before, "writes.blocked.count"),
+          delta(written, before, "jvm.gc.count"),
+          delta(written, before, "jvm.gc.time.ms"),
+          value(flushed, "store.files"),
+          putNanos, getNanos, misses, getLatency);
+    } finally {
+      pool.shutdownNow();
+      deleteRecursively(dir);
+    }
+  }
+
+  static EngineOptions engineOptions(StoreConfig config) {
+    return EngineOptions.builder().set(Knobs.CHUNK_OFF_HEAP, config.index().offHeap).build();
+  }
+
+  private static long value(Map<String, Number> m, String name) {
+    Number n = m.get(name);
+    return n == null ? 0 : n.longValue();
+  }
+
+  private static long delta(Map<String, Number> after, Map<String, Number> before, String name) {
+    return value(after, name) - value(before, name);
+  }
+
+  /** Runs the tasks on the pool and waits for all; the first failure is rethrown. */
+  private static void runAll(ExecutorService pool, List<? extends Callable<Void>> tasks) {
+    try {
+      List<Future<Void>> futures = pool.invokeAll(tasks);
+      for (Future<Void> f : futures) {
+        f.get();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("a benchmark client failed", e.getCause());
+    }
+  }
+
+  static void deleteRecursively(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete " + dir, e);
+    }
+  }
+
+  /**
+   * One writer thread: puts its rows and records each put's latency (building the put is not
+   * timed). Keeps every k-th row id so that the get burst reads rows known to exist. Confined to its
+   * thread while running; read by the driver after {@link #runAll} returns (happens-before via the
+   * futures).
+   */
+  private static final class Writer implements Callable<Void> {
+    final Table table;
+    final KeyChooser keys;
+    final PaperPuts puts;
+    final long rows;
+    final long[] sampled;
+    final long stride;
+    int sampledCount;
+    final Histogram latency = new Histogram(3);
+
+    Writer(Table table, KeyChooser keys, PaperPuts puts, long rows, int sampleSize) {
+      this.table = table;
+      this.keys = keys;
+      this.puts = puts;
+      this.rows = rows;
+      this.sampled = new long[sampleSize];
+      this.stride = Math.max(1, rows / sampleSize);
+    }
+
+    @Override
+    public Void call() {
+      for (long i = 0; i < rows; i++) {
+        long id = keys.nextRowId();
+        var put = puts.put(id);
+        long t0 = System.nanoTime();
+        table.put(put);
+        latency.recordValue(System.nanoTime() - t0);
+        if (i % stride == 0 && sampledCount < sampled.length) {
+          sampled[sampledCount++] = id;
+        }
+      }
+      return null;
+    }
+
+    long[] sampledIds() {
+      return java.util.Arrays.copyOf(sampled, sampledCount);
+    }
+  }
+
+  /** One reader thread of the get burst: whole-row gets of sampled row ids, each must return 4 cells. */
+  private static final class Reader implements Callable<Void> {
+    final Table table;
+    final PaperPuts keys;
+    final long[] ids;
+    final long gets;
+    final SplittableRandom random;
+    final Histogram latency = new Histogram(3);
+    long misses;
+
+    Reader(Table table, PaperPuts keys, long[] ids, long gets, SplittableRandom random) {
+      this.table = table;
+      this.keys = keys;
+      this.ids = ids;
+      this.gets = gets;
+      this.random = random;
+    }
+
+    @Override
+    public Void call() {
+      if (ids.length == 0) {
+        return null;
+      }
+      for (long i = 0; i < gets; i++) {
+        Get get = new Get(keys.rowKey(ids[random.nextInt(ids.length)]));
+        long t0 = System.nanoTime();
+        Result r = table.get(get);
+        latency.recordValue(System.nanoTime() - t0);
+        if (r.size() != PaperRows.CELLS_PER_ROW) {
+          misses++;
+        }
+      }
+      return null;
+    }
+  }
+}

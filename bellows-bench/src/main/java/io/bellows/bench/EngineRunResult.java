@@ -1,0 +1,46 @@
+package io.bellows.bench;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * What one engine run measured. Write-phase figures (time, latency, WAL, blocking, GC) cover the
+ * timed puts only; disk figures (flushes, compactions, bytes) are read after the final flush that
+ * puts the last of the data on disk, so every policy's figures cover all of its data. Immutable
+ * once built (the histograms are not modified after the run).
+ */
+record EngineRunResult(
+    StoreConfig config,
+    EngineWorkload workload,
+    long writeNanos,
+    long flushes,
+    long compactions,
+    long flushBytes,
+    long compactionBytes,
+    long walBytes,
+    long blockedNanos,
+    long blockedWrites,
+    long gcCount,
+    long gcMillis,
+    long storeFiles,
+    Histogram putNanos,
+    long getNanos,
+    long getMisses,
+    Histogram getNanosEach) {
+
+  double rowsPerSecond() {
+    return workload.rows() * 1e9 / writeNanos;
+  }
+
+  double cellsPerSecond() {
+    return rowsPerSecond() * PaperRows.CELLS_PER_ROW;
+  }
+
+  /** Bytes written to sorted files (flushes + compactions) per byte of user data; the WAL is excluded. */
+  double writeAmplification() {
+    return (double) (flushBytes + compactionBytes) / workload.userBytes();
+  }
+
+  double getsPerSecond() {
+    return getNanos == 0 ? 0 : workload.gets() * 1e9 / getNanos;
+  }
+}

@@ -1,0 +1,40 @@
+package io.bellows.bench;
+
+import java.nio.file.Path;
+
+/**
+ * What one engine benchmark run writes and reads, apart from the memory-store configuration:
+ * {@code rows} puts of the paper's 4-cell rows from {@code writers} threads with keys drawn from
+ * {@code keys} over {@code keySpace} rows, then {@code gets} gets of rows that were written, from
+ * as many threads. Each run opens a fresh engine in a new directory under {@code baseDir}. Immutable.
+ *
+ * @param keys key distribution (each writer has its own chooser seeded {@code seed + writer})
+ * @param keySpace rows of the Zipf key space (unused by UNIQUE)
+ * @param rows puts in total, split evenly over the writers
+ * @param writers writer threads (also the reader threads of the get burst)
+ * @param gets gets in the burst after writing (0: none)
+ * @param seed base seed of keys and values
+ * @param baseDir directory under which each run's engine directory is created and deleted
+ */
+record EngineWorkload(KeyDistribution keys, long keySpace, long rows, int writers, long gets, long seed,
+    Path baseDir) {
+  EngineWorkload {
+    if (writers < 1 || rows < writers) {
+      throw new IllegalArgumentException("need at least one row per writer: " + rows + " rows, " + writers
+          + " writers");
+    }
+    if (gets < 0) {
+      throw new IllegalArgumentException("gets must not be negative: " + gets);
+    }
+  }
+
+  /** The same workload with another number of rows (for the warm-up). */
+  EngineWorkload withRows(long n) {
+    return new EngineWorkload(keys, keySpace, n, writers, gets, seed, baseDir);
+  }
+
+  /** Bytes of user data the puts carry: their serialized cells (76 bytes each, 4 per row). */
+  long userBytes() {
+    return rows * PaperRows.CELLS_PER_ROW * (long) PaperRows.cellLength();
+  }
+}

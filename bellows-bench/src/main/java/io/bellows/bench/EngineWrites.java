@@ -1,0 +1,97 @@
+package io.bellows.bench;
+
+import io.bellows.schema.MemStorePolicy;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * End-to-end write benchmark of the engine (public API only) under the Accordion paper's workload:
+ * for each memory-store policy, a fresh engine, one table with one family, ASYNC_WAL, rows of 4
+ * cells × 25-byte values written by 2 threads with Zipf (θ = 0.99) or all-unique uniform keys.
+ * Reports throughput, disk flushes and compactions, bytes they wrote per byte of user data (write
+ * amplification without the WAL), WAL bytes, blocked-write time, GC, put latency, and a burst of
+ * gets after writing (see {@link EngineRun} for the phases of a run).
+ *
+ * <p>Method: an untimed warm-up pass runs every policy once on a fifth of the rows; then {@code
+ * --rounds} rounds, each running every policy once in an order rotated by the round, so that no
+ * policy always follows the same predecessor. Every run uses the same seeds, so all policies see
+ * the same key sequences. Single-threaded driver; not reusable.
+ */
+public final class EngineWrites {
+  private static final Set<String> OPTIONS = Set.of("rows", "scale", "flush-mib", "key-space", "rounds", "policies",
+      "layout", "keys", "writers", "gets", "seed", "warmup", "dir");
+
+  /** Everything a benchmark invocation needs, parsed from the options. */
+  record Plan(List<MemStorePolicy> policies, IndexKind layout, List<KeyDistribution> keys, long flushSize,
+      long keySpace, long rows, int writers, long gets, long seed, int rounds, double warmupFraction, Path dir) {
+
+    static Plan parse(String[] argv) {
+      Args a = new Args(argv, OPTIONS);
+      return new Plan(
+          Configs.policies(a.get("policies", "NONE,BASIC,EAGER,ADAPTIVE")),
+          IndexKind.valueOf(a.get("layout", "OBJECT").toUpperCase(Locale.ROOT)),
+          Configs.distributions(a.get("keys", "ZIPF,UNIQUE")),
+          (long) (a.getDouble("flush-mib", 16) * 1024 * 1024),
+          a.getLong("key-space", 1_000_000),
+          (long) (a.getLong("rows", 4_000_000) * a.getDouble("scale", 1)),
+          (int) a.getLong("writers", 2),
+          a.getLong("gets", 50_000),
+          a.getLong("seed", 42),
+          (int) a.getLong("rounds", 3),
+          a.getDouble("warmup", 0.2),
+          Path.of(a.get("dir", System.getProperty("java.io.tmpdir"))));
+    }
+
+    EngineWorkload workload(KeyDistribution dist) {
+      return new EngineWorkload(dist, keySpace, rows, writers, gets, seed, dir);
+    }
+
+    StoreConfig config(MemStorePolicy p) {
+      return new StoreConfig(p, layout, flushSize);
+    }
+  }
+
+  public static void main(String[] argv) {
+    Plan plan = Plan.parse(argv);
+    System.out.printf("# EngineWrites: %,d rows (%,d cells) per run from %d writers, flush size %.2f MiB, layout %s,"
+            + " ASYNC_WAL, Zipf key space %,d rows, %,d gets, %d rounds, seed %d, %s, %d CPUs, data under %s%n%n",
+        plan.rows(), plan.rows() * PaperRows.CELLS_PER_ROW, plan.writers(), plan.flushSize() / 1048576.0, plan.layout(),
+        plan.keySpace(), plan.gets(), plan.rounds(), plan.seed(), Runtime.version(),
+        Runtime.getRuntime().availableProcessors(), plan.dir());
+    for (KeyDistribution dist : plan.keys()) {
+      Map<MemStorePolicy, List<EngineRunResult>> runs = measure(plan, dist, line -> System.out.println("  " + line));
+      System.out.printf("%n## %s keys, layout %s%n%n", dist, plan.layout());
+      System.out.println(EngineReport.render(plan.policies(), runs));
+    }
+  }
+
+  /** Warm-up, then the rounds; returns the measured runs by policy. Progress goes to {@code log}. */
+  static Map<MemStorePolicy, List<EngineRunResult>> measure(Plan plan, KeyDistribution dist,
+      java.util.function.Consumer<String> log) {
+    EngineWorkload workload = plan.workload(dist);
+    long warmupRows = (long) (plan.rows() * plan.warmupFraction());
+    if (warmupRows >= plan.writers()) {
+      for (MemStorePolicy p : plan.policies()) {
+        EngineRun.run(plan.config(p), workload.withRows(warmupRows)); // discarded
+      }
+    }
+    Map<MemStorePolicy, List<EngineRunResult>> runs = new EnumMap<>(MemStorePolicy.class);
+    int n = plan.policies().size();
+    for (int round = 0; round < plan.rounds(); round++) {
+      for (int i = 0; i < n; i++) {
+        MemStorePolicy p = plan.policies().get((i + round) % n);
+        EngineRunResult r = EngineRun.run(plan.config(p), workload);
+        runs.computeIfAbsent(p, k -> new ArrayList<>()).add(r);
+        log.accept(String.format("%s %s round %d: %,.0f rows/s, %d flushes, %d compactions, WA %.2f, GC %d ms,"
+                + " blocked %d ms, %,.0f gets/s", dist, p, round, r.rowsPerSecond(), r.flushes(), r.compactions(),
+            r.writeAmplification(), r.gcMillis(), r.blockedNanos() / 1_000_000, r.getsPerSecond()));
+      }
+    }
+    return runs;
+  }
+}

@@ -1,0 +1,73 @@
+package io.bellows.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bellows.schema.MemStorePolicy;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs the engine benchmark's logic on a tiny workload so that it keeps working. */
+class EngineWritesTest {
+  private static final long SEED = 7;
+
+  @TempDir
+  Path dir;
+
+  private EngineWrites.Plan plan(String keys, String policies) {
+    System.out.println("seed " + SEED);
+    return EngineWrites.Plan.parse(new String[] {
+        "--rows", "4000", "--flush-mib", "0.0625", "--key-space", "500", "--gets", "400", "--rounds", "1",
+        "--warmup", "0", "--keys", keys, "--policies", policies, "--seed", String.valueOf(SEED),
+        "--dir", dir.toString()});
+  }
+
+  @Test
+  void everyRunWritesAllRowsFlushesThemAndReadsThemBack() throws IOException {
+    EngineWrites.Plan small = plan("UNIQUE", "NONE,ADAPTIVE");
+    assertThat(small.flushSize()).isEqualTo(64 * 1024);
+    Map<MemStorePolicy, List<EngineRunResult>> runs = EngineWrites.measure(small, KeyDistribution.UNIQUE, s -> { });
+
+    assertThat(runs.keySet()).containsExactlyInAnyOrder(MemStorePolicy.NONE, MemStorePolicy.ADAPTIVE);
+    for (List<EngineRunResult> rs : runs.values()) {
+      EngineRunResult r = rs.get(0);
+      assertThat(r.putNanos().getTotalCount()).isEqualTo(4000);
+      assertThat(r.getNanosEach().getTotalCount()).isEqualTo(400);
+      assertThat(r.getMisses()).isZero();
+      // 4000 unique rows of 304 bytes are ~18 flush sizes; all of it reaches disk.
+      assertThat(r.flushes()).isGreaterThan(1);
+      assertThat(r.flushBytes()).isPositive();
+      assertThat(r.writeAmplification()).isGreaterThan(0.5);
+      assertThat(r.walBytes()).isGreaterThanOrEqualTo(4000L * 4 * 25);
+      assertThat(r.rowsPerSecond()).isPositive();
+    }
+    try (Stream<Path> left = Files.list(dir)) {
+      assertThat(left).as("engine directories are deleted after each run").isEmpty();
+    }
+
+    String table = EngineReport.render(small.policies(), runs);
+    assertThat(table).contains("| NONE |").contains("| ADAPTIVE |").contains("| 1.00 |");
+  }
+
+  @Test
+  void zipfKeysAreReadBackAfterOverwrites() {
+    EngineWrites.Plan small = plan("ZIPF", "EAGER");
+    EngineRunResult r = EngineWrites.measure(small, KeyDistribution.ZIPF, s -> { }).get(MemStorePolicy.EAGER).get(0);
+    assertThat(r.getMisses()).isZero();
+    // 4000 puts over 500 rows: in-memory compaction and flushes drop overwritten versions, so
+    // less than the user data reaches the files.
+    assertThat(r.flushBytes()).isLessThan(r.workload().userBytes());
+  }
+
+  @Test
+  void spreadShowsMedianAndRange() {
+    assertThat(EngineReport.spread(new double[] {5, 1, 3}, "%.0f")).isEqualTo("3 (1–5)");
+    assertThat(EngineReport.spread(new double[] {2, 2}, "%.0f")).isEqualTo("2");
+    assertThat(EngineReport.spread(new double[] {4, 1, 3, 2}, "%.0f")).as("upper median").isEqualTo("3 (1–4)");
+  }
+}
