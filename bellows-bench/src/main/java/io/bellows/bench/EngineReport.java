@@ -1,6 +1,6 @@
 package io.bellows.bench;
 
-import io.bellows.schema.MemStorePolicy;
+import io.bellows.config.MemStorePolicy;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;

@@ -6,7 +6,7 @@ import io.bellows.client.Result;
 import io.bellows.client.Table;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
-import io.bellows.schema.Durability;
+import io.bellows.config.Durability;
 import io.bellows.schema.TableDescriptor;
 import java.io.IOException;
 import java.io.UncheckedIOException;

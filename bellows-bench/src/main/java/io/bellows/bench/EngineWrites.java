@@ -1,6 +1,6 @@
 package io.bellows.bench;
 
-import io.bellows.schema.MemStorePolicy;
+import io.bellows.config.MemStorePolicy;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;

@@ -2,7 +2,7 @@ package io.bellows.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.bellows.schema.MemStorePolicy;
+import io.bellows.config.MemStorePolicy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
