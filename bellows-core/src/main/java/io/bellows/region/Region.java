@@ -362,8 +362,13 @@ public final class Region implements AutoCloseable {
   private void waitIfBlocked(List<Cell> cells) {
     double multiplier = services.options().get(Knobs.MEMSTORE_BLOCK_MULTIPLIER);
     long maxWaitNanos = TimeUnit.MILLISECONDS.toNanos(services.options().get(Knobs.BLOCKING_WAIT_MS));
+    Store checked = null;
     for (Cell c : cells) {
       Store s = storeOf(c);
+      if (s == checked) {
+        continue; // cells of one family come together: check each store once
+      }
+      checked = s;
       if (!s.flushBlocked(multiplier) && !s.tooManyFiles()) {
         continue;
       }
