@@ -10,7 +10,7 @@ import io.bellows.schema.ColumnFamilyDescriptor;
  *
  * <p>Guarantee: for FLUSH and MINOR, a rewrite of any part of a store's data never changes what a
  * reader with read point &gt;= {@code smallestReadPoint} and time &gt;= {@code now} sees. MAJOR (the
- * input is every file of the store) additionally removes tombstones; see docs/parts/scan.md.
+ * input is every file of the store) additionally removes tombstones; see docs/design/scan.md.
  */
 public final class RetentionFilters {
   private RetentionFilters() {}

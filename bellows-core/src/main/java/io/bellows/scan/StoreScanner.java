@@ -12,7 +12,7 @@ import java.util.NavigableSet;
 /**
  * The user-read side of one store (one column family): merges the store's sources (memory segments
  * and sorted files) and returns, row by row, exactly the cells a reader at the query's read point
- * and at time {@code now} may see (docs/parts/scan.md, "What a reader sees"). The region merges the
+ * and at time {@code now} may see (docs/design/scan.md, "What a reader sees"). The region merges the
  * rows of several stores and applies the row limit.
  *
  * <p>Per row it first reads the row's empty-qualifier group (which holds the DELETE_FAMILY markers

@@ -5,7 +5,7 @@ import io.bellows.cell.CellType;
 import io.bellows.schema.ColumnFamilyDescriptor;
 
 /**
- * The one copy of Bellows' version, delete and TTL semantics (docs/parts/scan.md, "What a reader
+ * The one copy of Bellows' version, delete and TTL semantics (docs/design/scan.md, "What a reader
  * sees"). It is fed cells of one store in {@link io.bellows.cell.CellComparator} order and says, for
  * each, what it is to a reader at {@code readPoint}: a marker, a masked or overwritten put, a version
  * beyond the family's VERSIONS, an expired or deleted version, or a visible version with its rank.

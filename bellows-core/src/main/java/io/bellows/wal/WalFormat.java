@@ -12,7 +12,7 @@ import java.util.zip.CRC32C;
 
 /**
  * The WAL's on-disk format: file names, the file header, and the record encoding. Stateless; all
- * methods are pure functions of their arguments (thread-safe). See {@code docs/parts/wal.md} for
+ * methods are pure functions of their arguments (thread-safe). See {@code docs/design/wal.md} for
  * the byte tables.
  *
  * <pre>

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code io.bellows.store.MajorCompactionWaitTest}).
  *
  * <p>Time ranges: a version newer than a read's time range is not returned but still takes one of
- * the family's VERSIONS slots, and a newer tombstone still masks older puts (docs/parts/scan.md). The
+ * the family's VERSIONS slots, and a newer tombstone still masks older puts (docs/design/scan.md). The
  * memory-store segments and sorted files answered {@code shouldUse} false when all their cells were
  * newer than the range, so the reader skipped them and older versions in the range reappeared.
  */

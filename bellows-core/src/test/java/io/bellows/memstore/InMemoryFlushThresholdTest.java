@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * segment holds at least one whole chunk (2 MiB), however small A makes it, so the chunk memory a
  * store really holds is about {@code max(A × flushSize, chunk) × segments}, not its footprint. The
  * test measures both with the default chunk size and prints them (the numbers are in
- * docs/parts/memstore.md).
+ * docs/design/memstore.md).
  */
 class InMemoryFlushThresholdTest {
   @ParameterizedTest(name = "flushSize={0} A={1}")

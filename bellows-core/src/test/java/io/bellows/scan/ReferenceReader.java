@@ -14,7 +14,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * A brute-force, obviously correct model of Bellows' read semantics (docs/parts/scan.md, "What a
+ * A brute-force, obviously correct model of Bellows' read semantics (docs/design/scan.md, "What a
  * reader sees", steps 1–7) and of the MAJOR retention rules, over a plain list of one store's cells.
  * It follows the definition literally, one column at a time, with sets and maps instead of a
  * streaming merge; tests compare the engine's scanners and filters against it. Stateless.

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A tiny file written with fixed options must match these bytes exactly. The example in
- * docs/parts/sstable.md walks through the same bytes; if this test fails, the format changed and the
+ * docs/FORMAT.md ("Sorted files") walks through the same bytes; if this test fails, the format changed and the
  * documentation (and the format version) must change with it.
  */
 class GoldenFileTest {
