@@ -66,6 +66,8 @@ public final class CompactingMemStore implements MemStore {
   private final AtomicBoolean compactionRunning = new AtomicBoolean();
   private final AtomicBoolean compactionRequested = new AtomicBoolean();
   private volatile boolean closed;
+  /** Created once: the write path allocates nothing per cell. */
+  private final java.util.function.BooleanSupplier isClosed = () -> closed;
 
   private final AtomicLong inMemoryFlushes = new AtomicLong();
   private final AtomicLong flattens = new AtomicLong();
@@ -113,23 +115,9 @@ public final class CompactingMemStore implements MemStore {
 
   @Override
   public void add(Cell cell) {
-    for (;;) {
-      if (closed) {
-        throw new IllegalStateException("memory store is closed");
-      }
-      MutableSegment a = active.get();
-      if (!a.tryEnter()) {
-        continue; // sealed: the swap installed its successor before sealing it
-      }
-      try {
-        a.add(cell, accounting);
-      } finally {
-        a.exit();
-      }
-      if (a.footprint() >= inMemoryFlushThreshold) {
-        inMemoryFlush(a);
-      }
-      return;
+    MutableSegment a = MutableSegment.addToActive(active, cell, accounting, isClosed);
+    if (a.footprint() >= inMemoryFlushThreshold) {
+      inMemoryFlush(a);
     }
   }
 

@@ -27,6 +27,8 @@ public final class DefaultMemStore implements MemStore {
   private volatile List<Segment> snapshotSegments = List.of();
   private final AtomicLong snapshotIds = new AtomicLong();
   private volatile boolean closed;
+  /** Created once: the write path allocates nothing per cell. */
+  private final java.util.function.BooleanSupplier isClosed = () -> closed;
   private final SegmentFactory segments;
 
   public DefaultMemStore(MemStoreContext context) {
@@ -40,21 +42,7 @@ public final class DefaultMemStore implements MemStore {
 
   @Override
   public void add(Cell cell) {
-    for (;;) {
-      if (closed) {
-        throw new IllegalStateException("memory store is closed");
-      }
-      MutableSegment a = active.get();
-      if (!a.tryEnter()) {
-        continue; // sealed: its successor is already installed
-      }
-      try {
-        a.add(cell, accounting);
-      } finally {
-        a.exit();
-      }
-      return;
-    }
+    MutableSegment.addToActive(active, cell, accounting, isClosed);
   }
 
   @Override

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
 
 /**
  * The active segment: absorbs concurrent writes into an {@link ActiveIndex} and keeps its stats
@@ -64,6 +65,31 @@ public final class MutableSegment extends Segment {
 
   ActiveIndex index() {
     return index;
+  }
+
+  /**
+   * Adds a cell to whichever segment {@code active} holds: enters it, adds, leaves. If a swap sealed
+   * the segment meanwhile, retries on its successor (installed before the seal). Throws once the
+   * owner is closed, so a writer never spins on a sealed segment without successor. Returns the
+   * segment written to. The one copy of the write loop of every memory store.
+   */
+  static MutableSegment addToActive(AtomicReference<MutableSegment> active, Cell cell,
+      MemStoreAccounting accounting, BooleanSupplier ownerClosed) {
+    for (;;) {
+      if (ownerClosed.getAsBoolean()) {
+        throw new IllegalStateException("memory store is closed");
+      }
+      MutableSegment a = active.get();
+      if (!a.tryEnter()) {
+        continue; // sealed: its successor is already installed
+      }
+      try {
+        a.add(cell, accounting);
+      } finally {
+        a.exit();
+      }
+      return a;
+    }
   }
 
   /** Lets a writer in unless sealing has started; a true return must be paired with {@link #exit}. */
