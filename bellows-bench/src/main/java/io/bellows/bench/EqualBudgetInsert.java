@@ -88,7 +88,7 @@ public final class EqualBudgetInsert {
           MarkdownTable.f1(h.getValueAtPercentile(50) / 1e3), MarkdownTable.f1(h.getValueAtPercentile(99) / 1e3),
           MarkdownTable.f1(h.getValueAtPercentile(99.9) / 1e3), MarkdownTable.f1(h.getMaxValue() / 1e6),
           med.gcCount(), med.gcMillis(),
-          m.getOrDefault("memstore.inMemoryFlushes", 0) + " / " + m.getOrDefault("memstore.merges", 0) + " / "
+          m.getOrDefault("memstore.in.memory.flushes", 0) + " / " + m.getOrDefault("memstore.merges", 0) + " / "
               + m.getOrDefault("memstore.compactions", 0));
     }
     System.out.println(t.render());

@@ -87,7 +87,7 @@ public final class MemoryFootprint {
           MarkdownTable.f1(heap / held), MarkdownTable.f1(direct / held),
           MarkdownTable.f1(writerAlloc / millions / 1e6), MarkdownTable.f1(bgAlloc / millions / 1e6),
           MarkdownTable.f2(gc.gcCount() / millions), MarkdownTable.f1(gc.gcMillis() / millions),
-          String.valueOf(m.getOrDefault("memstore.pipelineSegments", 0)));
+          String.valueOf(m.getOrDefault("memstore.pipeline.segments", 0)));
       System.out.printf("  done %s: %s%n", config.label(), m);
     }
   }

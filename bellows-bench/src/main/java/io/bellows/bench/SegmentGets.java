@@ -76,7 +76,7 @@ public final class SegmentGets {
     Cell[] row = new Cell[PaperRows.CELLS_PER_ROW];
     try (MemStoreHarness store = new MemStoreHarness(config, family)) {
       long inserted = 0;
-      while (store.metrics().get("memstore.inMemoryFlushes").longValue() < segments) {
+      while (store.metrics().get("memstore.in.memory.flushes").longValue() < segments) {
         rows.row(rowId(seed, inserted), inserted + 1, row);
         for (Cell c : row) {
           store.add(c);
@@ -84,7 +84,7 @@ public final class SegmentGets {
         inserted++;
       }
       store.awaitQuiescent();
-      long pipeline = store.metrics().get("memstore.pipelineSegments").longValue();
+      long pipeline = store.metrics().get("memstore.pipeline.segments").longValue();
       if (pipeline != segments) {
         throw new IllegalStateException("expected " + segments + " pipeline segments, found " + pipeline);
       }

@@ -35,7 +35,7 @@ class MemStoreHarnessTest {
       assertThat(h.diskFlushes()).isGreaterThanOrEqualTo(80_000L * 76 / FLUSH_SIZE / 2);
       assertThat(h.flushedCells() + h.size().cellCount()).isEqualTo(80_000);
       if (policy != MemStorePolicy.NONE) {
-        assertThat(h.metrics().get("memstore.inMemoryFlushes").longValue()).isPositive();
+        assertThat(h.metrics().get("memstore.in.memory.flushes").longValue()).isPositive();
       }
     }
   }
@@ -45,7 +45,7 @@ class MemStoreHarnessTest {
   void compactingPoliciesDropOverwrittenVersionsOfHotRows(MemStorePolicy policy) {
     System.out.println("seed " + SEED);
     try (MemStoreHarness h = fill(policy, new ZipfKeys(50, 0.99, SEED), 20_000)) {
-      assertThat(h.metrics().get("memstore.cellsEliminated").longValue()).isPositive();
+      assertThat(h.metrics().get("memstore.cells.eliminated").longValue()).isPositive();
       assertThat(h.flushedCells() + h.size().cellCount()).isLessThan(h.cellsAdded());
     }
   }

@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -45,6 +46,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Bellows implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Bellows.class);
+  private static final String TABLES = "tables";
+  private static final String WAL = "wal";
 
   private final Path dir;
   private final EngineOptions options;
@@ -73,8 +76,13 @@ public final class Bellows implements AutoCloseable {
     JvmMetrics.register(metrics);
   }
 
-  /** Opens (creating if needed) the store in {@code dir}, replaying its WAL. */
+  /**
+   * Opens the store in {@code dir}, replaying its WAL; creates it if {@code dir} is missing or
+   * empty. A directory that holds files but no {@code CATALOG} is refused without a change: it is
+   * not a Bellows store, or its catalog is lost, and taking it for an empty store would delete data.
+   */
   public static Bellows open(Path dir, EngineOptions options) {
+    checkOpenable(dir);
     Bellows db;
     try {
       db = new Bellows(dir, options);
@@ -93,9 +101,53 @@ public final class Bellows implements AutoCloseable {
     }
   }
 
+  /** Refuses, before anything is written, a path that is not a directory or not a Bellows store. */
+  private static void checkOpenable(Path dir) {
+    if (Files.exists(dir) && !Files.isDirectory(dir)) {
+      throw new StorageException("cannot open " + dir + ": it is a file, not a directory");
+    }
+    try {
+      if (Files.isDirectory(dir) && !Catalog.exists(dir) && !isNew(dir)) {
+        throw new StorageException("cannot open " + dir + ": it holds files but no " + Catalog.FILE_NAME
+            + ", so it is not a Bellows data directory or its catalog was lost; nothing was changed."
+            + " Open an empty or new directory, or restore " + Catalog.FILE_NAME + " from a backup");
+      }
+    } catch (IOException e) {
+      throw new StorageException("cannot open " + dir, e);
+    }
+  }
+
+  /** Whether a directory without a catalog is new: nothing but the lock and empty subdirectories. */
+  private static boolean isNew(Path dir) throws IOException {
+    try (Stream<Path> entries = Files.list(dir)) {
+      for (Path p : (Iterable<Path>) entries::iterator) {
+        String name = p.getFileName().toString();
+        boolean emptyOwnDir = (name.equals(TABLES) || name.equals(WAL)) && Files.isDirectory(p) && isEmpty(p);
+        if (!name.equals(DirectoryLock.FILE_NAME) && !emptyOwnDir) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private static boolean isEmpty(Path dir) throws IOException {
+    try (Stream<Path> entries = Files.list(dir)) {
+      return entries.findAny().isEmpty();
+    }
+  }
+
   private void recover() throws IOException {
-    catalog = Catalog.load(dir);
-    Path tables = dir.resolve("tables");
+    if (Catalog.exists(dir)) {
+      catalog = Catalog.load(dir);
+    } else if (isNew(dir)) {
+      // The catalog is the directory's identity: written first, before any other file.
+      Catalog.empty().write(dir);
+      catalog = Catalog.empty();
+    } else {
+      checkOpenable(dir); // something appeared since the check before the lock: refuse as there
+    }
+    Path tables = dir.resolve(TABLES);
     Files.createDirectories(tables);
     deleteUnlistedTableDirectories(tables);
     Map<Integer, Region> byId = new TreeMap<>();
@@ -112,7 +164,7 @@ public final class Bellows implements AutoCloseable {
         highest = Math.max(highest, s.flushedSeqId());
       }
     }
-    wal = Wal.open(dir.resolve("wal"), new WalOptions(options.get(Knobs.WAL_ROLL_SIZE),
+    wal = Wal.open(dir.resolve(WAL), new WalOptions(options.get(Knobs.WAL_ROLL_SIZE),
         options.get(Knobs.WAL_ASYNC_SYNC_PERIOD_MS)));
     AtomicLong maxReplayed = new AtomicLong(highest);
     AtomicLong replayed = new AtomicLong();
@@ -134,23 +186,41 @@ public final class Bellows implements AutoCloseable {
     metrics.counter("wal.edits.replayed").add(replayed.get());
   }
 
+  /**
+   * Deletes the directories of tables that are no longer listed: a drop or a create interrupted by
+   * a crash. Only entries named as Bellows names table directories are touched, and in them only
+   * the files Bellows makes (see {@link TableDirectories}).
+   */
   private void deleteUnlistedTableDirectories(Path tables) throws IOException {
-    Set<String> live = ConcurrentHashMap.newKeySet();
+    Set<String> live = new HashSet<>();
     for (Catalog.Entry e : catalog.tables().values()) {
       live.add(tableDir(e).getFileName().toString());
     }
     try (Stream<Path> s = Files.list(tables)) {
       for (Path p : (Iterable<Path>) s::iterator) {
-        if (!live.contains(p.getFileName().toString())) {
-          LOG.info("deleting {} of a dropped table", p);
-          deleteRecursively(p);
+        String name = p.getFileName().toString();
+        if (live.contains(name)) {
+          continue;
         }
+        if (!Files.isDirectory(p) || !TableDirectories.isTableDirectoryName(name)) {
+          LOG.warn("{} was not made by Bellows; leaving it alone", p);
+          continue;
+        }
+        LOG.info("deleting {} of a dropped table", p);
+        deleteTableDirectory(p);
       }
     }
   }
 
+  private static void deleteTableDirectory(Path tableDir) throws IOException {
+    List<Path> left = TableDirectories.delete(tableDir);
+    if (!left.isEmpty()) {
+      LOG.warn("left {} in {}: not made by Bellows", left, tableDir);
+    }
+  }
+
   private Path tableDir(Catalog.Entry e) {
-    return dir.resolve("tables").resolve(e.id() + "-" + e.descriptor().name());
+    return dir.resolve(TABLES).resolve(TableDirectories.name(e.id(), e.descriptor().name()));
   }
 
   // ================================================================== tables
@@ -162,16 +232,34 @@ public final class Bellows implements AutoCloseable {
         throw new TableExistsException("table '" + descriptor.name() + "' already exists");
       }
       Catalog.Entry e = new Catalog.Entry(catalog.nextTableId(), descriptor, true);
+      Path td = tableDir(e);
+      // The stores go to disk before the catalog lists them: a crash in between leaves an unlisted
+      // directory, deleted at the next open, never a listed table without its stores.
+      Region r;
       try {
-        deleteRecursively(tableDir(e));
-        Files.createDirectories(tableDir(e));
-        Catalog next = catalog.with(e);
-        next.write(dir);
-        catalog = next;
+        if (Files.exists(td)) {
+          deleteTableDirectory(td); // an interrupted create's leftovers: its id was never listed
+        }
+        if (Files.exists(td)) {
+          throw new StorageException("cannot create table '" + descriptor.name() + "': " + td
+              + " holds files Bellows did not make; move them away");
+        }
+        r = Region.create(e.id(), descriptor, td, services);
       } catch (IOException ex) {
         throw new StorageException("cannot create table '" + descriptor.name() + "'", ex);
       }
-      regions.put(descriptor.name(), new Region(e.id(), descriptor, tableDir(e), services));
+      try {
+        writeCatalog(catalog.with(e));
+      } catch (RuntimeException ex) {
+        r.close(false);
+        try {
+          deleteTableDirectory(td);
+        } catch (IOException suppressed) {
+          ex.addSuppressed(suppressed); // unlisted: deleted at the next open
+        }
+        throw ex;
+      }
+      regions.put(descriptor.name(), r);
     }
   }
 
@@ -233,7 +321,7 @@ public final class Bellows implements AutoCloseable {
       }
       writeCatalog(catalog.without(name));
       try {
-        deleteRecursively(tableDir(e));
+        deleteTableDirectory(tableDir(e));
       } catch (IOException ex) {
         LOG.warn("could not delete the files of dropped table {}; they are deleted at next open", name, ex);
       }
@@ -450,20 +538,6 @@ public final class Bellows implements AutoCloseable {
       }
     }
     lock.release();
-  }
-
-  static void deleteRecursively(Path p) throws IOException {
-    if (!Files.exists(p)) {
-      return;
-    }
-    try (Stream<Path> s = Files.walk(p)) {
-      List<Path> all = new ArrayList<>();
-      s.forEach(all::add);
-      all.sort(Comparator.reverseOrder());
-      for (Path x : all) {
-        Files.deleteIfExists(x);
-      }
-    }
   }
 
   /** The engine's side of the region contract. */

@@ -98,13 +98,18 @@ final class Catalog {
     AtomicFiles.write(dir.resolve(FILE_NAME), all.getBytes(StandardCharsets.UTF_8));
   }
 
+  static boolean exists(Path dir) {
+    return Files.exists(dir.resolve(FILE_NAME));
+  }
+
+  /** Reads the catalog; a missing one is an error (the engine writes it first of all files). */
   static Catalog load(Path dir) throws IOException {
     Path p = dir.resolve(FILE_NAME);
     String text;
     try {
       text = Files.readString(p, StandardCharsets.UTF_8);
     } catch (NoSuchFileException e) {
-      return empty();
+      throw new CorruptionException(p + ": the catalog is missing");
     }
     int crcLine = text.lastIndexOf("crc32c ");
     if (!text.startsWith(HEADER + "\n") || crcLine < 0) {

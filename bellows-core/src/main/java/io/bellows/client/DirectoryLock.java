@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
  */
 final class DirectoryLock {
   private static final Logger LOG = LoggerFactory.getLogger(DirectoryLock.class);
+  static final String FILE_NAME = "LOCK";
 
   private final Path dir;
   private final FileChannel channel;
@@ -29,7 +30,7 @@ final class DirectoryLock {
 
   /** Takes the lock; throws {@link StorageException} if another engine holds it. */
   static DirectoryLock acquire(Path dir) throws IOException {
-    FileChannel ch = FileChannel.open(dir.resolve("LOCK"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    FileChannel ch = FileChannel.open(dir.resolve(FILE_NAME), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     FileLock l;
     try {
       l = ch.tryLock();

@@ -14,9 +14,11 @@ import java.util.zip.CRC32C;
 
 /**
  * The durable list of a store's live sorted files and the highest sequence id whose data is in them.
- * Replaced atomically ({@link AtomicFiles}) after every flush and compaction, so the set of live
- * files changes in one step; files in the store directory that it does not list are leftovers of an
- * interrupted flush or compaction and are deleted on open.
+ * Written empty when the store is created ({@link #initialize}) and replaced atomically ({@link
+ * AtomicFiles}) after every flush and compaction, so the set of live files changes in one step.
+ * Sorted files in the store directory that it does not list are leftovers of an interrupted flush
+ * or compaction and are deleted on open; a store directory without a manifest is damage, never an
+ * empty store (its sorted files would otherwise be taken for leftovers and deleted).
  *
  * <p>Layout of the {@code MANIFEST} file (big-endian):
  *
@@ -61,14 +63,37 @@ public record StoreManifest(long flushedSeqId, long nextFileId, List<Long> fileI
     }
   }
 
-  /** Reads the manifest of a store directory; an absent manifest is an empty store. */
+  /**
+   * Whether Bellows makes files of this name in a store directory: the manifest, sorted files and
+   * their temporary names. Only such files are ever deleted there; anything else is left alone.
+   */
+  public static boolean isStoreFileName(String name) {
+    String base = name.endsWith(".tmp") ? name.substring(0, name.length() - 4) : name;
+    return base.equals(FILE_NAME) || parseFileId(base) >= 0;
+  }
+
+  /**
+   * Creates a new store directory with an empty manifest, durably (the directory entries are
+   * forced), so that from now on a missing manifest can only mean damage.
+   */
+  public static void initialize(Path storeDir) throws IOException {
+    Path parent = storeDir.toAbsolutePath().getParent();
+    Files.createDirectories(storeDir);
+    empty().write(storeDir);
+    AtomicFiles.fsyncDirectory(parent);
+  }
+
+  /**
+   * Reads the manifest of a store directory. A missing directory or manifest throws {@link
+   * CorruptionException}: every store is created with one, so its absence means lost metadata.
+   */
   public static StoreManifest load(Path storeDir) throws IOException {
     Path p = storeDir.resolve(FILE_NAME);
     byte[] b;
     try {
       b = Files.readAllBytes(p);
     } catch (NoSuchFileException e) {
-      return empty();
+      throw new CorruptionException(missingMessage(storeDir));
     }
     if (b.length < 29) {
       throw new CorruptionException(p + ": manifest of " + b.length + " bytes is too short");
@@ -98,6 +123,20 @@ public record StoreManifest(long flushedSeqId, long nextFileId, List<Long> fileI
       throw new CorruptionException(p + ": manifest checksum mismatch at offset " + (b.length - 4));
     }
     return new StoreManifest(flushed, next, ids);
+  }
+
+  private static String missingMessage(Path storeDir) throws IOException {
+    if (!Files.isDirectory(storeDir)) {
+      return storeDir + ": the store directory is missing (removed outside Bellows?); refusing to"
+          + " open the store, nothing was changed";
+    }
+    long sorted;
+    try (var s = Files.list(storeDir)) {
+      sorted = s.filter(f -> parseFileId(f.getFileName().toString()) >= 0).count();
+    }
+    return storeDir.resolve(FILE_NAME) + ": the store manifest is missing (" + sorted
+        + " sorted files present); refusing to open the store so that nothing is deleted or"
+        + " lost; restore the MANIFEST from a backup";
   }
 
   /** Replaces the store's manifest atomically with this one. */

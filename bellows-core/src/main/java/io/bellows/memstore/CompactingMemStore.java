@@ -432,27 +432,27 @@ public final class CompactingMemStore implements MemStore {
       byKind.merge(s.kind(), f, Long::sum);
     }
     MemStoreSize total = accounting.size();
-    m.put("memstore.dataBytes", total.dataBytes());
-    m.put("memstore.overheadBytes", total.overheadBytes());
+    m.put("memstore.data.bytes", total.dataBytes());
+    m.put("memstore.overhead.bytes", total.overheadBytes());
     m.put("memstore.cells", total.cellCount());
-    m.put("memstore.activeBytes", a.footprint());
-    m.put("memstore.pipelineBytes", pipelineBytes);
-    m.put("memstore.snapshotBytes", snapshotBytes);
-    m.put("memstore.pipelineSegments", p.segments.size());
-    m.put("memstore.pipelineVersion", p.version);
+    m.put("memstore.active.bytes", a.footprint());
+    m.put("memstore.pipeline.bytes", pipelineBytes);
+    m.put("memstore.snapshot.bytes", snapshotBytes);
+    m.put("memstore.pipeline.segments", p.segments.size());
+    m.put("memstore.pipeline.version", p.version);
     for (SegmentKind k : SegmentKind.values()) {
       m.put("memstore.footprint." + k.name().toLowerCase(), byKind.getOrDefault(k, 0L));
     }
-    m.put("memstore.inMemoryFlushes", inMemoryFlushes.get());
+    m.put("memstore.in.memory.flushes", inMemoryFlushes.get());
     m.put("memstore.flattens", flattens.get());
     m.put("memstore.merges", merges.get());
     m.put("memstore.compactions", compactions.get());
-    m.put("memstore.compactionsAborted", aborted.get());
-    m.put("memstore.cellsEliminated", cellsEliminated.get());
-    m.put("memstore.bytesEliminated", bytesEliminated.get());
+    m.put("memstore.compactions.aborted", aborted.get());
+    m.put("memstore.cells.eliminated", cellsEliminated.get());
+    m.put("memstore.bytes.eliminated", bytesEliminated.get());
     m.put("memstore.snapshots", snapshots.get());
-    m.put("memstore.bytesRelocated", bytesRelocated.get());
-    m.put("memstore.offHeapBytes", total.offHeapBytes());
+    m.put("memstore.bytes.relocated", bytesRelocated.get());
+    m.put("memstore.offheap.bytes", total.offHeapBytes());
     MemStoreMetrics.putChunks(m, segments);
     m.put("memstore.adaptive.throttle", adaptive.throttle());
     m.put("memstore.adaptive.uniqueness", adaptive.uniqueness());

@@ -124,12 +124,12 @@ public final class DefaultMemStore implements MemStore {
     for (Segment s : snapshotSegments) {
       snapBytes += s.stats().footprint();
     }
-    m.put("memstore.dataBytes", total.dataBytes());
-    m.put("memstore.overheadBytes", total.overheadBytes());
+    m.put("memstore.data.bytes", total.dataBytes());
+    m.put("memstore.overhead.bytes", total.overheadBytes());
     m.put("memstore.cells", total.cellCount());
-    m.put("memstore.activeBytes", active.get().footprint());
-    m.put("memstore.snapshotBytes", snapBytes);
-    m.put("memstore.offHeapBytes", total.offHeapBytes());
+    m.put("memstore.active.bytes", active.get().footprint());
+    m.put("memstore.snapshot.bytes", snapBytes);
+    m.put("memstore.offheap.bytes", total.offHeapBytes());
     MemStoreMetrics.putChunks(m, segments);
     return m;
   }

@@ -18,12 +18,12 @@ final class MemStoreMetrics {
       return;
     }
     ChunkAllocator.Stats s = chunks.stats();
-    m.put("memstore.chunks.inUse", s.chunksInUse());
+    m.put("memstore.chunks.in.use", s.chunksInUse());
     m.put("memstore.chunks.pooled", s.chunksPooled());
     m.put("memstore.chunks.created", s.chunksCreated());
-    m.put("memstore.chunks.bytesInUse", s.bytesInUse());
-    m.put("memstore.chunks.offHeapBytesInUse", s.offHeapBytesInUse());
-    m.put("memstore.chunks.bytesPooled", s.bytesPooled());
-    m.put("memstore.chunks.jumboInUse", s.jumboInUse());
+    m.put("memstore.chunks.bytes.in.use", s.bytesInUse());
+    m.put("memstore.chunks.offheap.bytes.in.use", s.offHeapBytesInUse());
+    m.put("memstore.chunks.bytes.pooled", s.bytesPooled());
+    m.put("memstore.chunks.jumbo.in.use", s.jumboInUse());
   }
 }

@@ -57,6 +57,19 @@ public final class Region implements AutoCloseable {
       new java.util.concurrent.atomic.AtomicLong(System.nanoTime() - TimeUnit.MINUTES.toNanos(1));
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Region.class);
 
+  /**
+   * Creates the directories of a new region (each store with an empty manifest) and opens it. The
+   * caller lists the region in the catalog only after this returns, so a listed region always has
+   * its stores on disk.
+   */
+  public static Region create(int regionId, TableDescriptor descriptor, Path dir, RegionServices services) {
+    for (ColumnFamilyDescriptor f : descriptor.families()) {
+      Store.initialize(dir.resolve(f.name()));
+    }
+    return new Region(regionId, descriptor, dir, services);
+  }
+
+  /** Opens an existing region: every store of the descriptor must be on disk. */
   public Region(int regionId, TableDescriptor descriptor, Path dir, RegionServices services) {
     this.regionId = regionId;
     this.descriptor = descriptor;

@@ -73,14 +73,25 @@ public final class Store implements AutoCloseable {
   private FlushSnapshot pendingSnapshot; // guarded by flushLock
   private volatile boolean closed;
 
-  /** Opens the store in {@code dir}: loads its manifest and files and deletes leftovers. */
+  /** Creates the directory of a new store with an empty manifest; then open it with the constructor. */
+  public static void initialize(Path dir) {
+    try {
+      StoreManifest.initialize(dir);
+    } catch (IOException e) {
+      throw new StorageException("cannot create store " + dir, e);
+    }
+  }
+
+  /**
+   * Opens the existing store in {@code dir} ({@link #initialize}d before): loads its manifest and
+   * files and deletes leftovers. A missing directory or manifest fails the open; nothing is deleted.
+   */
   public Store(ColumnFamilyDescriptor family, Path dir, StoreContext ctx) {
     this.family = family;
     this.dir = dir;
     this.ctx = ctx;
     this.compactionPolicy = ExploringCompactionPolicy.from(ctx.engine());
     try {
-      Files.createDirectories(dir);
       this.manifest = StoreManifest.load(dir);
       deleteLeftovers();
       List<StoreFile> opened = new ArrayList<>();
@@ -103,19 +114,25 @@ public final class Store implements AutoCloseable {
     metrics.gauge("store.files", () -> files.size());
     metrics.gauge("store.files.bytes", this::fileBytes);
     metrics.gauge("store.files.bytes.read", this::fileBytesRead);
-    metrics.gauge("memstore.data.bytes", () -> memStore.size().dataBytes());
-    metrics.gauge("memstore.overhead.bytes", () -> memStore.size().overheadBytes());
-    metrics.gauge("memstore.offheap.bytes", () -> memStore.size().offHeapBytes());
-    metrics.gauge("memstore.cells", () -> memStore.size().cellCount());
   }
 
+  /**
+   * Deletes sorted files the manifest does not list and temporary files: what an interrupted flush
+   * or compaction leaves. Files of names Bellows never makes are left alone, with a warning.
+   */
   private void deleteLeftovers() throws IOException {
     try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
       for (Path p : ds) {
         String name = p.getFileName().toString();
+        if (name.equals(StoreManifest.FILE_NAME)) {
+          continue;
+        }
+        if (!StoreManifest.isStoreFileName(name)) {
+          LOG.warn("{} was not made by Bellows; leaving it alone", p);
+          continue;
+        }
         long id = StoreManifest.parseFileId(name);
-        boolean live = id >= 0 && manifest.fileIds().contains(id);
-        if (!live && !name.equals(StoreManifest.FILE_NAME)) {
+        if (id < 0 || !manifest.fileIds().contains(id)) {
           LOG.info("deleting leftover {} of an interrupted flush or compaction", p);
           Files.deleteIfExists(p);
         }
@@ -418,7 +435,7 @@ public final class Store implements AutoCloseable {
 
   public Map<String, Number> metrics() {
     Map<String, Number> m = metrics.snapshot();
-    memStore.metrics().forEach((k, v) -> m.put(k.startsWith("memstore.") ? k : "memstore." + k, v));
+    m.putAll(memStore.metrics()); // every name already starts with "memstore."
     return new java.util.TreeMap<>(m);
   }
 

@@ -9,6 +9,7 @@ import io.bellows.client.Put;
 import io.bellows.client.ResultScanner;
 import io.bellows.client.Scan;
 import io.bellows.config.EngineOptions;
+import io.bellows.manifest.StoreManifest;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.Bytes;
 import io.bellows.util.CorruptionException;
@@ -109,9 +110,15 @@ class CorruptedStoreTest {
     }
     Path wal = dir.resolve("wal").resolve(walName);
     Files.move(dir.resolve("saved.copy"), wal);
-    // The table's files hold the data too now; drop them so the WAL is the only copy.
+    // The table's files hold the data too now; empty the store so the WAL is the only copy.
+    java.util.List<Path> files;
     try (Stream<Path> s = Files.walk(dir.resolve("tables"))) {
-      for (Path p : (Iterable<Path>) s.filter(Files::isRegularFile)::iterator) {
+      files = s.filter(Files::isRegularFile).toList();
+    }
+    for (Path p : files) {
+      if (p.getFileName().toString().equals(StoreManifest.FILE_NAME)) {
+        StoreManifest.empty().write(p.getParent());
+      } else {
         Files.delete(p);
       }
     }

@@ -3,6 +3,7 @@ package io.bellows.manifest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+
 import io.bellows.util.CorruptionException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,8 +30,29 @@ class StoreManifestTest {
   }
 
   @Test
-  void absentManifestIsAnEmptyStore() throws IOException {
-    assertThat(StoreManifest.load(dir)).isEqualTo(StoreManifest.empty());
+  void aNewStoreHasAnEmptyManifest() throws IOException {
+    StoreManifest.initialize(dir.resolve("f"));
+    assertThat(StoreManifest.load(dir.resolve("f"))).isEqualTo(StoreManifest.empty());
+  }
+
+  @Test
+  void anAbsentManifestIsDamageNotAnEmptyStore() throws IOException {
+    Files.writeString(dir.resolve(StoreManifest.fileName(7)), "data");
+    assertThatThrownBy(() -> StoreManifest.load(dir)).isInstanceOf(CorruptionException.class)
+        .hasMessageContaining("MANIFEST").hasMessageContaining("1 sorted files present");
+    assertThatThrownBy(() -> StoreManifest.load(dir.resolve("gone"))).isInstanceOf(CorruptionException.class)
+        .hasMessageContaining("store directory is missing");
+  }
+
+  @Test
+  void onlyTheManifestAndSortedFileNamesAreTheStores() {
+    assertThat(StoreManifest.isStoreFileName("MANIFEST")).isTrue();
+    assertThat(StoreManifest.isStoreFileName("MANIFEST.tmp")).isTrue();
+    assertThat(StoreManifest.isStoreFileName(StoreManifest.fileName(12))).isTrue();
+    assertThat(StoreManifest.isStoreFileName(StoreManifest.fileName(12) + ".tmp")).isTrue();
+    assertThat(StoreManifest.isStoreFileName("notes.txt")).isFalse();
+    assertThat(StoreManifest.isStoreFileName("12.sst")).isFalse();
+    assertThat(StoreManifest.isStoreFileName("MANIFEST.bak")).isFalse();
   }
 
   @Test

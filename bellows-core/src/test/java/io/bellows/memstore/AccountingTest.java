@@ -42,7 +42,7 @@ class AccountingTest {
   void flatteningShrinksOverheadAndEverythingReturnsToZero() {
     CompactingMemStore ms = store(MemStorePolicy.BASIC, 4);
     long seq = 3_000_000_000L; // beyond 2^31
-    while (ms.metrics().get("memstore.inMemoryFlushes").longValue() == 0) {
+    while (ms.metrics().get("memstore.in.memory.flushes").longValue() == 0) {
       ms.add(cell("row" + seq, "q", 1, seq++));
     }
     long before = ms.size().overheadBytes();
@@ -73,7 +73,7 @@ class AccountingTest {
     CompactingMemStore ms = store(MemStorePolicy.EAGER, 4);
     long seq = (1L << 32);
     // The same column over and over: compaction keeps only the newest version.
-    while (ms.metrics().get("memstore.inMemoryFlushes").longValue() == 0) {
+    while (ms.metrics().get("memstore.in.memory.flushes").longValue() == 0) {
       ms.add(cell("row", "q", 1, seq++));
     }
     assertThat(ms.oldestUnflushedSeqId()).isEqualTo(1L << 32);

@@ -44,7 +44,7 @@ class AdaptivePolicyTest {
       bg.runAll();
     }
     assertThat(ms.metrics().get("memstore.compactions").longValue()).isPositive();
-    assertThat(ms.metrics().get("memstore.cellsEliminated").longValue()).isPositive();
+    assertThat(ms.metrics().get("memstore.cells.eliminated").longValue()).isPositive();
     assertThat(ms.metrics().get("memstore.adaptive.uniqueness").doubleValue()).isLessThan(0.8);
     assertThat(readAll(ms.scanners()).size()).isLessThan(2000);
   }

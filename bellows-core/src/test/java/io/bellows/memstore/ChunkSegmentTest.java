@@ -141,13 +141,13 @@ class ChunkSegmentTest {
     ms.add(MemStoreFixtures.bigCell("a", "old", 2, seq++, 10));
     assertThat(chunks.stats().jumboInUse()).isEqualTo(2);
     // Force the active segment into the pipeline and compact it.
-    while (ms.metrics().get("memstore.inMemoryFlushes").longValue() == 0) {
+    while (ms.metrics().get("memstore.in.memory.flushes").longValue() == 0) {
       ms.add(cell("zz", "pad", seq, seq++));
     }
     bg.runAll();
     assertThat(ms.metrics().get("memstore.compactions").longValue()).isPositive();
-    assertThat(ms.metrics().get("memstore.cellsEliminated").longValue()).isPositive();
-    assertThat(ms.metrics().get("memstore.bytesRelocated").longValue()).isGreaterThan(big);
+    assertThat(ms.metrics().get("memstore.cells.eliminated").longValue()).isPositive();
+    assertThat(ms.metrics().get("memstore.bytes.relocated").longValue()).isGreaterThan(big);
     assertThat(chunks.stats().jumboCreated()).as("the surviving jumbo cell was copied").isEqualTo(3);
     assertThat(chunks.stats().jumboInUse()).as("old jumbo chunks retired, the copy lives").isEqualTo(1);
 
@@ -170,7 +170,7 @@ class ChunkSegmentTest {
   void chunkIndexesChargeTheirRealOverheadAndReturnToZero() {
     CompactingMemStore ms = store(MemStorePolicy.BASIC, chunkForm(true), 40_000, false);
     long seq = 1L << 32;
-    while (ms.metrics().get("memstore.inMemoryFlushes").longValue() == 0) {
+    while (ms.metrics().get("memstore.in.memory.flushes").longValue() == 0) {
       ms.add(cell("row" + seq, "q", 1, seq++));
     }
     MemStoreSize active = ms.size();

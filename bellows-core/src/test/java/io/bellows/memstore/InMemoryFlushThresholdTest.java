@@ -31,14 +31,14 @@ class InMemoryFlushThresholdTest {
         MemStoreContext.Listener.NONE, chunks), () -> 0.0);
     long seq = 1;
     int segments = 3;
-    while (ms.metrics().get("memstore.inMemoryFlushes").longValue() < segments) {
+    while (ms.metrics().get("memstore.in.memory.flushes").longValue() < segments) {
       ms.add(cell("row" + seq, "q", 1, seq++));
     }
-    long beforeFlatten = ms.metrics().get("memstore.pipelineBytes").longValue();
+    long beforeFlatten = ms.metrics().get("memstore.pipeline.bytes").longValue();
     long inUseBeforeFlatten = chunks.stats().bytesInUse();
     bg.runAll(); // flatten: skiplist node chunks go, a chunk index comes
     long footprint = ms.size().footprint();
-    long pipelineFootprint = ms.metrics().get("memstore.pipelineBytes").longValue();
+    long pipelineFootprint = ms.metrics().get("memstore.pipeline.bytes").longValue();
     long inUse = chunks.stats().bytesInUse();
     long chunk = chunks.chunkSize();
     System.out.printf("before flattening: pipeline footprint=%d, chunk bytes in use=%d%n", beforeFlatten,

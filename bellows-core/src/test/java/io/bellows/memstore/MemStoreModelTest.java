@@ -102,11 +102,11 @@ class MemStoreModelTest {
     assertThat(ms.oldestUnflushedSeqId()).isEqualTo(Long.MAX_VALUE);
     assertThat(readAll(ms.scanners())).isEmpty();
     if (policy == MemStorePolicy.EAGER && newestOnly) {
-      assertThat(ms.metrics().get("memstore.cellsEliminated").longValue()).isPositive();
+      assertThat(ms.metrics().get("memstore.cells.eliminated").longValue()).isPositive();
     }
     if (policy != MemStorePolicy.NONE) {
       System.out.println(ms.metrics());
-      assertThat(ms.metrics().get("memstore.inMemoryFlushes").longValue()).isPositive();
+      assertThat(ms.metrics().get("memstore.in.memory.flushes").longValue()).isPositive();
       // BASIC merges, EAGER compacts, ADAPTIVE does either (its draw decides).
       long merges = ms.metrics().get("memstore.merges").longValue();
       long compactions = ms.metrics().get("memstore.compactions").longValue();

@@ -44,7 +44,7 @@ class PipelineRaceTest {
     CompactingMemStore ms = new CompactingMemStore(ctx, () -> 0.0);
     List<Cell> added = new ArrayList<>();
     long seq = 1;
-    while (ms.metrics().get("memstore.inMemoryFlushes").longValue() == 0) {
+    while (ms.metrics().get("memstore.in.memory.flushes").longValue() == 0) {
       Cell c = cell("r" + seq, "q", 1, seq++);
       ms.add(c);
       added.add(c);
@@ -61,9 +61,9 @@ class PipelineRaceTest {
     assertThat(bg.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
 
     java.util.Map<String, Number> m = ms.metrics();
-    assertThat(((Number) m.get("memstore.compactionsAborted")).longValue()).isEqualTo(1);
+    assertThat(((Number) m.get("memstore.compactions.aborted")).longValue()).isEqualTo(1);
     assertThat(((Number) m.get("memstore.compactions")).longValue()).isZero();
-    assertThat(((Number) m.get("memstore.pipelineSegments")).intValue()).isZero();
+    assertThat(((Number) m.get("memstore.pipeline.segments")).intValue()).isZero();
     // Every cell exactly once in the snapshot, nothing left behind in memory.
     assertThat(MemStoreFixtures.countAll(snap.scanner())).isEqualTo(added.size());
     assertThat(readAll(List.of(snap.scanner()))).containsExactlyInAnyOrderElementsOf(added);

@@ -31,6 +31,7 @@ class MajorCompactionWaitTest {
     EngineOptions options = EngineOptions.builder().clock(new Clock.Manual(1_000)).build();
     StoreContext ctx = new StoreContext(options, 64 * 1024, () -> Long.MAX_VALUE, Runnable::run,
         ChunkAllocator.fromOptions(options), new MetricSet(), () -> { });
+    Store.initialize(dir);
     Store store = new Store(ColumnFamilyDescriptor.of("f"), dir, ctx);
     try {
       long seq = 1;
