@@ -34,7 +34,8 @@ public final class Knobs {
   public static final Knob<Integer> BLOCKING_STORE_FILES = Knob.ofInt("bellows.store.blocking.files", ENGINE,
       16, 2, 10_000, "files", "Writes to a store block while it has more sorted files than this, until compaction catches up.");
   public static final Knob<Long> BLOCKING_WAIT_MS = Knob.ofLong("bellows.store.blocking.wait.ms", ENGINE,
-      90_000, 0, 3_600_000, "ms", "Longest a write waits for compaction when a store has too many files; it then proceeds.");
+      90_000, 0, 3_600_000, "ms", "Longest a write waits for compaction when a store has too many files (it then proceeds), and"
+          + " while its memory store is full and flushes keep failing (it then fails, nothing applied).");
   public static final Knob<Integer> COMPACTION_MIN_FILES = Knob.ofInt("bellows.compaction.min.files", ENGINE,
       3, 2, 1000, "files", "Fewest files a minor compaction merges.");
   public static final Knob<Integer> COMPACTION_MAX_FILES = Knob.ofInt("bellows.compaction.max.files", ENGINE,

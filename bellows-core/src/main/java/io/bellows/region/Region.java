@@ -53,6 +53,8 @@ public final class Region implements AutoCloseable {
   private final LongAdder blockedNanos;
   private final LongAdder blockedWrites;
   private volatile boolean closed;
+  /** Why the last flush failed; null once one succeeds. Bounds how long blocked writers wait. */
+  private volatile RuntimeException flushFailure;
   private final java.util.concurrent.atomic.AtomicLong lastBlockWarning =
       new java.util.concurrent.atomic.AtomicLong(System.nanoTime() - TimeUnit.MINUTES.toNanos(1));
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Region.class);
@@ -388,13 +390,27 @@ public final class Region implements AutoCloseable {
       long start = System.nanoTime();
       blockedWrites.increment();
       warnBlocked(s, start);
+      long deadline = start + maxWaitNanos;
       try {
         synchronized (flushSignal) {
+          // Memory full: wait for a flush to free it, however long a working flush takes; but while
+          // flushes fail, only until the deadline, then refuse the write (nothing of it is applied).
           while (!closed && s.flushBlocked(multiplier)) {
+            RuntimeException failure = flushFailure;
+            long now = System.nanoTime();
+            if (failure != null && now - deadline >= 0) {
+              throw new StorageException("write to table '" + descriptor.name() + "' refused, nothing"
+                  + " of it was applied: the memory store of family '" + s.family().name() + "' is full"
+                  + " and flushes keep failing (" + failure.getMessage() + "); writes resume once a flush"
+                  + " succeeds", failure);
+            }
             services.requestFlush(this);
-            flushSignal.wait();
+            if (failure == null) {
+              flushSignal.wait();
+            } else {
+              TimeUnit.NANOSECONDS.timedWait(flushSignal, Math.max(1, deadline - now));
+            }
           }
-          long deadline = start + maxWaitNanos;
           while (!closed && s.tooManyFiles() && System.nanoTime() < deadline) {
             services.requestCompaction(this);
             long left = deadline - System.nanoTime();
@@ -485,9 +501,15 @@ public final class Region implements AutoCloseable {
       } finally {
         updatesLock.writeLock().unlock();
       }
-      for (Store s : prepared) {
-        s.flush();
+      try {
+        for (Store s : prepared) {
+          s.flush();
+        }
+      } catch (RuntimeException e) {
+        flushFailure = e;
+        throw e;
       }
+      flushFailure = null;
       if (!prepared.isEmpty()) {
         services.walMayShrink(this);
         for (Store s : prepared) {
