@@ -168,12 +168,14 @@ public final class Bellows implements AutoCloseable {
         options.get(Knobs.WAL_ASYNC_SYNC_PERIOD_MS)));
     AtomicLong maxReplayed = new AtomicLong(highest);
     AtomicLong replayed = new AtomicLong();
+    AtomicLong skipped = new AtomicLong();
     wal.replay(edit -> {
       maxReplayed.accumulateAndGet(edit.seqId(), Math::max);
       Region r = byId.get(edit.regionId());
-      if (r != null) {
-        r.replay(edit);
+      if (r != null && r.replay(edit)) {
         replayed.incrementAndGet();
+      } else {
+        skipped.incrementAndGet(); // already flushed, or of a dropped or disabled table
       }
     });
     sequence.set(maxReplayed.get());
@@ -181,9 +183,11 @@ public final class Bellows implements AutoCloseable {
       r.recovered(sequence.get());
     }
     if (replayed.get() > 0) {
-      LOG.info("replayed {} WAL edits into {}", replayed.get(), dir);
+      LOG.info("replayed {} WAL edits into {} ({} skipped: already in sorted files or of no open table)",
+          replayed.get(), dir, skipped.get());
     }
     metrics.counter("wal.edits.replayed").add(replayed.get());
+    metrics.counter("wal.edits.skipped").add(skipped.get());
   }
 
   /**
@@ -328,9 +332,9 @@ public final class Bellows implements AutoCloseable {
     }
   }
 
+  /** A handle of the table; it stays bound to this table (see {@link TableImpl}). */
   public Table getTable(String name) {
-    entry(name);
-    return new TableImpl(this, name);
+    return new TableImpl(this, name, entry(name).id());
   }
 
   /** Flushes every memory store of the table to disk and waits for it. */

@@ -14,14 +14,30 @@ import java.util.Map;
 import java.util.NavigableSet;
 import java.util.function.Supplier;
 
-/** The {@link Table} of an engine: translates API objects into region calls. */
+/**
+ * The {@link Table} of an engine: translates API objects into region calls. A handle belongs to
+ * one table, not to a name: once its table is dropped every call fails with {@link
+ * TableNotFoundException}, even after a new table of the same name is created (as in HBase).
+ */
 final class TableImpl implements Table {
   private final Bellows engine;
   private final String name;
+  private final int tableId;
 
-  TableImpl(Bellows engine, String name) {
+  TableImpl(Bellows engine, String name, int tableId) {
     this.engine = engine;
     this.name = name;
+    this.tableId = tableId;
+  }
+
+  /** The table's region; fails if the table is gone, disabled, or replaced by a namesake. */
+  private Region region() {
+    Region r = engine.region(name);
+    if (r.id() != tableId) {
+      throw new TableNotFoundException("table '" + name + "' of this handle was dropped; the table"
+          + " of that name now is a new one: get a new handle with getTable");
+    }
+    return r;
   }
 
   @Override
@@ -33,7 +49,7 @@ final class TableImpl implements Table {
   public void put(Put put) {
     run(() -> {
       requireCells(put);
-      engine.region(name).mutate(put.row, put.cells(), -1, put.durability());
+      region().mutate(put.row, put.cells(), -1, put.durability());
       return null;
     });
   }
@@ -41,7 +57,7 @@ final class TableImpl implements Table {
   @Override
   public void put(List<Put> puts) {
     run(() -> {
-      Region r = engine.region(name);
+      Region r = region();
       for (Put p : puts) {
         requireCells(p);
         r.check(p.row, p.cells());
@@ -57,7 +73,7 @@ final class TableImpl implements Table {
   public Result get(Get get) {
     return run(() -> {
       ScanQuery q = query(get, ScanQuery.builder().singleRow(get.row())).build();
-      try (RegionScanner s = engine.region(name).scanner(q)) {
+      try (RegionScanner s = region().scanner(q)) {
         List<Cell> cells = new ArrayList<>();
         if (!s.nextRow(cells)) {
           return Result.empty();
@@ -76,14 +92,14 @@ final class TableImpl implements Table {
       if (scan.limit() != Long.MAX_VALUE) {
         b.limit(scan.limit());
       }
-      return new ClientScanner(engine.region(name).scanner(b.build()));
+      return new ClientScanner(region().scanner(b.build()), this);
     });
   }
 
   @Override
   public void delete(Delete delete) {
     run(() -> {
-      applyDelete(engine.region(name), delete);
+      applyDelete(region(), delete);
       return null;
     });
   }
@@ -91,7 +107,7 @@ final class TableImpl implements Table {
   @Override
   public void delete(List<Delete> deletes) {
     run(() -> {
-      Region r = engine.region(name);
+      Region r = region();
       for (Delete d : deletes) {
         r.check(d.row, d.cells());
       }
@@ -111,7 +127,7 @@ final class TableImpl implements Table {
     return run(() -> {
       requireSameRow(row, put);
       requireCells(put);
-      return engine.region(name).checkAndMutate(row, family, Mutation.nonNull(qualifier), expected,
+      return region().checkAndMutate(row, family, Mutation.nonNull(qualifier), expected,
           put.cells(), -1, put.durability());
     });
   }
@@ -120,7 +136,7 @@ final class TableImpl implements Table {
   public boolean checkAndDelete(byte[] row, byte[] family, byte[] qualifier, byte[] expected, Delete delete) {
     return run(() -> {
       requireSameRow(row, delete);
-      return engine.region(name).checkAndMutate(row, family, Mutation.nonNull(qualifier), expected,
+      return region().checkAndMutate(row, family, Mutation.nonNull(qualifier), expected,
           delete.cells(), delete.isWholeRow() ? delete.timestamp() : -1, delete.durability());
     });
   }
@@ -137,12 +153,12 @@ final class TableImpl implements Table {
         throw new IllegalArgumentException("row key must not be null or empty");
       }
       Mutation.checkFamily(family);
-      return engine.region(name).increment(row, family, Mutation.nonNull(qualifier), amount, durability);
+      return region().increment(row, family, Mutation.nonNull(qualifier), amount, durability);
     });
   }
 
   private ScanQuery.Builder query(Query<?> q, ScanQuery.Builder b) {
-    Region r = engine.region(name);
+    Region r = region();
     for (Map.Entry<String, NavigableSet<byte[]>> e : q.columns().entrySet()) {
       byte[] family = Bytes.of(e.getKey());
       r.store(family); // unknown family: NoSuchFamilyException
@@ -169,6 +185,16 @@ final class TableImpl implements Table {
     }
   }
 
+  /**
+   * The API's exception for a region found closed: the engine is closed, the table was disabled or
+   * dropped (throws them), or else the region's own.
+   */
+  RuntimeException closed(RegionClosedException e) {
+    engine.checkOpen();
+    region();
+    return e;
+  }
+
   /** Runs an operation, translating region-level exceptions into the API's. */
   private <T> T run(Supplier<T> op) {
     try {
@@ -176,9 +202,7 @@ final class TableImpl implements Table {
     } catch (NoSuchFamilyException e) {
       throw new NoSuchColumnFamilyException(e.getMessage());
     } catch (RegionClosedException e) {
-      engine.checkOpen();
-      engine.region(name); // throws TableNotFound / TableNotEnabled
-      throw e;
+      throw closed(e);
     }
   }
 }

@@ -449,15 +449,21 @@ public final class Region implements AutoCloseable {
     }
   }
 
-  /** Replays one WAL edit at open: cells of stores whose files already hold the edit are skipped. */
-  public void replay(WalEdit edit) {
+  /**
+   * Replays one WAL edit at open: cells of stores whose files already hold the edit are skipped.
+   * Returns whether any cell was applied (false: the edit was flushed already).
+   */
+  public boolean replay(WalEdit edit) {
+    boolean applied = false;
     for (Cell c : edit.cells()) {
       Store s = storeOrNull(c);
       if (s != null && edit.seqId() > s.flushedSeqId()) {
         Cell copy = new Cell(c.array(), c.offset(), c.length(), edit.seqId());
         s.add(copy);
+        applied = true;
       }
     }
+    return applied;
   }
 
   // ================================================================== reads

@@ -55,10 +55,17 @@ public final class RegionScanner implements AutoCloseable {
     return readPoint;
   }
 
-  /** Appends the cells of the next row to {@code out}; false when there are no more rows. */
+  /**
+   * Appends the cells of the next row to {@code out}; false when there are no more rows. Throws
+   * {@link RegionClosedException} once the region is closed (table disabled or dropped, engine
+   * closed): a scan does not outlive its table.
+   */
   public boolean nextRow(List<Cell> out) {
     if (closed || rowsReturned >= limit) {
       return false;
+    }
+    if (region.isClosedForWork()) {
+      throw new RegionClosedException("table '" + region.descriptor().name() + "' was closed during the scan");
     }
     Cell minRowCell = null;
     for (List<Cell> h : heads) {

@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -32,6 +33,7 @@ class FailingFlushTest {
   @TempDir Path dir;
 
   @Test
+  @Timeout(120) // before the fix the writer waited for good: a hang must fail, not stall the build
   void blockedWritesFailAfterTheBoundedWaitAndResumeWhenFlushesWork() throws IOException {
     EngineOptions opts = EngineOptions.builder()
         .set(Knobs.MEMSTORE_BLOCK_MULTIPLIER, 1.0)
