@@ -118,8 +118,8 @@ public final class Shell {
     } catch (ShellException | IllegalArgumentException e) {
       fail(e.getMessage());
     } catch (RuntimeException e) {
-      // Engine failures: name the kind, since their messages may assume it is known.
-      fail(e.getClass().getSimpleName() + ": " + e.getMessage());
+      // Engine failures: their messages and those of their causes, without Java class names.
+      fail(ErrorMessages.describe(e));
     }
     if (timing) {
       out.printf(Locale.ROOT, "Took %.4f seconds%n", (System.nanoTime() - start) / 1e9);

@@ -95,6 +95,17 @@ class ShellTest {
   }
 
   @Test
+  void engineFailuresPrintTheirMessagesWithoutJavaClassNames() {
+    run("create 't', 'f'\n");
+    engine.flushFailure = new io.bellows.util.CorruptionException("t/f/1.sst: block checksum mismatch at offset 4096",
+        new java.io.IOException("read error"));
+    String out = run("flush 't'\nlist\n");
+    assertThat(out).isEqualTo(String.join("\n",
+        "ERROR: t/f/1.sst: block checksum mismatch at offset 4096: read error",
+        "TABLE", "t", "1 row(s)", ""));
+  }
+
+  @Test
   void refusedMutationsApplyNothing() {
     run("create 't', 'f'\nput 't', 'r', 'g:q', 'v'\ndisable 't'\nput 't', 'r', 'f:q', 'v'\nenable 't'\n");
     assertThat(run("scan 't'\n")).endsWith("0 row(s)\n");
