@@ -1,6 +1,9 @@
 package io.bellows.cli.shell;
 
 import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** The shell's commands with their usage and help text. Immutable. */
 public final class CommandCatalog {
@@ -61,13 +64,59 @@ public final class CommandCatalog {
       new Entry("help", "general", "help ['command']", "Lists the commands, or explains one.", ""),
       new Entry("exit", "general", "exit | quit", "Leaves the shell and closes the engine.", ""));
 
+  /**
+   * Commands of the HBase shell that Bellows does not have: they answer "not supported" rather
+   * than "Unknown command", so that a user of HBase knows the name was understood.
+   */
+  private static final Set<String> UNSUPPORTED = Set.of(
+      // schema changes, namespaces, table copies
+      "alter", "alter_async", "alter_status", "clone_table_schema", "truncate_preserve",
+      "enable_all", "disable_all", "drop_all", "get_table", "show_filters",
+      "create_namespace", "alter_namespace", "describe_namespace", "drop_namespace", "list_namespace",
+      "list_namespace_tables",
+      // data
+      "append", "get_splits",
+      // snapshots
+      "snapshot", "clone_snapshot", "restore_snapshot", "delete_snapshot", "delete_all_snapshot",
+      "list_snapshots",
+      // cluster administration
+      "status", "version", "whoami", "processlist", "table_help", "list_regions", "locate_region",
+      "assign", "unassign", "move", "split", "merge_region", "balancer", "balance_switch",
+      "normalize", "close_region", "compact_rs", "compaction_state", "wal_roll", "zk_dump",
+      "clear_block_cache", "set_quota", "list_quotas",
+      // replication
+      "add_peer", "remove_peer", "list_peers", "enable_peer", "disable_peer", "show_peer_tableCFs",
+      "set_peer_tableCFs", "enable_table_replication", "disable_table_replication",
+      // security and visibility labels
+      "grant", "revoke", "user_permission", "add_labels", "set_auths", "get_auths", "clear_auths",
+      "list_labels", "set_visibility");
+
+  /** A command name at the start of a line: what the parser takes as one, before its arguments. */
+  private static final Pattern LEADING_NAME = Pattern.compile("\\s*([a-z_][A-Za-z0-9_]*)(?=[\\s(#]|$)");
+
   public static List<Entry> entries() {
     return ENTRIES;
   }
 
-  /** The entry of a command name ({@code quit} is {@code exit}), or null. */
+  /** Whether the name is an HBase shell command that Bellows does not support. */
+  public static boolean isUnsupported(String name) {
+    return UNSUPPORTED.contains(name);
+  }
+
+  /** The error for a command Bellows does not support. */
+  public static ShellException unsupported(String name) {
+    return new ShellException("'" + name + "' is not supported by Bellows. Type 'help' for the list of commands.");
+  }
+
+  /** Whether the line begins with the name of a command, supported or not. */
+  static boolean startsCommand(String line) {
+    Matcher m = LEADING_NAME.matcher(line);
+    return m.lookingAt() && (find(m.group(1)) != null || isUnsupported(m.group(1)));
+  }
+
+  /** The entry of a command name ({@code quit} is {@code exit}, {@code desc} is {@code describe}), or null. */
   public static Entry find(String name) {
-    String n = "quit".equals(name) ? "exit" : name;
+    String n = "quit".equals(name) ? "exit" : "desc".equals(name) ? "describe" : name;
     for (Entry e : ENTRIES) {
       if (e.name().equals(n)) {
         return e;

@@ -244,6 +244,18 @@ class ShellTest {
   }
 
   @Test
+  void hbaseCommandsBellowsLacksAreNotSupportedRatherThanUnknown() {
+    String out = run("alter 't', NAME => 'f', VERSIONS => 5\nhelp 'alter'\nsnapshot 't', 's'\nfrobnicate\n");
+    assertThat(out).isEqualTo(String.join("\n",
+        "ERROR: 'alter' is not supported by Bellows. Type 'help' for the list of commands.",
+        "ERROR: 'alter' is not supported by Bellows. Type 'help' for the list of commands.",
+        "ERROR: 'snapshot' is not supported by Bellows. Type 'help' for the list of commands.",
+        "ERROR: Unknown command 'frobnicate'. Type 'help' for the list of commands.",
+        ""));
+    assertThat(run("help 'desc'\n")).startsWith("describe 't'");
+  }
+
+  @Test
   void helpListsAndExplainsCommands() {
     String out = run("help\nhelp 'scan'\nhelp 'nope'\n");
     for (CommandCatalog.Entry e : CommandCatalog.entries()) {
