@@ -226,6 +226,40 @@ class ShellTest {
   }
 
   @Test
+  void anUnfinishedStatementDoesNotSwallowTheCommandOnTheNextLine() {
+    String out = run(String.join("\n",
+        "create 't', 'f'",
+        "put('t', 'r1', 'f:q', 'v1'",
+        "put('t', 'r2', 'f:q', 'v2', 2)",
+        "put('t', 'r3',",
+        "    'f:q', 'v3', 3",
+        "  get 't', 'r2'",
+        "put('t', 'r4',",
+        "'f:q', 'v4', 4)",
+        "scan 't'",
+        ""));
+    assertThat(out).isEqualTo(String.join("\n",
+        "Created table t",
+        "ERROR: syntax error at column 27: missing ')' (at the end of the line; the next line starts a new command)",
+        "ERROR: syntax error at column 34: missing ')' (at the end of the line; the next line starts a new command)",
+        "COLUMN                             CELL",
+        " f:q                               timestamp=2, value=v2",
+        "1 row(s)",
+        "ROW                                COLUMN+CELL",
+        " r2                                column=f:q, timestamp=2, value=v2",
+        " r4                                column=f:q, timestamp=4, value=v4",
+        "2 row(s)",
+        ""));
+    assertThat(status).isEqualTo(1);
+  }
+
+  @Test
+  void aBadContinuationThatIsNoCommandIsOneError() {
+    String out = run("create 't', 'f'\nput('t', 'r1', 'f:q', 'v1'\n'oops')\nlist\n");
+    assertThat(out).isEqualTo("Created table t\nERROR: syntax error at column 28: expected ')'\nTABLE\nt\n1 row(s)\n");
+  }
+
+  @Test
   void exitStopsReadingAndUnfinishedInputIsReported() {
     assertThat(run("list\nexit\nlist\n")).isEqualTo("TABLE\n0 row(s)\n");
     assertThat(status).isZero();
