@@ -1,5 +1,7 @@
 package io.bellows.cli.shell;
 
+import io.bellows.config.Knob;
+import io.bellows.config.Knobs;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -19,9 +21,10 @@ public final class CommandCatalog {
   private static final List<Entry> ENTRIES = List.of(
       new Entry("create", "ddl", "create 't', 'f1' | {NAME => 'f1', KNOB => value, ...} [, ...] [, {TABLE_KNOB => value}]",
           "Creates a table with the given column families. A family is a name or a hash with NAME and any\n"
-              + "family setting (VERSIONS, MIN_VERSIONS, TTL, BLOCKSIZE, COMPRESSION, BLOOMFILTER,\n"
-              + "IN_MEMORY_COMPACTION, ...). A hash without NAME, or trailing KEY => value pairs, set table\n"
-              + "settings (DURABILITY, MEMSTORE_FLUSHSIZE).",
+              + "family setting:\n" + knobNames(Knob.Scope.FAMILY) + "\n"
+              + "A hash without NAME, or trailing KEY => value pairs, set table settings:\n"
+              + knobNames(Knob.Scope.TABLE) + "\n"
+              + "Sizes (BLOCKSIZE, MEMSTORE_FLUSHSIZE) take K, M, G suffixes; TTL is in seconds or 'FOREVER'.",
           "  create 't1', 'f1', {NAME => 'f2', VERSIONS => 3}\n"
               + "  create 't2', {NAME => 'f', IN_MEMORY_COMPACTION => 'ADAPTIVE'}, {DURABILITY => 'FSYNC_WAL'}\n"
               + "  create 't3', 'f', DURABILITY => 'ASYNC_WAL'"),
@@ -42,9 +45,11 @@ public final class CommandCatalog {
           "Prints the cells of one row. COLUMN (or COLUMNS) takes 'f' (whole family), 'f:q' or an array of them;\n"
               + "TIMERANGE is [min, max) in milliseconds.",
           "  get 't1', 'r1'\n  get 't1', 'r1', 'f1:q'\n  get 't1', 'r1', {COLUMN => ['f1:a', 'f2'], VERSIONS => 3}"),
-      new Entry("scan", "dml", "scan 't' [, {STARTROW => 'a', STOPROW => 'b', ROWPREFIXFILTER => 'p', LIMIT => n, COLUMNS => [...], VERSIONS => n, TIMERANGE => [a, b]}]",
-          "Prints the cells of the rows in [STARTROW, STOPROW) in key order. REVERSED scans and filters are\n"
-              + "not supported.",
+      new Entry("scan", "dml", "scan 't' [, {STARTROW => 'a', STOPROW => 'b', ROWPREFIXFILTER => 'p', LIMIT => n, COLUMNS => [...], VERSIONS => n, TIMESTAMP => ts, TIMERANGE => [a, b]}]",
+          "Prints the cells of the rows in [STARTROW, STOPROW) in key order, at most LIMIT rows.\n"
+              + "COLUMNS (or COLUMN) takes 'f' (whole family), 'f:q' or an array of them; TIMESTAMP keeps the\n"
+              + "versions written at exactly that time, TIMERANGE those in [min, max) in milliseconds.\n"
+              + "REVERSED scans and filters are not supported (REVERSED => false is accepted).",
           "  scan 't1'\n  scan 't1', {STARTROW => 'r1', STOPROW => 'r5', LIMIT => 10, COLUMNS => ['f1:q']}"),
       new Entry("delete", "dml", "delete 't', 'row', 'f:q' [, timestamp]",
           "Deletes the newest version of the column, or with a timestamp exactly that version.", ""),
@@ -93,6 +98,24 @@ public final class CommandCatalog {
 
   /** A command name at the start of a line: what the parser takes as one, before its arguments. */
   private static final Pattern LEADING_NAME = Pattern.compile("\\s*([a-z_][A-Za-z0-9_]*)(?=[\\s(#]|$)");
+
+  /** The names of a scope's knobs, comma-separated in indented lines of moderate width. */
+  private static String knobNames(Knob.Scope scope) {
+    StringBuilder text = new StringBuilder();
+    StringBuilder line = new StringBuilder("  ");
+    for (Knob<?> k : Knobs.ALL) {
+      if (k.scope() != scope) {
+        continue;
+      }
+      if (line.length() > 2 && line.length() + k.name().length() > 96) {
+        text.append(line).append('\n');
+        line = new StringBuilder("  ");
+      }
+      line.append(k.name()).append(", ");
+    }
+    text.append(line);
+    return text.substring(0, text.length() - 2); // the last ", "
+  }
 
   public static List<Entry> entries() {
     return ENTRIES;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellType;
 import io.bellows.client.Mutation;
+import io.bellows.config.Knob;
 import io.bellows.config.Knobs;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.config.Compression;
@@ -14,6 +15,7 @@ import io.bellows.config.MemStorePolicy;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.Bytes;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class CommandTranslatorTest {
@@ -253,6 +255,56 @@ class CommandTranslatorTest {
     assertThatThrownBy(() -> translate("frobnicate 't'"))
         .isInstanceOf(ShellException.class).isNotInstanceOf(UsageException.class)
         .hasMessageContaining("Unknown command 'frobnicate'");
+  }
+
+  /** Option names of the HBase shell's get, scan and count, whether Bellows accepts them or not. */
+  private static final List<String> HBASE_OPTIONS = List.of(
+      "COLUMN", "COLUMNS", "TIMESTAMP", "TIMERANGE", "VERSIONS", "FILTER", "AUTHORIZATIONS", "CONSISTENCY",
+      "REGION_REPLICA_ID", "FORMATTER", "FORMATTER_CLASS", "ATTRIBUTES", "STARTROW", "STOPROW",
+      "ROWPREFIXFILTER", "LIMIT", "MAXLENGTH", "CACHE", "CACHE_BLOCKS", "RAW", "REVERSED", "ALL_METRICS",
+      "METRICS", "ISOLATION_LEVEL", "READ_TYPE", "ALLOW_PARTIAL_RESULTS", "BATCH", "MAX_RESULT_SIZE",
+      "INTERVAL");
+
+  /**
+   * Each option a command accepts is named in its help. "Accepted" is found by trying: an option the
+   * command does not take is refused as "option X is not supported (supported: ...)", and that list
+   * is tried as well as HBase's option names, so a new option cannot be left out of the help.
+   */
+  @Test
+  void everyAcceptedOptionIsInTheCommandsHelp() {
+    Map<String, String> statements = Map.of(
+        "get", "get 't', 'r', {%s => %s}",
+        "scan", "scan 't', {%s => %s}",
+        "count", "count 't', {%s => %s}");
+    statements.forEach((command, form) -> {
+      String refusal = refusal(String.format(form, "NO_SUCH_OPTION", "1"));
+      assertThat(refusal).contains("(supported: ");
+      List<String> candidates = new java.util.ArrayList<>(HBASE_OPTIONS);
+      candidates.addAll(List.of(refusal.replaceAll(".*\\(supported: (.*)\\)$", "$1").split(", ")));
+      String help = CommandCatalog.find(command).details();
+      for (String option : candidates) {
+        String r = refusal(String.format(form, option, "1"));
+        if (r == null || !r.contains("option " + option + " is not supported")) {
+          assertThat(help).as(command + " accepts " + option).containsPattern("\\b" + option + "\\b");
+        }
+      }
+    });
+    String createHelp = CommandCatalog.find("create").details();
+    for (Knob<?> k : Knobs.ALL) {
+      if (k.scope() != Knob.Scope.ENGINE) {
+        assertThat(createHelp).as("create accepts " + k.name()).containsPattern("\\b" + k.name() + "\\b");
+      }
+    }
+  }
+
+  /** The message of the usage error a statement gives, or null if it translates. */
+  private static String refusal(String statement) {
+    try {
+      translate(statement);
+      return null;
+    } catch (ShellException e) {
+      return e.getMessage();
+    }
   }
 
   @Test
