@@ -68,6 +68,29 @@ class CommandTranslatorTest {
   }
 
   @Test
+  void everyTableAndFamilySizeTakesKMGSuffixes() {
+    ColumnFamilyDescriptor f = created("create 't', {NAME => 'f', BLOCKSIZE => '8K'}").family("f");
+    assertThat(f.get(Knobs.BLOCKSIZE)).isEqualTo(8192);
+    assertThat(created("create 't', {NAME => 'f', BLOCKSIZE => '64k'}").family("f").get(Knobs.BLOCKSIZE))
+        .isEqualTo(65536);
+    assertThat(created("create 't', {NAME => 'f', BLOCKSIZE => '1M'}").family("f").get(Knobs.BLOCKSIZE))
+        .isEqualTo(1 << 20);
+    assertThat(created("create 't', 'f', MEMSTORE_FLUSHSIZE => '1g'").get(Knobs.MEMSTORE_FLUSHSIZE))
+        .isEqualTo(1L << 30);
+    for (Knob<?> k : Knobs.ALL) {
+      if (!k.isSize() || k.scope() == Knob.Scope.ENGINE) {
+        continue;
+      }
+      String statement = k.scope() == Knob.Scope.TABLE
+          ? "create 't', 'f', " + k.name() + " => '1m'"
+          : "create 't', {NAME => 'f', " + k.name() + " => '1m'}";
+      TableDescriptor d = created(statement);
+      Object v = k.scope() == Knob.Scope.TABLE ? d.get(k) : d.family("f").get(k);
+      assertThat(((Number) v).longValue()).as(statement).isEqualTo(1L << 20);
+    }
+  }
+
+  @Test
   void createRefusesBadSettings() {
     assertThatThrownBy(() -> translate("create 't', {NAME => 'f', BOGUS => 1}"))
         .isInstanceOf(UsageException.class).hasMessageContaining("family 'f'").hasMessageContaining("BOGUS");
