@@ -105,6 +105,9 @@ class CommandTranslatorTest {
     assertThatThrownBy(() -> translate("create 't'")).isInstanceOf(UsageException.class).hasMessageContaining("wrong number");
     assertThatThrownBy(() -> translate("create 't', 'f', 'f'")).isInstanceOf(UsageException.class).hasMessageContaining("twice");
     assertThatThrownBy(() -> translate("create 'bad name', 'f'")).isInstanceOf(UsageException.class);
+    // a Cyrillic name is made of letters, just not of the letters allowed: say which ones are
+    assertThatThrownBy(() -> translate("create 'таблица', 'f'")).isInstanceOf(UsageException.class)
+        .hasMessageContaining("only ASCII letters (a-z, A-Z), digits (0-9)");
     assertThatThrownBy(() -> translate("create 't', 3")).isInstanceOf(UsageException.class);
     assertThatThrownBy(() -> translate("create 't', {NAME => 'f', MIN_VERSIONS => 3}"))
         .isInstanceOf(UsageException.class).hasMessageContaining("MIN_VERSIONS");
