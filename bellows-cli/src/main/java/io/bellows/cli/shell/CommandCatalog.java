@@ -2,6 +2,7 @@ package io.bellows.cli.shell;
 
 import io.bellows.config.Knob;
 import io.bellows.config.Knobs;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -101,20 +102,22 @@ public final class CommandCatalog {
 
   /** The names of a scope's knobs, comma-separated in indented lines of moderate width. */
   private static String knobNames(Knob.Scope scope) {
-    StringBuilder text = new StringBuilder();
-    StringBuilder line = new StringBuilder("  ");
+    List<String> lines = new ArrayList<>();
+    StringBuilder line = new StringBuilder();
     for (Knob<?> k : Knobs.ALL) {
       if (k.scope() != scope) {
         continue;
       }
-      if (line.length() > 2 && line.length() + k.name().length() > 96) {
-        text.append(line).append('\n');
-        line = new StringBuilder("  ");
+      if (line.length() > 0 && line.length() + k.name().length() > 90) {
+        lines.add(line.append(',').toString());
+        line = new StringBuilder();
+      } else if (line.length() > 0) {
+        line.append(", ");
       }
-      line.append(k.name()).append(", ");
+      line.append(k.name());
     }
-    text.append(line);
-    return text.substring(0, text.length() - 2); // the last ", "
+    lines.add(line.toString());
+    return "  " + String.join("\n  ", lines);
   }
 
   public static List<Entry> entries() {
