@@ -29,7 +29,8 @@ public final class ErrorMessages {
   /** The messages of {@code t} and its causes, outermost first, without repeats or class names. */
   public static String describe(Throwable t) {
     List<String> parts = new ArrayList<>();
-    for (Throwable c = t; c != null && parts.size() < 10; c = c.getCause() == c ? null : c.getCause()) {
+    Throwable c = t;
+    for (int depth = 0; c != null && depth < 20; depth++, c = c.getCause()) { // bounded: causes may loop
       String text = text(c);
       if (text.isEmpty() || parts.stream().anyMatch(p -> p.contains(text))) {
         continue; // a wrapper without words of its own, or a cause its wrapper already quotes
