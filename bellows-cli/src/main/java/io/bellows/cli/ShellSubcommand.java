@@ -1,6 +1,7 @@
 package io.bellows.cli;
 
 import io.bellows.cli.shell.Engine;
+import io.bellows.cli.shell.ErrorMessages;
 import io.bellows.cli.shell.Shell;
 import io.bellows.client.Bellows;
 import io.bellows.config.EngineOptions;
@@ -10,6 +11,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -71,11 +73,19 @@ final class ShellSubcommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintStream out = new PrintStream(this.out, true, StandardCharsets.UTF_8);
+    String cannotOpen = "ERROR: cannot open " + data.toAbsolutePath() + ": ";
+    if (Files.exists(data) && !Files.isDirectory(data)) {
+      // The engine would only say it cannot create the directory.
+      out.println(cannotOpen + "not a directory");
+      return 2;
+    }
     Bellows db;
     try {
       db = Bellows.open(data, EngineOptions.defaults());
     } catch (RuntimeException e) {
-      out.println("ERROR: cannot open " + data.toAbsolutePath() + ": " + e);
+      // Bellows.open wraps I/O failures as "cannot open DIR" around the reason; say that once.
+      boolean wrapped = e.getCause() != null && String.valueOf(e.getMessage()).startsWith("cannot open ");
+      out.println(cannotOpen + ErrorMessages.describe(wrapped ? e.getCause() : e));
       return 2;
     }
     AtomicBoolean closed = new AtomicBoolean();

@@ -1,5 +1,6 @@
 package io.bellows.cli;
 
+import io.bellows.cli.shell.ErrorMessages;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +20,7 @@ final class ToolOutput {
         tool.accept(ps);
       } catch (RuntimeException e) {
         status = 1;
-        ps.println("ERROR: " + e.getMessage());
+        ps.println("ERROR: " + ErrorMessages.describe(e));
       }
     }
     spec.commandLine().getOut().print(buf.toString(StandardCharsets.UTF_8));

@@ -58,6 +58,44 @@ class BellowsCliTest {
   }
 
   @Test
+  void shellOnARegularFileSaysItIsNotADirectory(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+    java.nio.file.Path file = java.nio.file.Files.writeString(tmp.resolve("somefile"), "x");
+    assertThat(run("shell", "--data", file.toString(), "--no-timing")).isEqualTo(2);
+    assertThat(output()).isEqualTo("ERROR: cannot open " + file.toAbsolutePath() + ": not a directory\n");
+  }
+
+  @Test
+  void shellOpenFailuresGiveTheReasonWithoutJavaClassNames(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+      throws Exception {
+    java.nio.file.Path file = java.nio.file.Files.writeString(tmp.resolve("somefile"), "x");
+    assertThat(run("shell", "--data", file.resolve("data").toString(), "--no-timing")).isEqualTo(2);
+    assertThat(output()).startsWith("ERROR: cannot open " + file.resolve("data").toAbsolutePath() + ": ")
+        .contains("somefile").doesNotContain("Exception").doesNotContain("java.");
+
+    bytes.reset();
+    try (io.bellows.client.Bellows db = io.bellows.client.Bellows.open(tmp.resolve("db"), io.bellows.config.EngineOptions.defaults())) {
+      db.createTable(io.bellows.schema.TableDescriptor.builder("t").family("f").build());
+      assertThat(run("shell", "--data", tmp.resolve("db").toString(), "--no-timing")).isEqualTo(2);
+    }
+    assertThat(output()).startsWith("ERROR: cannot open " + tmp.resolve("db").toAbsolutePath() + ": ")
+        .contains("in use").doesNotContain("Exception").doesNotContain("io.bellows");
+
+    bytes.reset();
+    java.nio.file.Files.writeString(tmp.resolve("db").resolve("CATALOG"), "garbage\n",
+        java.nio.file.StandardOpenOption.APPEND);
+    assertThat(run("shell", "--data", tmp.resolve("db").toString(), "--no-timing")).isEqualTo(2);
+    assertThat(output()).startsWith("ERROR: cannot open " + tmp.resolve("db").toAbsolutePath() + ": ")
+        .contains("CATALOG").doesNotContain("Exception").doesNotContain("io.bellows");
+  }
+
+  @Test
+  void toolErrorsNameTheMissingFileWithoutJavaClassNames(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) {
+    assertThat(run("wal-dump", tmp.resolve("missing").toString())).isEqualTo(1);
+    assertThat(output()).contains("ERROR: ").contains("no such file or directory: " + tmp.resolve("missing"))
+        .doesNotContain("Exception");
+  }
+
+  @Test
   void unknownSubcommandFails() {
     assertThat(run("frobnicate")).isNotZero();
     assertThat(output()).contains("frobnicate");

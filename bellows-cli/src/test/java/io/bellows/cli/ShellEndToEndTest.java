@@ -83,6 +83,22 @@ class ShellEndToEndTest {
   }
 
   @Test
+  void anUnclosedParenthesisDoesNotSwallowTheNextStatement() {
+    String out = shell(
+        "create 't', 'f'",
+        "put('t','r1','f:q','v'",
+        "put('t','r2','f:q','v2', 5)",
+        "scan 't'");
+    assertThat(out).isEqualTo(lines(
+        "Created table t",
+        "ERROR: syntax error at column 23: missing ')' (at the end of the line; the next line starts a new command)",
+        "ROW                                COLUMN+CELL",
+        " r2                                column=f:q, timestamp=5, value=v2",
+        "1 row(s)"));
+    assertThat(status).isEqualTo(1);
+  }
+
+  @Test
   void putWithoutTimestampGetsTheCurrentTime() {
     long before = System.currentTimeMillis();
     String out = shell("create 't', 'f'", "put 't', 'r', 'f:q', 'v'", "get 't', 'r'");

@@ -4,6 +4,8 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One configuration setting: its name, where it applies, type, default, unit, meaning and valid
@@ -20,6 +22,9 @@ public final class Knob<T> {
     /** Per column family, in the family descriptor. */
     FAMILY
   }
+
+  /** A size: digits, then optionally K, M or G, alone or as KB or KiB (upper-cased before matching). */
+  private static final Pattern SIZE = Pattern.compile("([-+]?\\d+)\\s*(?:([KMG])I?B?|B)?");
 
   private final String name;
   private final Scope scope;
@@ -73,6 +78,15 @@ public final class Knob<T> {
     return validDescription;
   }
 
+  /** Whether the knob is a size in bytes, whose text may carry a K, M or G suffix. */
+  public boolean isSize() {
+    return isSize(unit);
+  }
+
+  private static boolean isSize(String unit) {
+    return "bytes".equals(unit);
+  }
+
   /** Checks a value, throwing {@link IllegalArgumentException} naming the knob if it is invalid. */
   public T validate(T value) {
     Objects.requireNonNull(value, name);
@@ -118,13 +132,21 @@ public final class Knob<T> {
   // ---- builders used by Knobs ----
 
   static Knob<Integer> ofInt(String name, Scope scope, int def, int min, int max, String unit, String meaning) {
-    return new Knob<>(name, scope, Integer.class, def, unit, meaning, Integer::valueOf,
-        v -> v >= min && v <= max, "an integer from " + min + " to " + max);
+    Function<String, Integer> parser = isSize(unit) ? s -> Math.toIntExact(parseSize(s)) : Integer::valueOf;
+    return new Knob<>(name, scope, Integer.class, def, unit, meaning, parser,
+        v -> v >= min && v <= max, range(min, max, unit));
   }
 
   static Knob<Long> ofLong(String name, Scope scope, long def, long min, long max, String unit, String meaning) {
-    return new Knob<>(name, scope, Long.class, def, unit, meaning, Knob::parseLong,
-        v -> v >= min && v <= max, "an integer from " + min + " to " + max);
+    Function<String, Long> parser = isSize(unit) ? Knob::parseSize : s -> Long.parseLong(s.replace("_", ""));
+    return new Knob<>(name, scope, Long.class, def, unit, meaning, parser,
+        v -> v >= min && v <= max, range(min, max, unit));
+  }
+
+  private static String range(long min, long max, String unit) {
+    return isSize(unit)
+        ? "a size from " + min + " to " + max + " bytes; K, M, G suffixes (binary, any case) allowed"
+        : "an integer from " + min + " to " + max;
   }
 
   static Knob<Double> ofDouble(String name, Scope scope, double def, double min, double max, String meaning) {
@@ -145,21 +167,18 @@ public final class Knob<T> {
         s -> Enum.valueOf(type, s.toUpperCase(Locale.ROOT)), v -> true, names.toString());
   }
 
-  /** Accepts plain numbers and the suffixes K, M, G (binary multiples) for sizes. */
-  static long parseLong(String s) {
-    String t = s.trim().toUpperCase(Locale.ROOT).replace("_", "");
-    long mult = 1;
-    if (t.endsWith("KIB") || t.endsWith("KB") || t.endsWith("K")) {
-      mult = 1L << 10;
-    } else if (t.endsWith("MIB") || t.endsWith("MB") || t.endsWith("M")) {
-      mult = 1L << 20;
-    } else if (t.endsWith("GIB") || t.endsWith("GB") || t.endsWith("G")) {
-      mult = 1L << 30;
+  /**
+   * Reads a size: a plain number or one with the suffix K, M or G (also KB, KiB, ...; binary
+   * multiples, any case). Only sizes take suffixes: for a TTL or a period, "1M" could as well mean
+   * minutes or months.
+   */
+  static long parseSize(String s) {
+    Matcher m = SIZE.matcher(s.trim().toUpperCase(Locale.ROOT).replace("_", ""));
+    if (!m.matches()) {
+      throw new NumberFormatException("not a size: " + s);
     }
-    if (mult != 1) {
-      t = t.replaceAll("[A-Z]+$", "");
-    }
-    return Math.multiplyExact(Long.parseLong(t.trim()), mult);
+    int shift = m.group(2) == null ? 0 : 10 * (1 + "KMG".indexOf(m.group(2)));
+    return Math.multiplyExact(Long.parseLong(m.group(1)), 1L << shift);
   }
 
   static boolean parseBoolean(String s) {

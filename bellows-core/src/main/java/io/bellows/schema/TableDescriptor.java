@@ -124,7 +124,7 @@ public final class TableDescriptor extends Settings {
       boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
       if (!ok) {
         throw new IllegalArgumentException(
-            "table name '" + name + "' may hold only letters, digits, '_', '-' and '.'");
+            "table name '" + name + "' may hold only ASCII letters (a-z, A-Z), digits (0-9), '_', '-' and '.'");
       }
     }
     if (name.startsWith(".") || name.startsWith("-")) {

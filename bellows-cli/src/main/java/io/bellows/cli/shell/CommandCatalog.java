@@ -1,6 +1,12 @@
 package io.bellows.cli.shell;
 
+import io.bellows.config.Knob;
+import io.bellows.config.Knobs;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** The shell's commands with their usage and help text. Immutable. */
 public final class CommandCatalog {
@@ -16,9 +22,10 @@ public final class CommandCatalog {
   private static final List<Entry> ENTRIES = List.of(
       new Entry("create", "ddl", "create 't', 'f1' | {NAME => 'f1', KNOB => value, ...} [, ...] [, {TABLE_KNOB => value}]",
           "Creates a table with the given column families. A family is a name or a hash with NAME and any\n"
-              + "family setting (VERSIONS, MIN_VERSIONS, TTL, BLOCKSIZE, COMPRESSION, BLOOMFILTER,\n"
-              + "IN_MEMORY_COMPACTION, ...). A hash without NAME, or trailing KEY => value pairs, set table\n"
-              + "settings (DURABILITY, MEMSTORE_FLUSHSIZE).",
+              + "family setting:\n" + knobNames(Knob.Scope.FAMILY) + "\n"
+              + "A hash without NAME, or trailing KEY => value pairs, set table settings:\n"
+              + knobNames(Knob.Scope.TABLE) + "\n"
+              + "Sizes (BLOCKSIZE, MEMSTORE_FLUSHSIZE) take K, M, G suffixes; TTL is in seconds or 'FOREVER'.",
           "  create 't1', 'f1', {NAME => 'f2', VERSIONS => 3}\n"
               + "  create 't2', {NAME => 'f', IN_MEMORY_COMPACTION => 'ADAPTIVE'}, {DURABILITY => 'FSYNC_WAL'}\n"
               + "  create 't3', 'f', DURABILITY => 'ASYNC_WAL'"),
@@ -39,9 +46,11 @@ public final class CommandCatalog {
           "Prints the cells of one row. COLUMN (or COLUMNS) takes 'f' (whole family), 'f:q' or an array of them;\n"
               + "TIMERANGE is [min, max) in milliseconds.",
           "  get 't1', 'r1'\n  get 't1', 'r1', 'f1:q'\n  get 't1', 'r1', {COLUMN => ['f1:a', 'f2'], VERSIONS => 3}"),
-      new Entry("scan", "dml", "scan 't' [, {STARTROW => 'a', STOPROW => 'b', ROWPREFIXFILTER => 'p', LIMIT => n, COLUMNS => [...], VERSIONS => n, TIMERANGE => [a, b]}]",
-          "Prints the cells of the rows in [STARTROW, STOPROW) in key order. REVERSED scans and filters are\n"
-              + "not supported.",
+      new Entry("scan", "dml", "scan 't' [, {STARTROW => 'a', STOPROW => 'b', ROWPREFIXFILTER => 'p', LIMIT => n, COLUMNS => [...], VERSIONS => n, TIMESTAMP => ts, TIMERANGE => [a, b]}]",
+          "Prints the cells of the rows in [STARTROW, STOPROW) in key order, at most LIMIT rows.\n"
+              + "COLUMNS (or COLUMN) takes 'f' (whole family), 'f:q' or an array of them; TIMESTAMP keeps the\n"
+              + "versions written at exactly that time, TIMERANGE those in [min, max) in milliseconds.\n"
+              + "REVERSED scans and filters are not supported (REVERSED => false is accepted).",
           "  scan 't1'\n  scan 't1', {STARTROW => 'r1', STOPROW => 'r5', LIMIT => 10, COLUMNS => ['f1:q']}"),
       new Entry("delete", "dml", "delete 't', 'row', 'f:q' [, timestamp]",
           "Deletes the newest version of the column, or with a timestamp exactly that version.", ""),
@@ -61,13 +70,79 @@ public final class CommandCatalog {
       new Entry("help", "general", "help ['command']", "Lists the commands, or explains one.", ""),
       new Entry("exit", "general", "exit | quit", "Leaves the shell and closes the engine.", ""));
 
+  /**
+   * Commands of the HBase shell that Bellows does not have: they answer "not supported" rather
+   * than "Unknown command", so that a user of HBase knows the name was understood.
+   */
+  private static final Set<String> UNSUPPORTED = Set.of(
+      // schema changes, namespaces, table copies
+      "alter", "alter_async", "alter_status", "clone_table_schema", "truncate_preserve",
+      "enable_all", "disable_all", "drop_all", "get_table", "show_filters",
+      "create_namespace", "alter_namespace", "describe_namespace", "drop_namespace", "list_namespace",
+      "list_namespace_tables",
+      // data
+      "append", "get_splits",
+      // snapshots
+      "snapshot", "clone_snapshot", "restore_snapshot", "delete_snapshot", "delete_all_snapshot",
+      "list_snapshots",
+      // cluster administration
+      "status", "version", "whoami", "processlist", "table_help", "list_regions", "locate_region",
+      "assign", "unassign", "move", "split", "merge_region", "balancer", "balance_switch",
+      "normalize", "close_region", "compact_rs", "compaction_state", "wal_roll", "zk_dump",
+      "clear_block_cache", "set_quota", "list_quotas",
+      // replication
+      "add_peer", "remove_peer", "list_peers", "enable_peer", "disable_peer", "show_peer_tableCFs",
+      "set_peer_tableCFs", "enable_table_replication", "disable_table_replication",
+      // security and visibility labels
+      "grant", "revoke", "user_permission", "add_labels", "set_auths", "get_auths", "clear_auths",
+      "list_labels", "set_visibility");
+
+  /** A command name at the start of a line: what the parser takes as one, before its arguments. */
+  private static final Pattern LEADING_NAME = Pattern.compile("\\s*([a-z_][A-Za-z0-9_]*)(?=[\\s(#]|$)");
+
+  /** The names of a scope's knobs, comma-separated in indented lines of moderate width. */
+  private static String knobNames(Knob.Scope scope) {
+    List<String> lines = new ArrayList<>();
+    StringBuilder line = new StringBuilder();
+    for (Knob<?> k : Knobs.ALL) {
+      if (k.scope() != scope) {
+        continue;
+      }
+      if (line.length() > 0 && line.length() + k.name().length() > 90) {
+        lines.add(line.append(',').toString());
+        line = new StringBuilder();
+      } else if (line.length() > 0) {
+        line.append(", ");
+      }
+      line.append(k.name());
+    }
+    lines.add(line.toString());
+    return "  " + String.join("\n  ", lines);
+  }
+
   public static List<Entry> entries() {
     return ENTRIES;
   }
 
-  /** The entry of a command name ({@code quit} is {@code exit}), or null. */
+  /** Whether the name is an HBase shell command that Bellows does not support. */
+  public static boolean isUnsupported(String name) {
+    return UNSUPPORTED.contains(name);
+  }
+
+  /** The error for a command Bellows does not support. */
+  public static ShellException unsupported(String name) {
+    return new ShellException("'" + name + "' is not supported by Bellows. Type 'help' for the list of commands.");
+  }
+
+  /** Whether the line begins with the name of a command, supported or not. */
+  static boolean startsCommand(String line) {
+    Matcher m = LEADING_NAME.matcher(line);
+    return m.lookingAt() && (find(m.group(1)) != null || isUnsupported(m.group(1)));
+  }
+
+  /** The entry of a command name ({@code quit} is {@code exit}, {@code desc} is {@code describe}), or null. */
   public static Entry find(String name) {
-    String n = "quit".equals(name) ? "exit" : name;
+    String n = "quit".equals(name) ? "exit" : "desc".equals(name) ? "describe" : name;
     for (Entry e : ENTRIES) {
       if (e.name().equals(n)) {
         return e;

@@ -82,6 +82,9 @@ public final class CommandTranslator {
           a.arity(0, 0);
           return new ExitCommand();
         default:
+          if (CommandCatalog.isUnsupported(name)) {
+            throw CommandCatalog.unsupported(name);
+          }
           throw new ShellException("Unknown command '" + name + "'. Type 'help' for the list of commands.");
       }
     } catch (IllegalArgumentException e) {

@@ -9,6 +9,9 @@ public record HelpCommand(String command) implements Command {
       return;
     }
     CommandCatalog.Entry e = CommandCatalog.find(command);
+    if (e == null && CommandCatalog.isUnsupported(command)) {
+      throw CommandCatalog.unsupported(command);
+    }
     if (e == null) {
       throw new ShellException("Unknown command '" + command + "'. Type 'help' for the list of commands.");
     }

@@ -8,7 +8,9 @@ import java.util.Locale;
 
 /**
  * The read-execute-print loop. Reads statements line by line (a line ending inside a string,
- * array or hash, or after a comma, continues on the next line), parses, translates and runs each,
+ * array, hash or call parentheses, or after a comma, continues on the next line, unless the
+ * continuation is a syntax error and the next line begins a command: then the unfinished statement
+ * is reported and the next line read as a new one), parses, translates and runs each,
  * and prints {@code ERROR: ...} for any refusal or failure before going on with the next one.
  * With a prompt when interactive; after each command a {@code Took N seconds} line unless timing
  * is off. Single-threaded: one shell runs on the thread that calls {@link #run()}.
@@ -44,12 +46,14 @@ public final class Shell {
       out.println("Bellows shell; enter 'help' for the list of commands, 'exit' to leave.");
     }
     StringBuilder pending = new StringBuilder();
+    String retry = null; // a line to read again as the start of a new statement
     while (!ctx.exitRequested()) {
-      if (interactive) {
+      if (interactive && retry == null) {
         out.printf(Locale.ROOT, "bellows:%03d%s ", statementNumber + 1, pending.length() == 0 ? ">" : "*");
         out.flush();
       }
-      String line = readLine();
+      String line = retry != null ? retry : readLine();
+      retry = null;
       if (line == null) {
         if (pending.length() > 0) {
           // The input ended inside a statement: report what the parser says is missing.
@@ -57,6 +61,7 @@ public final class Shell {
         }
         break;
       }
+      String previous = pending.toString();
       if (pending.length() > 0) {
         pending.append('\n');
       }
@@ -68,8 +73,16 @@ public final class Shell {
         continue;
       } catch (ParseException e) {
         statementNumber++;
-        fail(e.getMessage());
         pending.setLength(0);
+        if (abandons(previous, line, e)) {
+          // An unfinished statement (say a missing ')') followed by a line that begins a command:
+          // Ruby would read on, but a typo must not swallow the next command. Report the
+          // unfinished one, then read the line again on its own.
+          fail(incompleteReason(previous) + " (at the end of the line; the next line starts a new command)");
+          retry = line;
+        } else {
+          fail(e.getMessage());
+        }
         continue;
       }
       pending.setLength(0);
@@ -96,6 +109,24 @@ public final class Shell {
     }
   }
 
+  /**
+   * Whether a failed continuation is rather an unfinished statement followed by a new one: the
+   * error lies in the added line, and that line begins with a command name.
+   */
+  private static boolean abandons(String previous, String line, ParseException e) {
+    return !previous.isEmpty() && e.column() > previous.length() + 1 && CommandCatalog.startsCommand(line);
+  }
+
+  /** The parser's explanation of why a statement is incomplete. */
+  private static String incompleteReason(String statement) {
+    try {
+      StatementParser.parse(statement);
+    } catch (ParseException e) {
+      return e.getMessage();
+    }
+    return "incomplete statement"; // not reached: the statement was incomplete
+  }
+
   /** Whether any command so far failed. */
   public boolean anyFailed() {
     return anyFailed;
@@ -118,8 +149,8 @@ public final class Shell {
     } catch (ShellException | IllegalArgumentException e) {
       fail(e.getMessage());
     } catch (RuntimeException e) {
-      // Engine failures: name the kind, since their messages may assume it is known.
-      fail(e.getClass().getSimpleName() + ": " + e.getMessage());
+      // Engine failures: their messages and those of their causes, without Java class names.
+      fail(ErrorMessages.describe(e));
     }
     if (timing) {
       out.printf(Locale.ROOT, "Took %.4f seconds%n", (System.nanoTime() - start) / 1e9);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellType;
 import io.bellows.client.Mutation;
+import io.bellows.config.Knob;
 import io.bellows.config.Knobs;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.config.Compression;
@@ -14,6 +15,7 @@ import io.bellows.config.MemStorePolicy;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.Bytes;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class CommandTranslatorTest {
@@ -66,6 +68,29 @@ class CommandTranslatorTest {
   }
 
   @Test
+  void everyTableAndFamilySizeTakesKMGSuffixes() {
+    ColumnFamilyDescriptor f = created("create 't', {NAME => 'f', BLOCKSIZE => '8K'}").family("f");
+    assertThat(f.get(Knobs.BLOCKSIZE)).isEqualTo(8192);
+    assertThat(created("create 't', {NAME => 'f', BLOCKSIZE => '64k'}").family("f").get(Knobs.BLOCKSIZE))
+        .isEqualTo(65536);
+    assertThat(created("create 't', {NAME => 'f', BLOCKSIZE => '1M'}").family("f").get(Knobs.BLOCKSIZE))
+        .isEqualTo(1 << 20);
+    assertThat(created("create 't', 'f', MEMSTORE_FLUSHSIZE => '1g'").get(Knobs.MEMSTORE_FLUSHSIZE))
+        .isEqualTo(1L << 30);
+    for (Knob<?> k : Knobs.ALL) {
+      if (!k.isSize() || k.scope() == Knob.Scope.ENGINE) {
+        continue;
+      }
+      String statement = k.scope() == Knob.Scope.TABLE
+          ? "create 't', 'f', " + k.name() + " => '1m'"
+          : "create 't', {NAME => 'f', " + k.name() + " => '1m'}";
+      TableDescriptor d = created(statement);
+      Object v = k.scope() == Knob.Scope.TABLE ? d.get(k) : d.family("f").get(k);
+      assertThat(((Number) v).longValue()).as(statement).isEqualTo(1L << 20);
+    }
+  }
+
+  @Test
   void createRefusesBadSettings() {
     assertThatThrownBy(() -> translate("create 't', {NAME => 'f', BOGUS => 1}"))
         .isInstanceOf(UsageException.class).hasMessageContaining("family 'f'").hasMessageContaining("BOGUS");
@@ -80,6 +105,9 @@ class CommandTranslatorTest {
     assertThatThrownBy(() -> translate("create 't'")).isInstanceOf(UsageException.class).hasMessageContaining("wrong number");
     assertThatThrownBy(() -> translate("create 't', 'f', 'f'")).isInstanceOf(UsageException.class).hasMessageContaining("twice");
     assertThatThrownBy(() -> translate("create 'bad name', 'f'")).isInstanceOf(UsageException.class);
+    // a Cyrillic name is made of letters, just not of the letters allowed: say which ones are
+    assertThatThrownBy(() -> translate("create 'таблица', 'f'")).isInstanceOf(UsageException.class)
+        .hasMessageContaining("only ASCII letters (a-z, A-Z), digits (0-9)");
     assertThatThrownBy(() -> translate("create 't', 3")).isInstanceOf(UsageException.class);
     assertThatThrownBy(() -> translate("create 't', {NAME => 'f', MIN_VERSIONS => 3}"))
         .isInstanceOf(UsageException.class).hasMessageContaining("MIN_VERSIONS");
@@ -253,6 +281,56 @@ class CommandTranslatorTest {
     assertThatThrownBy(() -> translate("frobnicate 't'"))
         .isInstanceOf(ShellException.class).isNotInstanceOf(UsageException.class)
         .hasMessageContaining("Unknown command 'frobnicate'");
+  }
+
+  /** Option names of the HBase shell's get, scan and count, whether Bellows accepts them or not. */
+  private static final List<String> HBASE_OPTIONS = List.of(
+      "COLUMN", "COLUMNS", "TIMESTAMP", "TIMERANGE", "VERSIONS", "FILTER", "AUTHORIZATIONS", "CONSISTENCY",
+      "REGION_REPLICA_ID", "FORMATTER", "FORMATTER_CLASS", "ATTRIBUTES", "STARTROW", "STOPROW",
+      "ROWPREFIXFILTER", "LIMIT", "MAXLENGTH", "CACHE", "CACHE_BLOCKS", "RAW", "REVERSED", "ALL_METRICS",
+      "METRICS", "ISOLATION_LEVEL", "READ_TYPE", "ALLOW_PARTIAL_RESULTS", "BATCH", "MAX_RESULT_SIZE",
+      "INTERVAL");
+
+  /**
+   * Each option a command accepts is named in its help. "Accepted" is found by trying: an option the
+   * command does not take is refused as "option X is not supported (supported: ...)", and that list
+   * is tried as well as HBase's option names, so a new option cannot be left out of the help.
+   */
+  @Test
+  void everyAcceptedOptionIsInTheCommandsHelp() {
+    Map<String, String> statements = Map.of(
+        "get", "get 't', 'r', {%s => %s}",
+        "scan", "scan 't', {%s => %s}",
+        "count", "count 't', {%s => %s}");
+    statements.forEach((command, form) -> {
+      String refusal = refusal(String.format(form, "NO_SUCH_OPTION", "1"));
+      assertThat(refusal).contains("(supported: ");
+      List<String> candidates = new java.util.ArrayList<>(HBASE_OPTIONS);
+      candidates.addAll(List.of(refusal.replaceAll(".*\\(supported: (.*)\\)$", "$1").split(", ")));
+      String help = CommandCatalog.find(command).details();
+      for (String option : candidates) {
+        String r = refusal(String.format(form, option, "1"));
+        if (r == null || !r.contains("option " + option + " is not supported")) {
+          assertThat(help).as(command + " accepts " + option).containsPattern("\\b" + option + "\\b");
+        }
+      }
+    });
+    String createHelp = CommandCatalog.find("create").details();
+    for (Knob<?> k : Knobs.ALL) {
+      if (k.scope() != Knob.Scope.ENGINE) {
+        assertThat(createHelp).as("create accepts " + k.name()).containsPattern("\\b" + k.name() + "\\b");
+      }
+    }
+  }
+
+  /** The message of the usage error a statement gives, or null if it translates. */
+  private static String refusal(String statement) {
+    try {
+      translate(statement);
+      return null;
+    } catch (ShellException e) {
+      return e.getMessage();
+    }
   }
 
   @Test

@@ -37,6 +37,8 @@ final class FakeEngine implements Engine {
   final List<String> calls = new ArrayList<>();
   private long clock = 1000;
   boolean closed;
+  /** Thrown by the next flush, to show how engine failures are reported. */
+  RuntimeException flushFailure;
 
   private FakeTable table(String name) {
     FakeTable t = tables.get(name);
@@ -97,6 +99,11 @@ final class FakeEngine implements Engine {
   @Override
   public void flush(String t) {
     table(t);
+    if (flushFailure != null) {
+      RuntimeException e = flushFailure;
+      flushFailure = null;
+      throw e;
+    }
     calls.add("flush " + t);
   }
 

@@ -95,6 +95,17 @@ class ShellTest {
   }
 
   @Test
+  void engineFailuresPrintTheirMessagesWithoutJavaClassNames() {
+    run("create 't', 'f'\n");
+    engine.flushFailure = new io.bellows.util.CorruptionException("t/f/1.sst: block checksum mismatch at offset 4096",
+        new java.io.IOException("read error"));
+    String out = run("flush 't'\nlist\n");
+    assertThat(out).isEqualTo(String.join("\n",
+        "ERROR: t/f/1.sst: block checksum mismatch at offset 4096: read error",
+        "TABLE", "t", "1 row(s)", ""));
+  }
+
+  @Test
   void refusedMutationsApplyNothing() {
     run("create 't', 'f'\nput 't', 'r', 'g:q', 'v'\ndisable 't'\nput 't', 'r', 'f:q', 'v'\nenable 't'\n");
     assertThat(run("scan 't'\n")).endsWith("0 row(s)\n");
@@ -215,6 +226,40 @@ class ShellTest {
   }
 
   @Test
+  void anUnfinishedStatementDoesNotSwallowTheCommandOnTheNextLine() {
+    String out = run(String.join("\n",
+        "create 't', 'f'",
+        "put('t', 'r1', 'f:q', 'v1'",
+        "put('t', 'r2', 'f:q', 'v2', 2)",
+        "put('t', 'r3',",
+        "    'f:q', 'v3', 3",
+        "  get 't', 'r2'",
+        "put('t', 'r4',",
+        "'f:q', 'v4', 4)",
+        "scan 't'",
+        ""));
+    assertThat(out).isEqualTo(String.join("\n",
+        "Created table t",
+        "ERROR: syntax error at column 27: missing ')' (at the end of the line; the next line starts a new command)",
+        "ERROR: syntax error at column 34: missing ')' (at the end of the line; the next line starts a new command)",
+        "COLUMN                             CELL",
+        " f:q                               timestamp=2, value=v2",
+        "1 row(s)",
+        "ROW                                COLUMN+CELL",
+        " r2                                column=f:q, timestamp=2, value=v2",
+        " r4                                column=f:q, timestamp=4, value=v4",
+        "2 row(s)",
+        ""));
+    assertThat(status).isEqualTo(1);
+  }
+
+  @Test
+  void aBadContinuationThatIsNoCommandIsOneError() {
+    String out = run("create 't', 'f'\nput('t', 'r1', 'f:q', 'v1'\n'oops')\nlist\n");
+    assertThat(out).isEqualTo("Created table t\nERROR: syntax error at column 28: expected ')'\nTABLE\nt\n1 row(s)\n");
+  }
+
+  @Test
   void exitStopsReadingAndUnfinishedInputIsReported() {
     assertThat(run("list\nexit\nlist\n")).isEqualTo("TABLE\n0 row(s)\n");
     assertThat(status).isZero();
@@ -230,6 +275,18 @@ class ShellTest {
     assertThat(out).matches("(?s)Created table t\nTook \\d+\\.\\d{4} seconds\n"
         + "ERROR: Unknown command 'bogus'.*\nTook \\d+\\.\\d{4} seconds\n"
         + "TABLE\nt\n1 row\\(s\\)\nTook \\d+\\.\\d{4} seconds\n");
+  }
+
+  @Test
+  void hbaseCommandsBellowsLacksAreNotSupportedRatherThanUnknown() {
+    String out = run("alter 't', NAME => 'f', VERSIONS => 5\nhelp 'alter'\nsnapshot 't', 's'\nfrobnicate\n");
+    assertThat(out).isEqualTo(String.join("\n",
+        "ERROR: 'alter' is not supported by Bellows. Type 'help' for the list of commands.",
+        "ERROR: 'alter' is not supported by Bellows. Type 'help' for the list of commands.",
+        "ERROR: 'snapshot' is not supported by Bellows. Type 'help' for the list of commands.",
+        "ERROR: Unknown command 'frobnicate'. Type 'help' for the list of commands.",
+        ""));
+    assertThat(run("help 'desc'\n")).startsWith("describe 't'");
   }
 
   @Test
