@@ -94,7 +94,7 @@ final class Catalog {
     byte[] body = sb.toString().getBytes(StandardCharsets.UTF_8);
     CRC32C crc = new CRC32C();
     crc.update(body);
-    String all = sb + String.format("crc32c %08x%n", (int) crc.getValue());
+    String all = sb + String.format("crc32c %08x\n", (int) crc.getValue());
     AtomicFiles.write(dir.resolve(FILE_NAME), all.getBytes(StandardCharsets.UTF_8));
   }
 
@@ -105,22 +105,29 @@ final class Catalog {
   /** Reads the catalog; a missing one is an error (the engine writes it first of all files). */
   static Catalog load(Path dir) throws IOException {
     Path p = dir.resolve(FILE_NAME);
-    String text;
+    byte[] raw;
     try {
-      text = Files.readString(p, StandardCharsets.UTF_8);
+      raw = Files.readAllBytes(p);
     } catch (NoSuchFileException e) {
       throw new CorruptionException(p + ": the catalog is missing");
     }
-    int crcLine = text.lastIndexOf("crc32c ");
-    if (!text.startsWith(HEADER + "\n") || crcLine < 0) {
+    // Checked as bytes (one char per byte) before anything is decoded, so that damage is reported
+    // as damage, with its offset, and never as a decoding error.
+    String bytes = new String(raw, StandardCharsets.ISO_8859_1);
+    int crcLine = bytes.lastIndexOf("crc32c ");
+    if (!bytes.startsWith(HEADER + "\n") || crcLine < 0) {
       throw new CorruptionException(p + ": not a Bellows catalog (bad header or missing checksum)");
     }
-    String body = text.substring(0, crcLine);
     CRC32C crc = new CRC32C();
-    crc.update(body.getBytes(StandardCharsets.UTF_8));
-    String stored = text.substring(crcLine + 7).trim();
-    if (!stored.equals(String.format("%08x", (int) crc.getValue()))) {
-      throw new CorruptionException(p + ": catalog checksum mismatch at offset " + crcLine);
+    crc.update(raw, 0, crcLine);
+    if (!bytes.substring(crcLine + 7).equals(String.format("%08x\n", (int) crc.getValue()))) {
+      throw new CorruptionException(p + ": catalog checksum mismatch (checksum line at offset " + crcLine + ")");
+    }
+    String body;
+    try {
+      body = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(raw, 0, crcLine)).toString();
+    } catch (java.nio.charset.CharacterCodingException e) {
+      throw new CorruptionException(p + ": catalog is not valid UTF-8", e);
     }
     int nextId = 1;
     Map<Integer, String> names = new LinkedHashMap<>();
