@@ -43,8 +43,8 @@ public final class SortedFileReader extends RefCounted {
     this.channel = channel;
     long size = channel.size();
     if (size < Trailer.SIZE) {
-      throw new CorruptionException(path + ": " + size + " bytes is too short for a sorted file (trailer alone is "
-          + Trailer.SIZE + " bytes; truncated?)");
+      throw new CorruptionException(path + ": not a Bellows sorted file, or truncated: " + size
+          + " bytes is too short (the trailer alone is " + Trailer.SIZE + " bytes)");
     }
     FileBlockSource raw = new FileBlockSource(path, channel, size - Trailer.SIZE);
     this.fileSource = raw;
@@ -88,13 +88,13 @@ public final class SortedFileReader extends RefCounted {
     try {
       ch = FileChannel.open(path, StandardOpenOption.READ);
     } catch (IOException e) {
-      throw new StorageException(path + ": cannot open sorted file", e);
+      throw new StorageException(path + ": cannot open sorted file: " + StorageException.reason(e), e);
     }
     try {
       return new SortedFileReader(path, fileId, ch, wrapper);
     } catch (IOException e) {
       closeQuietly(ch);
-      throw new StorageException(path + ": cannot read sorted file", e);
+      throw new StorageException(path + ": cannot read sorted file: " + StorageException.reason(e), e);
     } catch (RuntimeException e) {
       closeQuietly(ch);
       throw e;
