@@ -84,6 +84,9 @@ public final class SortedFileReader extends RefCounted {
 
   /** Opens a file; data and non-root index blocks are read through {@code wrapper.wrap(fileId, raw)}. */
   public static SortedFileReader open(Path path, long fileId, BlockSource.Wrapper wrapper) {
+    if (Files.isDirectory(path)) { // some platforms open a directory and fail only on reading
+      throw new StorageException(path + ": cannot open sorted file: it is a directory");
+    }
     FileChannel ch;
     try {
       ch = FileChannel.open(path, StandardOpenOption.READ);
