@@ -95,6 +95,10 @@ public final class WalDump {
     };
     WalFileReader.Outcome o = WalFileReader.read(file, number, printer);
     long damaged = 0;
+    if (o.problem() != null && o.problem().kind() == WalFileReader.Kind.UNSUPPORTED) {
+      out.println("  UNSUPPORTED: " + o.problem().reason() + "; not read further");
+      return false;
+    }
     while (o.problem() != null) {
       WalFileReader.Problem p = o.problem();
       long end = p.resumeAt() >= 0 ? p.resumeAt() : size;
@@ -103,7 +107,7 @@ public final class WalDump {
           + "; bytes " + p.offset() + ".." + end + " are no valid record"
           + (p.tornTailCandidate() ? " (nothing valid follows: looks like a torn tail, which recovery cuts"
               + " if this is the last file)" : ""));
-      if (p.kind() == WalFileReader.Kind.UNSUPPORTED || p.resumeAt() < 0) {
+      if (p.resumeAt() < 0) {
         break;
       }
       o = WalFileReader.readFrom(file, p.resumeAt(), printer);

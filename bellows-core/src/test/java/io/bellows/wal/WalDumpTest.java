@@ -120,4 +120,21 @@ class WalDumpTest {
     assertThat(Files.size(file)).isEqualTo(secondStart);
     assertThat(WalTestSupport.reopenAndReplay(dir)).hasSize(1);
   }
+
+  @Test
+  void dumpOfAFileOfAnotherFormatVersionSaysSo() throws IOException {
+    try (Wal wal = Wal.open(dir, quiet())) {
+      wal.append(edit(1, 1, "a", "x"));
+    }
+    Path file = walFiles(dir).get(0);
+    byte[] b = Files.readAllBytes(file);
+    Bytes.putInt(b, 4, 1);
+    Bytes.putInt(b, 16, WalFormat.crc(b, 0, 16));
+    Files.write(file, b);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    assertThat(WalDump.print(file, new PrintStream(bytes, true, StandardCharsets.UTF_8))).isFalse();
+    assertThat(bytes.toString(StandardCharsets.UTF_8))
+        .contains("UNSUPPORTED: WAL format version 1 is not supported (this build reads version 2)")
+        .doesNotContain("DAMAGED");
+  }
 }
