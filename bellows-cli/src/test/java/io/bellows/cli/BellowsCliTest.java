@@ -5,8 +5,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import io.bellows.cell.Cells;
+import io.bellows.client.Bellows;
+import io.bellows.client.Put;
+import io.bellows.config.EngineOptions;
+import io.bellows.schema.TableDescriptor;
+import io.bellows.util.Bytes;
+import io.bellows.wal.Wal;
+import io.bellows.wal.WalEdit;
+import io.bellows.wal.WalOptions;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The command line's wiring; needs no engine. */
 class BellowsCliTest {
@@ -34,27 +48,98 @@ class BellowsCliTest {
   }
 
   @Test
-  void toolsReportMissingFilesClearly(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) {
-    assertThat(run("inspect", tmp.resolve("missing.sst").toString())).isEqualTo(1);
-    assertThat(output()).contains("ERROR:").contains("missing.sst");
+  void toolsReportMissingFilesClearly(@TempDir Path tmp) {
+    Path missing = tmp.resolve("missing.sst");
+    assertThat(run("inspect", missing.toString())).isEqualTo(1);
+    assertThat(output()).isEqualTo("ERROR: " + missing + ": cannot open sorted file: no such file or directory\n");
+    bytes.reset();
+    Path missingLog = tmp.resolve("nonexistent");
+    assertThat(run("wal-dump", missingLog.toString())).isEqualTo(1);
+    assertThat(output()).isEqualTo("ERROR: " + missingLog + ": no such file or directory\n");
   }
 
   @Test
-  void inspectAndWalDumpPrintARealStore(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
-    try (io.bellows.client.Bellows db = io.bellows.client.Bellows.open(tmp, io.bellows.config.EngineOptions.defaults())) {
-      db.createTable(io.bellows.schema.TableDescriptor.builder("t").family("f").build());
-      db.getTable("t").put(new io.bellows.client.Put("row1").addColumn("f", "q", "value1"));
+  void toolsSayWhenAFileIsNotOfTheirKind(@TempDir Path tmp) throws Exception {
+    Path text = tmp.resolve("notes.txt");
+    Files.writeString(text, "just some text, long enough to hold a sorted-file trailer if it were one: "
+        + "0123456789012345678901234567890123456789\n");
+    assertThat(run("wal-dump", text.toString())).isEqualTo(1);
+    assertThat(output()).contains("not a Bellows WAL file").doesNotContain("Exception");
+    bytes.reset();
+    assertThat(run("inspect", text.toString())).isEqualTo(1);
+    assertThat(output()).contains("not a Bellows sorted file").doesNotContain("Exception");
+    bytes.reset();
+    assertThat(run("inspect", tmp.toString())).as("a directory").isEqualTo(1);
+    assertThat(output()).startsWith("ERROR: " + tmp + ": ").doesNotContain("Exception");
+  }
+
+  @Test
+  void usageErrorsExitWithTwoAndTheHelpListsTheExitCodes() {
+    assertThat(run("wal-dump")).isEqualTo(2);
+    assertThat(run("inspect")).isEqualTo(2);
+    bytes.reset();
+    assertThat(run("wal-dump", "--help")).isZero();
+    assertThat(output()).contains("Exit codes:").contains("--truncate");
+    bytes.reset();
+    assertThat(run("inspect", "--help")).isZero();
+    assertThat(output()).contains("Exit codes:");
+  }
+
+  @Test
+  void inspectAndWalDumpPrintARealStore(@TempDir Path tmp) throws Exception {
+    try (Bellows db = Bellows.open(tmp, EngineOptions.defaults())) {
+      db.createTable(TableDescriptor.builder("t").family("f").build());
+      db.getTable("t").put(new Put("row1").addColumn("f", "q", "value1"));
       db.flush("t");
-      db.getTable("t").put(new io.bellows.client.Put("row2").addColumn("f", "q", "value2"));
+      db.getTable("t").put(new Put("row2").addColumn("f", "q", "value2"));
+      // While the engine is open: a clean close may leave no WAL behind.
+      assertThat(run("wal-dump", tmp.resolve("wal").toString())).isZero();
+      assertThat(output()).contains("row2");
+      Path manifest;
+      try (Stream<Path> files = Files.walk(tmp.resolve("tables"))) {
+        manifest = files.filter(p -> p.getFileName().toString().equals("MANIFEST")).findFirst().orElseThrow();
+      }
+      bytes.reset();
+      assertThat(run("wal-dump", manifest.toString())).isEqualTo(1);
+      assertThat(output()).contains("not a Bellows WAL file");
     }
-    java.nio.file.Path sst;
-    try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(tmp.resolve("tables"))) {
+    Path sst;
+    try (Stream<Path> files = Files.walk(tmp.resolve("tables"))) {
       sst = files.filter(p -> p.toString().endsWith(".sst")).findFirst().orElseThrow();
     }
     assertThat(run("inspect", sst.toString())).isZero();
     assertThat(output()).contains("row1");
-    assertThat(run("wal-dump", tmp.resolve("wal").toString())).isZero();
-    assertThat(output()).contains("row2");
+  }
+
+  @Test
+  void walDumpExitsOneOnDamageAndTruncateCutsIt(@TempDir Path tmp) throws Exception {
+    Path walDir = tmp.resolve("wal");
+    long second;
+    try (Wal wal = Wal.open(walDir, WalOptions.defaults())) {
+      wal.append(edit("a"));
+      second = 20 + wal.appendedTxid(); // the file header is 20 bytes; txids count record bytes
+      wal.append(edit("b"));
+      wal.append(edit("c"));
+    }
+    Path file;
+    try (Stream<Path> s = Files.list(walDir)) {
+      file = s.findFirst().orElseThrow();
+    }
+    byte[] b = Files.readAllBytes(file);
+    b[(int) second + 1] ^= 0x40; // the second record's length
+    Files.write(file, b);
+    assertThat(run("wal-dump", walDir.toString())).isEqualTo(1);
+    assertThat(output()).contains("DAMAGED record @" + second).contains("row-c");
+    bytes.reset();
+    assertThat(run("wal-dump", "--truncate", walDir.toString())).isEqualTo(2);
+    bytes.reset();
+    assertThat(run("wal-dump", "--truncate", file.toString())).isZero();
+    assertThat(output()).contains("cut at byte offset " + second);
+    assertThat(run("wal-dump", walDir.toString())).isZero();
+  }
+
+  private static WalEdit edit(String row) {
+    return new WalEdit(1, 1, List.of(Cells.put(Bytes.of("row-" + row), Bytes.of("f"), Bytes.of("q"), 1, Bytes.of("v"))));
   }
 
   @Test

@@ -49,7 +49,8 @@ final class FileBlockSource implements BlockSource {
         }
       }
     } catch (IOException e) {
-      throw new StorageException(path + ": read of " + len + " bytes at offset " + pos + " failed", e);
+      throw new StorageException(path + ": read of " + len + " bytes at offset " + pos + " failed: "
+          + StorageException.reason(e), e);
     }
     bytesRead.addAndGet(len);
     return b;

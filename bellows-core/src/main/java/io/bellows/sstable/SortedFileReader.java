@@ -43,8 +43,8 @@ public final class SortedFileReader extends RefCounted {
     this.channel = channel;
     long size = channel.size();
     if (size < Trailer.SIZE) {
-      throw new CorruptionException(path + ": " + size + " bytes is too short for a sorted file (trailer alone is "
-          + Trailer.SIZE + " bytes; truncated?)");
+      throw new CorruptionException(path + ": not a Bellows sorted file, or truncated: " + size
+          + " bytes is too short (the trailer alone is " + Trailer.SIZE + " bytes)");
     }
     FileBlockSource raw = new FileBlockSource(path, channel, size - Trailer.SIZE);
     this.fileSource = raw;
@@ -84,17 +84,20 @@ public final class SortedFileReader extends RefCounted {
 
   /** Opens a file; data and non-root index blocks are read through {@code wrapper.wrap(fileId, raw)}. */
   public static SortedFileReader open(Path path, long fileId, BlockSource.Wrapper wrapper) {
+    if (Files.isDirectory(path)) { // some platforms open a directory and fail only on reading
+      throw new StorageException(path + ": cannot open sorted file: it is a directory");
+    }
     FileChannel ch;
     try {
       ch = FileChannel.open(path, StandardOpenOption.READ);
     } catch (IOException e) {
-      throw new StorageException(path + ": cannot open sorted file", e);
+      throw new StorageException(path + ": cannot open sorted file: " + StorageException.reason(e), e);
     }
     try {
       return new SortedFileReader(path, fileId, ch, wrapper);
     } catch (IOException e) {
       closeQuietly(ch);
-      throw new StorageException(path + ": cannot read sorted file", e);
+      throw new StorageException(path + ": cannot read sorted file: " + StorageException.reason(e), e);
     } catch (RuntimeException e) {
       closeQuietly(ch);
       throw e;

@@ -155,14 +155,16 @@ public final class Wal implements Closeable {
    * and should be called before appends are relied on. Edits of one file arrive in file order; the
    * cells are stamped with the edit's sequence id.
    *
-   * <p><b>Torn tail rule.</b> In the <em>last</em> pre-existing file, a bad record is an interrupted
-   * append, and the file is truncated at the record's start (all earlier records are kept), when:
-   * fewer than 8 bytes remain for its header; or its length makes it run past the end of the file;
-   * or its checksum does not match and it ends exactly at the end of the file; or every byte from its
-   * start to the end of the file is zero. A last file whose own header is incomplete (or all zero) is
-   * deleted. Any other bad record, and any bad record or header in an older file, throws {@link
-   * CorruptionException} naming the file and the byte offset; the edits before it have already been
-   * handed to the sink.
+   * <p><b>Torn tail rule.</b> A bad spot (a checksum that fails, a header that is incomplete, a
+   * record that runs past the end of the file) is an interrupted append, and the file is cut at its
+   * start (all earlier records are kept), only when it is in the <em>last</em> pre-existing file and
+   * no valid record (header and payload checksums matching) follows it anywhere in the file: then no
+   * intact record can be lost by the cut. A last file whose own header is incomplete or zero is
+   * deleted on the same condition. Anything else throws {@link CorruptionException} naming the file
+   * and the byte offset (the edits before it have already been handed to the sink; nothing is
+   * modified): records that pass their checksums but are malformed, a bad spot followed by valid
+   * records, and any bad spot in an older file. A file of another format version throws {@link
+   * StorageException}.
    *
    * @throws IllegalStateException if called a second time
    */
@@ -217,8 +219,13 @@ public final class Wal implements Closeable {
   private void settle(WalFile f, WalFileReader.Outcome o, boolean last) {
     WalFileReader.Problem p = o.problem();
     if (p != null) {
+      if (p.kind() == WalFileReader.Kind.UNSUPPORTED) {
+        throw new StorageException("WAL file " + f.path + " cannot be read: " + p.reason() + ". Open the data"
+            + " directory once with the Bellows build that wrote it and close it cleanly (which flushes every"
+            + " edit); the file can then be removed");
+      }
       if (!last || !p.tornTailCandidate()) {
-        throw new CorruptionException("WAL file " + f.path + " is corrupt at byte offset " + p.offset() + ": " + p.reason());
+        throw new CorruptionException(corruptionMessage(f.path, p));
       }
       try {
         if (p.offset() == 0) {
@@ -249,6 +256,17 @@ public final class Wal implements Closeable {
     } finally {
       appendLock.unlock();
     }
+  }
+
+  /**
+   * Says where the damage is and how to proceed: look at it with {@code bellows wal-dump}, and if
+   * the loss is acceptable cut the file there with {@code wal-dump --truncate} (docs/design/wal.md).
+   */
+  static String corruptionMessage(Path file, WalFileReader.Problem p) {
+    String next = p.resumeAt() >= 0 ? "; a valid record follows at byte offset " + p.resumeAt() : "";
+    return "WAL file " + file + " is corrupt at byte offset " + p.offset() + ": " + p.reason() + next
+        + ". Run 'bellows wal-dump " + file + "' to see the damage; to accept losing the records from that offset"
+        + " on in this file, stop the engine and run 'bellows wal-dump --truncate " + file + "'";
   }
 
   // ------------------------------------------------------------------ writing
@@ -483,11 +501,19 @@ public final class Wal implements Closeable {
    * highest sequence id. Returns the number of files deleted.
    */
   public int deleteObsolete(long oldestUnflushedSeqId) {
+    return deleteBelow(oldestUnflushedSeqId, false);
+  }
+
+  /**
+   * Deletes the files (the current one only if {@code includeCurrent}) whose edits are all below
+   * the threshold; returns how many.
+   */
+  private int deleteBelow(long oldestUnflushedSeqId, boolean includeCurrent) {
     List<WalFile> victims = new ArrayList<>();
     appendLock.lock();
     try {
       for (WalFile f : files.values()) {
-        if (f != current && f.seqKnown && f.maxSeqId < oldestUnflushedSeqId) {
+        if ((includeCurrent || f != current) && f.seqKnown && f.maxSeqId < oldestUnflushedSeqId) {
           victims.add(f);
         }
       }
@@ -543,6 +569,36 @@ public final class Wal implements Closeable {
       }
       ioLock.unlock();
     }
+  }
+
+  /**
+   * Closes the log as {@link #close()} does, then deletes every file whose edits all have sequence
+   * ids below {@code oldestUnflushedSeqId} - <em>including the current file</em>, which {@link
+   * #deleteObsolete} always keeps. For the engine's clean close: once every store is flushed (the
+   * threshold is above every edit) the log is left empty, so the next open reads nothing. Returns
+   * the number of files deleted.
+   *
+   * <p>Crash-safe for the same reason as {@link #deleteObsolete}: a file is deleted only after
+   * everything appended was written and forced and the log refuses appends, and only if none of its
+   * edits is at or above the threshold (those are still only in memory). A crash part way leaves
+   * some files whose edits replay skips. The directory is forced afterwards so that deleted files
+   * cannot reappear after a power loss next to the files of a later run (whose numbers start again
+   * above the highest file left).
+   *
+   * <p>After an earlier I/O failure of the log nothing is deleted (and 0 returned).
+   *
+   * @throws StorageException if writing out the last appends fails; then nothing is deleted
+   */
+  public int closeAndDeleteObsolete(long oldestUnflushedSeqId) {
+    close();
+    if (failure != null) {
+      return 0; // some appended bytes may never have reached the files: keep everything
+    }
+    int deleted = deleteBelow(oldestUnflushedSeqId, true);
+    if (deleted > 0) {
+      forceDirectory();
+    }
+    return deleted;
   }
 
   // ------------------------------------------------------------------ accessors

@@ -2,18 +2,20 @@ package io.bellows.wal;
 
 import io.bellows.cell.Cell;
 import io.bellows.util.Bytes;
+import io.bellows.util.StorageException;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Text dump of WAL files for the {@code bellows wal-dump} tool. Read-only: it never repairs a torn
- * tail. Stateless and thread-safe.
+ * Text dump of WAL files for the {@code bellows wal-dump} tool, and its one repair: cutting a file
+ * at its first damage when the user accepts the loss. Stateless and thread-safe.
  */
 public final class WalDump {
   /** Value bytes printed per cell; longer values are cut and marked. */
@@ -24,13 +26,16 @@ public final class WalDump {
   /**
    * Prints one WAL file, or every WAL file of a directory in log order: per file its header, per
    * record its offset, payload length, region id, sequence id and cell count, and each cell with its
-   * value. At a bad record it prints the offset and the reason and goes on with the next file.
+   * value. Each damaged region is printed with its offset and the reason, and the dump goes on with
+   * the next valid record after it. Never modifies a file.
    *
-   * @throws UncheckedIOException if a file or the directory cannot be read
+   * @return true if every file is a well-formed WAL file without damage (a torn tail counts as
+   *     damage: the file holds bytes that are no record)
+   * @throws StorageException with a one-line reason if the path or a file cannot be read
    */
-  public static void print(Path fileOrDir, PrintStream out) {
+  public static boolean print(Path fileOrDir, PrintStream out) {
+    List<Path> files = new ArrayList<>();
     try {
-      List<Path> files = new ArrayList<>();
       if (Files.isDirectory(fileOrDir)) {
         try (Stream<Path> s = Files.list(fileOrDir)) {
           s.filter(p -> WalFormat.parseFileNumber(p) >= 0).forEach(files::add);
@@ -42,21 +47,32 @@ public final class WalDump {
       } else {
         files.add(fileOrDir);
       }
-      for (Path f : files) {
-        printFile(f, out);
-      }
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new StorageException(fileOrDir + ": " + StorageException.reason(e), e);
     }
+    boolean clean = true;
+    for (Path f : files) {
+      try {
+        clean &= printFile(f, out);
+      } catch (IOException e) {
+        throw new StorageException(f + ": " + StorageException.reason(e), e);
+      }
+    }
+    return clean;
   }
 
-  private static void printFile(Path file, PrintStream out) throws IOException {
-    long number = WalFormat.parseFileNumber(file);
-    out.println("WAL file " + file + " (" + Files.size(file) + " bytes)");
+  private static boolean printFile(Path file, PrintStream out) throws IOException {
+    long size = Files.size(file);
     byte[] h;
     try (var in = Files.newInputStream(file)) {
       h = in.readNBytes(WalFormat.HEADER_SIZE);
     }
+    if (!mayBeWal(h)) {
+      out.println(file + ": not a Bellows WAL file (it does not start with the magic \"BWAL\")");
+      return false;
+    }
+    out.println("WAL file " + file + " (" + size + " bytes)");
+    long number = WalFormat.parseFileNumber(file);
     if (h.length == WalFormat.HEADER_SIZE) {
       out.println("  header: magic=" + Bytes.toStringBinary(h, 0, 4) + " version=" + Bytes.getInt(h, 4)
           + " file number=" + Bytes.getLong(h, 8));
@@ -64,7 +80,10 @@ public final class WalDump {
         number = Bytes.getLong(h, 8); // not named like a WAL file: trust the header's number
       }
     }
-    WalFileReader.Outcome o = WalFileReader.read(file, number, (offset, len, edit) -> {
+    long[] seen = {0, Long.MIN_VALUE}; // records, highest seq id
+    WalFileReader.RecordVisitor printer = (offset, len, edit) -> {
+      seen[0]++;
+      seen[1] = Math.max(seen[1], edit.seqId());
       out.println("  record @" + offset + " len=" + len + " region=" + edit.regionId() + " seq=" + edit.seqId()
           + " cells=" + edit.cells().size());
       for (Cell c : edit.cells()) {
@@ -73,13 +92,75 @@ public final class WalDump {
         out.println("    " + c + " value=" + Bytes.toStringBinary(c.array(), c.valueOffset(), shown)
             + (shown < vlen ? "...(" + vlen + " bytes)" : ""));
       }
-    });
-    WalFileReader.Problem p = o.problem();
-    if (p != null) {
-      out.println("  BAD " + (p.offset() == 0 ? "header" : "record") + " @" + p.offset() + ": " + p.reason()
-          + (p.tornTailCandidate() ? " (looks like a torn tail; recovery cuts it if this is the last file)" : ""));
+    };
+    WalFileReader.Outcome o = WalFileReader.read(file, number, printer);
+    long damaged = 0;
+    if (o.problem() != null && o.problem().kind() == WalFileReader.Kind.UNSUPPORTED) {
+      out.println("  UNSUPPORTED: " + o.problem().reason() + "; not read further");
+      return false;
     }
-    out.println("  " + o.records() + " records, " + o.validEnd() + " good bytes"
-        + (o.records() > 0 ? ", highest seq id " + o.maxSeqId() : ""));
+    while (o.problem() != null) {
+      WalFileReader.Problem p = o.problem();
+      long end = p.resumeAt() >= 0 ? p.resumeAt() : size;
+      damaged += end - p.offset();
+      out.println("  DAMAGED " + (p.offset() == 0 ? "header" : "record") + " @" + p.offset() + ": " + p.reason()
+          + "; bytes " + p.offset() + ".." + end + " are no valid record"
+          + (p.tornTailCandidate() ? " (nothing valid follows: looks like a torn tail, which recovery cuts"
+              + " if this is the last file)" : ""));
+      if (p.resumeAt() < 0) {
+        break;
+      }
+      o = WalFileReader.readFrom(file, p.resumeAt(), printer);
+    }
+    out.println("  " + seen[0] + " records" + (damaged > 0 ? ", " + damaged + " damaged bytes" : "")
+        + (seen[0] > 0 ? ", highest seq id " + seen[1] : ""));
+    return damaged == 0;
+  }
+
+  /** Whether a file starting with {@code h} may be a WAL file: magic, a torn (short or zero) header. */
+  private static boolean mayBeWal(byte[] h) {
+    int n = Math.min(h.length, WalFormat.MAGIC.length);
+    if (Bytes.equals(h, 0, n, WalFormat.MAGIC, 0, n)) {
+      return true;
+    }
+    for (byte x : h) {
+      if (x != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Cuts {@code file} at its first damaged byte, dropping that record and every byte after it in
+   * the file (valid records after the damage included), and forces it. For a user who accepts that
+   * loss so that the engine can open; never call it while an engine has the directory open. Returns
+   * the offset cut at, or -1 if the file has no damage (then it is not modified).
+   *
+   * @throws StorageException if the file's header is damaged or of another version (cutting cannot
+   *     help: move the file away instead), or the file cannot be read or written
+   */
+  public static long truncateAtDamage(Path file) {
+    try {
+      long number = WalFormat.parseFileNumber(file);
+      if (number < 0) {
+        throw new StorageException(file + ": not named like a WAL file (wal-<20 digits>.log); not modified");
+      }
+      WalFileReader.Problem p = WalFileReader.read(file, number, (off, len, edit) -> { }).problem();
+      if (p == null) {
+        return -1;
+      }
+      if (p.offset() == 0) {
+        throw new StorageException(file + ": the file header is bad (" + p.reason() + "); cutting cannot repair it."
+            + " Move the file out of the WAL directory if you accept losing all of its records; not modified");
+      }
+      try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+        ch.truncate(p.offset());
+        ch.force(true);
+      }
+      return p.offset();
+    } catch (IOException e) {
+      throw new StorageException(file + ": " + StorageException.reason(e), e);
+    }
   }
 }

@@ -5,21 +5,26 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
  * Reads one WAL file front to back, handing each good record to a visitor, and stops at the first
- * bad one, describing it. It does not decide what a bad record means: {@link Wal#replay} applies
- * the torn-tail rule (using {@link Problem#tornTailCandidate()}) and {@link WalDump} prints it.
+ * bad spot, describing it and where the next valid record after it starts (found by scanning
+ * ahead byte by byte). It does not decide what a bad spot means: {@link Wal#replay} applies the
+ * torn-tail rule (using {@link Problem#tornTailCandidate()}) and {@link WalDump} prints it and goes
+ * on at {@link Problem#resumeAt()}.
  *
- * <p>Stateless (static methods; each call opens its own streams), so thread-safe as long as the
+ * <p>Stateless (static methods; each call opens its own channel), so thread-safe as long as the
  * file is not being written concurrently beyond the length seen at the start.
  */
 final class WalFileReader {
   private WalFileReader() {}
+
+  /** Bytes read per step while scanning ahead for the next valid record. */
+  private static final int SCAN_CHUNK = 1 << 20;
 
   /** Receives each good record. */
   interface RecordVisitor {
@@ -30,19 +35,40 @@ final class WalFileReader {
     void accept(long offset, int payloadLength, WalEdit edit);
   }
 
-  /**
-   * The first bad spot of a file.
-   *
-   * @param offset where the bad record (or header, at 0) starts; everything before it is good
-   * @param reason what is wrong, for messages
-   * @param tornTailCandidate whether the damage looks like an interrupted append: the record header
-   *     is incomplete, or the record runs to or past the end of the file, or every byte from
-   *     {@code offset} to the end of the file is zero. Only meaningful for the last file.
-   */
-  record Problem(long offset, String reason, boolean tornTailCandidate) {}
+  enum Kind {
+    /**
+     * A checksum failed, a header is incomplete, or a record runs past the end of the file: what an
+     * interrupted append leaves behind, but also what a flipped bit does.
+     */
+    DAMAGED,
+    /**
+     * Bytes that passed their checksums but are not well-formed (so they were written like this), or
+     * a file header that is damaged but not zero: never an interrupted append.
+     */
+    CORRUPT,
+    /** A WAL file of a format version this build does not read. */
+    UNSUPPORTED
+  }
 
   /**
-   * What reading a file found.
+   * The first bad spot of a file (or of the part read).
+   *
+   * @param offset where the bad record (or header, at 0) starts; everything before it is good
+   * @param resumeAt the offset of the first valid record (header and payload checksums match) after
+   *     {@code offset}, or -1 if there is none: then nothing after the bad spot can be an intact record
+   */
+  record Problem(long offset, Kind kind, String reason, long resumeAt) {
+    /**
+     * Whether this can be an interrupted append: damage after which nothing valid follows. Only the
+     * last file of the log can end in one.
+     */
+    boolean tornTailCandidate() {
+      return kind == Kind.DAMAGED && resumeAt < 0;
+    }
+  }
+
+  /**
+   * What reading found.
    *
    * @param fileSize the file's length when reading started
    * @param records number of good records
@@ -50,67 +76,122 @@ final class WalFileReader {
    * @param problem the first bad spot, or null if the file is good to its end
    */
   record Outcome(long fileSize, long records, long maxSeqId, Problem problem) {
-    /** Where the good prefix of the file ends. */
+    /** Where the good part that was read ends. */
     long validEnd() {
       return problem == null ? fileSize : problem.offset();
     }
   }
 
-  /** Reads {@code file}, which by its name is WAL file number {@code fileNumber}. */
+  /** Reads {@code file}, which by its name is WAL file number {@code fileNumber}, from its header on. */
   static Outcome read(Path file, long fileNumber, RecordVisitor visitor) throws IOException {
-    long size = Files.size(file);
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      long size = ch.size();
+      if (size < WalFormat.HEADER_SIZE) {
+        // The header is forced before any record is written: a short file is an interrupted creation.
+        return new Outcome(size, 0, Long.MIN_VALUE,
+            new Problem(0, Kind.DAMAGED, "file header incomplete: file has " + size + " bytes", -1));
+      }
+      byte[] h = new byte[WalFormat.HEADER_SIZE];
+      readFully(ch, 0, h, h.length);
+      String bad = WalFormat.checkHeader(h, fileNumber);
+      if (bad != null) {
+        Kind kind;
+        if (allZero(h)) {
+          kind = Kind.DAMAGED; // a file system can leave a created file zero-filled after a crash
+        } else if (WalFormat.hasMagic(h) && Bytes.getInt(h, 16) == WalFormat.crc(h, 0, 16)
+            && Bytes.getInt(h, 4) != WalFormat.VERSION) {
+          kind = Kind.UNSUPPORTED;
+        } else {
+          kind = Kind.CORRUPT;
+        }
+        long resume = kind == Kind.UNSUPPORTED ? -1 : nextValidRecord(ch, 1, size);
+        return new Outcome(size, 0, Long.MIN_VALUE, new Problem(0, kind, bad, resume));
+      }
+      return readRecords(ch, size, WalFormat.HEADER_SIZE, visitor);
+    }
+  }
+
+  /** Reads the records of {@code file} from {@code start} on (the header is not checked). */
+  static Outcome readFrom(Path file, long start, RecordVisitor visitor) throws IOException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      return readRecords(ch, ch.size(), start, visitor);
+    }
+  }
+
+  private static Outcome readRecords(FileChannel ch, long size, long start, RecordVisitor visitor) throws IOException {
     long records = 0;
     long maxSeqId = Long.MIN_VALUE;
-    try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
-      if (size < WalFormat.HEADER_SIZE) {
-        return new Outcome(size, 0, maxSeqId, new Problem(0, "file header incomplete: file has " + size + " bytes", true));
+    // Not closed here: closing the stream would close the channel, which the caller owns.
+    InputStream in = new BufferedInputStream(Channels.newInputStream(ch.position(start)), 1 << 16);
+    byte[] header = new byte[WalFormat.RECORD_HEADER_SIZE];
+    long pos = start;
+    while (pos < size) {
+      Kind kind = Kind.DAMAGED;
+      String bad = null;
+      long remaining = size - pos;
+      if (remaining < WalFormat.RECORD_HEADER_SIZE) {
+        bad = "record header incomplete: " + remaining + " bytes left";
+      } else {
+        readFully(in, header);
+        int len = Bytes.getInt(header, 0);
+        if (Bytes.getInt(header, 8) != WalFormat.crc(header, 0, 8)) {
+          bad = "record header checksum mismatch";
+        } else if (WalFormat.recordHeaderLength(header, 0) < 0) {
+          kind = Kind.CORRUPT;
+          bad = "invalid payload length " + len;
+        } else if (len > remaining - WalFormat.RECORD_HEADER_SIZE) {
+          bad = "record of " + len + " payload bytes runs past the end of the file (" + size + " bytes)";
+        } else {
+          byte[] payload = new byte[len];
+          readFully(in, payload);
+          if (WalFormat.crc(payload, 0, len) != Bytes.getInt(header, 4)) {
+            bad = "record checksum mismatch (payload length " + len + ")";
+          } else {
+            try {
+              WalEdit edit = WalFormat.decodePayload(payload);
+              visitor.accept(pos, len, edit);
+              records++;
+              maxSeqId = Math.max(maxSeqId, edit.seqId());
+              pos += WalFormat.RECORD_HEADER_SIZE + len;
+              continue;
+            } catch (IllegalArgumentException e) {
+              kind = Kind.CORRUPT;
+              bad = "malformed edit: " + e.getMessage();
+            }
+          }
+        }
       }
-      byte[] header = in.readNBytes(WalFormat.HEADER_SIZE);
-      String bad = header.length == WalFormat.HEADER_SIZE ? WalFormat.checkHeader(header, fileNumber) : "file shrank";
-      if (bad != null) {
-        return new Outcome(size, 0, maxSeqId, new Problem(0, bad, zeroFrom(file, 0, size)));
-      }
-      long pos = WalFormat.HEADER_SIZE;
-      byte[] recordHeader = new byte[WalFormat.RECORD_HEADER_SIZE];
-      while (pos < size) {
-        long remaining = size - pos;
-        if (remaining < WalFormat.RECORD_HEADER_SIZE) {
-          return new Outcome(size, records, maxSeqId,
-              new Problem(pos, "record header incomplete: " + remaining + " bytes left", true));
-        }
-        readFully(in, recordHeader);
-        int len = Bytes.getInt(recordHeader, 0);
-        int crc = Bytes.getInt(recordHeader, 4);
-        if (len < WalFormat.MIN_PAYLOAD) {
-          return new Outcome(size, records, maxSeqId,
-              new Problem(pos, "invalid payload length " + len, zeroFrom(file, pos, size)));
-        }
-        long end = pos + WalFormat.RECORD_HEADER_SIZE + len;
-        if (end > size) {
-          return new Outcome(size, records, maxSeqId, new Problem(pos,
-              "record of " + len + " payload bytes runs past the end of the file (" + size + " bytes)", true));
-        }
-        byte[] payload = new byte[len];
-        readFully(in, payload);
-        if (WalFormat.crc(payload, 0, len) != crc) {
-          boolean torn = end == size || zeroFrom(file, pos, size);
-          return new Outcome(size, records, maxSeqId, new Problem(pos,
-              "record checksum mismatch (payload length " + len + ")", torn));
-        }
-        WalEdit edit;
-        try {
-          edit = WalFormat.decodePayload(payload);
-        } catch (IllegalArgumentException e) {
-          // The checksum matched, so these bytes were written like this: never a torn append.
-          return new Outcome(size, records, maxSeqId, new Problem(pos, "malformed edit: " + e.getMessage(), false));
-        }
-        visitor.accept(pos, len, edit);
-        records++;
-        maxSeqId = Math.max(maxSeqId, edit.seqId());
-        pos = end;
-      }
-      return new Outcome(size, records, maxSeqId, null);
+      return new Outcome(size, records, maxSeqId, new Problem(pos, kind, bad, nextValidRecord(ch, pos + 1, size)));
     }
+    return new Outcome(size, records, maxSeqId, null);
+  }
+
+  /**
+   * The offset of the first record at or after {@code from} whose header checksum and payload
+   * checksum both match, or -1. Tries every byte offset: after damage, nothing says where the next
+   * record starts. A false match needs two 32-bit checksums to agree by chance.
+   */
+  static long nextValidRecord(FileChannel ch, long from, long size) throws IOException {
+    int hs = WalFormat.RECORD_HEADER_SIZE;
+    byte[] buf = new byte[SCAN_CHUNK + hs];
+    long base = from;
+    while (size - base >= hs) {
+      int n = (int) Math.min(buf.length, size - base);
+      readFully(ch, base, buf, n);
+      for (int i = 0; i + hs <= n; i++) {
+        int len = WalFormat.recordHeaderLength(buf, i);
+        long payloadAt = base + i + hs;
+        if (len >= 0 && len <= size - payloadAt) {
+          byte[] payload = new byte[len];
+          readFully(ch, payloadAt, payload, len);
+          if (WalFormat.crc(payload, 0, len) == Bytes.getInt(buf, i + 4)) {
+            return base + i;
+          }
+        }
+      }
+      base += n - hs + 1; // the next window starts at the first offset this one could not check
+    }
+    return -1;
   }
 
   private static void readFully(InputStream in, byte[] b) throws IOException {
@@ -120,25 +201,21 @@ final class WalFileReader {
     }
   }
 
-  /** Whether every byte of {@code file} in [from, size) is zero (a zero-filled, never-written tail). */
-  private static boolean zeroFrom(Path file, long from, long size) throws IOException {
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      ByteBuffer buf = ByteBuffer.allocate(1 << 16);
-      long pos = from;
-      while (pos < size) {
-        buf.clear();
-        int n = ch.read(buf, pos);
-        if (n < 0) {
-          break;
-        }
-        for (int i = 0; i < n; i++) {
-          if (buf.get(i) != 0) {
-            return false;
-          }
-        }
-        pos += n;
+  private static void readFully(FileChannel ch, long pos, byte[] b, int len) throws IOException {
+    ByteBuffer buf = ByteBuffer.wrap(b, 0, len);
+    while (buf.hasRemaining()) {
+      if (ch.read(buf, pos + buf.position()) < 0) {
+        throw new IOException("file shrank while being read");
       }
-      return true;
     }
+  }
+
+  private static boolean allZero(byte[] b) {
+    for (byte x : b) {
+      if (x != 0) {
+        return false;
+      }
+    }
+    return true;
   }
 }

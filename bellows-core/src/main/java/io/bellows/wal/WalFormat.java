@@ -18,21 +18,26 @@ import java.util.zip.CRC32C;
  * <pre>
  * file   := header record*
  * header := magic "BWAL" (4) | version int32 (4) | file number int64 (8) | CRC32C of bytes 0..15 (4)
- * record := payload length int32 (4) | CRC32C of payload int32 (4) | payload
+ * record := payload length int32 (4) | CRC32C of payload (4) | CRC32C of the 8 bytes before (4) | payload
  * payload:= region id int32 | seq id int64 | cell count int32 | (cell length int32 | cell bytes)*
  * </pre>
  *
- * All integers are big-endian.
+ * All integers are big-endian. The record header has its own checksum so that a damaged length is
+ * recognised as damage, and the records after it can still be found by scanning (see {@link
+ * WalFileReader}).
  */
 final class WalFormat {
   private WalFormat() {}
 
   static final byte[] MAGIC = {'B', 'W', 'A', 'L'};
-  static final int VERSION = 1;
+  /** 2: the record header carries a checksum of its own. Version 1 files are refused. */
+  static final int VERSION = 2;
   static final int HEADER_SIZE = 20;
-  static final int RECORD_HEADER_SIZE = 8;
+  static final int RECORD_HEADER_SIZE = 12;
   /** Region id, seq id and cell count: a payload is never shorter. */
   static final int MIN_PAYLOAD = 4 + 8 + 4;
+  /** Largest payload a record can have (its length must fit an int together with the header). */
+  static final int MAX_PAYLOAD = Integer.MAX_VALUE - RECORD_HEADER_SIZE;
   /** Smallest serialized cell: the two lengths and the key infrastructure, all parts empty. */
   static final int MIN_CELL = Cell.PREFIX + Cell.KEY_INFRASTRUCTURE;
 
@@ -70,15 +75,16 @@ final class WalFormat {
    * else the reason it is not.
    */
   static String checkHeader(byte[] h, long fileNumber) {
+    if (!hasMagic(h)) {
+      return "no WAL magic \"BWAL\" at offset 0 (found \"" + Bytes.toStringBinary(h, 0, Math.min(4, h.length))
+          + "\"): not a Bellows WAL file, or its header is damaged";
+    }
     if (Bytes.getInt(h, 16) != crc(h, 0, 16)) {
       return "file header checksum mismatch";
     }
-    if (!Bytes.equals(h, 0, 4, MAGIC, 0, 4)) {
-      return "bad magic " + Bytes.toStringBinary(h, 0, 4);
-    }
     int version = Bytes.getInt(h, 4);
     if (version != VERSION) {
-      return "unsupported format version " + version;
+      return unsupportedVersion(version);
     }
     long number = Bytes.getLong(h, 8);
     if (number != fileNumber) {
@@ -87,13 +93,34 @@ final class WalFormat {
     return null;
   }
 
-  /** The complete record (length, checksum, payload) of an edit. */
+  /** Whether {@code h} starts with the WAL magic. */
+  static boolean hasMagic(byte[] h) {
+    return h.length >= 4 && Bytes.equals(h, 0, 4, MAGIC, 0, 4);
+  }
+
+  static String unsupportedVersion(int version) {
+    return "WAL format version " + version + " is not supported (this build reads version " + VERSION + ")";
+  }
+
+  /**
+   * The payload length if {@code b[off..off+12)} is a record header whose own checksum matches and
+   * whose length is possible, else -1. Says nothing about the payload.
+   */
+  static int recordHeaderLength(byte[] b, int off) {
+    int len = Bytes.getInt(b, off);
+    if (Bytes.getInt(b, off + 8) != crc(b, off, 8) || len < MIN_PAYLOAD || len > MAX_PAYLOAD) {
+      return -1;
+    }
+    return len;
+  }
+
+  /** The complete record (header with both checksums, then the payload) of an edit. */
   static byte[] encode(WalEdit edit) {
     long payloadLen = MIN_PAYLOAD;
     for (Cell c : edit.cells()) {
       payloadLen += 4L + c.length();
     }
-    if (payloadLen > Integer.MAX_VALUE - RECORD_HEADER_SIZE) {
+    if (payloadLen > MAX_PAYLOAD) {
       throw new IllegalArgumentException("edit of " + payloadLen + " bytes is too large for one WAL record");
     }
     byte[] r = new byte[RECORD_HEADER_SIZE + (int) payloadLen];
@@ -112,6 +139,7 @@ final class WalFormat {
     }
     Bytes.putInt(r, 0, (int) payloadLen);
     Bytes.putInt(r, 4, crc(r, RECORD_HEADER_SIZE, (int) payloadLen));
+    Bytes.putInt(r, 8, crc(r, 0, 8));
     return r;
   }
 

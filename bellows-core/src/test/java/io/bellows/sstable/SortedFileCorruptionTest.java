@@ -105,7 +105,7 @@ class SortedFileCorruptionTest {
       Path p = dir.resolve("flip-" + i);
       Files.write(p, copy);
       int at = i;
-      // Either opening or reading every cell fails; the version field fails as "unsupported".
+      // Either opening or reading every cell fails.
       assertThatThrownBy(() -> {
         SortedFileReader r = SortedFileReader.open(p, 1);
         try {
@@ -121,11 +121,63 @@ class SortedFileCorruptionTest {
   void futureVersionIsRejectedClearly() throws IOException {
     Path p = writeFile(Compression.NONE);
     byte[] bytes = Files.readAllBytes(p);
-    Bytes.putInt(bytes, bytes.length - 12, 2);
+    byte[] trailer = java.util.Arrays.copyOfRange(bytes, bytes.length - Trailer.SIZE, bytes.length);
+    Bytes.putInt(trailer, 52, 3); // a future version that keeps the trailer checksum rule
+    Bytes.putInt(trailer, 48, Trailer.checksum(trailer));
+    System.arraycopy(trailer, 0, bytes, bytes.length - Trailer.SIZE, Trailer.SIZE);
     Files.write(p, bytes);
     assertThatThrownBy(() -> SortedFileReader.open(p, 1))
         .isInstanceOf(StorageException.class)
         .isNotInstanceOf(CorruptionException.class)
-        .hasMessageContaining("format version 2 is not supported");
+        .hasMessageContaining("format version 3 is not supported");
+  }
+
+  /** The version field is checked by the checksum first: a flip there is corruption, not "unsupported". */
+  @Test
+  void everyChangedTrailerByteIsCorruptionNamingTheFile() throws IOException {
+    long seed = Long.getLong("bellows.test.seed", System.nanoTime());
+    System.out.println("everyChangedTrailerByteIsCorruptionNamingTheFile seed=" + seed);
+    Random rnd = new Random(seed);
+    Path good = writeFile(Compression.NONE);
+    byte[] bytes = Files.readAllBytes(good);
+    for (int i = bytes.length - Trailer.SIZE; i < bytes.length; i++) {
+      for (int bit = 0; bit < 8; bit++) {
+        byte[] copy = bytes.clone();
+        copy[i] ^= (byte) (1 << bit);
+        check(copy, "bit " + bit + " of byte " + i);
+      }
+      byte[] copy = bytes.clone();
+      copy[i] = (byte) (copy[i] + 1 + rnd.nextInt(255));
+      check(copy, "byte " + i + " set to " + copy[i] + " (seed " + seed + ")");
+    }
+  }
+
+  private void check(byte[] content, String what) throws IOException {
+    Path p = dir.resolve("damaged-trailer");
+    Files.write(p, content);
+    assertThatThrownBy(() -> SortedFileReader.open(p, 1).release()).as(what)
+        .isInstanceOf(CorruptionException.class)
+        .hasMessageContaining(p.toString());
+  }
+
+  /** Files written before the trailer checksum covered the version stay readable. */
+  @Test
+  void versionOneFilesAreStillRead() throws IOException {
+    Path p = writeFile(Compression.NONE);
+    byte[] bytes = Files.readAllBytes(p);
+    int t = bytes.length - Trailer.SIZE;
+    Bytes.putInt(bytes, t + 52, 1);
+    Bytes.putInt(bytes, t + 48, BlockFormat.crc(bytes, t, 48));
+    Files.write(p, bytes);
+    SortedFileReader r = SortedFileReader.open(p, 1);
+    try {
+      assertThat(r.trailer().version()).isEqualTo(1);
+      assertThat(TestCells.scanAll(r)).isNotEmpty();
+    } finally {
+      r.release();
+    }
+    bytes[t + 55] = 0; // the version field of a version 1 file, damaged
+    Files.write(p, bytes);
+    assertThatThrownBy(() -> SortedFileReader.open(p, 1)).isInstanceOf(CorruptionException.class);
   }
 }

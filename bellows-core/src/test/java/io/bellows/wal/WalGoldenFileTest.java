@@ -21,10 +21,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class WalGoldenFileTest {
   /**
-   * Header: "BWAL", version 1, file number 1, CRC32C. Record: payload length, CRC32C, payload =
-   * region 7, sequence id 2^31 + 1, 1 cell, cell length, cell r/f:q @5 PUT "v".
+   * Header: "BWAL", version 2, file number 1, CRC32C. Record: payload length, CRC32C of the
+   * payload, CRC32C of the 8 bytes before, payload = region 7, sequence id 2^31 + 1, 1 cell, cell
+   * length, cell r/f:q @5 PUT "v".
    */
-  static final String GOLDEN = "4257414c000000010000000000000001685d6a1b0000002c69dd3b6900000007000000008000000100000001000000180000000f0000000100017201667100000000000000050476";
+  static final String GOLDEN = "4257414c00000002000000000000000171f26632" + "0000002c69dd3b692ac78373"
+      + "00000007000000008000000100000001000000180000000f0000000100017201667100000000000000050476";
 
   @TempDir Path dir;
 

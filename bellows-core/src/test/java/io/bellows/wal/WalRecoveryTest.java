@@ -5,6 +5,7 @@ import static io.bellows.wal.WalTestSupport.edit;
 import static io.bellows.wal.WalTestSupport.flat;
 import static io.bellows.wal.WalTestSupport.flipByte;
 import static io.bellows.wal.WalTestSupport.quiet;
+import static io.bellows.wal.WalTestSupport.record;
 import static io.bellows.wal.WalTestSupport.reopenAndReplay;
 import static io.bellows.wal.WalTestSupport.replayAll;
 import static io.bellows.wal.WalTestSupport.walFiles;
@@ -144,10 +145,7 @@ class WalRecoveryTest {
     Bytes.putInt(payload, 0, 1);
     Bytes.putLong(payload, 4, 99);
     Bytes.putInt(payload, 12, 3);
-    byte[] rec = new byte[8 + payload.length];
-    Bytes.putInt(rec, 0, payload.length);
-    Bytes.putInt(rec, 4, WalFormat.crc(payload, 0, payload.length));
-    System.arraycopy(payload, 0, rec, 8, payload.length);
+    byte[] rec = record(payload);
     long at = Files.size(file);
     Files.write(file, rec, StandardOpenOption.APPEND);
     assertThatThrownBy(() -> reopenAndReplay(dir))
@@ -197,5 +195,78 @@ class WalRecoveryTest {
     List<String> expected = new ArrayList<>(flat(written.subList(0, 2)));
     expected.add(flat(edit(1, 100, "x", "y")));
     assertThat(flat(reopenAndReplay(dir))).containsExactlyElementsOf(expected);
+  }
+
+  /**
+   * The defect report's case: a flipped bit in the high byte of a middle record's length made the
+   * record seem to run past the end of the file, and everything from it on was cut as a torn tail.
+   */
+  @Test
+  void flippedLengthBitInAMiddleRecordIsCorruptionNotATornTail() throws IOException {
+    Path live = tmp.resolve("live");
+    Path crashed = tmp.resolve("crashed");
+    try (Wal wal = Wal.open(live, quiet())) {
+      long prev = 0;
+      for (int i = 0; i < 1000; i++) {
+        WalEdit e = edit(3, 1000 + i, "row" + i, "value-" + i);
+        starts.add(WalFormat.HEADER_SIZE + prev);
+        prev = wal.append(e);
+        wal.sync(prev, io.bellows.config.Durability.FSYNC_WAL);
+        written.add(e);
+      }
+      copyDir(live, crashed); // the state a SIGKILL leaves: every record forced, the log never closed
+    }
+    Path file = walFiles(crashed).get(0);
+    long bad = starts.get(500);
+    byte[] bytes = Files.readAllBytes(file);
+    bytes[(int) bad] ^= 0x10; // high byte of the length: the record now "runs past the end"
+    Files.write(file, bytes);
+    List<WalEdit> seen = new ArrayList<>();
+    try (Wal wal = Wal.open(crashed, quiet())) {
+      assertThatThrownBy(() -> wal.replay(seen::add))
+          .isInstanceOf(CorruptionException.class)
+          .hasMessageContaining(file.toString())
+          .hasMessageContaining("offset " + bad + ":")
+          .hasMessageContaining("valid record follows at byte offset " + starts.get(501))
+          .hasMessageContaining("wal-dump");
+    }
+    assertThat(seen).hasSize(500);
+    assertThat(Files.size(file)).as("a corrupt log is not modified").isEqualTo(bytes.length);
+  }
+
+  @Test
+  void zeroedHoleFollowedByValidRecordsIsCorruption() throws IOException {
+    Path dir = tmp.resolve("w");
+    Path file = writeFile(dir, 5);
+    byte[] bytes = Files.readAllBytes(file);
+    java.util.Arrays.fill(bytes, starts.get(2).intValue(), starts.get(3).intValue(), (byte) 0);
+    Files.write(file, bytes);
+    assertThatThrownBy(() -> reopenAndReplay(dir))
+        .isInstanceOf(CorruptionException.class)
+        .hasMessageContaining("offset " + starts.get(2) + ":");
+  }
+
+  @Test
+  void damagedHeaderOfTheFinalRecordIsATornTail() throws IOException {
+    Path dir = tmp.resolve("w");
+    Path file = writeFile(dir, 4);
+    flipByte(file, starts.get(3) + 1);
+    assertThat(flat(reopenAndReplay(dir))).containsExactlyElementsOf(flat(written.subList(0, 3)));
+    assertThat(Files.size(file)).isEqualTo(starts.get(3));
+  }
+
+  @Test
+  void fileOfTheOldFormatVersionIsRefusedClearly() throws IOException {
+    Path dir = tmp.resolve("w");
+    Path file = writeFile(dir, 1);
+    byte[] bytes = Files.readAllBytes(file);
+    Bytes.putInt(bytes, 4, 1);
+    Bytes.putInt(bytes, 16, WalFormat.crc(bytes, 0, 16));
+    Files.write(file, bytes);
+    assertThatThrownBy(() -> reopenAndReplay(dir))
+        .isInstanceOf(io.bellows.util.StorageException.class)
+        .isNotInstanceOf(CorruptionException.class)
+        .hasMessageContaining(file.toString())
+        .hasMessageContaining("WAL format version 1 is not supported (this build reads version 2)");
   }
 }

@@ -120,4 +120,49 @@ class WalRollDeleteTest {
       assertThat(walFiles(dir)).isEmpty();
     }
   }
+
+  @Test
+  void closeAndDeleteObsoleteDropsTheCurrentFileWhenEverythingIsFlushed() throws IOException {
+    Wal wal = Wal.open(dir, new WalOptions(ROLL, 3_600_000));
+    append(wal, range(500, 50));
+    assertThat(walFiles(dir).size()).isGreaterThan(1);
+    int files = walFiles(dir).size();
+    assertThat(wal.closeAndDeleteObsolete(Long.MAX_VALUE)).isEqualTo(files);
+    assertThat(walFiles(dir)).as("the next open has nothing to read").isEmpty();
+    assertThat(wal.filesDeleted()).isEqualTo(files);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> wal.append(edit(1, 1, "x", "y")))
+        .isInstanceOf(IllegalStateException.class);
+    assertThat(reopenAndReplay(dir)).isEmpty();
+    // The next run starts numbering again and works as usual.
+    try (Wal next = Wal.open(dir, quiet())) {
+      replayAll(next);
+      next.append(edit(1, 1000, "after", "restart"));
+    }
+    assertThat(flat(reopenAndReplay(dir))).containsExactly(flat(edit(1, 1000, "after", "restart")));
+  }
+
+  @Test
+  void closeAndDeleteObsoleteKeepsEveryFileWithAnUnflushedEdit() throws IOException {
+    Wal wal = Wal.open(dir, new WalOptions(ROLL, 3_600_000));
+    append(wal, range(500, 50));
+    List<Path> files = new ArrayList<>(maxSeqPerFile.keySet());
+    Path current = files.get(files.size() - 1);
+    long currentMax = maxSeqPerFile.get(current);
+    // The newest edit is still only in memory: the current file must survive the close, and its
+    // edits must have been written and forced by it (nothing is buffered in memory any more).
+    assertThat(wal.closeAndDeleteObsolete(currentMax)).isEqualTo(files.size() - 1);
+    assertThat(walFiles(dir)).containsExactly(current);
+    List<WalEdit> replayed = reopenAndReplay(dir);
+    assertThat(replayed.get(replayed.size() - 1).seqId()).isEqualTo(currentMax);
+  }
+
+  @Test
+  void closeAndDeleteObsoleteKeepsPreExistingFilesThatWereNeverRead() throws IOException {
+    try (Wal wal = Wal.open(dir, quiet())) {
+      append(wal, range(10, 5));
+    }
+    Wal wal = Wal.open(dir, quiet());
+    assertThat(wal.closeAndDeleteObsolete(Long.MAX_VALUE)).as("seq ids unknown without replay").isZero();
+    assertThat(reopenAndReplay(dir)).hasSize(5);
+  }
 }

@@ -82,6 +82,16 @@ final class WalTestSupport {
     }
   }
 
+  /** A record around {@code payload} with both checksums right, whatever the payload holds. */
+  static byte[] record(byte[] payload) {
+    byte[] rec = new byte[WalFormat.RECORD_HEADER_SIZE + payload.length];
+    Bytes.putInt(rec, 0, payload.length);
+    Bytes.putInt(rec, 4, WalFormat.crc(payload, 0, payload.length));
+    Bytes.putInt(rec, 8, WalFormat.crc(rec, 0, 8));
+    System.arraycopy(payload, 0, rec, WalFormat.RECORD_HEADER_SIZE, payload.length);
+    return rec;
+  }
+
   static void flipByte(Path file, long offset) throws IOException {
     byte[] b = Files.readAllBytes(file);
     b[(int) offset] ^= 0x5A;
