@@ -2,11 +2,13 @@ package io.bellows.client;
 
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
+import io.bellows.manifest.StoreManifest;
 import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.metrics.JvmMetrics;
 import io.bellows.metrics.MetricSet;
 import io.bellows.region.Region;
 import io.bellows.region.RegionServices;
+import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.store.Store;
 import io.bellows.util.StorageException;
@@ -158,12 +160,7 @@ public final class Bellows implements AutoCloseable {
         byId.put(e.id(), r);
       }
     }
-    long highest = 0;
-    for (Region r : regions.values()) {
-      for (Store s : r.stores().values()) {
-        highest = Math.max(highest, s.flushedSeqId());
-      }
-    }
+    long highest = highestFlushedSeqId();
     wal = Wal.open(dir.resolve(WAL), new WalOptions(options.get(Knobs.WAL_ROLL_SIZE),
         options.get(Knobs.WAL_ASYNC_SYNC_PERIOD_MS)));
     AtomicLong maxReplayed = new AtomicLong(highest);
@@ -188,6 +185,28 @@ public final class Bellows implements AutoCloseable {
     }
     metrics.counter("wal.edits.replayed").add(replayed.get());
     metrics.counter("wal.edits.skipped").add(skipped.get());
+  }
+
+  /**
+   * The highest sequence id in any sorted file, of enabled and disabled tables alike. New sequence
+   * ids must lie above it even when the WAL is empty: an edit numbered at or below a store's
+   * flushedSeqId would be skipped by the next replay, losing it.
+   */
+  private long highestFlushedSeqId() throws IOException {
+    long highest = 0;
+    for (Region r : regions.values()) {
+      for (Store s : r.stores().values()) {
+        highest = Math.max(highest, s.flushedSeqId());
+      }
+    }
+    for (Catalog.Entry e : catalog.tables().values()) {
+      if (!e.enabled()) {
+        for (ColumnFamilyDescriptor f : e.descriptor().families()) {
+          highest = Math.max(highest, StoreManifest.load(tableDir(e).resolve(f.name())).flushedSeqId());
+        }
+      }
+    }
+    return highest;
   }
 
   /**
@@ -455,6 +474,11 @@ public final class Bellows implements AutoCloseable {
     if (w == null) {
       return;
     }
+    w.deleteObsolete(walThreshold());
+  }
+
+  /** The oldest sequence id still needed from the WAL: edits below it are all in sorted files. */
+  private long walThreshold() {
     // Order matters: the floor first, then in-flight mutations, then memory stores, so that a
     // mutation moving from "in flight" to "in a memory store" meanwhile is seen in one of them.
     long threshold = sequence.get() + 1;
@@ -464,7 +488,7 @@ public final class Bellows implements AutoCloseable {
     for (Region r : regions.values()) {
       threshold = Math.min(threshold, r.oldestUnflushedSeqId());
     }
-    w.deleteObsolete(threshold);
+    return threshold;
   }
 
   /**
@@ -509,10 +533,13 @@ public final class Bellows implements AutoCloseable {
     background.shutdown();
     try {
       if (wal != null) {
-        if (failure == null) {
-          deleteObsoleteWalFiles();
+        if (failure == null && first == null) {
+          // Every table flushed: no edit is needed any more, the last file goes too, and the next
+          // open reads no log at all.
+          wal.closeAndDeleteObsolete(walThreshold());
+        } else {
+          wal.close(); // a flush failed: its edits exist only in the log, which must stay whole
         }
-        wal.close();
       }
     } catch (RuntimeException e) {
       first = first == null ? e : first;

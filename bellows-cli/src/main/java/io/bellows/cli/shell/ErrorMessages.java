@@ -32,8 +32,9 @@ public final class ErrorMessages {
     Throwable c = t;
     for (int depth = 0; c != null && depth < 20; depth++, c = c.getCause()) { // bounded: causes may loop
       String text = text(c);
-      if (text.isEmpty() || parts.stream().anyMatch(p -> p.contains(text))) {
-        continue; // a wrapper without words of its own, or a cause its wrapper already quotes
+      String gist = c instanceof FileSystemException ? reason((FileSystemException) c) : text;
+      if (text.isEmpty() || parts.stream().anyMatch(p -> p.contains(text) || p.contains(gist))) {
+        continue; // a wrapper without words of its own, or a cause its wrapper already words
       }
       parts.add(text);
     }
@@ -49,6 +50,13 @@ public final class ErrorMessages {
   }
 
   private static String fileSystem(FileSystemException e) {
+    String what = reason(e);
+    String files = e.getFile() == null ? "" : e.getFile() + (e.getOtherFile() == null ? "" : " -> " + e.getOtherFile());
+    return files.isEmpty() ? what : what + ": " + files;
+  }
+
+  /** What went wrong, in words, without the paths. */
+  private static String reason(FileSystemException e) {
     String what;
     if (e instanceof NoSuchFileException) {
       what = "no such file or directory";
@@ -63,7 +71,6 @@ public final class ErrorMessages {
     } else {
       what = e.getReason() == null ? "I/O error" : e.getReason();
     }
-    String files = e.getFile() == null ? "" : e.getFile() + (e.getOtherFile() == null ? "" : " -> " + e.getOtherFile());
-    return files.isEmpty() ? what : what + ": " + files;
+    return what;
   }
 }
