@@ -229,7 +229,11 @@ class EngineApiTest {
       db.flush("t");
       assertThat(db.metrics()).containsKeys("flush.count", "jvm.gc.count", "memstore.data.bytes", "writes.blocked.nanos");
       assertThat(db.metrics().get("flush.count").longValue()).isEqualTo(1);
-      assertThat(db.storeMetrics("t").get("f")).containsKeys("store.files", "flush.bytes.written");
+      assertThat(db.storeMetrics("t").get("f")).containsKeys("store.files", "flush.bytes.written",
+          "memstore.data.bytes", "memstore.cells");
+      // One spelling per metric: lowercase words joined by dots (no camelCase twin of a dotted name).
+      assertThat(db.storeMetrics("t").get("f").keySet()).allMatch(k -> k.matches("[a-z0-9_]+(\\.[a-z0-9_]+)*"), "dotted lowercase");
+      assertThat(db.metrics().keySet()).allMatch(k -> k.matches("[a-z0-9_]+(\\.[a-z0-9_]+)*"), "dotted lowercase");
       assertThat(Files.exists(dir.resolve("CATALOG"))).isTrue();
     }
   }
