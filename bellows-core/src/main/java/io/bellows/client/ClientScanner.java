@@ -1,23 +1,20 @@
 package io.bellows.client;
 
 import io.bellows.cell.Cell;
-import io.bellows.region.RegionClosedException;
-import io.bellows.region.RegionScanner;
+import io.bellows.scan.RowScanner;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A {@link ResultScanner} over a region scanner: one {@link Result} per row. Fails, like the
+ * A {@link ResultScanner} over the engine's rows: one {@link Result} per row. Fails, like the
  * table's other calls, once the engine is closed or the table disabled or dropped. Not thread-safe.
  */
 final class ClientScanner implements ResultScanner {
-  private final RegionScanner scanner;
-  private final TableImpl table;
+  private final RowScanner scanner;
   private boolean closed;
 
-  ClientScanner(RegionScanner scanner, TableImpl table) {
+  ClientScanner(RowScanner scanner) {
     this.scanner = scanner;
-    this.table = table;
   }
 
   @Override
@@ -26,14 +23,7 @@ final class ClientScanner implements ResultScanner {
       return null;
     }
     List<Cell> cells = new ArrayList<>();
-    boolean more;
-    try {
-      more = scanner.nextRow(cells);
-    } catch (RegionClosedException e) {
-      close();
-      throw table.closed(e);
-    }
-    if (!more) {
+    if (!scanner.nextRow(cells)) {
       close();
       return null;
     }

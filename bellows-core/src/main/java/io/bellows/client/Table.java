@@ -1,6 +1,9 @@
 package io.bellows.client;
 
 import io.bellows.config.Durability;
+import io.bellows.util.EngineClosedException;
+import io.bellows.util.NoSuchColumnFamilyException;
+import io.bellows.util.TableNotFoundException;
 import java.util.List;
 
 /**

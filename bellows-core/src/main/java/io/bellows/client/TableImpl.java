@@ -1,144 +1,106 @@
 package io.bellows.client;
 
 import io.bellows.cell.Cell;
-import io.bellows.region.NoSuchFamilyException;
-import io.bellows.region.Region;
-import io.bellows.region.RegionClosedException;
-import io.bellows.region.RegionScanner;
-import io.bellows.scan.ScanQuery;
 import io.bellows.config.Durability;
+import io.bellows.engine.Engine;
+import io.bellows.engine.RowMutation;
+import io.bellows.engine.TableRef;
+import io.bellows.scan.RowScanner;
+import io.bellows.scan.ScanQuery;
 import io.bellows.util.Bytes;
+import io.bellows.util.NoSuchColumnFamilyException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
-import java.util.function.Supplier;
 
 /**
- * The {@link Table} of an engine: translates API objects into region calls. A handle belongs to
- * one table, not to a name: once its table is dropped every call fails with {@link
- * TableNotFoundException}, even after a new table of the same name is created (as in HBase).
+ * The {@link Table} over an {@link Engine}: the one place where API objects (Put, Get, Scan,
+ * Delete) become the engine's mutations and {@link ScanQuery}. A handle belongs to one table, not
+ * to a name (see {@link TableRef}).
  */
 final class TableImpl implements Table {
-  private final Bellows engine;
-  private final String name;
-  private final int tableId;
+  private final Engine engine;
+  private final TableRef table;
 
-  TableImpl(Bellows engine, String name, int tableId) {
+  TableImpl(Engine engine, TableRef table) {
     this.engine = engine;
-    this.name = name;
-    this.tableId = tableId;
-  }
-
-  /** The table's region; fails if the table is gone, disabled, or replaced by a namesake. */
-  private Region region() {
-    Region r = engine.region(name);
-    if (r.id() != tableId) {
-      throw new TableNotFoundException("table '" + name + "' of this handle was dropped; the table"
-          + " of that name now is a new one: get a new handle with getTable");
-    }
-    return r;
+    this.table = table;
   }
 
   @Override
   public String name() {
-    return name;
+    return table.name();
   }
 
   @Override
   public void put(Put put) {
-    run(() -> {
-      requireCells(put);
-      region().mutate(put.row, put.cells(), -1, put.durability());
-      return null;
-    });
+    put(List.of(put));
   }
 
   @Override
   public void put(List<Put> puts) {
-    run(() -> {
-      Region r = region();
-      for (Put p : puts) {
-        requireCells(p);
-        r.check(p.row, p.cells());
-      }
-      for (Put p : puts) {
-        r.mutate(p.row, p.cells(), -1, p.durability());
-      }
-      return null;
-    });
+    List<RowMutation> rows = new ArrayList<>(puts.size());
+    for (Put p : puts) {
+      requireCells(p);
+      rows.add(RowMutation.of(p.row, p.cells(), p.durability()));
+    }
+    engine.mutate(table, rows);
   }
 
   @Override
   public Result get(Get get) {
-    return run(() -> {
-      ScanQuery q = query(get, ScanQuery.builder().singleRow(get.row())).build();
-      try (RegionScanner s = region().scanner(q)) {
-        List<Cell> cells = new ArrayList<>();
-        if (!s.nextRow(cells)) {
-          return Result.empty();
-        }
-        return new Result(get.row(), cells);
+    ScanQuery q = query(get, ScanQuery.builder().singleRow(get.row())).build();
+    try (RowScanner s = engine.scan(table, q)) {
+      List<Cell> cells = new ArrayList<>();
+      if (!s.nextRow(cells)) {
+        return Result.empty();
       }
-    });
+      return new Result(get.row(), cells);
+    }
   }
 
   @Override
   public ResultScanner getScanner(Scan scan) {
-    return run(() -> {
-      ScanQuery.Builder b = query(scan, ScanQuery.builder()
-          .startRow(scan.startRow(), scan.startInclusive())
-          .stopRow(scan.stopRow(), scan.stopInclusive()));
-      if (scan.limit() != Long.MAX_VALUE) {
-        b.limit(scan.limit());
-      }
-      return new ClientScanner(region().scanner(b.build()), this);
-    });
+    ScanQuery.Builder b = query(scan, ScanQuery.builder()
+        .startRow(scan.startRow(), scan.startInclusive())
+        .stopRow(scan.stopRow(), scan.stopInclusive()));
+    if (scan.limit() != Long.MAX_VALUE) {
+      b.limit(scan.limit());
+    }
+    return new ClientScanner(engine.scan(table, b.build()));
   }
 
   @Override
   public void delete(Delete delete) {
-    run(() -> {
-      applyDelete(region(), delete);
-      return null;
-    });
+    delete(List.of(delete));
   }
 
   @Override
   public void delete(List<Delete> deletes) {
-    run(() -> {
-      Region r = region();
-      for (Delete d : deletes) {
-        r.check(d.row, d.cells());
-      }
-      for (Delete d : deletes) {
-        applyDelete(r, d);
-      }
-      return null;
-    });
+    List<RowMutation> rows = new ArrayList<>(deletes.size());
+    for (Delete d : deletes) {
+      rows.add(mutation(d));
+    }
+    engine.mutate(table, rows);
   }
 
-  private static void applyDelete(Region r, Delete d) {
-    r.mutate(d.row, d.cells(), d.isWholeRow() ? d.timestamp() : -1, d.durability());
+  private static RowMutation mutation(Delete d) {
+    return new RowMutation(d.row, d.cells(), d.isWholeRow() ? d.timestamp() : -1, d.durability());
   }
 
   @Override
   public boolean checkAndPut(byte[] row, byte[] family, byte[] qualifier, byte[] expected, Put put) {
-    return run(() -> {
-      requireSameRow(row, put);
-      requireCells(put);
-      return region().checkAndMutate(row, family, Mutation.nonNull(qualifier), expected,
-          put.cells(), -1, put.durability());
-    });
+    requireSameRow(row, put);
+    requireCells(put);
+    return engine.checkAndMutate(table, family, Mutation.nonNull(qualifier), expected,
+        RowMutation.of(put.row, put.cells(), put.durability()));
   }
 
   @Override
   public boolean checkAndDelete(byte[] row, byte[] family, byte[] qualifier, byte[] expected, Delete delete) {
-    return run(() -> {
-      requireSameRow(row, delete);
-      return region().checkAndMutate(row, family, Mutation.nonNull(qualifier), expected,
-          delete.cells(), delete.isWholeRow() ? delete.timestamp() : -1, delete.durability());
-    });
+    requireSameRow(row, delete);
+    return engine.checkAndMutate(table, family, Mutation.nonNull(qualifier), expected, mutation(delete));
   }
 
   @Override
@@ -148,20 +110,20 @@ final class TableImpl implements Table {
 
   @Override
   public long incrementColumnValue(byte[] row, byte[] family, byte[] qualifier, long amount, Durability durability) {
-    return run(() -> {
-      if (row == null || row.length == 0) {
-        throw new IllegalArgumentException("row key must not be null or empty");
-      }
-      Mutation.checkFamily(family);
-      return region().increment(row, family, Mutation.nonNull(qualifier), amount, durability);
-    });
+    if (row == null || row.length == 0) {
+      throw new IllegalArgumentException("row key must not be null or empty");
+    }
+    Mutation.checkFamily(family);
+    return engine.increment(table, row, family, Mutation.nonNull(qualifier), amount, durability);
   }
 
   private ScanQuery.Builder query(Query<?> q, ScanQuery.Builder b) {
-    Region r = region();
     for (Map.Entry<String, NavigableSet<byte[]>> e : q.columns().entrySet()) {
       byte[] family = Bytes.of(e.getKey());
-      r.store(family); // unknown family: NoSuchFamilyException
+      if (table.descriptor().family(e.getKey()) == null) {
+        throw new NoSuchColumnFamilyException("table '" + table.name() + "' has no column family '"
+            + Bytes.toStringBinary(family) + "'");
+      }
       if (e.getValue() == null) {
         b.addFamily(family);
       } else {
@@ -182,27 +144,6 @@ final class TableImpl implements Table {
   private static void requireSameRow(byte[] row, Mutation m) {
     if (row == null || Bytes.compare(row, m.row) != 0) {
       throw new IllegalArgumentException("the mutation's row differs from the checked row");
-    }
-  }
-
-  /**
-   * The API's exception for a region found closed: the engine is closed, the table was disabled or
-   * dropped (throws them), or else the region's own.
-   */
-  RuntimeException closed(RegionClosedException e) {
-    engine.checkOpen();
-    region();
-    return e;
-  }
-
-  /** Runs an operation, translating region-level exceptions into the API's. */
-  private <T> T run(Supplier<T> op) {
-    try {
-      return op.get();
-    } catch (NoSuchFamilyException e) {
-      throw new NoSuchColumnFamilyException(e.getMessage());
-    } catch (RegionClosedException e) {
-      throw closed(e);
     }
   }
 }

@@ -11,6 +11,7 @@ import io.bellows.schema.TableDescriptor;
 import io.bellows.store.Store;
 import io.bellows.store.StoreContext;
 import io.bellows.util.Bytes;
+import io.bellows.util.NoSuchColumnFamilyException;
 import io.bellows.util.StorageException;
 import io.bellows.wal.WalEdit;
 import java.nio.file.Path;
@@ -109,11 +110,11 @@ public final class Region implements AutoCloseable {
     return stores;
   }
 
-  /** The store of a family; throws {@link NoSuchFamilyException} if the table has no such family. */
+  /** The store of a family; throws {@link NoSuchColumnFamilyException} if the table has no such family. */
   public Store store(byte[] family) {
     Store s = stores.get(Bytes.str(family));
     if (s == null) {
-      throw new NoSuchFamilyException("table '" + descriptor.name() + "' has no column family '"
+      throw new NoSuchColumnFamilyException("table '" + descriptor.name() + "' has no column family '"
           + Bytes.toStringBinary(family) + "'");
     }
     return s;
@@ -121,7 +122,7 @@ public final class Region implements AutoCloseable {
 
   /**
    * The store of a cell's family, found by comparing bytes (no allocation on the write path);
-   * throws {@link NoSuchFamilyException} for a family the table does not have.
+   * throws {@link NoSuchColumnFamilyException} for a family the table does not have.
    */
   Store storeOf(Cell c) {
     Store s = storeOrNull(c);
@@ -260,7 +261,7 @@ public final class Region implements AutoCloseable {
 
   /**
    * Checks a mutation without applying it (families exist, value sizes, one row); throws
-   * IllegalArgumentException or NoSuchFamilyException. Lets a batch be validated before any of it
+   * IllegalArgumentException or NoSuchColumnFamilyException. Lets a batch be validated before any of it
    * is written.
    */
   public void check(byte[] row, List<Cell> cells) {

@@ -3,6 +3,7 @@ package io.bellows.region;
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellComparator;
 import io.bellows.scan.CellScanner;
+import io.bellows.scan.RowScanner;
 import io.bellows.scan.ScanQuery;
 import io.bellows.scan.StoreScanner;
 import io.bellows.store.Store;
@@ -15,7 +16,7 @@ import java.util.List;
  * scanners (and through them the files and memory segments they read) until closed. Not
  * thread-safe.
  */
-public final class RegionScanner implements AutoCloseable {
+public final class RegionScanner implements RowScanner {
   private final Region region;
   private final long readPoint;
   private final boolean registered;
@@ -60,6 +61,7 @@ public final class RegionScanner implements AutoCloseable {
    * {@link RegionClosedException} once the region is closed (table disabled or dropped, engine
    * closed): a scan does not outlive its table.
    */
+  @Override
   public boolean nextRow(List<Cell> out) {
     if (closed || rowsReturned >= limit) {
       return false;

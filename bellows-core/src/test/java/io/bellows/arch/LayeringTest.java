@@ -28,7 +28,8 @@ class LayeringTest {
       Map.entry("compaction", 5),
       Map.entry("store", 6),
       Map.entry("region", 7),
-      Map.entry("client", 8), Map.entry("tool", 8));
+      Map.entry("engine", 8),
+      Map.entry("client", 9), Map.entry("tool", 9));
 
   private static final Pattern IMPORT = Pattern.compile("^import (?:static )?io\\.bellows\\.([a-z]+)((?:\\.[a-z]+)*)\\.", Pattern.MULTILINE);
 

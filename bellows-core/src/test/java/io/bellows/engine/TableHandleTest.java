@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bellows.client.Bellows;
-import io.bellows.client.EngineClosedException;
+import io.bellows.util.EngineClosedException;
 import io.bellows.client.Get;
 import io.bellows.client.Put;
 import io.bellows.client.ResultScanner;
 import io.bellows.client.Scan;
 import io.bellows.client.Table;
-import io.bellows.client.TableNotEnabledException;
-import io.bellows.client.TableNotFoundException;
+import io.bellows.util.TableNotEnabledException;
+import io.bellows.util.TableNotFoundException;
 import io.bellows.config.EngineOptions;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.Bytes;

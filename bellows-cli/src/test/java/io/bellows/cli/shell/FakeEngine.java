@@ -13,7 +13,7 @@ import io.bellows.client.Result;
 import io.bellows.client.ResultScanner;
 import io.bellows.client.Scan;
 import io.bellows.client.Table;
-import io.bellows.client.TableNotFoundException;
+import io.bellows.util.TableNotFoundException;
 import io.bellows.config.Durability;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.Bytes;

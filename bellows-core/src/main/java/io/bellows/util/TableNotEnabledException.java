@@ -1,6 +1,4 @@
-package io.bellows.client;
-
-import io.bellows.util.StorageException;
+package io.bellows.util;
 
 /** The table is disabled (as in HBase: disable before drop); enable it to use it. */
 public class TableNotEnabledException extends StorageException {

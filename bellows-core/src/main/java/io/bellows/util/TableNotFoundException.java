@@ -1,6 +1,4 @@
-package io.bellows.client;
-
-import io.bellows.util.StorageException;
+package io.bellows.util;
 
 /** The named table does not exist. */
 public class TableNotFoundException extends StorageException {

@@ -1,4 +1,4 @@
-package io.bellows.client;
+package io.bellows.engine;
 
 import io.bellows.manifest.StoreManifest;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.bellows.client;
+package io.bellows.engine;
 
 import io.bellows.config.EngineOptions;
 import io.bellows.memstore.chunk.ChunkAllocator;

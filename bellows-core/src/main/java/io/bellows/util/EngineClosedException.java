@@ -1,6 +1,4 @@
-package io.bellows.client;
-
-import io.bellows.util.StorageException;
+package io.bellows.util;
 
 /** The engine was closed; nothing more can be done with it or its tables. */
 public class EngineClosedException extends StorageException {

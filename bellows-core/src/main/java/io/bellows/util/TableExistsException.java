@@ -1,6 +1,4 @@
-package io.bellows.client;
-
-import io.bellows.util.StorageException;
+package io.bellows.util;
 
 /** A table of that name exists already. */
 public class TableExistsException extends StorageException {

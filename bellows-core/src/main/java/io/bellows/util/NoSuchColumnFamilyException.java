@@ -1,6 +1,4 @@
-package io.bellows.client;
-
-import io.bellows.util.StorageException;
+package io.bellows.util;
 
 /** A mutation or read named a family the table does not have. */
 public class NoSuchColumnFamilyException extends StorageException {

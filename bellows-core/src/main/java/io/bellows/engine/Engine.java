@@ -1,0 +1,88 @@
+package io.bellows.engine;
+
+import io.bellows.config.Durability;
+import io.bellows.config.EngineOptions;
+import io.bellows.scan.RowScanner;
+import io.bellows.scan.ScanQuery;
+import io.bellows.schema.TableDescriptor;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a Bellows engine does, in the engine's own terms (cells, {@link ScanQuery}): tables and
+ * their data. The public API ({@code io.bellows.client}) translates its objects into these calls
+ * at one place and runs over any implementation: the embedded {@link LocalEngine} now, a remote
+ * one later.
+ *
+ * <p>Errors: {@code TableNotFoundException}, {@code TableExistsException}, {@code
+ * TableNotEnabledException}, {@code NoSuchColumnFamilyException}, {@code EngineClosedException}
+ * (all in {@code io.bellows.util}), {@link IllegalArgumentException} for malformed input, and
+ * {@code StorageException} for everything else. Data calls take a {@link TableRef} from {@link
+ * #table}; they fail with {@code TableNotFoundException} once that table is dropped, even if a new
+ * table took its name.
+ */
+public interface Engine extends AutoCloseable {
+  // ------------------------------------------------------------------ tables
+
+  void createTable(TableDescriptor descriptor);
+
+  TableDescriptor describeTable(String name);
+
+  /** Table names in name order. */
+  List<String> listTables();
+
+  boolean tableExists(String name);
+
+  /** Flushes the table and stops serving it; its data stays. */
+  void disableTable(String name);
+
+  void enableTable(String name);
+
+  boolean isTableEnabled(String name);
+
+  /** Deletes a disabled table and its data. */
+  void dropTable(String name);
+
+  /** The table of this name now; fails if there is none. */
+  TableRef table(String name);
+
+  /** Flushes every memory store of the table to disk and waits for it. */
+  void flush(String table);
+
+  /** Runs a minor compaction of each store of the table if its policy picks files; waits. */
+  void compact(String table);
+
+  /** Compacts all files of each store into one; waits. */
+  void majorCompact(String table);
+
+  // ------------------------------------------------------------------ data
+
+  /** Applies each row's mutation atomically; rows are checked before any is applied. */
+  void mutate(TableRef table, List<RowMutation> rows);
+
+  /**
+   * Applies {@code mutation} only if the newest value of the column equals {@code expected}
+   * (null: the column is absent), atomically with the check. Returns whether it was applied.
+   */
+  boolean checkAndMutate(TableRef table, byte[] family, byte[] qualifier, byte[] expected, RowMutation mutation);
+
+  /** Adds {@code amount} to an 8-byte counter column atomically and returns the new value. */
+  long increment(TableRef table, byte[] row, byte[] family, byte[] qualifier, long amount, Durability durability);
+
+  /** Opens a read of the table's rows at the current read point; the caller closes it. */
+  RowScanner scan(TableRef table, ScanQuery query);
+
+  // ------------------------------------------------------------------ state
+
+  /** Engine-wide metrics by name. */
+  Map<String, Number> metrics();
+
+  /** Per-store metrics of a table: family name -&gt; metric name -&gt; value. */
+  Map<String, Map<String, Number>> storeMetrics(String table);
+
+  EngineOptions options();
+
+  /** Flushes and closes every table and releases the engine's resources. */
+  @Override
+  void close();
+}

@@ -1,0 +1,749 @@
+package io.bellows.engine;
+
+import io.bellows.cell.Cell;
+import io.bellows.config.Durability;
+import io.bellows.region.RegionClosedException;
+import io.bellows.region.RegionScanner;
+import io.bellows.scan.RowScanner;
+import io.bellows.scan.ScanQuery;
+import io.bellows.util.EngineClosedException;
+import io.bellows.util.TableExistsException;
+import io.bellows.util.TableNotEnabledException;
+import io.bellows.util.TableNotFoundException;
+import java.util.function.Function;
+import io.bellows.config.EngineOptions;
+import io.bellows.config.Knobs;
+import io.bellows.manifest.StoreManifest;
+import io.bellows.memstore.chunk.ChunkAllocator;
+import io.bellows.metrics.JvmMetrics;
+import io.bellows.metrics.MetricSet;
+import io.bellows.region.Region;
+import io.bellows.region.RegionServices;
+import io.bellows.schema.ColumnFamilyDescriptor;
+import io.bellows.schema.TableDescriptor;
+import io.bellows.store.Store;
+import io.bellows.util.StorageException;
+import io.bellows.wal.Wal;
+import io.bellows.wal.WalOptions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The embedded {@link Engine} over one data directory: catalog, regions, WAL and its retention,
+ * background work. Applications use it through {@code io.bellows.client.Bellows}.
+ *
+ * <p>Thread-safe. One engine per directory: a second open of the same directory fails while the
+ * first is open (a file lock). Directory layout: {@code LOCK}, {@code CATALOG}, {@code wal/},
+ * {@code tables/<id>-<name>/<family>/} (see docs/FORMAT.md).
+ */
+public final class LocalEngine implements Engine {
+  private static final Logger LOG = LoggerFactory.getLogger(LocalEngine.class);
+  private static final String TABLES = "tables";
+  private static final String WAL = "wal";
+
+  private final Path dir;
+  private final EngineOptions options;
+  private final DirectoryLock lock;
+  private final MetricSet metrics = new MetricSet();
+  private final AtomicLong sequence = new AtomicLong();
+  private final Object ddlLock = new Object();
+  private final Map<String, Region> regions = new ConcurrentHashMap<>();
+  private final BackgroundWork background;
+  private final ChunkAllocator chunks;
+  private final Services services = new Services();
+  private volatile Catalog catalog;
+  private volatile Wal wal;
+  private volatile boolean closed;
+  private volatile Throwable failure;
+  /** WAL rolls already checked against bellows.wal.max.files. */
+  private final AtomicLong rollsChecked = new AtomicLong();
+
+  private LocalEngine(Path dir, EngineOptions options) throws IOException {
+    this.dir = dir.toAbsolutePath();
+    this.options = options;
+    Files.createDirectories(this.dir);
+    this.lock = DirectoryLock.acquire(this.dir);
+    this.background = new BackgroundWork(options, metrics);
+    this.chunks = EngineChunks.create(options);
+    JvmMetrics.register(metrics);
+  }
+
+  /**
+   * Opens the store in {@code dir}, replaying its WAL; creates it if {@code dir} is missing or
+   * empty. A directory that holds files but no {@code CATALOG} is refused without a change: it is
+   * not a Bellows store, or its catalog is lost, and taking it for an empty store would delete data.
+   */
+  public static LocalEngine open(Path dir, EngineOptions options) {
+    checkOpenable(dir);
+    LocalEngine db;
+    try {
+      db = new LocalEngine(dir, options);
+    } catch (IOException e) {
+      throw new StorageException("cannot open " + dir, e);
+    }
+    try {
+      db.recover();
+      return db;
+    } catch (RuntimeException | IOException e) {
+      db.abandon();
+      if (e instanceof RuntimeException) {
+        throw (RuntimeException) e;
+      }
+      throw new StorageException("cannot open " + dir, e);
+    }
+  }
+
+  /** Refuses, before anything is written, a path that is not a directory or not a Bellows store. */
+  private static void checkOpenable(Path dir) {
+    if (Files.exists(dir) && !Files.isDirectory(dir)) {
+      throw new StorageException("cannot open " + dir + ": it is a file, not a directory");
+    }
+    try {
+      if (Files.isDirectory(dir) && !Catalog.exists(dir) && !isNew(dir)) {
+        throw new StorageException("cannot open " + dir + ": it holds files but no " + Catalog.FILE_NAME
+            + ", so it is not a Bellows data directory or its catalog was lost; nothing was changed."
+            + " Open an empty or new directory, or restore " + Catalog.FILE_NAME + " from a backup");
+      }
+    } catch (IOException e) {
+      throw new StorageException("cannot open " + dir, e);
+    }
+  }
+
+  /** Whether a directory without a catalog is new: nothing but the lock and empty subdirectories. */
+  private static boolean isNew(Path dir) throws IOException {
+    try (Stream<Path> entries = Files.list(dir)) {
+      for (Path p : (Iterable<Path>) entries::iterator) {
+        String name = p.getFileName().toString();
+        boolean emptyOwnDir = (name.equals(TABLES) || name.equals(WAL)) && Files.isDirectory(p) && isEmpty(p);
+        if (!name.equals(DirectoryLock.FILE_NAME) && !emptyOwnDir) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private static boolean isEmpty(Path dir) throws IOException {
+    try (Stream<Path> entries = Files.list(dir)) {
+      return entries.findAny().isEmpty();
+    }
+  }
+
+  private void recover() throws IOException {
+    if (Catalog.exists(dir)) {
+      catalog = Catalog.load(dir);
+    } else if (isNew(dir)) {
+      // The catalog is the directory's identity: written first, before any other file.
+      Catalog.empty().write(dir);
+      catalog = Catalog.empty();
+    } else {
+      checkOpenable(dir); // something appeared since the check before the lock: refuse as there
+    }
+    Path tables = dir.resolve(TABLES);
+    Files.createDirectories(tables);
+    deleteUnlistedTableDirectories(tables);
+    Map<Integer, Region> byId = new TreeMap<>();
+    for (Catalog.Entry e : catalog.tables().values()) {
+      if (e.enabled()) {
+        Region r = new Region(e.id(), e.descriptor(), tableDir(e), services);
+        regions.put(e.descriptor().name(), r);
+        byId.put(e.id(), r);
+      }
+    }
+    long highest = highestFlushedSeqId();
+    wal = Wal.open(dir.resolve(WAL), new WalOptions(options.get(Knobs.WAL_ROLL_SIZE),
+        options.get(Knobs.WAL_ASYNC_SYNC_PERIOD_MS)));
+    AtomicLong maxReplayed = new AtomicLong(highest);
+    AtomicLong replayed = new AtomicLong();
+    AtomicLong skipped = new AtomicLong();
+    wal.replay(edit -> {
+      maxReplayed.accumulateAndGet(edit.seqId(), Math::max);
+      Region r = byId.get(edit.regionId());
+      if (r != null && r.replay(edit)) {
+        replayed.incrementAndGet();
+      } else {
+        skipped.incrementAndGet(); // already flushed, or of a dropped or disabled table
+      }
+    });
+    sequence.set(maxReplayed.get());
+    for (Region r : regions.values()) {
+      r.recovered(sequence.get());
+    }
+    if (replayed.get() > 0) {
+      LOG.info("replayed {} WAL edits into {} ({} skipped: already in sorted files or of no open table)",
+          replayed.get(), dir, skipped.get());
+    }
+    metrics.counter("wal.edits.replayed").add(replayed.get());
+    metrics.counter("wal.edits.skipped").add(skipped.get());
+  }
+
+  /**
+   * The highest sequence id in any sorted file, of enabled and disabled tables alike. New sequence
+   * ids must lie above it even when the WAL is empty: an edit numbered at or below a store's
+   * flushedSeqId would be skipped by the next replay, losing it.
+   */
+  private long highestFlushedSeqId() throws IOException {
+    long highest = 0;
+    for (Region r : regions.values()) {
+      for (Store s : r.stores().values()) {
+        highest = Math.max(highest, s.flushedSeqId());
+      }
+    }
+    for (Catalog.Entry e : catalog.tables().values()) {
+      if (!e.enabled()) {
+        for (ColumnFamilyDescriptor f : e.descriptor().families()) {
+          highest = Math.max(highest, StoreManifest.load(tableDir(e).resolve(f.name())).flushedSeqId());
+        }
+      }
+    }
+    return highest;
+  }
+
+  /**
+   * Deletes the directories of tables that are no longer listed: a drop or a create interrupted by
+   * a crash. Only entries named as Bellows names table directories are touched, and in them only
+   * the files Bellows makes (see {@link TableDirectories}).
+   */
+  private void deleteUnlistedTableDirectories(Path tables) throws IOException {
+    Set<String> live = new HashSet<>();
+    for (Catalog.Entry e : catalog.tables().values()) {
+      live.add(tableDir(e).getFileName().toString());
+    }
+    try (Stream<Path> s = Files.list(tables)) {
+      for (Path p : (Iterable<Path>) s::iterator) {
+        String name = p.getFileName().toString();
+        if (live.contains(name)) {
+          continue;
+        }
+        if (!Files.isDirectory(p) || !TableDirectories.isTableDirectoryName(name)) {
+          LOG.warn("{} was not made by Bellows; leaving it alone", p);
+          continue;
+        }
+        LOG.info("deleting {} of a dropped table", p);
+        deleteTableDirectory(p);
+      }
+    }
+  }
+
+  private static void deleteTableDirectory(Path tableDir) throws IOException {
+    List<Path> left = TableDirectories.delete(tableDir);
+    if (!left.isEmpty()) {
+      LOG.warn("left {} in {}: not made by Bellows", left, tableDir);
+    }
+  }
+
+  private Path tableDir(Catalog.Entry e) {
+    return dir.resolve(TABLES).resolve(TableDirectories.name(e.id(), e.descriptor().name()));
+  }
+
+  // ================================================================== tables
+
+  @Override
+  public void createTable(TableDescriptor descriptor) {
+    synchronized (ddlLock) {
+      checkOpen();
+      if (catalog.tables().containsKey(descriptor.name())) {
+        throw new TableExistsException("table '" + descriptor.name() + "' already exists");
+      }
+      Catalog.Entry e = new Catalog.Entry(catalog.nextTableId(), descriptor, true);
+      Path td = tableDir(e);
+      // The stores go to disk before the catalog lists them: a crash in between leaves an unlisted
+      // directory, deleted at the next open, never a listed table without its stores.
+      Region r;
+      try {
+        if (Files.exists(td)) {
+          deleteTableDirectory(td); // an interrupted create's leftovers: its id was never listed
+        }
+        if (Files.exists(td)) {
+          throw new StorageException("cannot create table '" + descriptor.name() + "': " + td
+              + " holds files Bellows did not make; move them away");
+        }
+        r = Region.create(e.id(), descriptor, td, services);
+      } catch (IOException ex) {
+        throw new StorageException("cannot create table '" + descriptor.name() + "'", ex);
+      }
+      try {
+        writeCatalog(catalog.with(e));
+      } catch (RuntimeException ex) {
+        r.close(false);
+        try {
+          deleteTableDirectory(td);
+        } catch (IOException suppressed) {
+          ex.addSuppressed(suppressed); // unlisted: deleted at the next open
+        }
+        throw ex;
+      }
+      regions.put(descriptor.name(), r);
+    }
+  }
+
+  @Override
+  public TableDescriptor describeTable(String name) {
+    return entry(name).descriptor();
+  }
+
+  @Override
+  public List<String> listTables() {
+    checkOpen();
+    List<String> names = new ArrayList<>(catalog.tables().keySet());
+    names.sort(Comparator.naturalOrder());
+    return names;
+  }
+
+  @Override
+  public boolean tableExists(String name) {
+    checkOpen();
+    return catalog.tables().containsKey(name);
+  }
+
+  /** Flushes and closes the table's region; reads and writes fail until it is enabled again. */
+  @Override
+  public void disableTable(String name) {
+    synchronized (ddlLock) {
+      Catalog.Entry e = entry(name);
+      if (!e.enabled()) {
+        throw new TableNotEnabledException("table '" + name + "' is already disabled");
+      }
+      Region r = regions.remove(name);
+      if (r != null) {
+        r.close(true);
+        services.walMayShrink(r);
+      }
+      writeCatalog(catalog.with(new Catalog.Entry(e.id(), e.descriptor(), false)));
+    }
+  }
+
+  @Override
+  public void enableTable(String name) {
+    synchronized (ddlLock) {
+      Catalog.Entry e = entry(name);
+      if (e.enabled()) {
+        throw new StorageException("table '" + name + "' is already enabled");
+      }
+      writeCatalog(catalog.with(new Catalog.Entry(e.id(), e.descriptor(), true)));
+      Region r = new Region(e.id(), e.descriptor(), tableDir(e), services);
+      r.recovered(sequence.get());
+      regions.put(name, r);
+    }
+  }
+
+  @Override
+  public boolean isTableEnabled(String name) {
+    return entry(name).enabled();
+  }
+
+  /** Drops a disabled table and deletes its data (HBase requires disabling first; so does Bellows). */
+  @Override
+  public void dropTable(String name) {
+    synchronized (ddlLock) {
+      Catalog.Entry e = entry(name);
+      if (e.enabled()) {
+        throw new TableNotEnabledException("table '" + name + "' is enabled: disable it before dropping it");
+      }
+      writeCatalog(catalog.without(name));
+      try {
+        deleteTableDirectory(tableDir(e));
+      } catch (IOException ex) {
+        LOG.warn("could not delete the files of dropped table {}; they are deleted at next open", name, ex);
+      }
+    }
+  }
+
+  @Override
+  public TableRef table(String name) {
+    Catalog.Entry e = entry(name);
+    return new TableRef(name, e.id(), e.descriptor());
+  }
+
+  /** Flushes every memory store of the table to disk and waits for it. */
+  @Override
+  public void flush(String table) {
+    region(table).flush(true);
+  }
+
+  /** Runs a minor compaction of each store of the table if its policy picks files; waits. */
+  @Override
+  public void compact(String table) {
+    region(table).compact(false);
+  }
+
+  /** Compacts all files of each store into one, dropping deleted, expired and surplus data; waits. */
+  @Override
+  public void majorCompact(String table) {
+    region(table).compact(true);
+  }
+
+  // ================================================================== data
+
+  @Override
+  public void mutate(TableRef table, List<RowMutation> rows) {
+    onRegion(table, r -> {
+      for (RowMutation m : rows) {
+        r.check(m.row(), m.cells());
+      }
+      for (RowMutation m : rows) {
+        r.mutate(m.row(), m.cells(), m.wholeRowDeleteTs(), m.durability());
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public boolean checkAndMutate(TableRef table, byte[] family, byte[] qualifier, byte[] expected,
+      RowMutation m) {
+    return onRegion(table, r -> r.checkAndMutate(m.row(), family, qualifier, expected, m.cells(),
+        m.wholeRowDeleteTs(), m.durability()));
+  }
+
+  @Override
+  public long increment(TableRef table, byte[] row, byte[] family, byte[] qualifier, long amount,
+      Durability durability) {
+    return onRegion(table, r -> r.increment(row, family, qualifier, amount, durability));
+  }
+
+  @Override
+  public RowScanner scan(TableRef table, ScanQuery query) {
+    return onRegion(table, r -> new TableScanner(table, r.scanner(query)));
+  }
+
+  /** The table's region, if it is still the table of the reference and enabled. */
+  private Region region(TableRef table) {
+    Region r = region(table.name());
+    if (r.id() != table.id()) {
+      throw new TableNotFoundException("table '" + table.name() + "' was dropped; the table of"
+          + " that name now is a new one: get a new handle");
+    }
+    return r;
+  }
+
+  private <T> T onRegion(TableRef table, Function<Region, T> op) {
+    Region r = region(table);
+    try {
+      return op.apply(r);
+    } catch (RegionClosedException e) {
+      throw closedCause(table, e);
+    }
+  }
+
+  /**
+   * Why a region was found closed, as the API says it: the engine is closed, or the table was
+   * disabled or dropped meanwhile (each throws), else the region's own exception.
+   */
+  private RuntimeException closedCause(TableRef table, RegionClosedException e) {
+    checkOpen();
+    region(table);
+    return e;
+  }
+
+  /** A region's scanner that fails as the API says once the engine, or the table, is closed. */
+  private final class TableScanner implements RowScanner {
+    private final TableRef table;
+    private final RegionScanner scanner;
+
+    TableScanner(TableRef table, RegionScanner scanner) {
+      this.table = table;
+      this.scanner = scanner;
+    }
+
+    @Override
+    public boolean nextRow(List<Cell> out) {
+      try {
+        return scanner.nextRow(out);
+      } catch (RegionClosedException e) {
+        scanner.close();
+        throw closedCause(table, e);
+      }
+    }
+
+    @Override
+    public void close() {
+      scanner.close();
+    }
+  }
+
+  // ================================================================== metrics
+
+  /** Engine-wide metrics by name (WAL, flushes, compactions, memory, blocked time, GC). */
+  @Override
+  public Map<String, Number> metrics() {
+    checkOpen();
+    Map<String, Number> m = new TreeMap<>(metrics.snapshot());
+    Wal w = wal;
+    if (w != null) {
+      m.put("wal.bytes.appended", w.bytesAppended());
+      m.put("wal.records.appended", w.recordsAppended());
+      m.put("wal.syncs", w.syncs());
+      m.put("wal.forces", w.forces());
+      m.put("wal.files", w.fileCount());
+      m.put("wal.files.rolled", w.filesRolled());
+      m.put("wal.files.deleted", w.filesDeleted());
+    }
+    long data = 0;
+    long overhead = 0;
+    long files = 0;
+    long bytesRead = 0;
+    for (Region r : regions.values()) {
+      for (Store s : r.stores().values()) {
+        bytesRead += s.fileBytesRead();
+        data += s.memStoreSize().dataBytes();
+        overhead += s.memStoreSize().overheadBytes();
+        files += s.fileCount();
+      }
+    }
+    m.put("memstore.data.bytes", data);
+    m.put("memstore.overhead.bytes", overhead);
+    m.put("store.files", files);
+    m.put("store.files.bytes.read", bytesRead);
+    m.put("tables", catalog.tables().size());
+    EngineChunks.metrics(chunks).forEach((k, v) -> m.put("chunks." + k, v));
+    return m;
+  }
+
+  /** Per-store metrics of a table: family name -&gt; metric name -&gt; value. */
+  @Override
+  public Map<String, Map<String, Number>> storeMetrics(String table) {
+    Map<String, Map<String, Number>> out = new TreeMap<>();
+    for (Store s : region(table).stores().values()) {
+      out.put(s.family().name(), s.metrics());
+    }
+    return out;
+  }
+
+  public Path directory() {
+    return dir;
+  }
+
+  @Override
+  public EngineOptions options() {
+    return options;
+  }
+
+  // ================================================================== internals
+
+  private Region region(String name) {
+    checkOpen();
+    Region r = regions.get(name);
+    if (r == null) {
+      Catalog.Entry e = catalog.tables().get(name);
+      if (e == null) {
+        throw new TableNotFoundException("table '" + name + "' does not exist");
+      }
+      throw new TableNotEnabledException("table '" + name + "' is disabled");
+    }
+    return r;
+  }
+
+  private Catalog.Entry entry(String name) {
+    checkOpen();
+    Catalog.Entry e = catalog.tables().get(name);
+    if (e == null) {
+      throw new TableNotFoundException("table '" + name + "' does not exist");
+    }
+    return e;
+  }
+
+  private void writeCatalog(Catalog next) {
+    try {
+      next.write(dir);
+      catalog = next;
+    } catch (IOException e) {
+      throw new StorageException("cannot write the catalog of " + dir, e);
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new EngineClosedException("the engine of " + dir + " is closed");
+    }
+    Throwable f = failure;
+    if (f != null) {
+      throw new StorageException("the engine of " + dir + " stopped after a write-ahead log failure", f);
+    }
+  }
+
+  /** The WAL threshold: no edit at or above it may be deleted. See docs/ARCHITECTURE.md. */
+  private void deleteObsoleteWalFiles() {
+    Wal w = wal;
+    if (w == null) {
+      return;
+    }
+    w.deleteObsolete(walThreshold());
+  }
+
+  /** The oldest sequence id still needed from the WAL: edits below it are all in sorted files. */
+  private long walThreshold() {
+    // Order matters: the floor first, then in-flight mutations, then memory stores, so that a
+    // mutation moving from "in flight" to "in a memory store" meanwhile is seen in one of them.
+    long threshold = sequence.get() + 1;
+    for (Region r : regions.values()) {
+      threshold = Math.min(threshold, r.oldestPendingSeqId());
+    }
+    for (Region r : regions.values()) {
+      threshold = Math.min(threshold, r.oldestUnflushedSeqId());
+    }
+    return threshold;
+  }
+
+  /**
+   * When the WAL holds more files than allowed, flushes every table whose memory holds an edit of
+   * the oldest file, so that the file can be deleted (the WAL would otherwise grow without bound
+   * under a table that is written slowly).
+   */
+  private void flushForWalSize(Wal w) {
+    int max = options.get(Knobs.WAL_MAX_FILES);
+    if (w.fileCount() <= max) {
+      return;
+    }
+    Region oldest = null;
+    for (Region r : regions.values()) {
+      if (oldest == null || r.oldestUnflushedSeqId() < oldest.oldestUnflushedSeqId()) {
+        oldest = r;
+      }
+    }
+    if (oldest != null && oldest.oldestUnflushedSeqId() != Long.MAX_VALUE) {
+      metrics.counter("flush.requested.by.wal.size").increment();
+      background.requestFlushAll(oldest);
+    }
+  }
+
+  /** Flushes and closes every table, stops background work, closes the WAL, unlocks the directory. */
+  @Override
+  public void close() {
+    synchronized (ddlLock) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    RuntimeException first = null;
+    for (Region r : regions.values()) {
+      try {
+        r.close(failure == null);
+      } catch (RuntimeException e) {
+        first = first == null ? e : first;
+      }
+    }
+    background.shutdown();
+    try {
+      if (wal != null) {
+        if (failure == null && first == null) {
+          // Every table flushed: no edit is needed any more, the last file goes too, and the next
+          // open reads no log at all.
+          wal.closeAndDeleteObsolete(walThreshold());
+        } else {
+          wal.close(); // a flush failed: its edits exist only in the log, which must stay whole
+        }
+      }
+    } catch (RuntimeException e) {
+      first = first == null ? e : first;
+    }
+    lock.release();
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  /** Cleans up after a failed open. */
+  private void abandon() {
+    closed = true;
+    for (Region r : regions.values()) {
+      try {
+        r.close(false);
+      } catch (RuntimeException ignored) {
+        // already failing
+      }
+    }
+    background.shutdownNow();
+    if (wal != null) {
+      try {
+        wal.close();
+      } catch (RuntimeException ignored) {
+        // already failing
+      }
+    }
+    lock.release();
+  }
+
+  /** The engine's side of the region contract. */
+  private final class Services implements RegionServices {
+    @Override
+    public EngineOptions options() {
+      return options;
+    }
+
+    @Override
+    public Wal wal() {
+      return wal;
+    }
+
+    @Override
+    public AtomicLong sequence() {
+      return sequence;
+    }
+
+    @Override
+    public MetricSet metrics() {
+      return metrics;
+    }
+
+    @Override
+    public Executor inMemoryCompactions() {
+      return background.inMemoryCompactions();
+    }
+
+    @Override
+    public ChunkAllocator chunks() {
+      return chunks;
+    }
+
+    @Override
+    public void requestFlush(Region region) {
+      if (!closed) {
+        background.requestFlush(region);
+      }
+    }
+
+    @Override
+    public void requestCompaction(Region region) {
+      if (!closed) {
+        background.requestCompaction(region);
+      }
+    }
+
+    @Override
+    public void walMayShrink(Region region) {
+      deleteObsoleteWalFiles();
+    }
+
+    @Override
+    public void wrote(Region region) {
+      Wal w = wal;
+      long rolled = w.filesRolled();
+      if (rolled != rollsChecked.get() && rollsChecked.getAndSet(rolled) != rolled) {
+        flushForWalSize(w);
+      }
+    }
+
+    @Override
+    public void walFailed(Throwable cause) {
+      if (failure == null) {
+        failure = cause;
+        LOG.error("write-ahead log failure: the engine of {} stops accepting writes", dir, cause);
+      }
+    }
+  }
+}
