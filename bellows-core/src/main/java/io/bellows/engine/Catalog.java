@@ -34,7 +34,8 @@ import java.util.zip.CRC32C;
  */
 final class Catalog {
   static final String FILE_NAME = "CATALOG";
-  private static final String HEADER = "bellows-catalog 1";
+  static final int VERSION = 1;
+  private static final String HEADER = "bellows-catalog " + VERSION;
 
   /** One table's entry. */
   record Entry(int id, TableDescriptor descriptor, boolean enabled) {}

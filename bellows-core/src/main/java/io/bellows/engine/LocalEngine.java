@@ -144,6 +144,7 @@ public final class LocalEngine implements Engine {
   }
 
   private void recover() throws IOException {
+    OptionsFile.check(dir, options); // first: a newer format is refused before anything is read
     if (Catalog.exists(dir)) {
       catalog = Catalog.load(dir);
     } else if (isNew(dir)) {
@@ -189,6 +190,7 @@ public final class LocalEngine implements Engine {
     }
     metrics.counter("wal.edits.replayed").add(replayed.get());
     metrics.counter("wal.edits.skipped").add(skipped.get());
+    OptionsFile.record(dir, options);
   }
 
   /**

@@ -36,7 +36,8 @@ import java.util.zip.CRC32C;
 public record StoreManifest(long flushedSeqId, long nextFileId, List<Long> fileIds) {
   public static final String FILE_NAME = "MANIFEST";
   private static final int MAGIC = 0x424C4D46; // "BLMF"
-  private static final byte VERSION = 1;
+  /** The format version this build writes and reads. */
+  public static final byte VERSION = 1;
 
   public StoreManifest {
     fileIds = Collections.unmodifiableList(new ArrayList<>(fileIds));

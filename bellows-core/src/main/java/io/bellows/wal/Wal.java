@@ -55,6 +55,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Wal implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(Wal.class);
+  /** The format version of the log files this build writes (and the only one it reads). */
+  public static final int FORMAT_VERSION = WalFormat.VERSION;
   /** An append that leaves this much unwritten data writes it out, bounding the buffer. */
   private static final int PENDING_WRITE_THRESHOLD = 8 * 1024 * 1024;
 

@@ -1,0 +1,159 @@
+package io.bellows.engine;
+
+import io.bellows.config.EngineOptions;
+import io.bellows.config.Knob;
+import io.bellows.config.Knobs;
+import io.bellows.manifest.StoreManifest;
+import io.bellows.sstable.Trailer;
+import io.bellows.util.AtomicFiles;
+import io.bellows.util.CorruptionException;
+import io.bellows.util.StorageException;
+import io.bellows.wal.Wal;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code OPTIONS} file of a data directory: the on-disk format versions this build writes and
+ * the engine options in effect at the last open, so that a directory says how it was written.
+ *
+ * <p>At open it is checked before anything else changes: a directory written in a format newer
+ * than this build reads is refused with a message naming the format, and nothing is touched.
+ * Engine options that differ from the last open are logged one per line; none is refused, because
+ * no engine option changes how data already on disk is read (table and family settings, which do,
+ * live in the catalog and in each sorted file). The file is then rewritten with the current
+ * values. Text, replaced atomically, last line a CRC32C of the rest (see docs/FORMAT.md):
+ *
+ * <pre>
+ *   bellows-options 1
+ *   format &lt;catalog|manifest|wal|sstable&gt; &lt;version&gt;
+ *   option &lt;knob name&gt; &lt;value&gt;
+ *   crc32c &lt;8 hex digits&gt;
+ * </pre>
+ */
+final class OptionsFile {
+  static final String FILE_NAME = "OPTIONS";
+  private static final Logger LOG = LoggerFactory.getLogger(OptionsFile.class);
+  private static final String HEADER = "bellows-options 1";
+
+  /** The format versions this build writes; it reads these and older ones. */
+  static Map<String, Integer> currentFormats() {
+    Map<String, Integer> m = new LinkedHashMap<>();
+    m.put("catalog", Catalog.VERSION);
+    m.put("manifest", (int) StoreManifest.VERSION);
+    m.put("wal", Wal.FORMAT_VERSION);
+    m.put("sstable", Trailer.CURRENT_VERSION);
+    return m;
+  }
+
+  private OptionsFile() {}
+
+  /**
+   * Checks the directory's recorded formats against this build and logs changed options. Throws
+   * {@link StorageException} if the directory was written in a format this build cannot read.
+   * Writes nothing: {@link #record} does, once the open has succeeded.
+   */
+  static void check(Path dir, EngineOptions options) throws IOException {
+    Path p = dir.resolve(FILE_NAME);
+    if (Files.exists(p)) {
+      Recorded previous = load(p);
+      Map<String, Integer> ours = currentFormats();
+      for (Map.Entry<String, Integer> f : previous.formats().entrySet()) {
+        Integer supported = ours.get(f.getKey());
+        if (supported == null || f.getValue() > supported) {
+          throw new StorageException("cannot open " + dir + ": it was written by a newer Bellows ("
+              + f.getKey() + " format " + f.getValue() + "; this build reads "
+              + (supported == null ? "no such format" : "up to " + supported) + "); nothing was changed."
+              + " Open it with that newer Bellows");
+        }
+      }
+      Map<String, String> now = optionValues(options);
+      for (Map.Entry<String, String> o : previous.options().entrySet()) {
+        String current = now.get(o.getKey());
+        if (current == null) {
+          LOG.info("{}: option {} of the last open is unknown to this build; ignored", dir, o.getKey());
+        } else if (!current.equals(o.getValue())) {
+          LOG.info("{}: option {} changed from {} to {} since the last open", dir, o.getKey(), o.getValue(), current);
+        }
+      }
+    }
+  }
+
+  /** Records this build's formats and the options in effect (replacing the file atomically). */
+  static void record(Path dir, EngineOptions options) throws IOException {
+    byte[] content = render(currentFormats(), optionValues(options)).getBytes(StandardCharsets.UTF_8);
+    Path p = dir.resolve(FILE_NAME);
+    if (!Files.exists(p) || !java.util.Arrays.equals(Files.readAllBytes(p), content)) {
+      AtomicFiles.write(p, content);
+    }
+  }
+
+  /** What an OPTIONS file holds. */
+  record Recorded(Map<String, Integer> formats, Map<String, String> options) {}
+
+  static Map<String, String> optionValues(EngineOptions options) {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (Knob<?> k : Knobs.ALL) {
+      if (k.scope() == Knob.Scope.ENGINE) {
+        m.put(k.name(), String.valueOf(options.get(k)));
+      }
+    }
+    return m;
+  }
+
+  static String render(Map<String, Integer> formats, Map<String, String> options) {
+    StringBuilder sb = new StringBuilder(HEADER).append('\n');
+    formats.forEach((k, v) -> sb.append("format ").append(k).append(' ').append(v).append('\n'));
+    options.forEach((k, v) -> sb.append("option ").append(k).append(' ').append(v).append('\n'));
+    CRC32C crc = new CRC32C();
+    crc.update(sb.toString().getBytes(StandardCharsets.UTF_8));
+    return sb + String.format("crc32c %08x\n", (int) crc.getValue());
+  }
+
+  static Recorded load(Path p) throws IOException {
+    byte[] raw = Files.readAllBytes(p);
+    // Checked as bytes before decoding, so that damage is reported as damage (as for CATALOG).
+    String bytes = new String(raw, StandardCharsets.ISO_8859_1);
+    int crcLine = bytes.lastIndexOf("crc32c ");
+    if (!bytes.startsWith(HEADER + "\n") || crcLine < 0) {
+      throw new CorruptionException(p + ": not a Bellows options file (bad header or missing checksum)");
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(raw, 0, crcLine);
+    if (!bytes.substring(crcLine + 7).equals(String.format("%08x\n", (int) crc.getValue()))) {
+      throw new CorruptionException(p + ": options checksum mismatch (checksum line at offset " + crcLine + ")");
+    }
+    String body;
+    try {
+      body = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(raw, 0, crcLine)).toString();
+    } catch (CharacterCodingException e) {
+      throw new CorruptionException(p + ": options file is not valid UTF-8", e);
+    }
+    Map<String, Integer> formats = new LinkedHashMap<>();
+    Map<String, String> options = new LinkedHashMap<>();
+    String[] lines = body.split("\n");
+    for (int i = 1; i < lines.length; i++) {
+      String[] f = lines[i].split(" ", 3);
+      try {
+        if (f[0].equals("format") && f.length == 3) {
+          formats.put(f[1], Integer.parseInt(f[2]));
+        } else if (f[0].equals("option") && f.length == 3) {
+          options.put(f[1], f[2]);
+        } else {
+          throw new CorruptionException(p + ": bad options line " + (i + 1) + ": " + lines[i]);
+        }
+      } catch (NumberFormatException e) {
+        throw new CorruptionException(p + ": bad options line " + (i + 1) + ": " + lines[i], e);
+      }
+    }
+    return new Recorded(formats, options);
+  }
+}
