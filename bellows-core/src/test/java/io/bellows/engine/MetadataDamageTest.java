@@ -28,8 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Randomized: a store (several tables and families, data in sorted files and, for a crash image,
- * in the WAL) gets one random piece of damage to its metadata — a catalog, manifest, sorted file or
- * store directory deleted, flipped or truncated — or foreign files planted anywhere in it. Then:
+ * in the WAL) gets one random piece of damage to its metadata — a catalog, options file, manifest,
+ * sorted file or store directory deleted, flipped or truncated — or foreign files planted anywhere
+ * in it. Then:
  *
  * <ul>
  *   <li>damage: the open fails with a {@link StorageException} naming what is damaged, and the
@@ -44,13 +45,13 @@ import org.junit.jupiter.api.io.TempDir;
 class MetadataDamageTest {
   @TempDir Path root;
 
-  enum Damage { DELETE_CATALOG, FLIP_CATALOG, TRUNCATE_CATALOG, DELETE_MANIFEST, FLIP_MANIFEST,
-    TRUNCATE_MANIFEST, DELETE_SORTED_FILE, DELETE_STORE_DIRECTORY, PLANT_FOREIGN_FILES }
+  enum Damage { DELETE_CATALOG, FLIP_CATALOG, TRUNCATE_CATALOG, FLIP_OPTIONS, DELETE_MANIFEST,
+    FLIP_MANIFEST, TRUNCATE_MANIFEST, DELETE_SORTED_FILE, DELETE_STORE_DIRECTORY, PLANT_FOREIGN_FILES }
 
   @Test
   void damagedMetadataFailsTheOpenWithNothingChangedAndForeignFilesAreNeverDeleted() throws IOException {
     long seed = Long.getLong("bellows.damage.seed", new Random().nextLong());
-    int rounds = Integer.getInteger("bellows.damage.rounds", 36);
+    int rounds = Integer.getInteger("bellows.damage.rounds", 40);
     System.out.println("MetadataDamageTest seed " + seed + " (-Dbellows.damage.seed=" + seed + ")");
     Random rnd = new Random(seed);
     for (int round = 0; round < rounds; round++) {
@@ -137,6 +138,9 @@ class MetadataDamageTest {
       case TRUNCATE_CATALOG:
         truncate(catalog, rnd);
         return "CATALOG";
+      case FLIP_OPTIONS:
+        flip(dir.resolve("OPTIONS"), rnd);
+        return "OPTIONS";
       default:
         break;
     }
