@@ -3,6 +3,7 @@ package io.bellows.bench;
 import io.bellows.cell.Cell;
 import io.bellows.memstore.FlushSnapshot;
 import io.bellows.memstore.MemStore;
+import io.bellows.memstore.InMemoryWork;
 import io.bellows.memstore.MemStoreContext;
 import io.bellows.memstore.MemStoreSize;
 import io.bellows.memstore.MemStores;
@@ -64,7 +65,8 @@ public final class MemStoreHarness implements AutoCloseable {
       return t;
     });
     background.prestartAllCoreThreads();
-    MemStoreContext context = new MemStoreContext(family, config.flushSize(), config.engine(), chunks, background,
+    MemStoreContext context = new MemStoreContext(family, config.flushSize(), config.engine(), chunks,
+        InMemoryWork.on(background),
         () -> RetentionFilters.create(family, RetentionFilter.Mode.FLUSH, seqIds.get(), Clock.SYSTEM.currentTimeMillis()),
         Clock.SYSTEM, MemStoreContext.Listener.NONE);
     this.memStore = MemStores.create(context);

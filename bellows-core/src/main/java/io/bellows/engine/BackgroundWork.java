@@ -2,12 +2,12 @@ package io.bellows.engine;
 
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
+import io.bellows.memstore.InMemoryWork;
 import io.bellows.metrics.MetricSet;
 import io.bellows.region.Region;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -33,6 +33,7 @@ final class BackgroundWork {
   private static final Logger LOG = LoggerFactory.getLogger(BackgroundWork.class);
 
   private final MetricSet metrics;
+  private final Runnable memoryReleased;
   private final ExecutorService flushes;
   private final ExecutorService compactions;
   private final ExecutorService inMemory;
@@ -49,8 +50,13 @@ final class BackgroundWork {
 
   private record Failing(String what, Region region) {}
 
-  BackgroundWork(EngineOptions options, MetricSet metrics) {
+  /**
+   * @param memoryReleased run after a flush or an in-memory compaction released memory-store
+   *     data (their results say so): the engine then deletes the WAL files no store needs
+   */
+  BackgroundWork(EngineOptions options, MetricSet metrics, Runnable memoryReleased) {
     this.metrics = metrics;
+    this.memoryReleased = memoryReleased;
     this.flushes = Executors.newFixedThreadPool(options.get(Knobs.FLUSH_THREADS), daemon("bellows-flush"));
     this.compactions = Executors.newFixedThreadPool(options.get(Knobs.COMPACTION_THREADS), daemon("bellows-compaction"));
     this.inMemory = Executors.newFixedThreadPool(options.get(Knobs.IN_MEMORY_COMPACTION_THREADS),
@@ -58,8 +64,19 @@ final class BackgroundWork {
     metrics.gauge("background.work.failing", failures::size);
   }
 
-  Executor inMemoryCompactions() {
-    return inMemory;
+  /** Runs memory stores' in-memory work on its pool; a raised oldest sequence id may free WAL files. */
+  InMemoryWork inMemoryCompactions() {
+    return task -> inMemory.execute(() -> {
+      if (task.getAsLong() != InMemoryWork.UNCHANGED) {
+        memoryReleased.run();
+      }
+    });
+  }
+
+  private void flushRegion(Region region, boolean all) {
+    if (region.flush(all) != Region.NOTHING_FLUSHED) {
+      memoryReleased.run();
+    }
   }
 
   /** Queues a flush of the stores that reached their flush size (no-op if one is queued). */
@@ -68,7 +85,7 @@ final class BackgroundWork {
       submit(flushes, region, () -> {
         flushQueued.remove(region);
         if (!stopping && !region.isClosedForWork()) {
-          region.flush(false);
+          flushRegion(region, false);
         }
       }, () -> flushQueued.remove(region), "flush");
     }
@@ -78,7 +95,7 @@ final class BackgroundWork {
   void requestFlushAll(Region region) {
     submit(flushes, region, () -> {
       if (!stopping && !region.isClosedForWork()) {
-        region.flush(true);
+        flushRegion(region, true);
       }
     }, () -> { }, "flush");
   }

@@ -14,6 +14,7 @@ import java.util.function.Function;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
 import io.bellows.manifest.StoreManifest;
+import io.bellows.memstore.InMemoryWork;
 import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.metrics.JvmMetrics;
 import io.bellows.metrics.MetricSet;
@@ -36,7 +37,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -77,7 +77,7 @@ public final class LocalEngine implements Engine {
     this.options = options;
     Files.createDirectories(this.dir);
     this.lock = DirectoryLock.acquire(this.dir);
-    this.background = new BackgroundWork(options, metrics);
+    this.background = new BackgroundWork(options, metrics, this::deleteObsoleteWalFiles);
     this.chunks = EngineChunks.create(options);
     JvmMetrics.register(metrics);
   }
@@ -323,7 +323,7 @@ public final class LocalEngine implements Engine {
       Region r = regions.remove(name);
       if (r != null) {
         r.close(true);
-        services.walMayShrink(r);
+        deleteObsoleteWalFiles();
       }
       writeCatalog(catalog.with(new Catalog.Entry(e.id(), e.descriptor(), false)));
     }
@@ -374,7 +374,9 @@ public final class LocalEngine implements Engine {
   /** Flushes every memory store of the table to disk and waits for it. */
   @Override
   public void flush(String table) {
-    region(table).flush(true);
+    if (region(table).flush(true) != Region.NOTHING_FLUSHED) {
+      deleteObsoleteWalFiles();
+    }
   }
 
   /** Runs a minor compaction of each store of the table if its policy picks files; waits. */
@@ -703,7 +705,7 @@ public final class LocalEngine implements Engine {
     }
 
     @Override
-    public Executor inMemoryCompactions() {
+    public InMemoryWork inMemoryCompactions() {
       return background.inMemoryCompactions();
     }
 
@@ -724,11 +726,6 @@ public final class LocalEngine implements Engine {
       if (!closed) {
         background.requestCompaction(region);
       }
-    }
-
-    @Override
-    public void walMayShrink(Region region) {
-      deleteObsoleteWalFiles();
     }
 
     @Override

@@ -159,11 +159,16 @@ public final class CompactingMemStore implements MemStore {
   private void requestCompaction() {
     compactionRequested.set(true);
     if (!closed && compactionRunning.compareAndSet(false, true)) {
-      context.background().execute(this::runCompactions);
+      context.background().submit(this::runCompactions);
     }
   }
 
-  private void runCompactions() {
+  /**
+   * Runs compaction rounds while they are requested. Returns the new oldest unflushed sequence id
+   * if the rounds raised it (the WAL may shrink), else {@link InMemoryWork#UNCHANGED}.
+   */
+  private long runCompactions() {
+    long oldestBefore = oldestUnflushedSeqId();
     try {
       while (compactionRequested.getAndSet(false) && !closed) {
         compactOnce();
@@ -174,8 +179,10 @@ public final class CompactingMemStore implements MemStore {
     }
     // A request that arrived after the loop's last check but before the flag cleared.
     if (compactionRequested.get() && !closed && compactionRunning.compareAndSet(false, true)) {
-      context.background().execute(this::runCompactions);
+      context.background().submit(this::runCompactions);
     }
+    long oldestAfter = oldestUnflushedSeqId();
+    return oldestAfter > oldestBefore && oldestAfter != Long.MAX_VALUE ? oldestAfter : InMemoryWork.UNCHANGED;
   }
 
   /** One round of the policy over the current pipeline. Package-private for tests. */
@@ -272,7 +279,6 @@ public final class CompactingMemStore implements MemStore {
       aborted.incrementAndGet();
       return false;
     }
-    long oldestBefore = oldestUnflushedSeqId();
     for (;;) {
       Pipeline p = pipeline.get();
       Pipeline next = p.replace(run, out);
@@ -296,10 +302,6 @@ public final class CompactingMemStore implements MemStore {
       bytesEliminated.addAndGet(before.dataBytes() - after.dataBytes());
     }
     run.forEach(Segment::release);
-    long oldestAfter = oldestUnflushedSeqId();
-    if (oldestAfter > oldestBefore && oldestAfter != Long.MAX_VALUE) {
-      context.listener().oldestUnflushedSeqIdRose(oldestAfter);
-    }
     return true;
   }
 

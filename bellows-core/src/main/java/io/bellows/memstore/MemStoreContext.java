@@ -5,7 +5,6 @@ import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.scan.RetentionFilter;
 import io.bellows.util.Clock;
-import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 /**
@@ -16,30 +15,31 @@ import java.util.function.Supplier;
  * @param flushSize the store's flush size in bytes (A is a fraction of it)
  * @param engine engine-wide settings (chunk size, pool, on/off heap)
  * @param chunks the engine's chunk allocator, shared by all stores (may be unused by NONE)
- * @param background executor for in-memory flushes and compactions
+ * @param background runs in-memory flushes and compactions and receives their results
  * @param redundancyFilter makes a fresh FLUSH-mode retention filter (with the store's current smallest
  *     read point) for in-memory compaction
  * @param clock time source
- * @param listener told when the memory store's state changes in ways the store cares about
+ * @param listener told when in-memory work finishes (tests and metrics)
  */
 public record MemStoreContext(
     ColumnFamilyDescriptor family,
     long flushSize,
     EngineOptions engine,
     ChunkAllocator chunks,
-    Executor background,
+    InMemoryWork background,
     Supplier<RetentionFilter> redundancyFilter,
     Clock clock,
     Listener listener) {
 
-  /** Callbacks from a memory store to its owner. Called from background threads; must be cheap. */
+  /**
+   * Observes a memory store's background work (tests and metrics). Called from background
+   * threads; must be cheap. Nothing the engine acts on comes this way: that is returned by the
+   * work itself ({@link InMemoryWork}).
+   */
   public interface Listener {
     Listener NONE = new Listener() {};
 
-    /** The oldest unflushed sequence id rose (in-memory compaction dropped old versions). */
-    default void oldestUnflushedSeqIdRose(long newOldest) {}
-
-    /** An in-memory flush or compaction finished (for metrics and tests). */
+    /** An in-memory flush or compaction round finished. */
     default void inMemoryCompactionDone() {}
   }
 }

@@ -84,7 +84,7 @@ public final class Region implements AutoCloseable {
     this.blockedWrites = services.metrics().counter("writes.blocked.count");
     for (ColumnFamilyDescriptor f : descriptor.families()) {
       StoreContext sc = new StoreContext(services.options(), descriptor.flushSize(), readPoints::smallest,
-          services.inMemoryCompactions(), services.chunks(), services.metrics(), () -> services.walMayShrink(this));
+          services.inMemoryCompactions(), services.chunks(), services.metrics());
       stores.put(f.name(), new Store(f, dir.resolve(f.name()), sc));
     }
     this.storeArray = stores.values().toArray(new Store[0]);
@@ -487,11 +487,17 @@ public final class Region implements AutoCloseable {
 
   // ================================================================== flush & compaction
 
+  /** {@link #flush}'s result when nothing was flushed. */
+  public static final long NOTHING_FLUSHED = -1;
+
   /**
    * Flushes the memory stores to sorted files: every store if {@code all}, else those at or above
-   * the flush size. Waits for a concurrent flush of this region to finish first.
+   * the flush size. Waits for a concurrent flush of this region to finish first. Returns the
+   * region's oldest unflushed sequence id afterwards ({@link Long#MAX_VALUE} if its memory is
+   * empty), or {@link #NOTHING_FLUSHED}: the caller, the engine, decides from it which WAL files
+   * may go.
    */
-  public void flush(boolean all) {
+  public long flush(boolean all) {
     flushLock.lock();
     try {
       flushRequested.set(false);
@@ -517,15 +523,16 @@ public final class Region implements AutoCloseable {
         throw e;
       }
       flushFailure = null;
-      if (!prepared.isEmpty()) {
-        services.walMayShrink(this);
-        for (Store s : prepared) {
-          if (!s.selectMinor().isEmpty()) {
-            services.requestCompaction(this);
-            break;
-          }
+      if (prepared.isEmpty()) {
+        return NOTHING_FLUSHED;
+      }
+      for (Store s : prepared) {
+        if (!s.selectMinor().isEmpty()) {
+          services.requestCompaction(this);
+          break;
         }
       }
+      return oldestUnflushedSeqId();
     } finally {
       flushLock.unlock();
       synchronized (flushSignal) {

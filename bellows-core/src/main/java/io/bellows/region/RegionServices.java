@@ -1,10 +1,10 @@
 package io.bellows.region;
 
 import io.bellows.config.EngineOptions;
+import io.bellows.memstore.InMemoryWork;
 import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.metrics.MetricSet;
 import io.bellows.wal.Wal;
-import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** What a region needs from the engine: the shared WAL, sequence, executors and scheduling. */
@@ -19,8 +19,8 @@ public interface RegionServices {
 
   MetricSet metrics();
 
-  /** Executor for memory stores' in-memory flushes and compactions. */
-  Executor inMemoryCompactions();
+  /** Runs memory stores' in-memory flushes and compactions and takes their results. */
+  InMemoryWork inMemoryCompactions();
 
   /** The engine's chunk allocator . */
   ChunkAllocator chunks();
@@ -30,12 +30,6 @@ public interface RegionServices {
 
   /** Asks for a background minor compaction check of the region. */
   void requestCompaction(Region region);
-
-  /**
-   * Called after a flush, and when in-memory compaction raised a store's oldest unflushed sequence
-   * id: lets the engine delete WAL files no store needs any more.
-   */
-  void walMayShrink(Region region);
 
   /** Called after every mutation; must be cheap (the engine checks whether the WAL rolled). */
   void wrote(Region region);

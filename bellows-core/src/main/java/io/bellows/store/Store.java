@@ -104,12 +104,7 @@ public final class Store implements AutoCloseable {
     }
     MemStoreContext msc = new MemStoreContext(family, ctx.flushSize(), ctx.engine(), ctx.chunks(),
         ctx.inMemoryCompactions(), () -> retention(RetentionFilter.Mode.FLUSH), ctx.clock(),
-        new MemStoreContext.Listener() {
-          @Override
-          public void oldestUnflushedSeqIdRose(long newOldest) {
-            ctx.walMayShrink().run();
-          }
-        });
+        MemStoreContext.Listener.NONE);
     this.memStore = MemStores.create(msc);
     metrics.gauge("store.files", () -> files.size());
     metrics.gauge("store.files.bytes", this::fileBytes);

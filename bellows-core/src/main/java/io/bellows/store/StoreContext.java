@@ -1,10 +1,10 @@
 package io.bellows.store;
 
 import io.bellows.config.EngineOptions;
+import io.bellows.memstore.InMemoryWork;
 import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.metrics.MetricSet;
 import io.bellows.util.Clock;
-import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
 
 /**
@@ -13,20 +13,17 @@ import java.util.function.LongSupplier;
  * @param engine engine-wide settings
  * @param flushSize the table's flush size
  * @param smallestReadPoint the smallest read point of the region's readers (for rewrites)
- * @param inMemoryCompactions executor for the memory store's background work
+ * @param inMemoryCompactions runs the memory store's background work and takes its results
  * @param chunks the engine's chunk allocator
  * @param engineMetrics the engine-wide metric set that store counters also add to
- * @param walMayShrink called when data left memory (in-memory compaction raised the oldest
- *     unflushed sequence id), so the engine can delete WAL files no store needs any more
  */
 public record StoreContext(
     EngineOptions engine,
     long flushSize,
     LongSupplier smallestReadPoint,
-    Executor inMemoryCompactions,
+    InMemoryWork inMemoryCompactions,
     ChunkAllocator chunks,
-    MetricSet engineMetrics,
-    Runnable walMayShrink) {
+    MetricSet engineMetrics) {
   public Clock clock() {
     return engine.clock();
   }

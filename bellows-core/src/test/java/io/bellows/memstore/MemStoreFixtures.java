@@ -28,8 +28,20 @@ final class MemStoreFixtures {
   static final byte[] FAMILY = Bytes.of("f");
 
   /** An executor that queues tasks until the test runs them, on the test thread. */
-  static final class ManualExecutor implements Executor {
+  static final class ManualExecutor implements Executor, InMemoryWork {
     private final ArrayDeque<Runnable> tasks = new ArrayDeque<>();
+    private final List<Long> results = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** In-memory work is queued like any task; what it returns is kept for {@link #results}. */
+    @Override
+    public void submit(java.util.function.LongSupplier task) {
+      execute(() -> results.add(task.getAsLong()));
+    }
+
+    /** The results of the in-memory work run so far, in order. */
+    List<Long> results() {
+      return results;
+    }
 
     @Override
     public synchronized void execute(Runnable r) {
@@ -112,8 +124,9 @@ final class MemStoreFixtures {
   static MemStoreContext context(
       ColumnFamilyDescriptor family, long flushSize, Executor background,
       Supplier<RetentionFilter> filter, MemStoreContext.Listener listener, ChunkAllocator chunks) {
-    return new MemStoreContext(family, flushSize, EngineOptions.defaults(), chunks, background, filter,
-        Clock.SYSTEM, listener);
+    return new MemStoreContext(family, flushSize, EngineOptions.defaults(), chunks,
+        background instanceof InMemoryWork w ? w : InMemoryWork.on(background),
+        filter, Clock.SYSTEM, listener);
   }
 
   /** Segment forms of a plain family (no chunks). */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.bellows.cell.Cell;
 import io.bellows.cell.Cells;
 import io.bellows.config.EngineOptions;
+import io.bellows.memstore.InMemoryWork;
 import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.metrics.MetricSet;
 import io.bellows.schema.ColumnFamilyDescriptor;
@@ -29,8 +30,8 @@ class MajorCompactionWaitTest {
   @Test
   void majorCompactionWaitsForARunningCompactionInsteadOfSkipping() throws Exception {
     EngineOptions options = EngineOptions.builder().clock(new Clock.Manual(1_000)).build();
-    StoreContext ctx = new StoreContext(options, 64 * 1024, () -> Long.MAX_VALUE, Runnable::run,
-        ChunkAllocator.fromOptions(options), new MetricSet(), () -> { });
+    StoreContext ctx = new StoreContext(options, 64 * 1024, () -> Long.MAX_VALUE,
+        InMemoryWork.on(Runnable::run), ChunkAllocator.fromOptions(options), new MetricSet());
     Store.initialize(dir);
     Store store = new Store(ColumnFamilyDescriptor.of("f"), dir, ctx);
     try {
