@@ -1,24 +1,44 @@
 package io.bellows.arch;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps the package layering of docs/ARCHITECTURE.md honest: a package of the engine imports only
- * packages of lower layers (and its own sub-packages), never a sibling or a higher layer.
+ * Keeps the package layering of docs/ARCHITECTURE.md honest, on the compiled classes of
+ * bellows-core's main code: every reference in the bytecode counts (imports, fully qualified names,
+ * method calls, field types, signatures, annotations, class literals, lambdas and method
+ * references). A class in a package of layer N depends only on classes of lower layers, of its own
+ * package and of its own sub-packages; a sub-package never depends on its parent package (or a
+ * sibling). References outside io.bellows (the JDK, slf4j, ...) are not checked. Compile-time
+ * constants are inlined by javac and leave no reference behind.
  */
+@AnalyzeClasses(packages = LayeringTest.ROOT, importOptions = ImportOption.DoNotIncludeTests.class)
 class LayeringTest {
-  /** Layer of each top-level package under io.bellows (sub-packages share their parent's layer). */
+  static final String ROOT = "io.bellows";
+
+  /**
+   * Layer of each top-level package under io.bellows (sub-packages share their parent's layer). The
+   * one copy of the table: docs/ARCHITECTURE.md's table must list the same packages and layers.
+   */
   static final Map<String, Integer> LAYERS = Map.ofEntries(
       Map.entry("util", 0),
       Map.entry("cell", 1), Map.entry("config", 1), Map.entry("metrics", 1),
@@ -31,37 +51,102 @@ class LayeringTest {
       Map.entry("engine", 8),
       Map.entry("client", 9), Map.entry("tool", 9));
 
-  private static final Pattern IMPORT = Pattern.compile("^import (?:static )?io\\.bellows\\.([a-z]+)((?:\\.[a-z]+)*)\\.", Pattern.MULTILINE);
+  @ArchTest
+  static final ArchRule classesDependOnlyOnLowerLayers =
+      classes().should(dependOnlyOnLowerLayers()).because("of the layer table in docs/ARCHITECTURE.md");
 
-  @Test
-  void packagesImportOnlyLowerLayers() throws IOException {
-    Path root = Path.of("src", "main", "java", "io", "bellows");
-    List<String> violations = new ArrayList<>();
-    try (Stream<Path> files = Files.walk(root)) {
-      for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".java"))::iterator) {
-        Path rel = root.relativize(f);
-        String pkg = rel.getName(0).toString();
-        String subPkg = rel.getNameCount() > 2 ? rel.getName(1).toString() : "";
-        Integer layer = LAYERS.get(pkg);
-        assertThat(layer).as("package %s has a layer in LayeringTest and ARCHITECTURE.md", pkg).isNotNull();
-        Matcher m = IMPORT.matcher(Files.readString(f));
-        while (m.find()) {
-          String target = m.group(1);
-          String targetSub = m.group(2).isEmpty() ? "" : m.group(2).substring(1).split("\\.")[0];
-          if (target.equals(pkg)) {
-            // Within a package, a sub-package must not reach back up into its parent.
-            if (!subPkg.isEmpty() && targetSub.isEmpty()) {
-              violations.add(rel + " (in " + pkg + "." + subPkg + ") imports its parent package " + pkg);
-            }
-            continue;
-          }
-          Integer targetLayer = LAYERS.get(target);
-          if (targetLayer == null || targetLayer >= layer) {
-            violations.add(rel + " (layer " + layer + ") imports " + target + " (layer " + targetLayer + ")");
-          }
-        }
+  @ArchTest
+  static void everyPackageHasALayer(JavaClasses imported) {
+    Map<String, String> unlisted = new TreeMap<>();
+    for (JavaClass c : imported) {
+      String top = topLevel(c.getPackageName());
+      if (top != null && !LAYERS.containsKey(top)) {
+        unlisted.putIfAbsent(top.isEmpty() ? ROOT : ROOT + "." + top, c.getName());
       }
     }
-    assertThat(violations).isEmpty();
+    assertThat(imported.size()).as("main classes of bellows-core found under %s", ROOT).isPositive();
+    assertThat(unlisted)
+        .as("top-level packages (each with one of its classes) missing from LayeringTest.LAYERS and docs/ARCHITECTURE.md")
+        .isEmpty();
   }
+
+  /** A table row: layer, then the packages in backquotes, e.g. "| 4 | `memstore`, `memstore.chunk` |". */
+  private static final Pattern ROW = Pattern.compile("^\\| (\\d+) \\| ((?:`[a-z.]+`(?:, )?)+) \\|", Pattern.MULTILINE);
+  private static final Pattern NAME = Pattern.compile("`([a-z.]+)`");
+
+  @Test
+  void architectureDocumentHasTheSameTable() throws IOException {
+    String doc = Files.readString(Path.of("..", "docs", "ARCHITECTURE.md"));
+    Map<String, Integer> documented = new TreeMap<>();
+    Matcher row = ROW.matcher(doc);
+    while (row.find()) {
+      int layer = Integer.parseInt(row.group(1));
+      Matcher name = NAME.matcher(row.group(2));
+      while (name.find()) {
+        String pkg = name.group(1);
+        assertThat(documented.put(pkg, layer)).as("%s listed once in docs/ARCHITECTURE.md", pkg).isNull();
+      }
+    }
+    Map<String, Integer> topLevel = new TreeMap<>();
+    documented.forEach((pkg, layer) -> {
+      int dot = pkg.indexOf('.');
+      if (dot < 0) {
+        topLevel.put(pkg, layer);
+      } else {
+        assertThat(layer).as("sub-package %s shares its parent's layer", pkg).isEqualTo(LAYERS.get(pkg.substring(0, dot)));
+      }
+    });
+    assertThat(topLevel).as("layer table of docs/ARCHITECTURE.md").isEqualTo(new TreeMap<>(LAYERS));
+  }
+
+  private static ArchCondition<JavaClass> dependOnlyOnLowerLayers() {
+    return new ArchCondition<>("depend only on lower layers, their own package and its sub-packages") {
+      @Override
+      public void check(JavaClass origin, ConditionEvents events) {
+        String pkg = origin.getPackageName();
+        String top = topLevel(pkg);
+        Integer layer = LAYERS.get(top);
+        if (layer == null) {
+          events.add(SimpleConditionEvent.violated(origin,
+              origin.getName() + " is in package " + pkg + ", which has no layer in LayeringTest.LAYERS"));
+          return;
+        }
+        for (Dependency d : origin.getDirectDependenciesFromSelf()) {
+          JavaClass target = d.getTargetClass().getBaseComponentType();
+          String targetPkg = target.getPackageName();
+          String targetTop = topLevel(targetPkg);
+          if (targetTop == null || targetPkg.equals(pkg) || targetPkg.startsWith(pkg + ".")) {
+            continue;  // outside io.bellows, or the class's own package or one of its sub-packages
+          }
+          Integer targetLayer = LAYERS.get(targetTop);
+          String why;
+          if (targetTop.equals(top)) {
+            why = pkg.startsWith(targetPkg + ".") ? "its parent package " + targetPkg : "a sibling package " + targetPkg;
+          } else if (targetLayer == null) {
+            why = "package " + targetPkg + ", which has no layer";
+          } else if (targetLayer >= layer) {
+            why = (targetLayer.equals(layer) ? "the same layer " : "the higher layer ") + targetLayer;
+          } else {
+            continue;
+          }
+          events.add(SimpleConditionEvent.violated(d, origin.getName() + " (layer " + layer + ") depends on "
+              + target.getName() + " in " + why + ": " + d.getDescription()));
+        }
+      }
+    };
+  }
+
+  /** The top-level package under io.bellows ("" for io.bellows itself), or null outside io.bellows. */
+  static String topLevel(String pkg) {
+    if (pkg.equals(ROOT)) {
+      return "";
+    }
+    if (!pkg.startsWith(ROOT + ".")) {
+      return null;
+    }
+    String rest = pkg.substring(ROOT.length() + 1);
+    int dot = rest.indexOf('.');
+    return dot < 0 ? rest : rest.substring(0, dot);
+  }
+
 }
