@@ -18,6 +18,9 @@ import java.util.function.LongSupplier;
  * @param engineMetrics the engine-wide metric set that store counters also add to
  * @param walMayShrink called when data left memory (in-memory compaction raised the oldest
  *     unflushed sequence id), so the engine can delete WAL files no store needs any more
+ * @param fileNumbers the engine-wide counter that numbers new sorted files
+ * @param engineInstanceId the id of this engine instance (one per open); with a file number it
+ *     identifies a file's bytes uniquely, the prefix of a block cache's keys
  */
 public record StoreContext(
     EngineOptions engine,
@@ -26,7 +29,9 @@ public record StoreContext(
     Executor inMemoryCompactions,
     ChunkAllocator chunks,
     MetricSet engineMetrics,
-    Runnable walMayShrink) {
+    Runnable walMayShrink,
+    FileNumberAllocator fileNumbers,
+    long engineInstanceId) {
   public Clock clock() {
     return engine.clock();
   }
