@@ -22,6 +22,7 @@ import io.bellows.region.Region;
 import io.bellows.region.RegionServices;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.TableDescriptor;
+import io.bellows.store.FileNumberAllocator;
 import io.bellows.store.Store;
 import io.bellows.util.StorageException;
 import io.bellows.wal.Wal;
@@ -29,6 +30,7 @@ import io.bellows.wal.WalOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -49,17 +51,26 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe. One engine per directory: a second open of the same directory fails while the
  * first is open (a file lock). Directory layout: {@code LOCK}, {@code CATALOG}, {@code wal/},
  * {@code tables/<id>-<name>/<family>/} (see docs/FORMAT.md).
+ *
+ * <p>Sorted files of every store are numbered from one engine-wide counter, started at open above
+ * every number found on disk; each open gets a random {@linkplain #instanceId instance id}. Together
+ * they name a file's bytes uniquely across stores, tables and reopenings (docs/ARCHITECTURE.md).
  */
 public final class LocalEngine implements Engine {
   private static final Logger LOG = LoggerFactory.getLogger(LocalEngine.class);
   private static final String TABLES = "tables";
   private static final String WAL = "wal";
+  private static final SecureRandom INSTANCE_IDS = new SecureRandom();
 
   private final Path dir;
   private final EngineOptions options;
   private final DirectoryLock lock;
   private final MetricSet metrics = new MetricSet();
   private final AtomicLong sequence = new AtomicLong();
+  /** The next sorted-file number, engine-wide; set at open above every number on disk. */
+  private final AtomicLong nextFileNumber = new AtomicLong(1);
+  private final FileNumberAllocator fileNumbers = FileNumberAllocator.over(nextFileNumber);
+  private final long instanceId = newInstanceId();
   private final Object ddlLock = new Object();
   private final Map<String, Region> regions = new ConcurrentHashMap<>();
   private final BackgroundWork background;
@@ -156,6 +167,8 @@ public final class LocalEngine implements Engine {
     }
     Path tables = dir.resolve(TABLES);
     Files.createDirectories(tables);
+    // Before anything is deleted or opened: every number on disk is counted, leftovers included.
+    nextFileNumber.set(FileNumberScan.firstFree(tables, listedStoreDirectories()));
     deleteUnlistedTableDirectories(tables);
     Map<Integer, Region> byId = new TreeMap<>();
     for (Catalog.Entry e : catalog.tables().values()) {
@@ -191,6 +204,31 @@ public final class LocalEngine implements Engine {
     metrics.counter("wal.edits.replayed").add(replayed.get());
     metrics.counter("wal.edits.skipped").add(skipped.get());
     OptionsFile.record(dir, options);
+  }
+
+  /** The store directories of every table the catalog lists, enabled or disabled. */
+  private List<Path> listedStoreDirectories() {
+    List<Path> out = new ArrayList<>();
+    for (Catalog.Entry e : catalog.tables().values()) {
+      for (ColumnFamilyDescriptor f : e.descriptor().families()) {
+        out.add(tableDir(e).resolve(f.name()));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A new engine instance id: random (64 bits from {@link SecureRandom}), never 0. Random rather
+   * than a counter persisted in the catalog, because an open must not write (a failed open changes
+   * nothing on disk), and a cache keyed by it needs ids unique among the instances it serves, which
+   * 64 random bits give with a collision chance that is negligible.
+   */
+  private static long newInstanceId() {
+    long id;
+    do {
+      id = INSTANCE_IDS.nextLong();
+    } while (id == 0);
+    return id;
   }
 
   /**
@@ -513,6 +551,8 @@ public final class LocalEngine implements Engine {
     m.put("store.files", files);
     m.put("store.files.bytes.read", bytesRead);
     m.put("tables", catalog.tables().size());
+    m.put("engine.instance.id", instanceId);
+    m.put("file.number.next", nextFileNumber.get());
     EngineChunks.metrics(chunks).forEach((k, v) -> m.put("chunks." + k, v));
     return m;
   }
@@ -529,6 +569,16 @@ public final class LocalEngine implements Engine {
 
   public Path directory() {
     return dir;
+  }
+
+  /**
+   * The id of this engine instance: random, different for every open (also reported as the
+   * metric {@code engine.instance.id}). With a sorted-file number, which is unique within the data
+   * directory, it names one file's bytes uniquely across stores, tables and reopenings: the key
+   * prefix of a block cache shared by stores (or by engines).
+   */
+  public long instanceId() {
+    return instanceId;
   }
 
   @Override
@@ -697,6 +747,16 @@ public final class LocalEngine implements Engine {
     @Override
     public AtomicLong sequence() {
       return sequence;
+    }
+
+    @Override
+    public FileNumberAllocator fileNumbers() {
+      return fileNumbers;
+    }
+
+    @Override
+    public long engineInstanceId() {
+      return instanceId;
     }
 
     @Override

@@ -27,11 +27,16 @@ import java.util.zip.CRC32C;
  *   0       4     magic "BLMF"
  *   4       1     format version (1)
  *   5       8     flushedSeqId: every edit with a sequence id &lt;= it is in the listed files
- *   13      8     nextFileId: the next file id to use
+ *   13      8     nextFileId: a high-water mark, the engine's file-number counter when written
  *   21      4     n: number of live files
  *   25      8*n   file ids, oldest first (file name: %020d.sst)
  *   25+8n   4     CRC32C of bytes [0, 25+8n)
  * </pre>
+ *
+ * <p>File numbers are engine-wide (one counter for every store of the data directory), so {@code
+ * nextFileId} is no longer the number this store uses next: it is above every file number handed
+ * out when the manifest was written (1 in a new store's empty manifest). At open the engine starts
+ * its counter above the largest {@code nextFileId}, listed number and sorted-file name on disk.
  */
 public record StoreManifest(long flushedSeqId, long nextFileId, List<Long> fileIds) {
   public static final String FILE_NAME = "MANIFEST";

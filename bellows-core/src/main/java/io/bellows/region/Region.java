@@ -84,7 +84,8 @@ public final class Region implements AutoCloseable {
     this.blockedWrites = services.metrics().counter("writes.blocked.count");
     for (ColumnFamilyDescriptor f : descriptor.families()) {
       StoreContext sc = new StoreContext(services.options(), descriptor.flushSize(), readPoints::smallest,
-          services.inMemoryCompactions(), services.chunks(), services.metrics());
+          services.inMemoryCompactions(), services.chunks(), services.metrics(),
+          services.fileNumbers(), services.engineInstanceId());
       stores.put(f.name(), new Store(f, dir.resolve(f.name()), sc));
     }
     this.storeArray = stores.values().toArray(new Store[0]);

@@ -4,6 +4,7 @@ import io.bellows.config.EngineOptions;
 import io.bellows.memstore.InMemoryWork;
 import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.metrics.MetricSet;
+import io.bellows.store.FileNumberAllocator;
 import io.bellows.wal.Wal;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -16,6 +17,12 @@ public interface RegionServices {
 
   /** The engine-wide sequence-id counter. */
   AtomicLong sequence();
+
+  /** The engine-wide counter that numbers sorted files, shared by every store of every table. */
+  FileNumberAllocator fileNumbers();
+
+  /** The id of this engine instance, unique per open (with a file number, a cache key prefix). */
+  long engineInstanceId();
 
   MetricSet metrics();
 

@@ -3,7 +3,9 @@ package io.bellows.sstable;
 /**
  * Where a sorted-file reader gets its blocks. The file implementation ({@link FileBlockSource})
  * reads with positional reads, verifies the checksum and decompresses; a block cache wraps it keyed
- * by (file id, offset). Implementations must be thread-safe: scanners of one reader call it
+ * by (engine instance id, file id, offset): file ids are numbered engine-wide, unique across the
+ * stores of a data directory, and the instance id (one per open) keeps apart the files of other
+ * engines and of earlier opens. Implementations must be thread-safe: scanners of one reader call it
  * concurrently.
  */
 public interface BlockSource {

@@ -96,7 +96,7 @@ public final class Store implements AutoCloseable {
       deleteLeftovers();
       List<StoreFile> opened = new ArrayList<>();
       for (long id : manifest.fileIds()) {
-        opened.add(StoreFile.open(dir.resolve(StoreManifest.fileName(id)), id));
+        opened.add(StoreFile.open(dir.resolve(StoreManifest.fileName(id)), id, ctx.engineInstanceId()));
       }
       this.files = List.copyOf(opened);
     } catch (IOException e) {
@@ -167,6 +167,11 @@ public final class Store implements AutoCloseable {
 
   public int fileCount() {
     return files.size();
+  }
+
+  /** The live files now, oldest data first (an immutable snapshot; not retained for reading). */
+  public List<StoreFile> files() {
+    return files;
   }
 
   // ------------------------------------------------------------------ reads
@@ -351,12 +356,12 @@ public final class Store implements AutoCloseable {
 
   // ------------------------------------------------------------------ file set changes
 
+  /**
+   * A new file number from the engine-wide counter (never the store's own: numbers must be unique
+   * across stores). The manifest's {@code nextFileId} follows the counter at its next write.
+   */
   private long allocateFileId() {
-    synchronized (filesLock) {
-      long id = manifest.nextFileId();
-      manifest = new StoreManifest(manifest.flushedSeqId(), id + 1, manifest.fileIds());
-      return id;
-    }
+    return ctx.fileNumbers().allocate();
   }
 
   /**
@@ -385,7 +390,10 @@ public final class Store implements AutoCloseable {
       for (StoreFile f : next) {
         ids.add(f.id());
       }
-      StoreManifest m = new StoreManifest(Math.max(flushedSeqId, manifest.flushedSeqId()), manifest.nextFileId(), ids);
+      // nextFileId: the engine counter now, above every file number handed out so far (each added
+      // file's number included), so the max over all manifests bounds the numbers in use at open.
+      long nextFileId = Math.max(manifest.nextFileId(), ctx.fileNumbers().next());
+      StoreManifest m = new StoreManifest(Math.max(flushedSeqId, manifest.flushedSeqId()), nextFileId, ids);
       try {
         m.write(dir);
       } catch (IOException e) {

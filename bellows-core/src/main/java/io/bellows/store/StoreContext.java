@@ -16,6 +16,9 @@ import java.util.function.LongSupplier;
  * @param inMemoryCompactions runs the memory store's background work and takes its results
  * @param chunks the engine's chunk allocator
  * @param engineMetrics the engine-wide metric set that store counters also add to
+ * @param fileNumbers the engine-wide counter that numbers new sorted files
+ * @param engineInstanceId the id of this engine instance (one per open); with a file number it
+ *     identifies a file's bytes uniquely, the prefix of a block cache's keys
  */
 public record StoreContext(
     EngineOptions engine,
@@ -23,7 +26,9 @@ public record StoreContext(
     LongSupplier smallestReadPoint,
     InMemoryWork inMemoryCompactions,
     ChunkAllocator chunks,
-    MetricSet engineMetrics) {
+    MetricSet engineMetrics,
+    FileNumberAllocator fileNumbers,
+    long engineInstanceId) {
   public Clock clock() {
     return engine.clock();
   }

@@ -9,22 +9,34 @@ import java.nio.file.Path;
  * A live sorted file of a store: its reader (reference-counted) and metadata. The store holds one
  * reference while the file is live; every scanner holds its own. {@link #markForDeletion} and the
  * store's release make the last reader delete the file.
+ *
+ * <p>{@link #id} is the file's number, unique among the sorted files of the whole data directory
+ * (numbered by the engine); ({@link #engineInstanceId}, {@link #id}) names the file's bytes uniquely
+ * across stores, tables and reopenings: the prefix of a block cache's keys.
  */
 public final class StoreFile {
   private final long id;
+  private final long engineInstanceId;
   private final SortedFileReader reader;
 
-  private StoreFile(long id, SortedFileReader reader) {
+  private StoreFile(long id, long engineInstanceId, SortedFileReader reader) {
     this.id = id;
+    this.engineInstanceId = engineInstanceId;
     this.reader = reader;
   }
 
-  static StoreFile open(Path path, long id) {
-    return new StoreFile(id, SortedFileReader.open(path, id));
+  static StoreFile open(Path path, long id, long engineInstanceId) {
+    return new StoreFile(id, engineInstanceId, SortedFileReader.open(path, id));
   }
 
+  /** The file number (its name is {@code <20 digits>.sst}). */
   public long id() {
     return id;
+  }
+
+  /** The engine instance that opened this file; with {@link #id} the file's cache identity. */
+  public long engineInstanceId() {
+    return engineInstanceId;
   }
 
   public FileMetadata metadata() {

@@ -60,6 +60,6 @@ final class StoreFileWriting {
       writer.abort();
       throw e;
     }
-    return StoreFile.open(finalPath, fileId);
+    return StoreFile.open(finalPath, fileId, ctx.engineInstanceId());
   }
 }

@@ -14,6 +14,7 @@ import io.bellows.util.Clock;
 import java.lang.reflect.Field;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +32,8 @@ class MajorCompactionWaitTest {
   void majorCompactionWaitsForARunningCompactionInsteadOfSkipping() throws Exception {
     EngineOptions options = EngineOptions.builder().clock(new Clock.Manual(1_000)).build();
     StoreContext ctx = new StoreContext(options, 64 * 1024, () -> Long.MAX_VALUE,
-        InMemoryWork.on(Runnable::run), ChunkAllocator.fromOptions(options), new MetricSet());
+        InMemoryWork.on(Runnable::run), ChunkAllocator.fromOptions(options), new MetricSet(),
+        FileNumberAllocator.over(new AtomicLong(1)), 7);
     Store.initialize(dir);
     Store store = new Store(ColumnFamilyDescriptor.of("f"), dir, ctx);
     try {
