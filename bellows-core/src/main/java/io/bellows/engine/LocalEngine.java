@@ -829,7 +829,9 @@ public final class LocalEngine implements Engine {
     @Override
     public WritesStoppedException flushStalled(Region region, RuntimeException flushFailure) {
       writesRefused.increment();
-      return errors.flushStalled(region, flushFailure, options.get(Knobs.BLOCKING_WAIT_MS));
+      WritesStoppedException refused = errors.flushStalled(region, flushFailure, options.get(Knobs.BLOCKING_WAIT_MS));
+      background.requestFlush(region); // a retry is queued whichever flush failed (it may have been an explicit one)
+      return refused;
     }
   }
 }

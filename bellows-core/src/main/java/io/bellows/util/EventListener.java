@@ -14,9 +14,11 @@ import java.time.Duration;
  * thread calling {@code compact}, {@code majorCompact} or {@code resume}; write-stall events on the
  * writer's thread; {@link #backgroundError} and {@link #errorRecovered} on the thread whose attempt
  * failed or succeeded (a background thread, a writer whose WAL append failed or whose wait for a
- * failing flush ran out, or the caller of {@code resume}/{@code flush}). So: return quickly, never
- * block, and expect calls from several threads at once. Calling the engine from a listener is
- * allowed for reads and state queries; writing from one may block the work it is told about.
+ * failing flush ran out, or the caller of {@code resume}/{@code flush}), sometimes while that thread
+ * holds engine locks. So: return quickly, never block, and expect calls from several threads at
+ * once. From a listener, only query the engine ({@code backgroundError()}, {@code metrics()}, reads);
+ * to write, flush, compact or {@code resume()} in reaction to an event, hand it to another thread —
+ * done in the callback it may wait for the very work that is reporting, for good.
  *
  * <p><b>Failures.</b> A listener must not throw. If it does, the engine catches the exception, logs
  * it once per listener (counting the rest in the metric {@code event.listener.failures}) and goes
