@@ -4,9 +4,11 @@ import io.bellows.config.EngineOptions;
 import io.bellows.engine.Engine;
 import io.bellows.engine.LocalEngine;
 import io.bellows.schema.TableDescriptor;
+import io.bellows.util.BackgroundError;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The entry point of the API: tables and their administration, over an {@link Engine} — the
@@ -97,6 +99,27 @@ public final class Bellows implements AutoCloseable {
   /** Compacts all files of each store into one, dropping deleted, expired and surplus data; waits. */
   public void majorCompact(String table) {
     engine.majorCompact(table);
+  }
+
+  /**
+   * The engine's background-error state: empty while flushes, compactions and the WAL work, else
+   * the worst current error. While it {@linkplain BackgroundError#stopsWrites() stops writes}, every
+   * write fails at once with a {@code WritesStoppedException} naming it, nothing applied; reads keep
+   * working. See docs/ARCHITECTURE.md, "Background errors".
+   */
+  public Optional<BackgroundError> backgroundError() {
+    return engine.backgroundError();
+  }
+
+  /**
+   * Retries failing flushes and compactions now, on this thread, after the cause (a full disk, a
+   * permission) was fixed; writes resume if they work. Throws {@code WritesStoppedException} if
+   * writes are still stopped: a retry failed again, or the write-ahead log failed, which needs the
+   * engine to be closed and opened again. Background retries would also resume writes, after their
+   * backoff (up to 10 s).
+   */
+  public void resume() {
+    engine.resume();
   }
 
   /** Engine-wide metrics by name (WAL, flushes, compactions, memory, blocked time, GC). */

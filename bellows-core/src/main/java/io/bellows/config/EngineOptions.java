@@ -1,15 +1,24 @@
 package io.bellows.config;
 
 import io.bellows.util.Clock;
+import io.bellows.util.EventListener;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
-/** Engine-wide settings given to {@code Bellows.open}, plus the injectable clock. */
+/**
+ * Engine-wide settings given to {@code Bellows.open}, plus the injectable clock and the event
+ * listeners.
+ */
 public final class EngineOptions extends Settings {
   private final Clock clock;
+  private final List<EventListener> eventListeners;
 
-  private EngineOptions(Map<Knob<?>, Object> values, Clock clock) {
+  private EngineOptions(Map<Knob<?>, Object> values, Clock clock, List<EventListener> eventListeners) {
     super(Knob.Scope.ENGINE, values);
     this.clock = clock;
+    this.eventListeners = List.copyOf(eventListeners);
   }
 
   public static EngineOptions defaults() {
@@ -24,16 +33,23 @@ public final class EngineOptions extends Settings {
     return clock;
   }
 
+  /** The registered event listeners, in registration order (the order they are called in). */
+  public List<EventListener> eventListeners() {
+    return eventListeners;
+  }
+
   public Builder toBuilder() {
     Builder b = new Builder();
     b.setAll(explicitValues());
     b.clock = clock;
+    b.eventListeners.addAll(eventListeners);
     return b;
   }
 
   /** Builder; every setter validates. */
   public static final class Builder extends Settings.Builder<Builder> {
     private Clock clock = Clock.SYSTEM;
+    private final List<EventListener> eventListeners = new ArrayList<>();
 
     private Builder() {
       super(Knob.Scope.ENGINE);
@@ -41,6 +57,15 @@ public final class EngineOptions extends Settings {
 
     public Builder clock(Clock clock) {
       this.clock = clock;
+      return this;
+    }
+
+    /**
+     * Adds a listener of the engine's flushes, compactions, write stalls and background errors; may
+     * be called several times. See {@link EventListener} for the threads it is called on.
+     */
+    public Builder eventListener(EventListener listener) {
+      eventListeners.add(Objects.requireNonNull(listener, "listener"));
       return this;
     }
 
@@ -53,7 +78,7 @@ public final class EngineOptions extends Settings {
               + Knobs.COMPACTION_MAX_FILES + " (" + max + ")");
         }
       }
-      return new EngineOptions(values, clock);
+      return new EngineOptions(values, clock, eventListeners);
     }
   }
 }

@@ -35,7 +35,11 @@ public final class Knobs {
       16, 2, 10_000, "files", "Writes to a store block while it has more sorted files than this, until compaction catches up.");
   public static final Knob<Long> BLOCKING_WAIT_MS = Knob.ofLong("bellows.store.blocking.wait.ms", ENGINE,
       90_000, 0, 3_600_000, "ms", "Longest a write waits for compaction when a store has too many files (it then proceeds), and"
-          + " while its memory store is full and flushes keep failing (it then fails, nothing applied).");
+          + " while its memory store is full and flushes keep failing (then the engine stops accepting writes and the write"
+          + " fails, nothing applied).");
+  public static final Knob<Integer> FLUSH_FAILURES_STOP_WRITES = Knob.ofInt("bellows.flush.failures.stop.writes", ENGINE,
+      5, 1, 1_000_000, "attempts", "Failed attempts in a row of a table's background flush (retried with backoff from 100 ms"
+          + " doubling to 10 s) after which the engine stops accepting writes until a retry or resume() succeeds.");
   public static final Knob<Integer> COMPACTION_MIN_FILES = Knob.ofInt("bellows.compaction.min.files", ENGINE,
       3, 2, 1000, "files", "Fewest files a minor compaction merges.");
   public static final Knob<Integer> COMPACTION_MAX_FILES = Knob.ofInt("bellows.compaction.max.files", ENGINE,
@@ -100,7 +104,7 @@ public final class Knobs {
   /** Every knob, in documentation order. */
   public static final List<Knob<?>> ALL = List.of(
       DEFAULT_DURABILITY, WAL_ROLL_SIZE, WAL_ASYNC_SYNC_PERIOD_MS, WAL_MAX_FILES, MAX_VALUE_SIZE, MEMSTORE_BLOCK_MULTIPLIER,
-      BLOCKING_STORE_FILES, BLOCKING_WAIT_MS, COMPACTION_MIN_FILES, COMPACTION_MAX_FILES, COMPACTION_RATIO,
+      BLOCKING_STORE_FILES, BLOCKING_WAIT_MS, FLUSH_FAILURES_STOP_WRITES, COMPACTION_MIN_FILES, COMPACTION_MAX_FILES, COMPACTION_RATIO,
       FLUSH_THREADS, COMPACTION_THREADS, IN_MEMORY_COMPACTION_THREADS, CHUNK_SIZE, CHUNK_POOL_MAX_BYTES,
       CHUNK_OFF_HEAP,
       TABLE_DURABILITY, MEMSTORE_FLUSHSIZE,

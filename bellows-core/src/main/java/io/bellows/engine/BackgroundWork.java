@@ -3,9 +3,8 @@ package io.bellows.engine;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
 import io.bellows.memstore.InMemoryWork;
-import io.bellows.metrics.MetricSet;
 import io.bellows.region.Region;
-import java.util.Map;
+import io.bellows.util.BackgroundError.Kind;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -15,32 +14,27 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The engine's background threads: disk flushes, minor compactions and the memory stores'
  * in-memory work, each on its own pool (sizes from the knobs). A region has at most one queued
  * flush and one queued compaction request at a time.
  *
- * <p>Failures are counted, and the work is retried on the next request, but after a failure not
- * at once: the retry waits {@link #RETRY_BASE_MS} doubled per consecutive failure, up to {@link
- * #RETRY_MAX_MS}, so that a persistent cause (a full disk) costs a few attempts a minute rather
- * than a tight loop. The log gets one line when a kind of work starts failing for a region and one
- * when it works again, not one per attempt.
+ * <p>A failed flush or compaction goes into the engine's {@link BackgroundErrors} state and is
+ * retried by itself, not at once but after {@link #RETRY_BASE_MS} doubled per consecutive failure,
+ * up to {@link #RETRY_MAX_MS}, until it works: a persistent cause (a full disk) costs a few attempts
+ * a minute rather than a tight loop, and the first retry that works after the cause went away clears
+ * the state (and resumes writes if they were stopped) without anyone asking. A retried flush flushes
+ * every store of the table.
  */
 final class BackgroundWork {
-  private static final Logger LOG = LoggerFactory.getLogger(BackgroundWork.class);
-
-  private final MetricSet metrics;
-  private final Runnable memoryReleased;
   private final ExecutorService flushes;
   private final ExecutorService compactions;
   private final ExecutorService inMemory;
+  private final BackgroundErrors errors;
+  private final Runnable memoryReleased;
   private final Set<Region> flushQueued = ConcurrentHashMap.newKeySet();
   private final Set<Region> compactionQueued = ConcurrentHashMap.newKeySet();
-  /** Consecutive failures of one kind of work of one region; absent while it works. */
-  private final Map<Failing, Integer> failures = new ConcurrentHashMap<>();
   private final ScheduledExecutorService retryTimer =
       Executors.newSingleThreadScheduledExecutor(daemon("bellows-retry-timer"));
   private volatile boolean stopping;
@@ -48,20 +42,17 @@ final class BackgroundWork {
   static final long RETRY_BASE_MS = 100;
   static final long RETRY_MAX_MS = 10_000;
 
-  private record Failing(String what, Region region) {}
-
   /**
    * @param memoryReleased run after a flush or an in-memory compaction released memory-store
    *     data (their results say so): the engine then deletes the WAL files no store needs
    */
-  BackgroundWork(EngineOptions options, MetricSet metrics, Runnable memoryReleased) {
-    this.metrics = metrics;
+  BackgroundWork(EngineOptions options, BackgroundErrors errors, Runnable memoryReleased) {
+    this.errors = errors;
     this.memoryReleased = memoryReleased;
     this.flushes = Executors.newFixedThreadPool(options.get(Knobs.FLUSH_THREADS), daemon("bellows-flush"));
     this.compactions = Executors.newFixedThreadPool(options.get(Knobs.COMPACTION_THREADS), daemon("bellows-compaction"));
     this.inMemory = Executors.newFixedThreadPool(options.get(Knobs.IN_MEMORY_COMPACTION_THREADS),
         daemon("bellows-inmemory-compaction"));
-    metrics.gauge("background.work.failing", failures::size);
   }
 
   /** Runs memory stores' in-memory work on its pool; a raised oldest sequence id may free WAL files. */
@@ -79,52 +70,68 @@ final class BackgroundWork {
     }
   }
 
+  /** Runs a short task on the timer thread (never on the caller's); dropped when shutting down. */
+  void later(Runnable task) {
+    try {
+      retryTimer.execute(task);
+    } catch (RejectedExecutionException e) {
+      // shutting down
+    }
+  }
+
   /** Queues a flush of the stores that reached their flush size (no-op if one is queued). */
   void requestFlush(Region region) {
     if (!stopping && flushQueued.add(region)) {
-      submit(flushes, region, () -> {
+      submit(flushes, Kind.FLUSH, region, () -> {
         flushQueued.remove(region);
         if (!stopping && !region.isClosedForWork()) {
-          flushRegion(region, false);
+          flushRegion(region, errors.attempts(Kind.FLUSH, region) > 0);
         }
-      }, () -> flushQueued.remove(region), "flush");
+      }, () -> flushQueued.remove(region), () -> requestFlush(region));
     }
   }
 
   /** Queues a flush of every store of the region (used to let old WAL files go). */
   void requestFlushAll(Region region) {
-    submit(flushes, region, () -> {
+    submit(flushes, Kind.FLUSH, region, () -> {
       if (!stopping && !region.isClosedForWork()) {
         flushRegion(region, true);
       }
-    }, () -> { }, "flush");
+    }, () -> { }, () -> requestFlush(region));
   }
 
   /** Queues minor compactions of the region until its policy picks nothing more. */
   void requestCompaction(Region region) {
     if (!stopping && compactionQueued.add(region)) {
-      submit(compactions, region, () -> {
+      submit(compactions, Kind.COMPACTION, region, () -> {
         compactionQueued.remove(region);
         for (int round = 0; round < 100 && !stopping && !region.isClosedForWork() && region.needsCompaction(); round++) {
           region.compact(false);
         }
-      }, () -> compactionQueued.remove(region), "compaction");
+      }, () -> compactionQueued.remove(region), () -> requestCompaction(region));
     }
   }
 
-  /** Runs the work on the pool, after the retry delay if it failed last time. */
-  private void submit(ExecutorService pool, Region region, Runnable work, Runnable onReject, String what) {
-    Failing key = new Failing(what, region);
+  /**
+   * Runs the work on the pool, after the retry delay if it failed last time; records the outcome in
+   * the error state, and after a failure asks for the work again (it then waits the longer delay).
+   */
+  private void submit(ExecutorService pool, Kind kind, Region region, Runnable work, Runnable onReject,
+      Runnable retry) {
     Runnable task = () -> {
       try {
         work.run();
-        succeeded(key);
       } catch (RuntimeException e) {
-        failed(key, e);
+        if (!stopping && !region.isClosedForWork()) {
+          errors.failed(kind, region, e);
+          retry.run();
+        }
+        return;
       }
+      errors.succeeded(kind, region);
     };
     try {
-      long delay = retryDelayMs(failures.getOrDefault(key, 0));
+      long delay = retryDelayMs(errors.attempts(kind, region));
       if (delay == 0) {
         pool.execute(task);
       } else {
@@ -147,27 +154,6 @@ final class BackgroundWork {
       return 0;
     }
     return Math.min(RETRY_MAX_MS, RETRY_BASE_MS << Math.min(failures - 1, 20));
-  }
-
-  private void failed(Failing key, RuntimeException e) {
-    metrics.counter(key.what() + ".failures").increment();
-    int n = failures.merge(key, 1, Integer::sum);
-    if (n == 1) {
-      LOG.error("background {} of table '{}' failed; retrying with backoff up to every {} s until it"
-          + " works (one line is logged when it does)", key.what(), key.region().descriptor().name(),
-          RETRY_MAX_MS / 1000, e);
-    } else {
-      LOG.debug("background {} of table '{}' failed again ({} in a row)", key.what(),
-          key.region().descriptor().name(), n, e);
-    }
-  }
-
-  private void succeeded(Failing key) {
-    Integer n = failures.remove(key);
-    if (n != null) {
-      LOG.info("background {} of table '{}' works again after {} failed attempts", key.what(),
-          key.region().descriptor().name(), n);
-    }
   }
 
   /** Lets queued and running work finish, then stops the threads. */

@@ -5,8 +5,10 @@ import io.bellows.config.EngineOptions;
 import io.bellows.scan.RowScanner;
 import io.bellows.scan.ScanQuery;
 import io.bellows.schema.TableDescriptor;
+import io.bellows.util.BackgroundError;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What a Bellows engine does, in the engine's own terms (cells, {@link ScanQuery}): tables and
@@ -73,6 +75,21 @@ public interface Engine extends AutoCloseable {
   RowScanner scan(TableRef table, ScanQuery query);
 
   // ------------------------------------------------------------------ state
+
+  /**
+   * The engine's background-error state: empty while background work succeeds, else the worst
+   * current error (one that stops writes before one that does not; then WAL, flush, compaction;
+   * then the oldest). See docs/ARCHITECTURE.md, "Background errors".
+   */
+  Optional<BackgroundError> backgroundError();
+
+  /**
+   * Retries the failing background work at once, on the calling thread; each piece that works
+   * clears its error, and writes resume once no error stops them. Throws {@code
+   * WritesStoppedException} if writes are still stopped afterwards (a retry failed again; or the
+   * write-ahead log failed, which only a reopen resolves).
+   */
+  void resume();
 
   /** Engine-wide metrics by name. */
   Map<String, Number> metrics();

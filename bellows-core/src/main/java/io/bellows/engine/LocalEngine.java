@@ -6,7 +6,11 @@ import io.bellows.region.RegionClosedException;
 import io.bellows.region.RegionScanner;
 import io.bellows.scan.RowScanner;
 import io.bellows.scan.ScanQuery;
+import io.bellows.metrics.EventMetrics;
+import io.bellows.util.BackgroundError;
 import io.bellows.util.EngineClosedException;
+import io.bellows.util.EventListener;
+import io.bellows.util.WritesStoppedException;
 import io.bellows.util.TableExistsException;
 import io.bellows.util.TableNotEnabledException;
 import io.bellows.util.TableNotFoundException;
@@ -36,10 +40,12 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -79,7 +85,9 @@ public final class LocalEngine implements Engine {
   private volatile Catalog catalog;
   private volatile Wal wal;
   private volatile boolean closed;
-  private volatile Throwable failure;
+  private final Listeners events;
+  private final BackgroundErrors errors;
+  private final LongAdder writesRefused = metrics.counter("writes.refused");
   /** WAL rolls already checked against bellows.wal.max.files. */
   private final AtomicLong rollsChecked = new AtomicLong();
 
@@ -88,7 +96,16 @@ public final class LocalEngine implements Engine {
     this.options = options;
     Files.createDirectories(this.dir);
     this.lock = DirectoryLock.acquire(this.dir);
-    this.background = new BackgroundWork(options, metrics, this::deleteObsoleteWalFiles);
+    List<EventListener> listeners = new ArrayList<>();
+    listeners.add(new EventMetrics(metrics)); // first: listeners see the metrics of their event
+    listeners.addAll(options.eventListeners());
+    this.events = new Listeners(listeners);
+    this.errors = new BackgroundErrors(events, metrics, options.clock(), options.get(Knobs.FLUSH_FAILURES_STOP_WRITES),
+        this::wakeBlockedWriters, "the engine of " + this.dir);
+    this.background = new BackgroundWork(options, errors, this::deleteObsoleteWalFiles);
+    metrics.gauge("background.error.state", errors::stateCode);
+    metrics.gauge("background.work.failing", errors::failingWork);
+    metrics.gauge("event.listener.failures", events::failures);
     this.chunks = EngineChunks.create(options);
     JvmMetrics.register(metrics);
   }
@@ -361,6 +378,7 @@ public final class LocalEngine implements Engine {
       Region r = regions.remove(name);
       if (r != null) {
         r.close(true);
+        errors.forget(r);
         deleteObsoleteWalFiles();
       }
       writeCatalog(catalog.with(new Catalog.Entry(e.id(), e.descriptor(), false)));
@@ -409,24 +427,77 @@ public final class LocalEngine implements Engine {
     return new TableRef(name, e.id(), e.descriptor());
   }
 
-  /** Flushes every memory store of the table to disk and waits for it. */
+  /**
+   * Flushes every memory store of the table to disk and waits for it. If the table's flushes were
+   * failing, this one working clears that error (and resumes writes if it had stopped them).
+   */
   @Override
   public void flush(String table) {
-    if (region(table).flush(true) != Region.NOTHING_FLUSHED) {
+    Region r = region(table);
+    if (r.flush(true) != Region.NOTHING_FLUSHED) {
       deleteObsoleteWalFiles();
     }
+    errors.succeeded(BackgroundError.Kind.FLUSH, r);
   }
 
   /** Runs a minor compaction of each store of the table if its policy picks files; waits. */
   @Override
   public void compact(String table) {
-    region(table).compact(false);
+    Region r = region(table);
+    r.compact(false);
+    errors.succeeded(BackgroundError.Kind.COMPACTION, r);
   }
 
   /** Compacts all files of each store into one, dropping deleted, expired and surplus data; waits. */
   @Override
   public void majorCompact(String table) {
-    region(table).compact(true);
+    Region r = region(table);
+    r.compact(true);
+    errors.succeeded(BackgroundError.Kind.COMPACTION, r);
+  }
+
+  // ================================================================== background errors
+
+  @Override
+  public Optional<BackgroundError> backgroundError() {
+    checkOpen();
+    return errors.current();
+  }
+
+  /**
+   * Retries every failing flush and compaction at once, on this thread; each that works clears its
+   * error, and writes resume once no error stops them. Throws if writes are still stopped afterwards
+   * (a retry failed again, or the WAL failed: that needs a reopen), with the error that stops them;
+   * a compaction that still fails is left to its background retries (it does not stop writes).
+   */
+  @Override
+  public void resume() {
+    checkOpen();
+    for (Map.Entry<BackgroundError.Kind, Region> f : errors.failing()) {
+      Region r = f.getValue();
+      if (r.isClosedForWork()) {
+        errors.forget(r);
+        continue;
+      }
+      try {
+        if (f.getKey() == BackgroundError.Kind.FLUSH) {
+          r.flush(true);
+        } else {
+          r.compact(false);
+        }
+        errors.succeeded(f.getKey(), r);
+      } catch (RegionClosedException e) {
+        errors.forget(r);
+      } catch (RuntimeException e) {
+        errors.failed(f.getKey(), r, e);
+      }
+    }
+    errors.checkWritesAllowed();
+  }
+
+  private void wakeBlockedWriters() {
+    // On another thread: the caller may hold locks a blocked writer waits for.
+    background.later(() -> regions.values().forEach(Region::wakeBlockedWriters));
   }
 
   // ================================================================== data
@@ -623,10 +694,6 @@ public final class LocalEngine implements Engine {
     if (closed) {
       throw new EngineClosedException("the engine of " + dir + " is closed");
     }
-    Throwable f = failure;
-    if (f != null) {
-      throw new StorageException("the engine of " + dir + " stopped after a write-ahead log failure", f);
-    }
   }
 
   /** The WAL threshold: no edit at or above it may be deleted. See docs/ARCHITECTURE.md. */
@@ -684,9 +751,10 @@ public final class LocalEngine implements Engine {
       closed = true;
     }
     RuntimeException first = null;
+    boolean walFailed = errors.walFailed();
     for (Region r : regions.values()) {
       try {
-        r.close(failure == null);
+        r.close(!walFailed);
       } catch (RuntimeException e) {
         first = first == null ? e : first;
       }
@@ -694,7 +762,7 @@ public final class LocalEngine implements Engine {
     background.shutdown();
     try {
       if (wal != null) {
-        if (failure == null && first == null) {
+        if (!walFailed && first == null) {
           // Every table flushed: no edit is needed any more, the last file goes too, and the next
           // open reads no log at all.
           wal.closeAndDeleteObsolete(walThreshold());
@@ -799,10 +867,30 @@ public final class LocalEngine implements Engine {
 
     @Override
     public void walFailed(Throwable cause) {
-      if (failure == null) {
-        failure = cause;
-        LOG.error("write-ahead log failure: the engine of {} stops accepting writes", dir, cause);
+      errors.walFailed(cause);
+    }
+
+    @Override
+    public EventListener events() {
+      return events;
+    }
+
+    @Override
+    public void checkWritesAllowed() {
+      try {
+        errors.checkWritesAllowed();
+      } catch (WritesStoppedException e) {
+        writesRefused.increment();
+        throw e;
       }
+    }
+
+    @Override
+    public WritesStoppedException flushStalled(Region region, RuntimeException flushFailure) {
+      writesRefused.increment();
+      WritesStoppedException refused = errors.flushStalled(region, flushFailure, options.get(Knobs.BLOCKING_WAIT_MS));
+      background.requestFlush(region); // a retry is queued whichever flush failed (it may have been an explicit one)
+      return refused;
     }
   }
 }

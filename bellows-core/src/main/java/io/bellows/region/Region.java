@@ -11,17 +11,18 @@ import io.bellows.schema.TableDescriptor;
 import io.bellows.store.Store;
 import io.bellows.store.StoreContext;
 import io.bellows.util.Bytes;
+import io.bellows.util.EventListener;
 import io.bellows.util.NoSuchColumnFamilyException;
 import io.bellows.util.StorageException;
 import io.bellows.wal.WalEdit;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
@@ -51,8 +52,6 @@ public final class Region implements AutoCloseable {
   private final ReentrantLock flushLock = new ReentrantLock();
   private final Object flushSignal = new Object();
   private final AtomicBoolean flushRequested = new AtomicBoolean();
-  private final LongAdder blockedNanos;
-  private final LongAdder blockedWrites;
   private volatile boolean closed;
   /** Why the last flush failed; null once one succeeds. Bounds how long blocked writers wait. */
   private volatile RuntimeException flushFailure;
@@ -80,12 +79,10 @@ public final class Region implements AutoCloseable {
     this.services = services;
     this.mvcc = new Mvcc(services.sequence(), services.sequence().get());
     this.readPoints = new ReadPoints(mvcc);
-    this.blockedNanos = services.metrics().counter("writes.blocked.nanos");
-    this.blockedWrites = services.metrics().counter("writes.blocked.count");
     for (ColumnFamilyDescriptor f : descriptor.families()) {
       StoreContext sc = new StoreContext(services.options(), descriptor.flushSize(), readPoints::smallest,
           services.inMemoryCompactions(), services.chunks(), services.metrics(),
-          services.fileNumbers(), services.engineInstanceId());
+          services.fileNumbers(), services.engineInstanceId(), descriptor.name(), services.events());
       stores.put(f.name(), new Store(f, dir.resolve(f.name()), sc));
     }
     this.storeArray = stores.values().toArray(new Store[0]);
@@ -376,7 +373,12 @@ public final class Region implements AutoCloseable {
     return cells.isEmpty() ? null : cells.get(0);
   }
 
+  /**
+   * Back-pressure, before the row lock: refuses the write if the engine stopped accepting writes,
+   * and waits while a store of the write is over its memory or file limit.
+   */
   private void waitIfBlocked(List<Cell> cells) {
+    services.checkWritesAllowed();
     double multiplier = services.options().get(Knobs.MEMSTORE_BLOCK_MULTIPLIER);
     long maxWaitNanos = TimeUnit.MILLISECONDS.toNanos(services.options().get(Knobs.BLOCKING_WAIT_MS));
     Store checked = null;
@@ -390,21 +392,23 @@ public final class Region implements AutoCloseable {
         continue;
       }
       long start = System.nanoTime();
-      blockedWrites.increment();
+      EventListener.StallCause cause = s.flushBlocked(multiplier)
+          ? EventListener.StallCause.MEMSTORE_FULL : EventListener.StallCause.TOO_MANY_FILES;
+      services.events().writeStallBegin(new EventListener.WriteStallInfo(descriptor.name(), s.family().name(),
+          cause, Duration.ZERO));
       warnBlocked(s, start);
       long deadline = start + maxWaitNanos;
       try {
         synchronized (flushSignal) {
           // Memory full: wait for a flush to free it, however long a working flush takes; but while
-          // flushes fail, only until the deadline, then refuse the write (nothing of it is applied).
+          // flushes fail, only until the deadline: then the engine stops accepting writes and this
+          // one is refused (nothing of it is applied). Writes stopped meanwhile end the wait too.
           while (!closed && s.flushBlocked(multiplier)) {
+            services.checkWritesAllowed();
             RuntimeException failure = flushFailure;
             long now = System.nanoTime();
             if (failure != null && now - deadline >= 0) {
-              throw new StorageException("write to table '" + descriptor.name() + "' refused, nothing"
-                  + " of it was applied: the memory store of family '" + s.family().name() + "' is full"
-                  + " and flushes keep failing (" + failure.getMessage() + "); writes resume once a flush"
-                  + " succeeds", failure);
+              throw services.flushStalled(this, failure);
             }
             services.requestFlush(this);
             if (failure == null) {
@@ -414,6 +418,7 @@ public final class Region implements AutoCloseable {
             }
           }
           while (!closed && s.tooManyFiles() && System.nanoTime() < deadline) {
+            services.checkWritesAllowed();
             services.requestCompaction(this);
             long left = deadline - System.nanoTime();
             TimeUnit.NANOSECONDS.timedWait(flushSignal, Math.max(1, left));
@@ -423,7 +428,9 @@ public final class Region implements AutoCloseable {
         Thread.currentThread().interrupt();
         throw new StorageException("interrupted while waiting for a flush", e);
       } finally {
-        blockedNanos.add(System.nanoTime() - start);
+        // The engine's writes.blocked metrics come from these events (io.bellows.metrics.EventMetrics).
+        services.events().writeStallEnd(new EventListener.WriteStallInfo(descriptor.name(), s.family().name(),
+            cause, Duration.ofNanos(System.nanoTime() - start)));
       }
     }
   }
@@ -560,6 +567,13 @@ public final class Region implements AutoCloseable {
       }
     }
     return false;
+  }
+
+  /** Wakes writers waiting on back-pressure so they look again (the engine stopped writes). */
+  public void wakeBlockedWriters() {
+    synchronized (flushSignal) {
+      flushSignal.notifyAll();
+    }
   }
 
   private void checkOpen() {

@@ -5,6 +5,8 @@ import io.bellows.memstore.InMemoryWork;
 import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.metrics.MetricSet;
 import io.bellows.store.FileNumberAllocator;
+import io.bellows.util.EventListener;
+import io.bellows.util.WritesStoppedException;
 import io.bellows.wal.Wal;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -43,4 +45,20 @@ public interface RegionServices {
 
   /** Called when the WAL failed: the engine stops accepting writes. */
   void walFailed(Throwable cause);
+
+  /** The engine's event listeners, as one that never throws. */
+  EventListener events();
+
+  /**
+   * Throws {@link WritesStoppedException} if the engine stopped accepting writes (a HARD background
+   * error). Cheap: called before every mutation.
+   */
+  void checkWritesAllowed();
+
+  /**
+   * Called by a writer that waited {@code bellows.store.blocking.wait.ms} on a full memory store
+   * while the region's flushes kept failing: the engine stops accepting writes. Returns what the
+   * writer throws.
+   */
+  WritesStoppedException flushStalled(Region region, RuntimeException flushFailure);
 }

@@ -17,12 +17,14 @@ import io.bellows.scan.RetentionFilter;
 import io.bellows.scan.RetentionFilters;
 import io.bellows.scan.ScanQuery;
 import io.bellows.schema.ColumnFamilyDescriptor;
+import io.bellows.util.EventListener;
 import io.bellows.util.StorageException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -248,6 +250,10 @@ public final class Store implements AutoCloseable {
       if (snap == null || closed) {
         return;
       }
+      long start = System.nanoTime();
+      long snapBytes = snap.size().dataBytes();
+      ctx.events().flushBegin(new EventListener.FlushInfo(ctx.table(), family.name(), snap.cellCount(), snapBytes,
+          -1, -1, Duration.ZERO));
       long fileId = allocateFileId();
       RetentionFilter filter = retention(RetentionFilter.Mode.FLUSH);
       StoreFile written;
@@ -257,14 +263,17 @@ public final class Store implements AutoCloseable {
       long flushedUpTo = Math.max(flushedSeqId(), snap.maxSeqId());
       commit(written == null ? List.of() : List.of(written), List.of(), flushedUpTo);
       pendingSnapshot = null;
+      long cells = snap.cellCount();
       memStore.releaseSnapshot(snap);
       flushCount.increment();
-      flushCells.add(snap.cellCount());
+      flushCells.add(cells);
       if (written != null) {
         flushBytes.add(written.size());
-        ctx.engineMetrics().counter("flush.bytes.written").add(written.size());
       }
-      ctx.engineMetrics().counter("flush.count").increment();
+      // The engine's flush metrics come from this event (io.bellows.metrics.EventMetrics).
+      ctx.events().flushEnd(new EventListener.FlushInfo(ctx.table(), family.name(), cells, snapBytes,
+          written == null ? -1 : written.id(), written == null ? 0 : written.size(),
+          Duration.ofNanos(System.nanoTime() - start)));
     } finally {
       flushLock.unlock();
     }
@@ -321,6 +330,9 @@ public final class Store implements AutoCloseable {
         inputBytes += f.size();
         inputCells += f.cellCount();
       }
+      long start = System.nanoTime();
+      ctx.events().compactionBegin(new EventListener.CompactionInfo(ctx.table(), family.name(), major,
+          inputs.size(), inputBytes, inputCells, -1, -1, -1, Duration.ZERO));
       StoreFile written;
       try {
         for (StoreFile f : inputs) {
@@ -336,18 +348,19 @@ public final class Store implements AutoCloseable {
       }
       commit(written == null ? List.of() : List.of(written), inputs, flushedSeqId());
       compactionCount.increment();
-      ctx.engineMetrics().counter("compaction.count").increment();
       if (major) {
         majorCompactionCount.increment();
       }
       compactionBytesRead.add(inputBytes);
-      ctx.engineMetrics().counter("compaction.bytes.read").add(inputBytes);
       long outCells = written == null ? 0 : written.cellCount();
       compactionCellsDropped.add(Math.max(0, inputCells - outCells));
       if (written != null) {
         compactionBytesWritten.add(written.size());
-        ctx.engineMetrics().counter("compaction.bytes.written").add(written.size());
       }
+      // The engine's compaction metrics come from this event (io.bellows.metrics.EventMetrics).
+      ctx.events().compactionEnd(new EventListener.CompactionInfo(ctx.table(), family.name(), major,
+          inputs.size(), inputBytes, inputCells, written == null ? -1 : written.id(),
+          written == null ? 0 : written.size(), outCells, Duration.ofNanos(System.nanoTime() - start)));
       return true;
     } finally {
       compactionLock.unlock();

@@ -5,6 +5,7 @@ import io.bellows.memstore.InMemoryWork;
 import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.metrics.MetricSet;
 import io.bellows.util.Clock;
+import io.bellows.util.EventListener;
 import java.util.function.LongSupplier;
 
 /**
@@ -19,6 +20,8 @@ import java.util.function.LongSupplier;
  * @param fileNumbers the engine-wide counter that numbers new sorted files
  * @param engineInstanceId the id of this engine instance (one per open); with a file number it
  *     identifies a file's bytes uniquely, the prefix of a block cache's keys
+ * @param table the table's name, for events
+ * @param events where flush and compaction events go (the engine's listeners; must not throw)
  */
 public record StoreContext(
     EngineOptions engine,
@@ -28,7 +31,17 @@ public record StoreContext(
     ChunkAllocator chunks,
     MetricSet engineMetrics,
     FileNumberAllocator fileNumbers,
-    long engineInstanceId) {
+    long engineInstanceId,
+    String table,
+    EventListener events) {
+  /** A context whose events go nowhere (tests of a store on its own). */
+  public StoreContext(EngineOptions engine, long flushSize, LongSupplier smallestReadPoint,
+      InMemoryWork inMemoryCompactions, ChunkAllocator chunks, MetricSet engineMetrics,
+      FileNumberAllocator fileNumbers, long engineInstanceId) {
+    this(engine, flushSize, smallestReadPoint, inMemoryCompactions, chunks, engineMetrics, fileNumbers,
+        engineInstanceId, "", new EventListener() { });
+  }
+
   public Clock clock() {
     return engine.clock();
   }

@@ -10,8 +10,10 @@ import io.bellows.config.Durability;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
 import io.bellows.schema.TableDescriptor;
+import io.bellows.util.BackgroundError;
 import io.bellows.util.Bytes;
 import io.bellows.util.StorageException;
+import io.bellows.util.WritesStoppedException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -26,8 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A flush that keeps failing (here: its store directory is replaced by a file, so nothing can be
  * created in it, as on a full disk) neither blocks writers for good nor floods the log: retries
- * back off, the log says it once, a blocked write fails after the bounded wait with nothing of it
- * applied, and writes resume once a flush works again.
+ * back off, the log says it once per state change, a blocked write fails after the bounded wait with
+ * nothing of it applied and the engine stops accepting writes, and writes resume once a flush works
+ * again.
  */
 class FailingFlushTest {
   @TempDir Path dir;
@@ -68,19 +71,27 @@ class FailingFlushTest {
         System.setErr(stderr);
       }
       assertThat(refused).as("a write blocked behind failing flushes must fail, not wait for good").isNotNull();
-      assertThat(refused).hasMessageContaining("nothing of it was applied").hasMessageContaining("flushes keep failing");
+      assertThat(refused).isInstanceOf(WritesStoppedException.class)
+          .hasMessageContaining("nothing of it was applied").hasMessageContaining("flush of table 't' failed");
+      assertThat(db.backgroundError()).get().satisfies(e -> {
+        assertThat(e.kind()).isEqualTo(BackgroundError.Kind.FLUSH);
+        assertThat(e.severity()).isEqualTo(BackgroundError.Severity.HARD);
+      });
       assertThat(t.get(new Get(Bytes.of(row(acknowledged)))).isEmpty()).as("the refused write").isTrue();
       // Backoff (100 ms doubling) allows a handful of attempts in the 1 s wait; a tight loop makes thousands.
       assertThat(db.metrics().get("flush.failures").longValue()).isBetween(1L, 20L);
       String text = log.toString(StandardCharsets.UTF_8);
-      assertThat(text.lines().filter(l -> l.contains("background flush of table 't' failed")).count())
+      assertThat(text.lines().filter(l -> l.contains("background flush of table 't' failed; retrying")).count())
+          .as("one log line per state change:%n%s", text).isEqualTo(1);
+      assertThat(text.lines().filter(l -> l.contains("stops writes")).count())
           .as("one log line per state change:%n%s", text).isEqualTo(1);
       assertThat(db.metrics().get("background.work.failing").longValue()).isEqualTo(1);
 
-      // The cause goes away: an explicit flush works and so do writes.
+      // The cause goes away: an explicit flush works, the error clears and writes are accepted again.
       Files.delete(store);
       Files.move(aside, store);
       db.flush("t");
+      assertThat(db.backgroundError()).isEmpty();
       put(t, acknowledged);
       acknowledged++;
       try (Stream<Path> s = Files.list(store)) {

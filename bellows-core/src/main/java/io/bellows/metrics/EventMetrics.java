@@ -1,0 +1,52 @@
+package io.bellows.metrics;
+
+import io.bellows.util.EventListener;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The engine's own flush, compaction and write-stall metrics, counted from the same events the
+ * registered {@link EventListener}s receive (and before them, so a listener that reads the metrics
+ * on an end event sees that event counted). Every counter exists from the start, at zero.
+ */
+public final class EventMetrics implements EventListener {
+  private final LongAdder flushCount;
+  private final LongAdder flushBytesWritten;
+  private final LongAdder compactionCount;
+  private final LongAdder compactionBytesRead;
+  private final LongAdder compactionBytesWritten;
+  private final LongAdder blockedCount;
+  private final LongAdder blockedNanos;
+
+  public EventMetrics(MetricSet metrics) {
+    flushCount = metrics.counter("flush.count");
+    flushBytesWritten = metrics.counter("flush.bytes.written");
+    compactionCount = metrics.counter("compaction.count");
+    compactionBytesRead = metrics.counter("compaction.bytes.read");
+    compactionBytesWritten = metrics.counter("compaction.bytes.written");
+    blockedCount = metrics.counter("writes.blocked.count");
+    blockedNanos = metrics.counter("writes.blocked.nanos");
+  }
+
+  @Override
+  public void flushEnd(FlushInfo info) {
+    flushCount.increment();
+    flushBytesWritten.add(info.fileBytes());
+  }
+
+  @Override
+  public void compactionEnd(CompactionInfo info) {
+    compactionCount.increment();
+    compactionBytesRead.add(info.inputBytes());
+    compactionBytesWritten.add(info.outputBytes());
+  }
+
+  @Override
+  public void writeStallBegin(WriteStallInfo info) {
+    blockedCount.increment();
+  }
+
+  @Override
+  public void writeStallEnd(WriteStallInfo info) {
+    blockedNanos.add(info.duration().toNanos());
+  }
+}
