@@ -3,10 +3,9 @@ package io.bellows.engine;
 import io.bellows.config.Knob;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.TableDescriptor;
-import io.bellows.util.AtomicFiles;
+import io.bellows.util.ChecksummedText;
 import io.bellows.util.CorruptionException;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -15,7 +14,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.CRC32C;
 
 /**
  * The engine's durable list of tables: id, descriptor and enabled state of each, and the next table
@@ -92,11 +90,7 @@ final class Catalog {
         }
       }
     }
-    byte[] body = sb.toString().getBytes(StandardCharsets.UTF_8);
-    CRC32C crc = new CRC32C();
-    crc.update(body);
-    String all = sb + String.format("crc32c %08x\n", (int) crc.getValue());
-    AtomicFiles.write(dir.resolve(FILE_NAME), all.getBytes(StandardCharsets.UTF_8));
+    ChecksummedText.write(dir.resolve(FILE_NAME), sb.toString());
   }
 
   static boolean exists(Path dir) {
@@ -106,29 +100,11 @@ final class Catalog {
   /** Reads the catalog; a missing one is an error (the engine writes it first of all files). */
   static Catalog load(Path dir) throws IOException {
     Path p = dir.resolve(FILE_NAME);
-    byte[] raw;
-    try {
-      raw = Files.readAllBytes(p);
-    } catch (NoSuchFileException e) {
-      throw new CorruptionException(p + ": the catalog is missing");
-    }
-    // Checked as bytes (one char per byte) before anything is decoded, so that damage is reported
-    // as damage, with its offset, and never as a decoding error.
-    String bytes = new String(raw, StandardCharsets.ISO_8859_1);
-    int crcLine = bytes.lastIndexOf("crc32c ");
-    if (!bytes.startsWith(HEADER + "\n") || crcLine < 0) {
-      throw new CorruptionException(p + ": not a Bellows catalog (bad header or missing checksum)");
-    }
-    CRC32C crc = new CRC32C();
-    crc.update(raw, 0, crcLine);
-    if (!bytes.substring(crcLine + 7).equals(String.format("%08x\n", (int) crc.getValue()))) {
-      throw new CorruptionException(p + ": catalog checksum mismatch (checksum line at offset " + crcLine + ")");
-    }
     String body;
     try {
-      body = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(raw, 0, crcLine)).toString();
-    } catch (java.nio.charset.CharacterCodingException e) {
-      throw new CorruptionException(p + ": catalog is not valid UTF-8", e);
+      body = ChecksummedText.read(p, HEADER, "catalog");
+    } catch (NoSuchFileException e) {
+      throw new CorruptionException(p + ": the catalog is missing");
     }
     int nextId = 1;
     Map<Integer, String> names = new LinkedHashMap<>();

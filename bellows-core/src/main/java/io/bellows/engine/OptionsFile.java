@@ -6,18 +6,16 @@ import io.bellows.config.Knobs;
 import io.bellows.manifest.StoreManifest;
 import io.bellows.sstable.Trailer;
 import io.bellows.util.AtomicFiles;
+import io.bellows.util.ChecksummedText;
 import io.bellows.util.CorruptionException;
 import io.bellows.util.StorageException;
 import io.bellows.wal.Wal;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -113,30 +111,11 @@ final class OptionsFile {
     StringBuilder sb = new StringBuilder(HEADER).append('\n');
     formats.forEach((k, v) -> sb.append("format ").append(k).append(' ').append(v).append('\n'));
     options.forEach((k, v) -> sb.append("option ").append(k).append(' ').append(v).append('\n'));
-    CRC32C crc = new CRC32C();
-    crc.update(sb.toString().getBytes(StandardCharsets.UTF_8));
-    return sb + String.format("crc32c %08x\n", (int) crc.getValue());
+    return ChecksummedText.render(sb.toString());
   }
 
   static Recorded load(Path p) throws IOException {
-    byte[] raw = Files.readAllBytes(p);
-    // Checked as bytes before decoding, so that damage is reported as damage (as for CATALOG).
-    String bytes = new String(raw, StandardCharsets.ISO_8859_1);
-    int crcLine = bytes.lastIndexOf("crc32c ");
-    if (!bytes.startsWith(HEADER + "\n") || crcLine < 0) {
-      throw new CorruptionException(p + ": not a Bellows options file (bad header or missing checksum)");
-    }
-    CRC32C crc = new CRC32C();
-    crc.update(raw, 0, crcLine);
-    if (!bytes.substring(crcLine + 7).equals(String.format("%08x\n", (int) crc.getValue()))) {
-      throw new CorruptionException(p + ": options checksum mismatch (checksum line at offset " + crcLine + ")");
-    }
-    String body;
-    try {
-      body = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(raw, 0, crcLine)).toString();
-    } catch (CharacterCodingException e) {
-      throw new CorruptionException(p + ": options file is not valid UTF-8", e);
-    }
+    String body = ChecksummedText.read(p, HEADER, "options file");
     Map<String, Integer> formats = new LinkedHashMap<>();
     Map<String, String> options = new LinkedHashMap<>();
     String[] lines = body.split("\n");
