@@ -365,13 +365,8 @@ public final class Region implements AutoCloseable {
 
   /**
    * Checks a mutation without applying it (families exist, value sizes, one row); throws
-   * IllegalArgumentException or NoSuchColumnFamilyException. Lets a batch be validated before any of it
-   * is written.
+   * IllegalArgumentException or NoSuchColumnFamilyException.
    */
-  public void check(byte[] row, List<Cell> cells) {
-    validate(row, cells);
-  }
-
   private void validate(byte[] row, List<Cell> cells) {
     long maxValue = services.options().get(Knobs.MAX_VALUE_SIZE);
     for (Cell c : cells) {
