@@ -44,7 +44,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Batches of rows are applied as mini-batches: one WAL record, one sync and one MVCC round for
  * many rows; every row validated first; duplicate rows in batch order; bounded WAL records; no
- * deadlock between batches with overlapping rows.
+ * deadlock between batches with overlapping rows; a WAL failure acknowledges no row of the failed
+ * mini-batch.
  */
 class BatchWriteTest {
   private static final byte[] F = Bytes.of("f");
@@ -285,6 +286,51 @@ class BatchWriteTest {
       }
       assertThat(t.get(new Get("fill19")).size()).isEqualTo(1);
       assertThat(t.get(new Get("after2")).size()).isEqualTo(1);
+    }
+  }
+
+  /**
+   * The WAL fails on the append of a batch (the roll it needs cannot create a file: the WAL
+   * directory is gone): the call throws, so no row of it is acknowledged; the engine stops; after
+   * the directory is back, a reopen has the earlier batch and nothing of the failed one.
+   */
+  @Test
+  void aWalFailureOnABatchAcknowledgesNoRowOfItAndStopsTheEngine() throws IOException {
+    EngineOptions opts = EngineOptions.builder().clock(clock).set(Knobs.WAL_ROLL_SIZE, 64L * 1024).build();
+    Path wal = dir.resolve("wal");
+    Path away = dir.resolve("wal-away");
+    Bellows db = Bellows.open(dir, opts);
+    try {
+      createTable(db);
+      Table t = db.getTable("t");
+      List<Put> first = new ArrayList<>();
+      for (int i = 0; i < 100; i++) {
+        first.add(new Put("first" + i).addColumn(F, Bytes.of("q"), new byte[1024]).setDurability(Durability.SYNC_WAL));
+      }
+      t.put(first); // one record of ~100 KiB: the current WAL file is past its roll size
+      Files.move(wal, away);
+      List<Put> second = new ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        second.add(row("second" + i, "v", Durability.SYNC_WAL));
+      }
+      assertThatThrownBy(() -> t.put(second)).isInstanceOf(io.bellows.util.StorageException.class)
+          .hasMessageContaining("write-ahead log append failed");
+      assertThatThrownBy(() -> t.put(List.of(row("later", "v", Durability.SYNC_WAL))))
+          .isInstanceOf(io.bellows.util.StorageException.class);
+    } finally {
+      try {
+        db.close();
+      } catch (RuntimeException expected) {
+        // the log is broken; closing reports it
+      }
+    }
+    Files.move(away, wal);
+    try (Bellows again = Bellows.open(dir, opts)) {
+      Table t = again.getTable("t");
+      assertThat(t.get(new Get("first99")).size()).isEqualTo(1);
+      for (int i = 0; i < 10; i++) {
+        assertThat(t.get(new Get("second" + i)).isEmpty()).as("second%d", i).isTrue();
+      }
     }
   }
 
