@@ -10,14 +10,14 @@ import org.HdrHistogram.Histogram;
 /**
  * Renders the runs of {@link EngineWrites} for one key distribution as a Markdown table: per policy
  * the median over rounds with min–max of each figure, the ratio of median throughputs to NONE, and
- * latency percentiles over the puts (and gets) of all rounds together. Stateless.
+ * latency percentiles over the put calls (and gets) of all rounds together. Stateless.
  */
 final class EngineReport {
   private EngineReport() {}
 
   static String render(List<MemStorePolicy> policies, Map<MemStorePolicy, List<EngineRunResult>> runs) {
     MarkdownTable t = new MarkdownTable("policy", "rows/s", "cells/s", "× NONE", "disk flushes", "compactions",
-        "flush MB", "compaction MB", "(flush+compaction) / user bytes", "WAL MB", "blocked ms", "GCs", "GC ms",
+        "flush MB", "compaction MB", "(flush+compaction) / user bytes", "WAL MB", "WAL records", "WAL syncs", "blocked ms", "GCs", "GC ms",
         "put p50 µs", "put p99 µs", "put p99.9 µs", "gets/s", "get p50 µs", "get p99 µs", "get misses");
     List<EngineRunResult> none = runs.get(MemStorePolicy.NONE);
     double noneRows = none == null ? Double.NaN : median(none, EngineRunResult::rowsPerSecond);
@@ -45,6 +45,8 @@ final class EngineReport {
           spread(rs, r -> r.compactionBytes() / mb, "%.0f"),
           spread(rs, EngineRunResult::writeAmplification, "%.2f"),
           String.format("%.0f", median(rs, r -> r.walBytes() / mb)),
+          spread(rs, r -> r.walRecords(), "%,.0f"),
+          spread(rs, r -> r.walSyncs(), "%,.0f"),
           spread(rs, r -> r.blockedNanos() / 1e6, "%.0f"),
           spread(rs, r -> r.gcCount(), "%.0f"),
           spread(rs, r -> r.gcMillis(), "%.0f"),

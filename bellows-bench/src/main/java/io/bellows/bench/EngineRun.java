@@ -2,6 +2,7 @@ package io.bellows.bench;
 
 import io.bellows.client.Bellows;
 import io.bellows.client.Get;
+import io.bellows.client.Put;
 import io.bellows.client.Result;
 import io.bellows.client.Table;
 import io.bellows.config.EngineOptions;
@@ -28,7 +29,7 @@ import org.HdrHistogram.Histogram;
 /**
  * One end-to-end run of the engine through its public API: opens a fresh engine in a new temporary
  * directory, creates one table with one family configured by a {@link StoreConfig} (policy, layout,
- * flush size) and durability ASYNC_WAL, then
+ * flush size) and the workload's durability (ASYNC_WAL by default), then
  *
  * <ol>
  *   <li>writes the workload's rows from its writer threads (timed: throughput, per-put latency,
@@ -65,7 +66,7 @@ final class EngineRun {
     });
     try (Bellows db = Bellows.open(dir, engineOptions(config))) {
       db.createTable(TableDescriptor.builder(TABLE)
-          .durability(Durability.ASYNC_WAL)
+          .durability(w.durability())
           .flushSize(config.flushSize())
           .family(config.family())
           .build());
@@ -77,7 +78,7 @@ final class EngineRun {
         long rows = i == 0 ? w.rows() - perWriter * (w.writers() - 1) : perWriter;
         long sample = Math.max(1, Math.min(rows, w.gets() / w.writers() + 1));
         writers.add(new Writer(table, w.keys().chooser(w.keySpace(), w.seed() + i), new PaperPuts(w.seed() + i), rows,
-            (int) sample));
+            (int) sample, w.batch()));
       }
       Map<String, Number> before = db.metrics();
       long start = System.nanoTime();
@@ -112,6 +113,8 @@ final class EngineRun {
           delta(flushed, before, "flush.bytes.written"),
           delta(flushed, before, "compaction.bytes.written"),
           delta(written, before, "wal.bytes.appended"),
+          delta(written, before, "wal.records.appended"),
+          delta(written, before, "wal.syncs"),
           delta(written, before, "writes.blocked.nanos"),
           delta(written, before, "writes.blocked.count"),
           delta(written, before, "jvm.gc.count"),
@@ -166,8 +169,9 @@ final class EngineRun {
   }
 
   /**
-   * One writer thread: puts its rows and records each put's latency (building the put is not
-   * timed). Keeps every k-th row id so that the get burst reads rows known to exist. Confined to its
+   * One writer thread: puts its rows and records each put call's latency (building the puts is not
+   * timed); with a batch of N, N rows go in one {@code Table.put(List)} call (the last call of a
+   * writer may carry fewer). Keeps every k-th row id so that the get burst reads rows known to exist. Confined to its
    * thread while running; read by the driver after {@link #runAll} returns (happens-before via the
    * futures).
    */
@@ -180,9 +184,11 @@ final class EngineRun {
     final long stride;
     int sampledCount;
     final Histogram latency = new Histogram(3);
+    final int batch;
 
-    Writer(Table table, KeyChooser keys, PaperPuts puts, long rows, int sampleSize) {
+    Writer(Table table, KeyChooser keys, PaperPuts puts, long rows, int sampleSize, int batch) {
       this.table = table;
+      this.batch = batch;
       this.keys = keys;
       this.puts = puts;
       this.rows = rows;
@@ -192,14 +198,25 @@ final class EngineRun {
 
     @Override
     public Void call() {
+      List<Put> pending = new ArrayList<>(batch);
       for (long i = 0; i < rows; i++) {
         long id = keys.nextRowId();
-        var put = puts.put(id);
-        long t0 = System.nanoTime();
-        table.put(put);
-        latency.recordValue(System.nanoTime() - t0);
+        Put put = puts.put(id);
         if (i % stride == 0 && sampledCount < sampled.length) {
           sampled[sampledCount++] = id;
+        }
+        if (batch == 1) {
+          long t0 = System.nanoTime();
+          table.put(put);
+          latency.recordValue(System.nanoTime() - t0);
+          continue;
+        }
+        pending.add(put);
+        if (pending.size() == batch || i == rows - 1) {
+          long t0 = System.nanoTime();
+          table.put(pending);
+          latency.recordValue(System.nanoTime() - t0);
+          pending = new ArrayList<>(batch);
         }
       }
       return null;

@@ -17,6 +17,8 @@ record EngineRunResult(
     long flushBytes,
     long compactionBytes,
     long walBytes,
+    long walRecords,
+    long walSyncs,
     long blockedNanos,
     long blockedWrites,
     long gcCount,

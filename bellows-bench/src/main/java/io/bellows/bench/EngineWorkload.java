@@ -1,5 +1,6 @@
 package io.bellows.bench;
 
+import io.bellows.config.Durability;
 import java.nio.file.Path;
 
 /**
@@ -15,10 +16,15 @@ import java.nio.file.Path;
  * @param gets gets in the burst after writing (0: none)
  * @param seed base seed of keys and values
  * @param baseDir directory under which each run's engine directory is created and deleted
+ * @param batch rows per {@code Table.put} call (1: one put per call; N: a list of N puts per call)
+ * @param durability the table's durability
  */
 record EngineWorkload(KeyDistribution keys, long keySpace, long rows, int writers, long gets, long seed,
-    Path baseDir) {
+    Path baseDir, int batch, Durability durability) {
   EngineWorkload {
+    if (batch < 1) {
+      throw new IllegalArgumentException("batch must be at least 1: " + batch);
+    }
     if (writers < 1 || rows < writers) {
       throw new IllegalArgumentException("need at least one row per writer: " + rows + " rows, " + writers
           + " writers");
@@ -30,7 +36,7 @@ record EngineWorkload(KeyDistribution keys, long keySpace, long rows, int writer
 
   /** The same workload with another number of rows (for the warm-up). */
   EngineWorkload withRows(long n) {
-    return new EngineWorkload(keys, keySpace, n, writers, gets, seed, baseDir);
+    return new EngineWorkload(keys, keySpace, n, writers, gets, seed, baseDir, batch, durability);
   }
 
   /** Bytes of user data the puts carry: their serialized cells (76 bytes each, 4 per row). */

@@ -1,5 +1,6 @@
 package io.bellows.bench;
 
+import io.bellows.config.Durability;
 import io.bellows.config.MemStorePolicy;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,6 +14,8 @@ import java.util.Set;
  * End-to-end write benchmark of the engine (public API only) under the Accordion paper's workload:
  * for each memory-store policy, a fresh engine, one table with one family, ASYNC_WAL, rows of 4
  * cells × 25-byte values written by 2 threads with Zipf (θ = 0.99) or all-unique uniform keys.
+ * {@code --batch N} writes N rows per {@code Table.put(List)} call (put latency is then per call),
+ * {@code --durability} sets the table's durability.
  * Reports throughput, disk flushes and compactions, bytes they wrote per byte of user data (write
  * amplification without the WAL), WAL bytes, blocked-write time, GC, put latency, and a burst of
  * gets after writing (see {@link EngineRun} for the phases of a run).
@@ -24,11 +27,12 @@ import java.util.Set;
  */
 public final class EngineWrites {
   private static final Set<String> OPTIONS = Set.of("rows", "scale", "flush-mib", "key-space", "rounds", "policies",
-      "layout", "keys", "writers", "gets", "seed", "warmup", "dir");
+      "layout", "keys", "writers", "gets", "seed", "warmup", "dir", "batch", "durability");
 
   /** Everything a benchmark invocation needs, parsed from the options. */
   record Plan(List<MemStorePolicy> policies, IndexKind layout, List<KeyDistribution> keys, long flushSize,
-      long keySpace, long rows, int writers, long gets, long seed, int rounds, double warmupFraction, Path dir) {
+      long keySpace, long rows, int writers, long gets, long seed, int rounds, double warmupFraction, Path dir,
+      int batch, Durability durability) {
 
     static Plan parse(String[] argv) {
       Args a = new Args(argv, OPTIONS);
@@ -44,11 +48,13 @@ public final class EngineWrites {
           a.getLong("seed", 42),
           (int) a.getLong("rounds", 3),
           a.getDouble("warmup", 0.2),
-          Path.of(a.get("dir", System.getProperty("java.io.tmpdir"))));
+          Path.of(a.get("dir", System.getProperty("java.io.tmpdir"))),
+          (int) a.getLong("batch", 1),
+          Durability.valueOf(a.get("durability", "ASYNC_WAL").toUpperCase(Locale.ROOT)));
     }
 
     EngineWorkload workload(KeyDistribution dist) {
-      return new EngineWorkload(dist, keySpace, rows, writers, gets, seed, dir);
+      return new EngineWorkload(dist, keySpace, rows, writers, gets, seed, dir, batch, durability);
     }
 
     StoreConfig config(MemStorePolicy p) {
@@ -58,10 +64,11 @@ public final class EngineWrites {
 
   public static void main(String[] argv) {
     Plan plan = Plan.parse(argv);
-    System.out.printf("# EngineWrites: %,d rows (%,d cells) per run from %d writers, flush size %.2f MiB, layout %s,"
-            + " ASYNC_WAL, Zipf key space %,d rows, %,d gets, %d rounds, seed %d, %s, %d CPUs, data under %s%n%n",
-        plan.rows(), plan.rows() * PaperRows.CELLS_PER_ROW, plan.writers(), plan.flushSize() / 1048576.0, plan.layout(),
-        plan.keySpace(), plan.gets(), plan.rounds(), plan.seed(), Runtime.version(),
+    System.out.printf("# EngineWrites: %,d rows (%,d cells) per run from %d writers, %d rows per put call, flush size"
+            + " %.2f MiB, layout %s, %s, Zipf key space %,d rows, %,d gets, %d rounds, seed %d, %s, %d CPUs, data under"
+            + " %s%n%n",
+        plan.rows(), plan.rows() * PaperRows.CELLS_PER_ROW, plan.writers(), plan.batch(), plan.flushSize() / 1048576.0,
+        plan.layout(), plan.durability(), plan.keySpace(), plan.gets(), plan.rounds(), plan.seed(), Runtime.version(),
         Runtime.getRuntime().availableProcessors(), plan.dir());
     for (KeyDistribution dist : plan.keys()) {
       Map<MemStorePolicy, List<EngineRunResult>> runs = measure(plan, dist, line -> System.out.println("  " + line));
@@ -88,8 +95,9 @@ public final class EngineWrites {
         EngineRunResult r = EngineRun.run(plan.config(p), workload);
         runs.computeIfAbsent(p, k -> new ArrayList<>()).add(r);
         log.accept(String.format("%s %s round %d: %,.0f rows/s, %d flushes, %d compactions, WA %.2f, GC %d ms,"
-                + " blocked %d ms, %,.0f gets/s", dist, p, round, r.rowsPerSecond(), r.flushes(), r.compactions(),
-            r.writeAmplification(), r.gcMillis(), r.blockedNanos() / 1_000_000, r.getsPerSecond()));
+                + " blocked %d ms, %,.0f gets/s, %,d WAL records, %,d WAL syncs", dist, p, round, r.rowsPerSecond(),
+            r.flushes(), r.compactions(), r.writeAmplification(), r.gcMillis(), r.blockedNanos() / 1_000_000,
+            r.getsPerSecond(), r.walRecords(), r.walSyncs()));
       }
     }
     return runs;

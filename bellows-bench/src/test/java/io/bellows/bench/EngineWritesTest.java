@@ -19,12 +19,14 @@ class EngineWritesTest {
   @TempDir
   Path dir;
 
-  private EngineWrites.Plan plan(String keys, String policies) {
+  private EngineWrites.Plan plan(String keys, String policies, String... more) {
     System.out.println("seed " + SEED);
-    return EngineWrites.Plan.parse(new String[] {
+    List<String> args = new java.util.ArrayList<>(List.of(
         "--rows", "4000", "--flush-mib", "0.0625", "--key-space", "500", "--gets", "400", "--rounds", "1",
         "--warmup", "0", "--keys", keys, "--policies", policies, "--seed", String.valueOf(SEED),
-        "--dir", dir.toString()});
+        "--dir", dir.toString()));
+    args.addAll(List.of(more));
+    return EngineWrites.Plan.parse(args.toArray(new String[0]));
   }
 
   @Test
@@ -62,6 +64,17 @@ class EngineWritesTest {
     // 4000 puts over 500 rows: in-memory compaction and flushes drop overwritten versions, so
     // less than the user data reaches the files.
     assertThat(r.flushBytes()).isLessThan(r.workload().userBytes());
+  }
+
+  @Test
+  void batchesWriteAllRowsInFewerCalls() {
+    EngineWrites.Plan batched = plan("UNIQUE", "ADAPTIVE", "--batch", "100", "--durability", "SYNC_WAL");
+    EngineRunResult r = EngineWrites.measure(batched, KeyDistribution.UNIQUE, s -> { })
+        .get(MemStorePolicy.ADAPTIVE).get(0);
+    assertThat(r.putNanos().getTotalCount()).as("2 writers × 20 calls of 100 rows").isEqualTo(40);
+    assertThat(r.getMisses()).isZero();
+    assertThat(r.walRecords()).as("unique keys: one WAL record per call").isEqualTo(40);
+    assertThat(r.walSyncs()).isPositive();
   }
 
   @Test

@@ -502,15 +502,23 @@ public final class LocalEngine implements Engine {
 
   // ================================================================== data
 
+  /**
+   * One row: {@link Region#mutate}. Several: {@link Region#mutateBatch}, which validates every row
+   * before applying any and applies them as mini-batches (one WAL record, sync and MVCC round each).
+   */
   @Override
   public void mutate(TableRef table, List<RowMutation> rows) {
     onRegion(table, r -> {
-      for (RowMutation m : rows) {
-        r.check(m.row(), m.cells());
-      }
-      for (RowMutation m : rows) {
+      if (rows.size() == 1) {
+        RowMutation m = rows.get(0);
         r.mutate(m.row(), m.cells(), m.wholeRowDeleteTs(), m.durability());
+        return null;
       }
+      List<Region.RowWrite> writes = new ArrayList<>(rows.size());
+      for (RowMutation m : rows) {
+        writes.add(new Region.RowWrite(m.row(), m.cells(), m.wholeRowDeleteTs(), m.durability()));
+      }
+      r.mutateBatch(writes);
       return null;
     });
   }

@@ -30,9 +30,12 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * One table's data (Bellows keeps one region per table): its stores, row locks and MVCC, and the
  * write path: validate, lock the row, assign a sequence id, append to the WAL, insert into the
  * memory stores, sync the WAL as the durability asks, complete in MVCC (the mutation becomes
- * visible at once), unlock.
+ * visible at once), unlock. A batch of rows ({@link #mutateBatch}) goes the same way as
+ * <em>mini-batches</em>: one back-pressure check, all row locks, one sequence id, one WAL record, one
+ * sync and one MVCC completion for many rows.
  *
- * <p>Locks, in the order they are taken: a row lock (held for the whole mutation); the updates lock
+ * <p>Locks, in the order they are taken: row locks (held for the whole mutation; a mini-batch takes
+ * several, in increasing stripe order, see {@link RowLocks}); the updates lock
  * in read mode (held from sequence-id assignment until the cells are in the memory stores; a flush
  * takes it in write mode to freeze memory stores at a point where every assigned sequence id below
  * the snapshot's largest is inside it); the MVCC monitor (briefly).
@@ -58,6 +61,25 @@ public final class Region implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicLong lastBlockWarning =
       new java.util.concurrent.atomic.AtomicLong(System.nanoTime() - TimeUnit.MINUTES.toNanos(1));
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Region.class);
+
+  /**
+   * Most rows in one mini-batch: bounds how many row locks (stripes) one writer holds through its
+   * WAL sync, so single-row writers are not shut out for long.
+   */
+  static final int MINI_BATCH_MAX_ROWS = 1000;
+  /**
+   * Most bytes of cells (as the WAL encodes them, 4 + cell length each) in one mini-batch, so one WAL
+   * record stays bounded (far below the WAL's record limit and its 8 MiB write-out threshold). A
+   * single row larger than this is a mini-batch of its own, as a single-row mutation would be.
+   */
+  static final long MINI_BATCH_MAX_BYTES = 4L * 1024 * 1024;
+
+  /**
+   * One row's mutation in a batch: cells of {@code row} or, when {@code wholeRowDeleteTs} &gt;= 0, the
+   * deletion of every family of the row up to that timestamp ({@code cells} then empty). A null
+   * durability means {@link Durability#USE_DEFAULT}.
+   */
+  public record RowWrite(byte[] row, List<Cell> cells, long wholeRowDeleteTs, Durability durability) {}
 
   /**
    * Creates the directories of a new region (each store with an empty manifest) and opens it. The
@@ -181,6 +203,88 @@ public final class Region implements AutoCloseable {
   }
 
   /**
+   * Applies a batch of row mutations. Every row is validated first: if any is bad, this throws and
+   * nothing is applied. The rows are then applied in batch order as successive <em>mini-batches</em>
+   * of distinct rows: a mini-batch ends before a row that it already holds (so two mutations of one
+   * row apply in batch order: the later one gets a higher sequence id and sees the earlier one), and
+   * at {@link #MINI_BATCH_MAX_ROWS} rows or {@link #MINI_BATCH_MAX_BYTES} bytes. Per mini-batch: one
+   * back-pressure check per store touched, the rows' locks, one sequence id, one WAL record holding
+   * the cells of every row not written with SKIP_WAL (none if all are), one sync at the strongest
+   * durability of those rows, one MVCC completion.
+   *
+   * <p>Each row is atomic. A mini-batch also becomes visible all at once (one sequence id), but only
+   * per-row atomicity is promised, as in HBase: the batch as a whole is not atomic. If a WAL append or
+   * sync fails, no row of that mini-batch is acknowledged (this throws) and the engine stops; rows of
+   * earlier mini-batches of the batch were applied.
+   */
+  public void mutateBatch(List<RowWrite> rows) {
+    List<RowWrite> checked = new ArrayList<>(rows.size());
+    for (RowWrite w : rows) {
+      List<Cell> expanded = expandWholeRowDelete(w.row(), w.cells(), w.wholeRowDeleteTs());
+      validate(w.row(), expanded);
+      checked.add(new RowWrite(w.row(), expanded, -1, w.durability()));
+    }
+    int start = 0;
+    while (start < checked.size()) {
+      int end = miniBatchEnd(checked, start);
+      applyMiniBatch(checked.subList(start, end));
+      start = end;
+    }
+  }
+
+  /** The end (exclusive) of the mini-batch that starts at {@code start}; it holds at least one row. */
+  private static int miniBatchEnd(List<RowWrite> rows, int start) {
+    java.util.TreeSet<byte[]> seen = new java.util.TreeSet<>(Bytes::compare);
+    long bytes = 0;
+    int i = start;
+    for (; i < rows.size(); i++) {
+      RowWrite w = rows.get(i);
+      long rowBytes = 0;
+      for (Cell c : w.cells()) {
+        rowBytes += 4L + c.length();
+      }
+      if (i > start && (i - start >= MINI_BATCH_MAX_ROWS || bytes + rowBytes > MINI_BATCH_MAX_BYTES
+          || seen.contains(w.row()))) {
+        break;
+      }
+      seen.add(w.row());
+      bytes += rowBytes;
+    }
+    return i;
+  }
+
+  /** One mini-batch of distinct rows: back-pressure, locks in stripe order, apply, unlock. */
+  private void applyMiniBatch(List<RowWrite> rows) {
+    List<Cell> all = new ArrayList<>();
+    for (RowWrite w : rows) {
+      all.addAll(w.cells());
+    }
+    waitIfBlocked(all);
+    int[] stripes = new int[rows.size()];
+    for (int i = 0; i < stripes.length; i++) {
+      stripes[i] = rowLocks.stripeOf(rows.get(i).row());
+    }
+    java.util.Arrays.sort(stripes);
+    int locked = 0;
+    try {
+      for (int i = 0; i < stripes.length; i++) {
+        if (i == 0 || stripes[i] != stripes[i - 1]) { // rows sharing a stripe: lock it once
+          rowLocks.stripe(stripes[i]).lock();
+          locked = i + 1;
+        }
+      }
+      applyLocked(rows);
+    } finally {
+      for (int i = locked - 1; i >= 0; i--) {
+        if (i == 0 || stripes[i] != stripes[i - 1]) {
+          rowLocks.stripe(stripes[i]).unlock();
+        }
+      }
+    }
+    afterWrite(all);
+  }
+
+  /**
    * Applies the mutation only if the column's newest visible value equals {@code expected} (null:
    * absent). Check and write happen under the row lock, so no other write to the row interleaves.
    */
@@ -259,13 +363,8 @@ public final class Region implements AutoCloseable {
 
   /**
    * Checks a mutation without applying it (families exist, value sizes, one row); throws
-   * IllegalArgumentException or NoSuchColumnFamilyException. Lets a batch be validated before any of it
-   * is written.
+   * IllegalArgumentException or NoSuchColumnFamilyException.
    */
-  public void check(byte[] row, List<Cell> cells) {
-    validate(row, cells);
-  }
-
   private void validate(byte[] row, List<Cell> cells) {
     long maxValue = services.options().get(Knobs.MAX_VALUE_SIZE);
     for (Cell c : cells) {
@@ -282,19 +381,46 @@ public final class Region implements AutoCloseable {
 
   /** Under the row lock: stamps, logs, inserts, syncs and publishes one mutation. */
   private void apply(byte[] row, List<Cell> cells, Durability requested) {
+    applyLocked(List.of(new RowWrite(row, cells, -1, requested)));
+  }
+
+  /**
+   * Under the locks of all its rows (distinct): stamps, logs, inserts, syncs and publishes a
+   * mini-batch. One sequence id for every cell; one WAL record with the cells of the rows whose
+   * durability is not SKIP_WAL, synced at the strongest of their durabilities.
+   */
+  private void applyLocked(List<RowWrite> rows) {
     checkOpen();
     long now = services.options().clock().currentTimeMillis();
-    List<Cell> stamped = new ArrayList<>(cells.size());
-    for (Cell c : cells) {
-      Cell s = resolveTimestamp(row, c, now);
-      if (s != null) {
-        stamped.add(s);
+    List<Cell> stamped = new ArrayList<>();
+    List<Cell> logged = null;
+    Durability durability = Durability.SKIP_WAL;
+    for (RowWrite w : rows) {
+      int from = stamped.size();
+      for (Cell c : w.cells()) {
+        Cell s = resolveTimestamp(w.row(), c, now);
+        if (s != null) {
+          stamped.add(s);
+        }
+      }
+      if (stamped.size() == from) {
+        continue;
+      }
+      List<Cell> rowCells = stamped.subList(from, stamped.size());
+      Durability d = effectiveDurability(w.durability(), rowCells);
+      if (d != Durability.SKIP_WAL) {
+        if (logged == null) {
+          logged = rows.size() == 1 ? stamped : new ArrayList<>();
+        }
+        if (logged != stamped) {
+          logged.addAll(rowCells);
+        }
+        durability = Durability.stronger(durability, d);
       }
     }
     if (stamped.isEmpty()) {
       return;
     }
-    Durability durability = effectiveDurability(requested, stamped);
     Mvcc.WriteEntry we;
     long txid = -1;
     updatesLock.readLock().lock();
@@ -304,8 +430,8 @@ public final class Region implements AutoCloseable {
         c.setSeqId(we.seqId());
       }
       try {
-        if (durability != Durability.SKIP_WAL) {
-          txid = services.wal().append(new WalEdit(regionId, we.seqId(), stamped));
+        if (logged != null) {
+          txid = services.wal().append(new WalEdit(regionId, we.seqId(), logged));
         }
       } catch (RuntimeException e) {
         mvcc.complete(we); // nothing was inserted: completing publishes nothing
@@ -381,13 +507,7 @@ public final class Region implements AutoCloseable {
     services.checkWritesAllowed();
     double multiplier = services.options().get(Knobs.MEMSTORE_BLOCK_MULTIPLIER);
     long maxWaitNanos = TimeUnit.MILLISECONDS.toNanos(services.options().get(Knobs.BLOCKING_WAIT_MS));
-    Store checked = null;
-    for (Cell c : cells) {
-      Store s = storeOf(c);
-      if (s == checked) {
-        continue; // cells of one family come together: check each store once
-      }
-      checked = s;
+    for (Store s : storesOf(cells)) {
       if (!s.flushBlocked(multiplier) && !s.tooManyFiles()) {
         continue;
       }
@@ -445,11 +565,24 @@ public final class Region implements AutoCloseable {
     }
   }
 
+  /** The distinct stores the cells belong to (each checked once however many rows a batch has). */
+  private List<Store> storesOf(List<Cell> cells) {
+    List<Store> out = new ArrayList<>(storeArray.length);
+    Store last = null;
+    for (Cell c : cells) {
+      Store s = storeOf(c);
+      if (s != last && !out.contains(s)) {
+        out.add(s);
+      }
+      last = s;
+    }
+    return out;
+  }
+
   private void afterWrite(List<Cell> cells) {
     services.wrote(this);
-    for (Cell c : cells) {
-      Store s = storeOrNull(c);
-      if (s != null && s.memStoreSize().footprint() >= descriptor.flushSize()) {
+    for (Store s : storesOf(cells)) {
+      if (s.memStoreSize().footprint() >= descriptor.flushSize()) {
         if (flushRequested.compareAndSet(false, true)) {
           services.requestFlush(this);
         }

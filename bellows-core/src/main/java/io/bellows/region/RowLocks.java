@@ -6,8 +6,12 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Exclusive locks on rows, striped: a row maps to one of a fixed set of locks by hash. A mutation
  * holds its row's lock from its read (check-and-put, increment) through WAL sync and MVCC completion,
- * so read-modify-write operations on one row are atomic. A thread holds at most one row lock at a
- * time, so striping cannot deadlock.
+ * so read-modify-write operations on one row are atomic.
+ *
+ * <p>Deadlock freedom: a single-row operation holds one stripe. A mini-batch holds the stripes of
+ * all its rows, taken in increasing stripe index (each once) — the one global order. Row-key order
+ * would not do: two rows can share a stripe, so two batches locking rows in key order could take
+ * the same two stripes in opposite orders.
  */
 final class RowLocks {
   private final ReentrantLock[] stripes;
@@ -20,8 +24,17 @@ final class RowLocks {
   }
 
   ReentrantLock lockFor(byte[] row) {
+    return stripes[stripeOf(row)];
+  }
+
+  /** The index of the row's stripe; stripes are locked in increasing index when several are held. */
+  int stripeOf(byte[] row) {
     int h = Arrays.hashCode(row);
     h ^= (h >>> 16);
-    return stripes[Math.floorMod(h, stripes.length)];
+    return Math.floorMod(h, stripes.length);
+  }
+
+  ReentrantLock stripe(int index) {
+    return stripes[index];
   }
 }

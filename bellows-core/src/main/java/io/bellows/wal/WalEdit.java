@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One logged edit: the cells of one row mutation of one region, stamped with the mutation's
- * sequence id. This is the unit the WAL appends, checksums and replays.
+ * One logged edit: the cells of one row mutation of one region, or of every row of a mini-batch of
+ * a batch, stamped with one sequence id. This is the unit the WAL appends, checksums and replays.
  *
  * <p>Immutable (the cell list is copied); the cells themselves are shared, not copied. The cells'
  * own {@link Cell#seqId()} is ignored when writing: the edit's {@code seqId} is the sequence id of

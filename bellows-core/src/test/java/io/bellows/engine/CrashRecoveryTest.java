@@ -55,9 +55,25 @@ class CrashRecoveryTest {
         "ADAPTIVE-CHUNK_SKIPLIST-CHUNK-MSLAB-OFFHEAP"), 2);
   }
 
+  /**
+   * Writers that put 50 rows per call (one WAL record per batch): no acknowledged row is lost and
+   * every recovered row is whole.
+   */
+  @ParameterizedTest
+  @EnumSource(value = Durability.class, names = {"FSYNC_WAL", "SYNC_WAL"})
+  void batchedWritesLoseNoAcknowledgedRow(Durability durability) throws Exception {
+    crashRepeatedly(durability, EngineConfigurations.all().get(0), 3, 50);
+  }
+
   private void crashRepeatedly(Durability durability, EngineConfigurations config, int rounds) throws Exception {
+    crashRepeatedly(durability, config, rounds, 1);
+  }
+
+  private void crashRepeatedly(Durability durability, EngineConfigurations config, int rounds, int batch)
+      throws Exception {
     long seed = System.nanoTime();
-    System.out.println("CrashRecoveryTest seed=" + seed + " durability=" + durability + " config=" + config);
+    System.out.println("CrashRecoveryTest seed=" + seed + " durability=" + durability + " config=" + config
+        + " batch=" + batch);
     Random random = new Random(seed);
     Map<Integer, Long> nextStart = new HashMap<>();
     Map<Integer, TreeSet<Long>> acked = new HashMap<>();
@@ -68,17 +84,17 @@ class CrashRecoveryTest {
     for (int round = 0; round < rounds; round++) {
       long start = round * 1_000_000L;
       int killAfter = 50 + random.nextInt(1500);
-      runAndKill(durability, config, start, killAfter, acked);
+      runAndKill(durability, config, start, killAfter, acked, batch);
       verify(durability, config, start, acked, seed);
     }
   }
 
   private void runAndKill(Durability durability, EngineConfigurations config, long start, int killAfter,
-      Map<Integer, TreeSet<Long>> acked) throws Exception {
+      Map<Integer, TreeSet<Long>> acked, int batch) throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
         CrashWriter.class.getName(), dir.toString(), durability.name(), config.name(), Long.toString(start),
-        Integer.toString(WRITERS));
+        Integer.toString(WRITERS), Integer.toString(batch));
     pb.redirectError(ProcessBuilder.Redirect.DISCARD);
     Process p = pb.start();
     int count = 0;

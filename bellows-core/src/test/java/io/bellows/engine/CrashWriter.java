@@ -31,6 +31,7 @@ public final class CrashWriter {
     EngineConfigurations config = EngineConfigurations.named(args[2]);
     long start = Long.parseLong(args[3]);
     int writers = Integer.parseInt(args[4]);
+    int batch = args.length > 5 ? Integer.parseInt(args[5]) : 1;
     EngineOptions options = config.engine(EngineOptions.builder())
         .set(Knobs.WAL_ROLL_SIZE, 64L * 1024)
         .set(Knobs.WAL_ASYNC_SYNC_PERIOD_MS, 5L)
@@ -50,17 +51,29 @@ public final class CrashWriter {
     for (int w = 0; w < writers; w++) {
       final int writer = w;
       Thread th = new Thread(() -> {
+        List<Put> puts = new ArrayList<>(batch);
         for (long n = start; ; n++) {
           byte[] row = rowKey(writer, n);
           Put p = new Put(row).setDurability(durability);
           for (int c = 0; c < 3; c++) {
             p.addColumn(FAMILY, Bytes.of("c" + c), value(writer, n));
           }
-          t.put(p);
+          puts.add(p);
+          if (puts.size() < batch) {
+            continue;
+          }
+          if (batch == 1) {
+            t.put(p);
+          } else {
+            t.put(puts);
+          }
           synchronized (out) {
-            out.println("ACK " + writer + " " + n);
+            for (long k = n - puts.size() + 1; k <= n; k++) {
+              out.println("ACK " + writer + " " + k);
+            }
             out.flush();
           }
+          puts = new ArrayList<>(batch);
         }
       });
       th.start();
