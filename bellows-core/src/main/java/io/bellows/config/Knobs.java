@@ -31,6 +31,18 @@ public final class Knobs {
       10 * MIB, 1, 1 * GIB, "bytes", "Largest value a put may carry; a larger one is rejected.");
   public static final Knob<Double> MEMSTORE_BLOCK_MULTIPLIER = Knob.ofDouble("bellows.memstore.block.multiplier",
       ENGINE, 4.0, 1.0, 100.0, "Writes to a store block while its memory store exceeds this multiple of the flush size.");
+  public static final Knob<Double> MEMSTORE_GLOBAL_FRACTION = Knob.ofDouble("bellows.memstore.global.fraction",
+      ENGINE, 0.4, 0.05, 0.9, "Share of the JVM's maximum heap that all memory stores together may hold;"
+      + " writes wait at it. Ignored when bellows.memstore.global.size is set.");
+  public static final Knob<Long> MEMSTORE_GLOBAL_SIZE = Knob.ofLong("bellows.memstore.global.size", ENGINE,
+      0, 0, Long.MAX_VALUE, "bytes", "Bytes all memory stores together may hold (writes wait at it); 0 means"
+      + " bellows.memstore.global.fraction of the maximum heap.");
+  public static final Knob<Double> MEMSTORE_GLOBAL_LOWER_FRACTION = Knob.ofDouble(
+      "bellows.memstore.global.lower.fraction", ENGINE, 0.95, 0.5, 1.0, "Share of the global memory-store budget"
+      + " above which the regions holding the most memory are flushed and writes are slowed down.");
+  public static final Knob<Long> WRITE_DELAYED_RATE = Knob.ofLong("bellows.write.delayed.rate", ENGINE,
+      32L << 20, 1L << 10, 1L << 40, "bytes/s", "Rate writes are paced to when a limit comes near (memory of the"
+      + " engine or a store, files of a store); it falls towards 1/64 of this as the limit comes closer.");
   public static final Knob<Integer> BLOCKING_STORE_FILES = Knob.ofInt("bellows.store.blocking.files", ENGINE,
       16, 2, 10_000, "files", "Writes to a store block while it has more sorted files than this, until compaction catches up.");
   public static final Knob<Long> BLOCKING_WAIT_MS = Knob.ofLong("bellows.store.blocking.wait.ms", ENGINE,
@@ -104,6 +116,7 @@ public final class Knobs {
   /** Every knob, in documentation order. */
   public static final List<Knob<?>> ALL = List.of(
       DEFAULT_DURABILITY, WAL_ROLL_SIZE, WAL_ASYNC_SYNC_PERIOD_MS, WAL_MAX_FILES, MAX_VALUE_SIZE, MEMSTORE_BLOCK_MULTIPLIER,
+      MEMSTORE_GLOBAL_FRACTION, MEMSTORE_GLOBAL_SIZE, MEMSTORE_GLOBAL_LOWER_FRACTION, WRITE_DELAYED_RATE,
       BLOCKING_STORE_FILES, BLOCKING_WAIT_MS, FLUSH_FAILURES_STOP_WRITES, COMPACTION_MIN_FILES, COMPACTION_MAX_FILES, COMPACTION_RATIO,
       FLUSH_THREADS, COMPACTION_THREADS, IN_MEMORY_COMPACTION_THREADS, CHUNK_SIZE, CHUNK_POOL_MAX_BYTES,
       CHUNK_OFF_HEAP,

@@ -35,6 +35,7 @@ final class BackgroundWork {
   private final Runnable memoryReleased;
   private final Set<Region> flushQueued = ConcurrentHashMap.newKeySet();
   private final Set<Region> compactionQueued = ConcurrentHashMap.newKeySet();
+  private final Set<Region> flushAllQueued = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService retryTimer =
       Executors.newSingleThreadScheduledExecutor(daemon("bellows-retry-timer"));
   private volatile boolean stopping;
@@ -91,13 +92,21 @@ final class BackgroundWork {
     }
   }
 
-  /** Queues a flush of every store of the region (used to let old WAL files go). */
-  void requestFlushAll(Region region) {
-    submit(flushes, Kind.FLUSH, region, () -> {
-      if (!stopping && !region.isClosedForWork()) {
-        flushRegion(region, true);
-      }
-    }, () -> { }, () -> requestFlush(region));
+  /**
+   * Queues a flush of every store of the region (to let old WAL files go, or for the engine's memory
+   * budget); returns false, a no-op, while one is queued.
+   */
+  boolean requestFlushAll(Region region) {
+    if (!stopping && flushAllQueued.add(region)) {
+      submit(flushes, Kind.FLUSH, region, () -> {
+        flushAllQueued.remove(region);
+        if (!stopping && !region.isClosedForWork()) {
+          flushRegion(region, true);
+        }
+      }, () -> flushAllQueued.remove(region), () -> requestFlush(region));
+      return true;
+    }
+    return false;
   }
 
   /** Queues minor compactions of the region until its policy picks nothing more. */

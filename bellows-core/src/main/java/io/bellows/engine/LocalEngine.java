@@ -80,6 +80,7 @@ public final class LocalEngine implements Engine {
   private final Object ddlLock = new Object();
   private final Map<String, Region> regions = new ConcurrentHashMap<>();
   private final BackgroundWork background;
+  private final BackPressure backPressure;
   private final ChunkAllocator chunks;
   private final Services services = new Services();
   private volatile Catalog catalog;
@@ -102,7 +103,9 @@ public final class LocalEngine implements Engine {
     this.events = new Listeners(listeners);
     this.errors = new BackgroundErrors(events, metrics, options.clock(), options.get(Knobs.FLUSH_FAILURES_STOP_WRITES),
         this::wakeBlockedWriters, "the engine of " + this.dir);
-    this.background = new BackgroundWork(options, errors, this::deleteObsoleteWalFiles);
+    this.background = new BackgroundWork(options, errors, this::memoryReleased);
+    this.backPressure = new BackPressure(options, metrics, events, regions.values(), background::requestFlushAll,
+        () -> services.checkWritesAllowed());
     metrics.gauge("background.error.state", errors::stateCode);
     metrics.gauge("background.work.failing", errors::failingWork);
     metrics.gauge("event.listener.failures", events::failures);
@@ -435,7 +438,7 @@ public final class LocalEngine implements Engine {
   public void flush(String table) {
     Region r = region(table);
     if (r.flush(true) != Region.NOTHING_FLUSHED) {
-      deleteObsoleteWalFiles();
+      memoryReleased();
     }
     errors.succeeded(BackgroundError.Kind.FLUSH, r);
   }
@@ -704,6 +707,12 @@ public final class LocalEngine implements Engine {
     }
   }
 
+  /** A flush or an in-memory compaction released memory-store data (its result said so). */
+  private void memoryReleased() {
+    deleteObsoleteWalFiles();
+    backPressure.memoryReleased();
+  }
+
   /** The WAL threshold: no edit at or above it may be deleted. See docs/ARCHITECTURE.md. */
   private void deleteObsoleteWalFiles() {
     Wal w = wal;
@@ -810,6 +819,16 @@ public final class LocalEngine implements Engine {
 
   /** The engine's side of the region contract. */
   private final class Services implements RegionServices {
+    @Override
+    public void admitWrite(Region region, long bytes) {
+      backPressure.admit(region, bytes);
+    }
+
+    @Override
+    public void paceWrite(long bytes, double position, String cause) {
+      backPressure.pace(bytes, position, cause);
+    }
+
     @Override
     public EngineOptions options() {
       return options;

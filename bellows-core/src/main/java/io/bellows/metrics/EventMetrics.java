@@ -16,6 +16,7 @@ public final class EventMetrics implements EventListener {
   private final LongAdder compactionBytesWritten;
   private final LongAdder blockedCount;
   private final LongAdder blockedNanos;
+  private final java.util.Map<StallCause, LongAdder> blockedNanosByCause = new java.util.EnumMap<>(StallCause.class);
 
   public EventMetrics(MetricSet metrics) {
     flushCount = metrics.counter("flush.count");
@@ -25,6 +26,9 @@ public final class EventMetrics implements EventListener {
     compactionBytesWritten = metrics.counter("compaction.bytes.written");
     blockedCount = metrics.counter("writes.blocked.count");
     blockedNanos = metrics.counter("writes.blocked.nanos");
+    for (StallCause c : StallCause.values()) {
+      blockedNanosByCause.put(c, metrics.counter("writes.blocked.nanos." + c.name().toLowerCase().replace('_', '.')));
+    }
   }
 
   @Override
@@ -48,5 +52,6 @@ public final class EventMetrics implements EventListener {
   @Override
   public void writeStallEnd(WriteStallInfo info) {
     blockedNanos.add(info.duration().toNanos());
+    blockedNanosByCause.get(info.cause()).add(info.duration().toNanos());
   }
 }

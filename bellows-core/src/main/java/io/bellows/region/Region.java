@@ -56,6 +56,10 @@ public final class Region implements AutoCloseable {
   private final Object flushSignal = new Object();
   private final AtomicBoolean flushRequested = new AtomicBoolean();
   private volatile boolean closed;
+  // Back-pressure settings, resolved once: the write path does no registry lookups.
+  private final double blockMultiplier;
+  private final long blockingWaitNanos;
+  private final int blockingFiles;
   /** Why the last flush failed; null once one succeeds. Bounds how long blocked writers wait. */
   private volatile RuntimeException flushFailure;
   private final java.util.concurrent.atomic.AtomicLong lastBlockWarning =
@@ -99,6 +103,9 @@ public final class Region implements AutoCloseable {
     this.descriptor = descriptor;
     this.dir = dir;
     this.services = services;
+    this.blockMultiplier = services.options().get(Knobs.MEMSTORE_BLOCK_MULTIPLIER);
+    this.blockingWaitNanos = TimeUnit.MILLISECONDS.toNanos(services.options().get(Knobs.BLOCKING_WAIT_MS));
+    this.blockingFiles = services.options().get(Knobs.BLOCKING_STORE_FILES);
     this.mvcc = new Mvcc(services.sequence(), services.sequence().get());
     this.readPoints = new ReadPoints(mvcc);
     for (ColumnFamilyDescriptor f : descriptor.families()) {
@@ -505,10 +512,16 @@ public final class Region implements AutoCloseable {
    */
   private void waitIfBlocked(List<Cell> cells) {
     services.checkWritesAllowed();
-    double multiplier = services.options().get(Knobs.MEMSTORE_BLOCK_MULTIPLIER);
-    long maxWaitNanos = TimeUnit.MILLISECONDS.toNanos(services.options().get(Knobs.BLOCKING_WAIT_MS));
+    long bytes = 0;
+    for (Cell c : cells) {
+      bytes += c.length();
+    }
+    services.admitWrite(this, bytes);
+    double multiplier = blockMultiplier;
+    long maxWaitNanos = blockingWaitNanos;
     for (Store s : storesOf(cells)) {
       if (!s.flushBlocked(multiplier) && !s.tooManyFiles()) {
+        paceNearLimits(s, bytes);
         continue;
       }
       long start = System.nanoTime();
@@ -553,6 +566,29 @@ public final class Region implements AutoCloseable {
             cause, Duration.ofNanos(System.nanoTime() - start)));
       }
     }
+  }
+
+  /**
+   * Slows a write down while its store nears a limit, so that writers meet a falling rate rather
+   * than a sudden stall: memory from (multiplier − 1) × flush size (at least the flush size) up to
+   * multiplier × flush size, files from three quarters of the blocking count up to it.
+   */
+  private void paceNearLimits(Store s, long bytes) {
+    double flushSize = descriptor.flushSize();
+    double memoryLimit = blockMultiplier * flushSize;
+    double memoryStart = Math.max(flushSize, memoryLimit - flushSize);
+    double memory = zonePosition(s.memStoreSize().footprint(), memoryStart, memoryLimit);
+    double files = zonePosition(s.fileCount(), blockingFiles * 0.75, blockingFiles);
+    if (memory > 0 && memory >= files) {
+      services.paceWrite(bytes, memory, "store.memory");
+    } else if (files > 0) {
+      services.paceWrite(bytes, files, "store.files");
+    }
+  }
+
+  /** Where {@code value} lies from {@code start} (0) to {@code limit} (1); 0 when the zone is empty. */
+  private static double zonePosition(double value, double start, double limit) {
+    return limit <= start ? 0 : (value - start) / (limit - start);
   }
 
   /** Blocking is never silent: a warning at most every 10 s per region, and the metrics. */

@@ -40,6 +40,18 @@ public interface RegionServices {
   /** Asks for a background minor compaction check of the region. */
   void requestCompaction(Region region);
 
+  /**
+   * Engine-wide back-pressure before a write of {@code bytes} (before the row lock): paces the
+   * write while all memory stores together are near the engine's budget, waits at the budget.
+   */
+  void admitWrite(Region region, long bytes);
+
+  /**
+   * Paces a write of {@code bytes} whose store is at {@code position} (0..1) of a slow-down zone
+   * before one of its limits; {@code cause} ({@code store.memory}, {@code store.files}) names it.
+   */
+  void paceWrite(long bytes, double position, String cause);
+
   /** Called after every mutation; must be cheap (the engine checks whether the WAL rolled). */
   void wrote(Region region);
 

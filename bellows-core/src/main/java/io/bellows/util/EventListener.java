@@ -66,7 +66,9 @@ public interface EventListener {
     /** The store's memory store exceeds {@code bellows.memstore.block.multiplier} × the flush size. */
     MEMSTORE_FULL,
     /** The store has more than {@code bellows.store.blocking.files} sorted files. */
-    TOO_MANY_FILES
+    TOO_MANY_FILES,
+    /** All memory stores together hold the engine's budget ({@code bellows.memstore.global.*}). */
+    GLOBAL_MEMORY_FULL
   }
 
   /**
