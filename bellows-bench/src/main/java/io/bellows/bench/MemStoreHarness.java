@@ -1,5 +1,7 @@
 package io.bellows.bench;
 
+import io.bellows.scan.Retention;
+import io.bellows.region.OptionsResolver;
 import io.bellows.cell.Cell;
 import io.bellows.memstore.FlushSnapshot;
 import io.bellows.memstore.MemStore;
@@ -57,7 +59,7 @@ public final class MemStoreHarness implements AutoCloseable {
   /** A store of {@code config} whose family descriptor is {@code family} (for extra family knobs). */
   public MemStoreHarness(StoreConfig config, ColumnFamilyDescriptor family) {
     this.config = config;
-    this.chunks = ChunkAllocator.fromOptions(config.engine());
+    this.chunks = OptionsResolver.chunkAllocator(config.engine());
     this.background = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
       Thread t = new Thread(r, "bench-in-memory-compaction");
       t.setDaemon(true);
@@ -65,9 +67,10 @@ public final class MemStoreHarness implements AutoCloseable {
       return t;
     });
     background.prestartAllCoreThreads();
-    MemStoreContext context = new MemStoreContext(family, config.flushSize(), config.engine(), chunks,
+    Retention retention = OptionsResolver.retention(family);
+    MemStoreContext context = new MemStoreContext(family.name(), OptionsResolver.memStore(family), config.flushSize(), chunks,
         InMemoryWork.on(background),
-        () -> RetentionFilters.create(family, RetentionFilter.Mode.FLUSH, seqIds.get(), Clock.SYSTEM.currentTimeMillis()),
+        () -> RetentionFilters.create(retention, RetentionFilter.Mode.FLUSH, seqIds.get(), Clock.SYSTEM.currentTimeMillis()),
         Clock.SYSTEM, MemStoreContext.Listener.NONE);
     this.memStore = MemStores.create(context);
   }

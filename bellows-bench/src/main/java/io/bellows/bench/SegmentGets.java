@@ -1,5 +1,6 @@
 package io.bellows.bench;
 
+import io.bellows.region.OptionsResolver;
 import io.bellows.cell.Cell;
 import io.bellows.config.Knobs;
 import io.bellows.scan.CellScanner;
@@ -124,7 +125,7 @@ public final class SegmentGets {
       ScanQuery q = ScanQuery.builder().singleRow(key).build();
       List<CellScanner> sources = store.scanners();
       out.clear();
-      StoreScanner scanner = new StoreScanner(sources, q, family, Long.MAX_VALUE);
+      StoreScanner scanner = new StoreScanner(sources, q, family.nameBytes(), OptionsResolver.retention(family), Long.MAX_VALUE);
       try {
         scanner.nextRow(out);
       } finally {

@@ -1,7 +1,5 @@
 package io.bellows.compaction;
 
-import io.bellows.config.EngineOptions;
-import io.bellows.config.Knobs;
 import java.util.List;
 
 /**
@@ -24,25 +22,15 @@ public final class ExploringCompactionPolicy {
   private final int blockingFiles;
 
   public ExploringCompactionPolicy(int minFiles, int maxFiles, double ratio, int blockingFiles) {
-    if (minFiles < 2 || maxFiles < minFiles) {
-      throw new IllegalArgumentException("need 2 <= minFiles <= maxFiles, got " + minFiles + ", " + maxFiles);
-    }
-    if (!(ratio > 0)) {
-      throw new IllegalArgumentException("ratio must be positive, got " + ratio);
-    }
-    this.minFiles = minFiles;
-    this.maxFiles = maxFiles;
-    this.ratio = ratio;
-    this.blockingFiles = blockingFiles;
+    this(new CompactionOptions(minFiles, maxFiles, ratio, blockingFiles));
   }
 
-  /** The policy with the engine's {@code bellows.compaction.*} and blocking-file settings. */
-  public static ExploringCompactionPolicy from(EngineOptions options) {
-    return new ExploringCompactionPolicy(
-        options.get(Knobs.COMPACTION_MIN_FILES),
-        options.get(Knobs.COMPACTION_MAX_FILES),
-        options.get(Knobs.COMPACTION_RATIO),
-        options.get(Knobs.BLOCKING_STORE_FILES));
+  /** The policy with a store's resolved compaction settings. */
+  public ExploringCompactionPolicy(CompactionOptions options) {
+    this.minFiles = options.minFiles();
+    this.maxFiles = options.maxFiles();
+    this.ratio = options.ratio();
+    this.blockingFiles = options.blockingFiles();
   }
 
   /** Selects files to compact from the store's files, given oldest first. */

@@ -2,6 +2,7 @@ package io.bellows.engine;
 
 import io.bellows.config.EngineOptions;
 import io.bellows.memstore.chunk.ChunkAllocator;
+import io.bellows.region.OptionsResolver;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -10,7 +11,7 @@ final class EngineChunks {
   private EngineChunks() {}
 
   static ChunkAllocator create(EngineOptions options) {
-    return ChunkAllocator.fromOptions(options);
+    return OptionsResolver.chunkAllocator(options);
   }
 
   static Map<String, Number> metrics(ChunkAllocator chunks) {

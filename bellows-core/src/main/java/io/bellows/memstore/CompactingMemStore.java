@@ -1,7 +1,6 @@
 package io.bellows.memstore;
 
 import io.bellows.cell.Cell;
-import io.bellows.config.Knobs;
 import io.bellows.scan.CellScanner;
 import io.bellows.config.MemStorePolicy;
 import java.util.ArrayList;
@@ -85,14 +84,15 @@ public final class CompactingMemStore implements MemStore {
    */
   public CompactingMemStore(MemStoreContext context, DoubleSupplier random) {
     this.context = context;
-    this.policy = context.family().memStorePolicy();
+    MemStoreOptions options = context.options();
+    this.policy = options.policy();
     if (policy == MemStorePolicy.NONE) {
       throw new IllegalArgumentException("policy NONE uses DefaultMemStore");
     }
-    double a = context.family().get(Knobs.IN_MEMORY_FLUSH_FRACTION);
+    double a = options.inMemoryFlushFraction();
     this.inMemoryFlushThreshold = Math.max(1, (long) (a * context.flushSize()));
-    this.maxPipelineSegments = context.family().get(Knobs.PIPELINE_MAX_SEGMENTS);
-    this.adaptive = new AdaptivePolicy(context.family().get(Knobs.ADAPTIVE_THRESHOLD), random);
+    this.maxPipelineSegments = options.pipelineMaxSegments();
+    this.adaptive = new AdaptivePolicy(options.adaptiveThreshold(), random);
     this.segments = new SegmentFactory(context);
     this.compactor = new SegmentCompactor(segmentIds::incrementAndGet, segments);
     this.active = new AtomicReference<>(newActive());

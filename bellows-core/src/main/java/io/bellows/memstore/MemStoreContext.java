@@ -1,8 +1,6 @@
 package io.bellows.memstore;
 
-import io.bellows.config.EngineOptions;
 import io.bellows.memstore.chunk.ChunkAllocator;
-import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.scan.RetentionFilter;
 import io.bellows.util.Clock;
 import java.util.function.Supplier;
@@ -11,10 +9,12 @@ import java.util.function.Supplier;
  * Everything a memory store needs from its surroundings, passed in so that it never reaches up into
  * the store, region or WAL.
  *
- * @param family the family's settings (policy, A, S, R, index kinds, versions, TTL)
+ * @param family the family's name (for messages)
+ * @param options the family's resolved memory-store settings (policy, A, S, R, index kinds, MSLAB,
+ *     row filter)
  * @param flushSize the store's flush size in bytes (A is a fraction of it)
- * @param engine engine-wide settings (chunk size, pool, on/off heap)
- * @param chunks the engine's chunk allocator, shared by all stores (may be unused by NONE)
+ * @param chunks the engine's chunk allocator, shared by all stores (chunk size, on/off heap; may be
+ *     unused, or null if the options need no chunks)
  * @param background runs in-memory flushes and compactions and receives their results
  * @param redundancyFilter makes a fresh FLUSH-mode retention filter (with the store's current smallest
  *     read point) for in-memory compaction
@@ -22,9 +22,9 @@ import java.util.function.Supplier;
  * @param listener told when in-memory work finishes (tests and metrics)
  */
 public record MemStoreContext(
-    ColumnFamilyDescriptor family,
+    String family,
+    MemStoreOptions options,
     long flushSize,
-    EngineOptions engine,
     ChunkAllocator chunks,
     InMemoryWork background,
     Supplier<RetentionFilter> redundancyFilter,

@@ -8,7 +8,7 @@ public final class MemStores {
 
   /** NONE gives a {@link DefaultMemStore}; BASIC, EAGER and ADAPTIVE a {@link CompactingMemStore}. */
   public static MemStore create(MemStoreContext context) {
-    return switch (context.family().memStorePolicy()) {
+    return switch (context.options().policy()) {
       case NONE -> new DefaultMemStore(context);
       case BASIC, EAGER, ADAPTIVE -> new CompactingMemStore(context, new SplittableRandom()::nextDouble);
     };

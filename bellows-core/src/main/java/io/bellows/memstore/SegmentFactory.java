@@ -1,15 +1,14 @@
 package io.bellows.memstore;
 
-import io.bellows.config.Knobs;
+import io.bellows.config.ActiveIndexType;
+import io.bellows.config.SegmentIndexType;
 import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.memstore.chunk.MemStoreLab;
-import io.bellows.config.ActiveIndexType;
-import io.bellows.schema.ColumnFamilyDescriptor;
-import io.bellows.config.SegmentIndexType;
 
 /**
- * Resolves a family's memory knobs ({@code MSLAB}, {@code ACTIVE_INDEX}, {@code SEGMENT_INDEX})
- * and the engine's {@code bellows.mslab.offheap} into the forms a store's segments really take,
+ * Turns a family's memory settings ({@code MSLAB}, {@code ACTIVE_INDEX}, {@code SEGMENT_INDEX}, as
+ * resolved into {@link MemStoreOptions}) and the allocator's on/off-heap mode (the engine's {@code
+ * bellows.mslab.offheap}) into the forms a store's segments really take,
  * and creates active segments accordingly. Immutable; thread-safe.
  *
  * <p>Resolution rules (the knobs are requests; these make every combination valid):
@@ -31,19 +30,19 @@ final class SegmentFactory {
   private final boolean rowFilter;
 
   SegmentFactory(MemStoreContext context) {
-    ColumnFamilyDescriptor f = context.family();
-    boolean wantChunkActive = f.get(Knobs.ACTIVE_INDEX) == ActiveIndexType.CHUNK_SKIPLIST;
-    boolean wantChunkFlat = f.get(Knobs.SEGMENT_INDEX) == SegmentIndexType.CHUNK;
-    this.mslab = f.get(Knobs.MSLAB) || wantChunkActive || wantChunkFlat;
+    MemStoreOptions o = context.options();
+    boolean wantChunkActive = o.activeIndex() == ActiveIndexType.CHUNK_SKIPLIST;
+    boolean wantChunkFlat = o.segmentIndex() == SegmentIndexType.CHUNK;
+    this.mslab = o.mslab() || wantChunkActive || wantChunkFlat;
     this.chunks = context.chunks();
     if (mslab && chunks == null) {
-      throw new IllegalArgumentException("family " + f.name() + " needs memory chunks (MSLAB or a chunk index)"
+      throw new IllegalArgumentException("family " + context.family() + " needs memory chunks (MSLAB or a chunk index)"
           + " but the memory store has no chunk allocator");
     }
     boolean offHeap = mslab && chunks.offHeap();
     this.chunkActive = wantChunkActive || offHeap;
     this.chunkFlat = wantChunkFlat || offHeap;
-    this.rowFilter = f.get(Knobs.SEGMENT_ROW_FILTER);
+    this.rowFilter = o.rowFilter();
   }
 
   /** Whether flat segments get a row Bloom filter for gets ({@code SEGMENT_ROW_FILTER}). */

@@ -109,7 +109,7 @@ public final class Region implements AutoCloseable {
     this.mvcc = new Mvcc(services.sequence(), services.sequence().get());
     this.readPoints = new ReadPoints(mvcc);
     for (ColumnFamilyDescriptor f : descriptor.families()) {
-      StoreContext sc = new StoreContext(services.options(), descriptor.flushSize(), readPoints::smallest,
+      StoreContext sc = new StoreContext(OptionsResolver.store(services.options(), descriptor, f), services.options().clock(), readPoints::smallest,
           services.inMemoryCompactions(), services.chunks(), services.metrics(),
           services.fileNumbers(), services.engineInstanceId(), descriptor.name(), services.events());
       stores.put(f.name(), new Store(f, dir.resolve(f.name()), sc));

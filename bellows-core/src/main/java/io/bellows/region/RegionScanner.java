@@ -38,7 +38,7 @@ public final class RegionScanner implements RowScanner {
           continue;
         }
         List<CellScanner> parts = s.scanners(query);
-        StoreScanner ss = new StoreScanner(parts, query, s.family(), now);
+        StoreScanner ss = new StoreScanner(parts, query, s.family().nameBytes(), s.options().retention(), now);
         scanners.add(ss);
         List<Cell> head = new ArrayList<>();
         if (!ss.nextRow(head)) {

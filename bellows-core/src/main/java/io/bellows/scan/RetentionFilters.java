@@ -1,7 +1,6 @@
 package io.bellows.scan;
 
 import io.bellows.cell.Cell;
-import io.bellows.schema.ColumnFamilyDescriptor;
 
 /**
  * Creates the {@link RetentionFilter} of a rewrite (flush, in-memory compaction, minor or major
@@ -16,8 +15,8 @@ public final class RetentionFilters {
   private RetentionFilters() {}
 
   public static RetentionFilter create(
-      ColumnFamilyDescriptor fam, RetentionFilter.Mode mode, long smallestReadPoint, long now) {
-    return new VersionRetentionFilter(new VersionTracker(fam, smallestReadPoint, now), mode == RetentionFilter.Mode.MAJOR);
+      Retention retention, RetentionFilter.Mode mode, long smallestReadPoint, long now) {
+    return new VersionRetentionFilter(new VersionTracker(retention, smallestReadPoint, now), mode == RetentionFilter.Mode.MAJOR);
   }
 
   /** The filter; stateful (one per rewrite), not thread-safe. */

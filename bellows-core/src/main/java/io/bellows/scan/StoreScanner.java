@@ -2,7 +2,6 @@ package io.bellows.scan;
 
 import io.bellows.cell.Cell;
 import io.bellows.cell.Cells;
-import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.util.Bytes;
 import java.io.Closeable;
 import java.util.ArrayList;
@@ -36,9 +35,15 @@ public final class StoreScanner implements Closeable {
   private int returned;
   private boolean columnDone;
 
-  public StoreScanner(List<? extends CellScanner> sources, ScanQuery query, ColumnFamilyDescriptor fam, long now) {
+  /**
+   * @param family the store's family name
+   * @param retention the family's version and TTL rules
+   * @param now the reader's time (ms), for TTL
+   */
+  public StoreScanner(List<? extends CellScanner> sources, ScanQuery query, byte[] family, Retention retention,
+      long now) {
     this.query = query;
-    this.family = fam.nameBytes();
+    this.family = family;
     boolean wantsFamily = query.wantsFamily(family);
     this.qualifiers = wantsFamily ? query.qualifiers(family) : null;
     List<CellScanner> used = new ArrayList<>();
@@ -50,7 +55,7 @@ public final class StoreScanner implements Closeable {
       }
     }
     this.merged = new MergingScanner(used);
-    this.tracker = new VersionTracker(fam, query.readPoint(), now);
+    this.tracker = new VersionTracker(retention, query.readPoint(), now);
     this.done = !wantsFamily || used.isEmpty();
   }
 

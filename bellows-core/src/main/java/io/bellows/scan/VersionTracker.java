@@ -2,7 +2,6 @@ package io.bellows.scan;
 
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellType;
-import io.bellows.schema.ColumnFamilyDescriptor;
 
 /**
  * The one copy of Bellows' version, delete and TTL semantics (docs/design/scan.md, "What a reader
@@ -60,11 +59,11 @@ final class VersionTracker {
   private long lastCountedTs;
   private int lastRank = -1;
 
-  VersionTracker(ColumnFamilyDescriptor fam, long readPoint, long now) {
+  VersionTracker(Retention retention, long readPoint, long now) {
     this.readPoint = readPoint;
-    this.maxVersions = fam.maxVersions();
-    this.minVersions = fam.minVersions();
-    this.expiredBefore = expiredBefore(now, fam.ttlMillis());
+    this.maxVersions = retention.maxVersions();
+    this.minVersions = retention.minVersions();
+    this.expiredBefore = expiredBefore(now, retention.ttlMillis());
   }
 
   /** The TTL threshold: a timestamp below it is expired. Saturating, so "forever" never expires. */

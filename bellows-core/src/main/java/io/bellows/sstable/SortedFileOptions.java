@@ -1,8 +1,6 @@
 package io.bellows.sstable;
 
-import io.bellows.config.Knobs;
 import io.bellows.config.BloomType;
-import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.config.Compression;
 
 /**
@@ -10,6 +8,11 @@ import io.bellows.config.Compression;
  * false-positive rate, expected cell count (a sizing hint), index block size (small values force
  * a multi-level index), creation time (-1 = the writer reads the clock at finish), and whether the
  * file is the output of a major compaction. Immutable.
+ *
+ * <p>Built from values only: a store's family settings ({@code BLOCKSIZE}, {@code COMPRESSION},
+ * {@code BLOOMFILTER}, {@code BLOOMFILTER_ERROR_RATE}) are resolved once, when the store is opened,
+ * into a template that each flush or compaction copies with {@link #toBuilder()}. The builder's
+ * defaults are those settings' defaults (a test keeps them equal).
  */
 public final class SortedFileOptions {
   private final int blockSize;
@@ -36,13 +39,18 @@ public final class SortedFileOptions {
     return new Builder();
   }
 
-  /** Options from a family's BLOCKSIZE, COMPRESSION, BLOOMFILTER and BLOOMFILTER_ERROR_RATE knobs. */
-  public static Builder forFamily(ColumnFamilyDescriptor cf) {
-    return builder()
-        .blockSize(cf.get(Knobs.BLOCKSIZE))
-        .compression(cf.get(Knobs.COMPRESSION))
-        .bloomType(cf.get(Knobs.BLOOMFILTER))
-        .bloomErrorRate(cf.get(Knobs.BLOOMFILTER_ERROR_RATE));
+  /** A builder holding these options, to change the per-file ones (expected cells, major flag). */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.blockSize = blockSize;
+    b.compression = compression;
+    b.bloomType = bloomType;
+    b.bloomErrorRate = bloomErrorRate;
+    b.expectedCellCount = expectedCellCount;
+    b.indexBlockSize = indexBlockSize;
+    b.creationTimeMillis = creationTimeMillis;
+    b.majorCompaction = majorCompaction;
+    return b;
   }
 
   public int blockSize() {
@@ -77,12 +85,15 @@ public final class SortedFileOptions {
     return majorCompaction;
   }
 
-  /** Builder with the family knobs' defaults and a 64 KiB index block. */
+  /**
+   * Builder with the family settings' defaults (64 KiB blocks, no compression, a row Bloom filter
+   * at 1% false positives) and a 64 KiB index block.
+   */
   public static final class Builder {
-    private int blockSize = Knobs.BLOCKSIZE.defaultValue();
-    private Compression compression = Knobs.COMPRESSION.defaultValue();
-    private BloomType bloomType = Knobs.BLOOMFILTER.defaultValue();
-    private double bloomErrorRate = Knobs.BLOOMFILTER_ERROR_RATE.defaultValue();
+    private int blockSize = 64 * 1024;
+    private Compression compression = Compression.NONE;
+    private BloomType bloomType = BloomType.ROW;
+    private double bloomErrorRate = 0.01;
     private long expectedCellCount = 1024;
     private int indexBlockSize = 64 * 1024;
     private long creationTimeMillis = -1;

@@ -4,7 +4,6 @@ import io.bellows.cell.Cell;
 import io.bellows.compaction.CompactionCandidate;
 import io.bellows.compaction.CompactionSelection;
 import io.bellows.compaction.ExploringCompactionPolicy;
-import io.bellows.config.Knobs;
 import io.bellows.manifest.StoreManifest;
 import io.bellows.memstore.FlushSnapshot;
 import io.bellows.memstore.MemStore;
@@ -92,7 +91,7 @@ public final class Store implements AutoCloseable {
     this.family = family;
     this.dir = dir;
     this.ctx = ctx;
-    this.compactionPolicy = ExploringCompactionPolicy.from(ctx.engine());
+    this.compactionPolicy = new ExploringCompactionPolicy(ctx.options().compaction());
     try {
       this.manifest = StoreManifest.load(dir);
       deleteLeftovers();
@@ -104,8 +103,8 @@ public final class Store implements AutoCloseable {
     } catch (IOException e) {
       throw new StorageException("cannot open store " + dir, e);
     }
-    MemStoreContext msc = new MemStoreContext(family, ctx.flushSize(), ctx.engine(), ctx.chunks(),
-        ctx.inMemoryCompactions(), () -> retention(RetentionFilter.Mode.FLUSH), ctx.clock(),
+    MemStoreContext msc = new MemStoreContext(family.name(), ctx.options().memStore(), ctx.flushSize(),
+        ctx.chunks(), ctx.inMemoryCompactions(), () -> retention(RetentionFilter.Mode.FLUSH), ctx.clock(),
         MemStoreContext.Listener.NONE);
     this.memStore = MemStores.create(msc);
     metrics.gauge("store.files", () -> files.size());
@@ -137,8 +136,14 @@ public final class Store implements AutoCloseable {
     }
   }
 
+  /** The family's descriptor, as the store was opened with (the store itself uses only its name). */
   public ColumnFamilyDescriptor family() {
     return family;
+  }
+
+  /** The store's resolved settings. */
+  public StoreOptions options() {
+    return ctx.options();
   }
 
   public Path directory() {
@@ -258,7 +263,7 @@ public final class Store implements AutoCloseable {
       RetentionFilter filter = retention(RetentionFilter.Mode.FLUSH);
       StoreFile written;
       try (CellScanner in = snap.scanner()) {
-        written = StoreFileWriting.write(dir, fileId, family, ctx, in, filter, snap.cellCount(), false);
+        written = StoreFileWriting.write(dir, fileId, ctx, in, filter, snap.cellCount(), false);
       }
       long flushedUpTo = Math.max(flushedSeqId(), snap.maxSeqId());
       commit(written == null ? List.of() : List.of(written), List.of(), flushedUpTo);
@@ -339,7 +344,7 @@ public final class Store implements AutoCloseable {
           scanners.add(f.scanner());
         }
         try (CellScanner merged = new io.bellows.scan.MergingScanner(scanners)) {
-          written = StoreFileWriting.write(dir, fileId, family, ctx, merged, retention(mode), inputCells, major);
+          written = StoreFileWriting.write(dir, fileId, ctx, merged, retention(mode), inputCells, major);
         }
       } finally {
         for (StoreFile f : inputs) {
@@ -427,7 +432,7 @@ public final class Store implements AutoCloseable {
   }
 
   RetentionFilter retention(RetentionFilter.Mode mode) {
-    return RetentionFilters.create(family, mode, ctx.smallestReadPoint().getAsLong(), ctx.clock().currentTimeMillis());
+    return RetentionFilters.create(ctx.options().retention(), mode, ctx.smallestReadPoint().getAsLong(), ctx.clock().currentTimeMillis());
   }
 
   // ------------------------------------------------------------------ metrics & lifecycle
@@ -460,7 +465,7 @@ public final class Store implements AutoCloseable {
   }
 
   public boolean tooManyFiles() {
-    return files.size() > ctx.engine().get(Knobs.BLOCKING_STORE_FILES);
+    return files.size() > ctx.options().blockingFiles();
   }
 
   /** Stops compactions and releases files and memory. Flushing first is the region's job. */

@@ -1,6 +1,5 @@
 package io.bellows.store;
 
-import io.bellows.config.EngineOptions;
 import io.bellows.memstore.InMemoryWork;
 import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.metrics.MetricSet;
@@ -11,8 +10,8 @@ import java.util.function.LongSupplier;
 /**
  * What a store needs from its region and engine, passed in so the store never reaches up.
  *
- * @param engine engine-wide settings
- * @param flushSize the table's flush size
+ * @param options the store's settings, resolved once by the region
+ * @param clock the engine's time source
  * @param smallestReadPoint the smallest read point of the region's readers (for rewrites)
  * @param inMemoryCompactions runs the memory store's background work and takes its results
  * @param chunks the engine's chunk allocator
@@ -24,8 +23,8 @@ import java.util.function.LongSupplier;
  * @param events where flush and compaction events go (the engine's listeners; must not throw)
  */
 public record StoreContext(
-    EngineOptions engine,
-    long flushSize,
+    StoreOptions options,
+    Clock clock,
     LongSupplier smallestReadPoint,
     InMemoryWork inMemoryCompactions,
     ChunkAllocator chunks,
@@ -35,14 +34,15 @@ public record StoreContext(
     String table,
     EventListener events) {
   /** A context whose events go nowhere (tests of a store on its own). */
-  public StoreContext(EngineOptions engine, long flushSize, LongSupplier smallestReadPoint,
+  public StoreContext(StoreOptions options, Clock clock, LongSupplier smallestReadPoint,
       InMemoryWork inMemoryCompactions, ChunkAllocator chunks, MetricSet engineMetrics,
       FileNumberAllocator fileNumbers, long engineInstanceId) {
-    this(engine, flushSize, smallestReadPoint, inMemoryCompactions, chunks, engineMetrics, fileNumbers,
+    this(options, clock, smallestReadPoint, inMemoryCompactions, chunks, engineMetrics, fileNumbers,
         engineInstanceId, "", new EventListener() { });
   }
 
-  public Clock clock() {
-    return engine.clock();
+  /** The table's flush size, from the options. */
+  public long flushSize() {
+    return options.flushSize();
   }
 }

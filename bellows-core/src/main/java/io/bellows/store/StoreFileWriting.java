@@ -4,7 +4,6 @@ import io.bellows.cell.Cell;
 import io.bellows.manifest.StoreManifest;
 import io.bellows.scan.CellScanner;
 import io.bellows.scan.RetentionFilter;
-import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.sstable.SortedFileOptions;
 import io.bellows.sstable.SortedFileWriter;
 import io.bellows.util.AtomicFiles;
@@ -23,11 +22,11 @@ final class StoreFileWriting {
   /**
    * Returns the new file, opened, or null if every cell was filtered out (no file is created then).
    */
-  static StoreFile write(Path dir, long fileId, ColumnFamilyDescriptor family, StoreContext ctx,
+  static StoreFile write(Path dir, long fileId, StoreContext ctx,
       CellScanner input, RetentionFilter filter, long expectedCells, boolean major) {
     Path finalPath = dir.resolve(StoreManifest.fileName(fileId));
     Path tmp = dir.resolve(StoreManifest.fileName(fileId) + ".tmp");
-    SortedFileOptions options = SortedFileOptions.forFamily(family)
+    SortedFileOptions options = ctx.options().files().toBuilder()
         .expectedCellCount(Math.max(1, expectedCells))
         .majorCompaction(major)
         .build();

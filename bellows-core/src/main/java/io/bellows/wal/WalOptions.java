@@ -1,14 +1,11 @@
 package io.bellows.wal;
 
-import io.bellows.config.EngineOptions;
-import io.bellows.config.Knobs;
-
 /**
  * Settings of one {@link Wal}. Immutable.
  *
  * <p>Values are checked only for being positive here, not against the knob ranges, so that tests
- * can use tiny roll sizes; values taken from {@link EngineOptions} have already been validated by
- * the knob registry.
+ * can use tiny roll sizes; the engine resolves them once from its settings, which the knob registry
+ * has already validated.
  *
  * @param rollSize bytes after which the current file is closed and the next append starts a new one
  *     ({@code bellows.wal.roll.size})
@@ -25,14 +22,9 @@ public record WalOptions(long rollSize, long asyncSyncPeriodMs) {
     }
   }
 
-  /** The knob defaults. */
+  /** The settings' defaults: 64 MiB files, a sync every second (a test keeps them equal). */
   public static WalOptions defaults() {
-    return new WalOptions(Knobs.WAL_ROLL_SIZE.defaultValue(), Knobs.WAL_ASYNC_SYNC_PERIOD_MS.defaultValue());
-  }
-
-  /** The WAL settings of an engine. */
-  public static WalOptions from(EngineOptions options) {
-    return new WalOptions(options.get(Knobs.WAL_ROLL_SIZE), options.get(Knobs.WAL_ASYNC_SYNC_PERIOD_MS));
+    return new WalOptions(64L * 1024 * 1024, 1000);
   }
 
   public WalOptions withRollSize(long bytes) {

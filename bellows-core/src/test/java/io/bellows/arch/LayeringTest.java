@@ -4,6 +4,8 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaAccess;
+import com.tngtech.archunit.core.domain.JavaFieldAccess;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -17,6 +19,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -54,6 +57,20 @@ class LayeringTest {
   @ArchTest
   static final ArchRule classesDependOnlyOnLowerLayers =
       classes().should(dependOnlyOnLowerLayers()).because("of the layer table in docs/ARCHITECTURE.md");
+
+  /** The region's layer: settings are resolved into options records there (or above), never below. */
+  static final int RESOLVING_LAYER = 7;
+
+  /** Below the region, these may touch settings: the knob registry itself and the descriptors. */
+  static final Set<String> SETTINGS_PACKAGES = Set.of("config", "schema");
+
+  /** What a settings object (engine options, a descriptor) may still be asked below the region. */
+  static final Set<String> SETTINGS_METHODS_ALLOWED_BELOW = Set.of("name", "nameBytes");
+
+  @ArchTest
+  static final ArchRule noKnobLookupsBelowTheRegion =
+      classes().should(notLookUpKnobsBelowTheRegion())
+          .because("settings are resolved once, into options records, by the region (docs/ARCHITECTURE.md, Settings)");
 
   @ArchTest
   static void everyPackageHasALayer(JavaClasses imported) {
@@ -131,6 +148,41 @@ class LayeringTest {
           }
           events.add(SimpleConditionEvent.violated(d, origin.getName() + " (layer " + layer + ") depends on "
               + target.getName() + " in " + why + ": " + d.getDescription()));
+        }
+      }
+    };
+  }
+
+  /**
+   * A class of a layer below the region (other than the registry and the descriptors) neither touches
+   * {@code config.Knobs} (fields, such as a knob or its default, or methods) nor asks a {@code
+   * config.Settings} (engine options, table or family descriptor) anything but its name: no {@code
+   * get(knob)}, no setting accessor such as {@code maxVersions()}, no {@code clock()}.
+   */
+  private static ArchCondition<JavaClass> notLookUpKnobsBelowTheRegion() {
+    return new ArchCondition<>("not look up knobs or settings below the region") {
+      @Override
+      public void check(JavaClass origin, ConditionEvents events) {
+        String top = topLevel(origin.getPackageName());
+        Integer layer = LAYERS.get(top);
+        if (layer == null || layer >= RESOLVING_LAYER || SETTINGS_PACKAGES.contains(top)) {
+          return;
+        }
+        Set<JavaAccess<?>> accesses = new java.util.LinkedHashSet<>(origin.getAccessesFromSelf());
+        accesses.addAll(origin.getMethodReferencesFromSelf());  // family::maxVersions
+        for (JavaAccess<?> a : accesses) {
+          JavaClass owner = a.getTargetOwner();
+          String what;
+          if (owner.isEquivalentTo(io.bellows.config.Knobs.class)) {
+            what = "reads the knob registry";
+          } else if (!(a instanceof JavaFieldAccess) && owner.isAssignableTo(io.bellows.config.Settings.class)
+              && !SETTINGS_METHODS_ALLOWED_BELOW.contains(a.getName())) {
+            what = "looks a setting up";
+          } else {
+            continue;
+          }
+          events.add(SimpleConditionEvent.violated(a, origin.getName() + " (layer " + layer + ") " + what + ": "
+              + a.getDescription() + "; take it from a resolved options record instead"));
         }
       }
     };

@@ -1,5 +1,6 @@
 package io.bellows.compaction;
 
+import io.bellows.region.OptionsResolver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -69,7 +70,7 @@ class ExploringCompactionPolicyTest {
 
   @Test
   void defaultsComeFromTheKnobs() {
-    ExploringCompactionPolicy p = ExploringCompactionPolicy.from(EngineOptions.defaults());
+    ExploringCompactionPolicy p = new ExploringCompactionPolicy(OptionsResolver.compaction(EngineOptions.defaults()));
     assertThat(run(p, 10, 10)).isEqualTo("[10, 10] -> NONE");
     assertThat(run(p, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10))
         .isEqualTo("[10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10] -> RATIO ids 1,2,3,4,5,6,7,8,9,10 total 100");

@@ -1,5 +1,6 @@
 package io.bellows.memstore;
 
+import io.bellows.region.OptionsResolver;
 import static io.bellows.memstore.MemStoreFixtures.cell;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,7 +24,7 @@ class InMemoryFlushThresholdTest {
   @ParameterizedTest(name = "flushSize={0} A={1}")
   @CsvSource({"16777216, 0.02", "134217728, 0.014"})
   void chunkMemoryPerSegmentIsAtLeastOneChunk(long flushSize, double a) {
-    ChunkAllocator chunks = ChunkAllocator.fromOptions(EngineOptions.defaults()); // 2 MiB - 64, heap
+    ChunkAllocator chunks = OptionsResolver.chunkAllocator(EngineOptions.defaults()); // 2 MiB - 64, heap
     Form form = new Form(true, ActiveIndexType.CHUNK_SKIPLIST, SegmentIndexType.CHUNK, false);
     MemStoreFixtures.ManualExecutor bg = new MemStoreFixtures.ManualExecutor();
     CompactingMemStore ms = new CompactingMemStore(MemStoreFixtures.context(

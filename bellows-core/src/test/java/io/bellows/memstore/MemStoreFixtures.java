@@ -1,9 +1,9 @@
 package io.bellows.memstore;
 
+import io.bellows.region.OptionsResolver;
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellComparator;
 import io.bellows.cell.Cells;
-import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
 import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.config.ActiveIndexType;
@@ -124,7 +124,7 @@ final class MemStoreFixtures {
   static MemStoreContext context(
       ColumnFamilyDescriptor family, long flushSize, Executor background,
       Supplier<RetentionFilter> filter, MemStoreContext.Listener listener, ChunkAllocator chunks) {
-    return new MemStoreContext(family, flushSize, EngineOptions.defaults(), chunks,
+    return new MemStoreContext(family.name(), OptionsResolver.memStore(family), flushSize, chunks,
         background instanceof InMemoryWork w ? w : InMemoryWork.on(background),
         filter, Clock.SYSTEM, listener);
   }

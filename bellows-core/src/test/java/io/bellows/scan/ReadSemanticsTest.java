@@ -1,5 +1,6 @@
 package io.bellows.scan;
 
+import io.bellows.region.OptionsResolver;
 import static io.bellows.scan.RandomCase.FAMILY;
 import static io.bellows.scan.RandomCase.cell;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,7 +34,8 @@ class ReadSemanticsTest {
       (i % 2 == 0 ? even : odd).add(cells.get(i));
     }
     List<Cell> out = new ArrayList<>();
-    try (StoreScanner s = new StoreScanner(List.of(new ListScanner(even), new ListScanner(odd)), q, fam, now)) {
+    try (StoreScanner s = new StoreScanner(List.of(new ListScanner(even), new ListScanner(odd)), q, fam.nameBytes(),
+        OptionsResolver.retention(fam), now)) {
       while (s.nextRow(out)) {
         // collect all rows
       }
@@ -155,7 +157,7 @@ class ReadSemanticsTest {
     ListScanner source = new ListScanner(cells);
     ScanQuery onlyB = ScanQuery.builder().addColumn(FAMILY, Bytes.of("b")).build();
     List<Cell> out = new ArrayList<>();
-    try (StoreScanner s = new StoreScanner(List.of(source), onlyB, ONE, 0)) {
+    try (StoreScanner s = new StoreScanner(List.of(source), onlyB, ONE.nameBytes(), Retention.DEFAULT, 0)) {
       assertThat(s.nextRow(out)).isTrue();
       assertThat(s.nextRow(out)).isFalse();
     }
@@ -177,7 +179,8 @@ class ReadSemanticsTest {
       @Override public void close() { skipped.close(); }
     };
     List<Cell> out = new ArrayList<>();
-    try (StoreScanner s = new StoreScanner(List.of(used, refusing), ScanQuery.builder().build(), ONE, 0)) {
+    try (StoreScanner s = new StoreScanner(List.of(used, refusing), ScanQuery.builder().build(), ONE.nameBytes(),
+        Retention.DEFAULT, 0)) {
       assertThat(skipped.isClosed()).isTrue();
       assertThat(s.nextRow(out)).isTrue();
     }

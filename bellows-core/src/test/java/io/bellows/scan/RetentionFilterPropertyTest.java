@@ -1,5 +1,6 @@
 package io.bellows.scan;
 
+import io.bellows.region.OptionsResolver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bellows.cell.Cell;
@@ -68,7 +69,7 @@ class RetentionFilterPropertyTest {
   static List<Cell> filter(List<Cell> input, ColumnFamilyDescriptor fam, RetentionFilter.Mode mode, long sRP, long now) {
     List<Cell> sorted = new ArrayList<>(input);
     sorted.sort(CellComparator.INSTANCE);
-    RetentionFilter f = RetentionFilters.create(fam, mode, sRP, now);
+    RetentionFilter f = RetentionFilters.create(OptionsResolver.retention(fam), mode, sRP, now);
     List<Cell> kept = new ArrayList<>();
     for (Cell c : sorted) {
       if (f.keep(c)) {

@@ -1,5 +1,6 @@
 package io.bellows.scan;
 
+import io.bellows.region.OptionsResolver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bellows.cell.Cell;
@@ -30,7 +31,7 @@ class StoreScannerPropertyTest {
         sources.add(new ListScanner(part));
       }
       List<Cell> actual = new ArrayList<>();
-      try (StoreScanner s = new StoreScanner(sources, q, fam, now)) {
+      try (StoreScanner s = new StoreScanner(sources, q, fam.nameBytes(), OptionsResolver.retention(fam), now)) {
         List<Cell> row = new ArrayList<>();
         while (s.nextRow(row)) {
           assertThat(row).as("a returned row is non-empty and one row").isNotEmpty()

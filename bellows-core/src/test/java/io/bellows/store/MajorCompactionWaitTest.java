@@ -1,12 +1,13 @@
 package io.bellows.store;
 
+import io.bellows.schema.TableDescriptor;
+import io.bellows.region.OptionsResolver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bellows.cell.Cell;
 import io.bellows.cell.Cells;
 import io.bellows.config.EngineOptions;
 import io.bellows.memstore.InMemoryWork;
-import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.metrics.MetricSet;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.util.Bytes;
@@ -31,11 +32,13 @@ class MajorCompactionWaitTest {
   @Test
   void majorCompactionWaitsForARunningCompactionInsteadOfSkipping() throws Exception {
     EngineOptions options = EngineOptions.builder().clock(new Clock.Manual(1_000)).build();
-    StoreContext ctx = new StoreContext(options, 64 * 1024, () -> Long.MAX_VALUE,
-        InMemoryWork.on(Runnable::run), ChunkAllocator.fromOptions(options), new MetricSet(),
+    ColumnFamilyDescriptor family = ColumnFamilyDescriptor.of("f");
+    TableDescriptor table = TableDescriptor.builder("t").family(family).flushSize(64 * 1024).build();
+    StoreContext ctx = new StoreContext(OptionsResolver.store(options, table, family), options.clock(),
+        () -> Long.MAX_VALUE, InMemoryWork.on(Runnable::run), OptionsResolver.chunkAllocator(options), new MetricSet(),
         FileNumberAllocator.over(new AtomicLong(1)), 7);
     Store.initialize(dir);
-    Store store = new Store(ColumnFamilyDescriptor.of("f"), dir, ctx);
+    Store store = new Store(family, dir, ctx);
     try {
       long seq = 1;
       for (int file = 0; file < 2; file++) {

@@ -1,5 +1,7 @@
 package io.bellows.store;
 
+import io.bellows.schema.TableDescriptor;
+import io.bellows.region.OptionsResolver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bellows.cell.Cell;
@@ -7,7 +9,6 @@ import io.bellows.cell.Cells;
 import io.bellows.config.EngineOptions;
 import io.bellows.manifest.StoreManifest;
 import io.bellows.memstore.InMemoryWork;
-import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.metrics.MetricSet;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.util.Bytes;
@@ -32,8 +33,10 @@ class StoreFileNumberTest {
   void storesSharingAnAllocatorNumberTheirFilesFromIt() throws IOException {
     EngineOptions options = EngineOptions.builder().clock(new Clock.Manual(1_000)).build();
     AtomicLong counter = new AtomicLong(40);
-    StoreContext ctx = new StoreContext(options, 64 * 1024, () -> Long.MAX_VALUE,
-        InMemoryWork.on(Runnable::run), ChunkAllocator.fromOptions(options), new MetricSet(),
+    // Both families have default settings: one context serves both stores.
+    TableDescriptor table = TableDescriptor.builder("t").family("a").family("b").flushSize(64 * 1024).build();
+    StoreContext ctx = new StoreContext(OptionsResolver.store(options, table, table.family("a")), options.clock(),
+        () -> Long.MAX_VALUE, InMemoryWork.on(Runnable::run), OptionsResolver.chunkAllocator(options), new MetricSet(),
         FileNumberAllocator.over(counter), 12345);
     Store.initialize(dir.resolve("a"));
     Store.initialize(dir.resolve("b"));

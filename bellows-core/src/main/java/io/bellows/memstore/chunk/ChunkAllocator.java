@@ -1,7 +1,5 @@
 package io.bellows.memstore.chunk;
 
-import io.bellows.config.EngineOptions;
-import io.bellows.config.Knobs;
 import java.nio.ByteBuffer;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicLong;
@@ -56,14 +54,6 @@ public final class ChunkAllocator {
     this.chunkSize = chunkSize;
     this.poolMaxBytes = poolMaxBytes;
     this.offHeap = offHeap;
-  }
-
-  /** An allocator configured by the engine's {@code bellows.mslab.*} knobs. */
-  public static ChunkAllocator fromOptions(EngineOptions options) {
-    long size = options.get(Knobs.CHUNK_SIZE);
-    // Round down to 8 so that skiplist nodes (multiples of 8 bytes) stay aligned.
-    return new ChunkAllocator((int) (size & ~7L), options.get(Knobs.CHUNK_POOL_MAX_BYTES),
-        options.get(Knobs.CHUNK_OFF_HEAP));
   }
 
   public int chunkSize() {

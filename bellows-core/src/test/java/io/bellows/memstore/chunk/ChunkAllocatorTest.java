@@ -1,5 +1,6 @@
 package io.bellows.memstore.chunk;
 
+import io.bellows.region.OptionsResolver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -200,9 +201,9 @@ class ChunkAllocatorTest {
   @Test
   void configuredFromKnobs() {
     EngineOptions o = EngineOptions.builder().set(Knobs.CHUNK_SIZE, 8192L + 3).set(Knobs.CHUNK_OFF_HEAP, true).build();
-    ChunkAllocator a = ChunkAllocator.fromOptions(o);
+    ChunkAllocator a = OptionsResolver.chunkAllocator(o);
     assertThat(a.chunkSize()).isEqualTo(8192);
     assertThat(a.offHeap()).isTrue();
-    assertThat(ChunkAllocator.fromOptions(EngineOptions.defaults()).chunkSize()).isEqualTo(2 * 1024 * 1024 - 64);
+    assertThat(OptionsResolver.chunkAllocator(EngineOptions.defaults()).chunkSize()).isEqualTo(2 * 1024 * 1024 - 64);
   }
 }

@@ -1,0 +1,87 @@
+package io.bellows.region;
+
+import io.bellows.compaction.CompactionOptions;
+import io.bellows.config.EngineOptions;
+import io.bellows.config.Knobs;
+import io.bellows.memstore.MemStoreOptions;
+import io.bellows.memstore.chunk.ChunkAllocator;
+import io.bellows.scan.Retention;
+import io.bellows.schema.ColumnFamilyDescriptor;
+import io.bellows.schema.TableDescriptor;
+import io.bellows.sstable.SortedFileOptions;
+import io.bellows.store.StoreOptions;
+import io.bellows.wal.WalOptions;
+
+/**
+ * The one place where settings (engine options, table and family descriptors) are read for the
+ * layers below the region: each method turns them into the typed, immutable options record of one
+ * component, once, when that component is built (a store when its region opens, the WAL and the
+ * chunk allocator when the engine opens). The write and read paths then read only the records; no
+ * class below this package looks a knob up (checked by {@code arch.LayeringTest}).
+ *
+ * <p>Stateless; thread-safe.
+ */
+public final class OptionsResolver {
+  private OptionsResolver() {}
+
+  /** Everything a store of {@code family} in {@code table} needs. */
+  public static StoreOptions store(EngineOptions engine, TableDescriptor table, ColumnFamilyDescriptor family) {
+    return new StoreOptions(table.flushSize(), memStore(family), sortedFiles(family), compaction(engine),
+        retention(family));
+  }
+
+  /** The memory store's settings from the family's memory knobs. */
+  public static MemStoreOptions memStore(ColumnFamilyDescriptor family) {
+    return new MemStoreOptions(
+        family.get(Knobs.IN_MEMORY_COMPACTION),
+        family.get(Knobs.IN_MEMORY_FLUSH_FRACTION),
+        family.get(Knobs.PIPELINE_MAX_SEGMENTS),
+        family.get(Knobs.ADAPTIVE_THRESHOLD),
+        family.get(Knobs.ACTIVE_INDEX),
+        family.get(Knobs.SEGMENT_INDEX),
+        family.get(Knobs.MSLAB),
+        family.get(Knobs.SEGMENT_ROW_FILTER));
+  }
+
+  /**
+   * How the family's sorted files are written ({@code BLOCKSIZE}, {@code COMPRESSION}, {@code
+   * BLOOMFILTER}, {@code BLOOMFILTER_ERROR_RATE}); a template each write copies.
+   */
+  public static SortedFileOptions sortedFiles(ColumnFamilyDescriptor family) {
+    return SortedFileOptions.builder()
+        .blockSize(family.get(Knobs.BLOCKSIZE))
+        .compression(family.get(Knobs.COMPRESSION))
+        .bloomType(family.get(Knobs.BLOOMFILTER))
+        .bloomErrorRate(family.get(Knobs.BLOOMFILTER_ERROR_RATE))
+        .build();
+  }
+
+  /** Minor-compaction selection from the engine's {@code bellows.compaction.*} and blocking-file settings. */
+  public static CompactionOptions compaction(EngineOptions engine) {
+    return new CompactionOptions(
+        engine.get(Knobs.COMPACTION_MIN_FILES),
+        engine.get(Knobs.COMPACTION_MAX_FILES),
+        engine.get(Knobs.COMPACTION_RATIO),
+        engine.get(Knobs.BLOCKING_STORE_FILES));
+  }
+
+  /** The family's {@code VERSIONS}, {@code MIN_VERSIONS} and {@code TTL} (seconds, made milliseconds). */
+  public static Retention retention(ColumnFamilyDescriptor family) {
+    return new Retention(family.maxVersions(), family.minVersions(), family.ttlMillis());
+  }
+
+  /** The WAL's settings from the engine's {@code bellows.wal.*} knobs. */
+  public static WalOptions wal(EngineOptions engine) {
+    return new WalOptions(engine.get(Knobs.WAL_ROLL_SIZE), engine.get(Knobs.WAL_ASYNC_SYNC_PERIOD_MS));
+  }
+
+  /**
+   * A new chunk allocator configured by the engine's {@code bellows.mslab.*} knobs; the chunk size is
+   * rounded down to a multiple of 8 so that skiplist nodes (multiples of 8 bytes) stay aligned.
+   */
+  public static ChunkAllocator chunkAllocator(EngineOptions engine) {
+    long size = engine.get(Knobs.CHUNK_SIZE);
+    return new ChunkAllocator((int) (size & ~7L), engine.get(Knobs.CHUNK_POOL_MAX_BYTES),
+        engine.get(Knobs.CHUNK_OFF_HEAP));
+  }
+}

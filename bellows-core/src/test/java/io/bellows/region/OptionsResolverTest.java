@@ -1,0 +1,112 @@
+package io.bellows.region;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bellows.compaction.CompactionOptions;
+import io.bellows.config.ActiveIndexType;
+import io.bellows.config.BloomType;
+import io.bellows.config.Compression;
+import io.bellows.config.EngineOptions;
+import io.bellows.config.Knobs;
+import io.bellows.config.MemStorePolicy;
+import io.bellows.config.SegmentIndexType;
+import io.bellows.memstore.MemStoreOptions;
+import io.bellows.memstore.chunk.ChunkAllocator;
+import io.bellows.scan.Retention;
+import io.bellows.schema.ColumnFamilyDescriptor;
+import io.bellows.schema.TableDescriptor;
+import io.bellows.sstable.SortedFileOptions;
+import io.bellows.store.StoreOptions;
+import io.bellows.wal.WalOptions;
+import org.junit.jupiter.api.Test;
+
+/** Every knob read below the region reaches its options record, and the records' defaults are the knobs'. */
+class OptionsResolverTest {
+  @Test
+  void defaultsOfTheRecordsAreTheKnobDefaults() {
+    ColumnFamilyDescriptor f = ColumnFamilyDescriptor.of("f");
+    assertThat(OptionsResolver.wal(EngineOptions.defaults())).isEqualTo(WalOptions.defaults());
+    assertThat(OptionsResolver.retention(f)).isEqualTo(Retention.DEFAULT);
+    SortedFileOptions resolved = OptionsResolver.sortedFiles(f);
+    SortedFileOptions builderDefaults = SortedFileOptions.builder().build();
+    assertThat(resolved.blockSize()).isEqualTo(builderDefaults.blockSize()).isEqualTo(Knobs.BLOCKSIZE.defaultValue());
+    assertThat(resolved.compression()).isEqualTo(builderDefaults.compression())
+        .isEqualTo(Knobs.COMPRESSION.defaultValue());
+    assertThat(resolved.bloomType()).isEqualTo(builderDefaults.bloomType()).isEqualTo(Knobs.BLOOMFILTER.defaultValue());
+    assertThat(resolved.bloomErrorRate()).isEqualTo(builderDefaults.bloomErrorRate())
+        .isEqualTo(Knobs.BLOOMFILTER_ERROR_RATE.defaultValue());
+    assertThat(OptionsResolver.memStore(f)).isEqualTo(new MemStoreOptions(MemStorePolicy.ADAPTIVE, 0.02, 4, 0.2,
+        ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.ARRAY, false, true));
+    assertThat(OptionsResolver.compaction(EngineOptions.defaults())).isEqualTo(new CompactionOptions(3, 10, 1.2, 16));
+    ChunkAllocator chunks = OptionsResolver.chunkAllocator(EngineOptions.defaults());
+    assertThat(chunks.chunkSize()).isEqualTo(2 * 1024 * 1024 - 64);
+    assertThat(chunks.offHeap()).isFalse();
+  }
+
+  @Test
+  void everyFamilyKnobReachesItsRecord() {
+    ColumnFamilyDescriptor f = ColumnFamilyDescriptor.builder("f")
+        .maxVersions(5).minVersions(2).ttlSeconds(90)
+        .blockSize(4096).compression(Compression.ZSTD).bloomType(BloomType.ROWCOL)
+        .set(Knobs.BLOOMFILTER_ERROR_RATE, 0.05)
+        .memStorePolicy(MemStorePolicy.EAGER)
+        .set(Knobs.IN_MEMORY_FLUSH_FRACTION, 0.1)
+        .set(Knobs.PIPELINE_MAX_SEGMENTS, 7)
+        .set(Knobs.ADAPTIVE_THRESHOLD, 0.5)
+        .set(Knobs.ACTIVE_INDEX, ActiveIndexType.CHUNK_SKIPLIST)
+        .set(Knobs.SEGMENT_INDEX, SegmentIndexType.CHUNK)
+        .set(Knobs.MSLAB, true)
+        .set(Knobs.SEGMENT_ROW_FILTER, false)
+        .build();
+    TableDescriptor t = TableDescriptor.builder("t").family(f).flushSize(1 << 20).build();
+    EngineOptions e = EngineOptions.builder()
+        .set(Knobs.COMPACTION_MIN_FILES, 4).set(Knobs.COMPACTION_MAX_FILES, 6)
+        .set(Knobs.COMPACTION_RATIO, 2.5).set(Knobs.BLOCKING_STORE_FILES, 30)
+        .build();
+
+    StoreOptions o = OptionsResolver.store(e, t, f);
+
+    assertThat(o.flushSize()).isEqualTo(1 << 20);
+    assertThat(o.retention()).isEqualTo(new Retention(5, 2, 90_000));
+    assertThat(o.memStore()).isEqualTo(new MemStoreOptions(MemStorePolicy.EAGER, 0.1, 7, 0.5,
+        ActiveIndexType.CHUNK_SKIPLIST, SegmentIndexType.CHUNK, true, false));
+    assertThat(o.files().blockSize()).isEqualTo(4096);
+    assertThat(o.files().compression()).isEqualTo(Compression.ZSTD);
+    assertThat(o.files().bloomType()).isEqualTo(BloomType.ROWCOL);
+    assertThat(o.files().bloomErrorRate()).isEqualTo(0.05);
+    assertThat(o.compaction()).isEqualTo(new CompactionOptions(4, 6, 2.5, 30));
+    assertThat(o.blockingFiles()).isEqualTo(30);
+  }
+
+  @Test
+  void ttlForeverStaysForever() {
+    assertThat(OptionsResolver.retention(ColumnFamilyDescriptor.builder("f").ttlSeconds(Long.MAX_VALUE).build())
+        .ttlMillis()).isEqualTo(Long.MAX_VALUE);
+    assertThat(OptionsResolver.retention(ColumnFamilyDescriptor.builder("f").ttlSeconds(Long.MAX_VALUE / 1000).build())
+        .ttlMillis()).isEqualTo(Long.MAX_VALUE);
+  }
+
+  @Test
+  void engineKnobsReachTheWalAndTheChunkAllocator() {
+    EngineOptions e = EngineOptions.builder()
+        .set(Knobs.WAL_ROLL_SIZE, 1L << 20).set(Knobs.WAL_ASYNC_SYNC_PERIOD_MS, 50L)
+        .set(Knobs.CHUNK_SIZE, 8192L + 3).set(Knobs.CHUNK_OFF_HEAP, true)
+        .build();
+    assertThat(OptionsResolver.wal(e)).isEqualTo(new WalOptions(1L << 20, 50));
+    ChunkAllocator chunks = OptionsResolver.chunkAllocator(e);
+    assertThat(chunks.chunkSize()).as("rounded down to a multiple of 8").isEqualTo(8192);
+    assertThat(chunks.offHeap()).isTrue();
+  }
+
+  @Test
+  void aFileTemplateKeepsTheFamilySettingsWhenCopied() {
+    SortedFileOptions template = OptionsResolver.sortedFiles(ColumnFamilyDescriptor.builder("f")
+        .blockSize(2048).compression(Compression.LZ4).build());
+    SortedFileOptions one = template.toBuilder().expectedCellCount(10).majorCompaction(true).build();
+    assertThat(one.blockSize()).isEqualTo(2048);
+    assertThat(one.compression()).isEqualTo(Compression.LZ4);
+    assertThat(one.expectedCellCount()).isEqualTo(10);
+    assertThat(one.majorCompaction()).isTrue();
+    assertThat(template.majorCompaction()).isFalse();
+  }
+}
