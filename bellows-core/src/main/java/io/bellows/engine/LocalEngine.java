@@ -22,6 +22,7 @@ import io.bellows.memstore.InMemoryWork;
 import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.metrics.JvmMetrics;
 import io.bellows.metrics.MetricSet;
+import io.bellows.region.OptionsResolver;
 import io.bellows.region.Region;
 import io.bellows.region.RegionServices;
 import io.bellows.schema.ColumnFamilyDescriptor;
@@ -30,7 +31,6 @@ import io.bellows.store.FileNumberAllocator;
 import io.bellows.store.Store;
 import io.bellows.util.StorageException;
 import io.bellows.wal.Wal;
-import io.bellows.wal.WalOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,6 +81,7 @@ public final class LocalEngine implements Engine {
   private final Map<String, Region> regions = new ConcurrentHashMap<>();
   private final BackgroundWork background;
   private final BackPressure backPressure;
+  private final int walMaxFiles;
   private final ChunkAllocator chunks;
   private final Services services = new Services();
   private volatile Catalog catalog;
@@ -104,6 +105,7 @@ public final class LocalEngine implements Engine {
     this.errors = new BackgroundErrors(events, metrics, options.clock(), options.get(Knobs.FLUSH_FAILURES_STOP_WRITES),
         this::wakeBlockedWriters, "the engine of " + this.dir);
     this.background = new BackgroundWork(options, errors, this::memoryReleased);
+    this.walMaxFiles = options.get(Knobs.WAL_MAX_FILES);
     this.backPressure = new BackPressure(options, metrics, events, regions.values(), background::requestFlushAll,
         () -> services.checkWritesAllowed());
     metrics.gauge("background.error.state", errors::stateCode);
@@ -199,8 +201,7 @@ public final class LocalEngine implements Engine {
       }
     }
     long highest = highestFlushedSeqId();
-    wal = Wal.open(dir.resolve(WAL), new WalOptions(options.get(Knobs.WAL_ROLL_SIZE),
-        options.get(Knobs.WAL_ASYNC_SYNC_PERIOD_MS)));
+    wal = Wal.open(dir.resolve(WAL), OptionsResolver.wal(options));
     AtomicLong maxReplayed = new AtomicLong(highest);
     AtomicLong replayed = new AtomicLong();
     AtomicLong skipped = new AtomicLong();
@@ -742,7 +743,7 @@ public final class LocalEngine implements Engine {
    * under a table that is written slowly).
    */
   private void flushForWalSize(Wal w) {
-    int max = options.get(Knobs.WAL_MAX_FILES);
+    int max = walMaxFiles;
     if (w.fileCount() <= max) {
       return;
     }

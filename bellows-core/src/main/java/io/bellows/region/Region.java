@@ -56,10 +56,13 @@ public final class Region implements AutoCloseable {
   private final Object flushSignal = new Object();
   private final AtomicBoolean flushRequested = new AtomicBoolean();
   private volatile boolean closed;
-  // Back-pressure settings, resolved once: the write path does no registry lookups.
+  /** Settings of the write path, resolved once: no write looks a knob up. */
+  private final RegionOptions settings;
   private final double blockMultiplier;
   private final long blockingWaitNanos;
   private final int blockingFiles;
+  /** Each store's FAMILY_DURABILITY, by position in {@code storeArray}. */
+  private final Durability[] familyDurability;
   /** Why the last flush failed; null once one succeeds. Bounds how long blocked writers wait. */
   private volatile RuntimeException flushFailure;
   private final java.util.concurrent.atomic.AtomicLong lastBlockWarning =
@@ -103,9 +106,10 @@ public final class Region implements AutoCloseable {
     this.descriptor = descriptor;
     this.dir = dir;
     this.services = services;
-    this.blockMultiplier = services.options().get(Knobs.MEMSTORE_BLOCK_MULTIPLIER);
-    this.blockingWaitNanos = TimeUnit.MILLISECONDS.toNanos(services.options().get(Knobs.BLOCKING_WAIT_MS));
-    this.blockingFiles = services.options().get(Knobs.BLOCKING_STORE_FILES);
+    this.settings = RegionOptions.resolve(services.options(), descriptor);
+    this.blockMultiplier = settings.blockMultiplier();
+    this.blockingWaitNanos = settings.blockingWaitNanos();
+    this.blockingFiles = settings.blockingFiles();
     this.mvcc = new Mvcc(services.sequence(), services.sequence().get());
     this.readPoints = new ReadPoints(mvcc);
     for (ColumnFamilyDescriptor f : descriptor.families()) {
@@ -116,8 +120,10 @@ public final class Region implements AutoCloseable {
     }
     this.storeArray = stores.values().toArray(new Store[0]);
     this.familyNames = new byte[storeArray.length][];
+    this.familyDurability = new Durability[storeArray.length];
     for (int i = 0; i < storeArray.length; i++) {
       familyNames[i] = storeArray[i].family().nameBytes();
+      familyDurability[i] = settings.familyDurability().get(storeArray[i].family().name());
     }
   }
 
@@ -157,13 +163,19 @@ public final class Region implements AutoCloseable {
   }
 
   private Store storeOrNull(Cell c) {
+    int i = storeIndexOf(c);
+    return i < 0 ? null : storeArray[i];
+  }
+
+  /** The position of the cell's store in {@code storeArray}, or -1 (compares bytes, allocates nothing). */
+  private int storeIndexOf(Cell c) {
     for (int i = 0; i < storeArray.length; i++) {
       byte[] f = familyNames[i];
       if (Bytes.equals(c.array(), c.familyOffset(), c.familyLength(), f, 0, f.length)) {
-        return storeArray[i];
+        return i;
       }
     }
-    return null;
+    return -1;
   }
 
   long readPoint() {
@@ -373,7 +385,7 @@ public final class Region implements AutoCloseable {
    * IllegalArgumentException or NoSuchColumnFamilyException.
    */
   private void validate(byte[] row, List<Cell> cells) {
-    long maxValue = services.options().get(Knobs.MAX_VALUE_SIZE);
+    long maxValue = settings.maxValueSize();
     for (Cell c : cells) {
       storeOf(c);
       if (c.valueLength() > maxValue) {
@@ -484,16 +496,10 @@ public final class Region implements AutoCloseable {
     Durability d = requested == null ? Durability.USE_DEFAULT : requested;
     if (d == Durability.USE_DEFAULT) {
       for (Cell c : cells) {
-        d = Durability.stronger(d, storeOf(c).family().get(Knobs.FAMILY_DURABILITY));
+        d = Durability.stronger(d, familyDurability[storeIndexOf(c)]);
       }
     }
-    if (d == Durability.USE_DEFAULT) {
-      d = descriptor.durability();
-    }
-    if (d == Durability.USE_DEFAULT) {
-      d = services.options().get(Knobs.DEFAULT_DURABILITY);
-    }
-    return d == Durability.USE_DEFAULT ? Durability.SYNC_WAL : d;
+    return d == Durability.USE_DEFAULT ? settings.defaultDurability() : d;
   }
 
   /** The newest visible cell of a column including all completed writes (caller holds the row lock). */
