@@ -17,7 +17,7 @@ final class EngineReport {
 
   static String render(List<MemStorePolicy> policies, Map<MemStorePolicy, List<EngineRunResult>> runs) {
     MarkdownTable t = new MarkdownTable("policy", "rows/s", "cells/s", "× NONE", "disk flushes", "compactions",
-        "flush MB", "compaction MB", "(flush+compaction) / user bytes", "WAL MB", "WAL records", "WAL syncs", "blocked ms", "GCs", "GC ms",
+        "flush MB", "compaction MB", "(flush+compaction) / user bytes", "WAL MB", "WAL records", "WAL syncs", "blocked ms", "paced ms", "GCs", "GC ms",
         "put p50 µs", "put p99 µs", "put p99.9 µs", "gets/s", "get p50 µs", "get p99 µs", "get misses");
     List<EngineRunResult> none = runs.get(MemStorePolicy.NONE);
     double noneRows = none == null ? Double.NaN : median(none, EngineRunResult::rowsPerSecond);
@@ -48,6 +48,7 @@ final class EngineReport {
           spread(rs, r -> r.walRecords(), "%,.0f"),
           spread(rs, r -> r.walSyncs(), "%,.0f"),
           spread(rs, r -> r.blockedNanos() / 1e6, "%.0f"),
+          spread(rs, r -> r.delayedNanos() / 1e6, "%.0f"),
           spread(rs, r -> r.gcCount(), "%.0f"),
           spread(rs, r -> r.gcMillis(), "%.0f"),
           MarkdownTable.f1(put.getValueAtPercentile(50) / 1e3),

@@ -117,6 +117,9 @@ final class EngineRun {
           delta(written, before, "wal.syncs"),
           delta(written, before, "writes.blocked.nanos"),
           delta(written, before, "writes.blocked.count"),
+          delta(written, before, "writes.delayed.nanos.global.memory")
+              + delta(written, before, "writes.delayed.nanos.store.memory")
+              + delta(written, before, "writes.delayed.nanos.store.files"),
           delta(written, before, "jvm.gc.count"),
           delta(written, before, "jvm.gc.time.ms"),
           value(flushed, "store.files"),

@@ -3,7 +3,7 @@ package io.bellows.bench;
 import org.HdrHistogram.Histogram;
 
 /**
- * What one engine run measured. Write-phase figures (time, latency, WAL, blocking, GC) cover the
+ * What one engine run measured. Write-phase figures (time, latency, WAL, blocking, pacing, GC) cover the
  * timed puts only; disk figures (flushes, compactions, bytes) are read after the final flush that
  * puts the last of the data on disk, so every policy's figures cover all of its data. Immutable
  * once built (the histograms are not modified after the run).
@@ -21,6 +21,7 @@ record EngineRunResult(
     long walSyncs,
     long blockedNanos,
     long blockedWrites,
+    long delayedNanos,
     long gcCount,
     long gcMillis,
     long storeFiles,

@@ -95,8 +95,9 @@ public final class EngineWrites {
         EngineRunResult r = EngineRun.run(plan.config(p), workload);
         runs.computeIfAbsent(p, k -> new ArrayList<>()).add(r);
         log.accept(String.format("%s %s round %d: %,.0f rows/s, %d flushes, %d compactions, WA %.2f, GC %d ms,"
-                + " blocked %d ms, %,.0f gets/s, %,d WAL records, %,d WAL syncs", dist, p, round, r.rowsPerSecond(),
+                + " blocked %d ms, paced %d ms, %,.0f gets/s, %,d WAL records, %,d WAL syncs", dist, p, round, r.rowsPerSecond(),
             r.flushes(), r.compactions(), r.writeAmplification(), r.gcMillis(), r.blockedNanos() / 1_000_000,
+            r.delayedNanos() / 1_000_000,
             r.getsPerSecond(), r.walRecords(), r.walSyncs()));
       }
     }
