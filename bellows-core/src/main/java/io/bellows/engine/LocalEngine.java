@@ -840,6 +840,7 @@ public final class LocalEngine implements Engine {
     m.put("store.files", files);
     m.put("store.files.bytes.read", bytesRead);
     m.put("tables", catalog.tables().size());
+    m.put("regions.open", allRegions().size());
     m.put("engine.instance.id", instanceId);
     m.put("file.number.next", nextFileNumber.get());
     EngineChunks.metrics(chunks).forEach((k, v) -> m.put("chunks." + k, v));
