@@ -406,6 +406,31 @@ class RegionsTest {
     }
   }
 
+  /** Each WAL edit names the region of its rows (not the table), and a batch is logged per region. */
+  @Test
+  void walEditsCarryTheRegionIds() throws IOException {
+    Path live = dir.resolve("live");
+    Path image = dir.resolve("image");
+    try (Bellows db = Bellows.open(live, EngineOptions.defaults())) {
+      db.createTable(table("t"), SPLITS);
+      db.getTable("t").put(List.of(new Put("a").addColumn("f", "q", "1"), new Put("z").addColumn("f", "q", "2"),
+          new Put("h").addColumn("f", "q", "3"), new Put("b").addColumn("f", "q", "4")));
+      db.getTable("t").put(new Put("o").addColumn("f", "q", "5").setDurability(Durability.SYNC_WAL));
+      WalReplayAccountingTest.copyTree(live, image);
+    }
+    Map<Integer, List<String>> rowsByRegion = new TreeMap<>();
+    try (io.bellows.wal.Wal wal = io.bellows.wal.Wal.open(image.resolve("wal"), new io.bellows.wal.WalOptions(
+        64L * 1024 * 1024, 1000))) {
+      wal.replay(edit -> {
+        for (Cell c : edit.cells()) {
+          rowsByRegion.computeIfAbsent(edit.regionId(), k -> new ArrayList<>()).add(Bytes.str(c.row()));
+        }
+      });
+    }
+    assertThat(rowsByRegion).containsExactly(Map.entry(1, List.of("a", "b")), Map.entry(2, List.of("h")),
+        Map.entry(3, List.of("o")), Map.entry(4, List.of("z")));
+  }
+
   @Test
   void aMissingRegionDirectoryFailsTheOpen() throws IOException {
     try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
