@@ -432,6 +432,32 @@ class RegionsTest {
   }
 
   @Test
+  void handlesAndScannersOfASplitTableFailOnceItIsDisabledOrDropped() {
+    try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
+      db.createTable(table("t"), SPLITS);
+      for (String row : List.of("a", "h", "o", "z")) {
+        db.getTable("t").put(new Put(row).addColumn("f", "q", "v"));
+      }
+      Table old = db.getTable("t");
+      try (ResultScanner s = old.getScanner(new Scan().setLimit(4))) {
+        assertThat(s.next()).isNotNull();
+        db.disableTable("t");
+        assertThatThrownBy(() -> {
+          while (s.next() != null) {
+            // the rows of the first region may have been fetched already
+          }
+        }).isInstanceOf(io.bellows.util.TableNotEnabledException.class);
+      }
+      db.dropTable("t");
+      db.createTable(table("t"), List.of(Bytes.of("m")));
+      assertThatThrownBy(() -> old.put(new Put("b").addColumn("f", "q", "v")))
+          .isInstanceOf(io.bellows.util.TableNotFoundException.class);
+      assertThat(db.getTable("t").get(new Get("a")).isEmpty()).isTrue();
+      assertThat(db.regions("t")).extracting(RegionInfo::id).containsExactly(5, 6);
+    }
+  }
+
+  @Test
   void aMissingRegionDirectoryFailsTheOpen() throws IOException {
     try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
       db.createTable(table("t"), SPLITS);
