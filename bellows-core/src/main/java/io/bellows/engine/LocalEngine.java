@@ -426,7 +426,7 @@ public final class LocalEngine implements Engine {
     return catalog.tables().containsKey(name);
   }
 
-  /** Flushes and closes the table's region; reads and writes fail until it is enabled again. */
+  /** Flushes and closes the table's regions; reads and writes fail until it is enabled again. */
   @Override
   public void disableTable(String name) {
     synchronized (ddlLock) {
@@ -518,18 +518,27 @@ public final class LocalEngine implements Engine {
   }
 
   /**
-   * Flushes every memory store of the table to disk and waits for it. If the table's flushes were
-   * failing, this one working clears that error (and resumes writes if it had stopped them).
+   * Flushes every memory store of every region of the table to disk and waits for it. If a region's
+   * flushes were failing, this one working clears that error (and resumes writes if it had stopped
+   * them). If a region's flush fails, the others are still flushed and the first failure is thrown.
    */
   @Override
   public void flush(String table) {
     boolean flushed = false;
+    RuntimeException first = null;
     for (Region r : regionsOf(table).regions()) {
-      flushed |= r.flush(true) != Region.NOTHING_FLUSHED;
-      errors.succeeded(BackgroundError.Kind.FLUSH, r);
+      try {
+        flushed |= r.flush(true) != Region.NOTHING_FLUSHED;
+        errors.succeeded(BackgroundError.Kind.FLUSH, r);
+      } catch (RuntimeException e) {
+        first = first == null ? e : first; // the other regions are still flushed
+      }
     }
     if (flushed) {
       deleteObsoleteWalFiles();
+    }
+    if (first != null) {
+      throw first;
     }
   }
 

@@ -131,6 +131,26 @@ class RegionsTest {
   }
 
   @Test
+  void storeMetricsSumTheRegions() {
+    try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
+      db.createTable(TableDescriptor.builder("t").family("f").family("g").build(), SPLITS);
+      for (String row : List.of("a", "h", "z")) {
+        db.getTable("t").put(new Put(row).addColumn("f", "q", "v").addColumn("g", "q", "w"));
+        db.flush("t");
+      }
+      Map<String, Map<String, Number>> m = db.storeMetrics("t");
+      assertThat(m).containsOnlyKeys("f", "g");
+      assertThat(m.get("f").get("store.files").longValue()).isEqualTo(3);
+      assertThat(m.get("g").get("flush.count").longValue()).isEqualTo(3);
+      long bytes = db.regions("t").stream().mapToLong(RegionInfo::storeFileBytes).sum();
+      assertThat(m.get("f").get("store.files.bytes").longValue() + m.get("g").get("store.files.bytes").longValue())
+          .isEqualTo(bytes);
+      assertThat(db.regions("t")).extracting(RegionInfo::storeFiles).containsExactly(2, 2, 0, 2);
+      assertThat(db.metrics().get("regions.open").intValue()).isEqualTo(4);
+    }
+  }
+
+  @Test
   void checkAndPutAndIncrementRouteByRow() {
     try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
       db.createTable(table("t"), SPLITS);
