@@ -202,7 +202,10 @@ class ShellEndToEndTest {
     assertThat(l[4]).isEqualTo("COLUMN FAMILIES DESCRIPTION");
     assertThat(l[5]).startsWith("{NAME => 'f', VERSIONS => '2', ").contains("IN_MEMORY_COMPACTION => 'ADAPTIVE'");
     assertThat(l[6]).isEqualTo("1 row(s)");
-    assertThat(String.join("\n", java.util.Arrays.copyOfRange(l, 7, l.length)) + "\n").isEqualTo(lines(
+    assertThat(l[7]).isEqualTo("REGIONS");
+    assertThat(l[8]).isEqualTo("{ID => '1', STARTKEY => '', ENDKEY => ''}");
+    assertThat(l[9]).isEqualTo("1 region(s)");
+    assertThat(String.join("\n", java.util.Arrays.copyOfRange(l, 10, l.length)) + "\n").isEqualTo(lines(
         "TABLE", "a", "b", "2 row(s)",
         "COLUMN                             CELL",
         " f:q                               timestamp=2, value=w",
@@ -212,6 +215,70 @@ class ShellEndToEndTest {
         "ERROR: Table a is disabled!",
         "Table a does not exist",
         "TABLE", "b", "1 row(s)"));
+  }
+
+  @Test
+  void preSplitTablesAndListRegions() {
+    String out = shell(
+        "create 't', 'f', SPLITS => ['g', 'n', 't']",
+        "put 't', 'a', 'f:q', 'v', 1",
+        "put 't', 'h', 'f:q', 'v', 1",
+        "put 't', 'z', 'f:q', 'v', 1",
+        "flush 't'",
+        "put 't', 'zz', 'f:q', 'v', 1",
+        "list_regions 't'",
+        "scan 't'",
+        "create 'hex', 'f', {NUMREGIONS => 4, SPLITALGO => 'HexStringSplit'}",
+        "list_regions 'hex'",
+        "create 'uni', 'f', {NUMREGIONS => 2, SPLITALGO => 'UniformSplit'}",
+        "describe 'uni'",
+        "create 'bad', 'f', SPLITS => ['b', 'a']",
+        "create 'bad', 'f', {NUMREGIONS => 4}",
+        "create 'bad', 'f', {NUMREGIONS => 4, SPLITALGO => 'Nope'}",
+        "list_regions 'nope'");
+    String[] l = out.split("\n");
+    assertThat(l[0]).isEqualTo("Created table t");
+    assertThat(l[1]).isEqualTo(" REGION_ID | START_KEY | END_KEY | SIZE | STOREFILES | MEMSTORE_SIZE |");
+    assertThat(l[2]).isEqualTo(" --------- | --------- | ------- | ---- | ---------- | ------------- |");
+    assertThat(l[3]).matches(" {9}1 \\| {11}\\| {7}g \\| +[1-9][0-9]* \\| {10}1 \\| {13}0 \\|");
+    assertThat(l[4]).matches(" {9}2 \\| {9}g \\| {7}n \\| +[1-9][0-9]* \\| {10}1 \\| {13}0 \\|");
+    assertThat(l[5]).matches(" {9}3 \\| {9}n \\| {7}t \\| +0 \\| {10}0 \\| {13}0 \\|");
+    assertThat(l[6]).matches(" {9}4 \\| {9}t \\| {9}\\| +[1-9][0-9]* \\| {10}1 \\| +[1-9][0-9]* \\|");
+    assertThat(l[7]).isEqualTo(" 4 rows");
+    String usage = "Usage: " + io.bellows.cli.shell.CommandCatalog.find("create").usage();
+    assertThat(String.join("\n", java.util.Arrays.copyOfRange(l, 8, l.length)) + "\n").isEqualTo(lines(
+        "ROW                                COLUMN+CELL",
+        " a                                 column=f:q, timestamp=1, value=v",
+        " h                                 column=f:q, timestamp=1, value=v",
+        " z                                 column=f:q, timestamp=1, value=v",
+        " zz                                column=f:q, timestamp=1, value=v",
+        "4 row(s)",
+        "Created table hex",
+        " REGION_ID | START_KEY |  END_KEY | SIZE | STOREFILES | MEMSTORE_SIZE |",
+        " --------- | --------- | -------- | ---- | ---------- | ------------- |",
+        "         5 |           | 3fffffff |    0 |          0 |             0 |",
+        "         6 |  3fffffff | 7ffffffe |    0 |          0 |             0 |",
+        "         7 |  7ffffffe | bffffffd |    0 |          0 |             0 |",
+        "         8 |  bffffffd |          |    0 |          0 |             0 |",
+        " 4 rows",
+        "Created table uni",
+        "Table uni is ENABLED",
+        "uni",
+        "COLUMN FAMILIES DESCRIPTION",
+        l[26],
+        "1 row(s)",
+        "REGIONS",
+        "{ID => '9', STARTKEY => '', ENDKEY => '\\x80\\x00\\x00\\x00\\x00\\x00\\x00\\x00'}",
+        "{ID => '10', STARTKEY => '\\x80\\x00\\x00\\x00\\x00\\x00\\x00\\x00', ENDKEY => ''}",
+        "2 region(s)",
+        "ERROR: create: split keys must be sorted: 'a' comes after 'b'",
+        usage,
+        "ERROR: create: NUMREGIONS and SPLITALGO go together: e.g. {NUMREGIONS => 8, SPLITALGO => 'HexStringSplit'}"
+            + " (algorithms: HexStringSplit, UniformSplit)",
+        usage,
+        "ERROR: create: unknown split algorithm 'Nope': use one of [HexStringSplit, UniformSplit]",
+        usage,
+        "ERROR: Unknown table nope!"));
   }
 
   @Test

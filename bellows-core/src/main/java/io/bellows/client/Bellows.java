@@ -3,6 +3,7 @@ package io.bellows.client;
 import io.bellows.config.EngineOptions;
 import io.bellows.engine.Engine;
 import io.bellows.engine.LocalEngine;
+import io.bellows.engine.RegionInfo;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.BackgroundError;
 import java.nio.file.Path;
@@ -43,8 +44,23 @@ public final class Bellows implements AutoCloseable {
     return new Bellows(LocalEngine.open(dir, options), dir.toAbsolutePath());
   }
 
+  /** Creates a table of one region. */
   public void createTable(TableDescriptor descriptor) {
     engine.createTable(descriptor);
+  }
+
+  /**
+   * Creates a table pre-split into {@code splitKeys.size() + 1} regions by row-key range; the keys
+   * must be sorted, distinct and non-empty. Even splits: {@code SplitKeys.hexString(n)} and {@code
+   * SplitKeys.uniform(n)} (HBase's {@code HexStringSplit} and {@code UniformSplit}).
+   */
+  public void createTable(TableDescriptor descriptor, List<byte[]> splitKeys) {
+    engine.createTable(descriptor, splitKeys);
+  }
+
+  /** The regions of a table in key order: id, key range, sizes. */
+  public List<RegionInfo> regions(String table) {
+    return engine.regions(table);
   }
 
   public TableDescriptor describeTable(String name) {

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * The engine's side of back-pressure, asked before every write (the region's side — one store's
@@ -40,7 +41,7 @@ final class BackPressure {
 
   private final MemoryBudget budget;
   private final WriteController pacer;
-  private final Collection<Region> regions;
+  private final Supplier<? extends Collection<Region>> regions;
   private final Predicate<Region> flushAll;
   private volatile long lastFlushPick = System.nanoTime() - MEASURE_EVERY_NANOS;
   private final Runnable checkWritesAllowed;
@@ -50,11 +51,12 @@ final class BackPressure {
   private final Object memoryFreed = new Object();
 
   /**
-   * @param regions the engine's open regions (a live view)
+   * @param regions the engine's open regions now
    * @param flushAll queues a flush of every store of a region; false if one was queued already
    * @param checkWritesAllowed throws if the engine stopped accepting writes
    */
-  BackPressure(EngineOptions options, MetricSet metrics, EventListener events, Collection<Region> regions,
+  BackPressure(EngineOptions options, MetricSet metrics, EventListener events,
+      Supplier<? extends Collection<Region>> regions,
       Predicate<Region> flushAll, Runnable checkWritesAllowed) {
     long size = options.get(Knobs.MEMSTORE_GLOBAL_SIZE);
     long limit = size > 0 ? size : (long) (Runtime.getRuntime().maxMemory() * options.get(Knobs.MEMSTORE_GLOBAL_FRACTION));
@@ -145,7 +147,7 @@ final class BackPressure {
     }
     lastFlushPick = now;
     Map<Region, Long> memory = new HashMap<>();
-    for (Region r : regions) {
+    for (Region r : regions.get()) {
       memory.put(r, regionMemory(r));
     }
     for (Region r : budget.toFlush(memory, use)) {
@@ -157,7 +159,7 @@ final class BackPressure {
 
   private long measure() {
     long total = 0;
-    for (Region r : regions) {
+    for (Region r : regions.get()) {
       total += regionMemory(r);
     }
     return total;

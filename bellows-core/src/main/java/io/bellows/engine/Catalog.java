@@ -4,7 +4,11 @@ import io.bellows.config.Knob;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.ChecksummedText;
+import io.bellows.util.Bytes;
 import io.bellows.util.CorruptionException;
+import io.bellows.util.StorageException;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -16,38 +20,84 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The engine's durable list of tables: id, descriptor and enabled state of each, and the next table
- * id (ids are never reused, so WAL edits of a dropped table are recognised and skipped). Stored as a
- * text file {@code CATALOG} replaced atomically; the last line is a CRC32C of the rest. Layout:
+ * The engine's durable list of tables: id, descriptor, enabled state and regions of each, the next
+ * table id and the next region id (neither kind of id is ever reused, so WAL edits of a dropped
+ * table's regions are recognised and skipped). Stored as a text file {@code CATALOG} replaced
+ * atomically; the last line is a CRC32C of the rest. Layout (docs/FORMAT.md):
  *
  * <pre>
- *   bellows-catalog 1
+ *   bellows-catalog 2
  *   next-table-id &lt;int&gt;
+ *   next-region-id &lt;int&gt;
  *   table &lt;id&gt; &lt;name&gt; &lt;enabled|disabled&gt;
  *   table-option &lt;id&gt; &lt;KNOB&gt; &lt;value&gt;
  *   family &lt;id&gt; &lt;family&gt;
  *   family-option &lt;id&gt; &lt;family&gt; &lt;KNOB&gt; &lt;value&gt;
+ *   region &lt;table id&gt; &lt;region id&gt; &lt;start key&gt; &lt;end key&gt;
  *   crc32c &lt;8 hex digits&gt;
  * </pre>
+ *
+ * <p>Keys are lower-case hex, {@code -} for the empty key (unbounded). A table's regions are listed
+ * in key order and cover the whole key space: the first starts with {@code -}, the last ends with
+ * {@code -}, and each ends where the next starts. Version 1 catalogs (no regions) are refused.
  */
 final class Catalog {
   static final String FILE_NAME = "CATALOG";
-  static final int VERSION = 1;
-  private static final String HEADER = "bellows-catalog " + VERSION;
+  static final int VERSION = 2;
+  private static final String PREFIX = "bellows-catalog ";
+  private static final String HEADER = PREFIX + VERSION;
+  private static final HexFormat HEX = HexFormat.of();
 
-  /** One table's entry. */
-  record Entry(int id, TableDescriptor descriptor, boolean enabled) {}
+  /** One region of a table: engine-wide id and key range (start inclusive, end exclusive, empty = unbounded). */
+  record Span(int id, byte[] start, byte[] end) {
+    boolean contains(byte[] row) {
+      return Bytes.compare(row, start) >= 0 && (end.length == 0 || Bytes.compare(row, end) < 0);
+    }
+  }
+
+  /** One table's entry; {@code regions} in key order, covering every key. */
+  record Entry(int id, TableDescriptor descriptor, boolean enabled, List<Span> regions) {
+    Entry {
+      regions = List.copyOf(regions);
+    }
+
+    Entry withEnabled(boolean on) {
+      return new Entry(id, descriptor, on, regions);
+    }
+  }
 
   private final Map<String, Entry> tables;
   private final int nextTableId;
+  private final int nextRegionId;
 
-  Catalog(Map<String, Entry> tables, int nextTableId) {
+  Catalog(Map<String, Entry> tables, int nextTableId, int nextRegionId) {
     this.tables = Collections.unmodifiableMap(new LinkedHashMap<>(tables));
     this.nextTableId = nextTableId;
+    this.nextRegionId = nextRegionId;
   }
 
   static Catalog empty() {
-    return new Catalog(Map.of(), 1);
+    return new Catalog(Map.of(), 1, 1);
+  }
+
+  int nextRegionId() {
+    return nextRegionId;
+  }
+
+  /**
+   * The regions of a new table with these split keys (sorted, distinct, non-empty: see {@link
+   * SplitKeys#check}): {@code splitKeys.size() + 1} regions numbered from {@link #nextRegionId}.
+   */
+  List<Span> newRegions(List<byte[]> splitKeys) {
+    List<Span> out = new ArrayList<>(splitKeys.size() + 1);
+    byte[] start = Bytes.EMPTY;
+    int id = nextRegionId;
+    for (byte[] k : splitKeys) {
+      out.add(new Span(id++, start, k.clone()));
+      start = k.clone();
+    }
+    out.add(new Span(id, start, Bytes.EMPTY));
+    return out;
   }
 
   Map<String, Entry> tables() {
@@ -61,19 +111,24 @@ final class Catalog {
   Catalog with(Entry e) {
     Map<String, Entry> m = new LinkedHashMap<>(tables);
     m.put(e.descriptor().name(), e);
-    return new Catalog(m, Math.max(nextTableId, e.id() + 1));
+    int nextRegion = nextRegionId;
+    for (Span r : e.regions()) {
+      nextRegion = Math.max(nextRegion, r.id() + 1);
+    }
+    return new Catalog(m, Math.max(nextTableId, e.id() + 1), nextRegion);
   }
 
   Catalog without(String name) {
     Map<String, Entry> m = new LinkedHashMap<>(tables);
     m.remove(name);
-    return new Catalog(m, nextTableId);
+    return new Catalog(m, nextTableId, nextRegionId);
   }
 
   void write(Path dir) throws IOException {
     StringBuilder sb = new StringBuilder();
     sb.append(HEADER).append('\n');
     sb.append("next-table-id ").append(nextTableId).append('\n');
+    sb.append("next-region-id ").append(nextRegionId).append('\n');
     for (Entry e : tables.values()) {
       TableDescriptor d = e.descriptor();
       sb.append("table ").append(e.id()).append(' ').append(d.name()).append(' ')
@@ -89,6 +144,10 @@ final class Catalog {
               .append(o.getKey().name()).append(' ').append(o.getValue()).append('\n');
         }
       }
+      for (Span r : e.regions()) {
+        sb.append("region ").append(e.id()).append(' ').append(r.id()).append(' ').append(key(r.start()))
+            .append(' ').append(key(r.end())).append('\n');
+      }
     }
     ChecksummedText.write(dir.resolve(FILE_NAME), sb.toString());
   }
@@ -102,11 +161,14 @@ final class Catalog {
     Path p = dir.resolve(FILE_NAME);
     String body;
     try {
+      checkVersion(p);
       body = ChecksummedText.read(p, HEADER, "catalog");
     } catch (NoSuchFileException e) {
       throw new CorruptionException(p + ": the catalog is missing");
     }
     int nextId = 1;
+    int nextRegion = 1;
+    Map<Integer, List<Span>> spans = new LinkedHashMap<>();
     Map<Integer, String> names = new LinkedHashMap<>();
     Map<Integer, Boolean> enabled = new LinkedHashMap<>();
     Map<Integer, TableDescriptor.Builder> builders = new LinkedHashMap<>();
@@ -119,6 +181,13 @@ final class Catalog {
         switch (f[0]) {
           case "next-table-id":
             nextId = Integer.parseInt(f[1]);
+            break;
+          case "next-region-id":
+            nextRegion = Integer.parseInt(f[1]);
+            break;
+          case "region":
+            spans.computeIfAbsent(Integer.parseInt(f[1]), k -> new ArrayList<>())
+                .add(new Span(Integer.parseInt(f[2]), parseKey(f[3]), parseKey(f[4])));
             break;
           case "table": {
             int id = Integer.parseInt(f[1]);
@@ -155,8 +224,60 @@ final class Catalog {
         b.family(families.get(e.getKey() + "/" + fam).build());
       }
       TableDescriptor d = b.build();
-      tables.put(d.name(), new Entry(e.getKey(), d, enabled.get(e.getKey())));
+      List<Span> regions = spans.getOrDefault(e.getKey(), List.of());
+      checkRegions(p, d.name(), regions, nextRegion);
+      tables.put(d.name(), new Entry(e.getKey(), d, enabled.get(e.getKey()), regions));
     }
-    return new Catalog(tables, nextId);
+    for (Integer tableId : spans.keySet()) {
+      if (!builders.containsKey(tableId)) {
+        throw new CorruptionException(p + ": regions of table id " + tableId + ", which the catalog does not list");
+      }
+    }
+    return new Catalog(tables, nextId, nextRegion);
+  }
+
+  /** A table's regions must cover every key, in order, without gaps or overlaps. */
+  private static void checkRegions(Path p, String table, List<Span> regions, int nextRegion) {
+    if (regions.isEmpty()) {
+      throw new CorruptionException(p + ": table '" + table + "' has no regions");
+    }
+    byte[] expectedStart = Bytes.EMPTY;
+    for (int i = 0; i < regions.size(); i++) {
+      Span r = regions.get(i);
+      boolean last = i == regions.size() - 1;
+      if (!java.util.Arrays.equals(r.start(), expectedStart)
+          || (last ? r.end().length != 0 : Bytes.compare(r.end(), r.start()) <= 0)
+          || r.id() <= 0 || r.id() >= nextRegion) {
+        throw new CorruptionException(p + ": the regions of table '" + table + "' do not cover the key"
+            + " space in order (region " + r.id() + " [" + key(r.start()) + ", " + key(r.end()) + "))");
+      }
+      expectedStart = r.end();
+    }
+  }
+
+  /**
+   * Refuses a catalog of another format version with a message saying so, before its checksum is
+   * checked (a version 1 catalog is whole, just older).
+   */
+  private static void checkVersion(Path p) throws IOException {
+    String first;
+    try (java.io.BufferedReader r = Files.newBufferedReader(p, StandardCharsets.ISO_8859_1)) {
+      first = r.readLine();
+    }
+    if (first != null && first.startsWith(PREFIX) && !first.equals(HEADER)) {
+      String v = first.substring(PREFIX.length());
+      throw new StorageException(p + ": catalog format version " + v + " is not supported: this build"
+          + " reads version " + VERSION + " (tables split into regions). Version 1 data directories"
+          + " cannot be opened; export the data with the build that wrote them");
+    }
+  }
+
+  /** A key as the catalog writes it: lower-case hex, {@code -} for the empty key. */
+  static String key(byte[] k) {
+    return k.length == 0 ? "-" : HEX.formatHex(k);
+  }
+
+  static byte[] parseKey(String s) {
+    return s.equals("-") ? Bytes.EMPTY : HEX.parseHex(s);
   }
 }

@@ -26,7 +26,18 @@ import java.util.Optional;
 public interface Engine extends AutoCloseable {
   // ------------------------------------------------------------------ tables
 
+  /** Creates a table of one region. */
   void createTable(TableDescriptor descriptor);
+
+  /**
+   * Creates a table pre-split into {@code splitKeys.size() + 1} regions by row-key range: {@code
+   * [-, k1)}, {@code [k1, k2)}, ..., {@code [kn, -)}. The keys must be sorted, distinct and non-empty
+   * ({@link IllegalArgumentException} otherwise); {@link SplitKeys} makes even splits.
+   */
+  void createTable(TableDescriptor descriptor, List<byte[]> splitKeys);
+
+  /** The regions of a table in key order, with their sizes (see {@link RegionInfo}). */
+  List<RegionInfo> regions(String table);
 
   TableDescriptor describeTable(String name);
 
@@ -71,7 +82,11 @@ public interface Engine extends AutoCloseable {
   /** Adds {@code amount} to an 8-byte counter column atomically and returns the new value. */
   long increment(TableRef table, byte[] row, byte[] family, byte[] qualifier, long amount, Durability durability);
 
-  /** Opens a read of the table's rows at the current read point; the caller closes it. */
+  /**
+   * Opens a read of the table's rows; the caller closes it. Each region is read at its read point
+   * when the scan reaches it: a scan within one region is one snapshot, a scan across regions is
+   * not (as in HBase); each row is always whole.
+   */
   RowScanner scan(TableRef table, ScanQuery query);
 
   // ------------------------------------------------------------------ state
@@ -94,7 +109,10 @@ public interface Engine extends AutoCloseable {
   /** Engine-wide metrics by name. */
   Map<String, Number> metrics();
 
-  /** Per-store metrics of a table: family name -&gt; metric name -&gt; value. */
+  /**
+   * Per-store metrics of a table: family name -&gt; metric name -&gt; value, summed over the table's
+   * regions.
+   */
   Map<String, Map<String, Number>> storeMetrics(String table);
 
   EngineOptions options();

@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Counted: every listed store's manifest ({@code nextFileId} and the listed file numbers), of
  * enabled and disabled tables alike, and the number in every {@code <20 digits>.sst} or {@code
- * .sst.tmp} name in any store directory of any table directory, listed or not.
+ * .sst.tmp} name in any store directory ({@code tables/<table>/<region>/<family>/}) of any table
+ * and region directory, listed or not.
  */
 final class FileNumberScan {
   private static final Logger LOG = LoggerFactory.getLogger(FileNumberScan.class);
@@ -61,10 +62,17 @@ final class FileNumberScan {
         if (!Files.isDirectory(table) || !TableDirectories.isTableDirectoryName(table.getFileName().toString())) {
           continue; // not made by Bellows: never a store
         }
-        try (DirectoryStream<Path> stores = Files.newDirectoryStream(table)) {
-          for (Path store : stores) {
-            if (Files.isDirectory(store)) {
-              next = Math.max(next, aboveNamesIn(store));
+        try (DirectoryStream<Path> regions = Files.newDirectoryStream(table)) {
+          for (Path region : regions) {
+            if (!Files.isDirectory(region) || !TableDirectories.isRegionDirectoryName(region.getFileName().toString())) {
+              continue; // not made by Bellows: holds no store
+            }
+            try (DirectoryStream<Path> stores = Files.newDirectoryStream(region)) {
+              for (Path store : stores) {
+                if (Files.isDirectory(store)) {
+                  next = Math.max(next, aboveNamesIn(store));
+                }
+              }
             }
           }
         }

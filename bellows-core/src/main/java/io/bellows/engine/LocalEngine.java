@@ -8,6 +8,7 @@ import io.bellows.scan.RowScanner;
 import io.bellows.scan.ScanQuery;
 import io.bellows.metrics.EventMetrics;
 import io.bellows.util.BackgroundError;
+import io.bellows.util.Bytes;
 import io.bellows.util.EngineClosedException;
 import io.bellows.util.EventListener;
 import io.bellows.util.WritesStoppedException;
@@ -56,7 +57,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe. One engine per directory: a second open of the same directory fails while the
  * first is open (a file lock). Directory layout: {@code LOCK}, {@code CATALOG}, {@code wal/},
- * {@code tables/<id>-<name>/<family>/} (see docs/FORMAT.md).
+ * {@code tables/<table id>-<name>/<region id>/<family>/} (see docs/FORMAT.md).
+ *
+ * <p>A table is split into regions by row-key range (fixed when the table is created: {@link
+ * #createTable(TableDescriptor, List)}). Each row goes to the region whose range holds it; a batch
+ * is split by region, and a scan crosses regions in key order, one region at a time (each at its own
+ * read point: a scan across regions is not one snapshot, as in HBase).
  *
  * <p>Sorted files of every store are numbered from one engine-wide counter, started at open above
  * every number found on disk; each open gets a random {@linkplain #instanceId instance id}. Together
@@ -78,7 +84,8 @@ public final class LocalEngine implements Engine {
   private final FileNumberAllocator fileNumbers = FileNumberAllocator.over(nextFileNumber);
   private final long instanceId = newInstanceId();
   private final Object ddlLock = new Object();
-  private final Map<String, Region> regions = new ConcurrentHashMap<>();
+  /** The open regions of every enabled table, by table name. */
+  private final Map<String, TableRegions> openTables = new ConcurrentHashMap<>();
   private final BackgroundWork background;
   private final BackPressure backPressure;
   private final int walMaxFiles;
@@ -106,7 +113,7 @@ public final class LocalEngine implements Engine {
         this::wakeBlockedWriters, "the engine of " + this.dir);
     this.background = new BackgroundWork(options, errors, this::memoryReleased);
     this.walMaxFiles = options.get(Knobs.WAL_MAX_FILES);
-    this.backPressure = new BackPressure(options, metrics, events, regions.values(), background::requestFlushAll,
+    this.backPressure = new BackPressure(options, metrics, events, this::allRegions, background::requestFlushAll,
         () -> services.checkWritesAllowed());
     metrics.gauge("background.error.state", errors::stateCode);
     metrics.gauge("background.work.failing", errors::failingWork);
@@ -195,9 +202,11 @@ public final class LocalEngine implements Engine {
     Map<Integer, Region> byId = new TreeMap<>();
     for (Catalog.Entry e : catalog.tables().values()) {
       if (e.enabled()) {
-        Region r = new Region(e.id(), e.descriptor(), tableDir(e), services);
-        regions.put(e.descriptor().name(), r);
-        byId.put(e.id(), r);
+        TableRegions t = openRegions(e);
+        openTables.put(e.descriptor().name(), t);
+        for (Region r : t.regions()) {
+          byId.put(r.id(), r);
+        }
       }
     }
     long highest = highestFlushedSeqId();
@@ -215,7 +224,7 @@ public final class LocalEngine implements Engine {
       }
     });
     sequence.set(maxReplayed.get());
-    for (Region r : regions.values()) {
+    for (Region r : allRegions()) {
       r.recovered(sequence.get());
     }
     if (replayed.get() > 0) {
@@ -227,13 +236,44 @@ public final class LocalEngine implements Engine {
     OptionsFile.record(dir, options);
   }
 
-  /** The store directories of every table the catalog lists, enabled or disabled. */
+  /** The store directories of every region of every table the catalog lists, enabled or disabled. */
   private List<Path> listedStoreDirectories() {
     List<Path> out = new ArrayList<>();
     for (Catalog.Entry e : catalog.tables().values()) {
-      for (ColumnFamilyDescriptor f : e.descriptor().families()) {
-        out.add(tableDir(e).resolve(f.name()));
+      for (Catalog.Span span : e.regions()) {
+        for (ColumnFamilyDescriptor f : e.descriptor().families()) {
+          out.add(regionDir(e, span).resolve(f.name()));
+        }
       }
+    }
+    return out;
+  }
+
+  /** Opens every region of a table (each store must be on disk), closing them again if one fails. */
+  private TableRegions openRegions(Catalog.Entry e) {
+    List<Region> opened = new ArrayList<>();
+    try {
+      for (Catalog.Span span : e.regions()) {
+        opened.add(new Region(span.id(), e.descriptor(), regionDir(e, span), services));
+      }
+    } catch (RuntimeException ex) {
+      for (Region r : opened) {
+        try {
+          r.close(false);
+        } catch (RuntimeException suppressed) {
+          ex.addSuppressed(suppressed);
+        }
+      }
+      throw ex;
+    }
+    return new TableRegions(e.id(), e.regions(), opened);
+  }
+
+  /** Every open region of every enabled table. */
+  private List<Region> allRegions() {
+    List<Region> out = new ArrayList<>();
+    for (TableRegions t : openTables.values()) {
+      out.addAll(t.regions());
     }
     return out;
   }
@@ -259,15 +299,17 @@ public final class LocalEngine implements Engine {
    */
   private long highestFlushedSeqId() throws IOException {
     long highest = 0;
-    for (Region r : regions.values()) {
+    for (Region r : allRegions()) {
       for (Store s : r.stores().values()) {
         highest = Math.max(highest, s.flushedSeqId());
       }
     }
     for (Catalog.Entry e : catalog.tables().values()) {
       if (!e.enabled()) {
-        for (ColumnFamilyDescriptor f : e.descriptor().families()) {
-          highest = Math.max(highest, StoreManifest.load(tableDir(e).resolve(f.name())).flushedSeqId());
+        for (Catalog.Span span : e.regions()) {
+          for (ColumnFamilyDescriptor f : e.descriptor().families()) {
+            highest = Math.max(highest, StoreManifest.load(regionDir(e, span).resolve(f.name())).flushedSeqId());
+          }
         }
       }
     }
@@ -311,20 +353,35 @@ public final class LocalEngine implements Engine {
     return dir.resolve(TABLES).resolve(TableDirectories.name(e.id(), e.descriptor().name()));
   }
 
+  private Path regionDir(Catalog.Entry e, Catalog.Span span) {
+    return tableDir(e).resolve(TableDirectories.regionName(span.id()));
+  }
+
   // ================================================================== tables
 
+  /** Creates a table of one region. */
   @Override
   public void createTable(TableDescriptor descriptor) {
+    createTable(descriptor, List.of());
+  }
+
+  /**
+   * Creates a table pre-split at {@code splitKeys} (sorted, distinct, non-empty; see {@link
+   * SplitKeys}): {@code splitKeys.size() + 1} regions, each with its own engine-wide id.
+   */
+  @Override
+  public void createTable(TableDescriptor descriptor, List<byte[]> splitKeys) {
+    SplitKeys.check(splitKeys);
     synchronized (ddlLock) {
       checkOpen();
       if (catalog.tables().containsKey(descriptor.name())) {
         throw new TableExistsException("table '" + descriptor.name() + "' already exists");
       }
-      Catalog.Entry e = new Catalog.Entry(catalog.nextTableId(), descriptor, true);
+      Catalog.Entry e = new Catalog.Entry(catalog.nextTableId(), descriptor, true, catalog.newRegions(splitKeys));
       Path td = tableDir(e);
       // The stores go to disk before the catalog lists them: a crash in between leaves an unlisted
-      // directory, deleted at the next open, never a listed table without its stores.
-      Region r;
+      // directory, deleted at the next open, never a listed region without its stores.
+      List<Region> created = new ArrayList<>();
       try {
         if (Files.exists(td)) {
           deleteTableDirectory(td); // an interrupted create's leftovers: its id was never listed
@@ -333,22 +390,24 @@ public final class LocalEngine implements Engine {
           throw new StorageException("cannot create table '" + descriptor.name() + "': " + td
               + " holds files Bellows did not make; move them away");
         }
-        r = Region.create(e.id(), descriptor, td, services);
-      } catch (IOException ex) {
-        throw new StorageException("cannot create table '" + descriptor.name() + "'", ex);
-      }
-      try {
+        for (Catalog.Span span : e.regions()) {
+          created.add(Region.create(span.id(), descriptor, regionDir(e, span), services));
+        }
         writeCatalog(catalog.with(e));
-      } catch (RuntimeException ex) {
-        r.close(false);
+      } catch (IOException | RuntimeException ex) {
+        RuntimeException failure = ex instanceof RuntimeException re ? re
+            : new StorageException("cannot create table '" + descriptor.name() + "'", ex);
+        for (Region r : created) {
+          r.close(false);
+        }
         try {
           deleteTableDirectory(td);
         } catch (IOException suppressed) {
-          ex.addSuppressed(suppressed); // unlisted: deleted at the next open
+          failure.addSuppressed(suppressed); // unlisted: deleted at the next open
         }
-        throw ex;
+        throw failure;
       }
-      regions.put(descriptor.name(), r);
+      openTables.put(descriptor.name(), new TableRegions(e.id(), e.regions(), created));
     }
   }
 
@@ -371,7 +430,7 @@ public final class LocalEngine implements Engine {
     return catalog.tables().containsKey(name);
   }
 
-  /** Flushes and closes the table's region; reads and writes fail until it is enabled again. */
+  /** Flushes and closes the table's regions; reads and writes fail until it is enabled again. */
   @Override
   public void disableTable(String name) {
     synchronized (ddlLock) {
@@ -379,13 +438,15 @@ public final class LocalEngine implements Engine {
       if (!e.enabled()) {
         throw new TableNotEnabledException("table '" + name + "' is already disabled");
       }
-      Region r = regions.remove(name);
-      if (r != null) {
-        r.close(true);
-        errors.forget(r);
+      TableRegions t = openTables.remove(name);
+      if (t != null) {
+        for (Region r : t.regions()) {
+          r.close(true);
+          errors.forget(r);
+        }
         deleteObsoleteWalFiles();
       }
-      writeCatalog(catalog.with(new Catalog.Entry(e.id(), e.descriptor(), false)));
+      writeCatalog(catalog.with(e.withEnabled(false)));
     }
   }
 
@@ -396,10 +457,13 @@ public final class LocalEngine implements Engine {
       if (e.enabled()) {
         throw new StorageException("table '" + name + "' is already enabled");
       }
-      writeCatalog(catalog.with(new Catalog.Entry(e.id(), e.descriptor(), true)));
-      Region r = new Region(e.id(), e.descriptor(), tableDir(e), services);
-      r.recovered(sequence.get());
-      regions.put(name, r);
+      Catalog.Entry on = e.withEnabled(true);
+      writeCatalog(catalog.with(on));
+      TableRegions t = openRegions(on);
+      for (Region r : t.regions()) {
+        r.recovered(sequence.get());
+      }
+      openTables.put(name, t);
     }
   }
 
@@ -425,6 +489,32 @@ public final class LocalEngine implements Engine {
     }
   }
 
+  /**
+   * The regions of a table in key order, with their sizes if it is enabled. Region-level detail of
+   * what {@link #storeMetrics} sums per family.
+   */
+  @Override
+  public List<RegionInfo> regions(String name) {
+    Catalog.Entry e = entry(name);
+    TableRegions t = openTables.get(name);
+    List<RegionInfo> out = new ArrayList<>();
+    for (int i = 0; i < e.regions().size(); i++) {
+      Catalog.Span span = e.regions().get(i);
+      long fileBytes = 0;
+      int files = 0;
+      long memory = 0;
+      if (t != null && t.tableId() == e.id()) {
+        for (Store s : t.regions().get(i).stores().values()) {
+          fileBytes += s.metrics().getOrDefault("store.files.bytes", 0L).longValue();
+          files += s.fileCount();
+          memory += s.memStoreSize().dataBytes();
+        }
+      }
+      out.add(new RegionInfo(span.id(), span.start().clone(), span.end().clone(), fileBytes, files, memory));
+    }
+    return out;
+  }
+
   @Override
   public TableRef table(String name) {
     Catalog.Entry e = entry(name);
@@ -432,32 +522,46 @@ public final class LocalEngine implements Engine {
   }
 
   /**
-   * Flushes every memory store of the table to disk and waits for it. If the table's flushes were
-   * failing, this one working clears that error (and resumes writes if it had stopped them).
+   * Flushes every memory store of every region of the table to disk and waits for it. If a region's
+   * flushes were failing, this one working clears that error (and resumes writes if it had stopped
+   * them). If a region's flush fails, the others are still flushed and the first failure is thrown.
    */
   @Override
   public void flush(String table) {
-    Region r = region(table);
-    if (r.flush(true) != Region.NOTHING_FLUSHED) {
+    boolean flushed = false;
+    RuntimeException first = null;
+    for (Region r : regionsOf(table).regions()) {
+      try {
+        flushed |= r.flush(true) != Region.NOTHING_FLUSHED;
+        errors.succeeded(BackgroundError.Kind.FLUSH, r);
+      } catch (RuntimeException e) {
+        first = first == null ? e : first; // the other regions are still flushed
+      }
+    }
+    if (flushed) {
       memoryReleased();
     }
-    errors.succeeded(BackgroundError.Kind.FLUSH, r);
+    if (first != null) {
+      throw first;
+    }
   }
 
-  /** Runs a minor compaction of each store of the table if its policy picks files; waits. */
+  /** Runs a minor compaction of each store of each region of the table if its policy picks files; waits. */
   @Override
   public void compact(String table) {
-    Region r = region(table);
-    r.compact(false);
-    errors.succeeded(BackgroundError.Kind.COMPACTION, r);
+    for (Region r : regionsOf(table).regions()) {
+      r.compact(false);
+      errors.succeeded(BackgroundError.Kind.COMPACTION, r);
+    }
   }
 
-  /** Compacts all files of each store into one, dropping deleted, expired and surplus data; waits. */
+  /** Compacts all files of each store of each region into one, dropping deleted, expired and surplus data; waits. */
   @Override
   public void majorCompact(String table) {
-    Region r = region(table);
-    r.compact(true);
-    errors.succeeded(BackgroundError.Kind.COMPACTION, r);
+    for (Region r : regionsOf(table).regions()) {
+      r.compact(true);
+      errors.succeeded(BackgroundError.Kind.COMPACTION, r);
+    }
   }
 
   // ================================================================== background errors
@@ -501,62 +605,140 @@ public final class LocalEngine implements Engine {
 
   private void wakeBlockedWriters() {
     // On another thread: the caller may hold locks a blocked writer waits for.
-    background.later(() -> regions.values().forEach(Region::wakeBlockedWriters));
+    background.later(() -> allRegions().forEach(Region::wakeBlockedWriters));
   }
 
   // ================================================================== data
 
   /**
-   * One row: {@link Region#mutate}. Several: {@link Region#mutateBatch}, which validates every row
-   * before applying any and applies them as mini-batches (one WAL record, sync and MVCC round each).
+   * Each row goes to the region whose range holds it. One row: {@link Region#mutate}. Several in
+   * one region: {@link Region#mutateBatch}, which validates every row before applying any and
+   * applies them as mini-batches (one WAL record, sync and MVCC round each). Several spanning
+   * regions: every row is validated first, then each region's rows, in batch order, go through its
+   * {@code mutateBatch}, region after region in key order. Each row is atomic; the batch is not
+   * (as within one region).
    */
   @Override
   public void mutate(TableRef table, List<RowMutation> rows) {
-    onRegion(table, r -> {
-      if (rows.size() == 1) {
-        RowMutation m = rows.get(0);
+    TableRegions t = regionsOf(table);
+    if (rows.size() == 1) {
+      RowMutation m = rows.get(0);
+      onRegion(table, t.regionOf(m.row()), r -> {
         r.mutate(m.row(), m.cells(), m.wholeRowDeleteTs(), m.durability());
         return null;
+      });
+      return;
+    }
+    if (t.size() == 1) {
+      onRegion(table, t.regions().get(0), r -> {
+        r.mutateBatch(writes(rows));
+        return null;
+      });
+      return;
+    }
+    // Split by region, keeping each region's rows in batch order.
+    List<List<Region.RowWrite>> byRegion = new ArrayList<>(t.size());
+    for (int i = 0; i < t.size(); i++) {
+      byRegion.add(null);
+    }
+    for (RowMutation m : rows) {
+      int i = t.indexOf(m.row());
+      if (byRegion.get(i) == null) {
+        byRegion.set(i, new ArrayList<>());
       }
-      List<Region.RowWrite> writes = new ArrayList<>(rows.size());
-      for (RowMutation m : rows) {
-        writes.add(new Region.RowWrite(m.row(), m.cells(), m.wholeRowDeleteTs(), m.durability()));
+      byRegion.get(i).add(new Region.RowWrite(m.row(), m.cells(), m.wholeRowDeleteTs(), m.durability()));
+    }
+    // Bad input fails before any region applies anything.
+    for (int i = 0; i < t.size(); i++) {
+      List<Region.RowWrite> part = byRegion.get(i);
+      if (part != null) {
+        for (Region.RowWrite w : part) {
+          t.regions().get(i).validate(w);
+        }
       }
-      r.mutateBatch(writes);
-      return null;
-    });
+    }
+    for (int i = 0; i < t.size(); i++) {
+      List<Region.RowWrite> part = byRegion.get(i);
+      if (part != null) {
+        onRegion(table, t.regions().get(i), r -> {
+          r.mutateBatch(part);
+          return null;
+        });
+      }
+    }
+  }
+
+  private static List<Region.RowWrite> writes(List<RowMutation> rows) {
+    List<Region.RowWrite> writes = new ArrayList<>(rows.size());
+    for (RowMutation m : rows) {
+      writes.add(new Region.RowWrite(m.row(), m.cells(), m.wholeRowDeleteTs(), m.durability()));
+    }
+    return writes;
   }
 
   @Override
   public boolean checkAndMutate(TableRef table, byte[] family, byte[] qualifier, byte[] expected,
       RowMutation m) {
-    return onRegion(table, r -> r.checkAndMutate(m.row(), family, qualifier, expected, m.cells(),
-        m.wholeRowDeleteTs(), m.durability()));
+    return onRegion(table, regionsOf(table).regionOf(m.row()), r -> r.checkAndMutate(m.row(), family,
+        qualifier, expected, m.cells(), m.wholeRowDeleteTs(), m.durability()));
   }
 
   @Override
   public long increment(TableRef table, byte[] row, byte[] family, byte[] qualifier, long amount,
       Durability durability) {
-    return onRegion(table, r -> r.increment(row, family, qualifier, amount, durability));
+    return onRegion(table, regionsOf(table).regionOf(row), r -> r.increment(row, family, qualifier, amount, durability));
   }
 
+  /**
+   * Reads the regions whose ranges meet the query's, in key order, one after the other: the next
+   * region's scanner is opened when one ends, at that region's read point then. Within a region a
+   * scan is one snapshot; across regions it is not (as in HBase).
+   */
   @Override
   public RowScanner scan(TableRef table, ScanQuery query) {
-    return onRegion(table, r -> new TableScanner(table, r.scanner(query)));
+    TableRegions t = regionsOf(table);
+    List<Region> wanted = new ArrayList<>();
+    for (int i = 0; i < t.size(); i++) {
+      if (overlaps(t.spans().get(i), query)) {
+        wanted.add(t.regions().get(i));
+      }
+    }
+    if (wanted.isEmpty()) {
+      wanted.add(t.regionOf(query.startRow())); // an empty range: one region answers it, with nothing
+    }
+    return new TableScanner(table, query, wanted);
   }
 
-  /** The table's region, if it is still the table of the reference and enabled. */
-  private Region region(TableRef table) {
-    Region r = region(table.name());
-    if (r.id() != table.id()) {
+  /** Whether a region's range and a query's row range can share a row. */
+  private static boolean overlaps(Catalog.Span span, ScanQuery q) {
+    byte[] start = q.startRow();
+    if (span.end().length > 0 && start.length > 0) {
+      int c = Bytes.compare(span.end(), start);
+      if (c < 0 || (c == 0)) {
+        return false; // the region ends at or before the first wanted row
+      }
+    }
+    byte[] stop = q.stopRow();
+    if (stop.length > 0 && span.start().length > 0) {
+      int c = Bytes.compare(span.start(), stop);
+      if (c > 0 || (c == 0 && !q.stopInclusive())) {
+        return false; // the region starts after the last wanted row
+      }
+    }
+    return true;
+  }
+
+  /** The table's regions, if the table is still the table of the reference and enabled. */
+  private TableRegions regionsOf(TableRef table) {
+    TableRegions t = regionsOf(table.name());
+    if (t.tableId() != table.id()) {
       throw new TableNotFoundException("table '" + table.name() + "' was dropped; the table of"
           + " that name now is a new one: get a new handle");
     }
-    return r;
+    return t;
   }
 
-  private <T> T onRegion(TableRef table, Function<Region, T> op) {
-    Region r = region(table);
+  private <T> T onRegion(TableRef table, Region r, Function<Region, T> op) {
     try {
       return op.apply(r);
     } catch (RegionClosedException e) {
@@ -570,33 +752,70 @@ public final class LocalEngine implements Engine {
    */
   private RuntimeException closedCause(TableRef table, RegionClosedException e) {
     checkOpen();
-    region(table);
+    regionsOf(table);
     return e;
   }
 
-  /** A region's scanner that fails as the API says once the engine, or the table, is closed. */
+  /**
+   * The rows of a table's regions in key order: one region's scanner at a time, the next opened when
+   * one ends, each over the query with the rows still allowed by its limit. Fails as the API says
+   * once the engine, or the table, is closed.
+   */
   private final class TableScanner implements RowScanner {
     private final TableRef table;
-    private final RegionScanner scanner;
+    private final ScanQuery query;
+    private final List<Region> regions;
+    private int next;
+    private long returned;
+    private RegionScanner scanner;
 
-    TableScanner(TableRef table, RegionScanner scanner) {
+    TableScanner(TableRef table, ScanQuery query, List<Region> regions) {
       this.table = table;
-      this.scanner = scanner;
+      this.query = query;
+      this.regions = regions;
+      this.scanner = open(regions.get(0));
+      this.next = 1;
     }
 
-    @Override
-    public boolean nextRow(List<Cell> out) {
+    private RegionScanner open(Region r) {
+      ScanQuery q = query;
+      if (regions.size() > 1 && query.limit() != Long.MAX_VALUE) {
+        q = query.toBuilder().limit(query.limit() - returned).build();
+      }
       try {
-        return scanner.nextRow(out);
+        return r.scanner(q);
       } catch (RegionClosedException e) {
-        scanner.close();
         throw closedCause(table, e);
       }
     }
 
     @Override
+    public boolean nextRow(List<Cell> out) {
+      while (scanner != null) {
+        try {
+          if (scanner.nextRow(out)) {
+            returned++;
+            return true;
+          }
+        } catch (RegionClosedException e) {
+          close();
+          throw closedCause(table, e);
+        }
+        scanner.close();
+        scanner = null;
+        if (next < regions.size() && returned < query.limit()) {
+          scanner = open(regions.get(next++));
+        }
+      }
+      return false;
+    }
+
+    @Override
     public void close() {
-      scanner.close();
+      if (scanner != null) {
+        scanner.close();
+        scanner = null;
+      }
     }
   }
 
@@ -621,7 +840,7 @@ public final class LocalEngine implements Engine {
     long overhead = 0;
     long files = 0;
     long bytesRead = 0;
-    for (Region r : regions.values()) {
+    for (Region r : allRegions()) {
       for (Store s : r.stores().values()) {
         bytesRead += s.fileBytesRead();
         data += s.memStoreSize().dataBytes();
@@ -634,20 +853,32 @@ public final class LocalEngine implements Engine {
     m.put("store.files", files);
     m.put("store.files.bytes.read", bytesRead);
     m.put("tables", catalog.tables().size());
+    m.put("regions.open", allRegions().size());
     m.put("engine.instance.id", instanceId);
     m.put("file.number.next", nextFileNumber.get());
     EngineChunks.metrics(chunks).forEach((k, v) -> m.put("chunks." + k, v));
     return m;
   }
 
-  /** Per-store metrics of a table: family name -&gt; metric name -&gt; value. */
+  /**
+   * Per-store metrics of a table: family name -&gt; metric name -&gt; value, each summed over the
+   * table's regions (per-region sizes: {@link #regions}).
+   */
   @Override
   public Map<String, Map<String, Number>> storeMetrics(String table) {
     Map<String, Map<String, Number>> out = new TreeMap<>();
-    for (Store s : region(table).stores().values()) {
-      out.put(s.family().name(), s.metrics());
+    for (Region r : regionsOf(table).regions()) {
+      for (Store s : r.stores().values()) {
+        Map<String, Number> sum = out.computeIfAbsent(s.family().name(), k -> new TreeMap<>());
+        s.metrics().forEach((k, v) -> sum.merge(k, v, LocalEngine::add));
+      }
     }
     return out;
+  }
+
+  private static Number add(Number a, Number b) {
+    boolean integral = (a instanceof Long || a instanceof Integer) && (b instanceof Long || b instanceof Integer);
+    return integral ? (Number) (a.longValue() + b.longValue()) : (Number) (a.doubleValue() + b.doubleValue());
   }
 
   public Path directory() {
@@ -671,9 +902,9 @@ public final class LocalEngine implements Engine {
 
   // ================================================================== internals
 
-  private Region region(String name) {
+  private TableRegions regionsOf(String name) {
     checkOpen();
-    Region r = regions.get(name);
+    TableRegions r = openTables.get(name);
     if (r == null) {
       Catalog.Entry e = catalog.tables().get(name);
       if (e == null) {
@@ -728,10 +959,10 @@ public final class LocalEngine implements Engine {
     // Order matters: the floor first, then in-flight mutations, then memory stores, so that a
     // mutation moving from "in flight" to "in a memory store" meanwhile is seen in one of them.
     long threshold = sequence.get() + 1;
-    for (Region r : regions.values()) {
+    for (Region r : allRegions()) {
       threshold = Math.min(threshold, r.oldestPendingSeqId());
     }
-    for (Region r : regions.values()) {
+    for (Region r : allRegions()) {
       threshold = Math.min(threshold, r.oldestUnflushedSeqId());
     }
     return threshold;
@@ -748,7 +979,7 @@ public final class LocalEngine implements Engine {
       return;
     }
     Region oldest = null;
-    for (Region r : regions.values()) {
+    for (Region r : allRegions()) {
       if (oldest == null || r.oldestUnflushedSeqId() < oldest.oldestUnflushedSeqId()) {
         oldest = r;
       }
@@ -770,7 +1001,7 @@ public final class LocalEngine implements Engine {
     }
     RuntimeException first = null;
     boolean walFailed = errors.walFailed();
-    for (Region r : regions.values()) {
+    for (Region r : allRegions()) {
       try {
         r.close(!walFailed);
       } catch (RuntimeException e) {
@@ -800,7 +1031,7 @@ public final class LocalEngine implements Engine {
   /** Cleans up after a failed open. */
   private void abandon() {
     closed = true;
-    for (Region r : regions.values()) {
+    for (Region r : allRegions()) {
       try {
         r.close(false);
       } catch (RuntimeException ignored) {

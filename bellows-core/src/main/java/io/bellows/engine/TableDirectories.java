@@ -10,18 +10,31 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * The directories of tables under {@code tables/}, named {@code <table id>-<table name>}, and the
- * one way the engine deletes them: only files Bellows makes (store manifests, sorted files and
- * their temporary names) and then the directories left empty. Anything else found there is left
- * in place and reported, so a foreign file under {@code tables/} is never lost.
+ * The directories of tables under {@code tables/}, named {@code <table id>-<table name>}, holding
+ * one directory per region named by its id in decimal digits, holding one directory per family (a
+ * store); and the one way the engine deletes them: only files Bellows makes (store manifests,
+ * sorted files and their temporary names) and then the directories left empty. Anything else found
+ * there (a file or directory of another name at any level) is left in place and reported, so a
+ * foreign file under {@code tables/} is never lost.
  */
 final class TableDirectories {
   private static final Pattern NAME = Pattern.compile("[0-9]+-[A-Za-z0-9_.-]+");
+  private static final Pattern REGION = Pattern.compile("[0-9]+");
 
   private TableDirectories() {}
 
   static String name(int tableId, String table) {
     return tableId + "-" + table;
+  }
+
+  /** The directory of a region inside its table's directory: the region id in decimal. */
+  static String regionName(int regionId) {
+    return Integer.toString(regionId);
+  }
+
+  /** Whether Bellows could have made a directory of this name inside a table directory. */
+  static boolean isRegionDirectoryName(String name) {
+    return REGION.matcher(name).matches();
   }
 
   /** Whether Bellows could have made a directory of this name under {@code tables/}. */
@@ -30,34 +43,29 @@ final class TableDirectories {
   }
 
   /**
-   * Deletes what Bellows made in a table directory (one level of family directories holding store
-   * files) and every directory left empty. Returns the paths it left because Bellows did not make
-   * them; the table directory itself stays when that list is not empty.
+   * Deletes what Bellows made in a table directory (region directories named by digits, holding
+   * family directories holding store files) and every directory left empty. Returns the paths it
+   * left because Bellows did not make them; the directories holding them stay.
    */
   static List<Path> delete(Path tableDir) throws IOException {
     List<Path> foreign = new ArrayList<>();
     if (!Files.isDirectory(tableDir)) {
       return foreign;
     }
-    try (DirectoryStream<Path> families = Files.newDirectoryStream(tableDir)) {
-      for (Path family : families) {
-        if (!Files.isDirectory(family)) {
-          foreign.add(family);
+    try (DirectoryStream<Path> regions = Files.newDirectoryStream(tableDir)) {
+      for (Path region : regions) {
+        if (!Files.isDirectory(region) || !isRegionDirectoryName(region.getFileName().toString())) {
+          foreign.add(region);
           continue;
         }
-        boolean empty = true;
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(family)) {
-          for (Path f : files) {
-            if (Files.isRegularFile(f) && StoreManifest.isStoreFileName(f.getFileName().toString())) {
-              Files.deleteIfExists(f);
-            } else {
-              foreign.add(f);
-              empty = false;
-            }
+        int before = foreign.size();
+        try (DirectoryStream<Path> families = Files.newDirectoryStream(region)) {
+          for (Path family : families) {
+            deleteStore(family, foreign);
           }
         }
-        if (empty) {
-          Files.deleteIfExists(family);
+        if (foreign.size() == before) {
+          Files.deleteIfExists(region);
         }
       }
     }
@@ -65,5 +73,27 @@ final class TableDirectories {
       Files.deleteIfExists(tableDir);
     }
     return foreign;
+  }
+
+  /** Deletes a store directory's Bellows files, and the directory if nothing else is in it. */
+  private static void deleteStore(Path family, List<Path> foreign) throws IOException {
+    if (!Files.isDirectory(family)) {
+      foreign.add(family);
+      return;
+    }
+    boolean empty = true;
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(family)) {
+      for (Path f : files) {
+        if (Files.isRegularFile(f) && StoreManifest.isStoreFileName(f.getFileName().toString())) {
+          Files.deleteIfExists(f);
+        } else {
+          foreign.add(f);
+          empty = false;
+        }
+      }
+    }
+    if (empty) {
+      Files.deleteIfExists(family);
+    }
   }
 }

@@ -27,7 +27,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * One table's data (Bellows keeps one region per table): its stores, row locks and MVCC, and the
+ * One row-key range of a table's data (the engine routes each row to the region whose range holds
+ * it; a region does not check the range itself): its stores, row locks and MVCC, and the
  * write path: validate, lock the row, assign a sequence id, append to the WAL, insert into the
  * memory stores, sync the WAL as the durability asks, complete in MVCC (the mutation becomes
  * visible at once), unlock. A batch of rows ({@link #mutateBatch}) goes the same way as
@@ -373,6 +374,14 @@ public final class Region implements AutoCloseable {
       out.add(Cells.create(row, f.nameBytes(), Bytes.EMPTY, wholeRowDeleteTs, CellType.DELETE_FAMILY, Bytes.EMPTY));
     }
     return out;
+  }
+
+  /**
+   * Checks one row of a batch as {@link #mutateBatch} would, without applying anything: the engine
+   * checks every row of a batch that spans regions before any region applies its part.
+   */
+  public void validate(RowWrite w) {
+    validate(w.row(), expandWholeRowDelete(w.row(), w.cells(), w.wholeRowDeleteTs()));
   }
 
   /** Makes replayed edits visible: called once after WAL replay, before any new write. */

@@ -12,7 +12,7 @@ import java.util.Objects;
  * own {@link Cell#seqId()} is ignored when writing: the edit's {@code seqId} is the sequence id of
  * every cell, and replayed cells carry it.
  *
- * @param regionId the table's id
+ * @param regionId the engine-wide id of the region whose rows the edit holds (see the catalog)
  * @param seqId the engine-wide sequence id of the mutation
  * @param cells the mutation's cells, in serialized {@link Cell} layout
  */

@@ -206,9 +206,7 @@ class BackgroundErrorTest {
   }
 
   private Path storeDir(String table) throws IOException {
-    try (Stream<Path> s = Files.list(dir.resolve("tables"))) {
-      return s.filter(p -> p.getFileName().toString().endsWith("-" + table)).findFirst().orElseThrow().resolve("f");
-    }
+    return StoreDirs.store(dir, table, "f");
   }
 
   private static String value(Table t, String row) {

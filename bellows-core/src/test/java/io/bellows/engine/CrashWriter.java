@@ -24,6 +24,12 @@ import java.util.List;
 public final class CrashWriter {
   static final String TABLE = "crash";
   static final byte[] FAMILY = Bytes.of("f");
+  /**
+   * Split keys of the pre-split table: four regions; writer 0's rows cross a boundary in the first
+   * round, writer 1's rows move to the last region from the second round on.
+   */
+  static final List<byte[]> SPLITS = List.of(Bytes.of("w0-0000000300"), Bytes.of("w1"),
+      Bytes.of("w1-0001000000"));
 
   public static void main(String[] args) throws Exception {
     Path dir = Path.of(args[0]);
@@ -32,6 +38,7 @@ public final class CrashWriter {
     long start = Long.parseLong(args[3]);
     int writers = Integer.parseInt(args[4]);
     int batch = args.length > 5 ? Integer.parseInt(args[5]) : 1;
+    boolean split = args.length > 6 && Boolean.parseBoolean(args[6]);
     EngineOptions options = config.engine(EngineOptions.builder())
         .set(Knobs.WAL_ROLL_SIZE, 64L * 1024)
         .set(Knobs.WAL_ASYNC_SYNC_PERIOD_MS, 5L)
@@ -41,7 +48,7 @@ public final class CrashWriter {
       db.createTable(TableDescriptor.builder(TABLE)
           .flushSize(64L * 1024)
           .family(config.family("f").blockSize(4096).build())
-          .build());
+          .build(), split ? SPLITS : List.of());
     }
     Table t = db.getTable(TABLE);
     PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false);

@@ -50,9 +50,7 @@ class DataDirectorySafetyTest {
   }
 
   private Path storeDir(String table) throws IOException {
-    try (Stream<Path> s = Files.list(dir.resolve("tables"))) {
-      return s.filter(p -> p.getFileName().toString().endsWith("-" + table)).findFirst().orElseThrow().resolve("f");
-    }
+    return StoreDirs.store(dir, table, "f");
   }
 
   @Test

@@ -123,7 +123,7 @@ class EngineFileNumberTest {
     // table whose drop was interrupted (no longer in the catalog).
     Path leftover = f.resolve(StoreManifest.fileName(1_000_000));
     Path leftoverTmp = g.resolve(StoreManifest.fileName(2_000_000) + ".tmp");
-    Path dropped = dir.resolve("tables").resolve("99-dropped").resolve("f");
+    Path dropped = dir.resolve("tables").resolve("99-dropped").resolve("99").resolve("f");
     Files.createDirectories(dropped);
     Path droppedFile = dropped.resolve(StoreManifest.fileName(3_000_000));
     for (Path p : List.of(leftover, leftoverTmp, droppedFile)) {
@@ -195,14 +195,12 @@ class EngineFileNumberTest {
   }
 
   private List<Path> storeDirectories() throws IOException {
-    try (Stream<Path> s = Files.walk(dir.resolve("tables"), 2)) {
+    try (Stream<Path> s = Files.walk(dir.resolve("tables"), 3)) {
       return s.filter(p -> Files.exists(p.resolve(StoreManifest.FILE_NAME))).toList();
     }
   }
 
   private Path storeDir(String table, String family) throws IOException {
-    try (Stream<Path> s = Files.list(dir.resolve("tables"))) {
-      return s.filter(p -> p.getFileName().toString().endsWith("-" + table)).findFirst().orElseThrow().resolve(family);
-    }
+    return StoreDirs.store(dir, table, family);
   }
 }

@@ -84,13 +84,15 @@ class EngineModelTest {
    */
   static Stream<OptionSet> optionSets() {
     return Stream.of(
-        new OptionSet("NONE/1K/plain/ROW", MemStorePolicy.NONE, 1024, Compression.NONE, BloomType.ROW),
+        new OptionSet("NONE/1K/plain/ROW/4-regions", MemStorePolicy.NONE, 1024, Compression.NONE, BloomType.ROW)
+            .withSplits("ab", "r03", "r08"),
         new OptionSet("BASIC/1K/lz4/ROWCOL", MemStorePolicy.BASIC, 1024, Compression.LZ4, BloomType.ROWCOL),
         new OptionSet("EAGER/4K/zstd/none", MemStorePolicy.EAGER, 4096, Compression.ZSTD, BloomType.NONE),
         new OptionSet("ADAPTIVE/1K/plain/ROWCOL", MemStorePolicy.ADAPTIVE, 1024, Compression.NONE, BloomType.ROWCOL),
         new OptionSet("NONE/64K/zstd/ROWCOL", MemStorePolicy.NONE, 65536, Compression.ZSTD, BloomType.ROWCOL),
         new OptionSet("BASIC/4K/plain/none", MemStorePolicy.BASIC, 4096, Compression.NONE, BloomType.NONE),
-        new OptionSet("EAGER/1K/lz4/ROW", MemStorePolicy.EAGER, 1024, Compression.LZ4, BloomType.ROW),
+        new OptionSet("EAGER/1K/lz4/ROW/3-regions", MemStorePolicy.EAGER, 1024, Compression.LZ4, BloomType.ROW)
+            .withSplits("b", "r05"),
         new OptionSet("ADAPTIVE/64K/lz4/none", MemStorePolicy.ADAPTIVE, 65536, Compression.LZ4, BloomType.NONE),
         new OptionSet("BASIC/1K/lz4/ROW+CHUNK-index", MemStorePolicy.BASIC, 1024, Compression.LZ4, BloomType.ROW)
             .withFamilyKnob(Knobs.SEGMENT_INDEX, io.bellows.config.SegmentIndexType.CHUNK)
@@ -107,8 +109,9 @@ class EngineModelTest {
             .withFamilyKnob(Knobs.ACTIVE_INDEX, io.bellows.config.ActiveIndexType.CHUNK_SKIPLIST)
             .withEngineKnob(Knobs.CHUNK_OFF_HEAP, true)
             .withEngineKnob(Knobs.CHUNK_SIZE, 64L * 1024),
-        new OptionSet("ADAPTIVE/1K/plain/ROWCOL+MSLAB-heap+array", MemStorePolicy.ADAPTIVE, 1024, Compression.NONE,
-            BloomType.ROWCOL)
+        new OptionSet("ADAPTIVE/1K/plain/ROWCOL+MSLAB-heap+array/6-regions", MemStorePolicy.ADAPTIVE, 1024,
+            Compression.NONE, BloomType.ROWCOL)
+            .withSplits("a", "abc", "r01", "r02", "r10")
             .withFamilyKnob(Knobs.MSLAB, true)
             .withEngineKnob(Knobs.CHUNK_SIZE, 64L * 1024));
   }
@@ -154,7 +157,7 @@ class EngineModelTest {
     void execute(int ops) {
       db = open();
       try {
-        db.createTable(descriptor);
+        db.createTable(descriptor, options.splitKeys());
         table = db.getTable(TABLE);
         for (step = 0; step < ops; step++) {
           operation();
@@ -572,21 +575,27 @@ class EngineModelTest {
    * different compression and Bloom type, rotated from the set's, so every set mixes them.
    */
   record OptionSet(String name, MemStorePolicy policy, int blockSize, Compression compression, BloomType bloom,
-      Map<Knob<?>, Object> familyKnobs, Map<Knob<?>, Object> engineKnobs) {
+      Map<Knob<?>, Object> familyKnobs, Map<Knob<?>, Object> engineKnobs, List<byte[]> splitKeys) {
     OptionSet(String name, MemStorePolicy policy, int blockSize, Compression compression, BloomType bloom) {
-      this(name, policy, blockSize, compression, bloom, Map.of(), Map.of());
+      this(name, policy, blockSize, compression, bloom, Map.of(), Map.of(), List.of());
     }
 
     <T> OptionSet withFamilyKnob(Knob<T> knob, T value) {
       Map<Knob<?>, Object> m = new LinkedHashMap<>(familyKnobs);
       m.put(knob, value);
-      return new OptionSet(name, policy, blockSize, compression, bloom, Map.copyOf(m), engineKnobs);
+      return new OptionSet(name, policy, blockSize, compression, bloom, Map.copyOf(m), engineKnobs, splitKeys);
     }
 
     <T> OptionSet withEngineKnob(Knob<T> knob, T value) {
       Map<Knob<?>, Object> m = new LinkedHashMap<>(engineKnobs);
       m.put(knob, value);
-      return new OptionSet(name, policy, blockSize, compression, bloom, familyKnobs, Map.copyOf(m));
+      return new OptionSet(name, policy, blockSize, compression, bloom, familyKnobs, Map.copyOf(m), splitKeys);
+    }
+
+    /** The table pre-split at these rows (several regions: routing, batches and scans across them). */
+    OptionSet withSplits(String... keys) {
+      return new OptionSet(name, policy, blockSize, compression, bloom, familyKnobs, engineKnobs,
+          List.of(bytes(keys)));
     }
 
     TableDescriptor table() {

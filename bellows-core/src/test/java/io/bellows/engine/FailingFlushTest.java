@@ -49,9 +49,7 @@ class FailingFlushTest {
       db.createTable(TableDescriptor.builder("t").flushSize(64L * 1024).family("f").build());
       Table t = db.getTable("t");
       Path store;
-      try (Stream<Path> s = Files.list(dir.resolve("tables"))) {
-        store = s.findFirst().orElseThrow().resolve("f");
-      }
+      store = StoreDirs.store(dir, "t", "f");
       Path aside = store.resolveSibling("f-aside");
       Files.move(store, aside);
       Files.writeString(store, "in the way");

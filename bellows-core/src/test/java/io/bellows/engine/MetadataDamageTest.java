@@ -179,7 +179,8 @@ class MetadataDamageTest {
     List<Path> places = new ArrayList<>(List.of(dir, dir.resolve("tables"), dir.resolve("wal")));
     for (Path store : stores(dir)) {
       places.add(store);
-      places.add(store.getParent());
+      places.add(store.getParent()); // the region directory
+      places.add(store.getParent().getParent()); // the table directory
     }
     Map<Path, String> foreign = new TreeMap<>();
     int n = 1 + rnd.nextInt(4);
@@ -193,7 +194,7 @@ class MetadataDamageTest {
       foreign.put(f, content);
     }
     if (rnd.nextBoolean()) { // a folder that looks like a dropped table's, holding a foreign file
-      Path f = dir.resolve("tables").resolve("77-photos").resolve("f").resolve("holiday.jpg");
+      Path f = dir.resolve("tables").resolve("77-photos").resolve("77").resolve("f").resolve("holiday.jpg");
       Files.createDirectories(f.getParent());
       Files.writeString(f, "jpeg");
       foreign.put(f, "jpeg");
@@ -223,9 +224,14 @@ class MetadataDamageTest {
   private static List<Path> stores(Path dir) throws IOException {
     List<Path> out = new ArrayList<>();
     for (Path table : list(dir.resolve("tables"))) {
-      for (Path family : list(table)) {
-        if (Files.isDirectory(family)) {
-          out.add(family);
+      for (Path region : list(table)) {
+        if (!Files.isDirectory(region)) {
+          continue;
+        }
+        for (Path family : list(region)) {
+          if (Files.isDirectory(family)) {
+            out.add(family);
+          }
         }
       }
     }

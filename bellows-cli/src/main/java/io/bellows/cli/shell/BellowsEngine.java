@@ -2,6 +2,7 @@ package io.bellows.cli.shell;
 
 import io.bellows.client.Bellows;
 import io.bellows.client.Table;
+import io.bellows.engine.RegionInfo;
 import io.bellows.schema.TableDescriptor;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,16 @@ final class BellowsEngine implements Engine {
   @Override
   public void createTable(TableDescriptor descriptor) {
     db.createTable(descriptor);
+  }
+
+  @Override
+  public void createTable(TableDescriptor descriptor, List<byte[]> splitKeys) {
+    db.createTable(descriptor, splitKeys);
+  }
+
+  @Override
+  public List<RegionInfo> regions(String table) {
+    return db.regions(table);
   }
 
   @Override

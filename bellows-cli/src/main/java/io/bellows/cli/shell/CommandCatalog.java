@@ -20,16 +20,28 @@ public final class CommandCatalog {
   }
 
   private static final List<Entry> ENTRIES = List.of(
-      new Entry("create", "ddl", "create 't', 'f1' | {NAME => 'f1', KNOB => value, ...} [, ...] [, {TABLE_KNOB => value}]",
+      new Entry("create", "ddl", "create 't', 'f1' | {NAME => 'f1', KNOB => value, ...} [, ...] [, {TABLE_KNOB => value}]"
+          + " [, SPLITS => ['k1', ...] | {NUMREGIONS => n, SPLITALGO => 'HexStringSplit' | 'UniformSplit'}]",
           "Creates a table with the given column families. A family is a name or a hash with NAME and any\n"
               + "family setting:\n" + knobNames(Knob.Scope.FAMILY) + "\n"
               + "A hash without NAME, or trailing KEY => value pairs, set table settings:\n"
               + knobNames(Knob.Scope.TABLE) + "\n"
-              + "Sizes (BLOCKSIZE, MEMSTORE_FLUSHSIZE) take K, M, G suffixes; TTL is in seconds or 'FOREVER'.",
+              + "Sizes (BLOCKSIZE, MEMSTORE_FLUSHSIZE) take K, M, G suffixes; TTL is in seconds or 'FOREVER'.\n"
+              + "Pre-splitting into regions by row key: SPLITS => ['k1', 'k2', ...] (sorted, distinct, non-empty)\n"
+              + "makes regions [, k1), [k1, k2), ..., [kn, ); NUMREGIONS => n with SPLITALGO => 'HexStringSplit'\n"
+              + "(rows are 8 hex digits: 00000000..ffffffff cut evenly) or 'UniformSplit' (raw bytes: the\n"
+              + "8-byte space cut evenly) makes n regions, as in HBase. Without them a table has one region.",
           "  create 't1', 'f1', {NAME => 'f2', VERSIONS => 3}\n"
               + "  create 't2', {NAME => 'f', IN_MEMORY_COMPACTION => 'ADAPTIVE'}, {DURABILITY => 'FSYNC_WAL'}\n"
-              + "  create 't3', 'f', DURABILITY => 'ASYNC_WAL'"),
-      new Entry("describe", "ddl", "describe 't'", "Prints the table's state and settings and each family's settings.", ""),
+              + "  create 't3', 'f', DURABILITY => 'ASYNC_WAL'\n"
+              + "  create 't4', 'f', SPLITS => ['g', 'n', 't']\n"
+              + "  create 't5', 'f', {NUMREGIONS => 8, SPLITALGO => 'HexStringSplit'}"),
+      new Entry("describe", "ddl", "describe 't'",
+          "Prints the table's state and settings, each family's settings and its regions (id, key range).", ""),
+      new Entry("list_regions", "ddl", "list_regions 't'",
+          "Prints the table's regions in key order: id, start and end key (empty: unbounded), SIZE (bytes of\n"
+              + "its sorted files), STOREFILES (their number) and MEMSTORE_SIZE (bytes of data in memory).",
+          "  list_regions 't1'"),
       new Entry("list", "ddl", "list ['regex']", "Lists the tables, all or those whose whole name matches the regular expression.",
           "  list\n  list 'ab.*'"),
       new Entry("exists", "ddl", "exists 't'", "Says whether the table exists.", ""),
@@ -86,7 +98,7 @@ public final class CommandCatalog {
       "snapshot", "clone_snapshot", "restore_snapshot", "delete_snapshot", "delete_all_snapshot",
       "list_snapshots",
       // cluster administration
-      "status", "version", "whoami", "processlist", "table_help", "list_regions", "locate_region",
+      "status", "version", "whoami", "processlist", "table_help", "locate_region",
       "assign", "unassign", "move", "split", "merge_region", "balancer", "balance_switch",
       "normalize", "close_region", "compact_rs", "compaction_state", "wal_roll", "zk_dump",
       "clear_block_cache", "set_quota", "list_quotas",

@@ -10,6 +10,8 @@ import io.bellows.config.Knobs;
 import io.bellows.config.Settings;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.TableDescriptor;
+import io.bellows.engine.SplitKeys;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -62,6 +64,9 @@ public final class CommandTranslator {
           return getCounter(a);
         case "count":
           return count(a);
+        case "list_regions":
+          a.arity(1, 1);
+          return new ListRegionsCommand(a.name(0, "table name"));
         case "describe":
         case "desc":
           a.arity(1, 1);
@@ -98,6 +103,7 @@ public final class CommandTranslator {
   static CreateCommand create(Args a) {
     a.arity(2, Integer.MAX_VALUE);
     TableDescriptor.Builder table = TableDescriptor.builder(a.name(0, "table name"));
+    List<byte[]> splits = List.of();
     for (int i = 1; i < a.size(); i++) {
       Object v = a.get(i);
       if (v instanceof ByteString) {
@@ -110,13 +116,61 @@ public final class CommandTranslator {
           applyKnobs(f, o, "family '" + family.text() + "'");
           table.family(f.build());
         } else {
+          List<byte[]> s = splitKeys(o);
+          if (s != null) {
+            if (!splits.isEmpty()) {
+              throw a.usage("split keys are given twice");
+            }
+            splits = s;
+          }
           applyKnobs(table, o, "table");
         }
       } else {
         throw a.usage("argument " + (i + 1) + " must be a family name or a hash, not " + Args.describe(v));
       }
     }
-    return new CreateCommand(table.build());
+    return new CreateCommand(table.build(), splits);
+  }
+
+  /**
+   * The split keys of {@code SPLITS => ['k1', ...]} or {@code NUMREGIONS => n, SPLITALGO =>
+   * 'HexStringSplit' | 'UniformSplit'} (taken from the options), or null if neither is given.
+   */
+  private static List<byte[]> splitKeys(Options o) {
+    Object splits = o.take("SPLITS");
+    Long regions = o.takeLong("NUMREGIONS");
+    ByteString algorithm = o.takeString("SPLITALGO");
+    if (splits != null) {
+      if (regions != null || algorithm != null) {
+        throw o.usage("give either SPLITS or NUMREGIONS with SPLITALGO, not both");
+      }
+      if (!(splits instanceof List<?> list)) {
+        throw o.usage("SPLITS must be an array of row keys ['k1', 'k2', ...], not " + Args.describe(splits));
+      }
+      List<byte[]> keys = new ArrayList<>();
+      for (Object k : list) {
+        if (!(k instanceof ByteString)) {
+          throw o.usage("SPLITS must hold quoted row keys, not " + Args.describe(k));
+        }
+        keys.add(((ByteString) k).bytes());
+      }
+      SplitKeys.check(keys);
+      return keys;
+    }
+    if (regions == null && algorithm == null) {
+      return null;
+    }
+    if (regions == null || algorithm == null) {
+      throw o.usage("NUMREGIONS and SPLITALGO go together: e.g. {NUMREGIONS => 8, SPLITALGO => 'HexStringSplit'}"
+          + " (algorithms: " + String.join(", ", SplitKeys.ALGORITHMS) + ")");
+    }
+    if (regions == 1) {
+      return List.of();
+    }
+    if (regions < 1 || regions > SplitKeys.MAX_REGIONS) {
+      throw o.usage("NUMREGIONS must be 1.." + SplitKeys.MAX_REGIONS + ", not " + regions);
+    }
+    return SplitKeys.of(algorithm.text(), regions.intValue());
   }
 
   /** Sets every remaining option as the knob of that name, refusing names the scope lacks. */

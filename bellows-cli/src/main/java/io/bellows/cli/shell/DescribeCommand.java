@@ -3,9 +3,15 @@ package io.bellows.cli.shell;
 import io.bellows.config.Knob;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.TableDescriptor;
+import io.bellows.engine.RegionInfo;
+import io.bellows.util.Bytes;
+import java.util.List;
 import java.util.Map;
 
-/** {@code describe}: prints the table's state, its table settings and each family's settings. */
+/**
+ * {@code describe}: prints the table's state, its table settings, each family's settings and its
+ * regions (id and key range; sizes are {@code list_regions}'s).
+ */
 public record DescribeCommand(String table) implements Command {
   @Override
   public void execute(ShellContext ctx) {
@@ -19,6 +25,13 @@ public record DescribeCommand(String table) implements Command {
       p.line(f.toString());
     }
     p.footer(d.families().size());
+    p.line("REGIONS");
+    List<RegionInfo> regions = ctx.engine().regions(table);
+    for (RegionInfo r : regions) {
+      p.line("{ID => '" + r.id() + "', STARTKEY => '" + Bytes.toStringBinary(r.startKey()) + "', ENDKEY => '"
+          + Bytes.toStringBinary(r.endKey()) + "'}");
+    }
+    p.line(regions.size() + " region(s)");
   }
 
   /** The name, plus {@code {TABLE_ATTRIBUTES => {K => 'v', ...}}} when table settings were given. */

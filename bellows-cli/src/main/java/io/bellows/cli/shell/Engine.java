@@ -2,6 +2,7 @@ package io.bellows.cli.shell;
 
 import io.bellows.client.Bellows;
 import io.bellows.client.Table;
+import io.bellows.engine.RegionInfo;
 import io.bellows.schema.TableDescriptor;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,12 @@ import java.util.Map;
  */
 public interface Engine extends AutoCloseable {
   void createTable(TableDescriptor descriptor);
+
+  /** Creates a table pre-split at the given keys (sorted, distinct, non-empty). */
+  void createTable(TableDescriptor descriptor, List<byte[]> splitKeys);
+
+  /** The table's regions in key order, with their sizes. */
+  List<RegionInfo> regions(String table);
 
   TableDescriptor describeTable(String name);
 

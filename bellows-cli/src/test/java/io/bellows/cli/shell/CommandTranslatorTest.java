@@ -32,6 +32,26 @@ class CommandTranslatorTest {
   }
 
   @Test
+  void createWithSplitKeysOrAnAlgorithm() {
+    CreateCommand c = (CreateCommand) translate("create 't', 'f', SPLITS => [\"\\x00n\", 'g', 't'], DURABILITY => 'ASYNC_WAL'");
+    assertThat(c.splitKeys()).extracting(io.bellows.util.Bytes::toStringBinary).containsExactly("\\x00n", "g", "t");
+    assertThat(c.descriptor().explicitValues()).hasSize(1);
+    CreateCommand hex = (CreateCommand) translate("create 't', 'f', {NUMREGIONS => 4, SPLITALGO => 'HexStringSplit'}");
+    assertThat(hex.splitKeys()).extracting(io.bellows.util.Bytes::str).containsExactly("3fffffff", "7ffffffe", "bffffffd");
+    CreateCommand uni = (CreateCommand) translate("create 't', 'f', {NUMREGIONS => 2, SPLITALGO => 'UniformSplit'}");
+    assertThat(uni.splitKeys()).hasSize(1);
+    assertThat(((CreateCommand) translate("create 't', 'f'")).splitKeys()).isEmpty();
+    assertThatThrownBy(() -> translate("create 't', 'f', SPLITS => ['a', 'a']"))
+        .isInstanceOf(UsageException.class).hasMessageContaining("given twice");
+    assertThatThrownBy(() -> translate("create 't', 'f', SPLITS => 'a'"))
+        .isInstanceOf(UsageException.class).hasMessageContaining("SPLITS must be an array");
+    assertThatThrownBy(() -> translate("create 't', 'f', SPLITS => ['a'], NUMREGIONS => 3"))
+        .isInstanceOf(UsageException.class).hasMessageContaining("not both");
+    assertThatThrownBy(() -> translate("create 't', 'f', {SPLITALGO => 'UniformSplit'}"))
+        .isInstanceOf(UsageException.class).hasMessageContaining("go together");
+  }
+
+  @Test
   void createWithFamilyNamesAndHashes() {
     TableDescriptor d = created("create 't', 'f1', {NAME => 'f2', VERSIONS => 3, TTL => '86400', COMPRESSION => 'lz4'}");
     assertThat(d.name()).isEqualTo("t");

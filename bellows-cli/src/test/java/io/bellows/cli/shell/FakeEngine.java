@@ -13,6 +13,7 @@ import io.bellows.client.Result;
 import io.bellows.client.ResultScanner;
 import io.bellows.client.Scan;
 import io.bellows.client.Table;
+import io.bellows.engine.RegionInfo;
 import io.bellows.util.TableNotFoundException;
 import io.bellows.config.Durability;
 import io.bellows.schema.TableDescriptor;
@@ -50,7 +51,29 @@ final class FakeEngine implements Engine {
 
   @Override
   public void createTable(TableDescriptor d) {
-    tables.put(d.name(), new FakeTable(d));
+    createTable(d, List.of());
+  }
+
+  @Override
+  public void createTable(TableDescriptor d, List<byte[]> splitKeys) {
+    io.bellows.engine.SplitKeys.check(splitKeys);
+    FakeTable t = new FakeTable(d);
+    t.splitKeys = List.copyOf(splitKeys);
+    tables.put(d.name(), t);
+  }
+
+  /** One region per split key plus one, numbered from 1 per table, sizes 0. */
+  @Override
+  public List<RegionInfo> regions(String name) {
+    FakeTable t = table(name);
+    List<RegionInfo> out = new ArrayList<>();
+    byte[] start = Bytes.EMPTY;
+    for (int i = 0; i <= t.splitKeys.size(); i++) {
+      byte[] end = i < t.splitKeys.size() ? t.splitKeys.get(i) : Bytes.EMPTY;
+      out.add(new RegionInfo(i + 1, start, end, 0, 0, 0));
+      start = end;
+    }
+    return out;
   }
 
   @Override
@@ -140,6 +163,7 @@ final class FakeEngine implements Engine {
     final TableDescriptor descriptor;
     final NavigableSet<Cell> cells = new TreeSet<>(CellComparator.INSTANCE);
     boolean enabled = true;
+    List<byte[]> splitKeys = List.of();
 
     FakeTable(TableDescriptor d) {
       this.descriptor = d;
