@@ -147,20 +147,22 @@ final class BackgroundErrors {
     }
     BackgroundError now = new BackgroundError(kind, severity, region.descriptor().name(),
         BackgroundError.messageOf(cause), before == null ? now() : before.since(), attempts);
-    put(key, now, cause);
+    // Logged before the state is published: a writer refused because of it finds the line written.
     if (before == null) {
       LOG.error("background {} of table '{}' failed; retrying with backoff up to every {} s until it works"
           + " (one line is logged when it does){}", kind.name().toLowerCase(), now.table(),
           BackgroundWork.RETRY_MAX_MS / 1000, severity == Severity.HARD ? "; writes are stopped meanwhile" : "",
           cause);
-      events.backgroundError(now);
     } else if (before.severity() != severity) {
       LOG.error("{} stops writes: {} failed {} times in a row since {}; writes resume when a retry or"
           + " resume() succeeds", engineName, now.describe(), attempts, now.since());
-      events.backgroundError(now);
     } else {
       LOG.debug("background {} of table '{}' failed again ({} in a row)", kind.name().toLowerCase(), now.table(),
           attempts, cause);
+    }
+    put(key, now, cause);
+    if (before == null || before.severity() != severity) {
+      events.backgroundError(now);
     }
     if (now.stopsWrites() && (before == null || !before.stopsWrites())) {
       wakeWriters.run();
@@ -178,9 +180,9 @@ final class BackgroundErrors {
       BackgroundError now = new BackgroundError(Kind.FLUSH, Severity.HARD, region.descriptor().name(),
           BackgroundError.messageOf(flushFailure), before == null ? now() : before.since(),
           before == null ? 1 : before.attempts());
-      put(key, now, flushFailure);
       LOG.error("{} stops writes: a writer waited {} ms on the full memory store of table '{}' while {}; writes"
           + " resume when a retry or resume() succeeds", engineName, waitedMs, now.table(), now.describe());
+      put(key, now, flushFailure);
       events.backgroundError(now);
       wakeWriters.run();
     }
