@@ -41,7 +41,7 @@ public final class Knobs {
       "bellows.memstore.global.lower.fraction", ENGINE, 0.95, 0.5, 1.0, "Share of the global memory-store budget"
       + " above which the regions holding the most memory are flushed and writes are slowed down.");
   public static final Knob<Long> WRITE_DELAYED_RATE = Knob.ofLong("bellows.write.delayed.rate", ENGINE,
-      32L << 20, 1L << 10, 1L << 40, "bytes/s", "Rate writes are paced to when a limit comes near (memory of the"
+      128L << 20, 1L << 10, 1L << 40, "bytes/s", "Rate writes are paced to when a limit comes near (memory of the"
       + " engine or a store, files of a store); it falls towards 1/64 of this as the limit comes closer.");
   public static final Knob<Integer> BLOCKING_STORE_FILES = Knob.ofInt("bellows.store.blocking.files", ENGINE,
       16, 2, 10_000, "files", "Writes to a store block while it has more sorted files than this, until compaction catches up.");
