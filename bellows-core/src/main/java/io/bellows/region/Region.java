@@ -535,8 +535,9 @@ public final class Region implements AutoCloseable {
     double multiplier = blockMultiplier;
     long maxWaitNanos = blockingWaitNanos;
     for (Store s : storesOf(cells)) {
-      if (!s.flushBlocked(multiplier) && !s.tooManyFiles()) {
-        paceNearLimits(s, bytes);
+      long footprint = s.memStoreSize().footprint(); // read once: it sums counters
+      if (footprint <= multiplier * descriptor.flushSize() && !s.tooManyFiles()) {
+        paceNearLimits(s, footprint, bytes);
         continue;
       }
       long start = System.nanoTime();
@@ -588,11 +589,11 @@ public final class Region implements AutoCloseable {
    * than a sudden stall: memory from (multiplier − 1) × flush size (at least the flush size) up to
    * multiplier × flush size, files from three quarters of the blocking count up to it.
    */
-  private void paceNearLimits(Store s, long bytes) {
+  private void paceNearLimits(Store s, long footprint, long bytes) {
     double flushSize = descriptor.flushSize();
     double memoryLimit = blockMultiplier * flushSize;
     double memoryStart = Math.max(flushSize, memoryLimit - flushSize);
-    double memory = zonePosition(s.memStoreSize().footprint(), memoryStart, memoryLimit);
+    double memory = zonePosition(footprint, memoryStart, memoryLimit);
     double files = zonePosition(s.fileCount(), blockingFiles * 0.75, blockingFiles);
     if (memory > 0 && memory >= files) {
       services.paceWrite(bytes, memory, "store.memory");
