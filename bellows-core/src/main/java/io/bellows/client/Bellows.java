@@ -118,6 +118,22 @@ public final class Bellows implements AutoCloseable {
   }
 
   /**
+   * Splits the table's region holding the most sorted-file data at its middle key (HBase's {@code
+   * split 't'}); fails if that region has no middle key. Waits.
+   */
+  public void split(String table) {
+    engine.split(table);
+  }
+
+  /**
+   * Splits the region holding {@code splitKey} at it (HBase's {@code split 't', 'key'}); the key
+   * must lie strictly inside one region. Waits.
+   */
+  public void split(String table, byte[] splitKey) {
+    engine.split(table, splitKey);
+  }
+
+  /**
    * The engine's background-error state: empty while flushes, compactions and the WAL work, else
    * the worst current error. While it {@linkplain BackgroundError#stopsWrites() stops writes}, every
    * write fails at once with a {@code WritesStoppedException} naming it, nothing applied; reads keep

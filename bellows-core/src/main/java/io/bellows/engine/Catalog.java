@@ -34,12 +34,18 @@ import java.util.Map;
  *   family &lt;id&gt; &lt;family&gt;
  *   family-option &lt;id&gt; &lt;family&gt; &lt;KNOB&gt; &lt;value&gt;
  *   region &lt;table id&gt; &lt;region id&gt; &lt;start key&gt; &lt;end key&gt;
+ *   split-intent &lt;table id&gt; &lt;parent id&gt; &lt;daughter a id&gt; &lt;daughter b id&gt; &lt;split key&gt;
  *   crc32c &lt;8 hex digits&gt;
  * </pre>
  *
  * <p>Keys are lower-case hex, {@code -} for the empty key (unbounded). A table's regions are listed
  * in key order and cover the whole key space: the first starts with {@code -}, the last ends with
  * {@code -}, and each ends where the next starts. Version 1 catalogs (no regions) are refused.
+ *
+ * <p>At most one {@code split-intent} line: a split of the parent region was under way (its
+ * daughters' directories may exist, partly made) and did not commit. The next open rolls it back:
+ * it deletes the daughters' directories and rewrites the catalog without the line. A split commits
+ * by writing the catalog with the daughters in place of the parent and no intent.
  */
 final class Catalog {
   static final String FILE_NAME = "CATALOG";
@@ -66,14 +72,68 @@ final class Catalog {
     }
   }
 
+  /** A split under way: the parent region of a table, the ids of its daughters and the split key. */
+  record SplitIntent(int tableId, int parent, int daughterA, int daughterB, byte[] key) {}
+
   private final Map<String, Entry> tables;
   private final int nextTableId;
   private final int nextRegionId;
+  private final SplitIntent intent;
 
   Catalog(Map<String, Entry> tables, int nextTableId, int nextRegionId) {
+    this(tables, nextTableId, nextRegionId, null);
+  }
+
+  Catalog(Map<String, Entry> tables, int nextTableId, int nextRegionId, SplitIntent intent) {
     this.tables = Collections.unmodifiableMap(new LinkedHashMap<>(tables));
     this.nextTableId = nextTableId;
     this.nextRegionId = nextRegionId;
+    this.intent = intent;
+  }
+
+  /** The split under way, or null. */
+  SplitIntent intent() {
+    return intent;
+  }
+
+  /**
+   * This catalog with the intent to split region {@code parent} of table {@code tableId} at {@code
+   * key}: the daughters get the next two region ids.
+   */
+  Catalog withIntent(int tableId, int parent, byte[] key) {
+    SplitIntent i = new SplitIntent(tableId, parent, nextRegionId, nextRegionId + 1, key.clone());
+    return new Catalog(tables, nextTableId, nextRegionId + 2, i);
+  }
+
+  /** This catalog without its split intent (a rolled-back split). */
+  Catalog withoutIntent() {
+    return new Catalog(tables, nextTableId, nextRegionId, null);
+  }
+
+  /**
+   * The committed split of the intent: the table's parent region replaced by its two daughters,
+   * {@code [parent start, key)} and {@code [key, parent end)}, and no intent.
+   */
+  Catalog splitCommitted() {
+    SplitIntent i = intent;
+    Entry target = null;
+    for (Entry e : tables.values()) {
+      if (e.id() == i.tableId()) {
+        target = e;
+      }
+    }
+    List<Span> spans = new ArrayList<>();
+    for (Span s : target.regions()) {
+      if (s.id() == i.parent()) {
+        spans.add(new Span(i.daughterA(), s.start(), i.key()));
+        spans.add(new Span(i.daughterB(), i.key(), s.end()));
+      } else {
+        spans.add(s);
+      }
+    }
+    Map<String, Entry> m = new LinkedHashMap<>(tables);
+    m.put(target.descriptor().name(), new Entry(target.id(), target.descriptor(), target.enabled(), spans));
+    return new Catalog(m, nextTableId, nextRegionId, null);
   }
 
   static Catalog empty() {
@@ -115,13 +175,13 @@ final class Catalog {
     for (Span r : e.regions()) {
       nextRegion = Math.max(nextRegion, r.id() + 1);
     }
-    return new Catalog(m, Math.max(nextTableId, e.id() + 1), nextRegion);
+    return new Catalog(m, Math.max(nextTableId, e.id() + 1), nextRegion, intent);
   }
 
   Catalog without(String name) {
     Map<String, Entry> m = new LinkedHashMap<>(tables);
     m.remove(name);
-    return new Catalog(m, nextTableId, nextRegionId);
+    return new Catalog(m, nextTableId, nextRegionId, intent);
   }
 
   void write(Path dir) throws IOException {
@@ -149,6 +209,11 @@ final class Catalog {
             .append(' ').append(key(r.end())).append('\n');
       }
     }
+    if (intent != null) {
+      sb.append("split-intent ").append(intent.tableId()).append(' ').append(intent.parent()).append(' ')
+          .append(intent.daughterA()).append(' ').append(intent.daughterB()).append(' ')
+          .append(key(intent.key())).append('\n');
+    }
     ChecksummedText.write(dir.resolve(FILE_NAME), sb.toString());
   }
 
@@ -168,6 +233,7 @@ final class Catalog {
     }
     int nextId = 1;
     int nextRegion = 1;
+    SplitIntent intent = null;
     Map<Integer, List<Span>> spans = new LinkedHashMap<>();
     Map<Integer, String> names = new LinkedHashMap<>();
     Map<Integer, Boolean> enabled = new LinkedHashMap<>();
@@ -188,6 +254,13 @@ final class Catalog {
           case "region":
             spans.computeIfAbsent(Integer.parseInt(f[1]), k -> new ArrayList<>())
                 .add(new Span(Integer.parseInt(f[2]), parseKey(f[3]), parseKey(f[4])));
+            break;
+          case "split-intent":
+            if (intent != null) {
+              throw new CorruptionException(p + ": a second split-intent at line " + (i + 1));
+            }
+            intent = new SplitIntent(Integer.parseInt(f[1]), Integer.parseInt(f[2]), Integer.parseInt(f[3]),
+                Integer.parseInt(f[4]), parseKey(f[5]));
             break;
           case "table": {
             int id = Integer.parseInt(f[1]);
@@ -233,7 +306,12 @@ final class Catalog {
         throw new CorruptionException(p + ": regions of table id " + tableId + ", which the catalog does not list");
       }
     }
-    return new Catalog(tables, nextId, nextRegion);
+    SplitIntent in = intent;
+    if (in != null && (!spans.containsKey(in.tableId()) || in.daughterB() >= nextRegion
+        || spans.get(in.tableId()).stream().noneMatch(r -> r.id() == in.parent()))) {
+      throw new CorruptionException(p + ": the split-intent names a region the catalog does not list");
+    }
+    return new Catalog(tables, nextId, nextRegion, intent);
   }
 
   /** A table's regions must cover every key, in order, without gaps or overlaps. */

@@ -62,6 +62,18 @@ public interface Engine extends AutoCloseable {
   /** Flushes every memory store of the table to disk and waits for it. */
   void flush(String table);
 
+  /**
+   * Splits the table's region that holds the most sorted-file data at its middle key (the first
+   * row of the middle data block of its largest file); fails if it has none. Waits.
+   */
+  void split(String table);
+
+  /**
+   * Splits the region holding {@code splitKey} into two at it; the key must lie strictly inside
+   * the region's range. Writes to the region wait meanwhile; reads go on. Waits.
+   */
+  void split(String table, byte[] splitKey);
+
   /** Runs a minor compaction of each store of the table if its policy picks files; waits. */
   void compact(String table);
 

@@ -196,9 +196,13 @@ public final class LocalEngine implements Engine {
     }
     Path tables = dir.resolve(TABLES);
     Files.createDirectories(tables);
+    rollBackSplitIntent();
     // Before anything is deleted or opened: every number on disk is counted, leftovers included.
     nextFileNumber.set(FileNumberScan.firstFree(tables, listedStoreDirectories()));
     deleteUnlistedTableDirectories(tables);
+    for (Catalog.Entry e : catalog.tables().values()) {
+      deleteUnlistedRegionDirectories(e);
+    }
     Map<Integer, Region> byId = new TreeMap<>();
     for (Catalog.Entry e : catalog.tables().values()) {
       if (e.enabled()) {
@@ -254,7 +258,7 @@ public final class LocalEngine implements Engine {
     List<Region> opened = new ArrayList<>();
     try {
       for (Catalog.Span span : e.regions()) {
-        opened.add(new Region(span.id(), e.descriptor(), regionDir(e, span), services));
+        opened.add(new Region(span.id(), e.descriptor(), regionDir(e, span), services, span.start(), span.end()));
       }
     } catch (RuntimeException ex) {
       for (Region r : opened) {
@@ -342,6 +346,60 @@ public final class LocalEngine implements Engine {
     }
   }
 
+  /**
+   * A split that did not commit (the catalog holds its intent and still lists the parent): deletes
+   * the daughters' directories, which hold only links to the parent's files and manifests, and
+   * rewrites the catalog without the intent. The parent is whole: its files were only linked.
+   */
+  private void rollBackSplitIntent() throws IOException {
+    Catalog.SplitIntent i = catalog.intent();
+    if (i == null) {
+      return;
+    }
+    for (Catalog.Entry e : catalog.tables().values()) {
+      if (e.id() == i.tableId()) {
+        for (int daughter : new int[] {i.daughterA(), i.daughterB()}) {
+          Path d = tableDir(e).resolve(TableDirectories.regionName(daughter));
+          List<Path> left = TableDirectories.deleteRegion(d);
+          if (!left.isEmpty()) {
+            LOG.warn("left {} in {}: not made by Bellows", left, d);
+          }
+        }
+      }
+    }
+    LOG.info("rolled back the unfinished split of region {} of {}", i.parent(), dir);
+    Catalog next = catalog.withoutIntent();
+    next.write(dir);
+    catalog = next;
+  }
+
+  /**
+   * Deletes the directories of regions that a listed table no longer lists: a split parent whose
+   * cleanup a crash interrupted. Only Bellows' files are deleted.
+   */
+  private void deleteUnlistedRegionDirectories(Catalog.Entry e) throws IOException {
+    Path td = tableDir(e);
+    if (!Files.isDirectory(td)) {
+      return;
+    }
+    Set<String> live = new HashSet<>();
+    for (Catalog.Span span : e.regions()) {
+      live.add(TableDirectories.regionName(span.id()));
+    }
+    try (Stream<Path> s = Files.list(td)) {
+      for (Path p : (Iterable<Path>) s::iterator) {
+        String name = p.getFileName().toString();
+        if (!live.contains(name) && Files.isDirectory(p) && TableDirectories.isRegionDirectoryName(name)) {
+          LOG.info("deleting {} of a region no longer listed (a split parent)", p);
+          List<Path> left = TableDirectories.deleteRegion(p);
+          if (!left.isEmpty()) {
+            LOG.warn("left {} in {}: not made by Bellows", left, p);
+          }
+        }
+      }
+    }
+  }
+
   private static void deleteTableDirectory(Path tableDir) throws IOException {
     List<Path> left = TableDirectories.delete(tableDir);
     if (!left.isEmpty()) {
@@ -391,7 +449,7 @@ public final class LocalEngine implements Engine {
               + " holds files Bellows did not make; move them away");
         }
         for (Catalog.Span span : e.regions()) {
-          created.add(Region.create(span.id(), descriptor, regionDir(e, span), services));
+          created.add(Region.create(span.id(), descriptor, regionDir(e, span), services, span.start(), span.end()));
         }
         writeCatalog(catalog.with(e));
       } catch (IOException | RuntimeException ex) {
@@ -608,6 +666,162 @@ public final class LocalEngine implements Engine {
     background.later(() -> allRegions().forEach(Region::wakeBlockedWriters));
   }
 
+  // ================================================================== split
+
+  /**
+   * Steps of a split, in order, named for {@link #splitHook} (tests stop or copy the data directory
+   * there, as a crash would leave it).
+   */
+  static final List<String> SPLIT_STEPS = List.of("flushed", "intent-written", "daughter-a-linked",
+      "daughters-linked", "committed", "parent-closed", "parent-deleted");
+
+  /** Called at each of {@link #SPLIT_STEPS}; tests only. Throwing an Error there leaves the split as a crash would. */
+  static volatile java.util.function.Consumer<String> splitHook = step -> { };
+
+  /**
+   * Splits the region of the table that holds the most data (sorted-file bytes) at its middle key:
+   * the first row of the middle data block of the largest file of its largest store. Throws {@link
+   * IllegalArgumentException} if that region has no such key (fewer than two data blocks in that
+   * file, or the key is the region's start). Flush first to count data still in memory.
+   */
+  @Override
+  public void split(String table) {
+    synchronized (ddlLock) {
+      TableRegions t = regionsOf(table);
+      Region largest = null;
+      long most = -1;
+      for (Region r : t.regions()) {
+        long bytes = 0;
+        for (Store st : r.stores().values()) {
+          bytes += st.metrics().getOrDefault("store.files.bytes", 0L).longValue();
+        }
+        if (bytes > most) {
+          most = bytes;
+          largest = r;
+        }
+      }
+      byte[] key = largest.midKey();
+      if (key == null) {
+        throw new IllegalArgumentException("table '" + table + "' has no split point: its largest region"
+            + " holds too little data (fewer than two data blocks in its largest file); give a split key");
+      }
+      split(table, key);
+    }
+  }
+
+  /**
+   * Splits the region holding {@code splitKey} into {@code [start, splitKey)} and {@code [splitKey,
+   * end)}; the key must lie strictly inside the region's range (not at its start). Writes to the
+   * region wait during the split (then go to the daughters); reads go on. The daughters start with
+   * hard links to the region's sorted files and read only their half; their compactions rewrite it.
+   * The catalog is the one commit point (docs/design/split.md).
+   */
+  @Override
+  public void split(String table, byte[] splitKey) {
+    if (splitKey == null || splitKey.length == 0) {
+      throw new IllegalArgumentException("a split key must not be empty");
+    }
+    SplitKeys.check(List.of(splitKey));
+    synchronized (ddlLock) {
+      TableRegions t = regionsOf(table);
+      Catalog.Entry e = entry(table);
+      int index = t.indexOf(splitKey);
+      Catalog.Span span = t.spans().get(index);
+      if (java.util.Arrays.equals(span.start(), splitKey)) {
+        throw new IllegalArgumentException("split key '" + Bytes.toStringBinary(splitKey) + "' is the start of"
+            + " region " + span.id() + " already: a split key must lie strictly inside a region");
+      }
+      Region parent = t.regions().get(index);
+      splitRegion(table, e, t, index, parent, splitKey.clone());
+    }
+  }
+
+  private void splitRegion(String table, Catalog.Entry e, TableRegions t, int index, Region parent, byte[] key) {
+    Catalog.Span span = t.spans().get(index);
+    parent.blockForSplit(); // writes wait, every store flushed, compactions kept out
+    Catalog.SplitIntent intent = null;
+    boolean committed = false;
+    List<Region> daughters = new ArrayList<>();
+    try {
+      splitHook.accept("flushed");
+      writeCatalog(catalog.withIntent(e.id(), span.id(), key));
+      intent = catalog.intent();
+      splitHook.accept("intent-written");
+      Catalog.Span a = new Catalog.Span(intent.daughterA(), span.start(), key);
+      Catalog.Span b = new Catalog.Span(intent.daughterB(), key, span.end());
+      parent.linkStoresInto(regionDir(e, a));
+      splitHook.accept("daughter-a-linked");
+      parent.linkStoresInto(regionDir(e, b));
+      splitHook.accept("daughters-linked");
+      Catalog next = catalog.splitCommitted();
+      writeCatalog(next); // the commit point
+      committed = true;
+      splitHook.accept("committed");
+      for (Catalog.Span d : List.of(a, b)) {
+        Region r = new Region(d.id(), e.descriptor(), regionDir(e, d), services, d.start(), d.end());
+        r.recovered(sequence.get());
+        daughters.add(r);
+      }
+      List<Catalog.Span> spans = new ArrayList<>(t.spans());
+      List<Region> regions = new ArrayList<>(t.regions());
+      spans.set(index, b);
+      spans.add(index, a);
+      regions.set(index, daughters.get(1));
+      regions.add(index, daughters.get(0));
+      openTables.put(table, new TableRegions(t.tableId(), spans, regions));
+      parent.close(false); // under the write block: no write is inside it; waiting ones re-route
+      errors.forget(parent);
+      splitHook.accept("parent-closed");
+    } catch (RuntimeException ex) {
+      if (!committed) {
+        rollBack(e, intent, ex);
+      } else {
+        // Committed, but a daughter did not open: the table is served by nothing consistent.
+        for (Region r : daughters) {
+          r.close(false);
+        }
+        parent.close(false);
+        openTables.remove(table);
+        ex.addSuppressed(new StorageException("the split of region " + span.id() + " of table '" + table
+            + "' committed but its daughters could not be opened; reopen the engine"));
+      }
+      throw ex;
+    } finally {
+      parent.unblockAfterSplit();
+    }
+    try {
+      List<Path> left = TableDirectories.deleteRegion(parent.directory());
+      if (!left.isEmpty()) {
+        LOG.warn("left {} in {}: not made by Bellows", left, parent.directory());
+      }
+    } catch (IOException ex) {
+      LOG.warn("could not delete {} of split region {}; it is deleted at the next open", parent.directory(),
+          span.id(), ex);
+    }
+    splitHook.accept("parent-deleted");
+    LOG.info("split region {} of table '{}' at '{}' into {} and {}", span.id(), table, Bytes.toStringBinary(key),
+        daughters.get(0).id(), daughters.get(1).id());
+    metrics.counter("regions.split").increment();
+    for (Region r : daughters) {
+      services.requestCompaction(r);
+    }
+  }
+
+  /** Undoes a split that did not commit: daughters' directories deleted, the intent removed. */
+  private void rollBack(Catalog.Entry e, Catalog.SplitIntent intent, RuntimeException cause) {
+    if (intent == null) {
+      return;
+    }
+    try {
+      for (int d : new int[] {intent.daughterA(), intent.daughterB()}) {
+        TableDirectories.deleteRegion(tableDir(e).resolve(TableDirectories.regionName(d)));
+      }
+      writeCatalog(catalog.withoutIntent());
+    } catch (IOException | RuntimeException ex) {
+      cause.addSuppressed(ex); // the intent stays: the next open rolls it back
+    }
+  }
+
   // ================================================================== data
 
   /**
@@ -620,51 +834,59 @@ public final class LocalEngine implements Engine {
    */
   @Override
   public void mutate(TableRef table, List<RowMutation> rows) {
-    TableRegions t = regionsOf(table);
     if (rows.size() == 1) {
       RowMutation m = rows.get(0);
-      onRegion(table, t.regionOf(m.row()), r -> {
+      onRow(table, m.row(), r -> {
         r.mutate(m.row(), m.cells(), m.wholeRowDeleteTs(), m.durability());
         return null;
       });
       return;
     }
-    if (t.size() == 1) {
-      onRegion(table, t.regions().get(0), r -> {
-        r.mutateBatch(writes(rows));
-        return null;
-      });
-      return;
-    }
-    // Split by region, keeping each region's rows in batch order.
-    List<List<Region.RowWrite>> byRegion = new ArrayList<>(t.size());
-    for (int i = 0; i < t.size(); i++) {
-      byRegion.add(null);
-    }
-    for (RowMutation m : rows) {
-      int i = t.indexOf(m.row());
-      if (byRegion.get(i) == null) {
-        byRegion.set(i, new ArrayList<>());
+    List<RowMutation> pending = rows;
+    boolean validated = false;
+    while (!pending.isEmpty()) {
+      TableRegions t = regionsOf(table);
+      // Split by region, keeping each region's rows in batch order.
+      List<List<RowMutation>> byRegion = new ArrayList<>(t.size());
+      for (int i = 0; i < t.size(); i++) {
+        byRegion.add(null);
       }
-      byRegion.get(i).add(new Region.RowWrite(m.row(), m.cells(), m.wholeRowDeleteTs(), m.durability()));
-    }
-    // Bad input fails before any region applies anything.
-    for (int i = 0; i < t.size(); i++) {
-      List<Region.RowWrite> part = byRegion.get(i);
-      if (part != null) {
-        for (Region.RowWrite w : part) {
-          t.regions().get(i).validate(w);
+      for (RowMutation m : pending) {
+        int i = t.indexOf(m.row());
+        if (byRegion.get(i) == null) {
+          byRegion.set(i, new ArrayList<>());
+        }
+        byRegion.get(i).add(m);
+      }
+      // Bad input fails before any region applies anything (one region checks its own batch).
+      if (!validated && t.size() > 1) {
+        for (int i = 0; i < t.size(); i++) {
+          if (byRegion.get(i) != null) {
+            for (RowMutation m : byRegion.get(i)) {
+              t.regions().get(i).validate(new Region.RowWrite(m.row(), m.cells(), m.wholeRowDeleteTs(), m.durability()));
+            }
+          }
         }
       }
-    }
-    for (int i = 0; i < t.size(); i++) {
-      List<Region.RowWrite> part = byRegion.get(i);
-      if (part != null) {
-        onRegion(table, t.regions().get(i), r -> {
-          r.mutateBatch(part);
-          return null;
-        });
+      validated = true;
+      List<RowMutation> retry = new ArrayList<>();
+      for (int i = 0; i < t.size(); i++) {
+        List<RowMutation> part = byRegion.get(i);
+        if (part == null) {
+          continue;
+        }
+        Region r = t.regions().get(i);
+        try {
+          r.mutateBatch(writes(part));
+        } catch (RegionClosedException e) {
+          RuntimeException cause = closedCause(table, e);
+          if (!wasSplit(table, r)) {
+            throw cause;
+          }
+          retry.addAll(part.subList(e.rowsApplied(), part.size())); // the rest goes to the daughters
+        }
       }
+      pending = retry;
     }
   }
 
@@ -679,14 +901,14 @@ public final class LocalEngine implements Engine {
   @Override
   public boolean checkAndMutate(TableRef table, byte[] family, byte[] qualifier, byte[] expected,
       RowMutation m) {
-    return onRegion(table, regionsOf(table).regionOf(m.row()), r -> r.checkAndMutate(m.row(), family,
+    return onRow(table, m.row(), r -> r.checkAndMutate(m.row(), family,
         qualifier, expected, m.cells(), m.wholeRowDeleteTs(), m.durability()));
   }
 
   @Override
   public long increment(TableRef table, byte[] row, byte[] family, byte[] qualifier, long amount,
       Durability durability) {
-    return onRegion(table, regionsOf(table).regionOf(row), r -> r.increment(row, family, qualifier, amount, durability));
+    return onRow(table, row, r -> r.increment(row, family, qualifier, amount, durability));
   }
 
   /**
@@ -696,6 +918,11 @@ public final class LocalEngine implements Engine {
    */
   @Override
   public RowScanner scan(TableRef table, ScanQuery query) {
+    return new TableScanner(table, query, wantedRegions(table, query));
+  }
+
+  /** The regions whose ranges meet the query's, in key order (at least one). */
+  private List<Region> wantedRegions(TableRef table, ScanQuery query) {
     TableRegions t = regionsOf(table);
     List<Region> wanted = new ArrayList<>();
     for (int i = 0; i < t.size(); i++) {
@@ -706,7 +933,7 @@ public final class LocalEngine implements Engine {
     if (wanted.isEmpty()) {
       wanted.add(t.regionOf(query.startRow())); // an empty range: one region answers it, with nothing
     }
-    return new TableScanner(table, query, wanted);
+    return wanted;
   }
 
   /** Whether a region's range and a query's row range can share a row. */
@@ -738,12 +965,28 @@ public final class LocalEngine implements Engine {
     return t;
   }
 
-  private <T> T onRegion(TableRef table, Region r, Function<Region, T> op) {
-    try {
-      return op.apply(r);
-    } catch (RegionClosedException e) {
-      throw closedCause(table, e);
+  /**
+   * Runs {@code op} on the region holding {@code row}. If that region was closed by a split before
+   * the operation applied anything (a closed region refuses before it changes anything), the
+   * operation goes to the daughter that holds the row now.
+   */
+  private <T> T onRow(TableRef table, byte[] row, Function<Region, T> op) {
+    while (true) {
+      Region r = regionsOf(table).regionOf(row);
+      try {
+        return op.apply(r);
+      } catch (RegionClosedException e) {
+        RuntimeException cause = closedCause(table, e);
+        if (!wasSplit(table, r)) {
+          throw cause;
+        }
+      }
     }
+  }
+
+  /** Whether a region the table still served is gone from its routing: a split replaced it. */
+  private boolean wasSplit(TableRef table, Region r) {
+    return !regionsOf(table).regions().contains(r);
   }
 
   /**
@@ -764,47 +1007,88 @@ public final class LocalEngine implements Engine {
   private final class TableScanner implements RowScanner {
     private final TableRef table;
     private final ScanQuery query;
-    private final List<Region> regions;
+    private List<Region> regions;
     private int next;
     private long returned;
+    private byte[] lastRow;
     private RegionScanner scanner;
 
     TableScanner(TableRef table, ScanQuery query, List<Region> regions) {
       this.table = table;
       this.query = query;
       this.regions = regions;
-      this.scanner = open(regions.get(0));
-      this.next = 1;
+      this.next = 0;
+      openNext();
     }
 
-    private RegionScanner open(Region r) {
-      ScanQuery q = query;
-      if (regions.size() > 1 && query.limit() != Long.MAX_VALUE) {
-        q = query.toBuilder().limit(query.limit() - returned).build();
+    /** Opens the next region's scanner, re-routing if a split replaced that region meanwhile. */
+    private void openNext() {
+      while (true) {
+        Region r = regions.get(next);
+        ScanQuery q = query;
+        if (lastRow != null) {
+          q = q.toBuilder().startRow(lastRow, false).build(); // resuming after a split
+        }
+        if (returned > 0 && query.limit() != Long.MAX_VALUE) {
+          q = q.toBuilder().limit(query.limit() - returned).build();
+        }
+        try {
+          scanner = r.scanner(q);
+          next++;
+          return;
+        } catch (RegionClosedException e) {
+          reroute(r, e);
+        }
       }
-      try {
-        return r.scanner(q);
-      } catch (RegionClosedException e) {
-        throw closedCause(table, e);
+    }
+
+    /**
+     * A region of the scan closed: if a split replaced it, the scan goes on from the row after the
+     * last one returned, over the regions that hold the rest (read at their own read points, as a
+     * scan across regions is); else it fails as the API says.
+     */
+    private void reroute(Region r, RegionClosedException e) {
+      RuntimeException cause = closedCause(table, e);
+      if (!wasSplit(table, r)) {
+        throw cause;
       }
+      ScanQuery rest = lastRow == null ? query : query.toBuilder().startRow(lastRow, false).build();
+      regions = wantedRegions(table, rest);
+      next = 0;
     }
 
     @Override
     public boolean nextRow(List<Cell> out) {
       while (scanner != null) {
+        int before = out.size();
         try {
           if (scanner.nextRow(out)) {
             returned++;
+            lastRow = out.get(before).row();
             return true;
           }
         } catch (RegionClosedException e) {
-          close();
-          throw closedCause(table, e);
+          out.subList(before, out.size()).clear();
+          RegionScanner failed = scanner;
+          scanner = null;
+          failed.close();
+          if (query.isSingleRow() && lastRow != null) {
+            return false; // a get whose row was returned already
+          }
+          Region r = regions.get(next - 1);
+          try {
+            reroute(r, e);
+          } catch (RuntimeException ex) {
+            close();
+            throw ex;
+          }
+          openNext();
+          continue;
         }
         scanner.close();
         scanner = null;
         if (next < regions.size() && returned < query.limit()) {
-          scanner = open(regions.get(next++));
+          openNext();
         }
       }
       return false;

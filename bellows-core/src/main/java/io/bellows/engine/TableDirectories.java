@@ -58,21 +58,38 @@ final class TableDirectories {
           foreign.add(region);
           continue;
         }
-        int before = foreign.size();
-        try (DirectoryStream<Path> families = Files.newDirectoryStream(region)) {
-          for (Path family : families) {
-            deleteStore(family, foreign);
-          }
-        }
-        if (foreign.size() == before) {
-          Files.deleteIfExists(region);
-        }
+        deleteRegion(region, foreign);
       }
     }
     if (foreign.isEmpty()) {
       Files.deleteIfExists(tableDir);
     }
     return foreign;
+  }
+
+  /**
+   * Deletes what Bellows made in one region directory (family directories holding store files) and
+   * the directories left empty; returns what it left because Bellows did not make it. A missing
+   * directory is nothing to do.
+   */
+  static List<Path> deleteRegion(Path region) throws IOException {
+    List<Path> foreign = new ArrayList<>();
+    if (Files.isDirectory(region)) {
+      deleteRegion(region, foreign);
+    }
+    return foreign;
+  }
+
+  private static void deleteRegion(Path region, List<Path> foreign) throws IOException {
+    int before = foreign.size();
+    try (DirectoryStream<Path> families = Files.newDirectoryStream(region)) {
+      for (Path family : families) {
+        deleteStore(family, foreign);
+      }
+    }
+    if (foreign.size() == before) {
+      Files.deleteIfExists(region);
+    }
   }
 
   /** Deletes a store directory's Bellows files, and the directory if nothing else is in it. */

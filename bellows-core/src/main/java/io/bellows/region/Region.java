@@ -57,6 +57,9 @@ public final class Region implements AutoCloseable {
   private final Object flushSignal = new Object();
   private final AtomicBoolean flushRequested = new AtomicBoolean();
   private volatile boolean closed;
+  /** The rows of this region, [startKey, endKey), an empty key unbounded: reads return no others. */
+  private final byte[] startKey;
+  private final byte[] endKey;
   /** Settings of the write path, resolved once: no write looks a knob up. */
   private final RegionOptions settings;
   private final double blockMultiplier;
@@ -94,16 +97,34 @@ public final class Region implements AutoCloseable {
    * caller lists the region in the catalog only after this returns, so a listed region always has
    * its stores on disk.
    */
-  public static Region create(int regionId, TableDescriptor descriptor, Path dir, RegionServices services) {
+  public static Region create(int regionId, TableDescriptor descriptor, Path dir, RegionServices services,
+      byte[] startKey, byte[] endKey) {
     for (ColumnFamilyDescriptor f : descriptor.families()) {
       Store.initialize(dir.resolve(f.name()));
     }
-    return new Region(regionId, descriptor, dir, services);
+    return new Region(regionId, descriptor, dir, services, startKey, endKey);
   }
 
-  /** Opens an existing region: every store of the descriptor must be on disk. */
+  /** Creates a new region over every row. */
+  public static Region create(int regionId, TableDescriptor descriptor, Path dir, RegionServices services) {
+    return create(regionId, descriptor, dir, services, Bytes.EMPTY, Bytes.EMPTY);
+  }
+
+  /** Opens an existing region over every row. */
   public Region(int regionId, TableDescriptor descriptor, Path dir, RegionServices services) {
+    this(regionId, descriptor, dir, services, Bytes.EMPTY, Bytes.EMPTY);
+  }
+
+  /**
+   * Opens an existing region of the rows [startKey, endKey) (an empty key is unbounded): every store
+   * of the descriptor must be on disk. Its reads never return a row outside the range, and its
+   * compactions drop cells outside it (a split's daughters share their parent's files).
+   */
+  public Region(int regionId, TableDescriptor descriptor, Path dir, RegionServices services,
+      byte[] startKey, byte[] endKey) {
     this.regionId = regionId;
+    this.startKey = startKey.clone();
+    this.endKey = endKey.clone();
     this.descriptor = descriptor;
     this.dir = dir;
     this.services = services;
@@ -117,7 +138,9 @@ public final class Region implements AutoCloseable {
       StoreContext sc = new StoreContext(OptionsResolver.store(services.options(), descriptor, f), services.options().clock(), readPoints::smallest,
           services.inMemoryCompactions(), services.chunks(), services.metrics(),
           services.fileNumbers(), services.engineInstanceId(), descriptor.name(), services.events());
-      stores.put(f.name(), new Store(f, dir.resolve(f.name()), sc));
+      Store store = new Store(f, dir.resolve(f.name()), sc);
+      store.keyRange(this.startKey, this.endKey);
+      stores.put(f.name(), store);
     }
     this.storeArray = stores.values().toArray(new Store[0]);
     this.familyNames = new byte[storeArray.length][];
@@ -138,6 +161,49 @@ public final class Region implements AutoCloseable {
 
   public Path directory() {
     return dir;
+  }
+
+  public byte[] startKey() {
+    return startKey.clone();
+  }
+
+  public byte[] endKey() {
+    return endKey.clone();
+  }
+
+  /** Whether the row lies in this region's range. */
+  public boolean containsRow(byte[] row) {
+    return Bytes.compare(row, startKey) >= 0 && (endKey.length == 0 || Bytes.compare(row, endKey) < 0);
+  }
+
+  /**
+   * The query narrowed to this region's rows, or null if it wants none of them. The region's files
+   * may hold rows outside its range (a split's daughters start with links to their parent's files).
+   */
+  ScanQuery bounded(ScanQuery q) {
+    if (q.isSingleRow()) {
+      return containsRow(q.startRow()) ? q : null;
+    }
+    ScanQuery.Builder b = null;
+    if (startKey.length > 0 && Bytes.compare(q.startRow(), startKey) < 0) {
+      b = q.toBuilder().startRow(startKey, true);
+    }
+    if (endKey.length > 0) {
+      byte[] stop = q.stopRow();
+      int c = stop.length == 0 ? 1 : Bytes.compare(stop, endKey);
+      if (c > 0 || (c == 0 && q.stopInclusive())) {
+        b = (b == null ? q.toBuilder() : b).stopRow(endKey, false);
+      }
+    }
+    ScanQuery out = b == null ? q : b.build();
+    byte[] stop = out.stopRow();
+    if (stop.length > 0) {
+      int c = Bytes.compare(out.startRow(), stop);
+      if (c > 0 || (c == 0 && !(out.stopInclusive() && out.startInclusive()))) {
+        return null;
+      }
+    }
+    return out;
   }
 
   public Map<String, Store> stores() {
@@ -247,7 +313,15 @@ public final class Region implements AutoCloseable {
     int start = 0;
     while (start < checked.size()) {
       int end = miniBatchEnd(checked, start);
-      applyMiniBatch(checked.subList(start, end));
+      try {
+        applyMiniBatch(checked.subList(start, end));
+      } catch (RegionClosedException e) {
+        if (start == 0) {
+          throw e;
+        }
+        // The rows before this mini-batch were applied: the engine re-routes only the rest.
+        throw new RegionClosedException(e.getMessage(), start);
+      }
       start = end;
     }
   }
@@ -453,6 +527,9 @@ public final class Region implements AutoCloseable {
     long txid = -1;
     updatesLock.readLock().lock();
     try {
+      // Again under the lock: a split closes the region while it holds the lock in write mode, and
+      // nothing may enter a closed region (its memory is no longer flushed anywhere).
+      checkOpen();
       we = mvcc.begin();
       for (Cell c : stamped) {
         c.setSeqId(we.seqId());
@@ -732,6 +809,79 @@ public final class Region implements AutoCloseable {
         flushSignal.notifyAll();
       }
     }
+  }
+
+  // ================================================================== split
+
+  /**
+   * Blocks writes and flushes of this region and flushes every store, for a split: takes the flush
+   * lock, then the updates lock in write mode (the order a flush takes them), flushes all, and
+   * keeps compactions out. Reads go on. Every edit of the region is then in its sorted files, and no
+   * write enters until {@link #unblockAfterSplit}. On failure everything is released and it throws.
+   */
+  public void blockForSplit() {
+    flushLock.lock();
+    updatesLock.writeLock().lock();
+    int blocked = 0;
+    try {
+      flush(true);
+      for (Store s : storeArray) {
+        s.blockCompactions();
+        blocked++;
+      }
+    } catch (RuntimeException e) {
+      for (int i = 0; i < blocked; i++) {
+        storeArray[i].unblockCompactions();
+      }
+      updatesLock.writeLock().unlock();
+      flushLock.unlock();
+      throw e;
+    }
+  }
+
+  /**
+   * Releases what {@link #blockForSplit} took. If the split committed, the region was closed
+   * meanwhile, and writers waiting for it find it closed and go to the daughters.
+   */
+  public void unblockAfterSplit() {
+    for (Store s : storeArray) {
+      s.unblockCompactions();
+    }
+    updatesLock.writeLock().unlock();
+    flushLock.unlock();
+    synchronized (flushSignal) {
+      flushSignal.notifyAll();
+    }
+  }
+
+  /** Creates a daughter region's store directories in {@code target}: hard links to this region's files. */
+  public void linkStoresInto(Path target) {
+    for (Store s : storeArray) {
+      s.linkInto(target.resolve(s.family().name()));
+    }
+  }
+
+  /**
+   * A split key for this region: the first row of the middle data block of the largest file of its
+   * largest store (by file bytes), if that row lies strictly inside the region's range; else null.
+   */
+  public byte[] midKey() {
+    io.bellows.store.StoreFile largest = null;
+    for (Store s : storeArray) {
+      for (io.bellows.store.StoreFile f : s.files()) {
+        if (largest == null || f.size() > largest.size()) {
+          largest = f;
+        }
+      }
+    }
+    if (largest == null) {
+      return null;
+    }
+    byte[] mid = largest.midRow();
+    if (mid == null || Bytes.compare(mid, startKey) <= 0 || !containsRow(mid)) {
+      return null;
+    }
+    return mid;
   }
 
   /** Runs a compaction of every store (minor: only where the policy picks files). */

@@ -32,8 +32,9 @@ public final class RegionScanner implements RowScanner {
     this.registered = registered;
     this.limit = query.limit();
     long now = region.servicesClockNow();
+    query = region.bounded(query); // null: the query wants no row of this region
     try {
-      for (Store s : region.stores().values()) {
+      for (Store s : query == null ? List.<Store>of() : region.stores().values()) {
         if (!query.wantsFamily(s.family().nameBytes())) {
           continue;
         }

@@ -212,6 +212,20 @@ public final class SortedFileReader extends RefCounted {
     return false;
   }
 
+  /**
+   * The first row of the middle data block (by the block index), or null if the file has fewer than
+   * two data blocks:
+   * a split key. Reads the whole index, which a split (rare) can afford.
+   */
+  public byte[] midRow() {
+    java.util.List<java.util.List<IndexEntry>> levels = index.allLevels();
+    java.util.List<IndexEntry> leaves = levels.get(levels.size() - 1);
+    if (leaves.size() < 2) {
+      return null; // one block: no middle to split at
+    }
+    return leaves.get(leaves.size() / 2).keyAsCell().row();
+  }
+
   BlockIndexReader index() {
     return index;
   }

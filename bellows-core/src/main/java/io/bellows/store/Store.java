@@ -16,6 +16,7 @@ import io.bellows.scan.RetentionFilter;
 import io.bellows.scan.RetentionFilters;
 import io.bellows.scan.ScanQuery;
 import io.bellows.schema.ColumnFamilyDescriptor;
+import io.bellows.util.AtomicFiles;
 import io.bellows.util.EventListener;
 import io.bellows.util.StorageException;
 import java.io.IOException;
@@ -73,6 +74,9 @@ public final class Store implements AutoCloseable {
   private final ReentrantLock compactionLock = new ReentrantLock();
   private FlushSnapshot pendingSnapshot; // guarded by flushLock
   private volatile boolean closed;
+  /** The rows this store serves, [start, end), an empty key unbounded: compactions keep only them. */
+  private volatile byte[] rangeStart = io.bellows.util.Bytes.EMPTY;
+  private volatile byte[] rangeEnd = io.bellows.util.Bytes.EMPTY;
 
   /** Creates the directory of a new store with an empty manifest; then open it with the constructor. */
   public static void initialize(Path dir) {
@@ -133,6 +137,49 @@ public final class Store implements AutoCloseable {
           Files.deleteIfExists(p);
         }
       }
+    }
+  }
+
+  /**
+   * Sets the row range the store serves, [start, end) (an empty key is unbounded): compactions drop
+   * cells outside it. A daughter of a split starts with hard links to its parent's files, which
+   * hold the other daughter's rows too; its compactions rewrite only its half.
+   */
+  public void keyRange(byte[] start, byte[] end) {
+    this.rangeStart = start.clone();
+    this.rangeEnd = end.clone();
+  }
+
+  /** Waits for a running compaction and keeps new ones out until {@link #unblockCompactions}. */
+  public void blockCompactions() {
+    compactionLock.lock();
+  }
+
+  public void unblockCompactions() {
+    compactionLock.unlock();
+  }
+
+  /**
+   * Creates a daughter store of a split in {@code target}: a hard link to each of this store's live
+   * files and a manifest listing them with this store's flushedSeqId. The caller blocks flushes and
+   * compactions of this store meanwhile, so the file set does not change.
+   */
+  public void linkInto(Path target) {
+    try {
+      StoreManifest m;
+      synchronized (filesLock) {
+        m = manifest;
+      }
+      Files.createDirectories(target);
+      for (long id : m.fileIds()) {
+        String name = StoreManifest.fileName(id);
+        Files.createLink(target.resolve(name), dir.resolve(name));
+      }
+      AtomicFiles.fsyncDirectory(target);
+      new StoreManifest(m.flushedSeqId(), Math.max(m.nextFileId(), ctx.fileNumbers().next()), m.fileIds()).write(target);
+      AtomicFiles.fsyncDirectory(target.toAbsolutePath().getParent());
+    } catch (IOException e) {
+      throw new StorageException("cannot link the files of " + dir + " into " + target, e);
     }
   }
 
@@ -343,7 +390,8 @@ public final class Store implements AutoCloseable {
         for (StoreFile f : inputs) {
           scanners.add(f.scanner());
         }
-        try (CellScanner merged = new io.bellows.scan.MergingScanner(scanners)) {
+        try (CellScanner merged = new io.bellows.scan.KeyRangeScanner(
+            new io.bellows.scan.MergingScanner(scanners), rangeStart, rangeEnd)) {
           written = StoreFileWriting.write(dir, fileId, ctx, merged, retention(mode), inputCells, major);
         }
       } finally {

@@ -48,6 +48,11 @@ public final class StoreFile {
     return reader.metadata().fileSize();
   }
 
+  /** The first row of the file's middle data block, or null: see {@link SortedFileReader#midRow}. */
+  public byte[] midRow() {
+    return reader.midRow();
+  }
+
   public long cellCount() {
     return reader.metadata().cellCount();
   }

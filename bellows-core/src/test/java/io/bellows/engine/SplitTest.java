@@ -1,0 +1,431 @@
+package io.bellows.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.bellows.client.Bellows;
+import io.bellows.client.Get;
+import io.bellows.client.Put;
+import io.bellows.client.Result;
+import io.bellows.client.ResultScanner;
+import io.bellows.client.Scan;
+import io.bellows.client.Table;
+import io.bellows.config.EngineOptions;
+import io.bellows.schema.ColumnFamilyDescriptor;
+import io.bellows.schema.TableDescriptor;
+import io.bellows.util.Bytes;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Online region split: rows kept exactly once, routing, concurrent writes, reopen, recovery, boundaries. */
+class SplitTest {
+  private static final byte[] F = Bytes.of("f");
+  private static final byte[] G = Bytes.of("g");
+  private static final byte[] Q = Bytes.of("q");
+
+  @TempDir Path dir;
+
+  @AfterEach
+  void resetHook() {
+    LocalEngine.splitHook = step -> { };
+  }
+
+  private static TableDescriptor table(String name) {
+    return TableDescriptor.builder(name)
+        .family(ColumnFamilyDescriptor.builder("f").blockSize(1024).build())
+        .family(ColumnFamilyDescriptor.builder("g").blockSize(1024).build())
+        .build();
+  }
+
+  private static String row(int i) {
+    return String.format("row%05d", i);
+  }
+
+  /** Writes rows [from, to) to both families, remembering them in the model. */
+  private static void write(Table t, int from, int to, String value, NavigableMap<String, String> model) {
+    List<Put> batch = new ArrayList<>();
+    for (int i = from; i < to; i++) {
+      String v = value + i;
+      batch.add(new Put(row(i)).addColumn("f", "q", v).addColumn("g", "q", v));
+      model.put(row(i), v);
+    }
+    t.put(batch);
+  }
+
+  /** The whole table by a scan, checking each row appears once, in order, with both families. */
+  private static NavigableMap<String, String> scanAll(Table t) {
+    NavigableMap<String, String> out = new TreeMap<>();
+    String last = null;
+    try (ResultScanner s = t.getScanner(new Scan())) {
+      for (Result r : s) {
+        String row = Bytes.str(r.row());
+        assertThat(last == null || last.compareTo(row) < 0).as("row %s after %s", row, last).isTrue();
+        last = row;
+        assertThat(Bytes.str(r.getValue(G, Q))).isEqualTo(Bytes.str(r.getValue(F, Q)));
+        assertThat(out.put(row, Bytes.str(r.getValue(F, Q)))).isNull();
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void splitKeepsEveryRowExactlyOnceAndRoutesToTheDaughters() throws IOException {
+    NavigableMap<String, String> model = new TreeMap<>();
+    try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
+      db.createTable(table("t"));
+      Table t = db.getTable("t");
+      write(t, 0, 2000, "a", model);
+      db.flush("t");
+      write(t, 1000, 3000, "b", model); // some only in memory: the split flushes them
+      assertThat(scanAll(t)).isEqualTo(model);
+      db.split("t", Bytes.of(row(1500)));
+      List<RegionInfo> regions = db.regions("t");
+      assertThat(regions).hasSize(2);
+      assertThat(Bytes.str(regions.get(0).endKey())).isEqualTo(row(1500));
+      assertThat(Bytes.str(regions.get(1).startKey())).isEqualTo(row(1500));
+      assertThat(regions).extracting(RegionInfo::memStoreBytes).containsOnly(0L);
+      assertThat(scanAll(t)).isEqualTo(model);
+      // New writes go to the daughter whose range holds them.
+      write(t, 1490, 1510, "c", model);
+      regions = db.regions("t");
+      assertThat(regions.get(0).memStoreBytes()).isPositive();
+      assertThat(regions.get(1).memStoreBytes()).isPositive();
+      write(t, 0, 10, "d", model);
+      db.flush("t");
+      assertThat(scanAll(t)).isEqualTo(model);
+      // Split again without a key: the middle of the largest region.
+      db.split("t");
+      assertThat(db.regions("t")).hasSize(3);
+      assertThat(scanAll(t)).isEqualTo(model);
+      db.majorCompact("t");
+      assertThat(scanAll(t)).isEqualTo(model);
+      // The parent's directory is gone; the catalog holds no intent.
+      try (Stream<Path> s = Files.list(dir.resolve("tables").resolve("1-t"))) {
+        assertThat(s.count()).isEqualTo(3);
+      }
+    }
+    try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
+      assertThat(db.regions("t")).hasSize(3);
+      assertThat(scanAll(db.getTable("t"))).isEqualTo(model);
+    }
+  }
+
+  @Test
+  void compactionOfADaughterDropsTheOtherHalf() {
+    NavigableMap<String, String> model = new TreeMap<>();
+    try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
+      db.createTable(table("t"));
+      Table t = db.getTable("t");
+      write(t, 0, 1000, "a", model);
+      db.flush("t");
+      long before = db.regions("t").get(0).storeFileBytes();
+      db.split("t", Bytes.of(row(500)));
+      List<RegionInfo> linked = db.regions("t");
+      assertThat(linked.get(0).storeFileBytes()).isEqualTo(before); // the same files, linked
+      db.majorCompact("t");
+      List<RegionInfo> compacted = db.regions("t");
+      assertThat(compacted.get(0).storeFileBytes()).isLessThan(before * 2 / 3);
+      assertThat(compacted.get(1).storeFileBytes()).isLessThan(before * 2 / 3);
+      assertThat(scanAll(t)).isEqualTo(model);
+    }
+  }
+
+  @Test
+  void badSplitKeysAreRefused() {
+    try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
+      db.createTable(table("t"), List.of(Bytes.of("m")));
+      assertThatThrownBy(() -> db.split("t", Bytes.of("m"))).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> db.split("t", Bytes.EMPTY)).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> db.split("t")).isInstanceOf(IllegalArgumentException.class); // no data
+      assertThat(db.regions("t")).hasSize(2);
+    }
+  }
+
+  /** Gets at, just before and just after the split key, and scans bounded there, on both daughters. */
+  @Test
+  void randomizedBoundaries() {
+    Random rnd = new Random(42);
+    for (int round = 0; round < 5; round++) {
+      Path d = dir.resolve("r" + round);
+      NavigableMap<String, String> model = new TreeMap<>();
+      try (Bellows db = Bellows.open(d, EngineOptions.defaults())) {
+        db.createTable(table("t"));
+        Table t = db.getTable("t");
+        int n = 200 + rnd.nextInt(800);
+        for (int i = 0; i < n; i++) {
+          int k = rnd.nextInt(n);
+          String v = "v" + rnd.nextInt();
+          t.put(new Put(row(k)).addColumn("f", "q", v).addColumn("g", "q", v));
+          model.put(row(k), v);
+          if (rnd.nextInt(200) == 0) {
+            db.flush("t");
+          }
+        }
+        // Split at a present row, or at a key between rows.
+        String key = rnd.nextBoolean() ? row(1 + rnd.nextInt(n - 1)) : row(1 + rnd.nextInt(n - 1)) + "!";
+        db.split("t", Bytes.of(key));
+        if (rnd.nextBoolean()) {
+          db.majorCompact("t");
+        }
+        for (String probe : List.of(key, row(Integer.parseInt(key.substring(3, 8)) - 1),
+            row(Integer.parseInt(key.substring(3, 8))), row(Integer.parseInt(key.substring(3, 8)) + 1), key + "\u0000")) {
+          Result r = t.get(new Get(Bytes.of(probe)));
+          String want = model.get(probe);
+          assertThat(r.isEmpty() ? null : Bytes.str(r.getValue(F, Q))).as("get %s at split %s", probe, key).isEqualTo(want);
+        }
+        // Scans of each side end and start exactly at the key.
+        try (ResultScanner s = t.getScanner(new Scan().withStopRow(Bytes.of(key)))) {
+          int count = 0;
+          for (Result r : s) {
+            assertThat(Bytes.str(r.row())).isLessThan(key);
+            count++;
+          }
+          assertThat(count).isEqualTo(model.headMap(key).size());
+        }
+        try (ResultScanner s = t.getScanner(new Scan().withStartRow(Bytes.of(key)))) {
+          int count = 0;
+          for (Result r : s) {
+            assertThat(Bytes.str(r.row())).isGreaterThanOrEqualTo(key);
+            count++;
+          }
+          assertThat(count).isEqualTo(model.tailMap(key, true).size());
+        }
+        assertThat(scanAll(t)).isEqualTo(model);
+      }
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void writesDuringASplitAllLand() throws Exception {
+    NavigableMap<String, String> model = new TreeMap<>();
+    try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
+      db.createTable(table("t"));
+      Table t = db.getTable("t");
+      write(t, 0, 3000, "a", model);
+      db.flush("t");
+      CountDownLatch inSplit = new CountDownLatch(1);
+      CountDownLatch writerStarted = new CountDownLatch(1);
+      LocalEngine.splitHook = step -> {
+        if (step.equals("flushed")) {
+          inSplit.countDown();
+          try {
+            writerStarted.await(10, TimeUnit.SECONDS); // a writer is on its way into the blocked region
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+      };
+      AtomicInteger written = new AtomicInteger();
+      AtomicReference<Throwable> failure = new AtomicReference<>();
+      ConcurrentWriter w = new ConcurrentWriter(t, written, failure, inSplit, writerStarted);
+      w.start();
+      // A scan opened before the split goes on through it.
+      List<String> scanned = new ArrayList<>();
+      try (ResultScanner s = t.getScanner(new Scan().withStopRow(Bytes.of(row(3000))))) {
+        for (int i = 0; i < 100; i++) {
+          scanned.add(Bytes.str(s.next().row()));
+        }
+        db.split("t", Bytes.of(row(1500)));
+        for (Result r : s) {
+          scanned.add(Bytes.str(r.row()));
+        }
+      }
+      w.stopAfter(200);
+      w.join();
+      assertThat(failure.get()).isNull();
+      assertThat(scanned).hasSize(3000).doesNotHaveDuplicates().isSorted();
+      for (int i = 0; i < written.get(); i++) {
+        model.put("w" + row(i), "x" + i);
+      }
+      NavigableMap<String, String> got = new TreeMap<>();
+      try (ResultScanner s = t.getScanner(new Scan())) {
+        for (Result r : s) {
+          got.put(Bytes.str(r.row()), Bytes.str(r.getValue(F, Q)));
+        }
+      }
+      assertThat(got).isEqualTo(model);
+      assertThat(db.regions("t")).hasSize(2);
+    }
+  }
+
+  /** Writes rows "w<row(i)>" (in the upper daughter: "w" sorts after "row") until stopped. */
+  private static final class ConcurrentWriter extends Thread {
+    private final Table t;
+    private final AtomicInteger written;
+    private final AtomicReference<Throwable> failure;
+    private final CountDownLatch inSplit;
+    private final CountDownLatch started;
+    private volatile int stopAt = Integer.MAX_VALUE;
+
+    ConcurrentWriter(Table t, AtomicInteger written, AtomicReference<Throwable> failure, CountDownLatch inSplit,
+        CountDownLatch started) {
+      this.t = t;
+      this.written = written;
+      this.failure = failure;
+      this.inSplit = inSplit;
+      this.started = started;
+    }
+
+    void stopAfter(int more) {
+      stopAt = written.get() + more;
+    }
+
+    @Override
+    public void run() {
+      try {
+        inSplit.await();
+        started.countDown();
+        for (int i = 0; i < stopAt; i++) {
+          t.put(new Put("w" + row(i)).addColumn("f", "q", "x" + i).addColumn("g", "q", "x" + i));
+          written.set(i + 1);
+        }
+      } catch (Throwable e) {
+        failure.set(e);
+      }
+    }
+  }
+
+  @Test
+  void batchesAcrossTheSplitKeyLandAfterTheSplit() {
+    NavigableMap<String, String> model = new TreeMap<>();
+    try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
+      db.createTable(table("t"));
+      Table t = db.getTable("t");
+      write(t, 0, 100, "a", model);
+      db.split("t", Bytes.of(row(50)));
+      write(t, 0, 100, "b", model);
+      t.incrementColumnValue(Bytes.of(row(10)), F, Bytes.of("n"), 5);
+      t.incrementColumnValue(Bytes.of(row(90)), F, Bytes.of("n"), 7);
+      assertThat(Bytes.getLong(t.get(new Get(Bytes.of(row(90)))).getValue(F, Bytes.of("n")), 0)).isEqualTo(7);
+      NavigableMap<String, String> got = new TreeMap<>();
+      try (ResultScanner s = t.getScanner(new Scan())) {
+        for (Result r : s) {
+          got.put(Bytes.str(r.row()), Bytes.str(r.getValue(F, Q)));
+        }
+      }
+      assertThat(got).isEqualTo(model);
+    }
+  }
+
+  /**
+   * A crash at each step of a split, as the data directory stands there (copied at the step, while
+   * the split waits): the reopened copy holds the parent alone, or both daughters, never a mix, and
+   * every row acknowledged before the split exactly once. Rows only in the WAL before the split
+   * (not flushed) are part of it: the split's flush moved them into files.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"flushed", "intent-written", "daughter-a-linked", "daughters-linked", "committed",
+      "parent-closed", "parent-deleted"})
+  void crashAtEveryStepRecoversToParentOrDaughters(String step) throws IOException {
+    NavigableMap<String, String> model = new TreeMap<>();
+    Path copy = dir.resolve("crashed");
+    Path live = dir.resolve("live");
+    try (Bellows db = Bellows.open(live, EngineOptions.defaults())) {
+      db.createTable(table("t"));
+      Table t = db.getTable("t");
+      write(t, 0, 1000, "a", model);
+      db.flush("t");
+      write(t, 500, 1500, "b", model); // in the WAL and memory only when the split starts
+      LocalEngine.splitHook = s -> {
+        if (s.equals(step)) {
+          LocalEngine.splitHook = x -> { };
+          copyTree(live, copy);
+        }
+      };
+      db.split("t", Bytes.of(row(700)));
+    }
+    boolean committed = LocalEngine.SPLIT_STEPS.indexOf(step) >= LocalEngine.SPLIT_STEPS.indexOf("committed");
+    try (Bellows db = Bellows.open(copy, EngineOptions.defaults())) {
+      List<RegionInfo> regions = db.regions("t");
+      if (committed) {
+        assertThat(regions).hasSize(2);
+        assertThat(Bytes.str(regions.get(1).startKey())).isEqualTo(row(700));
+      } else {
+        assertThat(regions).hasSize(1);
+      }
+      assertThat(scanAll(db.getTable("t"))).isEqualTo(model);
+      try (Stream<Path> s = Files.list(copy.resolve("tables").resolve("1-t"))) {
+        assertThat(s.count()).as("region directories").isEqualTo(regions.size());
+      }
+      assertThat(Files.readString(copy.resolve("CATALOG"))).doesNotContain("split-intent");
+      // The recovered table splits and takes writes as usual.
+      write(db.getTable("t"), 1500, 1600, "c", model);
+      db.split("t", Bytes.of(row(1200)));
+      assertThat(scanAll(db.getTable("t"))).isEqualTo(model);
+    }
+  }
+
+  /** A copy of a directory tree as it stands (hard links become plain copies, as a backup's would). */
+  private static void copyTree(Path from, Path to) {
+    try (Stream<Path> s = Files.walk(from)) {
+      for (Path p : (Iterable<Path>) s::iterator) {
+        Path target = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else if (!p.getFileName().toString().equals("LOCK")) {
+          Files.copy(p, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  @Test
+  void anIntentInTheCatalogIsRolledBackAtOpen() throws IOException {
+    NavigableMap<String, String> model = new TreeMap<>();
+    try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
+      db.createTable(table("t"));
+      write(db.getTable("t"), 0, 500, "a", model);
+    }
+    // A split that wrote its intent and part of one daughter, then crashed.
+    Catalog c = Catalog.load(dir).withIntent(1, 1, Bytes.of(row(250)));
+    c.write(dir);
+    Path daughter = dir.resolve("tables").resolve("1-t").resolve(Integer.toString(c.intent().daughterA()));
+    Files.createDirectories(daughter.resolve("f"));
+    Path foreign = daughter.resolve("f").resolve("notes.txt");
+    Files.writeString(foreign, "not Bellows'");
+    try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
+      assertThat(db.regions("t")).hasSize(1);
+      assertThat(scanAll(db.getTable("t"))).isEqualTo(model);
+    }
+    assertThat(Catalog.load(dir).intent()).isNull();
+    assertThat(Catalog.load(dir).nextRegionId()).isEqualTo(c.nextRegionId()); // daughter ids are not reused
+    assertThat(foreign).exists(); // only Bellows' files are deleted
+  }
+
+  @Test
+  void aSplitTableCanBeDisabledEnabledAndDropped() {
+    try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
+      db.createTable(table("t"));
+      NavigableMap<String, String> model = new TreeMap<>();
+      write(db.getTable("t"), 0, 300, "a", model);
+      db.split("t", Bytes.of(row(100)));
+      db.disableTable("t");
+      assertThatThrownBy(() -> db.split("t", Bytes.of(row(200)))).isInstanceOf(RuntimeException.class);
+      db.enableTable("t");
+      assertThat(scanAll(db.getTable("t"))).isEqualTo(model);
+      db.disableTable("t");
+      db.dropTable("t");
+      assertThat(dir.resolve("tables").resolve("1-t")).doesNotExist();
+    }
+  }
+}
