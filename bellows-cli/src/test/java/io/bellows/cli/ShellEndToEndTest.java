@@ -99,6 +99,26 @@ class ShellEndToEndTest {
   }
 
   @Test
+  void splitATableOnline() {
+    String out = shell(
+        "create 't', 'f'",
+        "put 't', 'a', 'f:q', 'v', 1",
+        "put 't', 'z', 'f:q', 'v', 1",
+        "split 't', 'm'",
+        "split 't', 'm'",
+        "split 't'",
+        "list_regions 't'",
+        "count 't'");
+    String[] l = out.split("\n");
+    assertThat(l[0]).isEqualTo("Created table t");
+    assertThat(out).contains("ERROR: ").contains("is the start of region");
+    assertThat(out).contains("has no split point");
+    assertThat(out).containsPattern(" {9}2 \\| {11}\\| {7}m \\|");
+    assertThat(out).containsPattern(" {9}3 \\| {9}m \\| {9}\\|");
+    assertThat(out).contains(" 2 rows").contains("2 row(s)");
+  }
+
+  @Test
   void putWithoutTimestampGetsTheCurrentTime() {
     long before = System.currentTimeMillis();
     String out = shell("create 't', 'f'", "put 't', 'r', 'f:q', 'v'", "get 't', 'r'");

@@ -86,6 +86,16 @@ final class BellowsEngine implements Engine {
   }
 
   @Override
+  public void split(String table) {
+    db.split(table);
+  }
+
+  @Override
+  public void split(String table, byte[] splitKey) {
+    db.split(table, splitKey);
+  }
+
+  @Override
   public Map<String, Number> metrics() {
     return db.metrics();
   }

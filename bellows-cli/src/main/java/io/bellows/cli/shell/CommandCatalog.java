@@ -78,6 +78,11 @@ public final class CommandCatalog {
       new Entry("compact", "tools", "compact 't'", "Runs a minor compaction of each store of the table if its policy picks files.", ""),
       new Entry("major_compact", "tools", "major_compact 't'",
           "Compacts all files of each store into one, dropping deleted, expired and surplus data.", ""),
+      new Entry("split", "tools", "split 't' [, 'key']",
+          "Splits a region of the table in two, online. With a key: the region holding it, at it (the key\n"
+              + "must lie strictly inside a region). Without: the region with the most data on disk, at the\n"
+              + "first row of the middle block of its largest file (flush first to count data in memory).",
+          "  split 't1'\n  split 't1', 'm'"),
       new Entry("stats", "tools", "stats ['t']", "Prints the engine's metrics, or with a table name its stores' metrics.", ""),
       new Entry("help", "general", "help ['command']", "Lists the commands, or explains one.", ""),
       new Entry("exit", "general", "exit | quit", "Leaves the shell and closes the engine.", ""));
@@ -99,7 +104,7 @@ public final class CommandCatalog {
       "list_snapshots",
       // cluster administration
       "status", "version", "whoami", "processlist", "table_help", "locate_region",
-      "assign", "unassign", "move", "split", "merge_region", "balancer", "balance_switch",
+      "assign", "unassign", "move", "merge_region", "balancer", "balance_switch",
       "normalize", "close_region", "compact_rs", "compaction_state", "wal_roll", "zk_dump",
       "clear_block_cache", "set_quota", "list_quotas",
       // replication

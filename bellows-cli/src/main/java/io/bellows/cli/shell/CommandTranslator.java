@@ -64,6 +64,15 @@ public final class CommandTranslator {
           return getCounter(a);
         case "count":
           return count(a);
+        case "split": {
+          a.arity(1, 2);
+          String table = a.name(0, "table name");
+          byte[] key = a.size() == 2 ? a.string(1, "split key").bytes() : null;
+          if (key != null && key.length == 0) {
+            throw a.usage("the split key must not be empty");
+          }
+          return new SplitCommand(table, key);
+        }
         case "list_regions":
           a.arity(1, 1);
           return new ListRegionsCommand(a.name(0, "table name"));

@@ -43,6 +43,12 @@ public interface Engine extends AutoCloseable {
 
   void majorCompact(String table);
 
+  /** Splits the region holding the most data at its middle key. */
+  void split(String table);
+
+  /** Splits the region holding {@code splitKey} at it. */
+  void split(String table, byte[] splitKey);
+
   Map<String, Number> metrics();
 
   Map<String, Map<String, Number>> storeMetrics(String table);

@@ -285,6 +285,19 @@ class CommandTranslatorTest {
   }
 
   @Test
+  void splitTakesATableAndAnOptionalKey() {
+    SplitCommand whole = (SplitCommand) translate("split 't'");
+    assertThat(whole.table()).isEqualTo("t");
+    assertThat(whole.splitKey()).isNull();
+    SplitCommand at = (SplitCommand) translate("split 't', 'm'");
+    assertThat(at.table()).isEqualTo("t");
+    assertThat(at.splitKey()).isEqualTo(Bytes.of("m"));
+    assertThatThrownBy(() -> translate("split 't', ''")).isInstanceOf(UsageException.class);
+    assertThatThrownBy(() -> translate("split")).isInstanceOf(UsageException.class);
+    assertThatThrownBy(() -> translate("split 't', 'a', 'b'")).isInstanceOf(UsageException.class);
+  }
+
+  @Test
   void adminAndMiscCommands() {
     assertThat(translate("disable 't'")).isEqualTo(new TableAdminCommand(TableAdminCommand.Action.DISABLE, "t"));
     assertThat(translate("major_compact 't'")).isEqualTo(new TableAdminCommand(TableAdminCommand.Action.MAJOR_COMPACT, "t"));

@@ -143,6 +143,18 @@ final class FakeEngine implements Engine {
   }
 
   @Override
+  public void split(String t) {
+    table(t);
+    calls.add("split " + t);
+  }
+
+  @Override
+  public void split(String t, byte[] key) {
+    table(t);
+    calls.add("split " + t + " " + io.bellows.util.Bytes.toStringBinary(key));
+  }
+
+  @Override
   public Map<String, Number> metrics() {
     return Map.of("wal.syncs", 3L, "flush.count", 1L);
   }

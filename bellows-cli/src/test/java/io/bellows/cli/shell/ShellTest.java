@@ -165,6 +165,8 @@ class ShellTest {
         "flush 'b'",
         "compact 'b'",
         "major_compact 'b'",
+        "split 'b'",
+        "split 'b', 'm'",
         "flush 'zz'",
         ""));
     assertThat(out).isEqualTo(String.join("\n",
@@ -181,7 +183,7 @@ class ShellTest {
         "Table a does not exist",
         "ERROR: Unknown table zz!",
         ""));
-    assertThat(engine.calls).containsExactly("flush b", "compact b", "major_compact b");
+    assertThat(engine.calls).containsExactly("flush b", "compact b", "major_compact b", "split b", "split b m");
   }
 
   @Test
