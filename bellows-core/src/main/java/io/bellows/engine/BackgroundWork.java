@@ -31,6 +31,10 @@ final class BackgroundWork {
   private final ExecutorService flushes;
   private final ExecutorService compactions;
   private final ExecutorService inMemory;
+  /** Automatic region splits, one at a time. */
+  private final ExecutorService splits = Executors.newSingleThreadExecutor(daemon("bellows-split"));
+  /** Called with a region after a flush or compaction of it: the engine checks whether it should split. */
+  private volatile java.util.function.Consumer<Region> afterWork = r -> { };
   private final BackgroundErrors errors;
   private final Runnable memoryReleased;
   private final Set<Region> flushQueued = ConcurrentHashMap.newKeySet();
@@ -68,6 +72,24 @@ final class BackgroundWork {
   private void flushRegion(Region region, boolean all) {
     if (region.flush(all) != Region.NOTHING_FLUSHED) {
       memoryReleased.run();
+      afterWork.accept(region);
+    }
+  }
+
+  /** Sets what runs with a region after each background flush or compaction of it. */
+  void afterWork(java.util.function.Consumer<Region> check) {
+    this.afterWork = check;
+  }
+
+  /** Runs a split on the split thread; dropped when shutting down. */
+  void split(Runnable task) {
+    if (stopping) {
+      return;
+    }
+    try {
+      splits.execute(task);
+    } catch (RejectedExecutionException e) {
+      // shutting down
     }
   }
 
@@ -114,8 +136,13 @@ final class BackgroundWork {
     if (!stopping && compactionQueued.add(region)) {
       submit(compactions, Kind.COMPACTION, region, () -> {
         compactionQueued.remove(region);
+        boolean compacted = false;
         for (int round = 0; round < 100 && !stopping && !region.isClosedForWork() && region.needsCompaction(); round++) {
           region.compact(false);
+          compacted = true;
+        }
+        if (compacted) {
+          afterWork.accept(region);
         }
       }, () -> compactionQueued.remove(region), () -> requestCompaction(region));
     }
@@ -169,7 +196,7 @@ final class BackgroundWork {
   void shutdown() {
     stopping = true;
     retryTimer.shutdownNow(); // pending retries are dropped: close flushes by itself
-    for (ExecutorService pool : new ExecutorService[] {flushes, compactions, inMemory}) {
+    for (ExecutorService pool : new ExecutorService[] {splits, flushes, compactions, inMemory}) {
       pool.shutdown();
       try {
         if (!pool.awaitTermination(10, TimeUnit.MINUTES)) {
@@ -186,6 +213,7 @@ final class BackgroundWork {
   void shutdownNow() {
     stopping = true;
     retryTimer.shutdownNow();
+    splits.shutdownNow();
     flushes.shutdownNow();
     compactions.shutdownNow();
     inMemory.shutdownNow();

@@ -112,6 +112,7 @@ public final class LocalEngine implements Engine {
     this.errors = new BackgroundErrors(events, metrics, options.clock(), options.get(Knobs.FLUSH_FAILURES_STOP_WRITES),
         this::wakeBlockedWriters, "the engine of " + this.dir);
     this.background = new BackgroundWork(options, errors, this::memoryReleased);
+    this.background.afterWork(this::maybeSplit);
     this.walMaxFiles = options.get(Knobs.WAL_MAX_FILES);
     this.backPressure = new BackPressure(options, metrics, events, this::allRegions, background::requestFlushAll,
         () -> services.checkWritesAllowed());
@@ -804,6 +805,65 @@ public final class LocalEngine implements Engine {
     metrics.counter("regions.split").increment();
     for (Region r : daughters) {
       services.requestCompaction(r);
+    }
+  }
+
+  /** Regions with an automatic split queued. */
+  private final Set<Region> splitQueued = ConcurrentHashMap.newKeySet();
+
+  /**
+   * After a background flush or compaction of a region: if its largest store's sorted files reach
+   * the table's {@code MAX_FILESIZE}, queues a split of it at its middle key on the split thread.
+   */
+  private void maybeSplit(Region r) {
+    if (closed || r.isClosedForWork() || largestStoreBytes(r) < r.descriptor().get(Knobs.MAX_FILESIZE)
+        || r.holdsRowsOutsideRange()) {
+      return; // small enough, or a daughter whose linked files are not rewritten yet: they count twice
+    }
+    if (splitQueued.add(r)) {
+      background.split(() -> {
+        try {
+          autoSplit(r);
+        } catch (RuntimeException e) {
+          LOG.warn("automatic split of region {} failed; it is tried again after its next flush or compaction",
+              r.id(), e);
+        } finally {
+          splitQueued.remove(r);
+        }
+      });
+    }
+  }
+
+  private static long largestStoreBytes(Region r) {
+    long largest = 0;
+    for (Store s : r.stores().values()) {
+      largest = Math.max(largest, s.metrics().getOrDefault("store.files.bytes", 0L).longValue());
+    }
+    return largest;
+  }
+
+  private void autoSplit(Region r) {
+    synchronized (ddlLock) {
+      if (closed || r.isClosedForWork()) {
+        return;
+      }
+      for (Map.Entry<String, TableRegions> t : openTables.entrySet()) {
+        int index = t.getValue().regions().indexOf(r);
+        if (index < 0) {
+          continue;
+        }
+        if (largestStoreBytes(r) < r.descriptor().get(Knobs.MAX_FILESIZE) || r.holdsRowsOutsideRange()) {
+          return;
+        }
+        byte[] key = r.midKey();
+        if (key == null) {
+          LOG.debug("region {} reached MAX_FILESIZE but has no middle key", r.id());
+          return;
+        }
+        LOG.info("region {} of table '{}' reached MAX_FILESIZE; splitting it", r.id(), t.getKey());
+        splitRegion(t.getKey(), entry(t.getKey()), t.getValue(), index, r, key);
+        return;
+      }
     }
   }
 

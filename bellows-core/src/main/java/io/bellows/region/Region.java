@@ -884,6 +884,26 @@ public final class Region implements AutoCloseable {
     return mid;
   }
 
+  /**
+   * Whether a sorted file of this region holds rows outside its range: a daughter of a split whose
+   * linked files no compaction has rewritten yet (by the files' first and last rows).
+   */
+  public boolean holdsRowsOutsideRange() {
+    for (Store s : storeArray) {
+      for (io.bellows.store.StoreFile f : s.files()) {
+        byte[] first = f.metadata().firstRow();
+        byte[] last = f.metadata().lastRow();
+        if (first != null && Bytes.compare(first, startKey) < 0) {
+          return true;
+        }
+        if (last != null && endKey.length > 0 && Bytes.compare(last, endKey) >= 0) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   /** Runs a compaction of every store (minor: only where the policy picks files). */
   public void compact(boolean major) {
     for (Store s : stores.values()) {

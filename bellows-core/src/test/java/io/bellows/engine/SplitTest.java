@@ -147,6 +147,39 @@ class SplitTest {
     }
   }
 
+  /** MAX_FILESIZE: a region whose largest store's files reach it splits by itself after a flush. */
+  @Test
+  @Timeout(60)
+  void aRegionSplitsByItselfAtMaxFileSize() throws Exception {
+    CountDownLatch split = new CountDownLatch(1);
+    LocalEngine.splitHook = step -> {
+      if (step.equals("parent-deleted")) {
+        split.countDown();
+      }
+    };
+    NavigableMap<String, String> model = new TreeMap<>();
+    try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
+      TableDescriptor.Builder b = TableDescriptor.builder("t");
+      b.set("MAX_FILESIZE", Long.toString(64 * 1024));
+      b.flushSize(64 * 1024);
+      b.family(ColumnFamilyDescriptor.builder("f").blockSize(1024).build());
+      b.family(ColumnFamilyDescriptor.builder("g").blockSize(1024).build());
+      db.createTable(b.build());
+      Table t = db.getTable("t");
+      for (int i = 0; i < 4000 && split.getCount() > 0; i += 100) {
+        write(t, i, i + 100, "a", model);
+      }
+      assertThat(split.await(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(db.regions("t").size()).isGreaterThanOrEqualTo(2);
+      assertThat(scanAll(t)).isEqualTo(model);
+    }
+    LocalEngine.splitHook = step -> { };
+    try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
+      assertThat(db.regions("t").size()).isGreaterThanOrEqualTo(2);
+      assertThat(scanAll(db.getTable("t"))).isEqualTo(model);
+    }
+  }
+
   @Test
   void badSplitKeysAreRefused() {
     try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
