@@ -771,6 +771,9 @@ public final class Region implements AutoCloseable {
     flushLock.lock();
     try {
       flushRequested.set(false);
+      if (closed) {
+        return NOTHING_FLUSHED; // closed while this waited (a split or a disable flushed it first)
+      }
       List<Store> prepared = new ArrayList<>();
       updatesLock.writeLock().lock();
       try {

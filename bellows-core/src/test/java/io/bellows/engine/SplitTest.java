@@ -256,19 +256,31 @@ class SplitTest {
       db.flush("t");
       CountDownLatch inSplit = new CountDownLatch(1);
       CountDownLatch writerStarted = new CountDownLatch(1);
+      AtomicInteger written = new AtomicInteger();
+      AtomicReference<Throwable> failure = new AtomicReference<>();
+      ConcurrentWriter w = new ConcurrentWriter(t, written, failure, inSplit, writerStarted);
+      java.util.concurrent.atomic.AtomicBoolean writerBlocked = new java.util.concurrent.atomic.AtomicBoolean();
       LocalEngine.splitHook = step -> {
         if (step.equals("flushed")) {
           inSplit.countDown();
           try {
-            writerStarted.await(10, TimeUnit.SECONDS); // a writer is on its way into the blocked region
+            writerStarted.await(10, TimeUnit.SECONDS);
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
           }
+          // Until the writer waits for the parent's updates lock (the only read-write lock on its
+          // way), bounded; the test fails below if it never did.
+          long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+          while (System.nanoTime() < deadline) {
+            Object blocker = java.util.concurrent.locks.LockSupport.getBlocker(w);
+            if (blocker != null && blocker.getClass().getName().contains("ReentrantReadWriteLock")) {
+              writerBlocked.set(true);
+              break;
+            }
+            Thread.onSpinWait();
+          }
         }
       };
-      AtomicInteger written = new AtomicInteger();
-      AtomicReference<Throwable> failure = new AtomicReference<>();
-      ConcurrentWriter w = new ConcurrentWriter(t, written, failure, inSplit, writerStarted);
       w.start();
       // A scan opened before the split goes on through it.
       List<String> scanned = new ArrayList<>();
@@ -284,6 +296,7 @@ class SplitTest {
       w.stopAfter(200);
       w.join();
       assertThat(failure.get()).isNull();
+      assertThat(writerBlocked).as("a writer waited for the split").isTrue();
       assertThat(scanned).hasSize(3000).doesNotHaveDuplicates().isSorted();
       for (int i = 0; i < written.get(); i++) {
         model.put("w" + row(i), "x" + i);
