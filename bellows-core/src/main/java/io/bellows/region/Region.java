@@ -28,7 +28,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * One row-key range of a table's data (the engine routes each row to the region whose range holds
- * it; a region does not check the range itself): its stores, row locks and MVCC, and the
+ * it; a region does not check a write's row against its range, but its reads and compactions keep
+ * to it, see {@link #bounded}): its stores, row locks and MVCC, and the
  * write path: validate, lock the row, assign a sequence id, append to the WAL, insert into the
  * memory stores, sync the WAL as the durability asks, complete in MVCC (the mutation becomes
  * visible at once), unlock. A batch of rows ({@link #mutateBatch}) goes the same way as
