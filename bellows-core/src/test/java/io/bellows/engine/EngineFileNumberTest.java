@@ -182,15 +182,26 @@ class EngineFileNumberTest {
   /** The number of every sorted file (final or temporary) anywhere under the data directory, checked distinct. */
   private List<Long> numbersOnDisk() throws IOException {
     TreeMap<Long, Path> byNumber = new TreeMap<>();
-    try (Stream<Path> s = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) s::iterator) {
+    // A background compaction may delete its inputs while we walk: a file that vanished is skipped.
+    Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<Path>() {
+      @Override
+      public java.nio.file.FileVisitResult visitFile(Path p, java.nio.file.attribute.BasicFileAttributes attrs) {
         long n = FileNumberScan.numberOf(p.getFileName().toString());
-        if (n >= 0 && Files.isRegularFile(p)) {
+        if (n >= 0 && attrs.isRegularFile()) {
           Path other = byNumber.put(n, p);
           assertThat(other).as("number %d names both %s and %s", n, other, p).isNull();
         }
+        return java.nio.file.FileVisitResult.CONTINUE;
       }
-    }
+
+      @Override
+      public java.nio.file.FileVisitResult visitFileFailed(Path p, IOException e) throws IOException {
+        if (e instanceof java.nio.file.NoSuchFileException) {
+          return java.nio.file.FileVisitResult.CONTINUE;
+        }
+        throw e;
+      }
+    });
     return new ArrayList<>(byNumber.keySet());
   }
 
