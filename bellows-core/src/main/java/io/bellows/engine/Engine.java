@@ -77,7 +77,10 @@ public interface Engine extends AutoCloseable {
   /** Runs a minor compaction of each store of the table if its policy picks files; waits. */
   void compact(String table);
 
-  /** Compacts all files of each store into one; waits. */
+  /**
+   * Compacts all files of each store of each region into one; waits. A region split meanwhile has
+   * its daughters major-compacted too, so no cell deleted before the call outlives it on disk.
+   */
   void majorCompact(String table);
 
   // ------------------------------------------------------------------ data

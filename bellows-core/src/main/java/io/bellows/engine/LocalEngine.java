@@ -614,12 +614,22 @@ public final class LocalEngine implements Engine {
     }
   }
 
-  /** Compacts all files of each store of each region into one, dropping deleted, expired and surplus data; waits. */
+  /**
+   * Compacts all files of each store of each region into one, dropping deleted, expired and surplus
+   * data; waits. A split during the call closes a region before or after its compaction: its
+   * daughters hold its files (linked, not rewritten), so they are compacted too, until every region
+   * of the table was compacted since the call began.
+   */
   @Override
   public void majorCompact(String table) {
-    for (Region r : regionsOf(table).regions()) {
-      r.compact(true);
-      errors.succeeded(BackgroundError.Kind.COMPACTION, r);
+    Set<Region> done = new HashSet<>();
+    for (List<Region> pending = regionsOf(table).regions(); !pending.isEmpty();
+        pending = regionsOf(table).regions().stream().filter(r -> !done.contains(r)).toList()) {
+      for (Region r : pending) {
+        r.compact(true);
+        errors.succeeded(BackgroundError.Kind.COMPACTION, r);
+        done.add(r);
+      }
     }
   }
 

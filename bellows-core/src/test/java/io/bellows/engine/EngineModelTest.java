@@ -49,6 +49,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * ReferenceTable}, and after every few operations random gets and scans must return the same cells
  * (row, family, qualifier, timestamp, type, value) from both.
  *
+ * <p>Regions split during the run: explicitly at random rows in every option set, and by
+ * themselves (a tiny {@code MAX_FILESIZE}) in the "autosplit" ones, racing with the operations.
+ *
  * <p>Metamorphic: the same stream (same seed) runs under every {@link OptionSet} — memory-store
  * policies, block sizes, compressions, Bloom filter types. The stream is generated from the seed and
  * the model's state only, never from the engine's answers, so every option set sees identical
@@ -70,6 +73,8 @@ class EngineModelTest {
   /** How many recent operations a failure message lists. */
   private static final int HISTORY = Integer.getInteger("bellows.model.history", 40);
   private static final long START_MILLIS = 1_000_000;
+  /** Explicit splits stop at this many regions. */
+  private static final int MAX_REGIONS = 8;
 
   private static final String TABLE = "t";
   private static final byte[][] ROWS = bytes("a", "ab", "abc", "b", "r00", "r01", "r02", "r03", "r04", "r05",
@@ -86,9 +91,13 @@ class EngineModelTest {
     return Stream.of(
         new OptionSet("NONE/1K/plain/ROW/4-regions", MemStorePolicy.NONE, 1024, Compression.NONE, BloomType.ROW)
             .withSplits("ab", "r03", "r08"),
-        new OptionSet("BASIC/1K/lz4/ROWCOL", MemStorePolicy.BASIC, 1024, Compression.LZ4, BloomType.ROWCOL),
-        new OptionSet("EAGER/4K/zstd/none", MemStorePolicy.EAGER, 4096, Compression.ZSTD, BloomType.NONE),
-        new OptionSet("ADAPTIVE/1K/plain/ROWCOL", MemStorePolicy.ADAPTIVE, 1024, Compression.NONE, BloomType.ROWCOL),
+        new OptionSet("BASIC/1K/lz4/ROWCOL/autosplit", MemStorePolicy.BASIC, 1024, Compression.LZ4, BloomType.ROWCOL)
+            .withMaxFileSize(64 * 1024),
+        new OptionSet("EAGER/4K/zstd/none/autosplit", MemStorePolicy.EAGER, 4096, Compression.ZSTD, BloomType.NONE)
+            .withMaxFileSize(64 * 1024),
+        new OptionSet("ADAPTIVE/1K/plain/ROWCOL/autosplit", MemStorePolicy.ADAPTIVE, 1024, Compression.NONE,
+            BloomType.ROWCOL)
+            .withMaxFileSize(64 * 1024),
         new OptionSet("NONE/64K/zstd/ROWCOL", MemStorePolicy.NONE, 65536, Compression.ZSTD, BloomType.ROWCOL),
         new OptionSet("BASIC/4K/plain/none", MemStorePolicy.BASIC, 4096, Compression.NONE, BloomType.NONE),
         new OptionSet("EAGER/1K/lz4/ROW/3-regions", MemStorePolicy.EAGER, 1024, Compression.LZ4, BloomType.ROW)
@@ -178,7 +187,8 @@ class EngineModelTest {
         countFlushes();
         System.out.println("EngineModelTest " + options.name() + ": " + ops + " ops, " + reads + " reads, "
             + model.cellCount() + " model cells at the end; engine: " + flushes + " store flushes ("
-            + explicitFlushes + " flush calls), " + compactions + " compactions");
+            + explicitFlushes + " flush calls), " + compactions + " compactions, "
+            + db.regions(TABLE).size() + " regions");
       } finally {
         db.close();
       }
@@ -296,6 +306,8 @@ class EngineModelTest {
       } else if (p < 725) {
         log("close + reopen");
         reopen();
+      } else if (p < 729) {
+        split();
       } else if (p < 825) {
         long[] steps = {1, 250, 500, 500, 1000, 1500, 4000};
         long by = steps[random.nextInt(steps.length)];
@@ -304,6 +316,35 @@ class EngineModelTest {
       } else {
         randomRead();
       }
+    }
+
+    /**
+     * Splits the region holding a random row at that row (invisible to every answer: the model has
+     * no regions). A row that is already a region's start is refused; so is any split once the
+     * table has {@link #MAX_REGIONS} regions, to keep regions holding more than one row.
+     */
+    private void split() {
+      byte[] row = pick(ROWS);
+      List<RegionInfo> regions = db.regions(TABLE);
+      boolean isStart = regions.stream().anyMatch(r -> java.util.Arrays.equals(r.startKey(), row));
+      if (regions.size() >= MAX_REGIONS) {
+        return;
+      }
+      log("split at " + str(row) + " (" + regions.size() + " regions)");
+      if (isStart) {
+        assertThatThrownBy(() -> db.split(TABLE, row)).as(context())
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is the start of");
+        return;
+      }
+      try {
+        db.split(TABLE, row);
+      } catch (IllegalArgumentException e) {
+        // An automatic split in the background may have made the row a region's start meanwhile.
+        assertThat(db.regions(TABLE)).as(context() + e).anyMatch(r -> java.util.Arrays.equals(r.startKey(), row));
+        return;
+      }
+      assertThat(db.regions(TABLE)).as(context() + "a region starts at the split row")
+          .anyMatch(r -> java.util.Arrays.equals(r.startKey(), row));
     }
 
     private void increment() {
@@ -575,32 +616,41 @@ class EngineModelTest {
    * different compression and Bloom type, rotated from the set's, so every set mixes them.
    */
   record OptionSet(String name, MemStorePolicy policy, int blockSize, Compression compression, BloomType bloom,
-      Map<Knob<?>, Object> familyKnobs, Map<Knob<?>, Object> engineKnobs, List<byte[]> splitKeys) {
+      Map<Knob<?>, Object> familyKnobs, Map<Knob<?>, Object> engineKnobs, List<byte[]> splitKeys,
+      long maxFileSize) {
     OptionSet(String name, MemStorePolicy policy, int blockSize, Compression compression, BloomType bloom) {
-      this(name, policy, blockSize, compression, bloom, Map.of(), Map.of(), List.of());
+      this(name, policy, blockSize, compression, bloom, Map.of(), Map.of(), List.of(), Knobs.MAX_FILESIZE.defaultValue());
     }
 
     <T> OptionSet withFamilyKnob(Knob<T> knob, T value) {
       Map<Knob<?>, Object> m = new LinkedHashMap<>(familyKnobs);
       m.put(knob, value);
-      return new OptionSet(name, policy, blockSize, compression, bloom, Map.copyOf(m), engineKnobs, splitKeys);
+      return new OptionSet(name, policy, blockSize, compression, bloom, Map.copyOf(m), engineKnobs, splitKeys,
+          maxFileSize);
     }
 
     <T> OptionSet withEngineKnob(Knob<T> knob, T value) {
       Map<Knob<?>, Object> m = new LinkedHashMap<>(engineKnobs);
       m.put(knob, value);
-      return new OptionSet(name, policy, blockSize, compression, bloom, familyKnobs, Map.copyOf(m), splitKeys);
+      return new OptionSet(name, policy, blockSize, compression, bloom, familyKnobs, Map.copyOf(m), splitKeys,
+          maxFileSize);
     }
 
     /** The table pre-split at these rows (several regions: routing, batches and scans across them). */
     OptionSet withSplits(String... keys) {
       return new OptionSet(name, policy, blockSize, compression, bloom, familyKnobs, engineKnobs,
-          List.of(bytes(keys)));
+          List.of(bytes(keys)), maxFileSize);
+    }
+
+    /** Regions split by themselves in the background once a store's files reach this size. */
+    OptionSet withMaxFileSize(long bytes) {
+      return new OptionSet(name, policy, blockSize, compression, bloom, familyKnobs, engineKnobs, splitKeys, bytes);
     }
 
     TableDescriptor table() {
       return TableDescriptor.builder(TABLE)
           .flushSize(64 * 1024) // the smallest allowed: background flushes happen during the run
+          .set(Knobs.MAX_FILESIZE, maxFileSize)
           .family(family("a", 0).maxVersions(3).build())
           .family(family("b", 1).maxVersions(1).build())
           .family(family("c", 2).maxVersions(2).minVersions(1).ttlSeconds(3).build())
