@@ -328,6 +328,9 @@ public final class CompactingMemStore implements MemStore {
         return out;
       }
       out.forEach(CellScanner::close);
+      if (closed) {
+        throw new io.bellows.util.SourceClosedException("memory store is closed"); // nothing to read again
+      }
     }
   }
 

@@ -68,6 +68,9 @@ public final class DefaultMemStore implements MemStore {
         return out;
       }
       out.forEach(CellScanner::close); // a released snapshot: read again
+      if (closed) {
+        throw new io.bellows.util.SourceClosedException("memory store is closed"); // nothing to read again
+      }
     }
   }
 

@@ -7,6 +7,7 @@ import io.bellows.scan.RowScanner;
 import io.bellows.scan.ScanQuery;
 import io.bellows.scan.StoreScanner;
 import io.bellows.store.Store;
+import io.bellows.util.SourceClosedException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -47,6 +48,9 @@ public final class RegionScanner implements RowScanner {
         }
         heads.add(head);
       }
+    } catch (SourceClosedException e) {
+      close(); // the region closed after its own check: the caller re-routes or fails the read
+      throw new RegionClosedException("table '" + region.descriptor().name() + "' was closed during the scan");
     } catch (RuntimeException e) {
       close();
       throw e;

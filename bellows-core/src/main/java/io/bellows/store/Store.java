@@ -18,6 +18,7 @@ import io.bellows.scan.ScanQuery;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.util.AtomicFiles;
 import io.bellows.util.EventListener;
+import io.bellows.util.SourceClosedException;
 import io.bellows.util.StorageException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -242,6 +243,10 @@ public final class Store implements AutoCloseable {
     }
     List<StoreFile> pinned;
     synchronized (filesLock) {
+      if (closed) { // its files are released: reading on would silently miss them
+        out.forEach(CellScanner::close);
+        throw new SourceClosedException("store '" + family.name() + "' is closed");
+      }
       pinned = files;
       for (StoreFile f : pinned) {
         f.retain();
