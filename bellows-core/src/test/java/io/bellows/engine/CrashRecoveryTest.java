@@ -41,10 +41,11 @@ class CrashRecoveryTest {
     return EngineConfigurations.all();
   }
 
+  /** Regions split during the run (the kill can land in any step of a split). */
   @ParameterizedTest
   @MethodSource("configurations")
   void fsyncWalLosesNoAcknowledgedWrite(EngineConfigurations config) throws Exception {
-    crashRepeatedly(Durability.FSYNC_WAL, config, 3);
+    crashRepeatedly(Durability.FSYNC_WAL, config, 3, 1, "online");
   }
 
   @ParameterizedTest
@@ -74,8 +75,8 @@ class CrashRecoveryTest {
   @ParameterizedTest
   @EnumSource(value = Durability.class, names = {"FSYNC_WAL", "SYNC_WAL"})
   void preSplitTableLosesNoAcknowledgedRow(Durability durability) throws Exception {
-    crashRepeatedly(durability, EngineConfigurations.named("ADAPTIVE-OBJECT_SKIPLIST-ARRAY"), 3, 1, true);
-    crashRepeatedly(durability, EngineConfigurations.all().get(0), 2, 50, true);
+    crashRepeatedly(durability, EngineConfigurations.named("ADAPTIVE-OBJECT_SKIPLIST-ARRAY"), 3, 1, "true");
+    crashRepeatedly(durability, EngineConfigurations.all().get(0), 2, 50, "true");
   }
 
   private void crashRepeatedly(Durability durability, EngineConfigurations config, int rounds) throws Exception {
@@ -84,14 +85,15 @@ class CrashRecoveryTest {
 
   private void crashRepeatedly(Durability durability, EngineConfigurations config, int rounds, int batch)
       throws Exception {
-    crashRepeatedly(durability, config, rounds, batch, false);
+    crashRepeatedly(durability, config, rounds, batch, "false");
   }
 
+  /** {@code regions}: as {@link CrashWriter}'s argument ({@code false}, {@code true}, {@code online}). */
   private void crashRepeatedly(Durability durability, EngineConfigurations config, int rounds, int batch,
-      boolean split) throws Exception {
+      String regions) throws Exception {
     long seed = System.nanoTime();
     System.out.println("CrashRecoveryTest seed=" + seed + " durability=" + durability + " config=" + config
-        + " batch=" + batch + " split=" + split);
+        + " batch=" + batch + " regions=" + regions);
     Random random = new Random(seed);
     Map<Integer, Long> nextStart = new HashMap<>();
     Map<Integer, TreeSet<Long>> acked = new HashMap<>();
@@ -102,17 +104,17 @@ class CrashRecoveryTest {
     for (int round = 0; round < rounds; round++) {
       long start = round * 1_000_000L;
       int killAfter = 50 + random.nextInt(1500);
-      runAndKill(durability, config, start, killAfter, acked, batch, split);
-      verify(durability, config, start, acked, seed, split);
+      runAndKill(durability, config, start, killAfter, acked, batch, regions);
+      verify(durability, config, start, acked, seed, regions);
     }
   }
 
   private void runAndKill(Durability durability, EngineConfigurations config, long start, int killAfter,
-      Map<Integer, TreeSet<Long>> acked, int batch, boolean split) throws Exception {
+      Map<Integer, TreeSet<Long>> acked, int batch, String regions) throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
         CrashWriter.class.getName(), dir.toString(), durability.name(), config.name(), Long.toString(start),
-        Integer.toString(WRITERS), Integer.toString(batch), Boolean.toString(split));
+        Integer.toString(WRITERS), Integer.toString(batch), regions);
     pb.redirectError(ProcessBuilder.Redirect.DISCARD);
     Process p = pb.start();
     int count = 0;
@@ -135,11 +137,22 @@ class CrashRecoveryTest {
   }
 
   private void verify(Durability durability, EngineConfigurations config, long roundStart,
-      Map<Integer, TreeSet<Long>> acked, long seed, boolean split) {
+      Map<Integer, TreeSet<Long>> acked, long seed, String regions) {
     try (Bellows db = Bellows.open(dir, config.engine(EngineOptions.builder()).build())) {
       Table t = db.getTable(CrashWriter.TABLE);
-      if (split) {
-        assertThat(db.regions(CrashWriter.TABLE)).hasSize(CrashWriter.SPLITS.size() + 1);
+      List<RegionInfo> now = db.regions(CrashWriter.TABLE);
+      if (regions.equals("true")) {
+        assertThat(now).hasSize(CrashWriter.SPLITS.size() + 1);
+      }
+      // The regions tile the key space: a crash in a split left the parent or both daughters.
+      assertThat(now.get(0).startKey()).as("first region starts at the first key (seed %d)", seed).isEmpty();
+      for (int i = 1; i < now.size(); i++) {
+        assertThat(now.get(i).startKey()).as("region %d starts where the one before ends (seed %d)", i, seed)
+            .isEqualTo(now.get(i - 1).endKey());
+      }
+      assertThat(now.get(now.size() - 1).endKey()).as("last region ends at the last key (seed %d)", seed).isEmpty();
+      if (regions.equals("online")) {
+        System.out.println("CrashRecoveryTest " + config + ": " + now.size() + " regions after the kill");
       }
       Map<Integer, TreeSet<Long>> present = new HashMap<>();
       for (int w = 0; w < WRITERS; w++) {

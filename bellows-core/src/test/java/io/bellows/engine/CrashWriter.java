@@ -19,7 +19,10 @@ import java.util.List;
  * with SIGKILL at a random moment and checks what survived.
  *
  * <p>Arguments: data directory, durability, configuration name ({@link EngineConfigurations}), start
- * sequence per writer, writers.
+ * sequence per writer, writers, rows per batch, regions: {@code false} (one region), {@code true}
+ * (pre-split at {@link #SPLITS}) or {@code online} (one region at first; every {@link
+ * #ACKS_PER_SPLIT} acknowledgements a thread splits the region of the row last acknowledged at that
+ * row, so the kill can land in any step of a split).
  */
 public final class CrashWriter {
   static final String TABLE = "crash";
@@ -30,6 +33,7 @@ public final class CrashWriter {
    */
   static final List<byte[]> SPLITS = List.of(Bytes.of("w0-0000000300"), Bytes.of("w1"),
       Bytes.of("w1-0001000000"));
+  static final int ACKS_PER_SPLIT = 150;
 
   public static void main(String[] args) throws Exception {
     Path dir = Path.of(args[0]);
@@ -38,7 +42,9 @@ public final class CrashWriter {
     long start = Long.parseLong(args[3]);
     int writers = Integer.parseInt(args[4]);
     int batch = args.length > 5 ? Integer.parseInt(args[5]) : 1;
-    boolean split = args.length > 6 && Boolean.parseBoolean(args[6]);
+    String regions = args.length > 6 ? args[6] : "false";
+    boolean split = regions.equals("true");
+    boolean online = regions.equals("online");
     EngineOptions options = config.engine(EngineOptions.builder())
         .set(Knobs.WAL_ROLL_SIZE, 64L * 1024)
         .set(Knobs.WAL_ASYNC_SYNC_PERIOD_MS, 5L)
@@ -55,6 +61,23 @@ public final class CrashWriter {
     out.println("OPEN");
     out.flush();
     List<Thread> threads = new ArrayList<>();
+    java.util.concurrent.Semaphore splitsDue = new java.util.concurrent.Semaphore(0);
+    java.util.concurrent.atomic.AtomicReference<byte[]> lastAcked = new java.util.concurrent.atomic.AtomicReference<>();
+    java.util.concurrent.atomic.AtomicLong acks = new java.util.concurrent.atomic.AtomicLong();
+    if (online) {
+      Thread splitter = new Thread(() -> {
+        while (true) {
+          splitsDue.acquireUninterruptibly();
+          try {
+            db.split(TABLE, lastAcked.get());
+          } catch (IllegalArgumentException e) {
+            // that row starts a region already
+          }
+        }
+      }, "splitter");
+      splitter.setDaemon(true);
+      splitter.start();
+    }
     for (int w = 0; w < writers; w++) {
       final int writer = w;
       Thread th = new Thread(() -> {
@@ -79,6 +102,11 @@ public final class CrashWriter {
               out.println("ACK " + writer + " " + k);
             }
             out.flush();
+            lastAcked.set(row);
+            long total = acks.addAndGet(puts.size());
+            if (total / ACKS_PER_SPLIT > (total - puts.size()) / ACKS_PER_SPLIT) {
+              splitsDue.release();
+            }
           }
           puts = new ArrayList<>(batch);
         }
