@@ -64,12 +64,12 @@ final class EngineRun {
       t.setDaemon(true);
       return t;
     });
-    try (Bellows db = Bellows.open(dir, engineOptions(config))) {
+    try (Bellows db = Bellows.open(dir, engineOptions(config, w.engineSettings()))) {
       db.createTable(TableDescriptor.builder(TABLE)
           .durability(w.durability())
           .flushSize(config.flushSize())
           .family(config.family())
-          .build());
+          .build(), w.splitKeys());
       Table table = db.getTable(TABLE);
 
       List<Writer> writers = new ArrayList<>();
@@ -130,8 +130,10 @@ final class EngineRun {
     }
   }
 
-  static EngineOptions engineOptions(StoreConfig config) {
-    return EngineOptions.builder().set(Knobs.CHUNK_OFF_HEAP, config.index().offHeap).build();
+  static EngineOptions engineOptions(StoreConfig config, Map<String, String> settings) {
+    EngineOptions.Builder b = EngineOptions.builder().set(Knobs.CHUNK_OFF_HEAP, config.index().offHeap);
+    settings.forEach(b::set);
+    return b.build();
   }
 
   private static long value(Map<String, Number> m, String name) {

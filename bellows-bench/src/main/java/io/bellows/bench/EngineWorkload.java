@@ -2,6 +2,9 @@ package io.bellows.bench;
 
 import io.bellows.config.Durability;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 /**
  * What one engine benchmark run writes and reads, apart from the memory-store configuration:
@@ -18,10 +21,16 @@ import java.nio.file.Path;
  * @param baseDir directory under which each run's engine directory is created and deleted
  * @param batch rows per {@code Table.put} call (1: one put per call; N: a list of N puts per call)
  * @param durability the table's durability
+ * @param regions regions the table is pre-split into, evenly over the row-id space (1: no split)
+ * @param engineSettings engine knobs set by name for the run (e.g. {@code bellows.compaction.threads})
  */
 record EngineWorkload(KeyDistribution keys, long keySpace, long rows, int writers, long gets, long seed,
-    Path baseDir, int batch, Durability durability) {
+    Path baseDir, int batch, Durability durability, int regions, Map<String, String> engineSettings) {
   EngineWorkload {
+    if (regions < 1) {
+      throw new IllegalArgumentException("regions must be at least 1: " + regions);
+    }
+    engineSettings = Map.copyOf(engineSettings);
     if (batch < 1) {
       throw new IllegalArgumentException("batch must be at least 1: " + batch);
     }
@@ -36,7 +45,22 @@ record EngineWorkload(KeyDistribution keys, long keySpace, long rows, int writer
 
   /** The same workload with another number of rows (for the warm-up). */
   EngineWorkload withRows(long n) {
-    return new EngineWorkload(keys, keySpace, n, writers, gets, seed, baseDir, batch, durability);
+    return new EngineWorkload(keys, keySpace, n, writers, gets, seed, baseDir, batch, durability, regions,
+        engineSettings);
+  }
+
+  /**
+   * Split keys of {@code regions} even regions: both distributions spread row ids over the whole
+   * unsigned 64-bit range ({@link KeyMixer}), so even id ranges get even shares of the rows.
+   */
+  List<byte[]> splitKeys() {
+    List<byte[]> out = new ArrayList<>();
+    long step = Long.divideUnsigned(-1L, regions);
+    PaperRows keysOf = new PaperRows(0);
+    for (int i = 1; i < regions; i++) {
+      out.add(keysOf.rowKey(step * i));
+    }
+    return out;
   }
 
   /** Bytes of user data the puts carry: their serialized cells (76 bytes each, 4 per row). */

@@ -15,7 +15,9 @@ import java.util.Set;
  * for each memory-store policy, a fresh engine, one table with one family, ASYNC_WAL, rows of 4
  * cells × 25-byte values written by 2 threads with Zipf (θ = 0.99) or all-unique uniform keys.
  * {@code --batch N} writes N rows per {@code Table.put(List)} call (put latency is then per call),
- * {@code --durability} sets the table's durability.
+ * {@code --durability} sets the table's durability, {@code --regions N} pre-splits the table into N
+ * even regions, {@code --set name=value,...} sets engine knobs by name (e.g. {@code
+ * bellows.compaction.threads=2}).
  * Reports throughput, disk flushes and compactions, bytes they wrote per byte of user data (write
  * amplification without the WAL), WAL bytes, blocked-write time, GC, put latency, and a burst of
  * gets after writing (see {@link EngineRun} for the phases of a run).
@@ -27,12 +29,13 @@ import java.util.Set;
  */
 public final class EngineWrites {
   private static final Set<String> OPTIONS = Set.of("rows", "scale", "flush-mib", "key-space", "rounds", "policies",
-      "layout", "keys", "writers", "gets", "seed", "warmup", "dir", "batch", "durability");
+      "layout", "keys", "writers", "gets", "seed", "warmup", "dir", "batch", "durability",
+      "regions", "set");
 
   /** Everything a benchmark invocation needs, parsed from the options. */
   record Plan(List<MemStorePolicy> policies, IndexKind layout, List<KeyDistribution> keys, long flushSize,
       long keySpace, long rows, int writers, long gets, long seed, int rounds, double warmupFraction, Path dir,
-      int batch, Durability durability) {
+      int batch, Durability durability, int regions, Map<String, String> engineSettings) {
 
     static Plan parse(String[] argv) {
       Args a = new Args(argv, OPTIONS);
@@ -50,11 +53,30 @@ public final class EngineWrites {
           a.getDouble("warmup", 0.2),
           Path.of(a.get("dir", System.getProperty("java.io.tmpdir"))),
           (int) a.getLong("batch", 1),
-          Durability.valueOf(a.get("durability", "ASYNC_WAL").toUpperCase(Locale.ROOT)));
+          Durability.valueOf(a.get("durability", "ASYNC_WAL").toUpperCase(Locale.ROOT)),
+          (int) a.getLong("regions", 1),
+          settings(a.get("set", "")));
+    }
+
+    /** {@code name=value,name=value} → a map (engine knobs by their documented names). */
+    private static Map<String, String> settings(String spec) {
+      Map<String, String> out = new java.util.LinkedHashMap<>();
+      for (String pair : spec.split(",")) {
+        if (pair.isBlank()) {
+          continue;
+        }
+        int eq = pair.indexOf('=');
+        if (eq <= 0) {
+          throw new IllegalArgumentException("--set wants name=value pairs separated by commas: " + pair);
+        }
+        out.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+      }
+      return out;
     }
 
     EngineWorkload workload(KeyDistribution dist) {
-      return new EngineWorkload(dist, keySpace, rows, writers, gets, seed, dir, batch, durability);
+      return new EngineWorkload(dist, keySpace, rows, writers, gets, seed, dir, batch, durability, regions,
+          engineSettings);
     }
 
     StoreConfig config(MemStorePolicy p) {
@@ -65,11 +87,11 @@ public final class EngineWrites {
   public static void main(String[] argv) {
     Plan plan = Plan.parse(argv);
     System.out.printf("# EngineWrites: %,d rows (%,d cells) per run from %d writers, %d rows per put call, flush size"
-            + " %.2f MiB, layout %s, %s, Zipf key space %,d rows, %,d gets, %d rounds, seed %d, %s, %d CPUs, data under"
-            + " %s%n%n",
+            + " %.2f MiB, layout %s, %s, %d region(s), engine settings %s, Zipf key space %,d rows, %,d gets,"
+            + " %d rounds, seed %d, %s, %d CPUs, data under %s%n%n",
         plan.rows(), plan.rows() * PaperRows.CELLS_PER_ROW, plan.writers(), plan.batch(), plan.flushSize() / 1048576.0,
-        plan.layout(), plan.durability(), plan.keySpace(), plan.gets(), plan.rounds(), plan.seed(), Runtime.version(),
-        Runtime.getRuntime().availableProcessors(), plan.dir());
+        plan.layout(), plan.durability(), plan.regions(), plan.engineSettings(), plan.keySpace(), plan.gets(),
+        plan.rounds(), plan.seed(), Runtime.version(), Runtime.getRuntime().availableProcessors(), plan.dir());
     for (KeyDistribution dist : plan.keys()) {
       Map<MemStorePolicy, List<EngineRunResult>> runs = measure(plan, dist, line -> System.out.println("  " + line));
       System.out.printf("%n## %s keys, layout %s%n%n", dist, plan.layout());

@@ -67,6 +67,32 @@ class EngineWritesTest {
   }
 
   @Test
+  void preSplitTableSpreadsRowsOverItsRegionsAndTakesEngineSettings() {
+    EngineWrites.Plan split = plan("UNIQUE", "BASIC", "--regions", "4", "--set", "bellows.compaction.threads=2");
+    List<byte[]> keys = split.workload(KeyDistribution.UNIQUE).splitKeys();
+    assertThat(keys).hasSize(3);
+    for (int i = 1; i < keys.size(); i++) {
+      assertThat(java.util.Arrays.compareUnsigned(keys.get(i - 1), keys.get(i))).as("split keys ascend").isNegative();
+    }
+    // Unique row ids are mixed over the whole id space: each quarter gets about a quarter of them.
+    PaperRows rows = new PaperRows(0);
+    UniqueKeys ids = new UniqueKeys(SEED);
+    int[] perRegion = new int[4];
+    for (int i = 0; i < 4000; i++) {
+      byte[] key = rows.rowKey(ids.nextRowId());
+      int region = 0;
+      while (region < keys.size() && java.util.Arrays.compareUnsigned(key, keys.get(region)) >= 0) {
+        region++;
+      }
+      perRegion[region]++;
+    }
+    assertThat(java.util.Arrays.stream(perRegion).boxed().toList()).allSatisfy(n -> assertThat(n).isBetween(800, 1200));
+    EngineRunResult r = EngineWrites.measure(split, KeyDistribution.UNIQUE, s -> { }).get(MemStorePolicy.BASIC).get(0);
+    assertThat(r.getMisses()).isZero();
+    assertThat(split.engineSettings()).containsEntry("bellows.compaction.threads", "2");
+  }
+
+  @Test
   void batchesWriteAllRowsInFewerCalls() {
     EngineWrites.Plan batched = plan("UNIQUE", "ADAPTIVE", "--batch", "100", "--durability", "SYNC_WAL");
     EngineRunResult r = EngineWrites.measure(batched, KeyDistribution.UNIQUE, s -> { })
