@@ -255,7 +255,9 @@ class ShellEndToEndTest {
         "create 'bad', 'f', SPLITS => ['b', 'a']",
         "create 'bad', 'f', {NUMREGIONS => 4}",
         "create 'bad', 'f', {NUMREGIONS => 4, SPLITALGO => 'Nope'}",
-        "list_regions 'nope'");
+        "list_regions 'nope'",
+        "disable 'uni'",
+        "list_regions 'uni'");
     String[] l = out.split("\n");
     assertThat(l[0]).isEqualTo("Created table t");
     assertThat(l[1]).isEqualTo(" REGION_ID | START_KEY | END_KEY | SIZE | STOREFILES | MEMSTORE_SIZE |");
@@ -276,10 +278,10 @@ class ShellEndToEndTest {
         "Created table hex",
         " REGION_ID | START_KEY |  END_KEY | SIZE | STOREFILES | MEMSTORE_SIZE |",
         " --------- | --------- | -------- | ---- | ---------- | ------------- |",
-        "         5 |           | 3fffffff |    0 |          0 |             0 |",
-        "         6 |  3fffffff | 7ffffffe |    0 |          0 |             0 |",
-        "         7 |  7ffffffe | bffffffd |    0 |          0 |             0 |",
-        "         8 |  bffffffd |          |    0 |          0 |             0 |",
+        "         5 |           | 40000000 |    0 |          0 |             0 |",
+        "         6 |  40000000 | 80000000 |    0 |          0 |             0 |",
+        "         7 |  80000000 | c0000000 |    0 |          0 |             0 |",
+        "         8 |  c0000000 |          |    0 |          0 |             0 |",
         " 4 rows",
         "Created table uni",
         "Table uni is ENABLED",
@@ -298,7 +300,8 @@ class ShellEndToEndTest {
         usage,
         "ERROR: create: unknown split algorithm 'Nope': use one of [HexStringSplit, UniformSplit]",
         usage,
-        "ERROR: Unknown table nope!"));
+        "ERROR: Unknown table nope!",
+        "ERROR: Table uni is disabled!"));
   }
 
   @Test

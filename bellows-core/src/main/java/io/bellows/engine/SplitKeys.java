@@ -10,13 +10,14 @@ import java.util.List;
  * Split keys for pre-splitting a new table, and their validation. A table created with {@code n}
  * split keys has {@code n + 1} regions: {@code [-, k1)}, {@code [k1, k2)}, ..., {@code [kn, -)}.
  *
- * <p>The two algorithms are HBase's {@code RegionSplitter} ones, with the same keys:
+ * <p>The two algorithms are HBase 2's {@code RegionSplitter} ones, with the same keys:
  *
  * <ul>
  *   <li>{@code HexStringSplit}: rows are 8 lower-case hex digits; the range {@code 00000000} ..
- *       {@code ffffffff} is cut into {@code n} equal parts: key {@code i} (1-based) is {@code i ×
- *       (0xffffffff / n)}, written as 8 lower-case hex digits (4 regions: {@code 3fffffff}, {@code
- *       7ffffffe}, {@code bffffffd}).
+ *       {@code ffffffff} (2<sup>32</sup> rows, the last inclusive) is cut into {@code n} equal parts:
+ *       key {@code i} (1-based) is {@code i × (2^32 / n)}, written as 8 lower-case hex digits (4
+ *       regions: {@code 40000000}, {@code 80000000}, {@code c0000000}; HBase 1 divided {@code
+ *       0xffffffff} instead and gave {@code 3fffffff}, {@code 7ffffffe}, {@code bffffffd}).
  *   <li>{@code UniformSplit}: rows are arbitrary bytes; the 8-byte space {@code 00..00} ..
  *       {@code ff..ff} (2<sup>64</sup> keys) is cut into {@code n} equal parts: key {@code i} is the
  *       8 big-endian bytes of {@code i × (2^64 / n)} (4 regions: {@code 40 00..}, {@code 80 00..},
@@ -29,7 +30,7 @@ public final class SplitKeys {
   /** Most regions a table can be created with. */
   public static final int MAX_REGIONS = 65_536;
 
-  private static final BigInteger HEX_LAST = BigInteger.valueOf(0xFFFFFFFFL);
+  private static final BigInteger HEX_RANGE = BigInteger.ONE.shiftLeft(32);
   private static final BigInteger UNIFORM_RANGE = BigInteger.ONE.shiftLeft(64);
 
   private SplitKeys() {}
@@ -47,7 +48,7 @@ public final class SplitKeys {
   /** {@code HexStringSplit}: {@code regions - 1} keys of 8 lower-case hex digits. */
   public static List<byte[]> hexString(int regions) {
     checkRegions(regions);
-    BigInteger step = HEX_LAST.divide(BigInteger.valueOf(regions));
+    BigInteger step = HEX_RANGE.divide(BigInteger.valueOf(regions));
     List<byte[]> out = new ArrayList<>(regions - 1);
     for (int i = 1; i < regions; i++) {
       String hex = String.format("%08x", step.multiply(BigInteger.valueOf(i)));

@@ -252,8 +252,8 @@ class RegionsTest {
 
   @Test
   void splitAlgorithmsGiveHBasesBoundaries() {
-    assertThat(SplitKeys.hexString(4)).extracting(Bytes::str).containsExactly("3fffffff", "7ffffffe", "bffffffd");
-    assertThat(SplitKeys.hexString(2)).extracting(Bytes::str).containsExactly("7fffffff");
+    assertThat(SplitKeys.hexString(4)).extracting(Bytes::str).containsExactly("40000000", "80000000", "c0000000");
+    assertThat(SplitKeys.hexString(2)).extracting(Bytes::str).containsExactly("80000000");
     HexFormat hex = HexFormat.of();
     assertThat(SplitKeys.uniform(4)).extracting(hex::formatHex)
         .containsExactly("4000000000000000", "8000000000000000", "c000000000000000");
@@ -271,8 +271,8 @@ class RegionsTest {
       db.createTable(table("uni"), SplitKeys.uniform(4));
       List<RegionInfo> hex = db.regions("hex");
       assertThat(hex).hasSize(8);
-      assertThat(Bytes.str(hex.get(1).startKey())).isEqualTo("1fffffff");
-      assertThat(Bytes.str(hex.get(7).startKey())).isEqualTo("dffffff9");
+      assertThat(Bytes.str(hex.get(1).startKey())).isEqualTo("20000000");
+      assertThat(Bytes.str(hex.get(7).startKey())).isEqualTo("e0000000");
       for (int i = 1; i < hex.size(); i++) {
         assertThat(hex.get(i).startKey()).isEqualTo(hex.get(i - 1).endKey());
       }

@@ -11,7 +11,8 @@ import java.util.List;
  * {@code N rows} footer). Columns: the region id, start and end key (printable, empty for
  * unbounded), SIZE (bytes of its sorted files), STOREFILES (their number), MEMSTORE_SIZE (bytes of
  * data in its memory stores). HBase's SERVER_NAME, REQ and LOCALITY have no meaning in an embedded
- * engine and are left out; its SIZE is in MB, Bellows' in bytes.
+ * engine and are left out; its SIZE is in MB, Bellows' in bytes. A disabled table is refused, as
+ * HBase refuses it.
  */
 public record ListRegionsCommand(String table) implements Command {
   static final List<String> COLUMNS = List.of("REGION_ID", "START_KEY", "END_KEY", "SIZE", "STOREFILES",
@@ -19,7 +20,7 @@ public record ListRegionsCommand(String table) implements Command {
 
   @Override
   public void execute(ShellContext ctx) {
-    ctx.requireTable(table);
+    ctx.requireEnabledTable(table, List.of()); // as HBase: a disabled table's regions are not served
     List<List<String>> rows = new ArrayList<>();
     for (RegionInfo r : ctx.engine().regions(table)) {
       rows.add(List.of(String.valueOf(r.id()), Bytes.toStringBinary(r.startKey()), Bytes.toStringBinary(r.endKey()),

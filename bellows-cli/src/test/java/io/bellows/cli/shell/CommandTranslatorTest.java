@@ -37,7 +37,7 @@ class CommandTranslatorTest {
     assertThat(c.splitKeys()).extracting(io.bellows.util.Bytes::toStringBinary).containsExactly("\\x00n", "g", "t");
     assertThat(c.descriptor().explicitValues()).hasSize(1);
     CreateCommand hex = (CreateCommand) translate("create 't', 'f', {NUMREGIONS => 4, SPLITALGO => 'HexStringSplit'}");
-    assertThat(hex.splitKeys()).extracting(io.bellows.util.Bytes::str).containsExactly("3fffffff", "7ffffffe", "bffffffd");
+    assertThat(hex.splitKeys()).extracting(io.bellows.util.Bytes::str).containsExactly("40000000", "80000000", "c0000000");
     CreateCommand uni = (CreateCommand) translate("create 't', 'f', {NUMREGIONS => 2, SPLITALGO => 'UniformSplit'}");
     assertThat(uni.splitKeys()).hasSize(1);
     assertThat(((CreateCommand) translate("create 't', 'f'")).splitKeys()).isEmpty();
