@@ -1,5 +1,6 @@
 package io.bellows.cli;
 
+import io.bellows.engine.OfflineLock;
 import io.bellows.wal.WalDump;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +41,13 @@ final class WalDumpSubcommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--truncate takes one WAL file, not a directory: " + path);
     }
     return ToolOutput.run(spec, ps -> {
-      long at = WalDump.truncateAtDamage(path);
+      long at;
+      try (OfflineLock lock = OfflineLock.forWalFile(path)) {
+        at = WalDump.truncateAtDamage(path);
+      } catch (java.io.IOException e) {
+        throw new io.bellows.util.StorageException("cannot lock the data directory of " + path + ": "
+            + io.bellows.util.StorageException.reason(e), e);
+      }
       ps.println(at < 0 ? path + ": no damage found; not modified"
           : path + ": cut at byte offset " + at + "; the records from there on in this file are gone");
       return true;

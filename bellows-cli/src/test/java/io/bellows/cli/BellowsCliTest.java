@@ -95,6 +95,17 @@ class BellowsCliTest {
       // While the engine is open: a clean close may leave no WAL behind.
       assertThat(run("wal-dump", tmp.resolve("wal").toString())).isZero();
       assertThat(output()).contains("row2");
+      // --truncate never changes a log under a running engine.
+      Path log;
+      try (Stream<Path> files = Files.list(tmp.resolve("wal"))) {
+        log = files.filter(Files::isRegularFile).findFirst().orElseThrow();
+      }
+      byte[] before = Files.readAllBytes(log);
+      bytes.reset();
+      assertThat(run("wal-dump", "--truncate", log.toString())).isEqualTo(1);
+      assertThat(output()).contains("is open in a running Bellows engine").contains("nothing was changed");
+      assertThat(Files.readAllBytes(log)).isEqualTo(before);
+      bytes.reset();
       Path manifest;
       try (Stream<Path> files = Files.walk(tmp.resolve("tables"))) {
         manifest = files.filter(p -> p.getFileName().toString().equals("MANIFEST")).findFirst().orElseThrow();
