@@ -71,6 +71,16 @@ final class BellowsEngine implements Engine {
   }
 
   @Override
+  public java.util.Optional<io.bellows.util.BackgroundError> backgroundError() {
+    return db.backgroundError();
+  }
+
+  @Override
+  public void resume() {
+    db.resume();
+  }
+
+  @Override
   public void flush(String table) {
     db.flush(table);
   }

@@ -85,6 +85,12 @@ public final class CommandTranslator {
         case "exists":
           a.arity(1, 1);
           return new ExistsCommand(a.name(0, "table name"));
+        case "background_error":
+          a.arity(0, 0);
+          return new BackgroundErrorCommand();
+        case "resume":
+          a.arity(0, 0);
+          return new ResumeCommand();
         case "stats":
           a.arity(0, 1);
           return new StatsCommand(a.size() == 0 ? null : a.name(0, "table name"));

@@ -51,6 +51,12 @@ public interface Engine extends AutoCloseable {
 
   Map<String, Number> metrics();
 
+  /** The failing background work that matters most (writes stopped first), if any. */
+  java.util.Optional<io.bellows.util.BackgroundError> backgroundError();
+
+  /** Retries failing flushes and compactions now; throws if writes are still stopped afterwards. */
+  void resume();
+
   Map<String, Map<String, Number>> storeMetrics(String table);
 
   @Override

@@ -332,4 +332,18 @@ final class FakeEngine implements Engine {
       return incrementColumnValue(row, family, qualifier, amount);
     }
   }
+
+  /** What {@link #backgroundError()} answers; {@link #resume()} clears it. */
+  io.bellows.util.BackgroundError backgroundError;
+
+  @Override
+  public java.util.Optional<io.bellows.util.BackgroundError> backgroundError() {
+    return java.util.Optional.ofNullable(backgroundError);
+  }
+
+  @Override
+  public void resume() {
+    calls.add("resume");
+    backgroundError = null;
+  }
 }

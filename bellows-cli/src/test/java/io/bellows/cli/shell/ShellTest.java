@@ -27,6 +27,23 @@ class ShellTest {
   }
 
   @Test
+  void backgroundErrorAndResume() {
+    engine.backgroundError = new io.bellows.util.BackgroundError(io.bellows.util.BackgroundError.Kind.FLUSH,
+        io.bellows.util.BackgroundError.Severity.HARD, "t", "cannot create sorted file: no space left on device",
+        java.time.Instant.parse("2026-11-23T07:00:00Z"), 3);
+    String out = run(String.join("\n", "background_error", "resume", "background_error", "resume 'x'", ""));
+    assertThat(out).isEqualTo(String.join("\n",
+        "WRITES STOPPED by a failing FLUSH of table t since 2026-11-23T07:00:00Z (3 attempt(s)): cannot create"
+            + " sorted file: no space left on device",
+        "Resumed: no background error stops writes",
+        "No background error: flushes and compactions work, writes are accepted",
+        "ERROR: resume: wrong number of arguments (given 1, expected 0)",
+        "Usage: resume",
+        ""));
+    assertThat(engine.calls).containsOnlyOnce("resume");
+  }
+
+  @Test
   void putGetScanInHBaseLayout() {
     String out = run(String.join("\n",
         "create 't', 'f1', {NAME => 'f2', VERSIONS => 3}",

@@ -1,0 +1,24 @@
+package io.bellows.cli.shell;
+
+import io.bellows.util.BackgroundError;
+import java.util.Optional;
+
+/**
+ * {@code background_error}: prints the failing background work that matters most — its kind
+ * (FLUSH, COMPACTION, WAL), whether writes are stopped (HARD) or still accepted while it is retried
+ * (SOFT), the table, since when, after how many attempts, and why — or that there is none.
+ */
+public record BackgroundErrorCommand() implements Command {
+  @Override
+  public void execute(ShellContext ctx) {
+    Optional<BackgroundError> e = ctx.engine().backgroundError();
+    if (e.isEmpty()) {
+      ctx.printer().line("No background error: flushes and compactions work, writes are accepted");
+      return;
+    }
+    BackgroundError b = e.get();
+    ctx.printer().line((b.severity() == BackgroundError.Severity.HARD ? "WRITES STOPPED" : "Writes accepted")
+        + " by a failing " + b.kind() + (b.table() == null ? "" : " of table " + b.table()) + " since " + b.since()
+        + " (" + b.attempts() + " attempt(s)): " + b.message());
+  }
+}
