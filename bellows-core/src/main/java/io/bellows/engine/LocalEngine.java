@@ -70,11 +70,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class LocalEngine implements Engine {
   private static final Logger LOG = LoggerFactory.getLogger(LocalEngine.class);
-  private static final String TABLES = "tables";
-  private static final String WAL = "wal";
   private static final SecureRandom INSTANCE_IDS = new SecureRandom();
 
   private final Path dir;
+  private final DataDirectory layout;
   private final EngineOptions options;
   private final DirectoryLock lock;
   private final MetricSet metrics = new MetricSet();
@@ -102,6 +101,7 @@ public final class LocalEngine implements Engine {
 
   private LocalEngine(Path dir, EngineOptions options) throws IOException {
     this.dir = dir.toAbsolutePath();
+    this.layout = new DataDirectory(this.dir);
     this.options = options;
     Files.createDirectories(this.dir);
     this.lock = DirectoryLock.acquire(this.dir);
@@ -129,7 +129,7 @@ public final class LocalEngine implements Engine {
    * not a Bellows store, or its catalog is lost, and taking it for an empty store would delete data.
    */
   public static LocalEngine open(Path dir, EngineOptions options) {
-    checkOpenable(dir);
+    DataDirectory.checkOpenable(dir);
     LocalEngine db;
     try {
       db = new LocalEngine(dir, options);
@@ -148,61 +148,24 @@ public final class LocalEngine implements Engine {
     }
   }
 
-  /** Refuses, before anything is written, a path that is not a directory or not a Bellows store. */
-  private static void checkOpenable(Path dir) {
-    if (Files.exists(dir) && !Files.isDirectory(dir)) {
-      throw new StorageException("cannot open " + dir + ": it is a file, not a directory");
-    }
-    try {
-      if (Files.isDirectory(dir) && !Catalog.exists(dir) && !isNew(dir)) {
-        throw new StorageException("cannot open " + dir + ": it holds files but no " + Catalog.FILE_NAME
-            + ", so it is not a Bellows data directory or its catalog was lost; nothing was changed."
-            + " Open an empty or new directory, or restore " + Catalog.FILE_NAME + " from a backup");
-      }
-    } catch (IOException e) {
-      throw new StorageException("cannot open " + dir, e);
-    }
-  }
-
-  /** Whether a directory without a catalog is new: nothing but the lock and empty subdirectories. */
-  private static boolean isNew(Path dir) throws IOException {
-    try (Stream<Path> entries = Files.list(dir)) {
-      for (Path p : (Iterable<Path>) entries::iterator) {
-        String name = p.getFileName().toString();
-        boolean emptyOwnDir = (name.equals(TABLES) || name.equals(WAL)) && Files.isDirectory(p) && isEmpty(p);
-        if (!name.equals(DirectoryLock.FILE_NAME) && !emptyOwnDir) {
-          return false;
-        }
-      }
-    }
-    return true;
-  }
-
-  private static boolean isEmpty(Path dir) throws IOException {
-    try (Stream<Path> entries = Files.list(dir)) {
-      return entries.findAny().isEmpty();
-    }
-  }
-
   private void recover() throws IOException {
     OptionsFile.check(dir, options); // first: a newer format is refused before anything is read
     if (Catalog.exists(dir)) {
       catalog = Catalog.load(dir);
-    } else if (isNew(dir)) {
+    } else if (DataDirectory.isNew(dir)) {
       // The catalog is the directory's identity: written first, before any other file.
       Catalog.empty().write(dir);
       catalog = Catalog.empty();
     } else {
-      checkOpenable(dir); // something appeared since the check before the lock: refuse as there
+      DataDirectory.checkOpenable(dir); // something appeared since the check before the lock: refuse as there
     }
-    Path tables = dir.resolve(TABLES);
-    Files.createDirectories(tables);
-    rollBackSplitIntent();
+    Files.createDirectories(layout.tables());
+    catalog = layout.rollBackSplitIntent(catalog);
     // Before anything is deleted or opened: every number on disk is counted, leftovers included.
-    nextFileNumber.set(FileNumberScan.firstFree(tables, listedStoreDirectories()));
-    deleteUnlistedTableDirectories(tables);
+    nextFileNumber.set(FileNumberScan.firstFree(layout.tables(), layout.listedStoreDirectories(catalog)));
+    layout.deleteUnlistedTableDirectories(catalog);
     for (Catalog.Entry e : catalog.tables().values()) {
-      deleteUnlistedRegionDirectories(e);
+      layout.deleteUnlistedRegionDirectories(e);
     }
     Map<Integer, Region> byId = new TreeMap<>();
     for (Catalog.Entry e : catalog.tables().values()) {
@@ -215,7 +178,7 @@ public final class LocalEngine implements Engine {
       }
     }
     long highest = highestFlushedSeqId();
-    wal = Wal.open(dir.resolve(WAL), OptionsResolver.wal(options));
+    wal = Wal.open(layout.wal(), OptionsResolver.wal(options));
     AtomicLong maxReplayed = new AtomicLong(highest);
     AtomicLong replayed = new AtomicLong();
     AtomicLong skipped = new AtomicLong();
@@ -241,25 +204,12 @@ public final class LocalEngine implements Engine {
     OptionsFile.record(dir, options);
   }
 
-  /** The store directories of every region of every table the catalog lists, enabled or disabled. */
-  private List<Path> listedStoreDirectories() {
-    List<Path> out = new ArrayList<>();
-    for (Catalog.Entry e : catalog.tables().values()) {
-      for (Catalog.Span span : e.regions()) {
-        for (ColumnFamilyDescriptor f : e.descriptor().families()) {
-          out.add(regionDir(e, span).resolve(f.name()));
-        }
-      }
-    }
-    return out;
-  }
-
   /** Opens every region of a table (each store must be on disk), closing them again if one fails. */
   private TableRegions openRegions(Catalog.Entry e) {
     List<Region> opened = new ArrayList<>();
     try {
       for (Catalog.Span span : e.regions()) {
-        opened.add(new Region(span.id(), e.descriptor(), regionDir(e, span), services, span.start(), span.end()));
+        opened.add(new Region(span.id(), e.descriptor(), layout.regionDir(e, span), services, span.start(), span.end()));
       }
     } catch (RuntimeException ex) {
       for (Region r : opened) {
@@ -313,107 +263,12 @@ public final class LocalEngine implements Engine {
       if (!e.enabled()) {
         for (Catalog.Span span : e.regions()) {
           for (ColumnFamilyDescriptor f : e.descriptor().families()) {
-            highest = Math.max(highest, StoreManifest.load(regionDir(e, span).resolve(f.name())).flushedSeqId());
+            highest = Math.max(highest, StoreManifest.load(layout.regionDir(e, span).resolve(f.name())).flushedSeqId());
           }
         }
       }
     }
     return highest;
-  }
-
-  /**
-   * Deletes the directories of tables that are no longer listed: a drop or a create interrupted by
-   * a crash. Only entries named as Bellows names table directories are touched, and in them only
-   * the files Bellows makes (see {@link TableDirectories}).
-   */
-  private void deleteUnlistedTableDirectories(Path tables) throws IOException {
-    Set<String> live = new HashSet<>();
-    for (Catalog.Entry e : catalog.tables().values()) {
-      live.add(tableDir(e).getFileName().toString());
-    }
-    try (Stream<Path> s = Files.list(tables)) {
-      for (Path p : (Iterable<Path>) s::iterator) {
-        String name = p.getFileName().toString();
-        if (live.contains(name)) {
-          continue;
-        }
-        if (!Files.isDirectory(p) || !TableDirectories.isTableDirectoryName(name)) {
-          LOG.warn("{} was not made by Bellows; leaving it alone", p);
-          continue;
-        }
-        LOG.info("deleting {} of a dropped table", p);
-        deleteTableDirectory(p);
-      }
-    }
-  }
-
-  /**
-   * A split that did not commit (the catalog holds its intent and still lists the parent): deletes
-   * the daughters' directories, which hold only links to the parent's files and manifests, and
-   * rewrites the catalog without the intent. The parent is whole: its files were only linked.
-   */
-  private void rollBackSplitIntent() throws IOException {
-    Catalog.SplitIntent i = catalog.intent();
-    if (i == null) {
-      return;
-    }
-    for (Catalog.Entry e : catalog.tables().values()) {
-      if (e.id() == i.tableId()) {
-        for (int daughter : new int[] {i.daughterA(), i.daughterB()}) {
-          Path d = tableDir(e).resolve(TableDirectories.regionName(daughter));
-          List<Path> left = TableDirectories.deleteRegion(d);
-          if (!left.isEmpty()) {
-            LOG.warn("left {} in {}: not made by Bellows", left, d);
-          }
-        }
-      }
-    }
-    LOG.info("rolled back the unfinished split of region {} of {}", i.parent(), dir);
-    Catalog next = catalog.withoutIntent();
-    next.write(dir);
-    catalog = next;
-  }
-
-  /**
-   * Deletes the directories of regions that a listed table no longer lists: a split parent whose
-   * cleanup a crash interrupted. Only Bellows' files are deleted.
-   */
-  private void deleteUnlistedRegionDirectories(Catalog.Entry e) throws IOException {
-    Path td = tableDir(e);
-    if (!Files.isDirectory(td)) {
-      return;
-    }
-    Set<String> live = new HashSet<>();
-    for (Catalog.Span span : e.regions()) {
-      live.add(TableDirectories.regionName(span.id()));
-    }
-    try (Stream<Path> s = Files.list(td)) {
-      for (Path p : (Iterable<Path>) s::iterator) {
-        String name = p.getFileName().toString();
-        if (!live.contains(name) && Files.isDirectory(p) && TableDirectories.isRegionDirectoryName(name)) {
-          LOG.info("deleting {} of a region no longer listed (a split parent)", p);
-          List<Path> left = TableDirectories.deleteRegion(p);
-          if (!left.isEmpty()) {
-            LOG.warn("left {} in {}: not made by Bellows", left, p);
-          }
-        }
-      }
-    }
-  }
-
-  private static void deleteTableDirectory(Path tableDir) throws IOException {
-    List<Path> left = TableDirectories.delete(tableDir);
-    if (!left.isEmpty()) {
-      LOG.warn("left {} in {}: not made by Bellows", left, tableDir);
-    }
-  }
-
-  private Path tableDir(Catalog.Entry e) {
-    return dir.resolve(TABLES).resolve(TableDirectories.name(e.id(), e.descriptor().name()));
-  }
-
-  private Path regionDir(Catalog.Entry e, Catalog.Span span) {
-    return tableDir(e).resolve(TableDirectories.regionName(span.id()));
   }
 
   // ================================================================== tables
@@ -437,20 +292,20 @@ public final class LocalEngine implements Engine {
         throw new TableExistsException("table '" + descriptor.name() + "' already exists");
       }
       Catalog.Entry e = new Catalog.Entry(catalog.nextTableId(), descriptor, true, catalog.newRegions(splitKeys));
-      Path td = tableDir(e);
+      Path td = layout.tableDir(e);
       // The stores go to disk before the catalog lists them: a crash in between leaves an unlisted
       // directory, deleted at the next open, never a listed region without its stores.
       List<Region> created = new ArrayList<>();
       try {
         if (Files.exists(td)) {
-          deleteTableDirectory(td); // an interrupted create's leftovers: its id was never listed
+          DataDirectory.deleteTableDirectory(td); // an interrupted create's leftovers: its id was never listed
         }
         if (Files.exists(td)) {
           throw new StorageException("cannot create table '" + descriptor.name() + "': " + td
               + " holds files Bellows did not make; move them away");
         }
         for (Catalog.Span span : e.regions()) {
-          created.add(Region.create(span.id(), descriptor, regionDir(e, span), services, span.start(), span.end()));
+          created.add(Region.create(span.id(), descriptor, layout.regionDir(e, span), services, span.start(), span.end()));
         }
         writeCatalog(catalog.with(e));
       } catch (IOException | RuntimeException ex) {
@@ -460,7 +315,7 @@ public final class LocalEngine implements Engine {
           r.close(false);
         }
         try {
-          deleteTableDirectory(td);
+          DataDirectory.deleteTableDirectory(td);
         } catch (IOException suppressed) {
           failure.addSuppressed(suppressed); // unlisted: deleted at the next open
         }
@@ -541,7 +396,7 @@ public final class LocalEngine implements Engine {
       }
       writeCatalog(catalog.without(name));
       try {
-        deleteTableDirectory(tableDir(e));
+        DataDirectory.deleteTableDirectory(layout.tableDir(e));
       } catch (IOException ex) {
         LOG.warn("could not delete the files of dropped table {}; they are deleted at next open", name, ex);
       }
@@ -760,16 +615,16 @@ public final class LocalEngine implements Engine {
       splitHook.accept("intent-written");
       Catalog.Span a = new Catalog.Span(intent.daughterA(), span.start(), key);
       Catalog.Span b = new Catalog.Span(intent.daughterB(), key, span.end());
-      parent.linkStoresInto(regionDir(e, a));
+      parent.linkStoresInto(layout.regionDir(e, a));
       splitHook.accept("daughter-a-linked");
-      parent.linkStoresInto(regionDir(e, b));
+      parent.linkStoresInto(layout.regionDir(e, b));
       splitHook.accept("daughters-linked");
       Catalog next = catalog.splitCommitted();
       writeCatalog(next); // the commit point
       committed = true;
       splitHook.accept("committed");
       for (Catalog.Span d : List.of(a, b)) {
-        Region r = new Region(d.id(), e.descriptor(), regionDir(e, d), services, d.start(), d.end());
+        Region r = new Region(d.id(), e.descriptor(), layout.regionDir(e, d), services, d.start(), d.end());
         r.recovered(sequence.get());
         daughters.add(r);
       }
@@ -884,7 +739,7 @@ public final class LocalEngine implements Engine {
     }
     try {
       for (int d : new int[] {intent.daughterA(), intent.daughterB()}) {
-        TableDirectories.deleteRegion(tableDir(e).resolve(TableDirectories.regionName(d)));
+        TableDirectories.deleteRegion(layout.tableDir(e).resolve(TableDirectories.regionName(d)));
       }
       writeCatalog(catalog.withoutIntent());
     } catch (IOException | RuntimeException ex) {
@@ -988,11 +843,11 @@ public final class LocalEngine implements Engine {
    */
   @Override
   public RowScanner scan(TableRef table, ScanQuery query) {
-    return new TableScanner(table, query, wantedRegions(table, query));
+    return new TableScanner(this, table, query, wantedRegions(table, query));
   }
 
   /** The regions whose ranges meet the query's, in key order (at least one). */
-  private List<Region> wantedRegions(TableRef table, ScanQuery query) {
+  List<Region> wantedRegions(TableRef table, ScanQuery query) {
     TableRegions t = regionsOf(table);
     List<Region> wanted = new ArrayList<>();
     for (int i = 0; i < t.size(); i++) {
@@ -1055,7 +910,7 @@ public final class LocalEngine implements Engine {
   }
 
   /** Whether a region the table still served is gone from its routing: a split replaced it. */
-  private boolean wasSplit(TableRef table, Region r) {
+  boolean wasSplit(TableRef table, Region r) {
     return !regionsOf(table).regions().contains(r);
   }
 
@@ -1063,114 +918,10 @@ public final class LocalEngine implements Engine {
    * Why a region was found closed, as the API says it: the engine is closed, or the table was
    * disabled or dropped meanwhile (each throws), else the region's own exception.
    */
-  private RuntimeException closedCause(TableRef table, RegionClosedException e) {
+  RuntimeException closedCause(TableRef table, RegionClosedException e) {
     checkOpen();
     regionsOf(table);
     return e;
-  }
-
-  /**
-   * The rows of a table's regions in key order: one region's scanner at a time, the next opened when
-   * one ends, each over the query with the rows still allowed by its limit. Fails as the API says
-   * once the engine, or the table, is closed.
-   */
-  private final class TableScanner implements RowScanner {
-    private final TableRef table;
-    private final ScanQuery query;
-    private List<Region> regions;
-    private int next;
-    private long returned;
-    private byte[] lastRow;
-    private RegionScanner scanner;
-
-    TableScanner(TableRef table, ScanQuery query, List<Region> regions) {
-      this.table = table;
-      this.query = query;
-      this.regions = regions;
-      this.next = 0;
-      openNext();
-    }
-
-    /** Opens the next region's scanner, re-routing if a split replaced that region meanwhile. */
-    private void openNext() {
-      while (true) {
-        Region r = regions.get(next);
-        ScanQuery q = query;
-        if (lastRow != null) {
-          q = q.toBuilder().startRow(lastRow, false).build(); // resuming after a split
-        }
-        if (returned > 0 && query.limit() != Long.MAX_VALUE) {
-          q = q.toBuilder().limit(query.limit() - returned).build();
-        }
-        try {
-          scanner = r.scanner(q);
-          next++;
-          return;
-        } catch (RegionClosedException e) {
-          reroute(r, e);
-        }
-      }
-    }
-
-    /**
-     * A region of the scan closed: if a split replaced it, the scan goes on from the row after the
-     * last one returned, over the regions that hold the rest (read at their own read points, as a
-     * scan across regions is); else it fails as the API says.
-     */
-    private void reroute(Region r, RegionClosedException e) {
-      RuntimeException cause = closedCause(table, e);
-      if (!wasSplit(table, r)) {
-        throw cause;
-      }
-      ScanQuery rest = lastRow == null ? query : query.toBuilder().startRow(lastRow, false).build();
-      regions = wantedRegions(table, rest);
-      next = 0;
-    }
-
-    @Override
-    public boolean nextRow(List<Cell> out) {
-      while (scanner != null) {
-        int before = out.size();
-        try {
-          if (scanner.nextRow(out)) {
-            returned++;
-            lastRow = out.get(before).row();
-            return true;
-          }
-        } catch (RegionClosedException e) {
-          out.subList(before, out.size()).clear();
-          RegionScanner failed = scanner;
-          scanner = null;
-          failed.close();
-          if (query.isSingleRow() && lastRow != null) {
-            return false; // a get whose row was returned already
-          }
-          Region r = regions.get(next - 1);
-          try {
-            reroute(r, e);
-          } catch (RuntimeException ex) {
-            close();
-            throw ex;
-          }
-          openNext();
-          continue;
-        }
-        scanner.close();
-        scanner = null;
-        if (next < regions.size() && returned < query.limit()) {
-          openNext();
-        }
-      }
-      return false;
-    }
-
-    @Override
-    public void close() {
-      if (scanner != null) {
-        scanner.close();
-        scanner = null;
-      }
-    }
   }
 
   // ================================================================== metrics
