@@ -9,19 +9,22 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Renders the runs of {@link EngineWrites} for one key distribution as a Markdown table: per policy
- * the median over rounds with min–max of each figure, the ratio of median throughputs to NONE, and
- * latency percentiles over the put calls (and gets) of all rounds together. Stateless.
+ * (and peer) the median over rounds with min–max of each figure, the ratio of median throughputs to
+ * NONE and to the first peer, and latency percentiles over the put calls (and gets) of all rounds
+ * together. For a peer, "blocked ms" is its whole stall time. Stateless.
  */
 final class EngineReport {
   private EngineReport() {}
 
-  static String render(List<MemStorePolicy> policies, Map<MemStorePolicy, List<EngineRunResult>> runs) {
-    MarkdownTable t = new MarkdownTable("policy", "rows/s", "cells/s", "× NONE", "disk flushes", "compactions",
+  static String render(List<String> labels, Map<String, List<EngineRunResult>> runs) {
+    String peer = labels.stream().filter(l -> l.startsWith("rocksdb")).findFirst().orElse(null);
+    MarkdownTable t = new MarkdownTable("policy", "rows/s", "cells/s", "× NONE",
+        "× " + (peer == null ? "peer" : peer), "disk flushes", "compactions",
         "flush MB", "compaction MB", "(flush+compaction) / user bytes", "WAL MB", "WAL records", "WAL syncs", "blocked ms", "paced ms", "GCs", "GC ms",
         "put p50 µs", "put p99 µs", "put p99.9 µs", "gets/s", "get p50 µs", "get p99 µs", "get misses");
-    List<EngineRunResult> none = runs.get(MemStorePolicy.NONE);
-    double noneRows = none == null ? Double.NaN : median(none, EngineRunResult::rowsPerSecond);
-    for (MemStorePolicy p : policies) {
+    double noneRows = reference(runs, MemStorePolicy.NONE.name());
+    double peerRows = peer == null ? Double.NaN : reference(runs, peer);
+    for (String p : labels) {
       List<EngineRunResult> rs = runs.get(p);
       if (rs == null || rs.isEmpty()) {
         continue;
@@ -39,6 +42,7 @@ final class EngineReport {
           spread(rs, EngineRunResult::rowsPerSecond, "%,.0f"),
           String.format("%,.0f", median(rs, EngineRunResult::cellsPerSecond)),
           Double.isNaN(noneRows) ? "-" : MarkdownTable.f2(median(rs, EngineRunResult::rowsPerSecond) / noneRows),
+          Double.isNaN(peerRows) ? "-" : MarkdownTable.f2(median(rs, EngineRunResult::rowsPerSecond) / peerRows),
           spread(rs, r -> r.flushes(), "%.0f"),
           spread(rs, r -> r.compactions(), "%.0f"),
           spread(rs, r -> r.flushBytes() / mb, "%.0f"),
@@ -60,6 +64,11 @@ final class EngineReport {
           misses);
     }
     return t.render();
+  }
+
+  private static double reference(Map<String, List<EngineRunResult>> runs, String label) {
+    List<EngineRunResult> rs = runs.get(label);
+    return rs == null || rs.isEmpty() ? Double.NaN : median(rs, EngineRunResult::rowsPerSecond);
   }
 
   /** The median (the upper one of an even count) of a figure over runs. */

@@ -17,7 +17,8 @@ import java.util.Set;
  * {@code --batch N} writes N rows per {@code Table.put(List)} call (put latency is then per call),
  * {@code --durability} sets the table's durability, {@code --regions N} pre-splits the table into N
  * even regions, {@code --set name=value,...} sets engine knobs by name (e.g. {@code
- * bellows.compaction.threads=2}).
+ * bellows.compaction.threads=2}), {@code --peers rocksdb,rocksdb-tuned} runs RocksDB on the same
+ * workload in the same rounds ({@link RocksDbRun}).
  * Reports throughput, disk flushes and compactions, bytes they wrote per byte of user data (write
  * amplification without the WAL), WAL bytes, blocked-write time, GC, put latency, and a burst of
  * gets after writing (see {@link EngineRun} for the phases of a run).
@@ -30,12 +31,13 @@ import java.util.Set;
 public final class EngineWrites {
   private static final Set<String> OPTIONS = Set.of("rows", "scale", "flush-mib", "key-space", "rounds", "policies",
       "layout", "keys", "writers", "gets", "seed", "warmup", "dir", "batch", "durability",
-      "regions", "set");
+      "regions", "set", "peers");
 
   /** Everything a benchmark invocation needs, parsed from the options. */
   record Plan(List<MemStorePolicy> policies, IndexKind layout, List<KeyDistribution> keys, long flushSize,
       long keySpace, long rows, int writers, long gets, long seed, int rounds, double warmupFraction, Path dir,
-      int batch, Durability durability, int regions, Map<String, String> engineSettings) {
+      int batch, Durability durability, int regions, Map<String, String> engineSettings,
+      List<RocksDbRun.Setup> peers) {
 
     static Plan parse(String[] argv) {
       Args a = new Args(argv, OPTIONS);
@@ -55,7 +57,26 @@ public final class EngineWrites {
           (int) a.getLong("batch", 1),
           Durability.valueOf(a.get("durability", "ASYNC_WAL").toUpperCase(Locale.ROOT)),
           (int) a.getLong("regions", 1),
-          settings(a.get("set", "")));
+          settings(a.get("set", "")),
+          peers(a.get("peers", "")));
+    }
+
+    private static List<RocksDbRun.Setup> peers(String csv) {
+      List<RocksDbRun.Setup> out = new ArrayList<>();
+      for (String label : csv.split(",")) {
+        if (!label.isBlank()) {
+          out.add(RocksDbRun.Setup.ofLabel(label.trim()));
+        }
+      }
+      return out;
+    }
+
+    /** The row labels of the report: each policy's name, then each peer's label. */
+    List<String> labels() {
+      List<String> out = new ArrayList<>();
+      policies.forEach(p -> out.add(p.name()));
+      peers.forEach(p -> out.add(p.label));
+      return out;
     }
 
     /** {@code name=value,name=value} → a map (engine knobs by their documented names). */
@@ -92,37 +113,57 @@ public final class EngineWrites {
         plan.rows(), plan.rows() * PaperRows.CELLS_PER_ROW, plan.writers(), plan.batch(), plan.flushSize() / 1048576.0,
         plan.layout(), plan.durability(), plan.regions(), plan.engineSettings(), plan.keySpace(), plan.gets(),
         plan.rounds(), plan.seed(), Runtime.version(), Runtime.getRuntime().availableProcessors(), plan.dir());
+    System.out.println("# JVM: " + java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+    for (RocksDbRun.Setup peer : plan.peers()) {
+      System.out.println("# peer " + RocksDbRun.describe(peer, plan.flushSize()));
+    }
+    System.out.println();
     for (KeyDistribution dist : plan.keys()) {
-      Map<MemStorePolicy, List<EngineRunResult>> runs = measure(plan, dist, line -> System.out.println("  " + line));
+      Map<String, List<EngineRunResult>> runs = measure(plan, dist, line -> System.out.println("  " + line));
       System.out.printf("%n## %s keys, layout %s%n%n", dist, plan.layout());
-      System.out.println(EngineReport.render(plan.policies(), runs));
+      System.out.println(EngineReport.render(plan.labels(), runs));
     }
   }
 
-  /** Warm-up, then the rounds; returns the measured runs by policy. Progress goes to {@code log}. */
-  static Map<MemStorePolicy, List<EngineRunResult>> measure(Plan plan, KeyDistribution dist,
+  /**
+   * Warm-up, then the rounds; returns the measured runs by label (policy name or peer label), in the
+   * plan's order. Each round runs every policy and peer once, in an order rotated by the round.
+   * Progress goes to {@code log}.
+   */
+  static Map<String, List<EngineRunResult>> measure(Plan plan, KeyDistribution dist,
       java.util.function.Consumer<String> log) {
     EngineWorkload workload = plan.workload(dist);
     long warmupRows = (long) (plan.rows() * plan.warmupFraction());
+    List<String> labels = plan.labels();
     if (warmupRows >= plan.writers()) {
-      for (MemStorePolicy p : plan.policies()) {
-        EngineRun.run(plan.config(p), workload.withRows(warmupRows)); // discarded
+      for (String label : labels) {
+        runOne(plan, label, workload.withRows(warmupRows)); // discarded
       }
     }
-    Map<MemStorePolicy, List<EngineRunResult>> runs = new EnumMap<>(MemStorePolicy.class);
-    int n = plan.policies().size();
+    Map<String, List<EngineRunResult>> runs = new java.util.LinkedHashMap<>();
+    labels.forEach(l -> runs.put(l, new ArrayList<>()));
+    int n = labels.size();
     for (int round = 0; round < plan.rounds(); round++) {
       for (int i = 0; i < n; i++) {
-        MemStorePolicy p = plan.policies().get((i + round) % n);
-        EngineRunResult r = EngineRun.run(plan.config(p), workload);
-        runs.computeIfAbsent(p, k -> new ArrayList<>()).add(r);
+        String label = labels.get((i + round) % n);
+        EngineRunResult r = runOne(plan, label, workload);
+        runs.get(label).add(r);
         log.accept(String.format("%s %s round %d: %,.0f rows/s, %d flushes, %d compactions, WA %.2f, GC %d ms,"
-                + " blocked %d ms, paced %d ms, %,.0f gets/s, %,d WAL records, %,d WAL syncs", dist, p, round, r.rowsPerSecond(),
-            r.flushes(), r.compactions(), r.writeAmplification(), r.gcMillis(), r.blockedNanos() / 1_000_000,
-            r.delayedNanos() / 1_000_000,
+                + " blocked %d ms, paced %d ms, %,.0f gets/s, %,d WAL records, %,d WAL syncs", dist, label, round,
+            r.rowsPerSecond(), r.flushes(), r.compactions(), r.writeAmplification(), r.gcMillis(),
+            r.blockedNanos() / 1_000_000, r.delayedNanos() / 1_000_000,
             r.getsPerSecond(), r.walRecords(), r.walSyncs()));
       }
     }
     return runs;
+  }
+
+  private static EngineRunResult runOne(Plan plan, String label, EngineWorkload workload) {
+    for (RocksDbRun.Setup peer : plan.peers()) {
+      if (peer.label.equals(label)) {
+        return RocksDbRun.run(peer, workload, plan.flushSize());
+      }
+    }
+    return EngineRun.run(plan.config(MemStorePolicy.valueOf(label)), workload);
   }
 }

@@ -1,6 +1,7 @@
 package io.bellows.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bellows.config.MemStorePolicy;
 import java.io.IOException;
@@ -33,9 +34,9 @@ class EngineWritesTest {
   void everyRunWritesAllRowsFlushesThemAndReadsThemBack() throws IOException {
     EngineWrites.Plan small = plan("UNIQUE", "NONE,ADAPTIVE");
     assertThat(small.flushSize()).isEqualTo(64 * 1024);
-    Map<MemStorePolicy, List<EngineRunResult>> runs = EngineWrites.measure(small, KeyDistribution.UNIQUE, s -> { });
+    Map<String, List<EngineRunResult>> runs = EngineWrites.measure(small, KeyDistribution.UNIQUE, s -> { });
 
-    assertThat(runs.keySet()).containsExactlyInAnyOrder(MemStorePolicy.NONE, MemStorePolicy.ADAPTIVE);
+    assertThat(runs.keySet()).containsExactly("NONE", "ADAPTIVE");
     for (List<EngineRunResult> rs : runs.values()) {
       EngineRunResult r = rs.get(0);
       assertThat(r.putNanos().getTotalCount()).isEqualTo(4000);
@@ -52,14 +53,14 @@ class EngineWritesTest {
       assertThat(left).as("engine directories are deleted after each run").isEmpty();
     }
 
-    String table = EngineReport.render(small.policies(), runs);
+    String table = EngineReport.render(small.labels(), runs);
     assertThat(table).contains("| NONE |").contains("| ADAPTIVE |").contains("| 1.00 |");
   }
 
   @Test
   void zipfKeysAreReadBackAfterOverwrites() {
     EngineWrites.Plan small = plan("ZIPF", "EAGER");
-    EngineRunResult r = EngineWrites.measure(small, KeyDistribution.ZIPF, s -> { }).get(MemStorePolicy.EAGER).get(0);
+    EngineRunResult r = EngineWrites.measure(small, KeyDistribution.ZIPF, s -> { }).get("EAGER").get(0);
     assertThat(r.getMisses()).isZero();
     // 4000 puts over 500 rows: in-memory compaction and flushes drop overwritten versions, so
     // less than the user data reaches the files.
@@ -87,16 +88,34 @@ class EngineWritesTest {
       perRegion[region]++;
     }
     assertThat(java.util.Arrays.stream(perRegion).boxed().toList()).allSatisfy(n -> assertThat(n).isBetween(800, 1200));
-    EngineRunResult r = EngineWrites.measure(split, KeyDistribution.UNIQUE, s -> { }).get(MemStorePolicy.BASIC).get(0);
+    EngineRunResult r = EngineWrites.measure(split, KeyDistribution.UNIQUE, s -> { }).get("BASIC").get(0);
     assertThat(r.getMisses()).isZero();
     assertThat(split.engineSettings()).containsEntry("bellows.compaction.threads", "2");
+  }
+
+  @Test
+  void rocksDbPeersRunTheSameWorkloadInTheSameRounds() {
+    EngineWrites.Plan withPeers = plan("UNIQUE", "ADAPTIVE", "--peers", "rocksdb,rocksdb-tuned", "--batch", "10");
+    Map<String, List<EngineRunResult>> runs = EngineWrites.measure(withPeers, KeyDistribution.UNIQUE, s -> { });
+    assertThat(runs.keySet()).containsExactly("ADAPTIVE", "rocksdb", "rocksdb-tuned");
+    for (String peer : List.of("rocksdb", "rocksdb-tuned")) {
+      EngineRunResult r = runs.get(peer).get(0);
+      assertThat(r.getMisses()).as("%s: every sampled row read back whole", peer).isZero();
+      assertThat(r.putNanos().getTotalCount()).as("2 writers × 200 batches").isEqualTo(400);
+      assertThat(r.walBytes()).as("the WAL is on").isGreaterThanOrEqualTo(4000L * 4 * 25);
+      assertThat(r.flushes()).as("the final flush at least").isPositive();
+    }
+    String table = EngineReport.render(withPeers.labels(), runs);
+    assertThat(table).contains("× rocksdb").contains("| rocksdb-tuned |");
+    assertThatThrownBy(() -> plan("UNIQUE", "ADAPTIVE", "--peers", "leveldb"))
+        .hasMessageContaining("unknown peer 'leveldb'");
   }
 
   @Test
   void batchesWriteAllRowsInFewerCalls() {
     EngineWrites.Plan batched = plan("UNIQUE", "ADAPTIVE", "--batch", "100", "--durability", "SYNC_WAL");
     EngineRunResult r = EngineWrites.measure(batched, KeyDistribution.UNIQUE, s -> { })
-        .get(MemStorePolicy.ADAPTIVE).get(0);
+        .get("ADAPTIVE").get(0);
     assertThat(r.putNanos().getTotalCount()).as("2 writers × 20 calls of 100 rows").isEqualTo(40);
     assertThat(r.getMisses()).isZero();
     assertThat(r.walRecords()).as("unique keys: one WAL record per call").isEqualTo(40);
