@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "bellows 0.1.0-SNAPSHOT",
     description = "Bellows, an embeddable LSM wide-column store: shell and tools.",
-    subcommands = {ShellSubcommand.class, InspectSubcommand.class, WalDumpSubcommand.class})
+    subcommands = {ShellSubcommand.class, InspectSubcommand.class, WalDumpSubcommand.class, YcsbSubcommand.class})
 public final class BellowsCli implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
