@@ -1,7 +1,7 @@
 package io.bellows.server;
 
 import io.bellows.engine.LocalEngine;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
@@ -21,10 +21,10 @@ public final class ServerProcess {
 
   private final Path data;
   private final ServerConfig config;
-  private final PrintStream err;
+  private final PrintWriter err;
   private final CountDownLatch stop = new CountDownLatch(1);
 
-  public ServerProcess(Path data, ServerConfig config, PrintStream err) {
+  public ServerProcess(Path data, ServerConfig config, PrintWriter err) {
     this.data = data;
     this.config = config;
     this.err = err;
@@ -39,6 +39,7 @@ public final class ServerProcess {
   public int run() {
     if (Files.exists(data) && !Files.isDirectory(data)) {
       err.println("ERROR: cannot open " + data.toAbsolutePath() + ": not a directory");
+      err.flush();
       return 2;
     }
     LocalEngine engine;
@@ -48,6 +49,7 @@ public final class ServerProcess {
       String reason = e.getCause() != null && String.valueOf(e.getMessage()).startsWith("cannot open ")
           ? String.valueOf(e.getCause().getMessage()) : String.valueOf(e.getMessage());
       err.println("ERROR: cannot open " + data.toAbsolutePath() + ": " + reason);
+      err.flush();
       return 2;
     }
     BellowsServer server;
@@ -56,6 +58,7 @@ public final class ServerProcess {
     } catch (ServerStartException e) {
       engine.close();
       err.println("ERROR: " + e.getMessage());
+      err.flush();
       return 2;
     }
     if (!Signals.onTermination(this::requestStop)) {
