@@ -14,8 +14,13 @@ final class ServerFixture implements AutoCloseable {
   final BellowsServer server;
 
   ServerFixture(Path dir, ServerConfig config, ServerEvents events) {
+    this(dir, config, events, -1);
+  }
+
+  /** With {@code httpPort} 0, /metrics on a free port. */
+  ServerFixture(Path dir, ServerConfig config, ServerEvents events, int httpPort) {
     this.engine = LocalEngine.open(dir, EngineOptions.defaults());
-    this.server = BellowsServer.start(engine, config.withPorts(0, -1), events);
+    this.server = BellowsServer.start(engine, config.withPorts(0, httpPort), events);
   }
 
   ServerFixture(Path dir) {
