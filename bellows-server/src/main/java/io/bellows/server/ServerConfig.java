@@ -38,24 +38,31 @@ public record ServerConfig(String bind, int port, int httpPort, int maxCalls, in
   /** A bearer token: its name (for logs), role, SHA-256 of the secret, and an optional expiry. */
   public record Token(String name, Role role, byte[] sha256, Instant expires) {}
 
-  /** Every key with its default and meaning, in the order docs show them. */
+  /**
+   * Every key with its default and meaning (Markdown), as docs/SERVER.md shows them;
+   * ServerConfigTest keeps the two the same.
+   */
   public static final List<String[]> KEYS = List.of(
       new String[] {"bind", "127.0.0.1 without security, 0.0.0.0 with it",
-          "Address the gRPC and HTTP ports listen on. Without TLS and tokens (or mutual TLS) the server listens"
-              + " on loopback only and refuses any other address."},
-      new String[] {"port", "7070", "gRPC port; 0 picks a free one. --port overrides it."},
-      new String[] {"http.port", "7080", "HTTP port of /metrics; 0 picks a free one, -1 none. --http-port overrides it."},
+          "Address the gRPC and HTTP ports listen on. Without TLS and authentication (tokens or client certificates) only a loopback address is accepted."},
+      new String[] {"port", "7070",
+          "gRPC port; 0 picks a free one (logged)."},
+      new String[] {"http.port", "7080",
+          "HTTP port of `/metrics`; 0 picks a free one, -1 none."},
       new String[] {"max.calls", "1024",
-          "Calls in progress at most (open scans count); more are refused at once with RESOURCE_EXHAUSTED and a retry hint."},
-      new String[] {"threads", "16", "Threads running calls (engine reads and writes block them)."},
-      new String[] {"tls.cert", "none", "Server certificate chain, PEM. With tls.key: the server speaks TLS only."},
-      new String[] {"tls.key", "none", "Private key of tls.cert, PKCS#8 PEM."},
+          "Calls in progress at most (an open scan counts until it ends); more are refused at once with `RESOURCE_EXHAUSTED` and a retry hint, nothing run."},
+      new String[] {"threads", "16",
+          "Threads running calls; engine reads and writes block them (a write waits for its WAL sync and for back-pressure)."},
+      new String[] {"tls.cert", "none",
+          "Server certificate chain, PEM. With `tls.key` the server speaks TLS only."},
+      new String[] {"tls.key", "none",
+          "Private key of `tls.cert`, PKCS#8 PEM."},
       new String[] {"tls.client.ca", "none",
           "CA certificates, PEM: clients must present a certificate signed by one of them (mutual TLS)."},
       new String[] {"token.NAME", "none",
-          "A bearer token: 'ROLE SHA256HEX [EXPIRES]', ROLE one of read-only, read-write, admin; SHA256HEX the"
-              + " SHA-256 of the token in hex; EXPIRES an ISO-8601 instant. With any token, every call needs one."},
-      new String[] {"bellows.*", "see the configuration table", "Engine knobs."});
+          "A bearer token: `ROLE SHA256HEX [EXPIRES]`; ROLE one of read-only, read-write, admin; SHA256HEX the SHA-256 of the token in hex; EXPIRES an ISO-8601 instant. With any token, every call needs one."},
+      new String[] {"bellows.*", "see the README's configuration table",
+          "Engine knobs, e.g. `bellows.wal.max.files = 64`."});
 
   public static ServerConfig defaults() {
     return new ServerConfig(null, 7070, 7080, 1024, 16, null, null, null, List.of(), EngineOptions.defaults());

@@ -58,6 +58,14 @@ class ServerConfigTest {
   }
 
   @Test
+  void docsShowEveryKeyWithItsDefaultAndMeaning() throws Exception {
+    String doc = Files.readString(Path.of("..", "docs", "SERVER.md"));
+    for (String[] k : ServerConfig.KEYS) {
+      assertThat(doc).contains("| `" + k[0] + "` | " + k[1] + " | " + k[2] + " |");
+    }
+  }
+
+  @Test
   void badKeysAndValuesAreNamed() {
     assertThatThrownBy(() -> parse("prot", "1")).hasMessageContaining("unknown server setting 'prot'");
     assertThatThrownBy(() -> parse("port", "70000")).hasMessageContaining("port");
