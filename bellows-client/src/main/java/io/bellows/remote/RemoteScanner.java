@@ -25,9 +25,20 @@ final class RemoteScanner implements RowScanner {
   private Iterator<Row> batch = List.<Row>of().iterator();
   private boolean done;
 
+  /**
+   * Starts the scan and waits for its first message (or its end, or its error), so that an error
+   * of the scan itself — an unknown table, a bad query — is thrown here, as the embedded engine
+   * throws it when a scanner is opened, not at the first row.
+   */
   RemoteScanner(ClientCall<ScanRequest, ScanResponse> call, ScanRequest request) {
     this.call = call;
     this.stream = ClientCalls.blockingServerStreamingCall(call, request);
+    try {
+      stream.hasNext();
+    } catch (StatusRuntimeException e) {
+      done = true;
+      throw WireErrors.toException(e);
+    }
   }
 
   @Override

@@ -84,6 +84,15 @@ class EmbeddedRemoteComparisonTest {
       same(seed, "regions", both, db -> regions(db.regions("t")));
       same(seed, "list", both, db -> db.listTables().toString());
       same(seed, "unknown table", both, db -> db.getTable("nope").name());
+      same(seed, "scan of a disabled table", both, db -> {
+        Table t = db.getTable("t");
+        db.disableTable("t");
+        try (ResultScanner s = t.getScanner(new Scan())) {
+          return "opened";
+        } finally {
+          db.enableTable("t");
+        }
+      });
       same(seed, "drop enabled", both, db -> {
         db.dropTable("t");
         return "dropped";
