@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One {@link Engine} served over gRPC (services Admin and Data, bellows.proto) and, on a second
- * port, {@code /metrics} over HTTP. The engine belongs to the caller: {@link #close} stops serving
+ * port, {@code /metrics} and the live page {@code /status} over HTTP ({@link HttpEndpoints}). The engine belongs to the caller: {@link #close} stops serving
  * and leaves the engine open.
  *
  * <p>Threads: Netty's event loops (I/O only); a fixed pool of {@code threads} running the calls
@@ -36,11 +36,11 @@ public final class BellowsServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BellowsServer.class);
 
   private final Server grpc;
-  private final MetricsHttpServer http;
+  private final HttpEndpoints http;
   private final ExecutorService executor;
   private final ThrottleInterceptor throttle;
 
-  private BellowsServer(Server grpc, MetricsHttpServer http, ExecutorService executor, ThrottleInterceptor throttle) {
+  private BellowsServer(Server grpc, HttpEndpoints http, ExecutorService executor, ThrottleInterceptor throttle) {
     this.grpc = grpc;
     this.http = http;
     this.executor = executor;
@@ -97,19 +97,27 @@ public final class BellowsServer implements AutoCloseable {
       executor.shutdownNow();
       throw new ServerStartException(bindMessage("gRPC", address, config.port(), e), e);
     }
-    MetricsHttpServer http = null;
+    HttpEndpoints http = null;
     if (config.httpPort() >= 0) {
+      InetAddress httpAddress;
       try {
-        http = MetricsHttpServer.start(new InetSocketAddress(address, config.httpPort()), metrics.registry());
+        httpAddress = InetAddress.getByName(config.httpBind());
+      } catch (UnknownHostException e) {
+        grpc.shutdownNow();
+        executor.shutdownNow();
+        throw new ServerStartException("unknown http.bind address '" + config.httpBind() + "'", e);
+      }
+      try {
+        http = HttpEndpoints.start(new InetSocketAddress(httpAddress, config.httpPort()), metrics.registry(), engine);
       } catch (IOException e) {
         grpc.shutdownNow();
         executor.shutdownNow();
-        throw new ServerStartException(bindMessage("HTTP", address, config.httpPort(), e), e);
+        throw new ServerStartException(bindMessage("HTTP", httpAddress, config.httpPort(), e), e);
       }
     }
     BellowsServer server = new BellowsServer(grpc, http, executor, throttle);
     LOG.info("listening on {}:{} (gRPC{}), {}; {}", address.getHostAddress(), server.port(),
-        http == null ? "" : ", HTTP /metrics on port " + http.port(), security,
+        http == null ? "" : ", HTTP /metrics and /status on " + config.httpBind() + ":" + http.port(), security,
         address.isLoopbackAddress() && !config.secured()
             ? "loopback only, as no TLS and authentication are configured"
             : "reachable from other hosts");

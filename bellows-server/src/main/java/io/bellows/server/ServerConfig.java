@@ -24,6 +24,7 @@ import java.util.TreeMap;
  * @param bind address to listen on; null: loopback without security, every interface with it
  * @param port gRPC port (0: any free port)
  * @param httpPort metrics port (0: any free port, -1: none)
+ * @param httpBind address the HTTP port listens on
  * @param maxCalls calls in progress at most; more are refused with RESOURCE_EXHAUSTED
  * @param threads threads running calls
  * @param tlsCert server certificate chain (PEM), or null for plain text
@@ -32,7 +33,7 @@ import java.util.TreeMap;
  * @param tokens bearer tokens; empty: no token asked for
  * @param engine engine knobs
  */
-public record ServerConfig(String bind, int port, int httpPort, int maxCalls, int threads, Path tlsCert, Path tlsKey,
+public record ServerConfig(String bind, int port, int httpPort, String httpBind, int maxCalls, int threads, Path tlsCert, Path tlsKey,
     Path tlsClientCa, List<Token> tokens, EngineOptions engine) {
 
   /** A bearer token: its name (for logs), role, SHA-256 of the secret, and an optional expiry. */
@@ -44,11 +45,13 @@ public record ServerConfig(String bind, int port, int httpPort, int maxCalls, in
    */
   public static final List<String[]> KEYS = List.of(
       new String[] {"bind", "127.0.0.1 without security, 0.0.0.0 with it",
-          "Address the gRPC and HTTP ports listen on. Without TLS and authentication (tokens or client certificates) only a loopback address is accepted."},
+          "Address the gRPC port listens on. Without TLS and authentication (tokens or client certificates) only a loopback address is accepted."},
       new String[] {"port", "7070",
           "gRPC port; 0 picks a free one (logged)."},
       new String[] {"http.port", "7080",
-          "HTTP port of `/metrics`; 0 picks a free one, -1 none."},
+          "HTTP port of `/metrics` and `/status`; 0 picks a free one, -1 none."},
+      new String[] {"http.bind", "127.0.0.1",
+          "Address the HTTP port listens on. Its pages have no authentication and show table names and region keys: expose them deliberately."},
       new String[] {"max.calls", "1024",
           "Calls in progress at most (an open scan counts until it ends); more are refused at once with `RESOURCE_EXHAUSTED` and a retry hint, nothing run."},
       new String[] {"threads", "16",
@@ -65,7 +68,7 @@ public record ServerConfig(String bind, int port, int httpPort, int maxCalls, in
           "Engine knobs, e.g. `bellows.wal.max.files = 64`."});
 
   public static ServerConfig defaults() {
-    return new ServerConfig(null, 7070, 7080, 1024, 16, null, null, null, List.of(), EngineOptions.defaults());
+    return new ServerConfig(null, 7070, 7080, "127.0.0.1", 1024, 16, null, null, null, List.of(), EngineOptions.defaults());
   }
 
   /** Reads a config file; unknown keys and bad values are errors naming the key. */
@@ -85,6 +88,7 @@ public record ServerConfig(String bind, int port, int httpPort, int maxCalls, in
     String bind = d.bind();
     int port = d.port();
     int httpPort = d.httpPort();
+    String httpBind = d.httpBind();
     int maxCalls = d.maxCalls();
     int threads = d.threads();
     Path cert = null;
@@ -99,6 +103,7 @@ public record ServerConfig(String bind, int port, int httpPort, int maxCalls, in
         case "bind" -> bind = v;
         case "port" -> port = intIn(k, v, 0, 65535);
         case "http.port" -> httpPort = intIn(k, v, -1, 65535);
+        case "http.bind" -> httpBind = v;
         case "max.calls" -> maxCalls = intIn(k, v, 1, 1_000_000);
         case "threads" -> threads = intIn(k, v, 1, 10_000);
         case "tls.cert" -> cert = base.resolve(v);
@@ -121,7 +126,8 @@ public record ServerConfig(String bind, int port, int httpPort, int maxCalls, in
     if (clientCa != null && cert == null) {
       throw new IllegalArgumentException("tls.client.ca needs tls.cert and tls.key");
     }
-    return new ServerConfig(bind, port, httpPort, maxCalls, threads, cert, key, clientCa, List.copyOf(tokens), engine.build());
+    return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, cert, key, clientCa, List.copyOf(tokens),
+        engine.build());
   }
 
   private static Token token(String name, String v) {
@@ -178,23 +184,23 @@ public record ServerConfig(String bind, int port, int httpPort, int maxCalls, in
   }
 
   public ServerConfig withPorts(Integer port, Integer httpPort) {
-    return new ServerConfig(bind, port == null ? this.port : port, httpPort == null ? this.httpPort : httpPort,
+    return new ServerConfig(bind, port == null ? this.port : port, httpPort == null ? this.httpPort : httpPort, httpBind,
         maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens, engine);
   }
 
   public ServerConfig withBind(String bind) {
-    return new ServerConfig(bind, port, httpPort, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens, engine);
+    return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens, engine);
   }
 
   public ServerConfig withMaxCalls(int maxCalls) {
-    return new ServerConfig(bind, port, httpPort, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens, engine);
+    return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens, engine);
   }
 
   public ServerConfig withTls(Path cert, Path key, Path clientCa) {
-    return new ServerConfig(bind, port, httpPort, maxCalls, threads, cert, key, clientCa, tokens, engine);
+    return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, cert, key, clientCa, tokens, engine);
   }
 
   public ServerConfig withTokens(List<Token> tokens) {
-    return new ServerConfig(bind, port, httpPort, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, List.copyOf(tokens), engine);
+    return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, List.copyOf(tokens), engine);
   }
 }
