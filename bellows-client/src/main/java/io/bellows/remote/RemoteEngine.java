@@ -289,12 +289,15 @@ public final class RemoteEngine implements Engine {
     }
     check();
     ScanRequest request = ScanRequest.newBuilder().setTable(id(table)).setQuery(Wire.toWire(query)).build();
-    CallOptions callOptions = CallOptions.DEFAULT;
-    Duration deadline = options.scanDeadline();
-    if (deadline != null) {
-      callOptions = callOptions.withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
-    }
-    return new RemoteScanner(channel.newCall(DataGrpc.getScanMethod(), callOptions), request);
+    // Opening is retried like a read (each attempt a new call); a stream that fails later is not.
+    return read(() -> {
+      CallOptions callOptions = CallOptions.DEFAULT;
+      Duration deadline = options.scanDeadline();
+      if (deadline != null) {
+        callOptions = callOptions.withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
+      }
+      return new RemoteScanner(channel.newCall(DataGrpc.getScanMethod(), callOptions), request);
+    });
   }
 
   /** A scanner of the one row a get returned (or of none). */

@@ -28,17 +28,13 @@ final class RemoteScanner implements RowScanner {
   /**
    * Starts the scan and waits for its first message (or its end, or its error), so that an error
    * of the scan itself — an unknown table, a bad query — is thrown here, as the embedded engine
-   * throws it when a scanner is opened, not at the first row.
+   * throws it when a scanner is opened, not at the first row. Throws the call's {@link
+   * StatusRuntimeException} as it is, for the caller's retries.
    */
   RemoteScanner(ClientCall<ScanRequest, ScanResponse> call, ScanRequest request) {
     this.call = call;
     this.stream = ClientCalls.blockingServerStreamingCall(call, request);
-    try {
-      stream.hasNext();
-    } catch (StatusRuntimeException e) {
-      done = true;
-      throw WireErrors.toException(e);
-    }
+    stream.hasNext();
   }
 
   @Override

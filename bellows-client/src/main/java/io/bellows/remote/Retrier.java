@@ -8,8 +8,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 
 /**
- * Runs one remote call with retries: a call that fails with UNAVAILABLE or RESOURCE_EXHAUSTED is
- * tried again after a pause (exponential backoff with jitter, at least the server's hint) when
+ * Runs one remote call with retries: a call that fails with UNAVAILABLE, or that the server
+ * throttled (RESOURCE_EXHAUSTED, kind THROTTLED), is tried again after a pause (exponential backoff with jitter, at least the server's hint) when
  * that is safe: the call is idempotent (reads, table lookups), or the server said that nothing of
  * it was applied (writes refused while writes are stopped, throttled calls, calls refused by a
  * stopping server). A write that failed in transit is not retried: it may have been applied.
@@ -43,6 +43,9 @@ final class Retrier {
     ErrorKind kind = WireErrors.kind(e);
     if (kind == ErrorKind.ENGINE_CLOSED) {
       return false; // the server is stopping: say so rather than wait for it
+    }
+    if (code == Status.Code.RESOURCE_EXHAUSTED && kind != ErrorKind.THROTTLED) {
+      return false; // gRPC's own limits (a message too large): trying again changes nothing
     }
     return idempotent || WireErrors.certainlyNotApplied(e);
   }

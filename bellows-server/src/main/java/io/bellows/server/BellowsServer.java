@@ -34,6 +34,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class BellowsServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BellowsServer.class);
+  /** Largest request message: room for a batch of puts of values up to the engine's largest (10 MiB). */
+  public static final int MAX_REQUEST_BYTES = 64 << 20;
 
   private final Server grpc;
   private final HttpEndpoints http;
@@ -74,6 +76,7 @@ public final class BellowsServer implements AutoCloseable {
     AuthInterceptor auth = new AuthInterceptor(config.tokens(), Clock.systemUTC());
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(address, config.port()))
         .executor(executor)
+        .maxInboundMessageSize(MAX_REQUEST_BYTES)
         .addService(ServerInterceptors.intercept(new AdminService(engine, tables), throttle, auth, metrics))
         .addService(ServerInterceptors.intercept(
             new DataService(engine, tables, events, ScanCall.Limits.DEFAULT), throttle, auth, metrics));
