@@ -34,10 +34,13 @@ final class Calls {
     response.onCompleted();
   }
 
+  /** DEADLINE_EXCEEDED if the call's deadline passed, else CANCELLED (the client gave up). */
   static StatusRuntimeException cancelled(Context context) {
-    Throwable cause = context.cancellationCause();
-    return Status.fromThrowable(cause == null ? Status.CANCELLED.asRuntimeException() : cause)
-        .augmentDescription("call cancelled before it ran; nothing applied").asRuntimeException();
+    boolean late = context.getDeadline() != null && context.getDeadline().isExpired();
+    return (late ? Status.DEADLINE_EXCEEDED : Status.CANCELLED)
+        .withDescription("the call was " + (late ? "past its deadline" : "cancelled") + " before it ran; nothing applied")
+        .withCause(context.cancellationCause())
+        .asRuntimeException();
   }
 
   /** The status for an engine exception; failures that are not the caller's are logged. */
