@@ -49,6 +49,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -64,33 +65,50 @@ import java.util.function.Supplier;
  *
  * <p>Errors are the engine's own exception types, raised from the server's status (docs/PROTOCOL.md);
  * errors of the connection itself are {@code RemoteCallException}s. Calls are retried as {@link
- * Retrier} says. Thread-safe: one HTTP/2 connection multiplexes every thread's calls; share one
- * instance. {@link #close} closes the connection, not the server's engine.
+ * Retrier} says. Thread-safe: an HTTP/2 connection multiplexes every thread's calls (and {@code
+ * RemoteOptions.connections} spreads them over several); share one instance. {@link #close}
+ * closes the connections, not the server's engine.
  */
 public final class RemoteEngine implements Engine {
   private static final Metadata.Key<String> AUTHORIZATION = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
 
-  private final ManagedChannel managed;
-  private final Channel channel;
+  private final List<ManagedChannel> managed;
+  private final List<Channel> channels;
+  private final AtomicInteger next = new AtomicInteger();
   private final RemoteOptions options;
   private final Retrier retrier;
   private volatile boolean closed;
 
-  private RemoteEngine(ManagedChannel managed, RemoteOptions options) {
-    this.managed = managed;
+  private RemoteEngine(List<ManagedChannel> managed, RemoteOptions options) {
+    this.managed = List.copyOf(managed);
     this.options = options;
     this.retrier = new Retrier(options);
-    if (options.token() != null) {
-      Metadata headers = new Metadata();
-      headers.put(AUTHORIZATION, "Bearer " + options.token());
-      this.channel = ClientInterceptors.intercept(managed, MetadataUtils.newAttachHeadersInterceptor(headers));
-    } else {
-      this.channel = managed;
+    List<Channel> channels = new ArrayList<>();
+    for (ManagedChannel m : managed) {
+      if (options.token() != null) {
+        Metadata headers = new Metadata();
+        headers.put(AUTHORIZATION, "Bearer " + options.token());
+        channels.add(ClientInterceptors.intercept(m, MetadataUtils.newAttachHeadersInterceptor(headers)));
+      } else {
+        channels.add(m);
+      }
     }
+    this.channels = List.copyOf(channels);
   }
 
-  /** Connects to the server at {@code target} ("host:port"); the connection is made at the first call. */
+  /**
+   * Connects to the server at {@code target} ("host:port") with {@code options.connections()}
+   * connections, made at the first calls.
+   */
   public static RemoteEngine open(String target, RemoteOptions options) {
+    List<ManagedChannel> channels = new ArrayList<>();
+    for (int i = 0; i < options.connections(); i++) {
+      channels.add(channel(target, options));
+    }
+    return new RemoteEngine(channels, options);
+  }
+
+  private static ManagedChannel channel(String target, RemoteOptions options) {
     NettyChannelBuilder b = NettyChannelBuilder.forTarget(target)
         .flowControlWindow(options.flowControlWindow())
         .maxInboundMessageSize(64 << 20);
@@ -107,7 +125,7 @@ public final class RemoteEngine implements Engine {
     } else {
       b.usePlaintext();
     }
-    return new RemoteEngine(b.build(), options);
+    return b.build();
   }
 
   /** The API over a server: {@code Bellows.over(open(target, options))}. */
@@ -117,17 +135,22 @@ public final class RemoteEngine implements Engine {
 
   /** Over a channel made elsewhere (in-process tests, custom transports); closing closes it. */
   public static RemoteEngine over(ManagedChannel channel, RemoteOptions options) {
-    return new RemoteEngine(channel, options);
+    return new RemoteEngine(List.of(channel), options);
+  }
+
+  /** The connection for the next call: each in turn. */
+  private Channel channel() {
+    return channels.get(Math.floorMod(next.getAndIncrement(), channels.size()));
   }
 
   private AdminGrpc.AdminBlockingStub admin() {
     check();
-    return AdminGrpc.newBlockingStub(channel).withDeadlineAfter(options.adminDeadline().toMillis(), TimeUnit.MILLISECONDS);
+    return AdminGrpc.newBlockingStub(channel()).withDeadlineAfter(options.adminDeadline().toMillis(), TimeUnit.MILLISECONDS);
   }
 
   private DataGrpc.DataBlockingStub data() {
     check();
-    return DataGrpc.newBlockingStub(channel).withDeadlineAfter(options.dataDeadline().toMillis(), TimeUnit.MILLISECONDS);
+    return DataGrpc.newBlockingStub(channel()).withDeadlineAfter(options.dataDeadline().toMillis(), TimeUnit.MILLISECONDS);
   }
 
   private void check() {
@@ -296,7 +319,7 @@ public final class RemoteEngine implements Engine {
       if (deadline != null) {
         callOptions = callOptions.withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
       }
-      return new RemoteScanner(channel.newCall(DataGrpc.getScanMethod(), callOptions), request);
+      return new RemoteScanner(channel().newCall(DataGrpc.getScanMethod(), callOptions), request);
     });
   }
 
@@ -364,13 +387,15 @@ public final class RemoteEngine implements Engine {
       return;
     }
     closed = true;
-    managed.shutdown();
+    managed.forEach(ManagedChannel::shutdown);
     try {
-      if (!managed.awaitTermination(5, TimeUnit.SECONDS)) {
-        managed.shutdownNow();
+      for (ManagedChannel m : managed) {
+        if (!m.awaitTermination(5, TimeUnit.SECONDS)) {
+          m.shutdownNow();
+        }
       }
     } catch (InterruptedException e) {
-      managed.shutdownNow();
+      managed.forEach(ManagedChannel::shutdownNow);
       Thread.currentThread().interrupt();
     }
   }

@@ -54,7 +54,7 @@ class ConcurrentClientsTest {
         int client = c;
         Random rnd = new Random(seed + c);
         futures.add(pool.submit(() -> {
-          Bellows own = client % 3 == 0 ? f.connect(options) : null;
+          Bellows own = client % 3 == 0 ? f.connect(options.withConnections(2)) : null;
           try {
             return run(client, rnd, own != null ? own : shared);
           } finally {
