@@ -9,15 +9,16 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code bellows} command line: {@code shell}, {@code inspect} and {@code wal-dump}. Without a
- * subcommand it prints its usage.
+ * The {@code bellows} command line: {@code shell}, {@code server}, {@code inspect} and {@code
+ * wal-dump}. Without a subcommand it prints its usage.
  */
 @Command(
     name = "bellows",
     mixinStandardHelpOptions = true,
     version = "bellows 0.1.0-SNAPSHOT",
     description = "Bellows, an embeddable LSM wide-column store: shell and tools.",
-    subcommands = {ShellSubcommand.class, InspectSubcommand.class, WalDumpSubcommand.class, YcsbSubcommand.class})
+    subcommands = {ShellSubcommand.class, ServerSubcommand.class, InspectSubcommand.class,
+        WalDumpSubcommand.class, YcsbSubcommand.class})
 public final class BellowsCli implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

@@ -5,6 +5,8 @@ import io.bellows.cli.shell.ErrorMessages;
 import io.bellows.cli.shell.Shell;
 import io.bellows.client.Bellows;
 import io.bellows.config.EngineOptions;
+import io.bellows.remote.RemoteEngine;
+import io.bellows.remote.RemoteOptions;
 import java.io.BufferedReader;
 import java.io.Console;
 import java.io.InputStream;
@@ -19,8 +21,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code bellows shell}: opens the engine on a data directory and runs the interactive shell over
- * standard input and output, closing the engine at exit, end of input or interrupt.
+ * {@code bellows shell}: opens the engine on a data directory, or connects to a server ({@code
+ * --connect}), and runs the interactive shell over standard input and output, closing the engine or
+ * the connection at exit, end of input or interrupt.
  */
 @Command(
     name = "shell",
@@ -31,6 +34,15 @@ final class ShellSubcommand implements Callable<Integer> {
   @Option(names = "--data", paramLabel = "DIR", defaultValue = "bellows-data",
       description = "Data directory (default: ${DEFAULT-VALUE}, relative to the current directory).")
   Path data;
+
+  @Option(names = "--connect", paramLabel = "HOST:PORT",
+      description = "Use the server at HOST:PORT instead of a data directory. A bearer token is read from the"
+          + " environment variable BELLOWS_TOKEN.")
+  String connect;
+
+  @Option(names = "--tls-ca", paramLabel = "FILE",
+      description = "With --connect: speak TLS, trusting the CA certificates (PEM) in FILE.")
+  Path tlsCa;
 
   @Option(names = "--no-timing", description = "Do not print the 'Took N seconds' line after each command.")
   boolean noTiming;
@@ -73,6 +85,27 @@ final class ShellSubcommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintStream out = new PrintStream(this.out, true, StandardCharsets.UTF_8);
+    if (connect != null) {
+      Bellows db;
+      try {
+        RemoteOptions options = RemoteOptions.defaults().withToken(System.getenv("BELLOWS_TOKEN"));
+        if (tlsCa != null) {
+          options = options.withTls(tlsCa, null, null);
+        }
+        db = RemoteEngine.connect(connect, options);
+      } catch (RuntimeException e) {
+        out.println("ERROR: cannot connect to " + connect + ": " + ErrorMessages.describe(e));
+        return 2;
+      }
+      try {
+        db.listTables(); // fail now, not at the first command, if the server cannot be reached
+      } catch (RuntimeException e) {
+        db.close();
+        out.println("ERROR: cannot connect to " + connect + ": " + ErrorMessages.describe(e));
+        return 2;
+      }
+      return runShell(db, out);
+    }
     String cannotOpen = "ERROR: cannot open " + data.toAbsolutePath() + ": ";
     if (Files.exists(data) && !Files.isDirectory(data)) {
       // The engine would only say it cannot create the directory.
@@ -88,6 +121,10 @@ final class ShellSubcommand implements Callable<Integer> {
       out.println(cannotOpen + ErrorMessages.describe(wrapped ? e.getCause() : e));
       return 2;
     }
+    return runShell(db, out);
+  }
+
+  private int runShell(Bellows db, PrintStream out) {
     AtomicBoolean closed = new AtomicBoolean();
     Engine engine = Engine.of(db);
     // Ctrl-C ends the JVM: still release the WAL and directory lock cleanly.

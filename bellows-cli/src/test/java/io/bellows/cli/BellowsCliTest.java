@@ -38,7 +38,7 @@ class BellowsCliTest {
   @Test
   void noArgumentsPrintsUsageWithTheSubcommands() {
     assertThat(run()).isZero();
-    assertThat(output()).contains("Usage: bellows").contains("shell").contains("inspect").contains("wal-dump");
+    assertThat(output()).contains("Usage: bellows").contains("shell").contains("server").contains("inspect").contains("wal-dump");
   }
 
   @Test

@@ -13,7 +13,8 @@ import java.util.Optional;
 
 /**
  * The entry point of the API: tables and their administration, over an {@link Engine} — the
- * embedded one from {@link #open}.
+ * embedded one from {@link #open}, or any other from {@link #over} (a server's, through the
+ * bellows-client module).
  *
  * <pre>{@code
  * try (Bellows db = Bellows.open(Path.of("data"), EngineOptions.defaults())) {
@@ -42,6 +43,14 @@ public final class Bellows implements AutoCloseable {
    */
   public static Bellows open(Path dir, EngineOptions options) {
     return new Bellows(LocalEngine.open(dir, options), dir.toAbsolutePath());
+  }
+
+  /**
+   * The API over any engine, such as a remote one (module bellows-client). Closing the returned
+   * object closes the engine; {@link #directory()} is null, as there is no local directory.
+   */
+  public static Bellows over(Engine engine) {
+    return new Bellows(java.util.Objects.requireNonNull(engine, "engine"), null);
   }
 
   /** Creates a table of one region. */
@@ -164,7 +173,7 @@ public final class Bellows implements AutoCloseable {
     return engine.storeMetrics(table);
   }
 
-  /** The data directory of the embedded engine. */
+  /** The data directory of the embedded engine; null over an engine from {@link #over}. */
   public Path directory() {
     return directory;
   }

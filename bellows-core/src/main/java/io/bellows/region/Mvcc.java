@@ -54,6 +54,28 @@ public final class Mvcc {
     notifyAll();
   }
 
+  /**
+   * Completes the mutation and waits until the read point has reached it, so that a writer returns
+   * only once its write is visible: its next read sees it (read-your-writes). Without the wait, a
+   * mutation that completes while an earlier one of the region is still in flight (waiting for its
+   * WAL sync) would return invisible. Entries ahead of it complete without waiting for anything
+   * this thread holds, so the wait ends.
+   */
+  public synchronized void completeAndWait(WriteEntry e) {
+    complete(e);
+    boolean interrupted = false;
+    while (readPoint < e.seqId) {
+      try {
+        wait();
+      } catch (InterruptedException ie) {
+        interrupted = true; // the write is applied: finish waiting, keep the interrupt for the caller
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** After WAL replay: everything up to {@code seqId} is complete. */
   public synchronized void advanceTo(long seqId) {
     if (pending.isEmpty() && seqId > readPoint) {

@@ -559,7 +559,7 @@ public final class Region implements AutoCloseable {
       throw new StorageException("write-ahead log sync failed; the write may not be durable and the engine"
           + " stops accepting writes", e);
     } finally {
-      mvcc.complete(we);
+      mvcc.completeAndWait(we); // return only once the write is visible
     }
   }
 

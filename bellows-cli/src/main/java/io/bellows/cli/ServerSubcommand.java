@@ -1,0 +1,61 @@
+package io.bellows.cli;
+
+import io.bellows.server.ServerConfig;
+import io.bellows.server.ServerProcess;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code bellows server}: serves the engine on a data directory over gRPC until SIGTERM or SIGINT,
+ * then flushes, closes and exits 0 (docs/SERVER.md).
+ */
+@Command(
+    name = "server",
+    mixinStandardHelpOptions = true,
+    description = "Serves the engine over gRPC (and /metrics over HTTP) until SIGTERM or Ctrl-C; then flushes,"
+        + " closes and exits 0. Without TLS and tokens it listens on loopback only.")
+final class ServerSubcommand implements Callable<Integer> {
+  @Option(names = "--data", paramLabel = "DIR", defaultValue = "bellows-data",
+      description = "Data directory (default: ${DEFAULT-VALUE}).")
+  Path data;
+
+  @Option(names = "--port", paramLabel = "PORT", description = "gRPC port (default: the config's port, 7070; 0: any free one).")
+  Integer port;
+
+  @Option(names = "--http-port", paramLabel = "PORT",
+      description = "HTTP port of /metrics (default: the config's http.port, 7080; 0: any free one; -1: none).")
+  Integer httpPort;
+
+  @Option(names = "--config", paramLabel = "FILE", description = "Server settings (properties file; see docs/SERVER.md).")
+  Path config;
+
+  @Spec
+  CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    PrintWriter err = spec.commandLine().getErr();
+    ServerConfig settings;
+    try {
+      settings = config == null ? ServerConfig.defaults() : ServerConfig.read(config);
+    } catch (NoSuchFileException e) {
+      err.println("ERROR: cannot read " + config + ": no such file");
+      return 2;
+    } catch (IOException | IllegalArgumentException e) {
+      err.println("ERROR: cannot read " + config + ": " + e.getMessage());
+      return 2;
+    }
+    if ((port != null && (port < 0 || port > 65535)) || (httpPort != null && (httpPort < -1 || httpPort > 65535))) {
+      err.println("ERROR: a port is a number from 0 to 65535 (--http-port also -1)");
+      return 2;
+    }
+    return new ServerProcess(data, settings.withPorts(port, httpPort), err).run();
+  }
+}

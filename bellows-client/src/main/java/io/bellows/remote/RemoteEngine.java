@@ -1,0 +1,402 @@
+package io.bellows.remote;
+
+import com.google.protobuf.ByteString;
+import io.bellows.cell.Cell;
+import io.bellows.client.Bellows;
+import io.bellows.config.Durability;
+import io.bellows.config.EngineOptions;
+import io.bellows.engine.Engine;
+import io.bellows.engine.RegionInfo;
+import io.bellows.engine.RowMutation;
+import io.bellows.engine.TableRef;
+import io.bellows.protocol.AdminGrpc;
+import io.bellows.protocol.CheckAndMutateRequest;
+import io.bellows.protocol.CompactRequest;
+import io.bellows.protocol.CreateTableRequest;
+import io.bellows.protocol.DataGrpc;
+import io.bellows.protocol.Empty;
+import io.bellows.protocol.GetRequest;
+import io.bellows.protocol.GetResponse;
+import io.bellows.protocol.IncrementRequest;
+import io.bellows.protocol.ListTablesRequest;
+import io.bellows.protocol.MutateRequest;
+import io.bellows.protocol.ScanRequest;
+import io.bellows.protocol.SplitRequest;
+import io.bellows.protocol.StoreMetrics;
+import io.bellows.protocol.TableId;
+import io.bellows.protocol.TableName;
+import io.bellows.scan.RowScanner;
+import io.bellows.scan.ScanQuery;
+import io.bellows.schema.TableDescriptor;
+import io.bellows.util.BackgroundError;
+import io.bellows.util.EngineClosedException;
+import io.bellows.wire.Wire;
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientInterceptors;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.shaded.io.grpc.netty.NegotiationType;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
+import io.grpc.stub.MetadataUtils;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * An {@link Engine} whose engine lives in a Bellows server: each call is one gRPC call (see
+ * docs/PROTOCOL.md), so {@link Bellows} and its {@code Table}s work unchanged over it:
+ *
+ * <pre>{@code
+ * try (Bellows db = RemoteEngine.connect("localhost:7070", RemoteOptions.defaults())) {
+ *   Table t = db.getTable("t");
+ *   t.put(new Put("row1").addColumn("f", "q", "v"));
+ * }
+ * }</pre>
+ *
+ * <p>Errors are the engine's own exception types, raised from the server's status (docs/PROTOCOL.md);
+ * errors of the connection itself are {@code RemoteCallException}s. Calls are retried as {@link
+ * Retrier} says. Thread-safe: an HTTP/2 connection multiplexes every thread's calls (and {@code
+ * RemoteOptions.connections} spreads them over several); share one instance. {@link #close}
+ * closes the connections, not the server's engine.
+ */
+public final class RemoteEngine implements Engine {
+  private static final Metadata.Key<String> AUTHORIZATION = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+
+  private final List<ManagedChannel> managed;
+  private final List<Channel> channels;
+  private final AtomicInteger next = new AtomicInteger();
+  private final RemoteOptions options;
+  private final Retrier retrier;
+  private volatile boolean closed;
+
+  private RemoteEngine(List<ManagedChannel> managed, RemoteOptions options) {
+    this.managed = List.copyOf(managed);
+    this.options = options;
+    this.retrier = new Retrier(options);
+    List<Channel> channels = new ArrayList<>();
+    for (ManagedChannel m : managed) {
+      if (options.token() != null) {
+        Metadata headers = new Metadata();
+        headers.put(AUTHORIZATION, "Bearer " + options.token());
+        channels.add(ClientInterceptors.intercept(m, MetadataUtils.newAttachHeadersInterceptor(headers)));
+      } else {
+        channels.add(m);
+      }
+    }
+    this.channels = List.copyOf(channels);
+  }
+
+  /**
+   * Connects to the server at {@code target} ("host:port") with {@code options.connections()}
+   * connections, made at the first calls.
+   */
+  public static RemoteEngine open(String target, RemoteOptions options) {
+    List<ManagedChannel> channels = new ArrayList<>();
+    for (int i = 0; i < options.connections(); i++) {
+      channels.add(channel(target, options));
+    }
+    return new RemoteEngine(channels, options);
+  }
+
+  private static ManagedChannel channel(String target, RemoteOptions options) {
+    NettyChannelBuilder b = NettyChannelBuilder.forTarget(target)
+        .flowControlWindow(options.flowControlWindow())
+        .maxInboundMessageSize(64 << 20);
+    if (options.trustedCa() != null) {
+      try {
+        SslContextBuilder ssl = GrpcSslContexts.forClient().trustManager(options.trustedCa().toFile());
+        if (options.clientCert() != null) {
+          ssl.keyManager(options.clientCert().toFile(), options.clientKey().toFile());
+        }
+        b.sslContext(ssl.build()).negotiationType(NegotiationType.TLS);
+      } catch (IOException | IllegalArgumentException e) {
+        throw new IllegalArgumentException("cannot read the TLS files: " + e.getMessage(), e);
+      }
+    } else {
+      b.usePlaintext();
+    }
+    return b.build();
+  }
+
+  /** The API over a server: {@code Bellows.over(open(target, options))}. */
+  public static Bellows connect(String target, RemoteOptions options) {
+    return Bellows.over(open(target, options));
+  }
+
+  /** Over a channel made elsewhere (in-process tests, custom transports); closing closes it. */
+  public static RemoteEngine over(ManagedChannel channel, RemoteOptions options) {
+    return new RemoteEngine(List.of(channel), options);
+  }
+
+  /** The connection for the next call: each in turn. */
+  private Channel channel() {
+    return channels.get(Math.floorMod(next.getAndIncrement(), channels.size()));
+  }
+
+  private AdminGrpc.AdminBlockingStub admin() {
+    check();
+    return AdminGrpc.newBlockingStub(channel()).withDeadlineAfter(options.adminDeadline().toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private DataGrpc.DataBlockingStub data() {
+    check();
+    return DataGrpc.newBlockingStub(channel()).withDeadlineAfter(options.dataDeadline().toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private void check() {
+    if (closed) {
+      throw new EngineClosedException("the connection to the server is closed");
+    }
+  }
+
+  private <T> T read(Supplier<T> call) {
+    return retrier.call(true, call);
+  }
+
+  private <T> T write(Supplier<T> call) {
+    return retrier.call(false, call);
+  }
+
+  private static TableName name(String table) {
+    return TableName.newBuilder().setName(table).build();
+  }
+
+  private static TableId id(TableRef t) {
+    return TableId.newBuilder().setName(t.name()).setId(t.id()).build();
+  }
+
+  // ------------------------------------------------------------------ tables
+
+  @Override
+  public void createTable(TableDescriptor descriptor) {
+    createTable(descriptor, List.of());
+  }
+
+  @Override
+  public void createTable(TableDescriptor descriptor, List<byte[]> splitKeys) {
+    CreateTableRequest.Builder b = CreateTableRequest.newBuilder().setSchema(Wire.toWire(descriptor));
+    for (byte[] k : splitKeys) {
+      b.addSplitKeys(k == null ? ByteString.EMPTY : ByteString.copyFrom(k));
+    }
+    write(() -> admin().createTable(b.build()));
+  }
+
+  @Override
+  public List<RegionInfo> regions(String table) {
+    return read(() -> {
+      List<RegionInfo> out = new ArrayList<>();
+      admin().regions(name(table)).getRegionsList().forEach(r -> out.add(Wire.fromWire(r)));
+      return out;
+    });
+  }
+
+  @Override
+  public TableDescriptor describeTable(String table) {
+    return Wire.fromWire(read(() -> admin().describeTable(name(table))));
+  }
+
+  @Override
+  public List<String> listTables() {
+    return List.copyOf(read(() -> admin().listTables(ListTablesRequest.getDefaultInstance()).getNamesList()));
+  }
+
+  @Override
+  public boolean tableExists(String table) {
+    return read(() -> admin().tableExists(name(table)).getValue());
+  }
+
+  @Override
+  public void disableTable(String table) {
+    write(() -> admin().disableTable(name(table)));
+  }
+
+  @Override
+  public void enableTable(String table) {
+    write(() -> admin().enableTable(name(table)));
+  }
+
+  @Override
+  public boolean isTableEnabled(String table) {
+    return read(() -> admin().isTableEnabled(name(table)).getValue());
+  }
+
+  @Override
+  public void dropTable(String table) {
+    write(() -> admin().dropTable(name(table)));
+  }
+
+  @Override
+  public TableRef table(String table) {
+    return Wire.fromWire(read(() -> admin().getTable(name(table))));
+  }
+
+  @Override
+  public void flush(String table) {
+    read(() -> admin().flush(name(table))); // flushing twice does no harm
+  }
+
+  @Override
+  public void split(String table) {
+    write(() -> admin().split(SplitRequest.newBuilder().setTable(table).build()));
+  }
+
+  @Override
+  public void split(String table, byte[] splitKey) {
+    write(() -> admin().split(SplitRequest.newBuilder().setTable(table).setSplitKey(Wire.bytes(splitKey)).build()));
+  }
+
+  @Override
+  public void compact(String table) {
+    read(() -> admin().compact(CompactRequest.newBuilder().setTable(table).build()));
+  }
+
+  @Override
+  public void majorCompact(String table) {
+    read(() -> admin().compact(CompactRequest.newBuilder().setTable(table).setMajor(true).build()));
+  }
+
+  // ------------------------------------------------------------------ data
+
+  @Override
+  public void mutate(TableRef table, List<RowMutation> rows) {
+    MutateRequest.Builder b = MutateRequest.newBuilder().setTable(id(table));
+    rows.forEach(m -> b.addRows(Wire.toWire(m)));
+    MutateRequest request = b.build();
+    write(() -> data().mutate(request));
+  }
+
+  @Override
+  public boolean checkAndMutate(TableRef table, byte[] family, byte[] qualifier, byte[] expected, RowMutation mutation) {
+    CheckAndMutateRequest.Builder b = CheckAndMutateRequest.newBuilder()
+        .setTable(id(table))
+        .setFamily(Wire.bytes(family))
+        .setQualifier(Wire.bytes(qualifier))
+        .setMutation(Wire.toWire(mutation));
+    if (expected != null) {
+      b.setExpected(ByteString.copyFrom(expected));
+    }
+    CheckAndMutateRequest request = b.build();
+    return write(() -> data().checkAndMutate(request).getValue());
+  }
+
+  @Override
+  public long increment(TableRef table, byte[] row, byte[] family, byte[] qualifier, long amount, Durability durability) {
+    IncrementRequest request = IncrementRequest.newBuilder()
+        .setTable(id(table))
+        .setRow(Wire.bytes(row))
+        .setFamily(Wire.bytes(family))
+        .setQualifier(Wire.bytes(qualifier))
+        .setAmount(amount)
+        .setDurability(Wire.toWire(durability))
+        .build();
+    return write(() -> data().increment(request).getValue());
+  }
+
+  /** A get (a single-row query) is one unary call; any other query a server-streaming scan. */
+  @Override
+  public RowScanner scan(TableRef table, ScanQuery query) {
+    if (query.isSingleRow()) {
+      GetRequest request = GetRequest.newBuilder().setTable(id(table)).setQuery(Wire.toWire(query)).build();
+      GetResponse response = read(() -> data().get(request));
+      return new OneRow(response.hasRow() ? Wire.fromWire(response.getRow()) : List.of());
+    }
+    check();
+    ScanRequest request = ScanRequest.newBuilder().setTable(id(table)).setQuery(Wire.toWire(query)).build();
+    // Opening is retried like a read (each attempt a new call); a stream that fails later is not.
+    return read(() -> {
+      CallOptions callOptions = CallOptions.DEFAULT;
+      Duration deadline = options.scanDeadline();
+      if (deadline != null) {
+        callOptions = callOptions.withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
+      }
+      return new RemoteScanner(channel().newCall(DataGrpc.getScanMethod(), callOptions), request);
+    });
+  }
+
+  /** A scanner of the one row a get returned (or of none). */
+  private static final class OneRow implements RowScanner {
+    private List<Cell> row;
+
+    OneRow(List<Cell> row) {
+      this.row = row;
+    }
+
+    @Override
+    public boolean nextRow(List<Cell> out) {
+      if (row == null || row.isEmpty()) {
+        return false;
+      }
+      out.addAll(row);
+      row = null;
+      return true;
+    }
+
+    @Override
+    public void close() {
+      row = null;
+    }
+  }
+
+  // ------------------------------------------------------------------ state
+
+  @Override
+  public Optional<BackgroundError> backgroundError() {
+    var r = read(() -> admin().getBackgroundError(Empty.getDefaultInstance()));
+    return r.hasError() ? Optional.of(Wire.fromWire(r.getError())) : Optional.empty();
+  }
+
+  @Override
+  public void resume() {
+    read(() -> admin().resume(Empty.getDefaultInstance()));
+  }
+
+  @Override
+  public Map<String, Number> metrics() {
+    return Wire.metricsFromWire(read(() -> admin().metrics(Empty.getDefaultInstance())).getMetricsMap());
+  }
+
+  @Override
+  public Map<String, Map<String, Number>> storeMetrics(String table) {
+    Map<String, Map<String, Number>> out = new LinkedHashMap<>();
+    for (Map.Entry<String, StoreMetrics> e : read(() -> admin().getStoreMetrics(name(table))).getFamiliesMap().entrySet()) {
+      out.put(e.getKey(), Wire.metricsFromWire(e.getValue().getMetricsMap()));
+    }
+    return out;
+  }
+
+  /** The server engine's explicitly set knobs (its clock and listeners stay in the server). */
+  @Override
+  public EngineOptions options() {
+    return Wire.engineOptions(read(() -> admin().options(Empty.getDefaultInstance())).getSettingsMap());
+  }
+
+  /** Closes the connection (calls in progress are cancelled); the server's engine stays open. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    managed.forEach(ManagedChannel::shutdown);
+    try {
+      for (ManagedChannel m : managed) {
+        if (!m.awaitTermination(5, TimeUnit.SECONDS)) {
+          m.shutdownNow();
+        }
+      }
+    } catch (InterruptedException e) {
+      managed.forEach(ManagedChannel::shutdownNow);
+      Thread.currentThread().interrupt();
+    }
+  }
+}

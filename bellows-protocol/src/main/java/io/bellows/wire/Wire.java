@@ -1,0 +1,305 @@
+package io.bellows.wire;
+
+import com.google.protobuf.ByteString;
+import io.bellows.cell.Cells;
+import io.bellows.config.Durability;
+import io.bellows.config.EngineOptions;
+import io.bellows.config.Knob;
+import io.bellows.engine.RegionInfo;
+import io.bellows.engine.RowMutation;
+import io.bellows.engine.TableRef;
+import io.bellows.protocol.BackgroundError;
+import io.bellows.protocol.Cell;
+import io.bellows.protocol.CellType;
+import io.bellows.protocol.ColumnSelection;
+import io.bellows.protocol.FamilyDescriptor;
+import io.bellows.protocol.MetricValue;
+import io.bellows.protocol.Query;
+import io.bellows.protocol.Row;
+import io.bellows.protocol.TableDescriptor;
+import io.bellows.scan.ScanQuery;
+import io.bellows.schema.ColumnFamilyDescriptor;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.TreeMap;
+
+/**
+ * Conversions between the engine's objects and their wire messages (bellows.proto), both ways: the
+ * one place that knows how each field travels. Stateless. Every {@code from*} method validates what
+ * the engine would not (an unknown cell type, a bad knob value) with {@link
+ * IllegalArgumentException}, which the server answers with INVALID_ARGUMENT.
+ */
+public final class Wire {
+  private Wire() {}
+
+  // ------------------------------------------------------------------ bytes
+
+  public static ByteString bytes(byte[] b) {
+    return b == null || b.length == 0 ? ByteString.EMPTY : ByteString.copyFrom(b);
+  }
+
+  // ------------------------------------------------------------------ cells and rows
+
+  public static Cell toWire(io.bellows.cell.Cell c) {
+    return Cell.newBuilder()
+        .setRow(ByteString.copyFrom(c.array(), c.rowOffset(), c.rowLength()))
+        .setFamily(ByteString.copyFrom(c.array(), c.familyOffset(), c.familyLength()))
+        .setQualifier(ByteString.copyFrom(c.array(), c.qualifierOffset(), c.qualifierLength()))
+        .setTimestamp(c.timestamp())
+        .setType(toWire(c.type()))
+        .setValue(ByteString.copyFrom(c.array(), c.valueOffset(), c.valueLength()))
+        .build();
+  }
+
+  public static io.bellows.cell.Cell fromWire(Cell c) {
+    return Cells.create(c.getRow().toByteArray(), c.getFamily().toByteArray(), c.getQualifier().toByteArray(),
+        c.getTimestamp(), fromWire(c.getType()), c.getValue().toByteArray());
+  }
+
+  static CellType toWire(io.bellows.cell.CellType t) {
+    return switch (t) {
+      case PUT -> CellType.PUT;
+      case DELETE -> CellType.DELETE;
+      case DELETE_COLUMN -> CellType.DELETE_COLUMN;
+      case DELETE_FAMILY -> CellType.DELETE_FAMILY;
+      default -> throw new IllegalArgumentException("cell type " + t + " does not travel");
+    };
+  }
+
+  static io.bellows.cell.CellType fromWire(CellType t) {
+    return switch (t) {
+      case PUT -> io.bellows.cell.CellType.PUT;
+      case DELETE -> io.bellows.cell.CellType.DELETE;
+      case DELETE_COLUMN -> io.bellows.cell.CellType.DELETE_COLUMN;
+      case DELETE_FAMILY -> io.bellows.cell.CellType.DELETE_FAMILY;
+      default -> throw new IllegalArgumentException("unknown cell type " + t);
+    };
+  }
+
+  /** A row of cells (all of one row, as a scanner returns them). */
+  public static Row toWireRow(List<io.bellows.cell.Cell> cells) {
+    Row.Builder b = Row.newBuilder();
+    if (!cells.isEmpty()) {
+      io.bellows.cell.Cell first = cells.get(0);
+      b.setRow(ByteString.copyFrom(first.array(), first.rowOffset(), first.rowLength()));
+    }
+    for (io.bellows.cell.Cell c : cells) {
+      b.addCells(toWire(c));
+    }
+    return b.build();
+  }
+
+  public static List<io.bellows.cell.Cell> fromWire(Row row) {
+    List<io.bellows.cell.Cell> out = new ArrayList<>(row.getCellsCount());
+    for (Cell c : row.getCellsList()) {
+      out.add(fromWire(c));
+    }
+    return out;
+  }
+
+  public static io.bellows.protocol.Durability toWire(Durability d) {
+    return io.bellows.protocol.Durability.forNumber(d.ordinal());
+  }
+
+  public static Durability fromWire(io.bellows.protocol.Durability d) {
+    if (d == io.bellows.protocol.Durability.UNRECOGNIZED) {
+      throw new IllegalArgumentException("unknown durability");
+    }
+    return Durability.values()[d.getNumber()];
+  }
+
+  public static io.bellows.protocol.RowMutation toWire(RowMutation m) {
+    io.bellows.protocol.RowMutation.Builder b = io.bellows.protocol.RowMutation.newBuilder()
+        .setRow(bytes(m.row()))
+        .setDurability(toWire(m.durability()));
+    if (m.wholeRowDeleteTs() >= 0) {
+      b.setWholeRowDelete(true).setWholeRowDeleteTs(m.wholeRowDeleteTs());
+    }
+    for (io.bellows.cell.Cell c : m.cells()) {
+      b.addCells(toWire(c));
+    }
+    return b.build();
+  }
+
+  public static RowMutation fromWire(io.bellows.protocol.RowMutation m) {
+    List<io.bellows.cell.Cell> cells = new ArrayList<>(m.getCellsCount());
+    for (Cell c : m.getCellsList()) {
+      if (!c.getRow().equals(m.getRow())) {
+        throw new IllegalArgumentException("a cell's row differs from its mutation's row");
+      }
+      cells.add(fromWire(c));
+    }
+    if (m.getWholeRowDelete()) {
+      if (m.getWholeRowDeleteTs() < 0) {
+        throw new IllegalArgumentException("negative delete timestamp " + m.getWholeRowDeleteTs());
+      }
+      if (!cells.isEmpty()) {
+        throw new IllegalArgumentException("a whole-row delete carries no cells");
+      }
+    }
+    return new RowMutation(m.getRow().toByteArray(), cells,
+        m.getWholeRowDelete() ? m.getWholeRowDeleteTs() : -1, fromWire(m.getDurability()));
+  }
+
+  // ------------------------------------------------------------------ queries
+
+  public static Query toWire(ScanQuery q) {
+    Query.Builder b = Query.newBuilder()
+        .setStartRow(bytes(q.startRow()))
+        .setStartInclusive(q.startInclusive())
+        .setStopRow(bytes(q.stopRow()))
+        .setStopInclusive(q.stopInclusive())
+        .setSingleRow(q.isSingleRow())
+        .setMinTimestamp(q.minTimestamp())
+        .setMaxTimestamp(q.maxTimestamp() == Long.MAX_VALUE ? 0 : q.maxTimestamp())
+        .setMaxVersions(q.maxVersions())
+        .setLimit(q.limit() == Long.MAX_VALUE ? 0 : q.limit());
+    for (Map.Entry<byte[], NavigableSet<byte[]>> e : q.columns().entrySet()) {
+      ColumnSelection.Builder c = ColumnSelection.newBuilder().setFamily(bytes(e.getKey()));
+      if (e.getValue() != null) {
+        e.getValue().forEach(qual -> c.addQualifiers(bytes(qual)));
+      }
+      b.addColumns(c);
+    }
+    return b.build();
+  }
+
+  public static ScanQuery fromWire(Query q) {
+    ScanQuery.Builder b = ScanQuery.builder();
+    if (q.getSingleRow()) {
+      if (q.getStartRow().isEmpty()) {
+        throw new IllegalArgumentException("row key must not be null or empty");
+      }
+      b.singleRow(q.getStartRow().toByteArray());
+    } else {
+      b.startRow(q.getStartRow().toByteArray(), q.getStartInclusive());
+      b.stopRow(q.getStopRow().toByteArray(), q.getStopInclusive());
+    }
+    for (ColumnSelection c : q.getColumnsList()) {
+      if (c.getFamily().isEmpty()) {
+        throw new IllegalArgumentException("family must not be null or empty");
+      }
+      byte[] family = c.getFamily().toByteArray();
+      if (c.getQualifiersCount() == 0) {
+        b.addFamily(family);
+      } else {
+        c.getQualifiersList().forEach(qual -> b.addColumn(family, qual.toByteArray()));
+      }
+    }
+    b.timeRange(q.getMinTimestamp(), q.getMaxTimestamp() == 0 ? Long.MAX_VALUE : q.getMaxTimestamp());
+    b.maxVersions(q.getMaxVersions() == 0 ? 1 : q.getMaxVersions());
+    if (q.getLimit() < 0) {
+      throw new IllegalArgumentException("limit must be at least 1, not " + q.getLimit());
+    }
+    if (q.getLimit() > 0) {
+      b.limit(q.getLimit());
+    }
+    return b.build();
+  }
+
+  // ------------------------------------------------------------------ schema
+
+  public static TableDescriptor toWire(io.bellows.schema.TableDescriptor d) {
+    TableDescriptor.Builder b = TableDescriptor.newBuilder().setName(d.name()).putAllSettings(settings(d.explicitValues()));
+    for (ColumnFamilyDescriptor f : d.families()) {
+      b.addFamilies(FamilyDescriptor.newBuilder().setName(f.name()).putAllSettings(settings(f.explicitValues())));
+    }
+    return b.build();
+  }
+
+  public static io.bellows.schema.TableDescriptor fromWire(TableDescriptor d) {
+    io.bellows.schema.TableDescriptor.Builder b = io.bellows.schema.TableDescriptor.builder(d.getName());
+    new TreeMap<>(d.getSettingsMap()).forEach(b::set);
+    for (FamilyDescriptor f : d.getFamiliesList()) {
+      ColumnFamilyDescriptor.Builder fb = ColumnFamilyDescriptor.builder(f.getName());
+      new TreeMap<>(f.getSettingsMap()).forEach(fb::set);
+      b.family(fb.build());
+    }
+    return b.build();
+  }
+
+  /** Knob values in their text form, which each knob's parser reads back to the same value. */
+  public static Map<String, String> settings(Map<Knob<?>, Object> values) {
+    Map<String, String> out = new LinkedHashMap<>();
+    values.forEach((k, v) -> out.put(k.name(), String.valueOf(v)));
+    return out;
+  }
+
+  public static EngineOptions engineOptions(Map<String, String> settings) {
+    EngineOptions.Builder b = EngineOptions.builder();
+    new TreeMap<>(settings).forEach(b::set);
+    return b.build();
+  }
+
+  public static io.bellows.protocol.TableRef toWire(TableRef t) {
+    return io.bellows.protocol.TableRef.newBuilder().setName(t.name()).setId(t.id()).setSchema(toWire(t.descriptor())).build();
+  }
+
+  public static TableRef fromWire(io.bellows.protocol.TableRef t) {
+    return new TableRef(t.getName(), t.getId(), fromWire(t.getSchema()));
+  }
+
+  // ------------------------------------------------------------------ state
+
+  public static io.bellows.protocol.RegionInfo toWire(RegionInfo r) {
+    return io.bellows.protocol.RegionInfo.newBuilder()
+        .setId(r.id())
+        .setStartKey(bytes(r.startKey()))
+        .setEndKey(bytes(r.endKey()))
+        .setStoreFileBytes(r.storeFileBytes())
+        .setStoreFiles(r.storeFiles())
+        .setMemStoreBytes(r.memStoreBytes())
+        .build();
+  }
+
+  public static RegionInfo fromWire(io.bellows.protocol.RegionInfo r) {
+    return new RegionInfo(r.getId(), r.getStartKey().toByteArray(), r.getEndKey().toByteArray(),
+        r.getStoreFileBytes(), r.getStoreFiles(), r.getMemStoreBytes());
+  }
+
+  public static BackgroundError toWire(io.bellows.util.BackgroundError e) {
+    return BackgroundError.newBuilder()
+        .setKind(BackgroundError.Kind.valueOf(e.kind().name()))
+        .setSeverity(BackgroundError.Severity.valueOf(e.severity().name()))
+        .setTable(e.table() == null ? "" : e.table())
+        .setMessage(e.message())
+        .setSinceEpochMillis(e.since().toEpochMilli())
+        .setAttempts(e.attempts())
+        .build();
+  }
+
+  public static io.bellows.util.BackgroundError fromWire(BackgroundError e) {
+    return new io.bellows.util.BackgroundError(
+        io.bellows.util.BackgroundError.Kind.valueOf(e.getKind().name()),
+        io.bellows.util.BackgroundError.Severity.valueOf(e.getSeverity().name()),
+        e.getTable().isEmpty() ? null : e.getTable(), e.getMessage(),
+        Instant.ofEpochMilli(e.getSinceEpochMillis()), e.getAttempts());
+  }
+
+  public static MetricValue toWire(Number n) {
+    if (n instanceof Double || n instanceof Float) {
+      return MetricValue.newBuilder().setDoubleValue(n.doubleValue()).build();
+    }
+    return MetricValue.newBuilder().setLongValue(n.longValue()).build();
+  }
+
+  public static Number fromWire(MetricValue v) {
+    return v.getValueCase() == MetricValue.ValueCase.DOUBLE_VALUE ? (Number) v.getDoubleValue() : (Number) v.getLongValue();
+  }
+
+  public static Map<String, MetricValue> toWire(Map<String, Number> metrics) {
+    Map<String, MetricValue> out = new LinkedHashMap<>();
+    metrics.forEach((k, v) -> out.put(k, toWire(v)));
+    return out;
+  }
+
+  public static Map<String, Number> metricsFromWire(Map<String, MetricValue> metrics) {
+    Map<String, Number> out = new TreeMap<>();
+    metrics.forEach((k, v) -> out.put(k, fromWire(v)));
+    return out;
+  }
+}

@@ -1,0 +1,187 @@
+package io.bellows.server;
+
+import com.google.protobuf.ByteString;
+import io.bellows.engine.Engine;
+import io.bellows.engine.RegionInfo;
+import io.bellows.protocol.AdminGrpc;
+import io.bellows.protocol.BackgroundErrorResponse;
+import io.bellows.protocol.BoolResponse;
+import io.bellows.protocol.CompactRequest;
+import io.bellows.protocol.CreateTableRequest;
+import io.bellows.protocol.Empty;
+import io.bellows.protocol.ListTablesRequest;
+import io.bellows.protocol.ListTablesResponse;
+import io.bellows.protocol.MetricsResponse;
+import io.bellows.protocol.OptionsResponse;
+import io.bellows.protocol.RegionsResponse;
+import io.bellows.protocol.SplitRequest;
+import io.bellows.protocol.StoreMetrics;
+import io.bellows.protocol.StoreMetricsResponse;
+import io.bellows.protocol.TableDescriptor;
+import io.bellows.protocol.TableName;
+import io.bellows.protocol.TableRef;
+import io.bellows.wire.Wire;
+import io.grpc.stub.StreamObserver;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The Admin service: each call is one {@link Engine} call. Thread-safe as the engine is. */
+final class AdminService extends AdminGrpc.AdminImplBase {
+  private static final Empty EMPTY = Empty.getDefaultInstance();
+
+  private final Engine engine;
+  private final Tables tables;
+
+  AdminService(Engine engine, Tables tables) {
+    this.engine = engine;
+    this.tables = tables;
+  }
+
+  @Override
+  public void createTable(CreateTableRequest request, StreamObserver<Empty> response) {
+    Calls.unary(response, () -> {
+      List<byte[]> splits = new ArrayList<>(request.getSplitKeysCount());
+      for (ByteString k : request.getSplitKeysList()) {
+        splits.add(k.toByteArray());
+      }
+      engine.createTable(Wire.fromWire(request.getSchema()), splits);
+      return EMPTY;
+    });
+  }
+
+  @Override
+  public void describeTable(TableName request, StreamObserver<TableDescriptor> response) {
+    Calls.unary(response, () -> Wire.toWire(engine.describeTable(request.getName())));
+  }
+
+  @Override
+  public void listTables(ListTablesRequest request, StreamObserver<ListTablesResponse> response) {
+    Calls.unary(response, () -> ListTablesResponse.newBuilder().addAllNames(engine.listTables()).build());
+  }
+
+  @Override
+  public void tableExists(TableName request, StreamObserver<BoolResponse> response) {
+    Calls.unary(response, () -> bool(engine.tableExists(request.getName())));
+  }
+
+  @Override
+  public void isTableEnabled(TableName request, StreamObserver<BoolResponse> response) {
+    Calls.unary(response, () -> bool(engine.isTableEnabled(request.getName())));
+  }
+
+  @Override
+  public void disableTable(TableName request, StreamObserver<Empty> response) {
+    Calls.unary(response, () -> {
+      engine.disableTable(request.getName());
+      return EMPTY;
+    });
+  }
+
+  @Override
+  public void enableTable(TableName request, StreamObserver<Empty> response) {
+    Calls.unary(response, () -> {
+      engine.enableTable(request.getName());
+      return EMPTY;
+    });
+  }
+
+  @Override
+  public void dropTable(TableName request, StreamObserver<Empty> response) {
+    Calls.unary(response, () -> {
+      engine.dropTable(request.getName());
+      return EMPTY;
+    });
+  }
+
+  @Override
+  public void getTable(TableName request, StreamObserver<TableRef> response) {
+    Calls.unary(response, () -> Wire.toWire(tables.open(request.getName())));
+  }
+
+  @Override
+  public void regions(TableName request, StreamObserver<RegionsResponse> response) {
+    Calls.unary(response, () -> {
+      RegionsResponse.Builder b = RegionsResponse.newBuilder();
+      for (RegionInfo r : engine.regions(request.getName())) {
+        b.addRegions(Wire.toWire(r));
+      }
+      return b.build();
+    });
+  }
+
+  @Override
+  public void flush(TableName request, StreamObserver<Empty> response) {
+    Calls.unary(response, () -> {
+      engine.flush(request.getName());
+      return EMPTY;
+    });
+  }
+
+  @Override
+  public void compact(CompactRequest request, StreamObserver<Empty> response) {
+    Calls.unary(response, () -> {
+      if (request.getMajor()) {
+        engine.majorCompact(request.getTable());
+      } else {
+        engine.compact(request.getTable());
+      }
+      return EMPTY;
+    });
+  }
+
+  @Override
+  public void split(SplitRequest request, StreamObserver<Empty> response) {
+    Calls.unary(response, () -> {
+      if (request.hasSplitKey()) {
+        engine.split(request.getTable(), request.getSplitKey().toByteArray());
+      } else {
+        engine.split(request.getTable());
+      }
+      return EMPTY;
+    });
+  }
+
+  @Override
+  public void getBackgroundError(Empty request, StreamObserver<BackgroundErrorResponse> response) {
+    Calls.unary(response, () -> {
+      BackgroundErrorResponse.Builder b = BackgroundErrorResponse.newBuilder();
+      engine.backgroundError().ifPresent(e -> b.setError(Wire.toWire(e)));
+      return b.build();
+    });
+  }
+
+  @Override
+  public void resume(Empty request, StreamObserver<Empty> response) {
+    Calls.unary(response, () -> {
+      engine.resume();
+      return EMPTY;
+    });
+  }
+
+  @Override
+  public void metrics(Empty request, StreamObserver<MetricsResponse> response) {
+    Calls.unary(response, () -> MetricsResponse.newBuilder().putAllMetrics(Wire.toWire(engine.metrics())).build());
+  }
+
+  @Override
+  public void getStoreMetrics(TableName request, StreamObserver<StoreMetricsResponse> response) {
+    Calls.unary(response, () -> {
+      StoreMetricsResponse.Builder b = StoreMetricsResponse.newBuilder();
+      for (Map.Entry<String, Map<String, Number>> e : engine.storeMetrics(request.getName()).entrySet()) {
+        b.putFamilies(e.getKey(), StoreMetrics.newBuilder().putAllMetrics(Wire.toWire(e.getValue())).build());
+      }
+      return b.build();
+    });
+  }
+
+  @Override
+  public void options(Empty request, StreamObserver<OptionsResponse> response) {
+    Calls.unary(response, () ->
+        OptionsResponse.newBuilder().putAllSettings(Wire.settings(engine.options().explicitValues())).build());
+  }
+
+  private static BoolResponse bool(boolean v) {
+    return BoolResponse.newBuilder().setValue(v).build();
+  }
+}

@@ -1,0 +1,133 @@
+package io.bellows.server;
+
+import io.bellows.cell.Cell;
+import io.bellows.engine.Engine;
+import io.bellows.engine.RowMutation;
+import io.bellows.engine.TableRef;
+import io.bellows.protocol.BoolResponse;
+import io.bellows.protocol.CheckAndMutateRequest;
+import io.bellows.protocol.DataGrpc;
+import io.bellows.protocol.Empty;
+import io.bellows.protocol.GetRequest;
+import io.bellows.protocol.GetResponse;
+import io.bellows.protocol.IncrementRequest;
+import io.bellows.protocol.IncrementResponse;
+import io.bellows.protocol.MultiGetRequest;
+import io.bellows.protocol.MultiGetResponse;
+import io.bellows.protocol.MutateRequest;
+import io.bellows.protocol.Query;
+import io.bellows.protocol.Row;
+import io.bellows.protocol.ScanRequest;
+import io.bellows.protocol.ScanResponse;
+import io.bellows.scan.RowScanner;
+import io.bellows.scan.ScanQuery;
+import io.bellows.wire.Wire;
+import io.grpc.Context;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The Data service: reads and writes of one table per call. Thread-safe as the engine is. */
+final class DataService extends DataGrpc.DataImplBase {
+  private final Engine engine;
+  private final Tables tables;
+  private final ServerEvents events;
+  private final ScanCall.Limits scanLimits;
+
+  DataService(Engine engine, Tables tables, ServerEvents events, ScanCall.Limits scanLimits) {
+    this.engine = engine;
+    this.tables = tables;
+    this.events = events;
+    this.scanLimits = scanLimits;
+  }
+
+  @Override
+  public void mutate(MutateRequest request, StreamObserver<Empty> response) {
+    Calls.unary(response, () -> {
+      TableRef table = tables.resolve(request.getTable());
+      List<RowMutation> rows = new ArrayList<>(request.getRowsCount());
+      for (io.bellows.protocol.RowMutation m : request.getRowsList()) {
+        rows.add(Wire.fromWire(m));
+      }
+      engine.mutate(table, rows);
+      return Empty.getDefaultInstance();
+    });
+  }
+
+  @Override
+  public void checkAndMutate(CheckAndMutateRequest request, StreamObserver<BoolResponse> response) {
+    Calls.unary(response, () -> {
+      TableRef table = tables.resolve(request.getTable());
+      byte[] expected = request.hasExpected() ? request.getExpected().toByteArray() : null;
+      boolean applied = engine.checkAndMutate(table, request.getFamily().toByteArray(),
+          request.getQualifier().toByteArray(), expected, Wire.fromWire(request.getMutation()));
+      return BoolResponse.newBuilder().setValue(applied).build();
+    });
+  }
+
+  @Override
+  public void increment(IncrementRequest request, StreamObserver<IncrementResponse> response) {
+    Calls.unary(response, () -> {
+      TableRef table = tables.resolve(request.getTable());
+      if (request.getRow().isEmpty()) {
+        throw new IllegalArgumentException("row key must not be null or empty");
+      }
+      long v = engine.increment(table, request.getRow().toByteArray(), request.getFamily().toByteArray(),
+          request.getQualifier().toByteArray(), request.getAmount(), Wire.fromWire(request.getDurability()));
+      return IncrementResponse.newBuilder().setValue(v).build();
+    });
+  }
+
+  @Override
+  public void get(GetRequest request, StreamObserver<GetResponse> response) {
+    Calls.unary(response, () -> {
+      TableRef table = tables.resolve(request.getTable());
+      List<Cell> cells = getRow(table, request.getQuery());
+      GetResponse.Builder b = GetResponse.newBuilder();
+      if (!cells.isEmpty()) {
+        b.setRow(Wire.toWireRow(cells));
+      }
+      return b.build();
+    });
+  }
+
+  @Override
+  public void multiGet(MultiGetRequest request, StreamObserver<MultiGetResponse> response) {
+    Calls.unary(response, () -> {
+      TableRef table = tables.resolve(request.getTable());
+      MultiGetResponse.Builder b = MultiGetResponse.newBuilder();
+      for (Query q : request.getQueriesList()) {
+        if (Context.current().isCancelled()) {
+          throw Calls.cancelled(Context.current());
+        }
+        List<Cell> cells = getRow(table, q);
+        b.addRows(cells.isEmpty() ? Row.newBuilder().setRow(q.getStartRow()).build() : Wire.toWireRow(cells));
+      }
+      return b.build();
+    });
+  }
+
+  private List<Cell> getRow(TableRef table, Query q) {
+    ScanQuery query = Wire.fromWire(q.toBuilder().setSingleRow(true).build());
+    List<Cell> cells = new ArrayList<>();
+    try (RowScanner s = engine.scan(table, query)) {
+      s.nextRow(cells);
+    }
+    return cells;
+  }
+
+  @Override
+  public void scan(ScanRequest request, StreamObserver<ScanResponse> response) {
+    ServerCallStreamObserver<ScanResponse> call = (ServerCallStreamObserver<ScanResponse>) response;
+    RowScanner scanner;
+    try {
+      TableRef table = tables.resolve(request.getTable());
+      scanner = engine.scan(table, Wire.fromWire(request.getQuery()));
+    } catch (RuntimeException e) {
+      response.onError(Calls.toStatus(e));
+      return;
+    }
+    new ScanCall(call, scanner, scanLimits.forRequest(request.getBatchRows()), events).start();
+  }
+}

@@ -1,0 +1,110 @@
+package io.bellows.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.bellows.config.EngineOptions;
+import io.bellows.config.Knobs;
+import io.bellows.engine.LocalEngine;
+import io.bellows.protocol.AdminGrpc;
+import io.bellows.protocol.DataGrpc;
+import io.grpc.MethodDescriptor;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ServerConfigTest {
+  private static final String HASH = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void readsEveryKeyOfTheFile() throws Exception {
+    Path file = dir.resolve("server.properties");
+    Files.writeString(file, String.join("\n",
+        "bind = 0.0.0.0",
+        "port = 9000",
+        "http.port = -1",
+        "max.calls = 12",
+        "threads = 3",
+        "tls.cert = certs/server.pem",
+        "tls.key = certs/server.key",
+        "tls.client.ca = certs/ca.pem",
+        "token.ops = admin " + HASH,
+        "token.dash = read-only " + HASH.toUpperCase() + " 2030-01-01T00:00:00Z",
+        "bellows.wal.max.files = 7",
+        ""));
+    ServerConfig c = ServerConfig.read(file);
+    assertThat(c.bind()).isEqualTo("0.0.0.0");
+    assertThat(c.port()).isEqualTo(9000);
+    assertThat(c.httpPort()).isEqualTo(-1);
+    assertThat(c.maxCalls()).isEqualTo(12);
+    assertThat(c.threads()).isEqualTo(3);
+    assertThat(c.tlsCert()).isEqualTo(dir.resolve("certs/server.pem"));
+    assertThat(c.tlsClientCa()).isEqualTo(dir.resolve("certs/ca.pem"));
+    assertThat(c.tokens()).extracting(ServerConfig.Token::name).containsExactlyInAnyOrder("ops", "dash");
+    ServerConfig.Token dash = c.tokens().stream().filter(t -> t.name().equals("dash")).findFirst().orElseThrow();
+    assertThat(dash.role()).isEqualTo(Role.READ_ONLY);
+    assertThat(dash.expires()).isEqualTo(Instant.parse("2030-01-01T00:00:00Z"));
+    assertThat(c.engine().get(Knobs.WAL_MAX_FILES)).isEqualTo(7);
+    assertThat(c.secured()).isTrue();
+  }
+
+  @Test
+  void docsShowEveryKeyWithItsDefaultAndMeaning() throws Exception {
+    String doc = Files.readString(Path.of("..", "docs", "SERVER.md"));
+    for (String[] k : ServerConfig.KEYS) {
+      assertThat(doc).contains("| `" + k[0] + "` | " + k[1] + " | " + k[2] + " |");
+    }
+  }
+
+  @Test
+  void badKeysAndValuesAreNamed() {
+    assertThatThrownBy(() -> parse("prot", "1")).hasMessageContaining("unknown server setting 'prot'");
+    assertThatThrownBy(() -> parse("port", "70000")).hasMessageContaining("port");
+    assertThatThrownBy(() -> parse("token.x", "root " + HASH)).hasMessageContaining("unknown role 'root'");
+    assertThatThrownBy(() -> parse("token.x", "admin abc")).hasMessageContaining("64 hex digits");
+    assertThatThrownBy(() -> parse("token.x", "admin " + HASH + " tomorrow")).hasMessageContaining("ISO-8601");
+    assertThatThrownBy(() -> parse("tls.cert", "a.pem")).hasMessageContaining("tls.cert and tls.key go together");
+    assertThatThrownBy(() -> parse("bellows.nope", "1")).hasMessageContaining("nope");
+  }
+
+  private static ServerConfig parse(String key, String value) {
+    Map<String, String> m = new TreeMap<>();
+    m.put(key, value);
+    return ServerConfig.parse(m, Path.of("."));
+  }
+
+  @Test
+  void withoutSecurityTheServerRefusesToListenBeyondLoopback() {
+    try (LocalEngine engine = LocalEngine.open(dir, EngineOptions.defaults())) {
+      ServerConfig open = ServerConfig.defaults().withPorts(0, -1).withBind("0.0.0.0");
+      assertThatThrownBy(() -> BellowsServer.start(engine, open, ServerEvents.NONE))
+          .isInstanceOf(ServerStartException.class)
+          .hasMessageContaining("refusing to listen on 0.0.0.0 without security");
+    }
+  }
+
+  @Test
+  void everyMethodNeedsARoleAndOnlyReadsAreReadOnly() {
+    List<MethodDescriptor<?, ?>> methods = new ArrayList<>();
+    AdminGrpc.getServiceDescriptor().getMethods().forEach(methods::add);
+    DataGrpc.getServiceDescriptor().getMethods().forEach(methods::add);
+    for (MethodDescriptor<?, ?> m : methods) {
+      Role needed = AuthInterceptor.needed(m.getFullMethodName());
+      String name = m.getBareMethodName();
+      boolean write = List.of("Mutate", "CheckAndMutate", "Increment").contains(name);
+      boolean admin = List.of("CreateTable", "DisableTable", "EnableTable", "DropTable", "Flush", "Compact", "Split",
+          "Resume").contains(name);
+      assertThat(needed).as(name).isEqualTo(admin ? Role.ADMIN : write ? Role.READ_WRITE : Role.READ_ONLY);
+    }
+    assertThat(AuthInterceptor.needed("bellows.v1.Admin/SomethingNew")).isEqualTo(Role.ADMIN);
+  }
+}
