@@ -1184,9 +1184,11 @@ public final class LocalEngine implements Engine {
     long overhead = 0;
     long files = 0;
     long bytesRead = 0;
+    long blocksRead = 0;
     for (Region r : allRegions()) {
       for (Store s : r.stores().values()) {
         bytesRead += s.fileBytesRead();
+        blocksRead += s.fileBlocksRead();
         data += s.memStoreSize().dataBytes();
         overhead += s.memStoreSize().overheadBytes();
         files += s.fileCount();
@@ -1196,6 +1198,7 @@ public final class LocalEngine implements Engine {
     m.put("memstore.overhead.bytes", overhead);
     m.put("store.files", files);
     m.put("store.files.bytes.read", bytesRead);
+    m.put("store.files.blocks.read", blocksRead);
     m.put("tables", catalog.tables().size());
     m.put("regions.open", allRegions().size());
     m.put("engine.instance.id", instanceId);

@@ -16,8 +16,8 @@ import java.util.NavigableSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * An open sorted file: trailer, metadata, index root and Bloom filter in memory; data and lower
- * index levels read on demand through the {@link BlockSource}. Thread-safe: everything held is
+ * An open sorted file: trailer, metadata, the whole block index and the Bloom filter in memory
+ * (read at open); data blocks read on demand through the {@link BlockSource}, one per lookup. Thread-safe: everything held is
  * immutable and block reads are positional.
  *
  * <p>Reference counted: {@link #open} returns it holding one reference for the opener; each
@@ -59,7 +59,7 @@ public final class SortedFileReader extends RefCounted {
     if (meta.fileSize() != size || meta.dataSize() != trailer.dataEnd()) {
       throw new CorruptionException(path + ": file is " + size + " bytes but its metadata says " + meta.fileSize());
     }
-    this.index = new BlockIndexReader(path, source,
+    this.index = new BlockIndexReader(path, raw,
         expect(raw.read(trailer.rootIndexOffset(), trailer.rootIndexSize()), BlockType.ROOT_INDEX),
         trailer.indexLevels());
     if ((meta.bloomType() == BloomType.NONE) != (trailer.bloomSize() == 0)) {
@@ -82,7 +82,7 @@ public final class SortedFileReader extends RefCounted {
     return open(path, fileId, BlockSource.Wrapper.IDENTITY);
   }
 
-  /** Opens a file; data and non-root index blocks are read through {@code wrapper.wrap(fileId, raw)}. */
+  /** Opens a file; data blocks are read through {@code wrapper.wrap(fileId, raw)}, the rest at open from the file. */
   public static SortedFileReader open(Path path, long fileId, BlockSource.Wrapper wrapper) {
     if (Files.isDirectory(path)) { // some platforms open a directory and fail only on reading
       throw new StorageException(path + ": cannot open sorted file: it is a directory");
@@ -143,6 +143,25 @@ public final class SortedFileReader extends RefCounted {
   /** Bytes this reader has read from the file (cache hits of a wrapping source are not counted). */
   public long bytesRead() {
     return fileSource.bytesRead();
+  }
+
+  /** Blocks of a type this reader has read from the file, at open included (cache hits are not counted). */
+  public long blocksRead(BlockType type) {
+    return fileSource.blocksRead(type);
+  }
+
+  /** Blocks of every type this reader has read from the file, at open included. */
+  public long blocksRead() {
+    long n = 0;
+    for (BlockType t : BlockType.values()) {
+      n += fileSource.blocksRead(t);
+    }
+    return n;
+  }
+
+  /** Payload bytes of the block index held in memory. */
+  public long indexBytes() {
+    return index.pinnedBytes();
   }
 
   /** A new unpositioned scanner; it holds a reference to this reader until closed. */
@@ -218,12 +237,20 @@ public final class SortedFileReader extends RefCounted {
    * a split key. Reads the whole index, which a split (rare) can afford.
    */
   public byte[] midRow() {
-    java.util.List<java.util.List<IndexEntry>> levels = index.allLevels();
-    java.util.List<IndexEntry> leaves = levels.get(levels.size() - 1);
+    java.util.List<IndexEntry> leaves = dataBlockIndex();
     if (leaves.size() < 2) {
       return null; // one block: no middle to split at
     }
     return leaves.get(leaves.size() / 2).keyAsCell().row();
+  }
+
+  /**
+   * Every data block's index entry (its last key, offset and size), in file order. Decodes the
+   * in-memory index: for splits, inspection and tests, not for the read path.
+   */
+  public java.util.List<IndexEntry> dataBlockIndex() {
+    java.util.List<java.util.List<IndexEntry>> levels = index.allLevels();
+    return levels.get(levels.size() - 1);
   }
 
   BlockIndexReader index() {

@@ -65,6 +65,8 @@ public final class Store implements AutoCloseable {
   private final LongAdder compactionCellsDropped = metrics.counter("compaction.cells.dropped");
   /** Bytes read from files that are no longer live (their readers are gone from the list). */
   private final LongAdder retiredBytesRead = new LongAdder();
+  /** Blocks read from files that are no longer live. */
+  private final LongAdder retiredBlocksRead = new LongAdder();
 
   private final Object filesLock = new Object();
   private volatile List<StoreFile> files;
@@ -114,6 +116,7 @@ public final class Store implements AutoCloseable {
     metrics.gauge("store.files", () -> files.size());
     metrics.gauge("store.files.bytes", this::fileBytes);
     metrics.gauge("store.files.bytes.read", this::fileBytesRead);
+    metrics.gauge("store.files.blocks.read", this::fileBlocksRead);
   }
 
   /**
@@ -474,6 +477,7 @@ public final class Store implements AutoCloseable {
     }
     for (StoreFile f : removed) {
       retiredBytesRead.add(f.bytesRead());
+      retiredBlocksRead.add(f.blocksRead());
       f.markForDeletion();
       f.release();
     }
@@ -498,6 +502,15 @@ public final class Store implements AutoCloseable {
     long n = retiredBytesRead.sum();
     for (StoreFile f : files) {
       n += f.bytesRead();
+    }
+    return n;
+  }
+
+  /** Blocks of every type read from this store's files since open, opens included (block-cache hits are not reads). */
+  public long fileBlocksRead() {
+    long n = retiredBlocksRead.sum();
+    for (StoreFile f : files) {
+      n += f.blocksRead();
     }
     return n;
   }

@@ -61,6 +61,11 @@ public final class StoreFile {
     return reader.bytesRead();
   }
 
+  /** Blocks of every type read from the file, at its open included (block-cache hits are not reads). */
+  public long blocksRead() {
+    return reader.blocksRead();
+  }
+
   public Path path() {
     return reader.path();
   }
