@@ -1,5 +1,6 @@
 package io.bellows.engine;
 
+import io.bellows.cache.BlockCache;
 import io.bellows.cell.Cell;
 import io.bellows.config.Durability;
 import io.bellows.region.RegionClosedException;
@@ -90,6 +91,8 @@ public final class LocalEngine implements Engine {
   private final BackPressure backPressure;
   private final int walMaxFiles;
   private final ChunkAllocator chunks;
+  /** Blocks of sorted files, shared by every store; keys are (file number, offset). */
+  private final BlockCache blockCache;
   private final Services services = new Services();
   private volatile Catalog catalog;
   private volatile Wal wal;
@@ -120,6 +123,7 @@ public final class LocalEngine implements Engine {
     metrics.gauge("background.work.failing", errors::failingWork);
     metrics.gauge("event.listener.failures", events::failures);
     this.chunks = EngineChunks.create(options);
+    this.blockCache = OptionsResolver.blockCache(options, Runtime.getRuntime().maxMemory());
     JvmMetrics.register(metrics);
   }
 
@@ -1204,6 +1208,7 @@ public final class LocalEngine implements Engine {
     m.put("engine.instance.id", instanceId);
     m.put("file.number.next", nextFileNumber.get());
     EngineChunks.metrics(chunks).forEach((k, v) -> m.put("chunks." + k, v));
+    m.putAll(blockCache.metrics());
     return m;
   }
 
@@ -1356,6 +1361,7 @@ public final class LocalEngine implements Engine {
       }
     }
     background.shutdown();
+    blockCache.close();
     try {
       if (wal != null) {
         if (!walFailed && first == null) {
@@ -1386,6 +1392,7 @@ public final class LocalEngine implements Engine {
       }
     }
     background.shutdownNow();
+    blockCache.close();
     if (wal != null) {
       try {
         wal.close();
@@ -1446,6 +1453,11 @@ public final class LocalEngine implements Engine {
     @Override
     public ChunkAllocator chunks() {
       return chunks;
+    }
+
+    @Override
+    public BlockCache blockCache() {
+      return blockCache;
     }
 
     @Override

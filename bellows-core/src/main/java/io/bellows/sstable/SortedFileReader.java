@@ -36,11 +36,13 @@ public final class SortedFileReader extends RefCounted {
   private final BlockIndexReader index;
   private final BloomFilter bloom;
   private final AtomicBoolean deleteWhenReleased = new AtomicBoolean();
+  private final BlockSource.Wrapper wrapper;
 
   private SortedFileReader(Path path, long fileId, FileChannel channel, BlockSource.Wrapper wrapper) throws IOException {
     this.path = path;
     this.fileId = fileId;
     this.channel = channel;
+    this.wrapper = wrapper;
     long size = channel.size();
     if (size < Trailer.SIZE) {
       throw new CorruptionException(path + ": not a Bellows sorted file, or truncated: " + size
@@ -278,12 +280,14 @@ public final class SortedFileReader extends RefCounted {
   @Override
   protected void deallocate() {
     closeQuietly(channel);
-    if (deleteWhenReleased.get()) {
-      try {
+    try {
+      if (deleteWhenReleased.get()) {
         Files.deleteIfExists(path);
-      } catch (IOException e) {
-        throw new StorageException(path + ": cannot delete obsolete sorted file", e);
       }
+    } catch (IOException e) {
+      throw new StorageException(path + ": cannot delete obsolete sorted file", e);
+    } finally {
+      wrapper.fileClosed(fileId); // its cached blocks go with it: no reader is left to want them
     }
   }
 

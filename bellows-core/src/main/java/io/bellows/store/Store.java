@@ -16,6 +16,8 @@ import io.bellows.scan.RetentionFilter;
 import io.bellows.scan.RetentionFilters;
 import io.bellows.scan.ScanQuery;
 import io.bellows.schema.ColumnFamilyDescriptor;
+import io.bellows.sstable.BlockCaching;
+import io.bellows.sstable.BlockSource;
 import io.bellows.util.AtomicFiles;
 import io.bellows.util.EventListener;
 import io.bellows.util.StorageException;
@@ -53,6 +55,9 @@ public final class Store implements AutoCloseable {
   private final ColumnFamilyDescriptor family;
   private final Path dir;
   private final StoreContext ctx;
+  /** How this store's files use the engine's block cache. */
+  private final BlockCaching caching;
+  private final BlockSource.Wrapper blockWrapper;
   private final MemStore memStore;
   private final MetricSet metrics = new MetricSet();
   private final LongAdder flushCount = metrics.counter("flush.count");
@@ -98,12 +103,14 @@ public final class Store implements AutoCloseable {
     this.dir = dir;
     this.ctx = ctx;
     this.compactionPolicy = new ExploringCompactionPolicy(ctx.options().compaction());
+    this.caching = new BlockCaching(ctx.blockCache(), ctx.options().cache());
+    this.blockWrapper = caching.wrapper();
     try {
       this.manifest = StoreManifest.load(dir);
       deleteLeftovers();
       List<StoreFile> opened = new ArrayList<>();
       for (long id : manifest.fileIds()) {
-        opened.add(StoreFile.open(dir.resolve(StoreManifest.fileName(id)), id, ctx.engineInstanceId()));
+        opened.add(StoreFile.open(dir.resolve(StoreManifest.fileName(id)), id, ctx.engineInstanceId(), blockWrapper));
       }
       this.files = List.copyOf(opened);
     } catch (IOException e) {
@@ -313,7 +320,7 @@ public final class Store implements AutoCloseable {
       RetentionFilter filter = retention(RetentionFilter.Mode.FLUSH);
       StoreFile written;
       try (CellScanner in = snap.scanner()) {
-        written = StoreFileWriting.write(dir, fileId, ctx, in, filter, snap.cellCount(), false);
+        written = StoreFileWriting.write(dir, fileId, ctx, in, filter, snap.cellCount(), false, caching, blockWrapper, true);
       }
       long flushedUpTo = Math.max(flushedSeqId(), snap.maxSeqId());
       commit(written == null ? List.of() : List.of(written), List.of(), flushedUpTo);
@@ -395,7 +402,8 @@ public final class Store implements AutoCloseable {
         }
         try (CellScanner merged = new io.bellows.scan.KeyRangeScanner(
             new io.bellows.scan.MergingScanner(scanners), rangeStart, rangeEnd)) {
-          written = StoreFileWriting.write(dir, fileId, ctx, merged, retention(mode), inputCells, major);
+          written = StoreFileWriting.write(dir, fileId, ctx, merged, retention(mode), inputCells, major, caching, blockWrapper,
+              false);
         }
       } finally {
         for (StoreFile f : inputs) {

@@ -38,8 +38,9 @@ class GetBlockReadsTest {
   @Test
   void aGetReadsOneDataBlockPerFileAndNoneWhenTheBloomFilterSaysNo() throws IOException {
     try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
-      db.createTable(TableDescriptor.builder("t")
-          .family(ColumnFamilyDescriptor.builder("f").set(Knobs.BLOCKSIZE, 1024).build()).build());
+      db.createTable(TableDescriptor.builder("t") // no block cache: every data block comes from the file
+          .family(ColumnFamilyDescriptor.builder("f").set(Knobs.BLOCKSIZE, 1024).set(Knobs.BLOCKCACHE, false).build())
+          .build());
       Table t = db.getTable("t");
       write(t, 0, ROWS, 2); // even rows
       db.flush("t");
@@ -76,6 +77,27 @@ class GetBlockReadsTest {
       before = blocksRead(db);
       assertThat(t.get(new Get(row(402))).size()).isEqualTo(4);
       assertThat(blocksRead(db) - before).as("a row in one file").isBetween(1L, 2L); // 2 only on a Bloom false positive
+    }
+  }
+
+  @Test
+  void withTheBlockCacheARepeatedGetReadsNothingFromTheFile() {
+    EngineOptions cacheOnly = EngineOptions.builder().set(Knobs.BLOCKCACHE_L1_SIZE, 1L << 20).build();
+    try (Bellows db = Bellows.open(dir, cacheOnly)) {
+      db.createTable(TableDescriptor.builder("t")
+          .family(ColumnFamilyDescriptor.builder("f").set(Knobs.BLOCKSIZE, 1024).build()).build());
+      Table t = db.getTable("t");
+      write(t, 0, 2000, 2);
+      db.flush("t");
+      long before = blocksRead(db);
+      long hits = db.metrics().get("cache.l1.data.hits").longValue();
+      assertThat(t.get(new Get(row(1000))).size()).isEqualTo(4);
+      assertThat(blocksRead(db) - before).isBetween(1L, 2L);
+      before = blocksRead(db);
+      assertThat(t.get(new Get(row(1000))).size()).isEqualTo(4);
+      assertThat(blocksRead(db) - before).isZero();
+      assertThat(db.metrics().get("cache.l1.data.hits").longValue()).isGreaterThan(hits);
+      assertThat(db.metrics().get("cache.l1.bytes").longValue()).isPositive();
     }
   }
 
