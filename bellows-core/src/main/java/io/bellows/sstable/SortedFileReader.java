@@ -169,7 +169,17 @@ public final class SortedFileReader extends RefCounted {
   /** A new unpositioned scanner; it holds a reference to this reader until closed. */
   public SortedFileScanner scanner() {
     retain();
-    return new SortedFileScanner(this);
+    return new SortedFileScanner(this, true);
+  }
+
+  /**
+   * A scanner that reads data blocks from the file, neither looking them up in the block cache nor
+   * adding them: for compactions, which read every block once and would push out the blocks that
+   * gets read again and again (HBase's compactions do not cache either).
+   */
+  public SortedFileScanner uncachedScanner() {
+    retain();
+    return new SortedFileScanner(this, false);
   }
 
   /** Deletes the file once the last reference is released. */
@@ -259,9 +269,9 @@ public final class SortedFileReader extends RefCounted {
     return index;
   }
 
-  /** Reads a data block through the block source and checks its type. */
-  Block readDataBlock(long offset, int onDiskSize) {
-    return expect(source.read(offset, onDiskSize), BlockType.DATA);
+  /** Reads a data block through the block source (the cache) or from the file, and checks its type. */
+  Block readDataBlock(long offset, int onDiskSize, boolean useCache) {
+    return expect((useCache ? source : fileSource).read(offset, onDiskSize), BlockType.DATA);
   }
 
   /** A cursor over a data block's payload; malformed payloads become corruption naming the block. */

@@ -398,7 +398,7 @@ public final class Store implements AutoCloseable {
       StoreFile written;
       try {
         for (StoreFile f : inputs) {
-          scanners.add(f.scanner());
+          scanners.add(f.compactionScanner());
         }
         try (CellScanner merged = new io.bellows.scan.KeyRangeScanner(
             new io.bellows.scan.MergingScanner(scanners), rangeStart, rangeEnd)) {

@@ -77,6 +77,11 @@ public final class StoreFile {
     return reader.scanner();
   }
 
+  /** A scanner for a compaction: it reads the file directly, so a merge does not flush the block cache. */
+  CellScanner compactionScanner() {
+    return reader.uncachedScanner();
+  }
+
   void retain() {
     reader.retain();
   }
