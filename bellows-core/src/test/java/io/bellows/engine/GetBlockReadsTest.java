@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -103,6 +104,42 @@ class GetBlockReadsTest {
       assertThat(blocksRead(db) - before).isZero();
       assertThat(db.metrics().get("cache.l1.data.hits").longValue()).isGreaterThan(hits);
       assertThat(db.metrics().get("cache.l1.bytes").longValue()).isPositive();
+    }
+  }
+
+  /** BLOCKCACHE off keeps a family out, IN_MEMORY puts it in the in-memory area, cache-on-write caches flushes. */
+  @Test
+  void familySettingsAndCacheOnWriteDecideWhatIsCached() {
+    EngineOptions options = EngineOptions.builder().set(Knobs.BLOCKCACHE_L1_SIZE, 4L << 20).build();
+    try (Bellows db = Bellows.open(dir, options)) {
+      db.createTable(TableDescriptor.builder("off")
+          .family(ColumnFamilyDescriptor.builder("f").set(Knobs.BLOCKCACHE, false).build()).build());
+      db.createTable(TableDescriptor.builder("mem")
+          .family(ColumnFamilyDescriptor.builder("f").set(Knobs.IN_MEMORY, true).build()).build());
+      for (String table : new String[] {"off", "mem"}) {
+        write(db.getTable(table), 0, 100, 1);
+        db.flush(table);
+      }
+      assertThat(db.metrics().get("cache.l1.blocks").longValue()).isZero(); // no cache-on-write by default
+      db.getTable("off").get(new Get(row(10)));
+      assertThat(db.metrics().get("cache.l1.blocks").longValue()).isZero();
+      db.getTable("mem").get(new Get(row(10)));
+      Map<String, Number> m = db.metrics();
+      assertThat(m.get("cache.l1.blocks").longValue()).isEqualTo(1);
+      assertThat(m.get("cache.l1.memory.bytes").longValue()).isEqualTo(m.get("cache.l1.bytes").longValue());
+    }
+    EngineOptions onWrite = EngineOptions.builder().set(Knobs.BLOCKCACHE_L1_SIZE, 4L << 20)
+        .set(Knobs.BLOCKCACHE_CACHE_ON_WRITE, true).build();
+    try (Bellows db = Bellows.open(dir, onWrite)) {
+      long before = db.metrics().get("cache.l1.blocks").longValue();
+      write(db.getTable("mem"), 1, 100, 2);
+      db.flush("mem");
+      assertThat(db.metrics().get("cache.l1.blocks").longValue()).isGreaterThan(before);
+      long reads = blocksRead(db);
+      assertThat(db.getTable("mem").get(new Get(row(11))).size()).isEqualTo(4);
+      // The row is in both files: the old file's one block is read (this open's cache is new), the
+      // new file's block was cached as the flush wrote it.
+      assertThat(blocksRead(db) - reads).isEqualTo(1);
     }
   }
 
