@@ -34,6 +34,7 @@ public final class BucketCache implements BlockCache {
   private final BucketAllocator allocator;
   private final ReentrantLock lock = new ReentrantLock();
   private final ConcurrentHashMap<BlockKey, Entry> map = new ConcurrentHashMap<>();
+  private final FileBlockIndex files = new FileBlockIndex();
   private final AtomicLong accessClock = new AtomicLong();
   private final AtomicLong blockBytes = new AtomicLong();
   private final CacheStats stats = new CacheStats("l2");
@@ -131,6 +132,7 @@ public final class BucketCache implements BlockCache {
         s.bucket().guard.unlockWrite(stamp);
       }
       map.put(key, new Entry(key, s, block, accessClock.incrementAndGet()));
+      files.added(key);
       blockBytes.addAndGet(block.payload().length);
     } finally {
       lock.unlock();
@@ -178,6 +180,7 @@ public final class BucketCache implements BlockCache {
     if (!map.remove(e.key, e)) {
       return false;
     }
+    files.removed(e.key);
     Bucket b = e.slot.bucket();
     long stamp = b.guard.writeLock();
     try {
@@ -194,8 +197,9 @@ public final class BucketCache implements BlockCache {
   public void evictFile(long file) {
     lock.lock();
     try {
-      for (Entry e : map.values()) {
-        if (e.key.file() == file) {
+      for (BlockKey k : files.takeFile(file)) {
+        Entry e = map.get(k);
+        if (e != null) {
           removeLocked(e);
         }
       }
@@ -273,6 +277,11 @@ public final class BucketCache implements BlockCache {
     m.put("cache.l2.max.bytes", capacity);
     m.put("cache.l2.blocks", map.size());
     return m;
+  }
+
+  /** Files the per-file key index still tracks (for tests: 0 once every file was evicted). */
+  int indexedFileCount() {
+    return files.fileCount();
   }
 
   CacheStats stats() {

@@ -37,6 +37,7 @@ public final class LruBlockCache implements BlockCache {
   private final long maxSize;
   private final Victim victim;
   private final ConcurrentHashMap<BlockKey, Entry> map = new ConcurrentHashMap<>();
+  private final FileBlockIndex files = new FileBlockIndex();
   private final AtomicLong size = new AtomicLong();
   private final AtomicLong[] areaBytes = new AtomicLong[CacheArea.values().length];
   private final AtomicLong accessClock = new AtomicLong();
@@ -122,6 +123,7 @@ public final class LruBlockCache implements BlockCache {
       size.addAndGet(-e.bytes);
       return;
     }
+    files.added(key);
     while (size.get() > maxSize && evictionLock.tryLock()) {
       try {
         evict();
@@ -191,6 +193,7 @@ public final class LruBlockCache implements BlockCache {
     if (!map.remove(e.key, e)) {
       return false;
     }
+    files.removed(e.key);
     synchronized (e) {
       e.removed = true;
       areaBytes[e.area.ordinal()].addAndGet(-e.bytes);
@@ -201,11 +204,22 @@ public final class LruBlockCache implements BlockCache {
 
   @Override
   public void evictFile(long file) {
-    for (Entry e : map.values()) {
-      if (e.key.file() == file) {
+    for (BlockKey k : files.takeFile(file)) {
+      Entry e = map.get(k);
+      if (e != null) {
         remove(e);
       }
     }
+  }
+
+  /**
+   * Waits until no eviction run is under way. After {@link #evictFile} of a file nobody reads, this
+   * guarantees that every block of it a run removed has also reached the victim, so the victim's
+   * own {@code evictFile} that follows finds it.
+   */
+  public void awaitEvictionRun() {
+    evictionLock.lock();
+    evictionLock.unlock();
   }
 
   /** Heap bytes held (the blocks' heap sizes). */
@@ -235,6 +249,11 @@ public final class LruBlockCache implements BlockCache {
   CacheArea areaOf(BlockKey key) {
     Entry e = map.get(key);
     return e == null ? null : e.area();
+  }
+
+  /** Files the per-file key index still tracks (for tests: 0 once every file was evicted). */
+  int indexedFileCount() {
+    return files.fileCount();
   }
 
   CacheStats stats() {

@@ -15,7 +15,8 @@ import java.util.TreeMap;
  *   <li>Blocks written by a flush (cache-on-write) go to L2 if there is one, so fresh blocks that
  *       may never be read do not push read blocks out of the heap; blocks of {@code IN_MEMORY}
  *       families always go to L1's in-memory area.
- *   <li>A deleted file's blocks leave both levels ({@link #evictFile}).
+ *   <li>A closed file's blocks leave both levels ({@link #evictFile}), L1 first, then, once no L1
+ *       eviction run can still be handing one of them down, L2.
  * </ul>
  */
 public final class TieredBlockCache implements BlockCache {
@@ -85,6 +86,11 @@ public final class TieredBlockCache implements BlockCache {
       l1.evictFile(file);
     }
     if (l2 != null) {
+      if (l1 != null) {
+        // An eviction run may have taken one of the file's blocks out of L1 just before and be
+        // about to hand it to L2: let it finish, so L2's eviction below finds the block.
+        l1.awaitEvictionRun();
+      }
       l2.evictFile(file);
     }
   }

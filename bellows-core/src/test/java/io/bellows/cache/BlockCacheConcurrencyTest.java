@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class BlockCacheConcurrencyTest {
   private static final long SEED = Long.getLong("bellows.cache.seed", new Random().nextLong());
   private static final int THREADS = 6;
-  private static final int OPS = 20_000;
+  private static final int OPS = 10_000;
   private static final int SLOTS = 8; // live files at a time
   private static final int BLOCKS_PER_FILE = 40;
 
@@ -72,6 +72,7 @@ class BlockCacheConcurrencyTest {
     assertThat(cache.l1().blockCount()).isZero();
     assertThat(cache.l2().blockCount()).isZero();
     assertThat(cache.l2().usedSlotBytes()).isZero();
+    assertThat(cache.l1().indexedFileCount()).isZero();
     assertThat(cache.l2().freeBucketCount()).isEqualTo(cache.l2().bucketCount());
   }
 

@@ -89,6 +89,10 @@ class BucketCacheTest {
         }
       }
     }
+    for (int f = 0; f < 8; f++) {
+      c.evictFile(f);
+    }
+    assertThat(c.indexedFileCount()).isZero();
     c.evictAll();
     assertThat(c.usedSlotBytes()).isZero();
     assertThat(c.blockBytes()).isZero();

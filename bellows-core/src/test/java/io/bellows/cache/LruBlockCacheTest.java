@@ -100,6 +100,7 @@ class LruBlockCacheTest {
     c.evictFile(1);
     c.evictFile(3);
     assertThat(c.size()).isZero();
+    assertThat(c.indexedFileCount()).isZero();
     for (CacheArea a : CacheArea.values()) {
       assertThat(c.areaBytes(a)).isZero();
     }
