@@ -23,7 +23,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Invariants: {@link #size()} is the sum of the areas' bytes, which is the sum of the heap sizes
  * of the blocks in the map (each entry's bytes are added before it is published and taken off once
- * by whoever removes it); an entry's area changes only under its monitor, and never after removal.
+ * by whoever removes it); an entry's area changes only under its monitor, and never after removal
+ * (a hit reads the area without the monitor and takes it only to promote).
  */
 public final class LruBlockCache implements BlockCache {
   /** An eviction run frees down to this share of the size. */
@@ -65,7 +66,8 @@ public final class LruBlockCache implements BlockCache {
     final CachedBlock block;
     final long bytes;
     volatile long lastAccess;
-    private CacheArea area; // guarded by this
+    /** Written under this entry's monitor; read without it on the hit path (hot blocks are hit by many threads). */
+    private volatile CacheArea area;
     private boolean removed; // guarded by this
 
     Entry(BlockKey key, CachedBlock block, CacheArea area, long stamp) {
@@ -76,7 +78,7 @@ public final class LruBlockCache implements BlockCache {
       this.lastAccess = stamp;
     }
 
-    synchronized CacheArea area() {
+    CacheArea area() {
       return area;
     }
   }
