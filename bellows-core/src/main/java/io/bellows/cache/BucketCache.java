@@ -133,6 +133,7 @@ public final class BucketCache implements BlockCache {
       }
       map.put(key, new Entry(key, s, block, accessClock.incrementAndGet()));
       files.added(key);
+      stats.held(block.kind(), block.payload().length);
       blockBytes.addAndGet(block.payload().length);
     } finally {
       lock.unlock();
@@ -181,6 +182,7 @@ public final class BucketCache implements BlockCache {
       return false;
     }
     files.removed(e.key);
+    stats.held(e.kind, -e.length);
     Bucket b = e.slot.bucket();
     long stamp = b.guard.writeLock();
     try {

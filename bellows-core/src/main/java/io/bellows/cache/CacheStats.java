@@ -4,14 +4,15 @@ import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Hit, miss and eviction counters of one cache level, by block kind. Thread-safe, contention-free
- * ({@link LongAdder}).
+ * Hit, miss and eviction counters and bytes held of one cache level, by block kind. Thread-safe,
+ * contention-free ({@link LongAdder}).
  */
 final class CacheStats {
   private final String level;
   private final LongAdder[] hits = adders();
   private final LongAdder[] misses = adders();
   private final LongAdder[] evictions = adders();
+  private final LongAdder[] bytes = adders();
 
   /** @param level the metric prefix, {@code l1} or {@code l2} */
   CacheStats(String level) {
@@ -38,6 +39,15 @@ final class CacheStats {
     evictions[k.ordinal()].increment();
   }
 
+  /** Bytes of blocks of a kind entering ({@code n > 0}) or leaving ({@code n < 0}) the level. */
+  void held(BlockKind k, long n) {
+    bytes[k.ordinal()].add(n);
+  }
+
+  long bytes(BlockKind k) {
+    return bytes[k.ordinal()].sum();
+  }
+
   long hits(BlockKind k) {
     return hits[k.ordinal()].sum();
   }
@@ -51,7 +61,7 @@ final class CacheStats {
   }
 
   /**
-   * Adds {@code cache.<level>.<kind>.hits|misses|evictions|hit.ratio} for every kind and the level's
+   * Adds {@code cache.<level>.<kind>.hits|misses|evictions|hit.ratio|bytes} for every kind and the level's
    * totals {@code cache.<level>.hits|misses|evictions|hit.ratio} to {@code out}.
    */
   void addTo(Map<String, Number> out) {
@@ -67,6 +77,7 @@ final class CacheStats {
       out.put(p + "misses", m);
       out.put(p + "evictions", e);
       out.put(p + "hit.ratio", ratio(h, m));
+      out.put(p + "bytes", bytes(k));
       th += h;
       tm += m;
       te += e;

@@ -126,6 +126,7 @@ public final class LruBlockCache implements BlockCache {
       return;
     }
     files.added(key);
+    stats.held(block.kind(), e.bytes);
     while (size.get() > maxSize && evictionLock.tryLock()) {
       try {
         evict();
@@ -196,6 +197,7 @@ public final class LruBlockCache implements BlockCache {
       return false;
     }
     files.removed(e.key);
+    stats.held(e.block.kind(), -e.bytes);
     synchronized (e) {
       e.removed = true;
       areaBytes[e.area.ordinal()].addAndGet(-e.bytes);

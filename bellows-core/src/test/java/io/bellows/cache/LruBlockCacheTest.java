@@ -120,5 +120,7 @@ class LruBlockCacheTest {
     assertThat(m.get("cache.l1.hit.ratio")).isEqualTo(0.5);
     assertThat(m.get("cache.l1.bytes")).isEqualTo(1000L);
     assertThat(m.get("cache.l1.multi.bytes")).isEqualTo(1000L);
+    assertThat(m.get("cache.l1.bloom.bytes")).isEqualTo(1000L);
+    assertThat(m.get("cache.l1.data.bytes")).isEqualTo(0L);
   }
 }

@@ -71,5 +71,7 @@ class TieredBlockCacheTest {
     assertThat(c.l1().size()).isZero();
     assertThat(c.l2().usedSlotBytes()).isZero();
     assertThat(c.l2().freeBucketCount()).isEqualTo(c.l2().bucketCount());
+    assertThat(c.metrics().get("cache.l1.data.bytes")).isEqualTo(0L);
+    assertThat(c.metrics().get("cache.l2.data.bytes")).isEqualTo(0L);
   }
 }
