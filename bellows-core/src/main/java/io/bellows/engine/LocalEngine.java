@@ -685,15 +685,17 @@ public final class LocalEngine implements Engine {
 
   /**
    * Splits the region of the table that holds the most data (sorted-file bytes) at its middle key:
-   * the first row of the middle data block of the largest file of its largest store. Throws {@link
-   * IllegalArgumentException} if that region has no such key (fewer than two data blocks in that
-   * file, or the key is the region's start). Flush first to count data still in memory.
+   * the first row of the middle data block of the largest file of its largest store. A region
+   * without such a key (fewer than two data blocks in that file, or the key at the region's start or
+   * outside its range, as in a daughter whose linked files no compaction has rewritten yet) is
+   * passed over for the next largest; if no region has one, throws {@link
+   * IllegalArgumentException}. Flush first to count data still in memory.
    */
   @Override
   public void split(String table) {
     synchronized (ddlLock) {
       TableRegions t = regionsOf(table);
-      Region largest = null;
+      byte[] key = null;
       long most = -1;
       for (Region r : t.regions()) {
         long bytes = 0;
@@ -701,14 +703,16 @@ public final class LocalEngine implements Engine {
           bytes += st.metrics().getOrDefault("store.files.bytes", 0L).longValue();
         }
         if (bytes > most) {
-          most = bytes;
-          largest = r;
+          byte[] mid = r.midKey();
+          if (mid != null) {
+            most = bytes;
+            key = mid;
+          }
         }
       }
-      byte[] key = largest.midKey();
       if (key == null) {
-        throw new IllegalArgumentException("table '" + table + "' has no split point: its largest region"
-            + " holds too little data (fewer than two data blocks in its largest file); give a split key");
+        throw new IllegalArgumentException("table '" + table + "' has no split point: no region holds enough"
+            + " data in its range (two data blocks in its largest file); give a split key");
       }
       split(table, key);
     }
