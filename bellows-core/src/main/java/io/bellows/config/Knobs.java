@@ -72,6 +72,21 @@ public final class Knobs {
   public static final Knob<Boolean> CHUNK_OFF_HEAP = Knob.ofBoolean("bellows.mslab.offheap", ENGINE, false,
       "Allocate memory-store chunks in direct (off-heap) memory instead of on the Java heap.");
 
+  public static final Knob<Double> BLOCKCACHE_L1_FRACTION = Knob.ofDouble("bellows.blockcache.l1.fraction", ENGINE,
+      0.25, 0.0, 0.8, "Share of the JVM's maximum heap the on-heap block cache (L1) may hold; 0 turns it off. Ignored"
+      + " when bellows.blockcache.l1.size is set. With the memory stores' 0.4 it leaves about a third of the heap to"
+      + " the application, scanners and garbage-collection headroom (see docs/design/block-cache.md).");
+  public static final Knob<Long> BLOCKCACHE_L1_SIZE = Knob.ofLong("bellows.blockcache.l1.size", ENGINE,
+      0, 0, Long.MAX_VALUE, "bytes", "Heap bytes of the on-heap block cache (L1); 0 means bellows.blockcache.l1.fraction"
+      + " of the maximum heap.");
+  public static final Knob<Long> BLOCKCACHE_L2_SIZE = Knob.ofLong("bellows.blockcache.l2.size", ENGINE,
+      0, 0, Long.MAX_VALUE, "bytes", "Direct (off-heap) bytes of the L2 block cache for data blocks, in buckets of"
+      + " 1028 KiB; 0 (the default) means no L2. Direct memory is bounded by -XX:MaxDirectMemorySize, so it is"
+      + " sized on purpose, not by default.");
+  public static final Knob<Boolean> BLOCKCACHE_CACHE_ON_WRITE = Knob.ofBoolean("bellows.blockcache.cache.on.write",
+      ENGINE, false, "Add the data blocks a flush writes to the block cache (to L2 if there is one) as they are written,"
+      + " for families with BLOCKCACHE on; compactions never do.");
+
   // ---------------------------------------------------------------- table
   public static final Knob<Durability> TABLE_DURABILITY = Knob.ofEnum("DURABILITY", TABLE, Durability.class,
       Durability.USE_DEFAULT, "Durability of this table's mutations unless a mutation says otherwise.");
@@ -112,6 +127,12 @@ public final class Knobs {
       ActiveIndexType.OBJECT_SKIPLIST, "Index of the active memory segment: OBJECT_SKIPLIST or CHUNK_SKIPLIST (in chunk memory).");
   public static final Knob<Boolean> MSLAB = Knob.ofBoolean("MSLAB", FAMILY, false,
       "Copy cell data into memory-store chunks (MSLAB) instead of keeping the writer's arrays.");
+  public static final Knob<Boolean> BLOCKCACHE = Knob.ofBoolean("BLOCKCACHE", FAMILY, true,
+      "Keep this family's data blocks in the engine's block cache when they are read (index and Bloom filters are"
+      + " held by each open file whatever this says).");
+  public static final Knob<Boolean> IN_MEMORY = Knob.ofBoolean("IN_MEMORY", FAMILY, false,
+      "Give this family's cached blocks the in-memory area of the on-heap cache (a quarter of it), where single"
+      + " reads of other families cannot push them out.");
   public static final Knob<Boolean> SEGMENT_ROW_FILTER = Knob.ofBoolean("SEGMENT_ROW_FILTER", FAMILY, true,
       "Build a row Bloom filter (about 1.2 bytes per row) for each immutable memory segment, so gets skip segments without the row.");
 
@@ -121,11 +142,11 @@ public final class Knobs {
       MEMSTORE_GLOBAL_FRACTION, MEMSTORE_GLOBAL_SIZE, MEMSTORE_GLOBAL_LOWER_FRACTION, WRITE_DELAYED_RATE,
       BLOCKING_STORE_FILES, BLOCKING_WAIT_MS, FLUSH_FAILURES_STOP_WRITES, COMPACTION_MIN_FILES, COMPACTION_MAX_FILES, COMPACTION_RATIO,
       FLUSH_THREADS, COMPACTION_THREADS, IN_MEMORY_COMPACTION_THREADS, CHUNK_SIZE, CHUNK_POOL_MAX_BYTES,
-      CHUNK_OFF_HEAP,
+      CHUNK_OFF_HEAP, BLOCKCACHE_L1_FRACTION, BLOCKCACHE_L1_SIZE, BLOCKCACHE_L2_SIZE, BLOCKCACHE_CACHE_ON_WRITE,
       TABLE_DURABILITY, MEMSTORE_FLUSHSIZE, MAX_FILESIZE,
       VERSIONS, MIN_VERSIONS, TTL, FAMILY_DURABILITY, BLOCKSIZE, COMPRESSION, BLOOMFILTER, BLOOMFILTER_ERROR_RATE,
       IN_MEMORY_COMPACTION, IN_MEMORY_FLUSH_FRACTION, PIPELINE_MAX_SEGMENTS, ADAPTIVE_THRESHOLD, SEGMENT_INDEX,
-      ACTIVE_INDEX, MSLAB, SEGMENT_ROW_FILTER);
+      ACTIVE_INDEX, MSLAB, SEGMENT_ROW_FILTER, BLOCKCACHE, IN_MEMORY);
 
   /** Finds a knob of a scope by name (case-insensitive); null if there is none. */
   public static Knob<?> find(Knob.Scope scope, String name) {

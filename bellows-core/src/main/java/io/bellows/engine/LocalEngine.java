@@ -1,5 +1,6 @@
 package io.bellows.engine;
 
+import io.bellows.cache.BlockCache;
 import io.bellows.cell.Cell;
 import io.bellows.config.Durability;
 import io.bellows.region.RegionClosedException;
@@ -89,6 +90,8 @@ public final class LocalEngine implements Engine {
   private final BackPressure backPressure;
   private final int walMaxFiles;
   private final ChunkAllocator chunks;
+  /** Blocks of sorted files, shared by every store; keys are (file number, offset). */
+  private final BlockCache blockCache;
   private final Services services = new Services();
   private volatile Catalog catalog;
   private volatile Wal wal;
@@ -120,6 +123,7 @@ public final class LocalEngine implements Engine {
     metrics.gauge("background.work.failing", errors::failingWork);
     metrics.gauge("event.listener.failures", events::failures);
     this.chunks = EngineChunks.create(options);
+    this.blockCache = OptionsResolver.blockCache(options, Runtime.getRuntime().maxMemory());
     JvmMetrics.register(metrics);
   }
 
@@ -546,15 +550,17 @@ public final class LocalEngine implements Engine {
 
   /**
    * Splits the region of the table that holds the most data (sorted-file bytes) at its middle key:
-   * the first row of the middle data block of the largest file of its largest store. Throws {@link
-   * IllegalArgumentException} if that region has no such key (fewer than two data blocks in that
-   * file, or the key is the region's start). Flush first to count data still in memory.
+   * the first row of the middle data block of the largest file of its largest store. A region
+   * without such a key (fewer than two data blocks in that file, or the key at the region's start or
+   * outside its range, as in a daughter whose linked files no compaction has rewritten yet) is
+   * passed over for the next largest; if no region has one, throws {@link
+   * IllegalArgumentException}. Flush first to count data still in memory.
    */
   @Override
   public void split(String table) {
     synchronized (ddlLock) {
       TableRegions t = regionsOf(table);
-      Region largest = null;
+      byte[] key = null;
       long most = -1;
       for (Region r : t.regions()) {
         long bytes = 0;
@@ -562,14 +568,16 @@ public final class LocalEngine implements Engine {
           bytes += st.metrics().getOrDefault("store.files.bytes", 0L).longValue();
         }
         if (bytes > most) {
-          most = bytes;
-          largest = r;
+          byte[] mid = r.midKey();
+          if (mid != null) {
+            most = bytes;
+            key = mid;
+          }
         }
       }
-      byte[] key = largest.midKey();
       if (key == null) {
-        throw new IllegalArgumentException("table '" + table + "' has no split point: its largest region"
-            + " holds too little data (fewer than two data blocks in its largest file); give a split key");
+        throw new IllegalArgumentException("table '" + table + "' has no split point: no region holds enough"
+            + " data in its range (two data blocks in its largest file); give a split key");
       }
       split(table, key);
     }
@@ -945,9 +953,11 @@ public final class LocalEngine implements Engine {
     long overhead = 0;
     long files = 0;
     long bytesRead = 0;
+    long blocksRead = 0;
     for (Region r : allRegions()) {
       for (Store s : r.stores().values()) {
         bytesRead += s.fileBytesRead();
+        blocksRead += s.fileBlocksRead();
         data += s.memStoreSize().dataBytes();
         overhead += s.memStoreSize().overheadBytes();
         files += s.fileCount();
@@ -957,11 +967,13 @@ public final class LocalEngine implements Engine {
     m.put("memstore.overhead.bytes", overhead);
     m.put("store.files", files);
     m.put("store.files.bytes.read", bytesRead);
+    m.put("store.files.blocks.read", blocksRead);
     m.put("tables", catalog.tables().size());
     m.put("regions.open", allRegions().size());
     m.put("engine.instance.id", instanceId);
     m.put("file.number.next", nextFileNumber.get());
     EngineChunks.metrics(chunks).forEach((k, v) -> m.put("chunks." + k, v));
+    m.putAll(blockCache.metrics());
     return m;
   }
 
@@ -1114,6 +1126,7 @@ public final class LocalEngine implements Engine {
       }
     }
     background.shutdown();
+    blockCache.close();
     try {
       if (wal != null) {
         if (!walFailed && first == null) {
@@ -1144,6 +1157,7 @@ public final class LocalEngine implements Engine {
       }
     }
     background.shutdownNow();
+    blockCache.close();
     if (wal != null) {
       try {
         wal.close();
@@ -1204,6 +1218,11 @@ public final class LocalEngine implements Engine {
     @Override
     public ChunkAllocator chunks() {
       return chunks;
+    }
+
+    @Override
+    public BlockCache blockCache() {
+      return blockCache;
     }
 
     @Override

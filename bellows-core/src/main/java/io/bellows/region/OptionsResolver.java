@@ -1,5 +1,8 @@
 package io.bellows.region;
 
+import io.bellows.cache.BlockCache;
+import io.bellows.cache.CachePolicy;
+import io.bellows.cache.TieredBlockCache;
 import io.bellows.compaction.CompactionOptions;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
@@ -27,7 +30,26 @@ public final class OptionsResolver {
   /** Everything a store of {@code family} in {@code table} needs. */
   public static StoreOptions store(EngineOptions engine, TableDescriptor table, ColumnFamilyDescriptor family) {
     return new StoreOptions(table.flushSize(), memStore(family), sortedFiles(family), compaction(engine),
-        retention(family));
+        retention(family), cachePolicy(engine, family));
+  }
+
+  /** The family's {@code BLOCKCACHE} and {@code IN_MEMORY} with the engine's cache-on-write setting. */
+  public static CachePolicy cachePolicy(EngineOptions engine, ColumnFamilyDescriptor family) {
+    return new CachePolicy(family.get(Knobs.BLOCKCACHE), family.get(Knobs.IN_MEMORY),
+        engine.get(Knobs.BLOCKCACHE_CACHE_ON_WRITE));
+  }
+
+  /**
+   * The engine's block cache from {@code bellows.blockcache.*}: an L1 of {@code l1.size} bytes (or
+   * {@code l1.fraction} of {@code maxHeap}) and an L2 of {@code l2.size} direct bytes; none if both
+   * are 0.
+   */
+  public static BlockCache blockCache(EngineOptions engine, long maxHeap) {
+    long l1 = engine.get(Knobs.BLOCKCACHE_L1_SIZE);
+    if (l1 == 0) {
+      l1 = (long) (maxHeap * engine.get(Knobs.BLOCKCACHE_L1_FRACTION));
+    }
+    return TieredBlockCache.create(l1, engine.get(Knobs.BLOCKCACHE_L2_SIZE));
   }
 
   /** The memory store's settings from the family's memory knobs. */

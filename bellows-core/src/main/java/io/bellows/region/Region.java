@@ -138,7 +138,8 @@ public final class Region implements AutoCloseable {
     for (ColumnFamilyDescriptor f : descriptor.families()) {
       StoreContext sc = new StoreContext(OptionsResolver.store(services.options(), descriptor, f), services.options().clock(), readPoints::smallest,
           services.inMemoryCompactions(), services.chunks(), services.metrics(),
-          services.fileNumbers(), services.engineInstanceId(), descriptor.name(), services.events());
+          services.fileNumbers(), services.engineInstanceId(), descriptor.name(), services.events(),
+          services.blockCache());
       Store store = new Store(f, dir.resolve(f.name()), sc);
       store.keyRange(this.startKey, this.endKey);
       stores.put(f.name(), store);

@@ -1,5 +1,6 @@
 package io.bellows.region;
 
+import io.bellows.cache.BlockCache;
 import io.bellows.config.EngineOptions;
 import io.bellows.memstore.InMemoryWork;
 import io.bellows.memstore.chunk.ChunkAllocator;
@@ -33,6 +34,9 @@ public interface RegionServices {
 
   /** The engine's chunk allocator . */
   ChunkAllocator chunks();
+
+  /** The engine's block cache, shared by every store. */
+  BlockCache blockCache();
 
   /** Asks for a background flush of the region (idempotent while one is pending). */
   void requestFlush(Region region);

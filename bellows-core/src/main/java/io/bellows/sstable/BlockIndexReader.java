@@ -2,22 +2,31 @@ package io.bellows.sstable;
 
 import io.bellows.util.CorruptionException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
- * Finds the data block that may hold a key: binary search of the in-memory root, then one block
- * read per lower level through the {@link BlockSource} (so a block cache serves them). Thread-safe:
- * the root payload is immutable and the source is thread-safe.
+ * Finds the data block that may hold a key: binary search of the root, then of one block per lower
+ * level. Every index block is read once, when the file is opened, and kept (pinned) here, so a
+ * lookup reads nothing from the file: a get costs at most one data-block read per file. (Before,
+ * each lookup read its leaf index block from the file, a second block per file and get once a
+ * file's index outgrew one block.) The index is about key size + 24 bytes per data block, roughly
+ * 0.1% of the data with 64 KiB blocks. Thread-safe: immutable after construction.
  */
 final class BlockIndexReader {
   private final Path path;
-  private final BlockSource source;
   private final byte[] root;
   private final int rootCount;
   private final int levels;
+  /** The non-root index blocks by offset; never modified after construction. */
+  private final Map<Long, Block> pinned = new HashMap<>();
+  private final long pinnedBytes;
 
+  /** Reads every non-root index block through {@code source} (the file) and keeps it. */
   BlockIndexReader(Path path, BlockSource source, Block rootBlock, int levels) {
     this.path = path;
-    this.source = source;
     this.root = rootBlock.payload();
     this.levels = levels;
     try {
@@ -25,6 +34,43 @@ final class BlockIndexReader {
     } catch (MalformedBlockException e) {
       throw new CorruptionException(path + ": root index at offset " + rootBlock.offset() + ": " + e.getMessage());
     }
+    long bytes = root.length;
+    List<IndexEntry> current = new ArrayList<>();
+    for (int i = 0; i < rootCount; i++) {
+      current.add(entryOf(root, rootCount, i, -1));
+    }
+    for (int level = levels; level > 2; level--) { // entries of level 2 and up point at index blocks
+      List<IndexEntry> next = new ArrayList<>();
+      for (IndexEntry e : current) {
+        Block b = pin(source, e);
+        bytes += b.payload().length;
+        int n = countOf(b);
+        for (int i = 0; i < n; i++) {
+          next.add(entryOf(b.payload(), n, i, b.offset()));
+        }
+      }
+      current = next;
+    }
+    if (levels > 1) {
+      for (IndexEntry e : current) {
+        bytes += pin(source, e).payload().length;
+      }
+    }
+    this.pinnedBytes = bytes;
+  }
+
+  private Block pin(BlockSource source, IndexEntry e) {
+    Block b = source.read(e.offset(), e.onDiskSize());
+    if (b.type() != BlockType.INDEX) {
+      throw new CorruptionException(path + ": expected an index block at offset " + e.offset() + " but found " + b.type());
+    }
+    pinned.put(e.offset(), b);
+    return b;
+  }
+
+  /** Payload bytes of the index held in memory, root included. */
+  long pinnedBytes() {
+    return pinnedBytes;
   }
 
   int levels() {
@@ -66,7 +112,7 @@ final class BlockIndexReader {
 
   /**
    * Every level's entries, root first; the last list holds one entry per data block in file order.
-   * Reads the whole index, so it is for inspection and tests, not for the read path.
+   * Decodes the whole index, so it is for inspection, splits and tests, not for the read path.
    */
   java.util.List<java.util.List<IndexEntry>> allLevels() {
     java.util.List<java.util.List<IndexEntry>> out = new java.util.ArrayList<>();
@@ -91,9 +137,9 @@ final class BlockIndexReader {
   }
 
   private Block readIndexBlock(IndexEntry e) {
-    Block b = source.read(e.offset(), e.onDiskSize());
-    if (b.type() != BlockType.INDEX) {
-      throw new CorruptionException(path + ": expected an index block at offset " + e.offset() + " but found " + b.type());
+    Block b = pinned.get(e.offset());
+    if (b == null || b.onDiskSize() != e.onDiskSize()) {
+      throw new CorruptionException(path + ": index entry points at offset " + e.offset() + ", not at an index block");
     }
     return b;
   }

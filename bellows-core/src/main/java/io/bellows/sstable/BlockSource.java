@@ -1,11 +1,10 @@
 package io.bellows.sstable;
 
 /**
- * Where a sorted-file reader gets its blocks. The file implementation ({@link FileBlockSource})
- * reads with positional reads, verifies the checksum and decompresses; a block cache wraps it keyed
- * by (engine instance id, file id, offset): file ids are numbered engine-wide, unique across the
- * stores of a data directory, and the instance id (one per open) keeps apart the files of other
- * engines and of earlier opens. Implementations must be thread-safe: scanners of one reader call it
+ * Where a sorted-file reader gets its data blocks. The file implementation ({@link FileBlockSource})
+ * reads with positional reads, verifies the checksum and decompresses; a block cache wraps it
+ * ({@link CachingBlockSource}) keyed by (file number, offset): file numbers are engine-wide, never
+ * handed out twice in one engine instance, and each engine instance has its own cache. Implementations must be thread-safe: scanners of one reader call it
  * concurrently.
  */
 public interface BlockSource {
@@ -25,5 +24,12 @@ public interface BlockSource {
     Wrapper IDENTITY = (fileId, raw) -> raw;
 
     BlockSource wrap(long fileId, BlockSource raw);
+
+    /**
+     * Called when a reader released its last reference: the file is closed (its store closed, its
+     * table disabled or dropped) or deleted (compacted away). A cache drops the file's blocks, so
+     * nothing of a gone file stays behind.
+     */
+    default void fileClosed(long fileId) {}
   }
 }

@@ -9,11 +9,12 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Reads blocks from a sorted file with positional reads ({@link FileChannel#read(ByteBuffer,
  * long)}, which do not move a shared position, so threads need no lock), verifies each block's type
- * byte, lengths and CRC32C, and decompresses it. Thread-safe. Counts the bytes it reads.
+ * byte, lengths and CRC32C, and decompresses it. Thread-safe. Counts the bytes and the blocks (by type) it reads.
  *
  * <p>Invariant: every block returned passed its checksum; every failed check is reported as a
  * {@link CorruptionException} naming the file and the block offset.
@@ -25,6 +26,8 @@ final class FileBlockSource implements BlockSource {
   private final long limit;
   private final BlockCodec codec = new BlockCodec();
   private final AtomicLong bytesRead = new AtomicLong();
+  /** Blocks read, by {@link BlockType#ordinal()}. */
+  private final AtomicLongArray blocksRead = new AtomicLongArray(BlockType.values().length);
 
   FileBlockSource(Path path, FileChannel channel, long limit) {
     this.path = path;
@@ -34,6 +37,10 @@ final class FileBlockSource implements BlockSource {
 
   long bytesRead() {
     return bytesRead.get();
+  }
+
+  long blocksRead(BlockType type) {
+    return blocksRead.get(type.ordinal());
   }
 
   /** Reads exactly {@code len} bytes at {@code pos}; a short file is corruption. */
@@ -82,6 +89,7 @@ final class FileBlockSource implements BlockSource {
     if (uncompressedLen < 0 || uncompressedLen > BlockFormat.MAX_PAYLOAD) {
       throw new CorruptionException(path + ": block at offset " + offset + " claims " + uncompressedLen + " bytes");
     }
+    blocksRead.incrementAndGet(type.ordinal());
     byte[] payload;
     try {
       Compression c = Compression.fromCode(raw[1]);

@@ -31,7 +31,7 @@ public final class SortedFileInspector {
       out.println("Data blocks:");
       int n = 0;
       for (IndexEntry e : levels.get(levels.size() - 1)) {
-        Block b = r.readDataBlock(e.offset(), e.onDiskSize());
+        Block b = r.readDataBlock(e.offset(), e.onDiskSize(), false);
         DataBlockCursor c = r.cursor(b);
         Cell first;
         int cells = 0;

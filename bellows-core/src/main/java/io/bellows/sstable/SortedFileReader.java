@@ -16,8 +16,8 @@ import java.util.NavigableSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * An open sorted file: trailer, metadata, index root and Bloom filter in memory; data and lower
- * index levels read on demand through the {@link BlockSource}. Thread-safe: everything held is
+ * An open sorted file: trailer, metadata, the whole block index and the Bloom filter in memory
+ * (read at open); data blocks read on demand through the {@link BlockSource}, one per lookup. Thread-safe: everything held is
  * immutable and block reads are positional.
  *
  * <p>Reference counted: {@link #open} returns it holding one reference for the opener; each
@@ -36,11 +36,13 @@ public final class SortedFileReader extends RefCounted {
   private final BlockIndexReader index;
   private final BloomFilter bloom;
   private final AtomicBoolean deleteWhenReleased = new AtomicBoolean();
+  private final BlockSource.Wrapper wrapper;
 
   private SortedFileReader(Path path, long fileId, FileChannel channel, BlockSource.Wrapper wrapper) throws IOException {
     this.path = path;
     this.fileId = fileId;
     this.channel = channel;
+    this.wrapper = wrapper;
     long size = channel.size();
     if (size < Trailer.SIZE) {
       throw new CorruptionException(path + ": not a Bellows sorted file, or truncated: " + size
@@ -59,7 +61,7 @@ public final class SortedFileReader extends RefCounted {
     if (meta.fileSize() != size || meta.dataSize() != trailer.dataEnd()) {
       throw new CorruptionException(path + ": file is " + size + " bytes but its metadata says " + meta.fileSize());
     }
-    this.index = new BlockIndexReader(path, source,
+    this.index = new BlockIndexReader(path, raw,
         expect(raw.read(trailer.rootIndexOffset(), trailer.rootIndexSize()), BlockType.ROOT_INDEX),
         trailer.indexLevels());
     if ((meta.bloomType() == BloomType.NONE) != (trailer.bloomSize() == 0)) {
@@ -82,7 +84,7 @@ public final class SortedFileReader extends RefCounted {
     return open(path, fileId, BlockSource.Wrapper.IDENTITY);
   }
 
-  /** Opens a file; data and non-root index blocks are read through {@code wrapper.wrap(fileId, raw)}. */
+  /** Opens a file; data blocks are read through {@code wrapper.wrap(fileId, raw)}, the rest at open from the file. */
   public static SortedFileReader open(Path path, long fileId, BlockSource.Wrapper wrapper) {
     if (Files.isDirectory(path)) { // some platforms open a directory and fail only on reading
       throw new StorageException(path + ": cannot open sorted file: it is a directory");
@@ -145,10 +147,39 @@ public final class SortedFileReader extends RefCounted {
     return fileSource.bytesRead();
   }
 
+  /** Blocks of a type this reader has read from the file, at open included (cache hits are not counted). */
+  public long blocksRead(BlockType type) {
+    return fileSource.blocksRead(type);
+  }
+
+  /** Blocks of every type this reader has read from the file, at open included. */
+  public long blocksRead() {
+    long n = 0;
+    for (BlockType t : BlockType.values()) {
+      n += fileSource.blocksRead(t);
+    }
+    return n;
+  }
+
+  /** Payload bytes of the block index held in memory. */
+  public long indexBytes() {
+    return index.pinnedBytes();
+  }
+
   /** A new unpositioned scanner; it holds a reference to this reader until closed. */
   public SortedFileScanner scanner() {
     retain();
-    return new SortedFileScanner(this);
+    return new SortedFileScanner(this, true);
+  }
+
+  /**
+   * A scanner that reads data blocks from the file, neither looking them up in the block cache nor
+   * adding them: for compactions, which read every block once and would push out the blocks that
+   * gets read again and again (HBase's compactions do not cache either).
+   */
+  public SortedFileScanner uncachedScanner() {
+    retain();
+    return new SortedFileScanner(this, false);
   }
 
   /** Deletes the file once the last reference is released. */
@@ -218,21 +249,29 @@ public final class SortedFileReader extends RefCounted {
    * a split key. Reads the whole index, which a split (rare) can afford.
    */
   public byte[] midRow() {
-    java.util.List<java.util.List<IndexEntry>> levels = index.allLevels();
-    java.util.List<IndexEntry> leaves = levels.get(levels.size() - 1);
+    java.util.List<IndexEntry> leaves = dataBlockIndex();
     if (leaves.size() < 2) {
       return null; // one block: no middle to split at
     }
     return leaves.get(leaves.size() / 2).keyAsCell().row();
   }
 
+  /**
+   * Every data block's index entry (its last key, offset and size), in file order. Decodes the
+   * in-memory index: for splits, inspection and tests, not for the read path.
+   */
+  public java.util.List<IndexEntry> dataBlockIndex() {
+    java.util.List<java.util.List<IndexEntry>> levels = index.allLevels();
+    return levels.get(levels.size() - 1);
+  }
+
   BlockIndexReader index() {
     return index;
   }
 
-  /** Reads a data block through the block source and checks its type. */
-  Block readDataBlock(long offset, int onDiskSize) {
-    return expect(source.read(offset, onDiskSize), BlockType.DATA);
+  /** Reads a data block through the block source (the cache) or from the file, and checks its type. */
+  Block readDataBlock(long offset, int onDiskSize, boolean useCache) {
+    return expect((useCache ? source : fileSource).read(offset, onDiskSize), BlockType.DATA);
   }
 
   /** A cursor over a data block's payload; malformed payloads become corruption naming the block. */
@@ -251,12 +290,14 @@ public final class SortedFileReader extends RefCounted {
   @Override
   protected void deallocate() {
     closeQuietly(channel);
-    if (deleteWhenReleased.get()) {
-      try {
+    try {
+      if (deleteWhenReleased.get()) {
         Files.deleteIfExists(path);
-      } catch (IOException e) {
-        throw new StorageException(path + ": cannot delete obsolete sorted file", e);
       }
+    } catch (IOException e) {
+      throw new StorageException(path + ": cannot delete obsolete sorted file", e);
+    } finally {
+      wrapper.fileClosed(fileId); // its cached blocks go with it: no reader is left to want them
     }
   }
 

@@ -12,13 +12,16 @@ import io.bellows.scan.ScanQuery;
  */
 public final class SortedFileScanner implements CellScanner {
   private final SortedFileReader reader;
+  /** Whether data blocks go through the reader's block cache (false for compactions). */
+  private final boolean useCache;
   private boolean closed;
   /** Index entry of the current block (its last key bounds reseeks within it); null when unpositioned. */
   private IndexEntry blockEntry;
   private DataBlockCursor cursor;
 
-  SortedFileScanner(SortedFileReader reader) {
+  SortedFileScanner(SortedFileReader reader, boolean useCache) {
     this.reader = reader;
+    this.useCache = useCache;
   }
 
   public SortedFileReader reader() {
@@ -97,7 +100,7 @@ public final class SortedFileScanner implements CellScanner {
   }
 
   private void load(IndexEntry e) {
-    Block b = reader.readDataBlock(e.offset(), e.onDiskSize());
+    Block b = reader.readDataBlock(e.offset(), e.onDiskSize(), useCache);
     cursor = reader.cursor(b);
     blockEntry = e;
   }

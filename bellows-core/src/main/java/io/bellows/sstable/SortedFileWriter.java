@@ -50,6 +50,8 @@ public final class SortedFileWriter {
   private long maxSeqId;
   private long uncompressedDataSize;
   private boolean closed;
+  /** Cache-on-write: handed every data block as it is written; null for none. */
+  private java.util.function.Consumer<Block> onDataBlock;
 
   private SortedFileWriter(Path path, SortedFileOptions options, Clock clock, FileChannel channel) {
     this.path = path;
@@ -83,6 +85,15 @@ public final class SortedFileWriter {
 
   public Path path() {
     return path;
+  }
+
+  /**
+   * Hands every data block, as written (offset, on-disk size, uncompressed payload), to {@code
+   * listener}: a block cache's cache-on-write. Call before the first append.
+   */
+  public SortedFileWriter onDataBlock(java.util.function.Consumer<Block> listener) {
+    this.onDataBlock = listener;
+    return this;
   }
 
   /**
@@ -129,6 +140,9 @@ public final class SortedFileWriter {
       int size = out.write(BlockType.DATA, options.compression(), payload);
       byte[] lastKey = Arrays.copyOfRange(previous.array(), previous.keyOffset(), previous.keyOffset() + previous.keyLength());
       index.add(new IndexEntry(lastKey, previous.seqId(), off, size));
+      if (onDataBlock != null) {
+        onDataBlock.accept(new Block(BlockType.DATA, off, size, payload));
+      }
     } catch (IOException e) {
       throw fail("write of a data block failed", e);
     }

@@ -16,6 +16,8 @@ import io.bellows.scan.RetentionFilter;
 import io.bellows.scan.RetentionFilters;
 import io.bellows.scan.ScanQuery;
 import io.bellows.schema.ColumnFamilyDescriptor;
+import io.bellows.sstable.BlockCaching;
+import io.bellows.sstable.BlockSource;
 import io.bellows.util.AtomicFiles;
 import io.bellows.util.EventListener;
 import io.bellows.util.SourceClosedException;
@@ -54,6 +56,9 @@ public final class Store implements AutoCloseable {
   private final ColumnFamilyDescriptor family;
   private final Path dir;
   private final StoreContext ctx;
+  /** How this store's files use the engine's block cache. */
+  private final BlockCaching caching;
+  private final BlockSource.Wrapper blockWrapper;
   private final MemStore memStore;
   private final MetricSet metrics = new MetricSet();
   private final LongAdder flushCount = metrics.counter("flush.count");
@@ -66,6 +71,8 @@ public final class Store implements AutoCloseable {
   private final LongAdder compactionCellsDropped = metrics.counter("compaction.cells.dropped");
   /** Bytes read from files that are no longer live (their readers are gone from the list). */
   private final LongAdder retiredBytesRead = new LongAdder();
+  /** Blocks read from files that are no longer live. */
+  private final LongAdder retiredBlocksRead = new LongAdder();
 
   private final Object filesLock = new Object();
   private volatile List<StoreFile> files;
@@ -97,12 +104,14 @@ public final class Store implements AutoCloseable {
     this.dir = dir;
     this.ctx = ctx;
     this.compactionPolicy = new ExploringCompactionPolicy(ctx.options().compaction());
+    this.caching = new BlockCaching(ctx.blockCache(), ctx.options().cache());
+    this.blockWrapper = caching.wrapper();
     try {
       this.manifest = StoreManifest.load(dir);
       deleteLeftovers();
       List<StoreFile> opened = new ArrayList<>();
       for (long id : manifest.fileIds()) {
-        opened.add(StoreFile.open(dir.resolve(StoreManifest.fileName(id)), id, ctx.engineInstanceId()));
+        opened.add(StoreFile.open(dir.resolve(StoreManifest.fileName(id)), id, ctx.engineInstanceId(), blockWrapper));
       }
       this.files = List.copyOf(opened);
     } catch (IOException e) {
@@ -115,6 +124,7 @@ public final class Store implements AutoCloseable {
     metrics.gauge("store.files", () -> files.size());
     metrics.gauge("store.files.bytes", this::fileBytes);
     metrics.gauge("store.files.bytes.read", this::fileBytesRead);
+    metrics.gauge("store.files.blocks.read", this::fileBlocksRead);
   }
 
   /**
@@ -315,7 +325,7 @@ public final class Store implements AutoCloseable {
       RetentionFilter filter = retention(RetentionFilter.Mode.FLUSH);
       StoreFile written;
       try (CellScanner in = snap.scanner()) {
-        written = StoreFileWriting.write(dir, fileId, ctx, in, filter, snap.cellCount(), false);
+        written = StoreFileWriting.write(dir, fileId, ctx, in, filter, snap.cellCount(), false, caching, blockWrapper, true);
       }
       long flushedUpTo = Math.max(flushedSeqId(), snap.maxSeqId());
       commit(written == null ? List.of() : List.of(written), List.of(), flushedUpTo);
@@ -393,11 +403,12 @@ public final class Store implements AutoCloseable {
       StoreFile written;
       try {
         for (StoreFile f : inputs) {
-          scanners.add(f.scanner());
+          scanners.add(f.compactionScanner());
         }
         try (CellScanner merged = new io.bellows.scan.KeyRangeScanner(
             new io.bellows.scan.MergingScanner(scanners), rangeStart, rangeEnd)) {
-          written = StoreFileWriting.write(dir, fileId, ctx, merged, retention(mode), inputCells, major);
+          written = StoreFileWriting.write(dir, fileId, ctx, merged, retention(mode), inputCells, major, caching, blockWrapper,
+              false);
         }
       } finally {
         for (StoreFile f : inputs) {
@@ -479,6 +490,7 @@ public final class Store implements AutoCloseable {
     }
     for (StoreFile f : removed) {
       retiredBytesRead.add(f.bytesRead());
+      retiredBlocksRead.add(f.blocksRead());
       f.markForDeletion();
       f.release();
     }
@@ -503,6 +515,15 @@ public final class Store implements AutoCloseable {
     long n = retiredBytesRead.sum();
     for (StoreFile f : files) {
       n += f.bytesRead();
+    }
+    return n;
+  }
+
+  /** Blocks of every type read from this store's files since open, opens included (block-cache hits are not reads). */
+  public long fileBlocksRead() {
+    long n = retiredBlocksRead.sum();
+    for (StoreFile f : files) {
+      n += f.blocksRead();
     }
     return n;
   }

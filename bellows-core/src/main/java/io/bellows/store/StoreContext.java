@@ -1,5 +1,6 @@
 package io.bellows.store;
 
+import io.bellows.cache.BlockCache;
 import io.bellows.memstore.InMemoryWork;
 import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.metrics.MetricSet;
@@ -21,6 +22,7 @@ import java.util.function.LongSupplier;
  *     identifies a file's bytes uniquely, the prefix of a block cache's keys
  * @param table the table's name, for events
  * @param events where flush and compaction events go (the engine's listeners; must not throw)
+ * @param blockCache the engine's block cache, shared by every store ({@link BlockCache#NONE} for none)
  */
 public record StoreContext(
     StoreOptions options,
@@ -32,13 +34,14 @@ public record StoreContext(
     FileNumberAllocator fileNumbers,
     long engineInstanceId,
     String table,
-    EventListener events) {
+    EventListener events,
+    BlockCache blockCache) {
   /** A context whose events go nowhere (tests of a store on its own). */
   public StoreContext(StoreOptions options, Clock clock, LongSupplier smallestReadPoint,
       InMemoryWork inMemoryCompactions, ChunkAllocator chunks, MetricSet engineMetrics,
       FileNumberAllocator fileNumbers, long engineInstanceId) {
     this(options, clock, smallestReadPoint, inMemoryCompactions, chunks, engineMetrics, fileNumbers,
-        engineInstanceId, "", new EventListener() { });
+        engineInstanceId, "", new EventListener() { }, BlockCache.NONE);
   }
 
   /** The table's flush size, from the options. */

@@ -1,6 +1,7 @@
 package io.bellows.store;
 
 import io.bellows.scan.CellScanner;
+import io.bellows.sstable.BlockSource;
 import io.bellows.sstable.FileMetadata;
 import io.bellows.sstable.SortedFileReader;
 import java.nio.file.Path;
@@ -25,8 +26,9 @@ public final class StoreFile {
     this.reader = reader;
   }
 
-  static StoreFile open(Path path, long id, long engineInstanceId) {
-    return new StoreFile(id, engineInstanceId, SortedFileReader.open(path, id));
+  /** Opens a file; its data blocks are read through {@code blocks} (the store's block cache use). */
+  static StoreFile open(Path path, long id, long engineInstanceId, BlockSource.Wrapper blocks) {
+    return new StoreFile(id, engineInstanceId, SortedFileReader.open(path, id, blocks));
   }
 
   /** The file number (its name is {@code <20 digits>.sst}). */
@@ -61,6 +63,11 @@ public final class StoreFile {
     return reader.bytesRead();
   }
 
+  /** Blocks of every type read from the file, at its open included (block-cache hits are not reads). */
+  public long blocksRead() {
+    return reader.blocksRead();
+  }
+
   public Path path() {
     return reader.path();
   }
@@ -68,6 +75,11 @@ public final class StoreFile {
   /** A new scanner; it holds its own reference to the file until closed. */
   public CellScanner scanner() {
     return reader.scanner();
+  }
+
+  /** A scanner for a compaction: it reads the file directly, so a merge does not flush the block cache. */
+  CellScanner compactionScanner() {
+    return reader.uncachedScanner();
   }
 
   void retain() {

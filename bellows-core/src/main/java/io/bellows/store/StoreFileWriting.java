@@ -4,6 +4,8 @@ import io.bellows.cell.Cell;
 import io.bellows.manifest.StoreManifest;
 import io.bellows.scan.CellScanner;
 import io.bellows.scan.RetentionFilter;
+import io.bellows.sstable.BlockCaching;
+import io.bellows.sstable.BlockSource;
 import io.bellows.sstable.SortedFileOptions;
 import io.bellows.sstable.SortedFileWriter;
 import io.bellows.util.AtomicFiles;
@@ -20,10 +22,13 @@ final class StoreFileWriting {
   private StoreFileWriting() {}
 
   /**
-   * Returns the new file, opened, or null if every cell was filtered out (no file is created then).
+   * Returns the new file, opened through {@code blocks}, or null if every cell was filtered out (no
+   * file is created then). A flush ({@code flush}) offers its data blocks to the block cache as it
+   * writes them if the family caches on write; a compaction never does (its output is mostly cold).
    */
   static StoreFile write(Path dir, long fileId, StoreContext ctx,
-      CellScanner input, RetentionFilter filter, long expectedCells, boolean major) {
+      CellScanner input, RetentionFilter filter, long expectedCells, boolean major,
+      BlockCaching caching, BlockSource.Wrapper blocks, boolean flush) {
     Path finalPath = dir.resolve(StoreManifest.fileName(fileId));
     Path tmp = dir.resolve(StoreManifest.fileName(fileId) + ".tmp");
     SortedFileOptions options = ctx.options().files().toBuilder()
@@ -31,6 +36,10 @@ final class StoreFileWriting {
         .majorCompaction(major)
         .build();
     SortedFileWriter writer = SortedFileWriter.create(tmp, options, ctx.clock());
+    java.util.function.Consumer<io.bellows.sstable.Block> cacheOnWrite = flush ? caching.onFlushedBlock(fileId) : null;
+    if (cacheOnWrite != null) {
+      writer.onDataBlock(cacheOnWrite);
+    }
     long kept = 0;
     try {
       input.seek(io.bellows.cell.Cells.firstOnRow(io.bellows.util.Bytes.EMPTY));
@@ -48,17 +57,20 @@ final class StoreFileWriting {
       }
       if (kept == 0) {
         writer.abort();
+        caching.forget(fileId);
         return null;
       }
       writer.finish();
       AtomicFiles.moveAtomically(tmp, finalPath);
     } catch (IOException e) {
       writer.abort();
+      caching.forget(fileId);
       throw new StorageException("cannot write " + finalPath, e);
     } catch (RuntimeException e) {
       writer.abort();
+      caching.forget(fileId);
       throw e;
     }
-    return StoreFile.open(finalPath, fileId, ctx.engineInstanceId());
+    return StoreFile.open(finalPath, fileId, ctx.engineInstanceId(), blocks);
   }
 }

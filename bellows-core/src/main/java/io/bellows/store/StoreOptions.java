@@ -1,5 +1,6 @@
 package io.bellows.store;
 
+import io.bellows.cache.CachePolicy;
 import io.bellows.compaction.CompactionOptions;
 import io.bellows.memstore.MemStoreOptions;
 import io.bellows.scan.Retention;
@@ -17,18 +18,21 @@ import io.bellows.sstable.SortedFileOptions;
  *     a template each flush and compaction copies, setting its own expected cell count and major flag
  * @param compaction minor-compaction selection and the blocking file count
  * @param retention the family's version and TTL rules, for reads and rewrites
+ * @param cache how the family uses the engine's block cache ({@code BLOCKCACHE}, {@code IN_MEMORY},
+ *     cache-on-write)
  */
 public record StoreOptions(
     long flushSize,
     MemStoreOptions memStore,
     SortedFileOptions files,
     CompactionOptions compaction,
-    Retention retention) {
+    Retention retention,
+    CachePolicy cache) {
   public StoreOptions {
     if (flushSize < 1) {
       throw new IllegalArgumentException("flush size must be positive: " + flushSize);
     }
-    if (memStore == null || files == null || compaction == null || retention == null) {
+    if (memStore == null || files == null || compaction == null || retention == null || cache == null) {
       throw new NullPointerException("every part of a store's options is required");
     }
   }

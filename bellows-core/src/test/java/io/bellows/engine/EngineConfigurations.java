@@ -36,9 +36,18 @@ public record EngineConfigurations(
         .set(Knobs.MSLAB, mslab);
   }
 
-  /** Engine options with this configuration's chunk settings (small chunks keep tests lean). */
+  /**
+   * Engine options with this configuration's chunk settings (small chunks keep tests lean) and small
+   * block caches, so that blocks are evicted all the time: a 64 KiB L1, and with MSLAB an L2 of two
+   * buckets behind it that flushes also write to.
+   */
   public EngineOptions.Builder engine(EngineOptions.Builder b) {
-    return b.set(Knobs.CHUNK_OFF_HEAP, offHeap).set(Knobs.CHUNK_SIZE, 64L * 1024);
+    b.set(Knobs.CHUNK_OFF_HEAP, offHeap).set(Knobs.CHUNK_SIZE, 64L * 1024)
+        .set(Knobs.BLOCKCACHE_L1_SIZE, 64L * 1024);
+    if (mslab) {
+      b.set(Knobs.BLOCKCACHE_L2_SIZE, 2L * 1028 * 1024).set(Knobs.BLOCKCACHE_CACHE_ON_WRITE, true);
+    }
+    return b;
   }
 
   public static List<EngineConfigurations> all() {

@@ -84,25 +84,42 @@ class EngineModelTest {
 
   /**
    * The option sets every operation stream runs under (metamorphic: all must give the model's
-   * answers): every memory-store policy, block sizes, compressions, Bloom types, and the chunk
-   * memory layouts (MSLAB, serialized CHUNK index, chunk skiplist, off-heap chunks).
+   * answers): every memory-store policy, block sizes, compressions, Bloom types, the chunk memory
+   * layouts (MSLAB, serialized CHUNK index, chunk skiplist, off-heap chunks), and block caches:
+   * tiny L1s (constant eviction), L2 alone or behind L1, cache-on-write, IN_MEMORY, BLOCKCACHE off;
+   * the other sets have the default L1.
    */
   static Stream<OptionSet> optionSets() {
     return Stream.of(
-        new OptionSet("NONE/1K/plain/ROW/4-regions", MemStorePolicy.NONE, 1024, Compression.NONE, BloomType.ROW)
-            .withSplits("ab", "r03", "r08"),
-        new OptionSet("BASIC/1K/lz4/ROWCOL/autosplit", MemStorePolicy.BASIC, 1024, Compression.LZ4, BloomType.ROWCOL)
-            .withMaxFileSize(64 * 1024),
-        new OptionSet("EAGER/4K/zstd/none/autosplit", MemStorePolicy.EAGER, 4096, Compression.ZSTD, BloomType.NONE)
-            .withMaxFileSize(64 * 1024),
+        new OptionSet("NONE/1K/plain/ROW/4-regions+L1-32K", MemStorePolicy.NONE, 1024, Compression.NONE, BloomType.ROW)
+            .withSplits("ab", "r03", "r08")
+            .withEngineKnob(Knobs.BLOCKCACHE_L1_SIZE, 32L * 1024),
+        new OptionSet("BASIC/1K/lz4/ROWCOL/autosplit+L2-only+cache-on-write", MemStorePolicy.BASIC, 1024,
+            Compression.LZ4, BloomType.ROWCOL)
+            .withMaxFileSize(64 * 1024)
+            .withEngineKnob(Knobs.BLOCKCACHE_L1_FRACTION, 0.0)
+            .withEngineKnob(Knobs.BLOCKCACHE_L2_SIZE, 1028L * 1024)
+            .withEngineKnob(Knobs.BLOCKCACHE_CACHE_ON_WRITE, true),
+        new OptionSet("EAGER/4K/zstd/none/autosplit+L1-64K+L2+IN_MEMORY", MemStorePolicy.EAGER, 4096,
+            Compression.ZSTD, BloomType.NONE)
+            .withMaxFileSize(64 * 1024)
+            .withEngineKnob(Knobs.BLOCKCACHE_L1_SIZE, 64L * 1024)
+            .withEngineKnob(Knobs.BLOCKCACHE_L2_SIZE, 2L * 1028 * 1024)
+            .withEngineKnob(Knobs.BLOCKCACHE_CACHE_ON_WRITE, true)
+            .withFamilyKnob(Knobs.IN_MEMORY, true),
         new OptionSet("ADAPTIVE/1K/plain/ROWCOL/autosplit", MemStorePolicy.ADAPTIVE, 1024, Compression.NONE,
             BloomType.ROWCOL)
             .withMaxFileSize(64 * 1024),
-        new OptionSet("NONE/64K/zstd/ROWCOL", MemStorePolicy.NONE, 65536, Compression.ZSTD, BloomType.ROWCOL),
+        new OptionSet("NONE/64K/zstd/ROWCOL+BLOCKCACHE-off", MemStorePolicy.NONE, 65536, Compression.ZSTD,
+            BloomType.ROWCOL)
+            .withFamilyKnob(Knobs.BLOCKCACHE, false),
         new OptionSet("BASIC/4K/plain/none", MemStorePolicy.BASIC, 4096, Compression.NONE, BloomType.NONE),
         new OptionSet("EAGER/1K/lz4/ROW/3-regions", MemStorePolicy.EAGER, 1024, Compression.LZ4, BloomType.ROW)
             .withSplits("b", "r05"),
-        new OptionSet("ADAPTIVE/64K/lz4/none", MemStorePolicy.ADAPTIVE, 65536, Compression.LZ4, BloomType.NONE),
+        new OptionSet("ADAPTIVE/64K/lz4/none+L1-512K+L2", MemStorePolicy.ADAPTIVE, 65536, Compression.LZ4,
+            BloomType.NONE)
+            .withEngineKnob(Knobs.BLOCKCACHE_L1_SIZE, 512L * 1024)
+            .withEngineKnob(Knobs.BLOCKCACHE_L2_SIZE, 1028L * 1024),
         new OptionSet("BASIC/1K/lz4/ROW+CHUNK-index", MemStorePolicy.BASIC, 1024, Compression.LZ4, BloomType.ROW)
             .withFamilyKnob(Knobs.SEGMENT_INDEX, io.bellows.config.SegmentIndexType.CHUNK)
             .withEngineKnob(Knobs.CHUNK_SIZE, 64L * 1024),

@@ -85,6 +85,37 @@ class SplitTest {
     return out;
   }
 
+  /**
+   * A daughter still reading its parent's linked files may have its middle row outside its range;
+   * a split without a key then takes the next largest region instead of refusing (before, this
+   * depended on a background compaction rewriting the links first, and failed now and then).
+   */
+  @Test
+  void splitWithoutAKeyPassesOverADaughterWhoseMiddleLiesOutsideItsRange() {
+    NavigableMap<String, String> model = new TreeMap<>();
+    EngineOptions noCompactions = EngineOptions.builder()
+        .set(io.bellows.config.Knobs.COMPACTION_MIN_FILES, 1000).set(io.bellows.config.Knobs.COMPACTION_MAX_FILES, 1000)
+        .build();
+    try (Bellows db = Bellows.open(dir, noCompactions)) {
+      db.createTable(table("t"));
+      Table t = db.getTable("t");
+      write(t, 0, 2000, "a", model);
+      db.flush("t");
+      write(t, 1000, 3000, "b", model); // a second file, larger (longer values), rows 1000..2999
+      db.split("t", Bytes.of(row(1500)));
+      write(t, 0, 10, "d", model); // the first daughter now holds the most bytes
+      db.flush("t");
+      // Its largest linked file's middle row (~2000) lies in the second daughter's range.
+      db.split("t");
+      List<RegionInfo> regions = db.regions("t");
+      assertThat(regions).hasSize(3);
+      assertThat(Bytes.str(regions.get(0).endKey())).isEqualTo(row(1500));
+      assertThat(Bytes.str(regions.get(1).startKey())).isEqualTo(row(1500));
+      assertThat(Bytes.str(regions.get(2).startKey())).isGreaterThan(row(1500));
+      assertThat(scanAll(t)).isEqualTo(model);
+    }
+  }
+
   @Test
   void splitKeepsEveryRowExactlyOnceAndRoutesToTheDaughters() throws IOException {
     NavigableMap<String, String> model = new TreeMap<>();

@@ -57,11 +57,14 @@ class OptionsResolverTest {
         .set(Knobs.SEGMENT_INDEX, SegmentIndexType.CHUNK)
         .set(Knobs.MSLAB, true)
         .set(Knobs.SEGMENT_ROW_FILTER, false)
+        .set(Knobs.BLOCKCACHE, false)
+        .set(Knobs.IN_MEMORY, true)
         .build();
     TableDescriptor t = TableDescriptor.builder("t").family(f).flushSize(1 << 20).build();
     EngineOptions e = EngineOptions.builder()
         .set(Knobs.COMPACTION_MIN_FILES, 4).set(Knobs.COMPACTION_MAX_FILES, 6)
         .set(Knobs.COMPACTION_RATIO, 2.5).set(Knobs.BLOCKING_STORE_FILES, 30)
+        .set(Knobs.BLOCKCACHE_CACHE_ON_WRITE, true)
         .build();
 
     StoreOptions o = OptionsResolver.store(e, t, f);
@@ -76,6 +79,23 @@ class OptionsResolverTest {
     assertThat(o.files().bloomErrorRate()).isEqualTo(0.05);
     assertThat(o.compaction()).isEqualTo(new CompactionOptions(4, 6, 2.5, 30));
     assertThat(o.blockingFiles()).isEqualTo(30);
+    assertThat(o.cache()).isEqualTo(new io.bellows.cache.CachePolicy(false, true, true));
+  }
+
+  @Test
+  void blockCacheSizesComeFromTheEngineKnobs() {
+    assertThat(OptionsResolver.cachePolicy(EngineOptions.defaults(), ColumnFamilyDescriptor.of("f")))
+        .isEqualTo(io.bellows.cache.CachePolicy.DEFAULT);
+    var l1Only = (io.bellows.cache.TieredBlockCache) OptionsResolver.blockCache(EngineOptions.defaults(), 1000L << 20);
+    assertThat(l1Only.l1().maxSize()).isEqualTo(250L << 20); // a quarter of the heap
+    assertThat(l1Only.l2()).isNull();
+    var both = (io.bellows.cache.TieredBlockCache) OptionsResolver.blockCache(EngineOptions.builder()
+        .set(Knobs.BLOCKCACHE_L1_SIZE, 1L << 20).set(Knobs.BLOCKCACHE_L2_SIZE, 3L << 20).build(), 1000L << 20);
+    assertThat(both.l1().maxSize()).isEqualTo(1L << 20);
+    assertThat(both.l2().bucketCount()).isEqualTo(2); // buckets of 1028 KiB
+    both.close();
+    assertThat(OptionsResolver.blockCache(EngineOptions.builder().set(Knobs.BLOCKCACHE_L1_FRACTION, 0.0).build(),
+        1000L << 20)).isSameAs(io.bellows.cache.BlockCache.NONE);
   }
 
   @Test

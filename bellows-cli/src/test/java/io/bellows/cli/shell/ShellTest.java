@@ -216,6 +216,16 @@ class ShellTest {
   }
 
   @Test
+  void blockCacheFamilySettingsAreTakenByCreateAndShownByDescribe() {
+    String out = run("create 't', {NAME => 'f', BLOCKCACHE => false, IN_MEMORY => 'true'}, 'g'\ndescribe 't'\n");
+    String[] lines = out.split("\n");
+    assertThat(lines[4]).contains("BLOCKCACHE => 'false'").contains("IN_MEMORY => 'true'");
+    assertThat(lines[5]).contains("BLOCKCACHE => 'true'").contains("IN_MEMORY => 'false'");
+    assertThat(engine.describeTable("t").family("f").get(io.bellows.config.Knobs.BLOCKCACHE)).isFalse();
+    assertThat(engine.describeTable("t").family("f").get(io.bellows.config.Knobs.IN_MEMORY)).isTrue();
+  }
+
+  @Test
   void truncateKeepsTheSchemaAndDropsTheData() {
     String out = run("create 't', {NAME => 'f', VERSIONS => 4}\nput 't', 'r', 'f:q', 'v'\ntruncate 't'\ncount 't'\n");
     assertThat(out).contains("Truncating 't' table (it may take a while):\n - Disabling table...\n - Truncating table...\n0 row(s)\n");

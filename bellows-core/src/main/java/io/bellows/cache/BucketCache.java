@@ -1,0 +1,304 @@
+package io.bellows.cache;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The off-heap block cache (L2): block payloads copied into direct memory, carved by a
+ * {@link BucketAllocator} into buckets of size classes; the map from key to slot is on the heap.
+ * For data blocks only (index and Bloom blocks belong on the heap). A hit copies the payload back
+ * to the heap.
+ *
+ * <p>Gets take no lock: a map lookup, then an optimistic read of the bucket ({@link Bucket#guard}),
+ * retried under its read lock if a writer intervened. Puts, evictions and frees run under one lock
+ * ({@link #lock}, then a bucket's write lock): they happen on cache misses and L1 evictions, which
+ * already paid for a file read or a heap eviction. When a put finds no slot, the oldest blocks
+ * (least recently accessed, across all classes) are evicted until 5% of the capacity is free and the
+ * block's class has a slot.
+ *
+ * <p>Invariants: a slot is in the map iff it is allocated and not freed; its bytes are written before
+ * it is published and are never read after it is freed (the reader checks {@link Entry#freed}
+ * inside the validated read); {@link #usedSlotBytes()} returns to 0 once every block is evicted.
+ */
+public final class BucketCache implements BlockCache {
+  /** A put that finds no slot frees at least this share of the capacity. */
+  static final double FREE_FACTOR = 0.05;
+
+  private final long capacity;
+  private final BucketAllocator allocator;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final ConcurrentHashMap<BlockKey, Entry> map = new ConcurrentHashMap<>();
+  private final FileBlockIndex files = new FileBlockIndex();
+  private final AtomicLong accessClock = new AtomicLong();
+  private final AtomicLong blockBytes = new AtomicLong();
+  private final CacheStats stats = new CacheStats("l2");
+  private volatile boolean closed;
+
+  /** @param capacity bytes of direct memory; at least one bucket ({@link BucketAllocator#BUCKET_SIZE}) */
+  public BucketCache(long capacity) {
+    this.allocator = new BucketAllocator(capacity);
+    this.capacity = (long) allocator.bucketCount() * BucketAllocator.BUCKET_SIZE;
+  }
+
+  private static final class Entry {
+    final BlockKey key;
+    final BucketAllocator.Slot slot;
+    final BlockKind kind;
+    final int onDiskSize;
+    final int length;
+    volatile long lastAccess;
+    /** Set under the bucket's write lock before the slot is freed. */
+    volatile boolean freed;
+
+    Entry(BlockKey key, BucketAllocator.Slot slot, CachedBlock block, long stamp) {
+      this.key = key;
+      this.slot = slot;
+      this.kind = block.kind();
+      this.onDiskSize = block.onDiskSize();
+      this.length = block.payload().length;
+      this.lastAccess = stamp;
+    }
+  }
+
+  @Override
+  public CachedBlock get(BlockKey key, BlockKind kind) {
+    Entry e = map.get(key);
+    byte[] payload = e == null ? null : read(e);
+    if (payload == null) {
+      stats.miss(kind);
+      return null;
+    }
+    e.lastAccess = accessClock.incrementAndGet();
+    stats.hit(kind);
+    return new CachedBlock(e.kind, e.onDiskSize, payload);
+  }
+
+  /** The entry's bytes, or null if it was freed meanwhile. */
+  private static byte[] read(Entry e) {
+    Bucket b = e.slot.bucket();
+    long stamp = b.guard.tryOptimisticRead();
+    if (stamp != 0) {
+      try {
+        if (!e.freed) {
+          byte[] out = b.read(e.slot.slot(), e.slot.itemSize(), e.length);
+          if (b.guard.validate(stamp)) {
+            return out;
+          }
+        }
+      } catch (RuntimeException raced) {
+        // The bucket was released by close() under us; the read lock below settles it.
+      }
+      if (b.guard.validate(stamp)) {
+        return null; // freed before we looked, and nothing changed since
+      }
+    }
+    stamp = b.guard.readLock();
+    try {
+      return e.freed ? null : b.read(e.slot.slot(), e.slot.itemSize(), e.length);
+    } finally {
+      b.guard.unlockRead(stamp);
+    }
+  }
+
+  @Override
+  public void put(BlockKey key, CachedBlock block, boolean inMemory) {
+    int sizeClass = BucketAllocator.classFor(block.payload().length);
+    if (sizeClass < 0 || map.containsKey(key)) {
+      return;
+    }
+    lock.lock();
+    try {
+      if (closed || map.containsKey(key)) {
+        return;
+      }
+      BucketAllocator.Slot s = allocator.allocate(sizeClass);
+      if (s == null) {
+        freeSpace(sizeClass);
+        s = allocator.allocate(sizeClass);
+        if (s == null) {
+          return;
+        }
+      }
+      long stamp = s.bucket().guard.writeLock();
+      try {
+        s.bucket().write(s.slot(), block.payload());
+      } finally {
+        s.bucket().guard.unlockWrite(stamp);
+      }
+      map.put(key, new Entry(key, s, block, accessClock.incrementAndGet()));
+      files.added(key);
+      stats.held(block.kind(), block.payload().length);
+      blockBytes.addAndGet(block.payload().length);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Evicts the least recently accessed blocks until 5% is free and the class has a slot. Under the lock. */
+  private void freeSpace(int sizeClass) {
+    // Gets stamp entries without the lock: sort on stamps read once.
+    List<Candidate> entries = new ArrayList<>(map.size());
+    for (Entry e : map.values()) {
+      entries.add(new Candidate(e, e.lastAccess));
+    }
+    entries.sort(Comparator.comparingLong(Candidate::stamp));
+    long wanted = (long) (capacity * FREE_FACTOR);
+    long freed = 0;
+    for (Candidate c : entries) {
+      Entry e = c.entry();
+      if (freed >= wanted && classHasRoom(sizeClass)) {
+        return;
+      }
+      if (removeLocked(e)) {
+        freed += e.slot.itemSize();
+        stats.evicted(e.kind);
+      }
+    }
+  }
+
+  private record Candidate(Entry entry, long stamp) {}
+
+  private boolean classHasRoom(int sizeClass) {
+    if (allocator.freeBucketCount() > 0) {
+      return true;
+    }
+    BucketAllocator.Slot s = allocator.allocate(sizeClass);
+    if (s == null) {
+      return false;
+    }
+    allocator.free(s); // only probing
+    return true;
+  }
+
+  /** Unmaps the entry and frees its slot; under {@link #lock}. True if this call removed it. */
+  private boolean removeLocked(Entry e) {
+    if (!map.remove(e.key, e)) {
+      return false;
+    }
+    files.removed(e.key);
+    stats.held(e.kind, -e.length);
+    Bucket b = e.slot.bucket();
+    long stamp = b.guard.writeLock();
+    try {
+      e.freed = true;
+    } finally {
+      b.guard.unlockWrite(stamp);
+    }
+    allocator.free(e.slot);
+    blockBytes.addAndGet(-e.length);
+    return true;
+  }
+
+  @Override
+  public void evictFile(long file) {
+    lock.lock();
+    try {
+      for (BlockKey k : files.takeFile(file)) {
+        Entry e = map.get(k);
+        if (e != null) {
+          removeLocked(e);
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Evicts every block (for tests of the accounting). */
+  public void evictAll() {
+    lock.lock();
+    try {
+      for (Entry e : map.values()) {
+        removeLocked(e);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  public boolean contains(BlockKey key) {
+    return map.containsKey(key);
+  }
+
+  public int blockCount() {
+    return map.size();
+  }
+
+  /** Payload bytes of the cached blocks. */
+  public long blockBytes() {
+    return blockBytes.get();
+  }
+
+  /** Bytes of the slots in use (each block takes a whole slot of its class). */
+  public long usedSlotBytes() {
+    lock.lock();
+    try {
+      return allocator.usedSlotBytes();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Buckets serving no class. */
+  public int freeBucketCount() {
+    lock.lock();
+    try {
+      return allocator.freeBucketCount();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  public int bucketCount() {
+    return allocator.bucketCount();
+  }
+
+  public long capacity() {
+    return capacity;
+  }
+
+  @Override
+  public Map<String, Number> metrics() {
+    Map<String, Number> m = new TreeMap<>();
+    stats.addTo(m);
+    lock.lock();
+    try {
+      m.put("cache.l2.bytes", blockBytes.get());
+      m.put("cache.l2.slot.bytes", allocator.usedSlotBytes());
+      m.put("cache.l2.direct.bytes", allocator.allocatedBytes());
+      m.put("cache.l2.buckets.free", allocator.freeBucketCount());
+    } finally {
+      lock.unlock();
+    }
+    m.put("cache.l2.max.bytes", capacity);
+    m.put("cache.l2.blocks", map.size());
+    return m;
+  }
+
+  /** Files the per-file key index still tracks (for tests: 0 once every file was evicted). */
+  int indexedFileCount() {
+    return files.fileCount();
+  }
+
+  CacheStats stats() {
+    return stats;
+  }
+
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      closed = true;
+      evictAll();
+      allocator.releaseMemory();
+    } finally {
+      lock.unlock();
+    }
+  }
+}

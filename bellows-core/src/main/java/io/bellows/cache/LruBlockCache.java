@@ -1,0 +1,286 @@
+package io.bellows.cache;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The on-heap block cache (L1): blocks held as objects, bounded by their heap size, in three areas
+ * ({@link CacheArea}) with least-recently-used eviction within an area.
+ *
+ * <p>Lookups take no lock: a {@link ConcurrentHashMap} get and a stamp from a global access
+ * counter. When a put takes the cache over its size, the putting thread evicts (one thread at a
+ * time; others go on) down to {@link #MIN_FACTOR} of the size, so a run frees at least 5% and runs
+ * are rare: it takes from each area what it holds over its share, oldest access first. The cache
+ * may exceed its size by the blocks put while an eviction run is under way.
+ *
+ * <p>Evicted data blocks are offered to the victim cache (L2), if there is one.
+ *
+ * <p>Invariants: {@link #size()} is the sum of the areas' bytes, which is the sum of the heap sizes
+ * of the blocks in the map (each entry's bytes are added before it is published and taken off once
+ * by whoever removes it); an entry's area changes only under its monitor, and never after removal
+ * (a hit reads the area without the monitor and takes it only to promote).
+ */
+public final class LruBlockCache implements BlockCache {
+  /** An eviction run frees down to this share of the size. */
+  static final double MIN_FACTOR = 0.95;
+
+  /** Where evicted data blocks go (the L2 cache), or nowhere. */
+  public interface Victim {
+    void evicted(BlockKey key, CachedBlock block);
+  }
+
+  private final long maxSize;
+  private final Victim victim;
+  private final ConcurrentHashMap<BlockKey, Entry> map = new ConcurrentHashMap<>();
+  private final FileBlockIndex files = new FileBlockIndex();
+  private final AtomicLong size = new AtomicLong();
+  private final AtomicLong[] areaBytes = new AtomicLong[CacheArea.values().length];
+  private final AtomicLong accessClock = new AtomicLong();
+  private final ReentrantLock evictionLock = new ReentrantLock();
+  private final CacheStats stats = new CacheStats("l1");
+
+  /** @param maxSize the heap bytes the cache may hold */
+  public LruBlockCache(long maxSize, Victim victim) {
+    if (maxSize <= 0) {
+      throw new IllegalArgumentException("cache size must be positive: " + maxSize);
+    }
+    this.maxSize = maxSize;
+    this.victim = victim;
+    for (int i = 0; i < areaBytes.length; i++) {
+      areaBytes[i] = new AtomicLong();
+    }
+  }
+
+  public LruBlockCache(long maxSize) {
+    this(maxSize, null);
+  }
+
+  private static final class Entry {
+    final BlockKey key;
+    final CachedBlock block;
+    final long bytes;
+    volatile long lastAccess;
+    /** Written under this entry's monitor; read without it on the hit path (hot blocks are hit by many threads). */
+    private volatile CacheArea area;
+    private boolean removed; // guarded by this
+
+    Entry(BlockKey key, CachedBlock block, CacheArea area, long stamp) {
+      this.key = key;
+      this.block = block;
+      this.bytes = block.heapSize();
+      this.area = area;
+      this.lastAccess = stamp;
+    }
+
+    CacheArea area() {
+      return area;
+    }
+  }
+
+  @Override
+  public CachedBlock get(BlockKey key, BlockKind kind) {
+    Entry e = map.get(key);
+    if (e == null) {
+      stats.miss(kind);
+      return null;
+    }
+    e.lastAccess = accessClock.incrementAndGet();
+    promote(e);
+    stats.hit(kind);
+    return e.block;
+  }
+
+  /** A block read again moves from the single-access area to the multi-access one. */
+  private void promote(Entry e) {
+    if (e.area() != CacheArea.SINGLE) {
+      return;
+    }
+    synchronized (e) {
+      if (!e.removed && e.area == CacheArea.SINGLE) {
+        e.area = CacheArea.MULTI;
+        areaBytes[CacheArea.SINGLE.ordinal()].addAndGet(-e.bytes);
+        areaBytes[CacheArea.MULTI.ordinal()].addAndGet(e.bytes);
+      }
+    }
+  }
+
+  @Override
+  public void put(BlockKey key, CachedBlock block, boolean inMemory) {
+    if (block.heapSize() > maxSize * CacheArea.SINGLE.share() || map.containsKey(key)) {
+      return; // a block as large as an area would empty it; a present block stays as it is
+    }
+    CacheArea area = inMemory ? CacheArea.MEMORY : CacheArea.SINGLE;
+    Entry e = new Entry(key, block, area, accessClock.incrementAndGet());
+    // Count the bytes before publishing, so that whoever removes the entry finds them counted.
+    areaBytes[area.ordinal()].addAndGet(e.bytes);
+    size.addAndGet(e.bytes);
+    if (map.putIfAbsent(key, e) != null) {
+      areaBytes[area.ordinal()].addAndGet(-e.bytes);
+      size.addAndGet(-e.bytes);
+      return;
+    }
+    files.added(key);
+    stats.held(block.kind(), e.bytes);
+    while (size.get() > maxSize && evictionLock.tryLock()) {
+      try {
+        evict();
+      } finally {
+        evictionLock.unlock();
+      }
+    }
+  }
+
+  /** One eviction run: down to MIN_FACTOR of the size, from each area what it holds over its share. */
+  private void evict() {
+    long target = (long) (maxSize * MIN_FACTOR);
+    long toFree = size.get() - target;
+    if (toFree <= 0) {
+      return;
+    }
+    // Access stamps and area sizes change under us: sort on values read once, or the sort's
+    // comparisons could contradict each other.
+    Map<CacheArea, List<Candidate>> byArea = new EnumMap<>(CacheArea.class);
+    for (CacheArea a : CacheArea.values()) {
+      byArea.put(a, new ArrayList<>());
+    }
+    for (Entry e : map.values()) {
+      byArea.get(e.area()).add(new Candidate(e, e.lastAccess));
+    }
+    // The areas' overflows add up to at least toFree: their shares add up to the target.
+    long[] overflow = new long[CacheArea.values().length];
+    for (CacheArea a : CacheArea.values()) {
+      overflow[a.ordinal()] = overflow(a, target);
+    }
+    List<CacheArea> order = new ArrayList<>(List.of(CacheArea.values()));
+    order.sort(Comparator.comparingLong((CacheArea a) -> overflow[a.ordinal()]).reversed());
+    for (CacheArea a : order) {
+      long over = Math.min(overflow[a.ordinal()], toFree);
+      if (over <= 0) {
+        continue;
+      }
+      List<Candidate> entries = byArea.get(a);
+      entries.sort(Comparator.comparingLong(Candidate::stamp));
+      long freed = 0;
+      for (int i = 0; i < entries.size() && freed < over; i++) {
+        Entry e = entries.get(i).entry();
+        if (remove(e)) {
+          freed += e.bytes;
+          stats.evicted(e.block.kind());
+          if (victim != null && e.block.kind() == BlockKind.DATA) {
+            victim.evicted(e.key, e.block);
+          }
+        }
+      }
+      toFree -= freed;
+      if (toFree <= 0) {
+        return;
+      }
+    }
+  }
+
+  /** An entry with its access stamp as read once, for sorting. */
+  private record Candidate(Entry entry, long stamp) {}
+
+  private long overflow(CacheArea a, long target) {
+    return areaBytes[a.ordinal()].get() - (long) (target * a.share());
+  }
+
+  /** Removes the entry if it is still mapped; true if this call removed it. */
+  private boolean remove(Entry e) {
+    if (!map.remove(e.key, e)) {
+      return false;
+    }
+    files.removed(e.key);
+    stats.held(e.block.kind(), -e.bytes);
+    synchronized (e) {
+      e.removed = true;
+      areaBytes[e.area.ordinal()].addAndGet(-e.bytes);
+    }
+    size.addAndGet(-e.bytes);
+    return true;
+  }
+
+  @Override
+  public void evictFile(long file) {
+    for (BlockKey k : files.takeFile(file)) {
+      Entry e = map.get(k);
+      if (e != null) {
+        remove(e);
+      }
+    }
+  }
+
+  /**
+   * Waits until no eviction run is under way. After {@link #evictFile} of a file nobody reads, this
+   * guarantees that every block of it a run removed has also reached the victim, so the victim's
+   * own {@code evictFile} that follows finds it.
+   */
+  public void awaitEvictionRun() {
+    evictionLock.lock();
+    evictionLock.unlock();
+  }
+
+  /** Heap bytes held (the blocks' heap sizes). */
+  public long size() {
+    return size.get();
+  }
+
+  public long maxSize() {
+    return maxSize;
+  }
+
+  /** Heap bytes held in one area. */
+  public long areaBytes(CacheArea a) {
+    return areaBytes[a.ordinal()].get();
+  }
+
+  public int blockCount() {
+    return map.size();
+  }
+
+  /** Whether the block is cached, without counting an access. */
+  public boolean contains(BlockKey key) {
+    return map.containsKey(key);
+  }
+
+  /** The area the block is in, or null (for tests). */
+  CacheArea areaOf(BlockKey key) {
+    Entry e = map.get(key);
+    return e == null ? null : e.area();
+  }
+
+  /** Files the per-file key index still tracks (for tests: 0 once every file was evicted). */
+  int indexedFileCount() {
+    return files.fileCount();
+  }
+
+  CacheStats stats() {
+    return stats;
+  }
+
+  @Override
+  public Map<String, Number> metrics() {
+    Map<String, Number> m = new java.util.TreeMap<>();
+    stats.addTo(m);
+    m.put("cache.l1.bytes", size());
+    m.put("cache.l1.max.bytes", maxSize);
+    m.put("cache.l1.blocks", blockCount());
+    for (CacheArea a : CacheArea.values()) {
+      m.put("cache.l1." + a.metricName() + ".bytes", areaBytes(a));
+    }
+    return m;
+  }
+
+  @Override
+  public void close() {
+    for (Entry e : map.values()) {
+      remove(e);
+    }
+  }
+}

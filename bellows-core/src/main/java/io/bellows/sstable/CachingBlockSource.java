@@ -1,0 +1,40 @@
+package io.bellows.sstable;
+
+import io.bellows.cache.BlockCache;
+import io.bellows.cache.BlockKey;
+import io.bellows.cache.BlockKind;
+import io.bellows.cache.CachedBlock;
+
+/**
+ * A file's data blocks through the engine's block cache: a lookup by (file number, offset) first,
+ * the file on a miss, and the block read is offered to the cache. Only data blocks come through a
+ * reader's wrapped source (the index and the Bloom filter are read at open and kept by the reader),
+ * so everything cached here is a data block. Thread-safe, as the cache and the file source are.
+ */
+final class CachingBlockSource implements BlockSource {
+  private final BlockCache cache;
+  private final long file;
+  private final BlockSource raw;
+  private final boolean inMemory;
+
+  CachingBlockSource(BlockCache cache, long file, BlockSource raw, boolean inMemory) {
+    this.cache = cache;
+    this.file = file;
+    this.raw = raw;
+    this.inMemory = inMemory;
+  }
+
+  @Override
+  public Block read(long offset, int onDiskSize) {
+    BlockKey key = new BlockKey(file, offset);
+    CachedBlock c = cache.get(key, BlockKind.DATA);
+    if (c != null && c.onDiskSize() == onDiskSize && c.kind() == BlockKind.DATA) {
+      return new Block(BlockType.DATA, offset, onDiskSize, c.payload());
+    }
+    Block b = raw.read(offset, onDiskSize);
+    if (b.type() == BlockType.DATA) {
+      cache.put(key, new CachedBlock(BlockKind.DATA, b.onDiskSize(), b.payload()), inMemory);
+    }
+    return b;
+  }
+}

@@ -1,0 +1,102 @@
+package io.bellows.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** The off-heap cache: round trips, size classes, eviction when full, file eviction, accounting back to zero. */
+class BucketCacheTest {
+  private static final long SEED = Long.getLong("bellows.cache.seed", new Random().nextLong());
+
+  static CachedBlock data(int length, long seed) {
+    byte[] p = new byte[length];
+    new Random(seed).nextBytes(p);
+    return new CachedBlock(BlockKind.DATA, length + 9, p);
+  }
+
+  @Test
+  void blocksComeBackByteForByteAndTakeASlotOfTheirClass() {
+    BucketCache c = new BucketCache(4L * BucketAllocator.BUCKET_SIZE);
+    CachedBlock small = data(1000, 1);
+    CachedBlock large = data(60_000, 2);
+    c.put(new BlockKey(1, 0), small, false);
+    c.put(new BlockKey(1, 1000), large, false);
+    CachedBlock s = c.get(new BlockKey(1, 0), BlockKind.DATA);
+    assertThat(s.payload()).isEqualTo(small.payload());
+    assertThat(s.onDiskSize()).isEqualTo(1009);
+    assertThat(c.get(new BlockKey(1, 1000), BlockKind.DATA).payload()).isEqualTo(large.payload());
+    assertThat(c.usedSlotBytes()).isEqualTo((5 << 10) + (65 << 10));
+    assertThat(c.freeBucketCount()).isEqualTo(2);
+    assertThat(c.blockBytes()).isEqualTo(61_000);
+    c.put(new BlockKey(1, 5), data(300 << 10, 3), false); // larger than the largest class
+    assertThat(c.contains(new BlockKey(1, 5))).isFalse();
+  }
+
+  @Test
+  void aFullCacheEvictsTheLeastRecentlyUsedAndBucketsChangeClass() {
+    BucketCache c = new BucketCache(2L * BucketAllocator.BUCKET_SIZE);
+    // Fill both buckets with 4 KiB blocks (class 5 KiB: 205 per bucket).
+    int n = 2 * (BucketAllocator.BUCKET_SIZE / (5 << 10));
+    for (int i = 0; i < n; i++) {
+      c.put(new BlockKey(1, i), data(4096, i), false);
+    }
+    assertThat(c.blockCount()).isEqualTo(n);
+    c.get(new BlockKey(1, 0), BlockKind.DATA); // block 0 is now the most recently used
+    c.put(new BlockKey(2, 0), data(4096, 99), false);
+    assertThat(c.contains(new BlockKey(2, 0))).isTrue();
+    assertThat(c.contains(new BlockKey(1, 0))).isTrue();
+    assertThat(c.contains(new BlockKey(1, 1))).isFalse();
+    // A block of another class needs a whole bucket: enough old blocks go to empty one.
+    c.put(new BlockKey(3, 0), data(200_000, 7), false);
+    assertThat(c.get(new BlockKey(3, 0), BlockKind.DATA).payload()).isEqualTo(data(200_000, 7).payload());
+    assertThat(c.get(new BlockKey(2, 0), BlockKind.DATA).payload()).isEqualTo(data(4096, 99).payload());
+    assertThat(c.stats().evictions(BlockKind.DATA)).isGreaterThan(0);
+  }
+
+  @Test
+  void randomPutsGetsAndFileEvictionsMatchAModelAndLeaveNothingBehind() {
+    System.out.println("BucketCacheTest seed=" + SEED + " (re-run: -Dbellows.cache.seed=" + SEED + ")");
+    Random rnd = new Random(SEED);
+    BucketCache c = new BucketCache(3L * BucketAllocator.BUCKET_SIZE);
+    Map<BlockKey, Long> model = new HashMap<>(); // key -> seed of its payload; absent means maybe evicted
+    Map<BlockKey, Integer> lengths = new HashMap<>();
+    for (int step = 0; step < 5000; step++) {
+      int op = rnd.nextInt(10);
+      BlockKey k = new BlockKey(rnd.nextInt(8), rnd.nextInt(100) * 1000L);
+      if (op < 5) {
+        int len = 1 + rnd.nextInt(rnd.nextBoolean() ? 4000 : 100_000);
+        long seed = rnd.nextLong();
+        if (!c.contains(k)) {
+          c.put(k, data(len, seed), false);
+          model.put(k, seed);
+          lengths.put(k, len);
+        }
+      } else if (op < 9) {
+        CachedBlock b = c.get(k, BlockKind.DATA);
+        if (b != null) {
+          assertThat(model).as("seed %d step %d", SEED, step).containsKey(k);
+          assertThat(b.payload()).as("seed %d step %d", SEED, step).isEqualTo(data(lengths.get(k), model.get(k)).payload());
+        }
+      } else {
+        long f = k.file();
+        c.evictFile(f);
+        model.keySet().removeIf(x -> x.file() == f);
+        for (int i = 0; i < 100; i++) {
+          assertThat(c.contains(new BlockKey(f, i * 1000L))).isFalse();
+        }
+      }
+    }
+    for (int f = 0; f < 8; f++) {
+      c.evictFile(f);
+    }
+    assertThat(c.indexedFileCount()).isZero();
+    c.evictAll();
+    assertThat(c.usedSlotBytes()).isZero();
+    assertThat(c.blockBytes()).isZero();
+    assertThat(c.blockCount()).isZero();
+    assertThat(c.freeBucketCount()).isEqualTo(c.bucketCount());
+  }
+}

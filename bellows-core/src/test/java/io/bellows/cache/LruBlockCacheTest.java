@@ -1,0 +1,126 @@
+package io.bellows.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The on-heap cache: areas, promotion, LRU eviction within areas, size bound, file eviction, metrics. */
+class LruBlockCacheTest {
+  /** A data block whose heap size is exactly {@code heap} bytes. */
+  static CachedBlock block(BlockKind kind, long heap, int fill) {
+    byte[] p = new byte[(int) (heap - CachedBlock.OVERHEAD)];
+    java.util.Arrays.fill(p, (byte) fill);
+    return new CachedBlock(kind, p.length + 9, p);
+  }
+
+  @Test
+  void aBlockReadAgainMovesFromTheSingleToTheMultiAccessArea() {
+    LruBlockCache c = new LruBlockCache(100_000);
+    BlockKey k = new BlockKey(1, 0);
+    c.put(k, block(BlockKind.DATA, 1000, 1), false);
+    assertThat(c.areaOf(k)).isEqualTo(CacheArea.SINGLE);
+    assertThat(c.areaBytes(CacheArea.SINGLE)).isEqualTo(1000);
+    assertThat(c.get(k, BlockKind.DATA).payload()[0]).isEqualTo((byte) 1);
+    assertThat(c.areaOf(k)).isEqualTo(CacheArea.MULTI);
+    assertThat(c.areaBytes(CacheArea.SINGLE)).isZero();
+    assertThat(c.areaBytes(CacheArea.MULTI)).isEqualTo(1000);
+    BlockKey m = new BlockKey(2, 0);
+    c.put(m, block(BlockKind.DATA, 1000, 2), true);
+    c.get(m, BlockKind.DATA);
+    assertThat(c.areaOf(m)).isEqualTo(CacheArea.MEMORY); // in-memory blocks stay in their area
+    assertThat(c.size()).isEqualTo(2000);
+  }
+
+  @Test
+  void aScanOfBlocksReadOnceDoesNotPushOutBlocksReadAgain() {
+    LruBlockCache c = new LruBlockCache(100_000);
+    // 40 KB of hot blocks (read twice: multi-access area, under its 50% share).
+    for (int i = 0; i < 40; i++) {
+      c.put(new BlockKey(1, i), block(BlockKind.DATA, 1000, i), false);
+      c.get(new BlockKey(1, i), BlockKind.DATA);
+    }
+    // 500 KB of blocks read once: far more than the cache.
+    for (int i = 0; i < 500; i++) {
+      c.put(new BlockKey(2, i), block(BlockKind.DATA, 1000, i), false);
+      assertThat(c.size()).isLessThanOrEqualTo(100_000);
+    }
+    for (int i = 0; i < 40; i++) {
+      assertThat(c.contains(new BlockKey(1, i))).as("hot block %d", i).isTrue();
+    }
+    // Within the single-access area the newest survive, the oldest went first.
+    assertThat(c.contains(new BlockKey(2, 499))).isTrue();
+    assertThat(c.contains(new BlockKey(2, 0))).isFalse();
+    assertThat(c.stats().evictions(BlockKind.DATA)).isGreaterThan(400);
+  }
+
+  @Test
+  void anAreaOverItsShareIsEvictedFirstAndLeastRecentlyUsedFirst() {
+    LruBlockCache c = new LruBlockCache(100_000);
+    for (int i = 0; i < 90; i++) { // 90 KB in the multi-access area, over its 50 KB share
+      c.put(new BlockKey(1, i), block(BlockKind.DATA, 1000, i), false);
+      c.get(new BlockKey(1, i), BlockKind.DATA);
+    }
+    c.get(new BlockKey(1, 0), BlockKind.DATA); // block 0 is now the most recently used
+    for (int i = 0; i < 11; i++) { // 11 KB in memory: the total passes 100 KB
+      c.put(new BlockKey(3, i), block(BlockKind.INDEX, 1000, i), true);
+    }
+    assertThat(c.size()).isLessThanOrEqualTo(95_000);
+    for (int i = 0; i < 11; i++) {
+      assertThat(c.contains(new BlockKey(3, i))).isTrue(); // the in-memory area is under its share
+    }
+    assertThat(c.contains(new BlockKey(1, 0))).isTrue();
+    assertThat(c.contains(new BlockKey(1, 1))).isFalse();
+  }
+
+  @Test
+  void evictedDataBlocksGoToTheVictimAndIndexBlocksDoNot() {
+    List<BlockKey> victims = new ArrayList<>();
+    LruBlockCache c = new LruBlockCache(10_000, (k, b) -> victims.add(k));
+    for (int i = 0; i < 20; i++) {
+      c.put(new BlockKey(1, i), block(i % 2 == 0 ? BlockKind.DATA : BlockKind.INDEX, 1000, i), false);
+    }
+    assertThat(victims).isNotEmpty().allMatch(k -> k.offset() % 2 == 0);
+  }
+
+  @Test
+  void aFilesBlocksLeaveAtOnceAndTheBytesWithThem() {
+    LruBlockCache c = new LruBlockCache(1_000_000);
+    for (int f = 1; f <= 3; f++) {
+      for (int i = 0; i < 10; i++) {
+        c.put(new BlockKey(f, i * 100L), block(BlockKind.DATA, 500, i), i % 3 == 0);
+      }
+    }
+    c.get(new BlockKey(2, 100), BlockKind.DATA);
+    c.evictFile(2);
+    assertThat(c.blockCount()).isEqualTo(20);
+    assertThat(c.size()).isEqualTo(20 * 500);
+    assertThat(c.get(new BlockKey(2, 100), BlockKind.DATA)).isNull();
+    c.evictFile(1);
+    c.evictFile(3);
+    assertThat(c.size()).isZero();
+    assertThat(c.indexedFileCount()).isZero();
+    for (CacheArea a : CacheArea.values()) {
+      assertThat(c.areaBytes(a)).isZero();
+    }
+  }
+
+  @Test
+  void oversizedBlocksAreNotCachedAndMetricsCountByKind() {
+    LruBlockCache c = new LruBlockCache(10_000);
+    c.put(new BlockKey(1, 0), block(BlockKind.DATA, 3000, 0), false); // over a quarter
+    assertThat(c.blockCount()).isZero();
+    c.put(new BlockKey(1, 1), block(BlockKind.BLOOM, 1000, 0), false);
+    c.get(new BlockKey(1, 1), BlockKind.BLOOM);
+    c.get(new BlockKey(1, 2), BlockKind.DATA);
+    var m = c.metrics();
+    assertThat(m.get("cache.l1.bloom.hits")).isEqualTo(1L);
+    assertThat(m.get("cache.l1.data.misses")).isEqualTo(1L);
+    assertThat(m.get("cache.l1.hit.ratio")).isEqualTo(0.5);
+    assertThat(m.get("cache.l1.bytes")).isEqualTo(1000L);
+    assertThat(m.get("cache.l1.multi.bytes")).isEqualTo(1000L);
+    assertThat(m.get("cache.l1.bloom.bytes")).isEqualTo(1000L);
+    assertThat(m.get("cache.l1.data.bytes")).isEqualTo(0L);
+  }
+}

@@ -1,0 +1,77 @@
+package io.bellows.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** L1 in front of L2: where blocks go on read, eviction and write, and how lookups fall through. */
+class TieredBlockCacheTest {
+  private static TieredBlockCache tiered(long l1, long l2) {
+    return (TieredBlockCache) TieredBlockCache.create(l1, l2);
+  }
+
+  @Test
+  void dataBlocksEvictedFromL1AreFoundInL2AndComeBackToL1() {
+    TieredBlockCache c = tiered(40_000, BucketAllocator.BUCKET_SIZE);
+    for (int i = 0; i < 100; i++) {
+      c.put(new BlockKey(1, i), BucketCacheTest.data(1000, i), false);
+    }
+    assertThat(c.l1().size()).isLessThanOrEqualTo(40_000);
+    assertThat(c.l2().blockCount()).isGreaterThan(50);
+    BlockKey first = new BlockKey(1, 0);
+    assertThat(c.l1().contains(first)).isFalse();
+    assertThat(c.get(first, BlockKind.DATA).payload()).isEqualTo(BucketCacheTest.data(1000, 0).payload());
+    assertThat(c.l1().contains(first)).isTrue(); // read again: back on the heap
+    var m = c.metrics();
+    assertThat(m.get("cache.l1.data.misses")).isEqualTo(1L);
+    assertThat(m.get("cache.l2.data.hits")).isEqualTo(1L);
+    assertThat(m.get("cache.l1.data.evictions").longValue()).isGreaterThan(50);
+  }
+
+  @Test
+  void indexAndBloomBlocksStayOnTheHeap() {
+    TieredBlockCache c = tiered(40_000, BucketAllocator.BUCKET_SIZE);
+    for (int i = 0; i < 100; i++) {
+      c.put(new BlockKey(1, i), LruBlockCacheTest.block(i % 2 == 0 ? BlockKind.INDEX : BlockKind.BLOOM, 1000, i), false);
+    }
+    assertThat(c.l2().blockCount()).isZero();
+    assertThat(c.get(new BlockKey(1, 0), BlockKind.INDEX)).isNull();
+    assertThat(c.metrics().get("cache.l2.index.misses")).isEqualTo(0L); // not even looked up
+  }
+
+  @Test
+  void flushedBlocksGoToL2UnlessInMemoryAndWithoutL1EverythingDataGoesToL2() {
+    TieredBlockCache c = tiered(1_000_000, BucketAllocator.BUCKET_SIZE);
+    c.putWritten(new BlockKey(1, 0), BucketCacheTest.data(1000, 1), false);
+    c.putWritten(new BlockKey(1, 1), BucketCacheTest.data(1000, 2), true);
+    assertThat(c.l2().contains(new BlockKey(1, 0))).isTrue();
+    assertThat(c.l1().contains(new BlockKey(1, 0))).isFalse();
+    assertThat(c.l1().areaOf(new BlockKey(1, 1))).isEqualTo(CacheArea.MEMORY);
+
+    TieredBlockCache l2only = tiered(0, BucketAllocator.BUCKET_SIZE);
+    assertThat(l2only.l1()).isNull();
+    l2only.put(new BlockKey(1, 0), BucketCacheTest.data(1000, 1), false);
+    assertThat(l2only.get(new BlockKey(1, 0), BlockKind.DATA)).isNotNull();
+    assertThat(TieredBlockCache.create(0, 0)).isSameAs(BlockCache.NONE);
+  }
+
+  @Test
+  void aClosedFileLeavesBothLevels() {
+    TieredBlockCache c = tiered(40_000, BucketAllocator.BUCKET_SIZE);
+    for (int f = 1; f <= 2; f++) {
+      for (int i = 0; i < 100; i++) {
+        c.put(new BlockKey(f, i), BucketCacheTest.data(1000, i), false);
+      }
+    }
+    c.evictFile(1);
+    for (int i = 0; i < 100; i++) {
+      assertThat(c.get(new BlockKey(1, i), BlockKind.DATA)).isNull();
+    }
+    c.evictFile(2);
+    assertThat(c.l1().size()).isZero();
+    assertThat(c.l2().usedSlotBytes()).isZero();
+    assertThat(c.l2().freeBucketCount()).isEqualTo(c.l2().bucketCount());
+    assertThat(c.metrics().get("cache.l1.data.bytes")).isEqualTo(0L);
+    assertThat(c.metrics().get("cache.l2.data.bytes")).isEqualTo(0L);
+  }
+}

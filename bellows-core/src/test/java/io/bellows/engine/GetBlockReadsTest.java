@@ -1,0 +1,201 @@
+package io.bellows.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bellows.client.Bellows;
+import io.bellows.client.Get;
+import io.bellows.client.Put;
+import io.bellows.client.Table;
+import io.bellows.config.EngineOptions;
+import io.bellows.config.Knobs;
+import io.bellows.schema.ColumnFamilyDescriptor;
+import io.bellows.schema.TableDescriptor;
+import io.bellows.sstable.SortedFileReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A whole-row get reads each sorted file at most once: the block index (all levels) and the Bloom
+ * filter are in memory from the file's open, so a get costs one data-block read per file that may
+ * hold the row, and none for a file whose Bloom filter rules the row out. Counted by the metric
+ * {@code store.files.blocks.read}, on files whose index has more than one level (before, each
+ * get also read a leaf index block). The one exception, computed exactly from the index: a row
+ * whose cells reach the end of a block also reads the next block (the scanner must see the next
+ * cell to know the row ended; the index holds last keys, not first keys).
+ */
+class GetBlockReadsTest {
+  @TempDir Path dir;
+
+  private static final int ROWS = 30_000;
+
+  @Test
+  void aGetReadsOneDataBlockPerFileAndNoneWhenTheBloomFilterSaysNo() throws IOException {
+    try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
+      db.createTable(TableDescriptor.builder("t") // no block cache: every data block comes from the file
+          .family(ColumnFamilyDescriptor.builder("f").set(Knobs.BLOCKSIZE, 1024).set(Knobs.BLOCKCACHE, false).build())
+          .build());
+      Table t = db.getTable("t");
+      write(t, 0, ROWS, 2); // even rows
+      db.flush("t");
+      assertThat(indexLevelsOfFiles()).containsExactly(2); // one file, a two-level index
+      List<String> lastRows = lastRowOfEachBlock();
+      assertThat(lastRows.size()).isGreaterThan(1000);
+
+      int single = 0;
+      for (int i = 0; i < ROWS; i += 97) {
+        String r = row(i * 2);
+        long before = blocksRead(db);
+        assertThat(t.get(new Get(r)).size()).isEqualTo(4);
+        long expected = 1 + blocksEndingWith(lastRows, r);
+        assertThat(blocksRead(db) - before).as("get of row %s", r).isEqualTo(expected);
+        single += expected == 1 ? 1 : 0;
+      }
+      assertThat(single).isGreaterThan(250); // most of the 310 rows lie inside one block
+      int rejected = 0;
+      for (int i = 1; i < 2 * ROWS; i += 2 * 101) { // odd rows: absent, inside the file's key range
+        long before = blocksRead(db);
+        assertThat(t.get(new Get(row(i))).isEmpty()).isTrue();
+        long reads = blocksRead(db) - before;
+        assertThat(reads).isLessThanOrEqualTo(1); // a Bloom false positive reads one block
+        rejected += reads == 0 ? 1 : 0;
+      }
+      assertThat(rejected).isGreaterThan(250); // about 99% of 297 at the default 1% error rate
+
+      write(t, 0, ROWS, 4); // every fourth row again: a second file
+      db.flush("t");
+      assertThat(indexLevelsOfFiles()).hasSize(2);
+      long before = blocksRead(db);
+      assertThat(t.get(new Get(row(400))).size()).isEqualTo(4);
+      assertThat(blocksRead(db) - before).as("a row in both files").isEqualTo(2);
+      before = blocksRead(db);
+      assertThat(t.get(new Get(row(402))).size()).isEqualTo(4);
+      assertThat(blocksRead(db) - before).as("a row in one file").isBetween(1L, 2L); // 2 only on a Bloom false positive
+    }
+  }
+
+  /** Gets fill the cache and a repeated get is served from it; a compaction's reads leave it alone. */
+  @Test
+  void withTheBlockCacheARepeatedGetReadsNothingFromTheFile() {
+    EngineOptions cacheOnly = EngineOptions.builder().set(Knobs.BLOCKCACHE_L1_SIZE, 1L << 20).build();
+    try (Bellows db = Bellows.open(dir, cacheOnly)) {
+      db.createTable(TableDescriptor.builder("t")
+          .family(ColumnFamilyDescriptor.builder("f").set(Knobs.BLOCKSIZE, 1024).build()).build());
+      Table t = db.getTable("t");
+      write(t, 0, 2000, 4);
+      db.flush("t");
+      write(t, 2, 2000, 4);
+      db.flush("t");
+      db.majorCompact("t"); // reads every block of both files, around the cache
+      assertThat(db.metrics().get("cache.l1.blocks").longValue()).isZero();
+      long before = blocksRead(db);
+      long hits = db.metrics().get("cache.l1.data.hits").longValue();
+      assertThat(t.get(new Get(row(1000))).size()).isEqualTo(4);
+      assertThat(blocksRead(db) - before).isBetween(1L, 2L);
+      before = blocksRead(db);
+      assertThat(t.get(new Get(row(1000))).size()).isEqualTo(4);
+      assertThat(blocksRead(db) - before).isZero();
+      assertThat(db.metrics().get("cache.l1.data.hits").longValue()).isGreaterThan(hits);
+      assertThat(db.metrics().get("cache.l1.bytes").longValue()).isPositive();
+    }
+  }
+
+  /** BLOCKCACHE off keeps a family out, IN_MEMORY puts it in the in-memory area, cache-on-write caches flushes. */
+  @Test
+  void familySettingsAndCacheOnWriteDecideWhatIsCached() {
+    EngineOptions options = EngineOptions.builder().set(Knobs.BLOCKCACHE_L1_SIZE, 4L << 20).build();
+    try (Bellows db = Bellows.open(dir, options)) {
+      db.createTable(TableDescriptor.builder("off")
+          .family(ColumnFamilyDescriptor.builder("f").set(Knobs.BLOCKCACHE, false).build()).build());
+      db.createTable(TableDescriptor.builder("mem")
+          .family(ColumnFamilyDescriptor.builder("f").set(Knobs.IN_MEMORY, true).build()).build());
+      for (String table : new String[] {"off", "mem"}) {
+        write(db.getTable(table), 0, 100, 1);
+        db.flush(table);
+      }
+      assertThat(db.metrics().get("cache.l1.blocks").longValue()).isZero(); // no cache-on-write by default
+      db.getTable("off").get(new Get(row(10)));
+      assertThat(db.metrics().get("cache.l1.blocks").longValue()).isZero();
+      db.getTable("mem").get(new Get(row(10)));
+      Map<String, Number> m = db.metrics();
+      assertThat(m.get("cache.l1.blocks").longValue()).isEqualTo(1);
+      assertThat(m.get("cache.l1.memory.bytes").longValue()).isEqualTo(m.get("cache.l1.bytes").longValue());
+    }
+    EngineOptions onWrite = EngineOptions.builder().set(Knobs.BLOCKCACHE_L1_SIZE, 4L << 20)
+        .set(Knobs.BLOCKCACHE_CACHE_ON_WRITE, true).build();
+    try (Bellows db = Bellows.open(dir, onWrite)) {
+      long before = db.metrics().get("cache.l1.blocks").longValue();
+      write(db.getTable("mem"), 1, 100, 2);
+      db.flush("mem");
+      assertThat(db.metrics().get("cache.l1.blocks").longValue()).isGreaterThan(before);
+      long reads = blocksRead(db);
+      assertThat(db.getTable("mem").get(new Get(row(11))).size()).isEqualTo(4);
+      // The row is in both files: the old file's one block is read (this open's cache is new), the
+      // new file's block was cached as the flush wrote it.
+      assertThat(blocksRead(db) - reads).isEqualTo(1);
+    }
+  }
+
+  private static void write(Table t, int from, int to, int step) {
+    List<Put> batch = new ArrayList<>();
+    for (int i = from; i < to * 2; i += step) {
+      Put p = new Put(row(i));
+      for (int q = 0; q < 4; q++) {
+        p.addColumn("f", "q" + q, "value-" + i + "-" + q);
+      }
+      batch.add(p);
+      if (batch.size() == 1000) {
+        t.put(batch);
+        batch = new ArrayList<>();
+      }
+    }
+    t.put(batch);
+  }
+
+  private static String row(int i) {
+    return String.format("row%08d", i);
+  }
+
+  private static long blocksRead(Bellows db) {
+    return db.metrics().get("store.files.blocks.read").longValue();
+  }
+
+  /** Blocks, other than the file's last, whose last cell belongs to {@code row}: each costs one more read. */
+  private static long blocksEndingWith(List<String> lastRows, String row) {
+    return lastRows.subList(0, lastRows.size() - 1).stream().filter(row::equals).count();
+  }
+
+  private List<String> lastRowOfEachBlock() throws IOException {
+    try (Stream<Path> s = Files.walk(dir)) {
+      Path p = s.filter(f -> f.getFileName().toString().endsWith(".sst")).findFirst().orElseThrow();
+      SortedFileReader r = SortedFileReader.open(p, 0);
+      try {
+        return r.dataBlockIndex().stream().map(e -> new String(e.keyAsCell().row(), StandardCharsets.UTF_8)).toList();
+      } finally {
+        r.release();
+      }
+    }
+  }
+
+  private List<Integer> indexLevelsOfFiles() throws IOException {
+    List<Integer> levels = new ArrayList<>();
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path p : s.filter(p -> p.getFileName().toString().endsWith(".sst")).toList()) {
+        SortedFileReader r = SortedFileReader.open(p, 0);
+        try {
+          levels.add(r.trailer().indexLevels());
+        } finally {
+          r.release();
+        }
+      }
+    }
+    return levels;
+  }
+}
