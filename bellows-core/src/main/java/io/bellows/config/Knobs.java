@@ -92,6 +92,10 @@ public final class Knobs {
       Durability.USE_DEFAULT, "Durability of this table's mutations unless a mutation says otherwise.");
   public static final Knob<Long> MEMSTORE_FLUSHSIZE = Knob.ofLong("MEMSTORE_FLUSHSIZE", TABLE,
       128 * MIB, 64 * KIB, 64 * GIB, "bytes", "A store flushes its memory store to a sorted file when the memory store's footprint reaches this size.");
+  public static final Knob<FlushPolicy> FLUSH_POLICY = Knob.ofEnum("FLUSH_POLICY", TABLE, FlushPolicy.class,
+      FlushPolicy.STORES, "When a store of a region reaches the flush size: STORES flushes the stores at or over it only"
+      + " (small families keep their data in memory), REGION flushes every store of the region with data (HBase's"
+      + " flush-all; small families write small files). Measured in BENCHMARKS.md.");
   public static final Knob<Long> MAX_FILESIZE = Knob.ofLong("MAX_FILESIZE", TABLE,
       10 * GIB, 64 * KIB, Long.MAX_VALUE, "bytes", "A region splits in two, in the background after a flush or compaction, when the sorted files of its largest store reach this size (HBase's ConstantSizeRegionSplitPolicy); it splits at its middle key.");
 
@@ -143,7 +147,7 @@ public final class Knobs {
       BLOCKING_STORE_FILES, BLOCKING_WAIT_MS, FLUSH_FAILURES_STOP_WRITES, COMPACTION_MIN_FILES, COMPACTION_MAX_FILES, COMPACTION_RATIO,
       FLUSH_THREADS, COMPACTION_THREADS, IN_MEMORY_COMPACTION_THREADS, CHUNK_SIZE, CHUNK_POOL_MAX_BYTES,
       CHUNK_OFF_HEAP, BLOCKCACHE_L1_FRACTION, BLOCKCACHE_L1_SIZE, BLOCKCACHE_L2_SIZE, BLOCKCACHE_CACHE_ON_WRITE,
-      TABLE_DURABILITY, MEMSTORE_FLUSHSIZE, MAX_FILESIZE,
+      TABLE_DURABILITY, MEMSTORE_FLUSHSIZE, FLUSH_POLICY, MAX_FILESIZE,
       VERSIONS, MIN_VERSIONS, TTL, FAMILY_DURABILITY, BLOCKSIZE, COMPRESSION, BLOOMFILTER, BLOOMFILTER_ERROR_RATE,
       IN_MEMORY_COMPACTION, IN_MEMORY_FLUSH_FRACTION, PIPELINE_MAX_SEGMENTS, ADAPTIVE_THRESHOLD, SEGMENT_INDEX,
       ACTIVE_INDEX, MSLAB, SEGMENT_ROW_FILTER, BLOCKCACHE, IN_MEMORY);

@@ -779,10 +779,14 @@ public final class Region implements AutoCloseable {
       List<Store> prepared = new ArrayList<>();
       updatesLock.writeLock().lock();
       try {
+        boolean wholeRegion = all;
+        if (!all && settings.flushPolicy() == io.bellows.config.FlushPolicy.REGION) {
+          for (Store s : stores.values()) {
+            wholeRegion |= wantsFlush(s);
+          }
+        }
         for (Store s : stores.values()) {
-          boolean wanted = all || s.memStoreSize().footprint() >= descriptor.flushSize()
-              || s.flushBlocked(1.0);
-          if (wanted && s.prepareFlush()) {
+          if ((wholeRegion || wantsFlush(s)) && s.prepareFlush()) {
             prepared.add(s);
           }
         }
@@ -910,6 +914,11 @@ public final class Region implements AutoCloseable {
   }
 
   /** Runs a compaction of every store (minor: only where the policy picks files). */
+  /** Whether a store's memory store has reached the flush size, or blocks writers. */
+  private boolean wantsFlush(Store s) {
+    return s.memStoreSize().footprint() >= descriptor.flushSize() || s.flushBlocked(1.0);
+  }
+
   public void compact(boolean major) {
     for (Store s : stores.values()) {
       s.compact(major);

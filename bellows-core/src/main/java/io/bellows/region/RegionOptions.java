@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
  * @param familyDurability each family's {@code FAMILY_DURABILITY} by family name
  * @param defaultDurability what USE_DEFAULT comes to when no family asks for more: the table's
  *     durability, else the engine's default, else SYNC_WAL
+ * @param flushPolicy the table's {@code FLUSH_POLICY}
  */
 public record RegionOptions(
     long maxValueSize,
@@ -27,7 +28,8 @@ public record RegionOptions(
     long blockingWaitNanos,
     int blockingFiles,
     Map<String, Durability> familyDurability,
-    Durability defaultDurability) {
+    Durability defaultDurability,
+    io.bellows.config.FlushPolicy flushPolicy) {
 
   public RegionOptions {
     familyDurability = Map.copyOf(familyDurability);
@@ -47,6 +49,6 @@ public record RegionOptions(
     }
     return new RegionOptions(engine.get(Knobs.MAX_VALUE_SIZE), engine.get(Knobs.MEMSTORE_BLOCK_MULTIPLIER),
         TimeUnit.MILLISECONDS.toNanos(engine.get(Knobs.BLOCKING_WAIT_MS)), engine.get(Knobs.BLOCKING_STORE_FILES),
-        families, d);
+        families, d, table.get(Knobs.FLUSH_POLICY));
   }
 }
