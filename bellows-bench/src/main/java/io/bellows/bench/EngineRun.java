@@ -3,7 +3,6 @@ package io.bellows.bench;
 import io.bellows.client.Bellows;
 import io.bellows.client.Get;
 import io.bellows.client.Put;
-import io.bellows.client.Result;
 import io.bellows.client.Table;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
@@ -18,11 +17,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 
@@ -72,35 +68,35 @@ final class EngineRun {
           .build(), w.splitKeys());
       Table table = db.getTable(TABLE);
 
-      List<Writer> writers = new ArrayList<>();
+      List<BenchClients.RowWriter> writers = new ArrayList<>();
       long perWriter = w.rows() / w.writers();
       for (int i = 0; i < w.writers(); i++) {
         long rows = i == 0 ? w.rows() - perWriter * (w.writers() - 1) : perWriter;
         long sample = Math.max(1, Math.min(rows, w.gets() / w.writers() + 1));
-        writers.add(new Writer(table, w.keys().chooser(w.keySpace(), w.seed() + i), new PaperPuts(w.seed() + i), rows,
+        writers.add(writer(table, w.keys().chooser(w.keySpace(), w.seed() + i), new PaperPuts(w.seed() + i), rows,
             (int) sample, w.batch()));
       }
       Map<String, Number> before = db.metrics();
       long start = System.nanoTime();
-      runAll(pool, writers);
+      BenchClients.runAll(pool, writers);
       long writeNanos = System.nanoTime() - start;
       Map<String, Number> written = db.metrics();
 
       Histogram putNanos = new Histogram(3);
-      List<Reader> readers = new ArrayList<>();
+      List<BenchClients.RowReader> readers = new ArrayList<>();
       long perReader = w.gets() / w.writers();
       for (int i = 0; i < w.writers(); i++) {
-        Writer wr = writers.get(i);
+        BenchClients.RowWriter wr = writers.get(i);
         putNanos.add(wr.latency);
         long gets = i == 0 ? w.gets() - perReader * (w.writers() - 1) : perReader;
-        readers.add(new Reader(table, wr.puts, wr.sampledIds(), gets, new SplittableRandom(w.seed() + 1000 + i)));
+        readers.add(reader(table, wr.puts, wr.sampledIds(), gets, new SplittableRandom(w.seed() + 1000 + i)));
       }
       long getStart = System.nanoTime();
-      runAll(pool, readers);
+      BenchClients.runAll(pool, readers);
       long getNanos = w.gets() == 0 ? 0 : System.nanoTime() - getStart;
       Histogram getLatency = new Histogram(3);
       long misses = 0;
-      for (Reader r : readers) {
+      for (BenchClients.RowReader r : readers) {
         getLatency.add(r.latency);
         misses += r.misses;
       }
@@ -145,21 +141,6 @@ final class EngineRun {
     return value(after, name) - value(before, name);
   }
 
-  /** Runs the tasks on the pool and waits for all; the first failure is rethrown. */
-  private static void runAll(ExecutorService pool, List<? extends Callable<Void>> tasks) {
-    try {
-      List<Future<Void>> futures = pool.invokeAll(tasks);
-      for (Future<Void> f : futures) {
-        f.get();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    } catch (ExecutionException e) {
-      throw new IllegalStateException("a benchmark client failed", e.getCause());
-    }
-  }
-
   static void deleteRecursively(Path dir) {
     if (!Files.exists(dir)) {
       return;
@@ -173,98 +154,29 @@ final class EngineRun {
     }
   }
 
-  /**
-   * One writer thread: puts its rows and records each put call's latency (building the puts is not
-   * timed); with a batch of N, N rows go in one {@code Table.put(List)} call (the last call of a
-   * writer may carry fewer). Keeps every k-th row id so that the get burst reads rows known to exist. Confined to its
-   * thread while running; read by the driver after {@link #runAll} returns (happens-before via the
-   * futures).
-   */
-  private static final class Writer implements Callable<Void> {
-    final Table table;
-    final KeyChooser keys;
-    final PaperPuts puts;
-    final long rows;
-    final long[] sampled;
-    final long stride;
-    int sampledCount;
-    final Histogram latency = new Histogram(3);
-    final int batch;
-
-    Writer(Table table, KeyChooser keys, PaperPuts puts, long rows, int sampleSize, int batch) {
-      this.table = table;
-      this.batch = batch;
-      this.keys = keys;
-      this.puts = puts;
-      this.rows = rows;
-      this.sampled = new long[sampleSize];
-      this.stride = Math.max(1, rows / sampleSize);
-    }
-
-    @Override
-    public Void call() {
-      List<Put> pending = new ArrayList<>(batch);
-      for (long i = 0; i < rows; i++) {
-        long id = keys.nextRowId();
-        Put put = puts.put(id);
-        if (i % stride == 0 && sampledCount < sampled.length) {
-          sampled[sampledCount++] = id;
-        }
-        if (batch == 1) {
-          long t0 = System.nanoTime();
-          table.put(put);
-          latency.recordValue(System.nanoTime() - t0);
-          continue;
-        }
-        pending.add(put);
-        if (pending.size() == batch || i == rows - 1) {
-          long t0 = System.nanoTime();
-          table.put(pending);
-          latency.recordValue(System.nanoTime() - t0);
-          pending = new ArrayList<>(batch);
+  /** A writer of rows into a Bellows table: one {@code Table.put} call per batch. */
+  private static BenchClients.RowWriter writer(Table table, KeyChooser keys, PaperPuts puts, long rows, int sample,
+      int batch) {
+    return new BenchClients.RowWriter(keys, puts, rows, sample, batch) {
+      @Override
+      void write(List<Put> rows) {
+        if (rows.size() == 1) {
+          table.put(rows.get(0));
+        } else {
+          table.put(rows);
         }
       }
-      return null;
-    }
-
-    long[] sampledIds() {
-      return java.util.Arrays.copyOf(sampled, sampledCount);
-    }
+    };
   }
 
-  /** One reader thread of the get burst: whole-row gets of sampled row ids, each must return 4 cells. */
-  private static final class Reader implements Callable<Void> {
-    final Table table;
-    final PaperPuts keys;
-    final long[] ids;
-    final long gets;
-    final SplittableRandom random;
-    final Histogram latency = new Histogram(3);
-    long misses;
-
-    Reader(Table table, PaperPuts keys, long[] ids, long gets, SplittableRandom random) {
-      this.table = table;
-      this.keys = keys;
-      this.ids = ids;
-      this.gets = gets;
-      this.random = random;
-    }
-
-    @Override
-    public Void call() {
-      if (ids.length == 0) {
-        return null;
+  /** A reader of whole rows from a Bellows table: one {@code Table.get} per row. */
+  private static BenchClients.RowReader reader(Table table, PaperPuts keys, long[] ids, long gets,
+      SplittableRandom random) {
+    return new BenchClients.RowReader(keys, ids, gets, random) {
+      @Override
+      int cellsOf(byte[] row) {
+        return table.get(new Get(row)).size();
       }
-      for (long i = 0; i < gets; i++) {
-        Get get = new Get(keys.rowKey(ids[random.nextInt(ids.length)]));
-        long t0 = System.nanoTime();
-        Result r = table.get(get);
-        latency.recordValue(System.nanoTime() - t0);
-        if (r.size() != PaperRows.CELLS_PER_ROW) {
-          misses++;
-        }
-      }
-      return null;
-    }
+    };
   }
 }

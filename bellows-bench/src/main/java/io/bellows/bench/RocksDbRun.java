@@ -10,11 +10,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 import org.rocksdb.AbstractEventListener;
@@ -22,7 +19,6 @@ import org.rocksdb.CompactionJobInfo;
 import org.rocksdb.CompressionType;
 import org.rocksdb.FlushJobInfo;
 import org.rocksdb.Options;
-import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
@@ -128,17 +124,17 @@ final class RocksDbRun {
          Options options = options(setup, flushSize).setStatistics(stats).setListeners(List.of(counter));
          RocksDB db = RocksDB.open(options, dir.toString());
          WriteOptions writeOptions = new WriteOptions().setSync(false)) {
-      List<Writer> writers = new ArrayList<>();
+      List<BenchClients.RowWriter> writers = new ArrayList<>();
       long perWriter = w.rows() / w.writers();
       for (int i = 0; i < w.writers(); i++) {
         long rows = i == 0 ? w.rows() - perWriter * (w.writers() - 1) : perWriter;
         long sample = Math.max(1, Math.min(rows, w.gets() / w.writers() + 1));
-        writers.add(new Writer(db, writeOptions, w.keys().chooser(w.keySpace(), w.seed() + i),
+        writers.add(writer(db, writeOptions, w.keys().chooser(w.keySpace(), w.seed() + i),
             new PaperPuts(w.seed() + i), rows, (int) sample, w.batch()));
       }
       JvmCounters.Sample gcBefore = JvmCounters.sample();
       long start = System.nanoTime();
-      runAll(pool, writers);
+      BenchClients.runAll(pool, writers);
       long writeNanos = System.nanoTime() - start;
       JvmCounters.Sample gc = JvmCounters.sample().minus(gcBefore);
       long stallMicros = stats.getTickerCount(TickerType.STALL_MICROS);
@@ -148,20 +144,20 @@ final class RocksDbRun {
           + stats.getTickerCount(TickerType.WRITE_DONE_BY_OTHER);
 
       Histogram putNanos = new Histogram(3);
-      List<Reader> readers = new ArrayList<>();
+      List<BenchClients.RowReader> readers = new ArrayList<>();
       long perReader = w.gets() / w.writers();
       for (int i = 0; i < w.writers(); i++) {
-        Writer wr = writers.get(i);
+        BenchClients.RowWriter wr = writers.get(i);
         putNanos.add(wr.latency);
         long gets = i == 0 ? w.gets() - perReader * (w.writers() - 1) : perReader;
-        readers.add(new Reader(db, wr.puts, wr.sampledIds(), gets, new SplittableRandom(w.seed() + 1000 + i)));
+        readers.add(reader(db, wr.puts, wr.sampledIds(), gets, new SplittableRandom(w.seed() + 1000 + i)));
       }
       long getStart = System.nanoTime();
-      runAll(pool, readers);
+      BenchClients.runAll(pool, readers);
       long getNanos = w.gets() == 0 ? 0 : System.nanoTime() - getStart;
       Histogram getLatency = new Histogram(3);
       long misses = 0;
-      for (Reader r : readers) {
+      for (BenchClients.RowReader r : readers) {
         getLatency.add(r.latency);
         misses += r.misses;
       }
@@ -192,121 +188,44 @@ final class RocksDbRun {
     return ByteBuffer.allocate(2 + row.length).putShort((short) row.length).put(row).array();
   }
 
-  private static void runAll(ExecutorService pool, List<? extends Callable<Void>> tasks) {
-    try {
-      for (Future<Void> f : pool.invokeAll(tasks)) {
-        f.get();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    } catch (ExecutionException e) {
-      throw new IllegalStateException("a benchmark client failed", e.getCause());
-    }
-  }
-
-  /** One writer thread, as {@link EngineRun}'s: its rows in batches, each call's latency recorded. */
-  private static final class Writer implements Callable<Void> {
-    final RocksDB db;
-    final WriteOptions options;
-    final KeyChooser keys;
-    final PaperPuts puts;
-    final long rows;
-    final long[] sampled;
-    final long stride;
-    final int batch;
-    int sampledCount;
-    final Histogram latency = new Histogram(3);
-
-    Writer(RocksDB db, WriteOptions options, KeyChooser keys, PaperPuts puts, long rows, int sampleSize, int batch) {
-      this.db = db;
-      this.options = options;
-      this.keys = keys;
-      this.puts = puts;
-      this.rows = rows;
-      this.sampled = new long[sampleSize];
-      this.stride = Math.max(1, rows / sampleSize);
-      this.batch = batch;
-    }
-
-    @Override
-    public Void call() throws RocksDBException {
-      WriteBatch pending = new WriteBatch();
-      int inBatch = 0;
-      try {
-        for (long i = 0; i < rows; i++) {
-          long id = keys.nextRowId();
-          Put put = puts.put(id);
-          if (i % stride == 0 && sampledCount < sampled.length) {
-            sampled[sampledCount++] = id;
-          }
-          for (Cell c : put.cells()) {
-            pending.put(cellKey(c.row(), c.family(), c.qualifier()), c.value());
-          }
-          if (++inBatch == batch || i == rows - 1) {
-            long t0 = System.nanoTime();
-            db.write(options, pending);
-            latency.recordValue(System.nanoTime() - t0);
-            pending.clear();
-            inBatch = 0;
-          }
-        }
-      } finally {
-        pending.close();
-      }
-      return null;
-    }
-
-    long[] sampledIds() {
-      return java.util.Arrays.copyOf(sampled, sampledCount);
-    }
-  }
-
-  /** One reader thread of the get burst: seek to a sampled row, read its cells; each must have 4. */
-  private static final class Reader implements Callable<Void> {
-    final RocksDB db;
-    final PaperPuts keys;
-    final long[] ids;
-    final long gets;
-    final SplittableRandom random;
-    final Histogram latency = new Histogram(3);
-    long misses;
-
-    Reader(RocksDB db, PaperPuts keys, long[] ids, long gets, SplittableRandom random) {
-      this.db = db;
-      this.keys = keys;
-      this.ids = ids;
-      this.gets = gets;
-      this.random = random;
-    }
-
-    @Override
-    public Void call() {
-      if (ids.length == 0) {
-        return null;
-      }
-      try (ReadOptions ro = new ReadOptions()) {
-        for (long i = 0; i < gets; i++) {
-          byte[] prefix = rowPrefix(keys.rowKey(ids[random.nextInt(ids.length)]));
-          long t0 = System.nanoTime();
-          int cells = 0;
-          try (RocksIterator it = db.newIterator(ro)) {
-            for (it.seek(prefix); it.isValid() && startsWith(it.key(), prefix); it.next()) {
-              it.value();
-              cells++;
+  /** A writer of rows into RocksDB: each call's rows, every cell a key, in one {@link WriteBatch}. */
+  private static BenchClients.RowWriter writer(RocksDB db, WriteOptions options, KeyChooser keys, PaperPuts puts,
+      long rows, int sample, int batch) {
+    return new BenchClients.RowWriter(keys, puts, rows, sample, batch) {
+      @Override
+      void write(List<Put> rows) throws RocksDBException {
+        try (WriteBatch b = new WriteBatch()) {
+          for (Put put : rows) {
+            for (Cell c : put.cells()) {
+              b.put(cellKey(c.row(), c.family(), c.qualifier()), c.value());
             }
           }
-          latency.recordValue(System.nanoTime() - t0);
-          if (cells != PaperRows.CELLS_PER_ROW) {
-            misses++;
-          }
+          db.write(options, b);
         }
       }
-      return null;
-    }
+    };
+  }
 
-    private static boolean startsWith(byte[] key, byte[] prefix) {
-      return key.length >= prefix.length && java.util.Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
-    }
+  /** A reader of whole rows from RocksDB: seek to the row, read its cells. */
+  private static BenchClients.RowReader reader(RocksDB db, PaperPuts keys, long[] ids, long gets,
+      SplittableRandom random) {
+    return new BenchClients.RowReader(keys, ids, gets, random) {
+      @Override
+      int cellsOf(byte[] row) {
+        byte[] prefix = rowPrefix(row);
+        int cells = 0;
+        try (RocksIterator it = db.newIterator()) {
+          for (it.seek(prefix); it.isValid() && startsWith(it.key(), prefix); it.next()) {
+            it.value();
+            cells++;
+          }
+        }
+        return cells;
+      }
+    };
+  }
+
+  private static boolean startsWith(byte[] key, byte[] prefix) {
+    return key.length >= prefix.length && java.util.Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
   }
 }
