@@ -66,5 +66,8 @@ class FlushPolicyTest {
         assertThat(smallFiles).as("the small family was flushed with the big one").isEqualTo(1);
       }
     }
+    try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
+      assertThat(db.describeTable("t").get(Knobs.FLUSH_POLICY)).as("the policy is kept in the catalog").isEqualTo(policy);
+    }
   }
 }
