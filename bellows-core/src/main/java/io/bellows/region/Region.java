@@ -564,7 +564,11 @@ public final class Region implements AutoCloseable {
     }
   }
 
-  /** A fresh cell with a concrete timestamp (callers' cell objects are never published). */
+  /**
+   * A fresh cell with a concrete timestamp (callers' cell objects are never published). A LATEST
+   * cell is copied in one piece and stamped in the copy: the caller's cell stays as it was (a put
+   * may be sent again), and no field is copied out and serialized again.
+   */
   private Cell resolveTimestamp(byte[] row, Cell c, long now) {
     if (c.timestamp() != Long.MAX_VALUE) {
       return new Cell(c.array(), c.offset(), c.length(), 0);
@@ -577,7 +581,10 @@ public final class Region implements AutoCloseable {
       }
       ts = latest.timestamp();
     }
-    return Cells.create(c.row(), c.family(), c.qualifier(), ts, c.type(), c.value());
+    byte[] copy = java.util.Arrays.copyOfRange(c.array(), c.offset(), c.offset() + c.length());
+    Cell stamped = new Cell(copy, 0, copy.length, 0);
+    Bytes.putLong(copy, stamped.timestampOffset(), ts);
+    return stamped;
   }
 
   private Durability effectiveDurability(Durability requested, List<Cell> cells) {
