@@ -8,8 +8,13 @@ import java.nio.ByteBuffer;
  */
 final class PendingBuffer {
   private static final int INITIAL = 64 * 1024;
-  /** A buffer that grew beyond this is replaced on reset, so one burst does not pin memory. */
-  private static final int KEEP_MAX = 4 * 1024 * 1024;
+  /**
+   * A buffer that grew beyond this is replaced on reset, so one burst (a huge edit) does not pin
+   * memory. Twice the size at which the log writes a buffer out, so that a buffer that grew in
+   * steady writing is kept: replacing it would regrow it by doubling, in large (humongous, for G1)
+   * arrays, every few megabytes written.
+   */
+  static final int KEEP_MAX = 2 * Wal.PENDING_WRITE_THRESHOLD;
 
   private byte[] buf = new byte[INITIAL];
   private int size;

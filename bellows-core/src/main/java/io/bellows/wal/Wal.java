@@ -57,8 +57,11 @@ public final class Wal implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(Wal.class);
   /** The format version of the log files this build writes (and the only one it reads). */
   public static final int FORMAT_VERSION = WalFormat.VERSION;
-  /** An append that leaves this much unwritten data writes it out, bounding the buffer. */
-  private static final int PENDING_WRITE_THRESHOLD = 8 * 1024 * 1024;
+  /**
+   * An append that leaves this much unwritten data writes it out, bounding the buffer (each of the
+   * two pending buffers then stays at most {@link PendingBuffer#KEEP_MAX} and is reused).
+   */
+  static final int PENDING_WRITE_THRESHOLD = 4 * 1024 * 1024;
 
   /** One file of the log and what is known about its edits. Fields guarded by {@code appendLock}. */
   private static final class WalFile {
