@@ -75,7 +75,8 @@ public final class Knobs {
   public static final Knob<Double> BLOCKCACHE_L1_FRACTION = Knob.ofDouble("bellows.blockcache.l1.fraction", ENGINE,
       0.25, 0.0, 0.8, "Share of the JVM's maximum heap the on-heap block cache (L1) may hold; 0 turns it off. Ignored"
       + " when bellows.blockcache.l1.size is set. With the memory stores' 0.4 it leaves about a third of the heap to"
-      + " the application, scanners and garbage-collection headroom (see docs/design/block-cache.md).");
+      + " the application, scanners and garbage-collection headroom (see docs/design/block-cache.md). Memory stores"
+      + " and L1 together may take at most 0.8 of the heap (as in HBase): an engine asked for more does not open.");
   public static final Knob<Long> BLOCKCACHE_L1_SIZE = Knob.ofLong("bellows.blockcache.l1.size", ENGINE,
       0, 0, Long.MAX_VALUE, "bytes", "Heap bytes of the on-heap block cache (L1); 0 means bellows.blockcache.l1.fraction"
       + " of the maximum heap.");

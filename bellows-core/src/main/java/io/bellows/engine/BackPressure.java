@@ -58,8 +58,7 @@ final class BackPressure {
   BackPressure(EngineOptions options, MetricSet metrics, EventListener events,
       Supplier<? extends Collection<Region>> regions,
       Predicate<Region> flushAll, Runnable checkWritesAllowed) {
-    long size = options.get(Knobs.MEMSTORE_GLOBAL_SIZE);
-    long limit = size > 0 ? size : (long) (Runtime.getRuntime().maxMemory() * options.get(Knobs.MEMSTORE_GLOBAL_FRACTION));
+    long limit = HeapShares.memStoreLimit(options, Runtime.getRuntime().maxMemory());
     this.budget = new MemoryBudget(limit, options.get(Knobs.MEMSTORE_GLOBAL_LOWER_FRACTION), this::measure,
         MEASURE_EVERY_NANOS);
     this.pacer = new WriteController(options.get(Knobs.WRITE_DELAYED_RATE));

@@ -133,6 +133,7 @@ public final class LocalEngine implements Engine {
    * not a Bellows store, or its catalog is lost, and taking it for an empty store would delete data.
    */
   public static LocalEngine open(Path dir, EngineOptions options) {
+    HeapShares.check(options, Runtime.getRuntime().maxMemory());
     DataDirectory.checkOpenable(dir);
     LocalEngine db;
     try {

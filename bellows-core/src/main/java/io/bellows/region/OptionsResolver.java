@@ -45,11 +45,13 @@ public final class OptionsResolver {
    * are 0.
    */
   public static BlockCache blockCache(EngineOptions engine, long maxHeap) {
+    return TieredBlockCache.create(l1Bytes(engine, maxHeap), engine.get(Knobs.BLOCKCACHE_L2_SIZE));
+  }
+
+  /** The L1 block cache's size: {@code l1.size} bytes, or {@code l1.fraction} of {@code maxHeap}. */
+  public static long l1Bytes(EngineOptions engine, long maxHeap) {
     long l1 = engine.get(Knobs.BLOCKCACHE_L1_SIZE);
-    if (l1 == 0) {
-      l1 = (long) (maxHeap * engine.get(Knobs.BLOCKCACHE_L1_FRACTION));
-    }
-    return TieredBlockCache.create(l1, engine.get(Knobs.BLOCKCACHE_L2_SIZE));
+    return l1 > 0 ? l1 : (long) (maxHeap * engine.get(Knobs.BLOCKCACHE_L1_FRACTION));
   }
 
   /** The memory store's settings from the family's memory knobs. */
