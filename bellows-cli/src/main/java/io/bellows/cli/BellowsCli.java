@@ -9,7 +9,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code bellows} command line: {@code shell}, {@code server}, {@code inspect} and {@code
+ * The {@code bellows} command line: {@code shell}, {@code server}, {@code inspect}, {@code stress} and {@code
  * wal-dump}. Without a subcommand it prints its usage.
  */
 @Command(
@@ -18,7 +18,7 @@ import picocli.CommandLine.Command;
     version = "bellows 0.1.0-SNAPSHOT",
     description = "Bellows, an embeddable LSM wide-column store: shell and tools.",
     subcommands = {ShellSubcommand.class, ServerSubcommand.class, InspectSubcommand.class,
-        WalDumpSubcommand.class, YcsbSubcommand.class})
+        WalDumpSubcommand.class, YcsbSubcommand.class, StressSubcommand.class})
 public final class BellowsCli implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

@@ -1,0 +1,33 @@
+package io.bellows.cli.stress;
+
+import io.bellows.config.Durability;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One stress run's settings, as given on the command line.
+ *
+ * @param dir the stress directory: the store in {@code db/}, the expected state in {@code expected.state}
+ * @param killEvery mean time between SIGKILLs of the process doing the work, or null for none
+ * @param settings engine, table and family knobs by name, as {@code --set name=value}
+ */
+public record StressConfig(Path dir, int threads, int keys, int columns, int valueSize,
+    Duration duration, Duration killEvery, Duration reportEvery, long seed, Durability durability,
+    Map<String, String> settings) {
+
+  /** The arguments that give a child process this configuration, for {@code duration} and {@code seed}. */
+  List<String> childArgs(Duration childDuration, long childSeed) {
+    List<String> a = new java.util.ArrayList<>(List.of("stress", "--child",
+        "--dir", dir.toString(), "--threads", Integer.toString(threads), "--keys", Integer.toString(keys),
+        "--columns", Integer.toString(columns), "--value-size", Integer.toString(valueSize),
+        "--duration", childDuration.toMillis() + "ms", "--seed", Long.toString(childSeed),
+        "--durability", durability.name()));
+    settings.forEach((k, v) -> {
+      a.add("--set");
+      a.add(k + "=" + v);
+    });
+    return a;
+  }
+}
