@@ -151,6 +151,14 @@ class RemoteErrorsTest {
       assertThat(metrics).contains("bellows_grpc_call_duration_seconds_bucket{method=\"Mutate\"")
           .contains("bellows_engine_tables 1")
           .contains("bellows_store_")
+          // Typed by the engine's metric catalog: counters end in _total, times are in seconds.
+          .contains("# TYPE bellows_engine_wal_appended_bytes_total counter")
+          .contains("bellows_engine_wal_appended_bytes_total ")
+          .contains("# TYPE bellows_engine_writes_blocked_seconds_total counter")
+          .contains("# TYPE bellows_store_memstore_data_bytes gauge")
+          .contains("# TYPE bellows_store_flush_total counter")
+          .doesNotContain("bellows_engine_engine_instance_id")
+          .doesNotContain("untyped")
           .contains("table=\"t\"")
           .contains("jvm_memory_used_bytes");
       assertThat(db.getTable("t").get(new io.bellows.client.Get(Bytes.of("x"))).isEmpty()).isTrue();

@@ -125,6 +125,9 @@ public final class LocalEngine implements Engine {
     this.chunks = EngineChunks.create(options);
     this.blockCache = OptionsResolver.blockCache(options, Runtime.getRuntime().maxMemory());
     JvmMetrics.register(metrics);
+    // Counted later, reported from open on (at 0), so exporters and dashboards see them at once.
+    metrics.counter("regions.split");
+    metrics.counter("flush.requested.by.wal.size");
   }
 
   /**

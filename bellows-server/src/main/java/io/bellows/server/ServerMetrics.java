@@ -1,6 +1,7 @@
 package io.bellows.server;
 
 import io.bellows.engine.Engine;
+import io.bellows.metrics.MetricCatalog;
 import io.grpc.ForwardingServerCall;
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.Metadata;
@@ -13,6 +14,8 @@ import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
@@ -21,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -95,8 +99,9 @@ final class ServerMetrics implements ServerInterceptor {
   }
 
   /**
-   * The engine's own metrics at scrape time. Their names are the engine's (docs/ARCHITECTURE.md);
-   * they are exported as untyped because the engine's map mixes counters and gauges.
+   * The engine's own metrics at scrape time, typed and named by the engine's {@link MetricCatalog}:
+   * counters as counters ({@code _total}), gauges as gauges, times in seconds, identities left out.
+   * A metric missing from the catalog is still exported, untyped, under its dotted name.
    */
   private static final class EngineCollector implements MultiCollector {
     private final Engine engine;
@@ -107,44 +112,84 @@ final class ServerMetrics implements ServerInterceptor {
 
     @Override
     public MetricSnapshots collect() {
-      List<MetricSnapshot> out = new ArrayList<>();
+      Map<String, Family> families = new TreeMap<>();
       Map<String, Number> metrics;
       try {
         metrics = engine.metrics();
       } catch (RuntimeException closed) {
-        return new MetricSnapshots(out);
+        return new MetricSnapshots(new ArrayList<>());
       }
-      for (Map.Entry<String, Number> e : new TreeMap<>(metrics).entrySet()) {
-        if (e.getKey().equals("engine.instance.id")) {
-          continue; // an identity, not a measure
-        }
-        out.add(UnknownSnapshot.builder()
-            .name("bellows_engine_" + promName(e.getKey()))
-            .help("engine metric " + e.getKey())
-            .dataPoint(UnknownSnapshot.UnknownDataPointSnapshot.builder().value(e.getValue().doubleValue()).build())
-            .build());
-      }
-      // metric -> data points over every enabled table's families
-      Map<String, UnknownSnapshot.Builder> stores = new TreeMap<>();
+      metrics.forEach((name, v) -> add(families, "bellows_engine_", name, Labels.EMPTY, v));
       for (String table : engine.listTables()) {
-        Map<String, Map<String, Number>> families;
+        Map<String, Map<String, Number>> stores;
         try {
           if (!engine.isTableEnabled(table)) {
             continue;
           }
-          families = engine.storeMetrics(table);
+          stores = engine.storeMetrics(table);
         } catch (RuntimeException droppedMeanwhile) {
           continue;
         }
-        families.forEach((family, m) -> m.forEach((name, v) -> stores
-            .computeIfAbsent(name, n -> UnknownSnapshot.builder().name("bellows_store_" + promName(n)).help("store metric " + n))
-            .dataPoint(UnknownSnapshot.UnknownDataPointSnapshot.builder()
-                .labels(Labels.of("table", table, "family", family))
-                .value(v.doubleValue())
-                .build())));
+        stores.forEach((family, m) -> m.forEach((name, v) ->
+            add(families, "bellows_store_", name, Labels.of("table", table, "family", family), v)));
       }
-      stores.values().forEach(b -> out.add(b.build()));
+      List<MetricSnapshot> out = new ArrayList<>();
+      families.values().forEach(f -> out.add(f.build()));
       return new MetricSnapshots(out);
+    }
+
+    private static void add(Map<String, Family> families, String prefix, String name, Labels labels, Number v) {
+      Optional<MetricCatalog.Entry> entry = MetricCatalog.find(name);
+      if (entry.isPresent() && entry.get().kind() == MetricCatalog.Kind.INFO) {
+        return;
+      }
+      String exported = entry.map(e -> prefix + MetricCatalog.exportName(name, e)).orElse(prefix + promName(name));
+      families.computeIfAbsent(exported, n -> new Family(n, entry.orElse(null), name))
+          .add(labels, entry.map(e -> e.unit().toBase(v.doubleValue())).orElse(v.doubleValue()));
+    }
+  }
+
+  /** The data points of one exported metric, built into the snapshot of its kind. */
+  private static final class Family {
+    private final String name;
+    private final MetricCatalog.Entry entry;
+    private final String help;
+    private final List<Labels> labels = new ArrayList<>();
+    private final List<Double> values = new ArrayList<>();
+
+    Family(String name, MetricCatalog.Entry entry, String engineName) {
+      this.name = name;
+      this.entry = entry;
+      this.help = entry == null ? "engine metric " + engineName
+          : entry.meaning() + (entry.name().contains("{") ? "" : " (engine metric " + engineName + ")");
+    }
+
+    void add(Labels l, double v) {
+      labels.add(l);
+      values.add(v);
+    }
+
+    MetricSnapshot build() {
+      if (entry != null && entry.kind() == MetricCatalog.Kind.COUNTER) {
+        CounterSnapshot.Builder b = CounterSnapshot.builder().name(name.substring(0, name.length() - "_total".length()))
+            .help(help);
+        for (int i = 0; i < labels.size(); i++) {
+          b.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels.get(i)).value(values.get(i)).build());
+        }
+        return b.build();
+      }
+      if (entry != null) {
+        GaugeSnapshot.Builder b = GaugeSnapshot.builder().name(name).help(help);
+        for (int i = 0; i < labels.size(); i++) {
+          b.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels.get(i)).value(values.get(i)).build());
+        }
+        return b.build();
+      }
+      UnknownSnapshot.Builder b = UnknownSnapshot.builder().name(name).help(help);
+      for (int i = 0; i < labels.size(); i++) {
+        b.dataPoint(UnknownSnapshot.UnknownDataPointSnapshot.builder().labels(labels.get(i)).value(values.get(i)).build());
+      }
+      return b.build();
     }
   }
 }
