@@ -71,9 +71,13 @@ final class BackPressure {
       delayed.put(cause, new LongAdder[] {metrics.counter("writes.delayed.count." + cause),
           metrics.counter("writes.delayed.nanos." + cause)});
     }
+    metrics.gauge("writes.delayed.now", pacing::get);
     metrics.gauge("memstore.global.limit.bytes", budget::limit);
     metrics.gauge("memstore.global.used.bytes", () -> budget.use(System.nanoTime()));
   }
+
+  /** Writers being paced now. */
+  private final java.util.concurrent.atomic.AtomicInteger pacing = new java.util.concurrent.atomic.AtomicInteger();
 
   /** Before a write of {@code bytes} to {@code region}: flushes, paces or waits for the budget. */
   void admit(Region region, long bytes) {
@@ -98,8 +102,13 @@ final class BackPressure {
     long now = System.nanoTime();
     long wait = Math.min(pacer.delayNanos(bytes, Math.min(position, 1), now), MAX_DELAY_NANOS);
     long until = now + wait;
-    for (long left = wait; left > 0; left = until - System.nanoTime()) {
-      LockSupport.parkNanos(left);
+    pacing.incrementAndGet();
+    try {
+      for (long left = wait; left > 0; left = until - System.nanoTime()) {
+        LockSupport.parkNanos(left);
+      }
+    } finally {
+      pacing.decrementAndGet();
     }
     LongAdder[] m = delayed.get(cause);
     m[0].increment();

@@ -130,6 +130,19 @@ public interface Engine extends AutoCloseable {
    */
   Map<String, Map<String, Number>> storeMetrics(String table);
 
+  /**
+   * The memory-store segments of each store of the table's open regions, for status pages: the
+   * accordion's active segment, pipeline and snapshot. Empty where the engine cannot tell (remote).
+   */
+  default List<StoreSegments> memStoreSegments(String table) {
+    return List.of();
+  }
+
+  /** The WAL files kept now, oldest first, with their lengths. Empty where the engine cannot tell (remote). */
+  default List<WalFileInfo> walFiles() {
+    return List.of();
+  }
+
   EngineOptions options();
 
   /** Flushes and closes every table and releases the engine's resources. */

@@ -958,8 +958,12 @@ public final class LocalEngine implements Engine {
     long files = 0;
     long bytesRead = 0;
     long blocksRead = 0;
+    long flushing = 0;
+    long compacting = 0;
     for (Region r : allRegions()) {
       for (Store s : r.stores().values()) {
+        flushing += s.flushing() ? 1 : 0;
+        compacting += s.compacting() ? 1 : 0;
         bytesRead += s.fileBytesRead();
         blocksRead += s.fileBlocksRead();
         data += s.memStoreSize().dataBytes();
@@ -972,6 +976,8 @@ public final class LocalEngine implements Engine {
     m.put("store.files", files);
     m.put("store.files.bytes.read", bytesRead);
     m.put("store.files.blocks.read", blocksRead);
+    m.put("flush.running", flushing);
+    m.put("compaction.running", compacting);
     m.put("tables", catalog.tables().size());
     m.put("regions.open", allRegions().size());
     m.put("engine.instance.id", instanceId);
@@ -993,6 +999,36 @@ public final class LocalEngine implements Engine {
         Map<String, Number> sum = out.computeIfAbsent(s.family().name(), k -> new TreeMap<>());
         s.metrics().forEach((k, v) -> sum.merge(k, v, LocalEngine::add));
       }
+    }
+    return out;
+  }
+
+  @Override
+  public List<StoreSegments> memStoreSegments(String table) {
+    List<StoreSegments> out = new ArrayList<>();
+    for (Region r : regionsOf(table).regions()) {
+      for (Store s : r.stores().values()) {
+        out.add(new StoreSegments(r.id(), s.family().name(), s.memStoreSegments()));
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public List<WalFileInfo> walFiles() {
+    Wal w = wal;
+    if (w == null) {
+      return List.of();
+    }
+    List<WalFileInfo> out = new ArrayList<>();
+    for (Path p : w.files()) {
+      long bytes;
+      try {
+        bytes = Files.size(p);
+      } catch (IOException deletedMeanwhile) {
+        continue;
+      }
+      out.add(new WalFileInfo(p.getFileName().toString(), bytes));
     }
     return out;
   }

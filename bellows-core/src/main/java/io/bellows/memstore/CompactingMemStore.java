@@ -417,6 +417,19 @@ public final class CompactingMemStore implements MemStore {
   // ------------------------------------------------------------------------------ metrics
 
   @Override
+  public List<SegmentInfo> segments() {
+    List<SegmentInfo> out = new ArrayList<>();
+    out.add(SegmentInfo.active(active.get()));
+    for (Segment s : pipeline.get().segments) {
+      out.add(SegmentInfo.of(SegmentInfo.Place.PIPELINE, s));
+    }
+    for (Segment s : snapshotSegments) {
+      out.add(SegmentInfo.of(SegmentInfo.Place.SNAPSHOT, s));
+    }
+    return out;
+  }
+
+  @Override
   public Map<String, Number> metrics() {
     Map<String, Number> m = new LinkedHashMap<>();
     MutableSegment a = active.get();

@@ -120,6 +120,16 @@ public final class DefaultMemStore implements MemStore {
   }
 
   @Override
+  public List<SegmentInfo> segments() {
+    List<SegmentInfo> out = new ArrayList<>();
+    out.add(SegmentInfo.active(active.get()));
+    for (Segment s : snapshotSegments) {
+      out.add(SegmentInfo.of(SegmentInfo.Place.SNAPSHOT, s));
+    }
+    return out;
+  }
+
+  @Override
   public Map<String, Number> metrics() {
     Map<String, Number> m = new LinkedHashMap<>();
     MemStoreSize total = accounting.size();

@@ -53,6 +53,9 @@ public interface MemStore extends AutoCloseable {
   /** Named counters and gauges for metrics and the shell's {@code stats}. */
   Map<String, Number> metrics();
 
+  /** The segments now: the active one, then the pipeline's (newest first), then the snapshot's. */
+  List<SegmentInfo> segments();
+
   /** Frees all memory, snapshot included. The memory store is unusable afterwards. */
   @Override
   void close();

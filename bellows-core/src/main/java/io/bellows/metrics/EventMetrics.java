@@ -16,6 +16,8 @@ public final class EventMetrics implements EventListener {
   private final LongAdder compactionBytesWritten;
   private final LongAdder blockedCount;
   private final LongAdder blockedNanos;
+  /** Writers in a stall now: stall begins minus ends (every begin has its end, in a finally). */
+  private final java.util.concurrent.atomic.AtomicLong blockedNow = new java.util.concurrent.atomic.AtomicLong();
   private final java.util.Map<StallCause, LongAdder> blockedNanosByCause = new java.util.EnumMap<>(StallCause.class);
 
   public EventMetrics(MetricSet metrics) {
@@ -26,6 +28,7 @@ public final class EventMetrics implements EventListener {
     compactionBytesWritten = metrics.counter("compaction.bytes.written");
     blockedCount = metrics.counter("writes.blocked.count");
     blockedNanos = metrics.counter("writes.blocked.nanos");
+    metrics.gauge("writes.blocked.now", blockedNow::get);
     for (StallCause c : StallCause.values()) {
       blockedNanosByCause.put(c, metrics.counter("writes.blocked.nanos." + c.name().toLowerCase().replace('_', '.')));
     }
@@ -47,10 +50,12 @@ public final class EventMetrics implements EventListener {
   @Override
   public void writeStallBegin(WriteStallInfo info) {
     blockedCount.increment();
+    blockedNow.incrementAndGet();
   }
 
   @Override
   public void writeStallEnd(WriteStallInfo info) {
+    blockedNow.decrementAndGet();
     blockedNanos.add(info.duration().toNanos());
     blockedNanosByCause.get(info.cause()).add(info.duration().toNanos());
   }

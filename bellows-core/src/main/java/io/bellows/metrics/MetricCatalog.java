@@ -84,6 +84,8 @@ public final class MetricCatalog {
     add("wal.edits.skipped", Kind.COUNTER, Unit.NONE, "WAL edits skipped at open because sorted files already held them.");
     add("writes.refused", Kind.COUNTER, Unit.NONE, "Writes refused because writes were stopped by a background error.");
     add("writes.blocked.count", Kind.COUNTER, Unit.NONE, "Writes that had to wait for memory or files.");
+    add("writes.blocked.now", Kind.GAUGE, Unit.NONE, "Writers waiting now for memory or files (stalled).");
+    add("writes.delayed.now", Kind.GAUGE, Unit.NONE, "Writers being paced now (delayed a little before a stall).");
     add("writes.blocked.nanos", Kind.COUNTER, Unit.NANOSECONDS, "Time writes waited, all causes.");
     add("writes.blocked.nanos.{cause}", Kind.COUNTER, Unit.NANOSECONDS,
         "Time writes waited, by cause: global.memory.full, memstore.full, too.many.files.");
@@ -147,6 +149,8 @@ public final class MetricCatalog {
     add("compaction.bytes.written", Kind.COUNTER, Unit.BYTES, "Bytes of sorted files written by compactions.");
     add("compaction.cells.dropped", Kind.COUNTER, Unit.NONE, "Cells dropped by compactions (old versions, deleted, expired).");
     add("compaction.failures", Kind.COUNTER, Unit.NONE, "Compaction attempts that failed (each is retried).");
+    add("flush.running", Kind.GAUGE, Unit.NONE, "Flushes in progress (per store 0 or 1; engine-wide, the sum).");
+    add("compaction.running", Kind.GAUGE, Unit.NONE, "Compactions in progress (per store 0 or 1; engine-wide, the sum).");
     add("store.files", Kind.GAUGE, Unit.NONE, "Live sorted files.");
     add("store.files.bytes", Kind.GAUGE, Unit.BYTES, "Bytes of live sorted files.");
     add("store.files.blocks.read", Kind.COUNTER, Unit.NONE, "Blocks read from sorted files (cache misses and uncached reads).");

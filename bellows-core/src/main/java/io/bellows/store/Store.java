@@ -125,6 +125,9 @@ public final class Store implements AutoCloseable {
     metrics.gauge("store.files.bytes", this::fileBytes);
     metrics.gauge("store.files.bytes.read", this::fileBytesRead);
     metrics.gauge("store.files.blocks.read", this::fileBlocksRead);
+    // Held for the whole of a flush (or a compaction), so a held lock is one in progress.
+    metrics.gauge("flush.running", () -> flushing() ? 1 : 0);
+    metrics.gauge("compaction.running", () -> compacting() ? 1 : 0);
   }
 
   /**
@@ -526,6 +529,21 @@ public final class Store implements AutoCloseable {
       n += f.blocksRead();
     }
     return n;
+  }
+
+  /** Whether a flush is in progress (its lock is held for the whole of it, and while a snapshot is taken). */
+  public boolean flushing() {
+    return flushLock.isLocked();
+  }
+
+  /** Whether a compaction is in progress (its lock is held for the whole of it). */
+  public boolean compacting() {
+    return compactionLock.isLocked();
+  }
+
+  /** The memory store's segments now (see {@link MemStore#segments()}). */
+  public List<io.bellows.memstore.SegmentInfo> memStoreSegments() {
+    return memStore.segments();
   }
 
   public Map<String, Number> metrics() {

@@ -2,19 +2,23 @@ package io.bellows.server;
 
 import io.bellows.engine.Engine;
 import io.bellows.engine.RegionInfo;
+import io.bellows.engine.StoreSegments;
+import io.bellows.engine.WalFileInfo;
+import io.bellows.memstore.SegmentInfo;
 import io.bellows.util.BackgroundError;
 import io.bellows.util.Bytes;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
 /**
  * The server's state as JSON for {@code /status.json} (and the page {@code /status} that shows it):
- * the engine's metrics and background error, and for each table its regions (key ranges, sizes)
- * and each store's metrics — the accordion's active segment, pipeline, snapshot, in-memory and
- * disk work. Read from the engine's public interface at each request. Stateless.
+ * the engine's metrics, background error and WAL files, and for each table its regions (key
+ * ranges, sizes), each store's metrics — the accordion's in-memory and disk work — and each store's
+ * memory segments per region (active, pipeline newest first, snapshot: index form, cells, bytes). Read from the engine's public interface at each request. Stateless.
  */
 final class StatusJson {
   private StatusJson() {}
@@ -32,16 +36,26 @@ final class StatusJson {
     }
     sb.append(",\"engine\":");
     metrics(sb, engine.metrics());
+    sb.append(",\"wal\":[");
+    List<WalFileInfo> wal = engine.walFiles();
+    for (int i = 0; i < wal.size(); i++) {
+      sb.append(i == 0 ? "" : ",").append("{\"name\":");
+      string(sb, wal.get(i).name());
+      sb.append(",\"bytes\":").append(wal.get(i).bytes()).append('}');
+    }
+    sb.append(']');
     sb.append(",\"tables\":[");
     boolean firstTable = true;
     for (String table : engine.listTables()) {
       List<RegionInfo> regions;
       boolean enabled;
       Map<String, Map<String, Number>> stores;
+      List<StoreSegments> segments;
       try {
         enabled = engine.isTableEnabled(table);
         regions = engine.regions(table);
         stores = enabled ? engine.storeMetrics(table) : Map.of();
+        segments = enabled ? engine.memStoreSegments(table) : List.of();
       } catch (RuntimeException droppedMeanwhile) {
         continue;
       }
@@ -68,7 +82,22 @@ final class StatusJson {
         sb.append(':');
         metrics(sb, e.getValue());
       }
-      sb.append("}}");
+      sb.append("},\"segments\":[");
+      for (int i = 0; i < segments.size(); i++) {
+        StoreSegments st = segments.get(i);
+        sb.append(i == 0 ? "" : ",").append("{\"region\":").append(st.regionId()).append(",\"family\":");
+        string(sb, st.family());
+        sb.append(",\"segments\":[");
+        for (int j = 0; j < st.segments().size(); j++) {
+          SegmentInfo seg = st.segments().get(j);
+          sb.append(j == 0 ? "" : ",").append("{\"place\":\"").append(seg.place().name().toLowerCase(Locale.ROOT))
+              .append("\",\"id\":").append(seg.id())
+              .append(",\"kind\":\"").append(seg.kind().name().toLowerCase(Locale.ROOT))
+              .append("\",\"cells\":").append(seg.cells()).append(",\"bytes\":").append(seg.bytes()).append('}');
+        }
+        sb.append("]}");
+      }
+      sb.append("]}");
     }
     return sb.append("]}").toString();
   }

@@ -73,12 +73,17 @@ class StatusPageBrowserTest {
       assertThat(field(before, "store-files")).isEqualTo("0");
       assertThat(field(before, "cells")).isEqualTo("4");
       assertThat(before).contains("data-field=\"pipeline-segments\"").contains("data-field=\"active-bytes\"");
+      // The accordion's segments, region by region: each region's active segment holds its two rows.
+      assertThat(count(before, "class=\"segment\" data-place=\"active\"")).isEqualTo(2);
+      assertThat(count(before, "class=\"wal-file\"")).isGreaterThanOrEqualTo(1);
+      assertThat(before).contains("data-blocked-now=\"0\"");
 
       engine.flush("visits");
       String after = dom(chromium, url);
       assertThat(field(after, "store-files")).isEqualTo("2"); // one sorted file per region
       assertThat(field(after, "cells")).isEqualTo("0");
       assertThat(field(after, "disk-flushes")).isNotEqualTo(field(before, "disk-flushes"));
+      assertThat(field(after, "running")).isEqualTo("0 / 0");
     }
   }
 
