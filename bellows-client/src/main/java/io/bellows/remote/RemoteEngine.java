@@ -16,6 +16,8 @@ import io.bellows.protocol.CreateTableRequest;
 import io.bellows.protocol.DataGrpc;
 import io.bellows.protocol.Empty;
 import io.bellows.protocol.GetRequest;
+import io.bellows.protocol.MultiGetRequest;
+import io.bellows.protocol.MultiGetResponse;
 import io.bellows.protocol.GetResponse;
 import io.bellows.protocol.IncrementRequest;
 import io.bellows.protocol.ListTablesRequest;
@@ -321,6 +323,25 @@ public final class RemoteEngine implements Engine {
       }
       return new RemoteScanner(channel().newCall(DataGrpc.getScanMethod(), callOptions), request);
     });
+  }
+
+  /** One MultiGet call: the server reads the rows in order, each whole. Retried like any read. */
+  @Override
+  public List<List<Cell>> getAll(TableRef table, List<ScanQuery> singleRowQueries) {
+    MultiGetRequest.Builder b = MultiGetRequest.newBuilder().setTable(id(table));
+    for (ScanQuery q : singleRowQueries) {
+      if (!q.isSingleRow()) {
+        throw new IllegalArgumentException("getAll takes single-row queries only");
+      }
+      b.addQueries(Wire.toWire(q));
+    }
+    MultiGetRequest request = b.build();
+    MultiGetResponse response = read(() -> data().multiGet(request));
+    List<List<Cell>> out = new ArrayList<>(response.getRowsCount());
+    for (var row : response.getRowsList()) {
+      out.add(row.getCellsCount() == 0 ? List.of() : Wire.fromWire(row));
+    }
+    return out;
   }
 
   /** A scanner of the one row a get returned (or of none). */

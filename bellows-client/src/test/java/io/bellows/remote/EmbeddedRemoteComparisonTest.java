@@ -199,6 +199,18 @@ class EmbeddedRemoteComparisonTest {
         if (rnd.nextInt(4) == 0) {
           g.setTimeRange(ts, ts + rnd.nextInt(10));
         }
+        if (rnd.nextInt(3) == 0) {
+          // A multi-get of this get and two plain ones (one call over the wire).
+          List<Get> gets = List.of(g, new Get(Bytes.of(ROWS[rnd.nextInt(ROWS.length)])),
+              new Get(Bytes.of(ROWS[rnd.nextInt(ROWS.length)])));
+          return new Op("multi-" + d, t -> {
+            StringBuilder out = new StringBuilder();
+            for (Result r : t.get(gets)) {
+              out.append(render(r)).append('\n');
+            }
+            return out.toString();
+          });
+        }
         return new Op(d.toString(), t -> render(t.get(g)));
       }
       default -> {

@@ -18,6 +18,12 @@ public interface Table {
   /** Writes the row's cells atomically. Returns when durable as the put's durability requires. */
   void put(Put put);
 
+  /**
+   * Reads several rows, one {@link Result} per {@link Get} in the same order (empty where nothing is
+   * selected). Each row is whole; the rows are not one snapshot. Over a server it is one call.
+   */
+  List<Result> get(List<Get> gets);
+
   /** Writes many puts; each row is atomic, the batch as a whole is not. All are validated first. */
   void put(List<Put> puts);
 

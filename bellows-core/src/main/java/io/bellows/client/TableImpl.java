@@ -61,6 +61,20 @@ final class TableImpl implements Table {
   }
 
   @Override
+  public List<Result> get(List<Get> gets) {
+    List<ScanQuery> queries = new ArrayList<>(gets.size());
+    for (Get g : gets) {
+      queries.add(query(g, ScanQuery.builder().singleRow(g.row())).build());
+    }
+    List<List<Cell>> rows = engine.getAll(table, queries);
+    List<Result> out = new ArrayList<>(rows.size());
+    for (int i = 0; i < rows.size(); i++) {
+      out.add(rows.get(i).isEmpty() ? Result.empty() : new Result(gets.get(i).row(), rows.get(i)));
+    }
+    return out;
+  }
+
+  @Override
   public ResultScanner getScanner(Scan scan) {
     ScanQuery.Builder b = query(scan, ScanQuery.builder()
         .startRow(scan.startRow(), scan.startInclusive())

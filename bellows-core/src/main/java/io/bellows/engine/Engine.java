@@ -1,11 +1,13 @@
 package io.bellows.engine;
 
+import io.bellows.cell.Cell;
 import io.bellows.config.Durability;
 import io.bellows.config.EngineOptions;
 import io.bellows.scan.RowScanner;
 import io.bellows.scan.ScanQuery;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.BackgroundError;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -103,6 +105,26 @@ public interface Engine extends AutoCloseable {
    * not (as in HBase); each row is always whole.
    */
   RowScanner scan(TableRef table, ScanQuery query);
+
+  /**
+   * Reads several rows: answer {@code i} holds the cells query {@code i} selects (empty if none).
+   * Every query must be a single-row query. Each row is read whole, at its region's read point when
+   * its turn comes (the rows are not one snapshot). A remote engine sends them in one call.
+   */
+  default List<List<Cell>> getAll(TableRef table, List<ScanQuery> singleRowQueries) {
+    List<List<Cell>> out = new ArrayList<>(singleRowQueries.size());
+    for (ScanQuery q : singleRowQueries) {
+      if (!q.isSingleRow()) {
+        throw new IllegalArgumentException("getAll takes single-row queries only");
+      }
+      List<Cell> cells = new ArrayList<>();
+      try (RowScanner s = scan(table, q)) {
+        s.nextRow(cells);
+      }
+      out.add(cells);
+    }
+    return out;
+  }
 
   // ------------------------------------------------------------------ state
 

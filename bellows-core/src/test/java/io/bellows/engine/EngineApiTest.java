@@ -84,6 +84,24 @@ class EngineApiTest {
   }
 
   @Test
+  void aMultiGetAnswersEachGetInOrderAcrossRegions() {
+    try (Bellows db = open()) {
+      db.createTable(TableDescriptor.builder("m").family("f").family("g").build(), List.of(b("m")));
+      Table t = db.getTable("m");
+      t.put(new Put("a").addColumn("f", "q", "1").addColumn("g", "q", "2"));
+      t.put(new Put("z").addColumn("f", "q", "3"));
+      List<Result> rs = t.get(List.of(new Get("z"), new Get("missing"), new Get("a").addFamily(b("g")), new Get("a")));
+      assertThat(rs).hasSize(4);
+      assertThat(Bytes.str(rs.get(0).getValue(b("f"), Q))).isEqualTo("3");
+      assertThat(rs.get(1).isEmpty()).isTrue();
+      assertThat(rs.get(2).size()).isEqualTo(1);
+      assertThat(Bytes.str(rs.get(2).getValue(b("g"), Q))).isEqualTo("2");
+      assertThat(rs.get(3).size()).isEqualTo(2);
+      assertThat(t.get(List.of())).isEmpty();
+    }
+  }
+
+  @Test
   void putGetScanDeleteAndVersions() {
     try (Bellows db = open()) {
       createDefault(db);

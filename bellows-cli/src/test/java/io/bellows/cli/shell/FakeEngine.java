@@ -204,6 +204,15 @@ final class FakeEngine implements Engine {
     }
 
     @Override
+    public List<Result> get(List<Get> gets) {
+      List<Result> out = new ArrayList<>();
+      for (Get g : gets) {
+        out.add(get(g));
+      }
+      return out;
+    }
+
+    @Override
     public Result get(Get get) {
       List<Cell> out = new ArrayList<>();
       for (Cell c : cells) {
