@@ -315,14 +315,15 @@ public final class RemoteEngine implements Engine {
     check();
     ScanRequest request = ScanRequest.newBuilder().setTable(id(table)).setQuery(Wire.toWire(query)).build();
     // Opening is retried like a read (each attempt a new call); a stream that fails later is not.
-    return read(() -> {
+    RemoteScanner.Opener opener = () -> {
       CallOptions callOptions = CallOptions.DEFAULT;
       Duration deadline = options.scanDeadline();
       if (deadline != null) {
         callOptions = callOptions.withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
       }
-      return new RemoteScanner(channel().newCall(DataGrpc.getScanMethod(), callOptions), request);
-    });
+      return channel().newCall(DataGrpc.getScanMethod(), callOptions);
+    };
+    return read(() -> new RemoteScanner(opener, retrier, request));
   }
 
   /** One MultiGet call: the server reads the rows in order, each whole. Retried like any read. */

@@ -35,6 +35,18 @@ final class Retrier {
     }
   }
 
+  /**
+   * For a read that failed after it had started (a scan's stream): whether to try again, having
+   * paused as {@link #call} would. {@code attempt} counts the failures so far, from 1.
+   */
+  boolean pauseBeforeRetry(StatusRuntimeException e, int attempt) {
+    if (attempt >= options.maxAttempts() || !retryable(e, true)) {
+      return false;
+    }
+    pause(attempt, WireErrors.retryAfterMillis(e), e);
+    return true;
+  }
+
   static boolean retryable(StatusRuntimeException e, boolean idempotent) {
     Status.Code code = e.getStatus().getCode();
     if (code != Status.Code.UNAVAILABLE && code != Status.Code.RESOURCE_EXHAUSTED) {
