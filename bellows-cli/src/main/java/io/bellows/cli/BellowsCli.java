@@ -18,7 +18,7 @@ import picocli.CommandLine.Command;
     version = "bellows 0.1.0-SNAPSHOT",
     description = "Bellows, an embeddable LSM wide-column store: shell and tools.",
     subcommands = {ShellSubcommand.class, ServerSubcommand.class, InspectSubcommand.class,
-        WalDumpSubcommand.class, YcsbSubcommand.class, StressSubcommand.class})
+        WalDumpSubcommand.class, RepairSubcommand.class, YcsbSubcommand.class, StressSubcommand.class})
 public final class BellowsCli implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

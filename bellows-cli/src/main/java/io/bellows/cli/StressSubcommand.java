@@ -106,8 +106,7 @@ final class StressSubcommand implements Callable<Integer> {
     StressConfig config = new StressConfig(dir.toAbsolutePath(), threads, keys, columns, valueSize, duration,
         killEvery, reportEvery, s, durability, settings);
     java.io.PrintStream out = child ? System.out
-        : new java.io.PrintStream(new WriterOutputStream(spec.commandLine().getOut()), true,
-            java.nio.charset.StandardCharsets.UTF_8);
+        : LinePrintStream.over(spec.commandLine().getOut());
     StressDriver driver = new StressDriver(config, out);
     if (child) {
       driver.child();
@@ -143,31 +142,6 @@ final class StressSubcommand implements Callable<Integer> {
         case "h" -> Duration.ofHours(n);
         default -> Duration.ofSeconds(n);
       };
-    }
-  }
-
-  /** Lets the driver print to picocli's writer (which tests capture) through a PrintStream. */
-  private static final class WriterOutputStream extends java.io.OutputStream {
-    private final java.io.PrintWriter writer;
-    private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
-
-    WriterOutputStream(java.io.PrintWriter writer) {
-      this.writer = writer;
-    }
-
-    @Override
-    public synchronized void write(int b) {
-      line.write(b);
-      if (b == '\n') {
-        flush();
-      }
-    }
-
-    @Override
-    public synchronized void flush() {
-      writer.print(line.toString(java.nio.charset.StandardCharsets.UTF_8));
-      writer.flush();
-      line.reset();
     }
   }
 }

@@ -220,4 +220,20 @@ class BellowsCliTest {
     assertThat(run("frobnicate")).isNotZero();
     assertThat(output()).contains("frobnicate");
   }
+
+  @Test
+  void repairReportsASoundDirectoryAndRefusesAForeignOne(@TempDir Path tmp) throws Exception {
+    Path data = tmp.resolve("data");
+    try (Bellows db = Bellows.open(data, EngineOptions.defaults())) {
+      db.createTable(TableDescriptor.builder("t").family("f").build());
+      db.getTable("t").put(new Put("r").addColumn("f", "q", "v"));
+      db.flush("t");
+    }
+    assertThat(run("repair", data.toString())).as(output()).isZero();
+    assertThat(output()).contains("catalog: ok").contains("checked 1 stores, 1 sorted files (1 cells)")
+        .contains("no damage");
+    bytes.reset();
+    assertThat(run("repair", "--fix", tmp.toString())).isEqualTo(1);
+    assertThat(output()).contains("is not a Bellows data directory").contains("nothing was changed");
+  }
 }

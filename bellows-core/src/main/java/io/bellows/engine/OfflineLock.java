@@ -30,7 +30,14 @@ public final class OfflineLock implements AutoCloseable {
    */
   public static OfflineLock forWalFile(Path walFile) throws IOException {
     Path walDir = walFile.toAbsolutePath().getParent();
-    Path dataDir = walDir == null ? null : walDir.getParent();
+    return forDataDirectory(walDir == null ? null : walDir.getParent());
+  }
+
+  /**
+   * Locks {@code dataDir} if it has a {@code LOCK} file; throws {@link StorageException} naming the
+   * directory if an engine holds it.
+   */
+  public static OfflineLock forDataDirectory(Path dataDir) throws IOException {
     Path lockFile = dataDir == null ? null : dataDir.resolve(DirectoryLock.FILE_NAME);
     if (lockFile == null || !Files.isRegularFile(lockFile)) {
       return new OfflineLock(null, null);
@@ -45,7 +52,7 @@ public final class OfflineLock implements AutoCloseable {
     if (l == null) {
       ch.close();
       throw new StorageException(dataDir + " is open in a running Bellows engine: close it before changing its"
-          + " WAL files; nothing was changed");
+          + " files; nothing was changed");
     }
     return new OfflineLock(ch, l);
   }
