@@ -19,6 +19,7 @@ import io.bellows.util.TableNotFoundException;
 import java.util.function.Function;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
+import io.bellows.fs.AtomicFiles;
 import io.bellows.fs.FileSystem;
 import io.bellows.fs.LocalFileSystem;
 import io.bellows.manifest.StoreManifest;
@@ -109,7 +110,7 @@ public final class LocalEngine implements Engine {
     this.dir = dir.toAbsolutePath();
     this.layout = new DataDirectory(fs, this.dir);
     this.options = options;
-    fs.createDirectories(this.dir);
+    AtomicFiles.createDirectories(fs, this.dir); // durably: a new directory's name must survive a power loss
     this.lock = DirectoryLock.acquire(fs, this.dir);
     List<EventListener> listeners = new ArrayList<>();
     listeners.add(new EventMetrics(metrics)); // first: listeners see the metrics of their event
@@ -172,7 +173,7 @@ public final class LocalEngine implements Engine {
     } else {
       DataDirectory.checkOpenable(fs, dir); // something appeared since the check before the lock: refuse as there
     }
-    fs.createDirectories(layout.tables());
+    AtomicFiles.createDirectories(fs, layout.tables());
     catalog = layout.rollBackSplitIntent(catalog);
     // Before anything is deleted or opened: every number on disk is counted, leftovers included.
     nextFileNumber.set(FileNumberScan.firstFree(fs, layout.tables(), layout.listedStoreDirectories(catalog)));

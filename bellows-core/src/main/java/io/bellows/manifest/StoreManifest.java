@@ -79,14 +79,13 @@ public record StoreManifest(long flushedSeqId, long nextFileId, List<Long> fileI
   }
 
   /**
-   * Creates a new store directory with an empty manifest, durably (the directory entries are
-   * forced), so that from now on a missing manifest can only mean damage.
+   * Creates a new store directory with an empty manifest, durably (the entries of the directory and
+   * of every parent it needed, and the manifest's, are synced), so that from now on a missing
+   * manifest can only mean damage.
    */
   public static void initialize(FileSystem fs, Path storeDir) throws IOException {
-    Path parent = storeDir.toAbsolutePath().getParent();
-    fs.createDirectories(storeDir);
+    AtomicFiles.createDirectories(fs, storeDir);
     empty().write(fs, storeDir);
-    fs.syncDirectory(parent);
   }
 
   /**

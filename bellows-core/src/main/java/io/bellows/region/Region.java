@@ -801,6 +801,11 @@ public final class Region implements AutoCloseable {
         updatesLock.writeLock().unlock();
       }
       try {
+        if (!prepared.isEmpty() && services.wal() != null) {
+          // Everything logged before the snapshot, in every region, becomes durable before the
+          // snapshot's files do: what survives a power loss stays a prefix of the log.
+          services.wal().forceAppended();
+        }
         for (Store s : prepared) {
           s.flush();
         }

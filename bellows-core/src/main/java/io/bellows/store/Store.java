@@ -4,6 +4,7 @@ import io.bellows.cell.Cell;
 import io.bellows.compaction.CompactionCandidate;
 import io.bellows.compaction.CompactionSelection;
 import io.bellows.compaction.ExploringCompactionPolicy;
+import io.bellows.fs.AtomicFiles;
 import io.bellows.fs.FileSystem;
 import io.bellows.manifest.StoreManifest;
 import io.bellows.memstore.FlushSnapshot;
@@ -178,7 +179,7 @@ public final class Store implements AutoCloseable {
         m = manifest;
       }
       FileSystem fs = ctx.fs();
-      fs.createDirectories(target);
+      AtomicFiles.createDirectories(fs, target); // the daughter's region directory too
       for (long id : m.fileIds()) {
         String name = StoreManifest.fileName(id);
         fs.link(dir.resolve(name), target.resolve(name));

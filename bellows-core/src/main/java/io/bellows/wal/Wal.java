@@ -1,6 +1,7 @@
 package io.bellows.wal;
 
 import io.bellows.config.Durability;
+import io.bellows.fs.AtomicFiles;
 import io.bellows.fs.FileSystem;
 import io.bellows.fs.LocalFileSystem;
 import io.bellows.fs.WritableFile;
@@ -141,7 +142,7 @@ public final class Wal implements Closeable {
     Objects.requireNonNull(options, "options");
     List<WalFile> found = new ArrayList<>();
     try {
-      fs.createDirectories(dir);
+      AtomicFiles.createDirectories(fs, dir);
       for (Path p : fs.list(dir)) {
         long n = WalFormat.parseFileNumber(p);
         if (n >= 0 && fs.isFile(p)) {
@@ -339,6 +340,18 @@ public final class Wal implements Closeable {
         return;
       default:
         throw new IllegalArgumentException("resolve " + durability + " before syncing the WAL");
+    }
+  }
+
+  /**
+   * Forces every record appended so far. A flush calls it before it writes sorted files: a file
+   * makes its edits durable, so every edit logged before them (of any region) must be durable first,
+   * or a power loss could keep a later ASYNC_WAL edit and lose an earlier one. Does nothing after a
+   * failure of the log (its tail is unknown until a reopen settles it).
+   */
+  public void forceAppended() {
+    if (failure == null) {
+      syncUpTo(appendedTxid, true);
     }
   }
 
