@@ -19,6 +19,8 @@ public final class Fault {
   private Pattern pathPattern;
   /** Fire only on the n-th selected call (1-based); 0: every call the probability lets through. */
   private long nth;
+  /** Fire on no selected call before this one (1-based). */
+  private long from = 1;
   private double probability = 1.0;
   private Random random;
   private volatile boolean enabled = true;
@@ -47,6 +49,15 @@ public final class Fault {
       throw new IllegalArgumentException("n is 1-based: " + n);
     }
     this.nth = n;
+    return this;
+  }
+
+  /** Fires from the {@code n}-th selected call (1-based) on, on every one. */
+  public Fault from(long n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("n is 1-based: " + n);
+    }
+    this.from = n;
     return this;
   }
 
@@ -85,7 +96,8 @@ public final class Fault {
       return false;
     }
     selected++;
-    boolean fire = nth > 0 ? selected == nth : (random == null || random.nextDouble() < probability);
+    boolean fire = nth > 0 ? selected == nth
+        : selected >= from && (random == null || random.nextDouble() < probability);
     if (fire) {
       fired++;
     }
@@ -95,7 +107,7 @@ public final class Fault {
   @Override
   public String toString() {
     return error + " on " + ops + (pathPattern == null ? "" : " of paths ~ " + pathPattern)
-        + (nth > 0 ? " at call " + nth : "") + (random != null ? " with p=" + probability : "")
+        + (nth > 0 ? " at call " + nth : "") + (from > 1 ? " from call " + from : "") + (random != null ? " with p=" + probability : "")
         + (enabled ? "" : " (off)");
   }
 }

@@ -449,9 +449,20 @@ public final class Wal implements Closeable {
         long number = nextFileNumber++;
         Path path = dir.resolve(WalFormat.fileName(number));
         WritableFile ch = fs.create(path);
-        ch.append(ByteBuffer.wrap(WalFormat.header(number)));
-        ch.sync();
-        forceDirectory();
+        try {
+          ch.append(ByteBuffer.wrap(WalFormat.header(number)));
+          ch.sync();
+          // The new name must be durable before any record in the file is acknowledged: a failed
+          // directory sync fails the log, never ignored.
+          fs.syncDirectory(dir);
+        } catch (IOException e) {
+          try {
+            ch.close();
+          } catch (IOException suppressed) {
+            e.addSuppressed(suppressed);
+          }
+          throw e;
+        }
         WalFile f = new WalFile(number, path);
         f.seqKnown = true;
         files.put(number, f);
@@ -468,14 +479,6 @@ public final class Wal implements Closeable {
     }
   }
 
-  /** Makes a new file's directory entry durable; not every platform can open a directory. */
-  private void forceDirectory() {
-    try {
-      fs.syncDirectory(dir);
-    } catch (IOException e) {
-      LOG.debug("cannot force WAL directory {}", dir, e);
-    }
-  }
 
   /** appendLock held. */
   private void checkUsable() {
@@ -609,7 +612,12 @@ public final class Wal implements Closeable {
     }
     int deleted = deleteBelow(oldestUnflushedSeqId, true);
     if (deleted > 0) {
-      forceDirectory();
+      try {
+        fs.syncDirectory(dir);
+      } catch (IOException e) {
+        // Every edit is in sorted files: deleted files that come back are replayed and skipped.
+        LOG.warn("cannot sync WAL directory {} after deleting {} flushed files", dir, deleted, e);
+      }
     }
     return deleted;
   }

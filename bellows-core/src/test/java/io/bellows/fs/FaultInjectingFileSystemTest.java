@@ -95,6 +95,15 @@ class FaultInjectingFileSystemTest {
   }
 
   @Test
+  void fromTheNthSelectedCallOnEveryCallFails() throws IOException {
+    fs.inject(Fault.on(Error.ENOSPC, Op.CREATE).from(2));
+    fs.create(DIR.resolve("1"));
+    assertThatThrownBy(() -> fs.create(DIR.resolve("2"))).isInstanceOf(IOException.class);
+    assertThatThrownBy(() -> fs.create(DIR.resolve("3"))).isInstanceOf(IOException.class);
+    assertThat(fs.injected(Op.CREATE)).isEqualTo(2);
+  }
+
+  @Test
   void aProbabilityFiresAsItsSeededGeneratorSays() throws IOException {
     long seed = 42;
     fs.inject(Fault.on(Error.EIO, Op.LIST).probability(0.3, seed));
