@@ -188,7 +188,7 @@ class IoErrorTest {
         .hasMessageContaining("No space left on device");
     assertThat(fs.injected(Error.ENOSPC)).isGreaterThanOrEqualTo(3);
     assertRows(db, acknowledged);
-    assertNoStrayFiles();
+    assertNoStrayFiles(); // every attempt failed at creating its file: none can be in the making
 
     full.disable(); // space freed; nobody calls resume()
     try {
@@ -198,9 +198,30 @@ class IoErrorTest {
     }
     assertThat(db.backgroundError()).isEmpty();
     put(t, acknowledged);
+    db.flush("t"); // waits for a background flush that may be writing its file now
     assertNoStrayFiles();
     try (Bellows reopened = powerLossAndReopen(db)) {
       assertRows(reopened, acknowledged + 1);
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void writesToAStoreWhoseFlushesFailArePacedThenStopped() throws Exception {
+    // Flush failures alone never stop writes here: the full memory store does, after a short wait.
+    Bellows db = open(options().set(Knobs.FLUSH_FAILURES_STOP_WRITES, 1_000_000)
+        .set(Knobs.MEMSTORE_BLOCK_MULTIPLIER, 2.0).set(Knobs.BLOCKING_WAIT_MS, 200L));
+    Table t = db.getTable("t");
+    fs.inject(Fault.on(Error.ENOSPC, Op.CREATE).paths("\\.sst"));
+    RuntimeException[] failed = new RuntimeException[1];
+    int acknowledged = writeUntilFailure(t, 0, failed);
+    assertThat(db.metrics().get("writes.delayed.count.store.memory").longValue()).as("paced first").isPositive();
+    assertThat(failed[0]).isInstanceOf(WritesStoppedException.class).hasMessageContaining("No space left on device");
+    assertThat(rec.writesStopped.await(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(db.backgroundError()).get().extracting(BackgroundError::severity).isEqualTo(BackgroundError.Severity.HARD);
+    assertRows(db, acknowledged);
+    try (Bellows reopened = powerLossAndReopen(db)) {
+      assertRows(reopened, acknowledged);
     }
   }
 

@@ -152,12 +152,15 @@ class PowerLossTest {
       this.seed = seed;
       this.scripted = scripted;
       this.random = new Random(seed);
-      // Large enough that only explicit flushes go to disk (the operation count stays the same from
-      // run to run); in-memory flushes every ~8 KiB.
+      // The script's flush size is large enough that only its explicit flushes go to disk (its
+      // operation count stays the same from run to run); random runs also flush in the background,
+      // racing with their operations. In-memory flushes every ~8 KiB.
+      long flushSize = scripted ? 1L << 20 : 64L * 1024;
+      double inMemory = 8.0 * 1024 / flushSize;
       this.descriptor = TableDescriptor.builder(TABLE)
-          .family(config.family("a").maxVersions(3).set(Knobs.IN_MEMORY_FLUSH_FRACTION, 1.0 / 128).build())
-          .family(config.family("b").set(Knobs.IN_MEMORY_FLUSH_FRACTION, 1.0 / 128).build())
-          .flushSize(1L << 20)
+          .family(config.family("a").maxVersions(3).set(Knobs.IN_MEMORY_FLUSH_FRACTION, inMemory).build())
+          .family(config.family("b").set(Knobs.IN_MEMORY_FLUSH_FRACTION, inMemory).build())
+          .flushSize(flushSize)
           .build();
       this.live = new ReferenceTable(descriptor);
     }
@@ -244,8 +247,10 @@ class PowerLossTest {
 
     private void operation() {
       int p = random.nextInt(100);
-      if (p < 70) {
+      if (p < 66) {
         mutation();
+      } else if (p < 70) {
+        bulk();
       } else if (p < 78) {
         read();
       } else if (p < 84) {
@@ -391,6 +396,31 @@ class PowerLossTest {
         assertThat(applied).as(context() + "check-and-mutate").isEqualTo(modelApplied);
         return;
       }
+      acknowledge();
+    }
+
+    /**
+     * A batch of large values: about a flush size's worth, so that memory stores also flush in the
+     * background, racing with the operations that follow.
+     */
+    private void bulk() {
+      long now = clock.currentTimeMillis();
+      List<Put> puts = new ArrayList<>();
+      for (int i = 0; i < 16; i++) {
+        byte[] value = new byte[2000 + random.nextInt(4000)];
+        random.nextBytes(value);
+        puts.add(new Put(pick(ROWS)).addColumn(pickFamily(), pick(QUALIFIERS), randomTimestamp(), value));
+      }
+      log("bulk batch of " + puts.size() + " large puts");
+      List<Step> steps = new ArrayList<>();
+      for (Put put : inEngineOrder(puts)) {
+        steps.add(m -> {
+          m.mutate(put.row(), put.cells(), -1, now);
+          return null;
+        });
+      }
+      inFlight = steps;
+      table.put(puts);
       acknowledge();
     }
 
@@ -558,7 +588,7 @@ class PowerLossTest {
     }
 
     private byte[] randomValue() {
-      byte[] v = new byte[random.nextInt(4) == 0 ? 200 + random.nextInt(1500) : 1 + random.nextInt(30)];
+      byte[] v = new byte[random.nextInt(4) == 0 ? 1000 + random.nextInt(4000) : 1 + random.nextInt(30)];
       random.nextBytes(v);
       return v;
     }
