@@ -4,6 +4,7 @@ import io.bellows.config.EngineOptions;
 import io.bellows.engine.Engine;
 import io.bellows.engine.LocalEngine;
 import io.bellows.engine.RegionInfo;
+import io.bellows.fs.FileSystem;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.BackgroundError;
 import java.nio.file.Path;
@@ -43,6 +44,14 @@ public final class Bellows implements AutoCloseable {
    */
   public static Bellows open(Path dir, EngineOptions options) {
     return new Bellows(LocalEngine.open(dir, options), dir.toAbsolutePath());
+  }
+
+  /**
+   * Opens or creates the embedded store in {@code dir} of the file system {@code fs} (tests run the
+   * engine on {@link io.bellows.fs.MemFileSystem} or {@link io.bellows.fs.FaultInjectingFileSystem}).
+   */
+  public static Bellows open(Path dir, EngineOptions options, FileSystem fs) {
+    return new Bellows(LocalEngine.open(dir, options, fs), dir.toAbsolutePath());
   }
 
   /**

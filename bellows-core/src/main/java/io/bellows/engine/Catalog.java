@@ -1,16 +1,16 @@
 package io.bellows.engine;
 
 import io.bellows.config.Knob;
+import io.bellows.fs.ChecksummedText;
+import io.bellows.fs.FileSystem;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.TableDescriptor;
-import io.bellows.util.ChecksummedText;
 import io.bellows.util.Bytes;
 import io.bellows.util.CorruptionException;
 import io.bellows.util.StorageException;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -184,7 +184,7 @@ final class Catalog {
     return new Catalog(m, nextTableId, nextRegionId, intent);
   }
 
-  void write(Path dir) throws IOException {
+  void write(FileSystem fs, Path dir) throws IOException {
     StringBuilder sb = new StringBuilder();
     sb.append(HEADER).append('\n');
     sb.append("next-table-id ").append(nextTableId).append('\n');
@@ -214,20 +214,20 @@ final class Catalog {
           .append(intent.daughterA()).append(' ').append(intent.daughterB()).append(' ')
           .append(key(intent.key())).append('\n');
     }
-    ChecksummedText.write(dir.resolve(FILE_NAME), sb.toString());
+    ChecksummedText.write(fs, dir.resolve(FILE_NAME), sb.toString());
   }
 
-  static boolean exists(Path dir) {
-    return Files.exists(dir.resolve(FILE_NAME));
+  static boolean exists(FileSystem fs, Path dir) {
+    return fs.exists(dir.resolve(FILE_NAME));
   }
 
   /** Reads the catalog; a missing one is an error (the engine writes it first of all files). */
-  static Catalog load(Path dir) throws IOException {
+  static Catalog load(FileSystem fs, Path dir) throws IOException {
     Path p = dir.resolve(FILE_NAME);
     String body;
     try {
-      checkVersion(p);
-      body = ChecksummedText.read(p, HEADER, "catalog");
+      checkVersion(fs, p);
+      body = ChecksummedText.read(fs, p, HEADER, "catalog");
     } catch (NoSuchFileException e) {
       throw new CorruptionException(p + ": the catalog is missing");
     }
@@ -337,12 +337,11 @@ final class Catalog {
    * Refuses a catalog of another format version with a message saying so, before its checksum is
    * checked (a version 1 catalog is whole, just older).
    */
-  private static void checkVersion(Path p) throws IOException {
-    String first;
-    try (java.io.BufferedReader r = Files.newBufferedReader(p, StandardCharsets.ISO_8859_1)) {
-      first = r.readLine();
-    }
-    if (first != null && first.startsWith(PREFIX) && !first.equals(HEADER)) {
+  private static void checkVersion(FileSystem fs, Path p) throws IOException {
+    String whole = new String(fs.readAll(p), StandardCharsets.ISO_8859_1);
+    int eol = whole.indexOf('\n');
+    String first = eol < 0 ? whole : whole.substring(0, eol);
+    if (first.startsWith(PREFIX) && !first.equals(HEADER)) {
       String v = first.substring(PREFIX.length());
       throw new StorageException(p + ": catalog format version " + v + " is not supported: this build"
           + " reads version " + VERSION + " (tables split into regions). Version 1 data directories"

@@ -1,15 +1,14 @@
 package io.bellows.engine;
 
+import io.bellows.fs.FileSystem;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.util.StorageException;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,9 +23,11 @@ final class DataDirectory {
   private static final String TABLES = "tables";
   private static final String WAL = "wal";
 
+  private final FileSystem fs;
   private final Path dir;
 
-  DataDirectory(Path dir) {
+  DataDirectory(FileSystem fs, Path dir) {
+    this.fs = fs;
     this.dir = dir;
   }
 
@@ -47,12 +48,12 @@ final class DataDirectory {
   }
 
   /** Refuses, before anything is written, a path that is not a directory or not a Bellows store. */
-  static void checkOpenable(Path dir) {
-    if (Files.exists(dir) && !Files.isDirectory(dir)) {
+  static void checkOpenable(FileSystem fs, Path dir) {
+    if (fs.exists(dir) && !fs.isDirectory(dir)) {
       throw new StorageException("cannot open " + dir + ": it is a file, not a directory");
     }
     try {
-      if (Files.isDirectory(dir) && !Catalog.exists(dir) && !isNew(dir)) {
+      if (fs.isDirectory(dir) && !Catalog.exists(fs, dir) && !isNew(fs, dir)) {
         throw new StorageException("cannot open " + dir + ": it holds files but no " + Catalog.FILE_NAME
             + ", so it is not a Bellows data directory or its catalog was lost; nothing was changed."
             + " Open an empty or new directory, or restore " + Catalog.FILE_NAME + " from a backup");
@@ -63,23 +64,15 @@ final class DataDirectory {
   }
 
   /** Whether a directory without a catalog is new: nothing but the lock and empty subdirectories. */
-  static boolean isNew(Path dir) throws IOException {
-    try (Stream<Path> entries = Files.list(dir)) {
-      for (Path p : (Iterable<Path>) entries::iterator) {
-        String name = p.getFileName().toString();
-        boolean emptyOwnDir = (name.equals(TABLES) || name.equals(WAL)) && Files.isDirectory(p) && isEmpty(p);
-        if (!name.equals(DirectoryLock.FILE_NAME) && !emptyOwnDir) {
-          return false;
-        }
+  static boolean isNew(FileSystem fs, Path dir) throws IOException {
+    for (Path p : fs.list(dir)) {
+      String name = p.getFileName().toString();
+      boolean emptyOwnDir = (name.equals(TABLES) || name.equals(WAL)) && fs.isDirectory(p) && fs.list(p).isEmpty();
+      if (!name.equals(DirectoryLock.FILE_NAME) && !emptyOwnDir) {
+        return false;
       }
     }
     return true;
-  }
-
-  private static boolean isEmpty(Path dir) throws IOException {
-    try (Stream<Path> entries = Files.list(dir)) {
-      return entries.findAny().isEmpty();
-    }
   }
 
   /** The store directories of every region of every table the catalog lists, enabled or disabled. */
@@ -105,19 +98,17 @@ final class DataDirectory {
     for (Catalog.Entry e : catalog.tables().values()) {
       live.add(tableDir(e).getFileName().toString());
     }
-    try (Stream<Path> s = Files.list(tables())) {
-      for (Path p : (Iterable<Path>) s::iterator) {
-        String name = p.getFileName().toString();
-        if (live.contains(name)) {
-          continue;
-        }
-        if (!Files.isDirectory(p) || !TableDirectories.isTableDirectoryName(name)) {
-          LOG.warn("{} was not made by Bellows; leaving it alone", p);
-          continue;
-        }
-        LOG.info("deleting {} of a dropped table", p);
-        deleteTableDirectory(p);
+    for (Path p : fs.list(tables())) {
+      String name = p.getFileName().toString();
+      if (live.contains(name)) {
+        continue;
       }
+      if (!fs.isDirectory(p) || !TableDirectories.isTableDirectoryName(name)) {
+        LOG.warn("{} was not made by Bellows; leaving it alone", p);
+        continue;
+      }
+      LOG.info("deleting {} of a dropped table", p);
+      deleteTableDirectory(fs, p);
     }
   }
 
@@ -136,7 +127,7 @@ final class DataDirectory {
       if (e.id() == i.tableId()) {
         for (int daughter : new int[] {i.daughterA(), i.daughterB()}) {
           Path d = tableDir(e).resolve(TableDirectories.regionName(daughter));
-          List<Path> left = TableDirectories.deleteRegion(d);
+          List<Path> left = TableDirectories.deleteRegion(fs, d);
           if (!left.isEmpty()) {
             LOG.warn("left {} in {}: not made by Bellows", left, d);
           }
@@ -145,7 +136,7 @@ final class DataDirectory {
     }
     LOG.info("rolled back the unfinished split of region {} of {}", i.parent(), dir);
     Catalog next = catalog.withoutIntent();
-    next.write(dir);
+    next.write(fs, dir);
     return next;
   }
 
@@ -155,30 +146,28 @@ final class DataDirectory {
    */
   void deleteUnlistedRegionDirectories(Catalog.Entry e) throws IOException {
     Path td = tableDir(e);
-    if (!Files.isDirectory(td)) {
+    if (!fs.isDirectory(td)) {
       return;
     }
     Set<String> live = new HashSet<>();
     for (Catalog.Span span : e.regions()) {
       live.add(TableDirectories.regionName(span.id()));
     }
-    try (Stream<Path> s = Files.list(td)) {
-      for (Path p : (Iterable<Path>) s::iterator) {
-        String name = p.getFileName().toString();
-        if (!live.contains(name) && Files.isDirectory(p) && TableDirectories.isRegionDirectoryName(name)) {
-          LOG.info("deleting {} of a region no longer listed (a split parent)", p);
-          List<Path> left = TableDirectories.deleteRegion(p);
-          if (!left.isEmpty()) {
-            LOG.warn("left {} in {}: not made by Bellows", left, p);
-          }
+    for (Path p : fs.list(td)) {
+      String name = p.getFileName().toString();
+      if (!live.contains(name) && fs.isDirectory(p) && TableDirectories.isRegionDirectoryName(name)) {
+        LOG.info("deleting {} of a region no longer listed (a split parent)", p);
+        List<Path> left = TableDirectories.deleteRegion(fs, p);
+        if (!left.isEmpty()) {
+          LOG.warn("left {} in {}: not made by Bellows", left, p);
         }
       }
     }
   }
 
   /** Deletes a table's directory, Bellows' files only; what else is in it stays, with a warning. */
-  static void deleteTableDirectory(Path tableDir) throws IOException {
-    List<Path> left = TableDirectories.delete(tableDir);
+  static void deleteTableDirectory(FileSystem fs, Path tableDir) throws IOException {
+    List<Path> left = TableDirectories.delete(fs, tableDir);
     if (!left.isEmpty()) {
       LOG.warn("left {} in {}: not made by Bellows", left, tableDir);
     }

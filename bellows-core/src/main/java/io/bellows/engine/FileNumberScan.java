@@ -1,10 +1,9 @@
 package io.bellows.engine;
 
+import io.bellows.fs.FileSystem;
 import io.bellows.manifest.StoreManifest;
 import io.bellows.util.StorageException;
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.HashMap;
@@ -33,12 +32,12 @@ final class FileNumberScan {
    * The first number to hand out (at least 1). A missing or damaged manifest of a listed store
    * fails here, as the store's open would, before anything changed.
    */
-  static long firstFree(Path tables, Collection<Path> listedStoreDirs) throws IOException {
+  static long firstFree(FileSystem fs, Path tables, Collection<Path> listedStoreDirs) throws IOException {
     long next = 1;
     Map<Long, Path> listedBy = new HashMap<>();
     int shared = 0;
     for (Path store : listedStoreDirs) {
-      StoreManifest m = StoreManifest.load(store);
+      StoreManifest m = StoreManifest.load(fs, store);
       next = Math.max(next, m.nextFileId());
       for (long id : m.fileIds()) {
         next = Math.max(next, above(id, store));
@@ -54,26 +53,20 @@ final class FileNumberScan {
       LOG.info("{} sorted-file numbers under {} are used by more than one store (files written before"
           + " numbers were engine-wide); new files get engine-wide numbers", shared, tables);
     }
-    if (!Files.isDirectory(tables)) {
+    if (!fs.isDirectory(tables)) {
       return next;
     }
-    try (DirectoryStream<Path> tableDirs = Files.newDirectoryStream(tables)) {
-      for (Path table : tableDirs) {
-        if (!Files.isDirectory(table) || !TableDirectories.isTableDirectoryName(table.getFileName().toString())) {
-          continue; // not made by Bellows: never a store
+    for (Path table : fs.list(tables)) {
+      if (!fs.isDirectory(table) || !TableDirectories.isTableDirectoryName(table.getFileName().toString())) {
+        continue; // not made by Bellows: never a store
+      }
+      for (Path region : fs.list(table)) {
+        if (!fs.isDirectory(region) || !TableDirectories.isRegionDirectoryName(region.getFileName().toString())) {
+          continue; // not made by Bellows: holds no store
         }
-        try (DirectoryStream<Path> regions = Files.newDirectoryStream(table)) {
-          for (Path region : regions) {
-            if (!Files.isDirectory(region) || !TableDirectories.isRegionDirectoryName(region.getFileName().toString())) {
-              continue; // not made by Bellows: holds no store
-            }
-            try (DirectoryStream<Path> stores = Files.newDirectoryStream(region)) {
-              for (Path store : stores) {
-                if (Files.isDirectory(store)) {
-                  next = Math.max(next, aboveNamesIn(store));
-                }
-              }
-            }
+        for (Path store : fs.list(region)) {
+          if (fs.isDirectory(store)) {
+            next = Math.max(next, aboveNamesIn(fs, store));
           }
         }
       }
@@ -82,14 +75,12 @@ final class FileNumberScan {
   }
 
   /** One above the highest number in a sorted-file name (final or temporary) in a store directory. */
-  private static long aboveNamesIn(Path store) throws IOException {
+  private static long aboveNamesIn(FileSystem fs, Path store) throws IOException {
     long next = 1;
-    try (DirectoryStream<Path> files = Files.newDirectoryStream(store)) {
-      for (Path f : files) {
-        long id = numberOf(f.getFileName().toString());
-        if (id >= 0) {
-          next = Math.max(next, above(id, f));
-        }
+    for (Path f : fs.list(store)) {
+      long id = numberOf(f.getFileName().toString());
+      if (id >= 0) {
+        next = Math.max(next, above(id, f));
       }
     }
     return next;

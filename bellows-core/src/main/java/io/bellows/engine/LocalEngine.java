@@ -19,6 +19,9 @@ import io.bellows.util.TableNotFoundException;
 import java.util.function.Function;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
+import io.bellows.fs.AtomicFiles;
+import io.bellows.fs.FileSystem;
+import io.bellows.fs.LocalFileSystem;
 import io.bellows.manifest.StoreManifest;
 import io.bellows.memstore.InMemoryWork;
 import io.bellows.memstore.chunk.ChunkAllocator;
@@ -34,7 +37,6 @@ import io.bellows.store.Store;
 import io.bellows.util.StorageException;
 import io.bellows.wal.Wal;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -73,6 +75,7 @@ public final class LocalEngine implements Engine {
   private static final Logger LOG = LoggerFactory.getLogger(LocalEngine.class);
   private static final SecureRandom INSTANCE_IDS = new SecureRandom();
 
+  private final FileSystem fs;
   private final Path dir;
   private final DataDirectory layout;
   private final EngineOptions options;
@@ -102,12 +105,13 @@ public final class LocalEngine implements Engine {
   /** WAL rolls already checked against bellows.wal.max.files. */
   private final AtomicLong rollsChecked = new AtomicLong();
 
-  private LocalEngine(Path dir, EngineOptions options) throws IOException {
+  private LocalEngine(FileSystem fs, Path dir, EngineOptions options) throws IOException {
+    this.fs = fs;
     this.dir = dir.toAbsolutePath();
-    this.layout = new DataDirectory(this.dir);
+    this.layout = new DataDirectory(fs, this.dir);
     this.options = options;
-    Files.createDirectories(this.dir);
-    this.lock = DirectoryLock.acquire(this.dir);
+    AtomicFiles.createDirectories(fs, this.dir); // durably: a new directory's name must survive a power loss
+    this.lock = DirectoryLock.acquire(fs, this.dir);
     List<EventListener> listeners = new ArrayList<>();
     listeners.add(new EventMetrics(metrics)); // first: listeners see the metrics of their event
     listeners.addAll(options.eventListeners());
@@ -136,11 +140,16 @@ public final class LocalEngine implements Engine {
    * not a Bellows store, or its catalog is lost, and taking it for an empty store would delete data.
    */
   public static LocalEngine open(Path dir, EngineOptions options) {
+    return open(dir, options, LocalFileSystem.INSTANCE);
+  }
+
+  /** Opens the store in {@code dir} of the file system {@code fs}: see {@link #open(Path, EngineOptions)}. */
+  public static LocalEngine open(Path dir, EngineOptions options, FileSystem fs) {
     HeapShares.check(options, Runtime.getRuntime().maxMemory());
-    DataDirectory.checkOpenable(dir);
+    DataDirectory.checkOpenable(fs, dir);
     LocalEngine db;
     try {
-      db = new LocalEngine(dir, options);
+      db = new LocalEngine(fs, dir, options);
     } catch (IOException e) {
       throw new StorageException("cannot open " + dir, e);
     }
@@ -157,20 +166,20 @@ public final class LocalEngine implements Engine {
   }
 
   private void recover() throws IOException {
-    OptionsFile.check(dir, options); // first: a newer format is refused before anything is read
-    if (Catalog.exists(dir)) {
-      catalog = Catalog.load(dir);
-    } else if (DataDirectory.isNew(dir)) {
+    OptionsFile.check(fs, dir, options); // first: a newer format is refused before anything is read
+    if (Catalog.exists(fs, dir)) {
+      catalog = Catalog.load(fs, dir);
+    } else if (DataDirectory.isNew(fs, dir)) {
       // The catalog is the directory's identity: written first, before any other file.
-      Catalog.empty().write(dir);
+      Catalog.empty().write(fs, dir);
       catalog = Catalog.empty();
     } else {
-      DataDirectory.checkOpenable(dir); // something appeared since the check before the lock: refuse as there
+      DataDirectory.checkOpenable(fs, dir); // something appeared since the check before the lock: refuse as there
     }
-    Files.createDirectories(layout.tables());
+    AtomicFiles.createDirectories(fs, layout.tables());
     catalog = layout.rollBackSplitIntent(catalog);
     // Before anything is deleted or opened: every number on disk is counted, leftovers included.
-    nextFileNumber.set(FileNumberScan.firstFree(layout.tables(), layout.listedStoreDirectories(catalog)));
+    nextFileNumber.set(FileNumberScan.firstFree(fs, layout.tables(), layout.listedStoreDirectories(catalog)));
     layout.deleteUnlistedTableDirectories(catalog);
     for (Catalog.Entry e : catalog.tables().values()) {
       layout.deleteUnlistedRegionDirectories(e);
@@ -186,7 +195,7 @@ public final class LocalEngine implements Engine {
       }
     }
     long highest = highestFlushedSeqId();
-    wal = Wal.open(layout.wal(), OptionsResolver.wal(options));
+    wal = Wal.open(fs, layout.wal(), OptionsResolver.wal(options));
     AtomicLong maxReplayed = new AtomicLong(highest);
     AtomicLong replayed = new AtomicLong();
     AtomicLong skipped = new AtomicLong();
@@ -209,7 +218,7 @@ public final class LocalEngine implements Engine {
     }
     metrics.counter("wal.edits.replayed").add(replayed.get());
     metrics.counter("wal.edits.skipped").add(skipped.get());
-    OptionsFile.record(dir, options);
+    OptionsFile.record(fs, dir, options);
   }
 
   /** Opens every region of a table (each store must be on disk), closing them again if one fails. */
@@ -271,7 +280,7 @@ public final class LocalEngine implements Engine {
       if (!e.enabled()) {
         for (Catalog.Span span : e.regions()) {
           for (ColumnFamilyDescriptor f : e.descriptor().families()) {
-            highest = Math.max(highest, StoreManifest.load(layout.regionDir(e, span).resolve(f.name())).flushedSeqId());
+            highest = Math.max(highest, StoreManifest.load(fs, layout.regionDir(e, span).resolve(f.name())).flushedSeqId());
           }
         }
       }
@@ -305,10 +314,10 @@ public final class LocalEngine implements Engine {
       // directory, deleted at the next open, never a listed region without its stores.
       List<Region> created = new ArrayList<>();
       try {
-        if (Files.exists(td)) {
-          DataDirectory.deleteTableDirectory(td); // an interrupted create's leftovers: its id was never listed
+        if (fs.exists(td)) {
+          DataDirectory.deleteTableDirectory(fs, td); // an interrupted create's leftovers: its id was never listed
         }
-        if (Files.exists(td)) {
+        if (fs.exists(td)) {
           throw new StorageException("cannot create table '" + descriptor.name() + "': " + td
               + " holds files Bellows did not make; move them away");
         }
@@ -323,7 +332,7 @@ public final class LocalEngine implements Engine {
           r.close(false);
         }
         try {
-          DataDirectory.deleteTableDirectory(td);
+          DataDirectory.deleteTableDirectory(fs, td);
         } catch (IOException suppressed) {
           failure.addSuppressed(suppressed); // unlisted: deleted at the next open
         }
@@ -404,7 +413,7 @@ public final class LocalEngine implements Engine {
       }
       writeCatalog(catalog.without(name));
       try {
-        DataDirectory.deleteTableDirectory(layout.tableDir(e));
+        DataDirectory.deleteTableDirectory(fs, layout.tableDir(e));
       } catch (IOException ex) {
         LOG.warn("could not delete the files of dropped table {}; they are deleted at next open", name, ex);
       }
@@ -668,7 +677,7 @@ public final class LocalEngine implements Engine {
       parent.unblockAfterSplit();
     }
     try {
-      List<Path> left = TableDirectories.deleteRegion(parent.directory());
+      List<Path> left = TableDirectories.deleteRegion(fs, parent.directory());
       if (!left.isEmpty()) {
         LOG.warn("left {} in {}: not made by Bellows", left, parent.directory());
       }
@@ -751,7 +760,7 @@ public final class LocalEngine implements Engine {
     }
     try {
       for (int d : new int[] {intent.daughterA(), intent.daughterB()}) {
-        TableDirectories.deleteRegion(layout.tableDir(e).resolve(TableDirectories.regionName(d)));
+        TableDirectories.deleteRegion(fs, layout.tableDir(e).resolve(TableDirectories.regionName(d)));
       }
       writeCatalog(catalog.withoutIntent());
     } catch (IOException | RuntimeException ex) {
@@ -1083,7 +1092,7 @@ public final class LocalEngine implements Engine {
 
   private void writeCatalog(Catalog next) {
     try {
-      next.write(dir);
+      next.write(fs, dir);
       catalog = next;
     } catch (IOException e) {
       throw new StorageException("cannot write the catalog of " + dir, e);
@@ -1223,6 +1232,11 @@ public final class LocalEngine implements Engine {
     @Override
     public EngineOptions options() {
       return options;
+    }
+
+    @Override
+    public FileSystem fileSystem() {
+      return fs;
     }
 
     @Override

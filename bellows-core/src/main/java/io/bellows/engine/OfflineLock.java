@@ -1,13 +1,10 @@
 package io.bellows.engine;
 
+import io.bellows.fs.FileSystem;
+import io.bellows.fs.LocalFileSystem;
 import io.bellows.util.StorageException;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * The data directory's {@code LOCK}, held by an offline tool while it changes a file of the
@@ -16,11 +13,10 @@ import java.nio.file.StandardOpenOption;
  * directory (a copy) has no engine to guard against, and a foreign directory is left untouched.
  */
 public final class OfflineLock implements AutoCloseable {
-  private final FileChannel channel;
-  private final FileLock lock;
+  /** Null when there was no lock file to take. */
+  private final FileSystem.Lock lock;
 
-  private OfflineLock(FileChannel channel, FileLock lock) {
-    this.channel = channel;
+  private OfflineLock(FileSystem.Lock lock) {
     this.lock = lock;
   }
 
@@ -39,29 +35,22 @@ public final class OfflineLock implements AutoCloseable {
    */
   public static OfflineLock forDataDirectory(Path dataDir) throws IOException {
     Path lockFile = dataDir == null ? null : dataDir.resolve(DirectoryLock.FILE_NAME);
-    if (lockFile == null || !Files.isRegularFile(lockFile)) {
-      return new OfflineLock(null, null);
+    FileSystem fs = LocalFileSystem.INSTANCE; // offline tools work on the local disk
+    if (lockFile == null || !fs.isFile(lockFile)) {
+      return new OfflineLock(null);
     }
-    FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.WRITE);
-    FileLock l;
-    try {
-      l = ch.tryLock();
-    } catch (OverlappingFileLockException e) {
-      l = null; // an engine of this JVM has it
-    }
+    FileSystem.Lock l = fs.tryLock(lockFile, false);
     if (l == null) {
-      ch.close();
       throw new StorageException(dataDir + " is open in a running Bellows engine: close it before changing its"
           + " files; nothing was changed");
     }
-    return new OfflineLock(ch, l);
+    return new OfflineLock(l);
   }
 
   @Override
   public void close() throws IOException {
-    if (channel != null) {
-      lock.release();
-      channel.close();
+    if (lock != null) {
+      lock.close();
     }
   }
 }

@@ -3,16 +3,16 @@ package io.bellows.engine;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knob;
 import io.bellows.config.Knobs;
+import io.bellows.fs.AtomicFiles;
+import io.bellows.fs.ChecksummedText;
+import io.bellows.fs.FileSystem;
 import io.bellows.manifest.StoreManifest;
 import io.bellows.sstable.Trailer;
-import io.bellows.util.AtomicFiles;
-import io.bellows.util.ChecksummedText;
 import io.bellows.util.CorruptionException;
 import io.bellows.util.StorageException;
 import io.bellows.wal.Wal;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -59,10 +59,10 @@ final class OptionsFile {
    * {@link StorageException} if the directory was written in a format this build cannot read.
    * Writes nothing: {@link #record} does, once the open has succeeded.
    */
-  static void check(Path dir, EngineOptions options) throws IOException {
+  static void check(FileSystem fs, Path dir, EngineOptions options) throws IOException {
     Path p = dir.resolve(FILE_NAME);
-    if (Files.exists(p)) {
-      Recorded previous = load(p);
+    if (fs.exists(p)) {
+      Recorded previous = load(fs, p);
       Map<String, Integer> ours = currentFormats();
       for (Map.Entry<String, Integer> f : previous.formats().entrySet()) {
         Integer supported = ours.get(f.getKey());
@@ -86,11 +86,11 @@ final class OptionsFile {
   }
 
   /** Records this build's formats and the options in effect (replacing the file atomically). */
-  static void record(Path dir, EngineOptions options) throws IOException {
+  static void record(FileSystem fs, Path dir, EngineOptions options) throws IOException {
     byte[] content = render(currentFormats(), optionValues(options)).getBytes(StandardCharsets.UTF_8);
     Path p = dir.resolve(FILE_NAME);
-    if (!Files.exists(p) || !java.util.Arrays.equals(Files.readAllBytes(p), content)) {
-      AtomicFiles.write(p, content);
+    if (!fs.exists(p) || !java.util.Arrays.equals(fs.readAll(p), content)) {
+      AtomicFiles.write(fs, p, content);
     }
   }
 
@@ -114,8 +114,8 @@ final class OptionsFile {
     return ChecksummedText.render(sb.toString());
   }
 
-  static Recorded load(Path p) throws IOException {
-    String body = ChecksummedText.read(p, HEADER, "options file");
+  static Recorded load(FileSystem fs, Path p) throws IOException {
+    String body = ChecksummedText.read(fs, p, HEADER, "options file");
     Map<String, Integer> formats = new LinkedHashMap<>();
     Map<String, String> options = new LinkedHashMap<>();
     String[] lines = body.split("\n");

@@ -1,9 +1,8 @@
 package io.bellows.engine;
 
+import io.bellows.fs.FileSystem;
 import io.bellows.manifest.StoreManifest;
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,22 +46,20 @@ final class TableDirectories {
    * family directories holding store files) and every directory left empty. Returns the paths it
    * left because Bellows did not make them; the directories holding them stay.
    */
-  static List<Path> delete(Path tableDir) throws IOException {
+  static List<Path> delete(FileSystem fs, Path tableDir) throws IOException {
     List<Path> foreign = new ArrayList<>();
-    if (!Files.isDirectory(tableDir)) {
+    if (!fs.isDirectory(tableDir)) {
       return foreign;
     }
-    try (DirectoryStream<Path> regions = Files.newDirectoryStream(tableDir)) {
-      for (Path region : regions) {
-        if (!Files.isDirectory(region) || !isRegionDirectoryName(region.getFileName().toString())) {
-          foreign.add(region);
-          continue;
-        }
-        deleteRegion(region, foreign);
+    for (Path region : fs.list(tableDir)) {
+      if (!fs.isDirectory(region) || !isRegionDirectoryName(region.getFileName().toString())) {
+        foreign.add(region);
+        continue;
       }
+      deleteRegion(fs, region, foreign);
     }
     if (foreign.isEmpty()) {
-      Files.deleteIfExists(tableDir);
+      fs.deleteDirectory(tableDir);
     }
     return foreign;
   }
@@ -72,45 +69,41 @@ final class TableDirectories {
    * the directories left empty; returns what it left because Bellows did not make it. A missing
    * directory is nothing to do.
    */
-  static List<Path> deleteRegion(Path region) throws IOException {
+  static List<Path> deleteRegion(FileSystem fs, Path region) throws IOException {
     List<Path> foreign = new ArrayList<>();
-    if (Files.isDirectory(region)) {
-      deleteRegion(region, foreign);
+    if (fs.isDirectory(region)) {
+      deleteRegion(fs, region, foreign);
     }
     return foreign;
   }
 
-  private static void deleteRegion(Path region, List<Path> foreign) throws IOException {
+  private static void deleteRegion(FileSystem fs, Path region, List<Path> foreign) throws IOException {
     int before = foreign.size();
-    try (DirectoryStream<Path> families = Files.newDirectoryStream(region)) {
-      for (Path family : families) {
-        deleteStore(family, foreign);
-      }
+    for (Path family : fs.list(region)) {
+      deleteStore(fs, family, foreign);
     }
     if (foreign.size() == before) {
-      Files.deleteIfExists(region);
+      fs.deleteDirectory(region);
     }
   }
 
   /** Deletes a store directory's Bellows files, and the directory if nothing else is in it. */
-  private static void deleteStore(Path family, List<Path> foreign) throws IOException {
-    if (!Files.isDirectory(family)) {
+  private static void deleteStore(FileSystem fs, Path family, List<Path> foreign) throws IOException {
+    if (!fs.isDirectory(family)) {
       foreign.add(family);
       return;
     }
     boolean empty = true;
-    try (DirectoryStream<Path> files = Files.newDirectoryStream(family)) {
-      for (Path f : files) {
-        if (Files.isRegularFile(f) && StoreManifest.isStoreFileName(f.getFileName().toString())) {
-          Files.deleteIfExists(f);
-        } else {
-          foreign.add(f);
-          empty = false;
-        }
+    for (Path f : fs.list(family)) {
+      if (fs.isFile(f) && StoreManifest.isStoreFileName(f.getFileName().toString())) {
+        fs.delete(f);
+      } else {
+        foreign.add(f);
+        empty = false;
       }
     }
     if (empty) {
-      Files.deleteIfExists(family);
+      fs.deleteDirectory(family);
     }
   }
 }

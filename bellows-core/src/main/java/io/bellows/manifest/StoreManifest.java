@@ -1,10 +1,10 @@
 package io.bellows.manifest;
 
-import io.bellows.util.AtomicFiles;
+import io.bellows.fs.AtomicFiles;
+import io.bellows.fs.FileSystem;
 import io.bellows.util.CorruptionException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -79,27 +79,26 @@ public record StoreManifest(long flushedSeqId, long nextFileId, List<Long> fileI
   }
 
   /**
-   * Creates a new store directory with an empty manifest, durably (the directory entries are
-   * forced), so that from now on a missing manifest can only mean damage.
+   * Creates a new store directory with an empty manifest, durably (the entries of the directory and
+   * of every parent it needed, and the manifest's, are synced), so that from now on a missing
+   * manifest can only mean damage.
    */
-  public static void initialize(Path storeDir) throws IOException {
-    Path parent = storeDir.toAbsolutePath().getParent();
-    Files.createDirectories(storeDir);
-    empty().write(storeDir);
-    AtomicFiles.fsyncDirectory(parent);
+  public static void initialize(FileSystem fs, Path storeDir) throws IOException {
+    AtomicFiles.createDirectories(fs, storeDir);
+    empty().write(fs, storeDir);
   }
 
   /**
    * Reads the manifest of a store directory. A missing directory or manifest throws {@link
    * CorruptionException}: every store is created with one, so its absence means lost metadata.
    */
-  public static StoreManifest load(Path storeDir) throws IOException {
+  public static StoreManifest load(FileSystem fs, Path storeDir) throws IOException {
     Path p = storeDir.resolve(FILE_NAME);
     byte[] b;
     try {
-      b = Files.readAllBytes(p);
+      b = fs.readAll(p);
     } catch (NoSuchFileException e) {
-      throw new CorruptionException(missingMessage(storeDir));
+      throw new CorruptionException(missingMessage(fs, storeDir));
     }
     if (b.length < 29) {
       throw new CorruptionException(p + ": manifest of " + b.length + " bytes is too short");
@@ -131,22 +130,19 @@ public record StoreManifest(long flushedSeqId, long nextFileId, List<Long> fileI
     return new StoreManifest(flushed, next, ids);
   }
 
-  private static String missingMessage(Path storeDir) throws IOException {
-    if (!Files.isDirectory(storeDir)) {
+  private static String missingMessage(FileSystem fs, Path storeDir) throws IOException {
+    if (!fs.isDirectory(storeDir)) {
       return storeDir + ": the store directory is missing (removed outside Bellows?); refusing to"
           + " open the store, nothing was changed";
     }
-    long sorted;
-    try (var s = Files.list(storeDir)) {
-      sorted = s.filter(f -> parseFileId(f.getFileName().toString()) >= 0).count();
-    }
+    long sorted = fs.list(storeDir).stream().filter(f -> parseFileId(f.getFileName().toString()) >= 0).count();
     return storeDir.resolve(FILE_NAME) + ": the store manifest is missing (" + sorted
         + " sorted files present); refusing to open the store so that nothing is deleted or"
         + " lost; restore the MANIFEST from a backup";
   }
 
   /** Replaces the store's manifest atomically with this one. */
-  public void write(Path storeDir) throws IOException {
+  public void write(FileSystem fs, Path storeDir) throws IOException {
     ByteBuffer buf = ByteBuffer.allocate(25 + 8 * fileIds.size() + 4);
     buf.putInt(MAGIC).put(VERSION).putLong(flushedSeqId).putLong(nextFileId).putInt(fileIds.size());
     for (long id : fileIds) {
@@ -155,6 +151,6 @@ public record StoreManifest(long flushedSeqId, long nextFileId, List<Long> fileI
     CRC32C crc = new CRC32C();
     crc.update(buf.array(), 0, buf.position());
     buf.putInt((int) crc.getValue());
-    AtomicFiles.write(storeDir.resolve(FILE_NAME), buf.array());
+    AtomicFiles.write(fs, storeDir.resolve(FILE_NAME), buf.array());
   }
 }

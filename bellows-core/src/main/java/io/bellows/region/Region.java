@@ -101,7 +101,7 @@ public final class Region implements AutoCloseable {
   public static Region create(int regionId, TableDescriptor descriptor, Path dir, RegionServices services,
       byte[] startKey, byte[] endKey) {
     for (ColumnFamilyDescriptor f : descriptor.families()) {
-      Store.initialize(dir.resolve(f.name()));
+      Store.initialize(services.fileSystem(), dir.resolve(f.name()));
     }
     return new Region(regionId, descriptor, dir, services, startKey, endKey);
   }
@@ -139,7 +139,7 @@ public final class Region implements AutoCloseable {
       StoreContext sc = new StoreContext(OptionsResolver.store(services.options(), descriptor, f), services.options().clock(), readPoints::smallest,
           services.inMemoryCompactions(), services.chunks(), services.metrics(),
           services.fileNumbers(), services.engineInstanceId(), descriptor.name(), services.events(),
-          services.blockCache());
+          services.blockCache(), services.fileSystem());
       Store store = new Store(f, dir.resolve(f.name()), sc);
       store.keyRange(this.startKey, this.endKey);
       stores.put(f.name(), store);
@@ -801,6 +801,11 @@ public final class Region implements AutoCloseable {
         updatesLock.writeLock().unlock();
       }
       try {
+        if (!prepared.isEmpty() && services.wal() != null) {
+          // Everything logged before the snapshot, in every region, becomes durable before the
+          // snapshot's files do: what survives a power loss stays a prefix of the log.
+          services.wal().forceAppended();
+        }
         for (Store s : prepared) {
           s.flush();
         }

@@ -2,6 +2,7 @@ package io.bellows.region;
 
 import io.bellows.cache.BlockCache;
 import io.bellows.config.EngineOptions;
+import io.bellows.fs.FileSystem;
 import io.bellows.memstore.InMemoryWork;
 import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.metrics.MetricSet;
@@ -14,6 +15,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /** What a region needs from the engine: the shared WAL, sequence, executors and scheduling. */
 public interface RegionServices {
   EngineOptions options();
+
+  /** The file system of the engine's data directory. */
+  FileSystem fileSystem();
 
   /** The engine's WAL. */
   Wal wal();

@@ -1,18 +1,18 @@
 package io.bellows.sstable;
 
 import io.bellows.config.Compression;
+import io.bellows.fs.ReadableFile;
 import io.bellows.util.Bytes;
 import io.bellows.util.CorruptionException;
 import io.bellows.util.StorageException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * Reads blocks from a sorted file with positional reads ({@link FileChannel#read(ByteBuffer,
+ * Reads blocks from a sorted file with positional reads ({@link ReadableFile#read(ByteBuffer,
  * long)}, which do not move a shared position, so threads need no lock), verifies each block's type
  * byte, lengths and CRC32C, and decompresses it. Thread-safe. Counts the bytes and the blocks (by type) it reads.
  *
@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  */
 final class FileBlockSource implements BlockSource {
   private final Path path;
-  private final FileChannel channel;
+  private final ReadableFile channel;
   /** Blocks must lie in [0, limit): the trailer is never read as a block. */
   private final long limit;
   private final BlockCodec codec = new BlockCodec();
@@ -29,7 +29,7 @@ final class FileBlockSource implements BlockSource {
   /** Blocks read, by {@link BlockType#ordinal()}. */
   private final AtomicLongArray blocksRead = new AtomicLongArray(BlockType.values().length);
 
-  FileBlockSource(Path path, FileChannel channel, long limit) {
+  FileBlockSource(Path path, ReadableFile channel, long limit) {
     this.path = path;
     this.channel = channel;
     this.limit = limit;

@@ -3,15 +3,15 @@ package io.bellows.sstable;
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellComparator;
 import io.bellows.config.BloomType;
+import io.bellows.fs.FileSystem;
+import io.bellows.fs.LocalFileSystem;
+import io.bellows.fs.ReadableFile;
 import io.bellows.util.Bytes;
 import io.bellows.util.CorruptionException;
 import io.bellows.util.RefCounted;
 import io.bellows.util.StorageException;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.NavigableSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -26,9 +26,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * only once no reader uses it.
  */
 public final class SortedFileReader extends RefCounted {
+  private final FileSystem fs;
   private final Path path;
   private final long fileId;
-  private final FileChannel channel;
+  private final ReadableFile channel;
   private final FileBlockSource fileSource;
   private final BlockSource source;
   private final Trailer trailer;
@@ -38,12 +39,14 @@ public final class SortedFileReader extends RefCounted {
   private final AtomicBoolean deleteWhenReleased = new AtomicBoolean();
   private final BlockSource.Wrapper wrapper;
 
-  private SortedFileReader(Path path, long fileId, FileChannel channel, BlockSource.Wrapper wrapper) throws IOException {
+  private SortedFileReader(FileSystem fs, Path path, long fileId, ReadableFile channel, BlockSource.Wrapper wrapper)
+      throws IOException {
+    this.fs = fs;
     this.path = path;
     this.fileId = fileId;
     this.channel = channel;
     this.wrapper = wrapper;
-    long size = channel.size();
+    long size = channel.length();
     if (size < Trailer.SIZE) {
       throw new CorruptionException(path + ": not a Bellows sorted file, or truncated: " + size
           + " bytes is too short (the trailer alone is " + Trailer.SIZE + " bytes)");
@@ -86,17 +89,22 @@ public final class SortedFileReader extends RefCounted {
 
   /** Opens a file; data blocks are read through {@code wrapper.wrap(fileId, raw)}, the rest at open from the file. */
   public static SortedFileReader open(Path path, long fileId, BlockSource.Wrapper wrapper) {
-    if (Files.isDirectory(path)) { // some platforms open a directory and fail only on reading
+    return open(LocalFileSystem.INSTANCE, path, fileId, wrapper);
+  }
+
+  /** Opens a file of {@code fs}; data blocks are read through {@code wrapper.wrap(fileId, raw)}, the rest at open. */
+  public static SortedFileReader open(FileSystem fs, Path path, long fileId, BlockSource.Wrapper wrapper) {
+    if (fs.isDirectory(path)) {
       throw new StorageException(path + ": cannot open sorted file: it is a directory");
     }
-    FileChannel ch;
+    ReadableFile ch;
     try {
-      ch = FileChannel.open(path, StandardOpenOption.READ);
+      ch = fs.open(path);
     } catch (IOException e) {
       throw new StorageException(path + ": cannot open sorted file: " + StorageException.reason(e), e);
     }
     try {
-      return new SortedFileReader(path, fileId, ch, wrapper);
+      return new SortedFileReader(fs, path, fileId, ch, wrapper);
     } catch (IOException e) {
       closeQuietly(ch);
       throw new StorageException(path + ": cannot read sorted file: " + StorageException.reason(e), e);
@@ -106,7 +114,7 @@ public final class SortedFileReader extends RefCounted {
     }
   }
 
-  private static void closeQuietly(FileChannel ch) {
+  private static void closeQuietly(ReadableFile ch) {
     try {
       ch.close();
     } catch (IOException ignored) {
@@ -292,7 +300,7 @@ public final class SortedFileReader extends RefCounted {
     closeQuietly(channel);
     try {
       if (deleteWhenReleased.get()) {
-        Files.deleteIfExists(path);
+        fs.delete(path);
       }
     } catch (IOException e) {
       throw new StorageException(path + ": cannot delete obsolete sorted file", e);

@@ -3,16 +3,15 @@ package io.bellows.sstable;
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellComparator;
 import io.bellows.config.BloomType;
+import io.bellows.fs.FileSystem;
+import io.bellows.fs.LocalFileSystem;
+import io.bellows.fs.WritableFile;
 import io.bellows.util.Clock;
 import io.bellows.util.StorageException;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
 /**
@@ -25,11 +24,12 @@ import java.util.Arrays;
  * either, the writer is closed and further calls throw {@link IllegalStateException}.
  */
 public final class SortedFileWriter {
+  private final FileSystem fs;
   private final Path path;
   private final SortedFileOptions options;
   private final Clock clock;
-  private final FileChannel channel;
-  /** Buffered stream over the channel; flushed before the fsync. */
+  private final WritableFile channel;
+  /** Buffered stream over the file; flushed before the fsync. */
   private final OutputStream os;
   private final BlockOutput out;
   private final BlockBoundaryPolicy boundary;
@@ -53,12 +53,13 @@ public final class SortedFileWriter {
   /** Cache-on-write: handed every data block as it is written; null for none. */
   private java.util.function.Consumer<Block> onDataBlock;
 
-  private SortedFileWriter(Path path, SortedFileOptions options, Clock clock, FileChannel channel) {
+  private SortedFileWriter(FileSystem fs, Path path, SortedFileOptions options, Clock clock, WritableFile channel) {
+    this.fs = fs;
     this.path = path;
     this.options = options;
     this.clock = clock;
     this.channel = channel;
-    OutputStream os = new BufferedOutputStream(Channels.newOutputStream(channel), 128 * 1024);
+    OutputStream os = new BufferedOutputStream(channel.asOutputStream(), 128 * 1024);
     this.out = new BlockOutput(os);
     this.boundary = BlockBoundaryPolicy.targetSize(options.blockSize());
     this.block = new DataBlockBuilder(options.blockSize());
@@ -69,11 +70,15 @@ public final class SortedFileWriter {
     this.os = os;
   }
 
-  /** Creates the file (which must not exist) and a writer for it; the creation time comes from {@code clock}. */
+  /** {@link #create(FileSystem, Path, SortedFileOptions, Clock)} on the local file system. */
   public static SortedFileWriter create(Path path, SortedFileOptions options, Clock clock) {
+    return create(LocalFileSystem.INSTANCE, path, options, clock);
+  }
+
+  /** Creates the file (which must not exist) and a writer for it; the creation time comes from {@code clock}. */
+  public static SortedFileWriter create(FileSystem fs, Path path, SortedFileOptions options, Clock clock) {
     try {
-      FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-      return new SortedFileWriter(path, options, clock, ch);
+      return new SortedFileWriter(fs, path, options, clock, fs.create(path));
     } catch (IOException e) {
       throw new StorageException(path + ": cannot create sorted file", e);
     }
@@ -180,7 +185,7 @@ public final class SortedFileWriter {
           bloomOffset, bloomSize, Trailer.CURRENT_VERSION);
       out.writeRaw(t.encode());
       os.flush();
-      channel.force(true);
+      channel.sync();
       channel.close();
       closed = true;
       return meta;
@@ -206,7 +211,7 @@ public final class SortedFileWriter {
       }
     }
     try {
-      Files.deleteIfExists(path);
+      fs.delete(path);
     } catch (IOException e) {
       throw new StorageException(path + ": cannot delete aborted sorted file", e);
     }

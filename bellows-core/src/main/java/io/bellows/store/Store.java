@@ -4,6 +4,8 @@ import io.bellows.cell.Cell;
 import io.bellows.compaction.CompactionCandidate;
 import io.bellows.compaction.CompactionSelection;
 import io.bellows.compaction.ExploringCompactionPolicy;
+import io.bellows.fs.AtomicFiles;
+import io.bellows.fs.FileSystem;
 import io.bellows.manifest.StoreManifest;
 import io.bellows.memstore.FlushSnapshot;
 import io.bellows.memstore.MemStore;
@@ -18,14 +20,11 @@ import io.bellows.scan.ScanQuery;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.sstable.BlockCaching;
 import io.bellows.sstable.BlockSource;
-import io.bellows.util.AtomicFiles;
 import io.bellows.util.EventListener;
 import io.bellows.util.SourceClosedException;
 import io.bellows.util.StorageException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -87,9 +86,9 @@ public final class Store implements AutoCloseable {
   private volatile byte[] rangeEnd = io.bellows.util.Bytes.EMPTY;
 
   /** Creates the directory of a new store with an empty manifest; then open it with the constructor. */
-  public static void initialize(Path dir) {
+  public static void initialize(FileSystem fs, Path dir) {
     try {
-      StoreManifest.initialize(dir);
+      StoreManifest.initialize(fs, dir);
     } catch (IOException e) {
       throw new StorageException("cannot create store " + dir, e);
     }
@@ -107,11 +106,11 @@ public final class Store implements AutoCloseable {
     this.caching = new BlockCaching(ctx.blockCache(), ctx.options().cache());
     this.blockWrapper = caching.wrapper();
     try {
-      this.manifest = StoreManifest.load(dir);
+      this.manifest = StoreManifest.load(ctx.fs(), dir);
       deleteLeftovers();
       List<StoreFile> opened = new ArrayList<>();
       for (long id : manifest.fileIds()) {
-        opened.add(StoreFile.open(dir.resolve(StoreManifest.fileName(id)), id, ctx.engineInstanceId(), blockWrapper));
+        opened.add(StoreFile.open(ctx.fs(), dir.resolve(StoreManifest.fileName(id)), id, ctx.engineInstanceId(), blockWrapper));
       }
       this.files = List.copyOf(opened);
     } catch (IOException e) {
@@ -135,21 +134,19 @@ public final class Store implements AutoCloseable {
    * or compaction leaves. Files of names Bellows never makes are left alone, with a warning.
    */
   private void deleteLeftovers() throws IOException {
-    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
-      for (Path p : ds) {
-        String name = p.getFileName().toString();
-        if (name.equals(StoreManifest.FILE_NAME)) {
-          continue;
-        }
-        if (!StoreManifest.isStoreFileName(name)) {
-          LOG.warn("{} was not made by Bellows; leaving it alone", p);
-          continue;
-        }
-        long id = StoreManifest.parseFileId(name);
-        if (id < 0 || !manifest.fileIds().contains(id)) {
-          LOG.info("deleting leftover {} of an interrupted flush or compaction", p);
-          Files.deleteIfExists(p);
-        }
+    for (Path p : ctx.fs().list(dir)) {
+      String name = p.getFileName().toString();
+      if (name.equals(StoreManifest.FILE_NAME)) {
+        continue;
+      }
+      if (!StoreManifest.isStoreFileName(name)) {
+        LOG.warn("{} was not made by Bellows; leaving it alone", p);
+        continue;
+      }
+      long id = StoreManifest.parseFileId(name);
+      if (id < 0 || !manifest.fileIds().contains(id)) {
+        LOG.info("deleting leftover {} of an interrupted flush or compaction", p);
+        ctx.fs().delete(p);
       }
     }
   }
@@ -184,14 +181,15 @@ public final class Store implements AutoCloseable {
       synchronized (filesLock) {
         m = manifest;
       }
-      Files.createDirectories(target);
+      FileSystem fs = ctx.fs();
+      AtomicFiles.createDirectories(fs, target); // the daughter's region directory too
       for (long id : m.fileIds()) {
         String name = StoreManifest.fileName(id);
-        Files.createLink(target.resolve(name), dir.resolve(name));
+        fs.link(dir.resolve(name), target.resolve(name));
       }
-      AtomicFiles.fsyncDirectory(target);
-      new StoreManifest(m.flushedSeqId(), Math.max(m.nextFileId(), ctx.fileNumbers().next()), m.fileIds()).write(target);
-      AtomicFiles.fsyncDirectory(target.toAbsolutePath().getParent());
+      fs.syncDirectory(target);
+      new StoreManifest(m.flushedSeqId(), Math.max(m.nextFileId(), ctx.fileNumbers().next()), m.fileIds()).write(fs, target);
+      fs.syncDirectory(target.toAbsolutePath().getParent());
     } catch (IOException e) {
       throw new StorageException("cannot link the files of " + dir + " into " + target, e);
     }
@@ -480,7 +478,7 @@ public final class Store implements AutoCloseable {
       long nextFileId = Math.max(manifest.nextFileId(), ctx.fileNumbers().next());
       StoreManifest m = new StoreManifest(Math.max(flushedSeqId, manifest.flushedSeqId()), nextFileId, ids);
       try {
-        m.write(dir);
+        m.write(ctx.fs(), dir);
       } catch (IOException e) {
         for (StoreFile f : added) {
           f.markForDeletion();

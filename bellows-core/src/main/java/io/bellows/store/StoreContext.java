@@ -1,6 +1,8 @@
 package io.bellows.store;
 
 import io.bellows.cache.BlockCache;
+import io.bellows.fs.FileSystem;
+import io.bellows.fs.LocalFileSystem;
 import io.bellows.memstore.InMemoryWork;
 import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.metrics.MetricSet;
@@ -23,6 +25,7 @@ import java.util.function.LongSupplier;
  * @param table the table's name, for events
  * @param events where flush and compaction events go (the engine's listeners; must not throw)
  * @param blockCache the engine's block cache, shared by every store ({@link BlockCache#NONE} for none)
+ * @param fs the file system every file of the store is on
  */
 public record StoreContext(
     StoreOptions options,
@@ -35,13 +38,14 @@ public record StoreContext(
     long engineInstanceId,
     String table,
     EventListener events,
-    BlockCache blockCache) {
-  /** A context whose events go nowhere (tests of a store on its own). */
+    BlockCache blockCache,
+    FileSystem fs) {
+  /** A context whose events go nowhere, on the local file system (tests of a store on its own). */
   public StoreContext(StoreOptions options, Clock clock, LongSupplier smallestReadPoint,
       InMemoryWork inMemoryCompactions, ChunkAllocator chunks, MetricSet engineMetrics,
       FileNumberAllocator fileNumbers, long engineInstanceId) {
     this(options, clock, smallestReadPoint, inMemoryCompactions, chunks, engineMetrics, fileNumbers,
-        engineInstanceId, "", new EventListener() { }, BlockCache.NONE);
+        engineInstanceId, "", new EventListener() { }, BlockCache.NONE, LocalFileSystem.INSTANCE);
   }
 
   /** The table's flush size, from the options. */

@@ -4,6 +4,7 @@ import io.bellows.scan.CellScanner;
 import io.bellows.sstable.BlockSource;
 import io.bellows.sstable.FileMetadata;
 import io.bellows.sstable.SortedFileReader;
+import io.bellows.fs.FileSystem;
 import java.nio.file.Path;
 
 /**
@@ -27,8 +28,8 @@ public final class StoreFile {
   }
 
   /** Opens a file; its data blocks are read through {@code blocks} (the store's block cache use). */
-  static StoreFile open(Path path, long id, long engineInstanceId, BlockSource.Wrapper blocks) {
-    return new StoreFile(id, engineInstanceId, SortedFileReader.open(path, id, blocks));
+  static StoreFile open(FileSystem fs, Path path, long id, long engineInstanceId, BlockSource.Wrapper blocks) {
+    return new StoreFile(id, engineInstanceId, SortedFileReader.open(fs, path, id, blocks));
   }
 
   /** The file number (its name is {@code <20 digits>.sst}). */

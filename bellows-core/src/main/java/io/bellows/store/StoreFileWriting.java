@@ -1,6 +1,7 @@
 package io.bellows.store;
 
 import io.bellows.cell.Cell;
+import io.bellows.fs.AtomicFiles;
 import io.bellows.manifest.StoreManifest;
 import io.bellows.scan.CellScanner;
 import io.bellows.scan.RetentionFilter;
@@ -8,7 +9,6 @@ import io.bellows.sstable.BlockCaching;
 import io.bellows.sstable.BlockSource;
 import io.bellows.sstable.SortedFileOptions;
 import io.bellows.sstable.SortedFileWriter;
-import io.bellows.util.AtomicFiles;
 import io.bellows.util.StorageException;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -35,7 +35,7 @@ final class StoreFileWriting {
         .expectedCellCount(Math.max(1, expectedCells))
         .majorCompaction(major)
         .build();
-    SortedFileWriter writer = SortedFileWriter.create(tmp, options, ctx.clock());
+    SortedFileWriter writer = SortedFileWriter.create(ctx.fs(), tmp, options, ctx.clock());
     java.util.function.Consumer<io.bellows.sstable.Block> cacheOnWrite = flush ? caching.onFlushedBlock(fileId) : null;
     if (cacheOnWrite != null) {
       writer.onDataBlock(cacheOnWrite);
@@ -61,7 +61,7 @@ final class StoreFileWriting {
         return null;
       }
       writer.finish();
-      AtomicFiles.moveAtomically(tmp, finalPath);
+      AtomicFiles.moveAtomically(ctx.fs(), tmp, finalPath);
     } catch (IOException e) {
       writer.abort();
       caching.forget(fileId);
@@ -71,6 +71,6 @@ final class StoreFileWriting {
       caching.forget(fileId);
       throw e;
     }
-    return StoreFile.open(finalPath, fileId, ctx.engineInstanceId(), blocks);
+    return StoreFile.open(ctx.fs(), finalPath, fileId, ctx.engineInstanceId(), blocks);
   }
 }

@@ -1,15 +1,16 @@
 package io.bellows.wal;
 
 import io.bellows.config.Durability;
+import io.bellows.fs.AtomicFiles;
+import io.bellows.fs.FileSystem;
+import io.bellows.fs.LocalFileSystem;
+import io.bellows.fs.WritableFile;
 import io.bellows.util.CorruptionException;
 import io.bellows.util.StorageException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -20,7 +21,6 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,6 +78,7 @@ public final class Wal implements Closeable {
     }
   }
 
+  private final FileSystem fs;
   private final Path dir;
   private final WalOptions options;
   private final List<WalFile> preexisting;
@@ -95,7 +96,7 @@ public final class Wal implements Closeable {
   private final TreeMap<Long, WalFile> files = new TreeMap<>();
   private long nextFileNumber;
   private WalFile current;
-  private FileChannel channel;
+  private WritableFile channel;
   private long currentSize;
   private PendingBuffer pending = new PendingBuffer();
   private boolean closed;
@@ -116,7 +117,8 @@ public final class Wal implements Closeable {
   private final AtomicLong filesRolled = new AtomicLong();
   private final AtomicLong filesDeleted = new AtomicLong();
 
-  private Wal(Path dir, WalOptions options, List<WalFile> preexisting) {
+  private Wal(FileSystem fs, Path dir, WalOptions options, List<WalFile> preexisting) {
+    this.fs = fs;
     this.dir = dir;
     this.options = options;
     this.preexisting = List.copyOf(preexisting);
@@ -132,23 +134,26 @@ public final class Wal implements Closeable {
    * whose names are not WAL file names are ignored. No file is written until the first append.
    */
   public static Wal open(Path dir, WalOptions options) {
+    return open(LocalFileSystem.INSTANCE, dir, options);
+  }
+
+  /** Opens the log in {@code dir} of {@code fs}: see {@link #open(Path, WalOptions)}. */
+  public static Wal open(FileSystem fs, Path dir, WalOptions options) {
     Objects.requireNonNull(options, "options");
     List<WalFile> found = new ArrayList<>();
     try {
-      Files.createDirectories(dir);
-      try (Stream<Path> s = Files.list(dir)) {
-        s.forEach(p -> {
-          long n = WalFormat.parseFileNumber(p);
-          if (n >= 0 && Files.isRegularFile(p)) {
-            found.add(new WalFile(n, p));
-          }
-        });
+      AtomicFiles.createDirectories(fs, dir);
+      for (Path p : fs.list(dir)) {
+        long n = WalFormat.parseFileNumber(p);
+        if (n >= 0 && fs.isFile(p)) {
+          found.add(new WalFile(n, p));
+        }
       }
     } catch (IOException e) {
       throw new StorageException("cannot open WAL directory " + dir, e);
     }
     found.sort((a, b) -> Long.compare(a.number, b.number));
-    Wal wal = new Wal(dir, options, found);
+    Wal wal = new Wal(fs, dir, options, found);
     wal.syncer.start();
     return wal;
   }
@@ -214,7 +219,7 @@ public final class Wal implements Closeable {
 
   private WalFileReader.Outcome readFile(WalFile f, WalFileReader.RecordVisitor visitor) {
     try {
-      return WalFileReader.read(f.path, f.number, visitor);
+      return WalFileReader.read(fs, f.path, f.number, visitor);
     } catch (IOException e) {
       throw new StorageException("cannot read WAL file " + f.path, e);
     }
@@ -235,7 +240,7 @@ public final class Wal implements Closeable {
       try {
         if (p.offset() == 0) {
           LOG.warn("Deleting WAL file {} with a torn header: {}", f.path, p.reason());
-          Files.deleteIfExists(f.path);
+          fs.delete(f.path);
           appendLock.lock();
           try {
             files.remove(f.number);
@@ -246,10 +251,7 @@ public final class Wal implements Closeable {
         }
         LOG.warn("Cutting torn tail of WAL file {} at byte offset {} ({} bytes dropped): {}",
             f.path, p.offset(), o.fileSize() - p.offset(), p.reason());
-        try (FileChannel ch = FileChannel.open(f.path, StandardOpenOption.WRITE)) {
-          ch.truncate(p.offset());
-          ch.force(true);
-        }
+        fs.truncate(f.path, p.offset());
       } catch (IOException e) {
         throw new StorageException("cannot cut the torn tail of WAL file " + f.path, e);
       }
@@ -341,6 +343,18 @@ public final class Wal implements Closeable {
     }
   }
 
+  /**
+   * Forces every record appended so far. A flush calls it before it writes sorted files: a file
+   * makes its edits durable, so every edit logged before them (of any region) must be durable first,
+   * or a power loss could keep a later ASYNC_WAL edit and lose an earlier one. Does nothing after a
+   * failure of the log (its tail is unknown until a reopen settles it).
+   */
+  public void forceAppended() {
+    if (failure == null) {
+      syncUpTo(appendedTxid, true);
+    }
+  }
+
   private boolean covered(long txid, boolean force) {
     return (force ? forcedTxid : writtenTxid) >= txid;
   }
@@ -377,7 +391,7 @@ public final class Wal implements Closeable {
   private void writeOut(boolean force) throws IOException {
     PendingBuffer toWrite;
     long target;
-    FileChannel ch;
+    WritableFile ch;
     appendLock.lock();
     try {
       toWrite = pending;
@@ -391,17 +405,14 @@ public final class Wal implements Closeable {
     try {
       boolean io = false;
       if (toWrite.size() > 0) {
-        ByteBuffer b = toWrite.contents();
-        while (b.hasRemaining()) {
-          ch.write(b);
-        }
+        ch.append(toWrite.contents());
         io = true;
       }
       if (target > writtenTxid) {
         writtenTxid = target;
       }
       if (force && forcedTxid < target) {
-        ch.force(false);
+        ch.syncData();
         forcedTxid = target;
         forces.incrementAndGet();
         forcedAdvanced.signalAll();
@@ -437,13 +448,21 @@ public final class Wal implements Closeable {
         }
         long number = nextFileNumber++;
         Path path = dir.resolve(WalFormat.fileName(number));
-        FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        ByteBuffer h = ByteBuffer.wrap(WalFormat.header(number));
-        while (h.hasRemaining()) {
-          ch.write(h);
+        WritableFile ch = fs.create(path);
+        try {
+          ch.append(ByteBuffer.wrap(WalFormat.header(number)));
+          ch.sync();
+          // The new name must be durable before any record in the file is acknowledged: a failed
+          // directory sync fails the log, never ignored.
+          fs.syncDirectory(dir);
+        } catch (IOException e) {
+          try {
+            ch.close();
+          } catch (IOException suppressed) {
+            e.addSuppressed(suppressed);
+          }
+          throw e;
         }
-        ch.force(true);
-        forceDirectory();
         WalFile f = new WalFile(number, path);
         f.seqKnown = true;
         files.put(number, f);
@@ -460,14 +479,6 @@ public final class Wal implements Closeable {
     }
   }
 
-  /** Makes a new file's directory entry durable; not every platform can open a directory. */
-  private void forceDirectory() {
-    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-      d.force(true);
-    } catch (IOException e) {
-      LOG.debug("cannot force WAL directory {}", dir, e);
-    }
-  }
 
   /** appendLock held. */
   private void checkUsable() {
@@ -530,7 +541,7 @@ public final class Wal implements Closeable {
     }
     for (WalFile f : victims) {
       try {
-        Files.deleteIfExists(f.path);
+        fs.delete(f.path);
       } catch (IOException e) {
         throw new StorageException("cannot delete WAL file " + f.path, e);
       }
@@ -601,7 +612,12 @@ public final class Wal implements Closeable {
     }
     int deleted = deleteBelow(oldestUnflushedSeqId, true);
     if (deleted > 0) {
-      forceDirectory();
+      try {
+        fs.syncDirectory(dir);
+      } catch (IOException e) {
+        // Every edit is in sorted files: deleted files that come back are replayed and skipped.
+        LOG.warn("cannot sync WAL directory {} after deleting {} flushed files", dir, deleted, e);
+      }
     }
     return deleted;
   }
@@ -626,7 +642,7 @@ public final class Wal implements Closeable {
     return syncs.get();
   }
 
-  /** {@code FileChannel.force} calls for appended data. */
+  /** Syncs of appended data to stable storage. */
   public long forces() {
     return forces.get();
   }

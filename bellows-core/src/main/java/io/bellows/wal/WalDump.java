@@ -1,17 +1,17 @@
 package io.bellows.wal;
 
 import io.bellows.cell.Cell;
+import io.bellows.fs.FileSystem;
+import io.bellows.fs.LocalFileSystem;
+import io.bellows.fs.ReadableFile;
 import io.bellows.util.Bytes;
 import io.bellows.util.StorageException;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * Text dump of WAL files for the {@code bellows wal-dump} tool, and its one repair: cutting a file
@@ -20,6 +20,8 @@ import java.util.stream.Stream;
 public final class WalDump {
   /** Value bytes printed per cell; longer values are cut and marked. */
   static final int MAX_VALUE_BYTES = 64;
+  /** An offline tool on files of the local disk. */
+  private static final FileSystem FS = LocalFileSystem.INSTANCE;
 
   private WalDump() {}
 
@@ -36,10 +38,8 @@ public final class WalDump {
   public static boolean print(Path fileOrDir, PrintStream out) {
     List<Path> files = new ArrayList<>();
     try {
-      if (Files.isDirectory(fileOrDir)) {
-        try (Stream<Path> s = Files.list(fileOrDir)) {
-          s.filter(p -> WalFormat.parseFileNumber(p) >= 0).forEach(files::add);
-        }
+      if (FS.isDirectory(fileOrDir)) {
+        FS.list(fileOrDir).stream().filter(p -> WalFormat.parseFileNumber(p) >= 0).forEach(files::add);
         files.sort((a, b) -> Long.compare(WalFormat.parseFileNumber(a), WalFormat.parseFileNumber(b)));
         if (files.isEmpty()) {
           out.println("no WAL files in " + fileOrDir);
@@ -62,10 +62,14 @@ public final class WalDump {
   }
 
   private static boolean printFile(Path file, PrintStream out) throws IOException {
-    long size = Files.size(file);
+    long size = FS.length(file);
     byte[] h;
-    try (var in = Files.newInputStream(file)) {
-      h = in.readNBytes(WalFormat.HEADER_SIZE);
+    try (ReadableFile in = FS.open(file)) {
+      ByteBuffer b = ByteBuffer.allocate((int) Math.min(size, WalFormat.HEADER_SIZE));
+      while (b.hasRemaining() && in.read(b, b.position()) >= 0) {
+        // positional reads until the header (or the whole, shorter file) is in
+      }
+      h = java.util.Arrays.copyOf(b.array(), b.position());
     }
     if (!mayBeWal(h)) {
       out.println(file + ": not a Bellows WAL file (it does not start with the magic \"BWAL\")");
@@ -93,7 +97,7 @@ public final class WalDump {
             + (shown < vlen ? "...(" + vlen + " bytes)" : ""));
       }
     };
-    WalFileReader.Outcome o = WalFileReader.read(file, number, printer);
+    WalFileReader.Outcome o = WalFileReader.read(FS, file, number, printer);
     long damaged = 0;
     if (o.problem() != null && o.problem().kind() == WalFileReader.Kind.UNSUPPORTED) {
       out.println("  UNSUPPORTED: " + o.problem().reason() + "; not read further");
@@ -110,7 +114,7 @@ public final class WalDump {
       if (p.resumeAt() < 0) {
         break;
       }
-      o = WalFileReader.readFrom(file, p.resumeAt(), printer);
+      o = WalFileReader.readFrom(FS, file, p.resumeAt(), printer);
     }
     out.println("  " + seen[0] + " records" + (damaged > 0 ? ", " + damaged + " damaged bytes" : "")
         + (seen[0] > 0 ? ", highest seq id " + seen[1] : ""));
@@ -146,7 +150,7 @@ public final class WalDump {
       if (number < 0) {
         throw new StorageException(file + ": not named like a WAL file (wal-<20 digits>.log); not modified");
       }
-      WalFileReader.Problem p = WalFileReader.read(file, number, (off, len, edit) -> { }).problem();
+      WalFileReader.Problem p = WalFileReader.read(FS, file, number, (off, len, edit) -> { }).problem();
       if (p == null) {
         return -1;
       }
@@ -154,10 +158,7 @@ public final class WalDump {
         throw new StorageException(file + ": the file header is bad (" + p.reason() + "); cutting cannot repair it."
             + " Move the file out of the WAL directory if you accept losing all of its records; not modified");
       }
-      try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-        ch.truncate(p.offset());
-        ch.force(true);
-      }
+      FS.truncate(file, p.offset());
       return p.offset();
     } catch (IOException e) {
       throw new StorageException(file + ": " + StorageException.reason(e), e);

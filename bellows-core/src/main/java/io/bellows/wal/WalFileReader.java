@@ -1,14 +1,13 @@
 package io.bellows.wal;
 
+import io.bellows.fs.FileSystem;
+import io.bellows.fs.ReadableFile;
 import io.bellows.util.Bytes;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * Reads one WAL file front to back, handing each good record to a visitor, and stops at the first
@@ -83,9 +82,9 @@ final class WalFileReader {
   }
 
   /** Reads {@code file}, which by its name is WAL file number {@code fileNumber}, from its header on. */
-  static Outcome read(Path file, long fileNumber, RecordVisitor visitor) throws IOException {
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      long size = ch.size();
+  static Outcome read(FileSystem fs, Path file, long fileNumber, RecordVisitor visitor) throws IOException {
+    try (ReadableFile ch = fs.open(file)) {
+      long size = ch.length();
       if (size < WalFormat.HEADER_SIZE) {
         // The header is forced before any record is written: a short file is an interrupted creation.
         return new Outcome(size, 0, Long.MIN_VALUE,
@@ -112,17 +111,16 @@ final class WalFileReader {
   }
 
   /** Reads the records of {@code file} from {@code start} on (the header is not checked). */
-  static Outcome readFrom(Path file, long start, RecordVisitor visitor) throws IOException {
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      return readRecords(ch, ch.size(), start, visitor);
+  static Outcome readFrom(FileSystem fs, Path file, long start, RecordVisitor visitor) throws IOException {
+    try (ReadableFile ch = fs.open(file)) {
+      return readRecords(ch, ch.length(), start, visitor);
     }
   }
 
-  private static Outcome readRecords(FileChannel ch, long size, long start, RecordVisitor visitor) throws IOException {
+  private static Outcome readRecords(ReadableFile ch, long size, long start, RecordVisitor visitor) throws IOException {
     long records = 0;
     long maxSeqId = Long.MIN_VALUE;
-    // Not closed here: closing the stream would close the channel, which the caller owns.
-    InputStream in = new BufferedInputStream(Channels.newInputStream(ch.position(start)), 1 << 16);
+    InputStream in = new BufferedInputStream(new PositionalStream(ch, start), 1 << 16);
     byte[] header = new byte[WalFormat.RECORD_HEADER_SIZE];
     long pos = start;
     while (pos < size) {
@@ -171,7 +169,7 @@ final class WalFileReader {
    * checksum both match, or -1. Tries every byte offset: after damage, nothing says where the next
    * record starts. A false match needs two 32-bit checksums to agree by chance.
    */
-  static long nextValidRecord(FileChannel ch, long from, long size) throws IOException {
+  static long nextValidRecord(ReadableFile ch, long from, long size) throws IOException {
     int hs = WalFormat.RECORD_HEADER_SIZE;
     byte[] buf = new byte[SCAN_CHUNK + hs];
     long base = from;
@@ -201,12 +199,41 @@ final class WalFileReader {
     }
   }
 
-  private static void readFully(FileChannel ch, long pos, byte[] b, int len) throws IOException {
+  private static void readFully(ReadableFile ch, long pos, byte[] b, int len) throws IOException {
     ByteBuffer buf = ByteBuffer.wrap(b, 0, len);
     while (buf.hasRemaining()) {
       if (ch.read(buf, pos + buf.position()) < 0) {
         throw new IOException("file shrank while being read");
       }
+    }
+  }
+
+  /** Sequential reads of a file from a start position (closing it leaves the file open). */
+  private static final class PositionalStream extends InputStream {
+    private final ReadableFile file;
+    private long pos;
+
+    PositionalStream(ReadableFile file, long start) {
+      this.file = file;
+      this.pos = start;
+    }
+
+    @Override
+    public int read() throws IOException {
+      byte[] one = new byte[1];
+      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (len == 0) {
+        return 0;
+      }
+      int n = file.read(ByteBuffer.wrap(b, off, len), pos);
+      if (n > 0) {
+        pos += n;
+      }
+      return n;
     }
   }
 

@@ -44,7 +44,7 @@ class LayeringTest {
    */
   static final Map<String, Integer> LAYERS = Map.ofEntries(
       Map.entry("util", 0),
-      Map.entry("cell", 1), Map.entry("config", 1), Map.entry("metrics", 1),
+      Map.entry("cell", 1), Map.entry("fs", 1), Map.entry("config", 1), Map.entry("metrics", 1),
       Map.entry("schema", 2),
       Map.entry("scan", 3), Map.entry("cache", 3),
       Map.entry("wal", 4), Map.entry("memstore", 4), Map.entry("sstable", 4), Map.entry("manifest", 4),
@@ -57,6 +57,24 @@ class LayeringTest {
   @ArchTest
   static final ArchRule classesDependOnlyOnLowerLayers =
       classes().should(dependOnlyOnLowerLayers()).because("of the layer table in docs/ARCHITECTURE.md");
+
+  /** The package through which every file operation goes; only it may touch java.nio's file I/O. */
+  static final String FS_PACKAGE = "fs";
+
+  /**
+   * File I/O of the JDK that only {@code io.bellows.fs} may use: everything else reaches files
+   * through a {@code FileSystem}, so that tests can run the engine on a crashable or error-injecting
+   * one. {@link Path} stays allowed as the name of a file.
+   */
+  static final Set<String> FILE_IO_CLASSES = Set.of(
+      "java.nio.file.Files", "java.nio.channels.FileChannel", "java.nio.channels.FileLock",
+      "java.nio.channels.AsynchronousFileChannel", "java.io.RandomAccessFile", "java.io.FileInputStream",
+      "java.io.FileOutputStream", "java.io.FileReader", "java.io.FileWriter", "java.io.File");
+
+  @ArchTest
+  static final ArchRule fileIoOnlyThroughTheFileSystem =
+      classes().should(notUseFileIoOutsideFs())
+          .because("every file operation goes through io.bellows.fs.FileSystem (docs/design/fs.md)");
 
   /** The region's layer: settings are resolved into options records there (or above), never below. */
   static final int RESOLVING_LAYER = 7;
@@ -183,6 +201,24 @@ class LayeringTest {
           }
           events.add(SimpleConditionEvent.violated(a, origin.getName() + " (layer " + layer + ") " + what + ": "
               + a.getDescription() + "; take it from a resolved options record instead"));
+        }
+      }
+    };
+  }
+
+  private static ArchCondition<JavaClass> notUseFileIoOutsideFs() {
+    return new ArchCondition<>("not use java.nio or java.io file I/O outside io.bellows.fs") {
+      @Override
+      public void check(JavaClass origin, ConditionEvents events) {
+        if (FS_PACKAGE.equals(topLevel(origin.getPackageName()))) {
+          return;
+        }
+        for (Dependency d : origin.getDirectDependenciesFromSelf()) {
+          String target = d.getTargetClass().getBaseComponentType().getName();
+          if (FILE_IO_CLASSES.contains(target)) {
+            events.add(SimpleConditionEvent.violated(d, origin.getName() + " uses " + target
+                + " directly: go through io.bellows.fs.FileSystem instead: " + d.getDescription()));
+          }
         }
       }
     };

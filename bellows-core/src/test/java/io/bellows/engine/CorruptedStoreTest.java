@@ -117,7 +117,7 @@ class CorruptedStoreTest {
     }
     for (Path p : files) {
       if (p.getFileName().toString().equals(StoreManifest.FILE_NAME)) {
-        StoreManifest.empty().write(p.getParent());
+        StoreManifest.empty().write(io.bellows.fs.LocalFileSystem.INSTANCE, p.getParent());
       } else {
         Files.delete(p);
       }

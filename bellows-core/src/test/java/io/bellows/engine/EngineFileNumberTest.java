@@ -88,7 +88,7 @@ class EngineFileNumberTest {
     }
     // Every manifest's nextFileId lies above the numbers it lists.
     for (Path store : storeDirectories()) {
-      StoreManifest m = StoreManifest.load(store);
+      StoreManifest m = StoreManifest.load(io.bellows.fs.LocalFileSystem.INSTANCE, store);
       for (long id : m.fileIds()) {
         assertThat(m.nextFileId()).as("%s", store).isGreaterThan(id);
       }

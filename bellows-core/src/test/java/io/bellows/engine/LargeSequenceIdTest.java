@@ -79,7 +79,7 @@ class LargeSequenceIdTest {
     try (Stream<Path> s = Files.walk(dir.resolve("tables"))) {
       storeDir = s.filter(p -> p.getFileName().toString().equals(StoreManifest.FILE_NAME)).findFirst().orElseThrow().getParent();
     }
-    assertThat(StoreManifest.load(storeDir).flushedSeqId()).isGreaterThan(START);
+    assertThat(StoreManifest.load(io.bellows.fs.LocalFileSystem.INSTANCE, storeDir).flushedSeqId()).isGreaterThan(START);
   }
 
   private static void verify(Table t) {

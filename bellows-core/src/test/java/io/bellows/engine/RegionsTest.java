@@ -91,7 +91,7 @@ class RegionsTest {
   /** The rows in the sorted files a store directory's manifest lists, read from the files. */
   private static List<String> rowsInFiles(Path store) throws IOException {
     List<String> rows = new ArrayList<>();
-    StoreManifest m = StoreManifest.load(store);
+    StoreManifest m = StoreManifest.load(io.bellows.fs.LocalFileSystem.INSTANCE, store);
     for (long id : m.fileIds()) {
       SortedFileReader r = SortedFileReader.open(store.resolve(StoreManifest.fileName(id)), id);
       try (CellScanner s = r.scanner()) {
@@ -312,7 +312,7 @@ class RegionsTest {
         c.newRegions(List.of(Bytes.of("g"), new byte[] {(byte) 0xff, 0}))));
     c = c.with(new Catalog.Entry(c.nextTableId(), TableDescriptor.builder("logs").family("d").build(), false,
         c.newRegions(List.of())));
-    c.write(dir);
+    c.write(io.bellows.fs.LocalFileSystem.INSTANCE, dir);
     String text = Files.readString(dir.resolve("CATALOG"));
     assertThat(text).isEqualTo("""
         bellows-catalog 2
@@ -328,7 +328,7 @@ class RegionsTest {
         region 2 4 - -
         crc32c e261b604
         """);
-    Catalog back = Catalog.load(dir);
+    Catalog back = Catalog.load(io.bellows.fs.LocalFileSystem.INSTANCE, dir);
     assertThat(back.nextRegionId()).isEqualTo(5);
     assertThat(back.nextTableId()).isEqualTo(3);
     List<Catalog.Span> users = back.tables().get("users").regions();
@@ -351,8 +351,8 @@ class RegionsTest {
   void regionsThatDoNotCoverTheKeySpaceAreDamage() throws IOException {
     String body = "bellows-catalog 2\nnext-table-id 2\nnext-region-id 3\ntable 1 t enabled\nfamily 1 f\n"
         + "region 1 1 - 67\nregion 1 2 68 -\n";
-    io.bellows.util.ChecksummedText.write(dir.resolve("CATALOG"), body);
-    assertThatThrownBy(() -> Catalog.load(dir)).isInstanceOf(CorruptionException.class)
+    io.bellows.fs.ChecksummedText.write(io.bellows.fs.LocalFileSystem.INSTANCE, dir.resolve("CATALOG"), body);
+    assertThatThrownBy(() -> Catalog.load(io.bellows.fs.LocalFileSystem.INSTANCE, dir)).isInstanceOf(CorruptionException.class)
         .hasMessageContaining("do not cover the key space");
   }
 

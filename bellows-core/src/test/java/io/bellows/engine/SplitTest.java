@@ -474,8 +474,8 @@ class SplitTest {
       write(db.getTable("t"), 0, 500, "a", model);
     }
     // A split that wrote its intent and part of one daughter, then crashed.
-    Catalog c = Catalog.load(dir).withIntent(1, 1, Bytes.of(row(250)));
-    c.write(dir);
+    Catalog c = Catalog.load(io.bellows.fs.LocalFileSystem.INSTANCE, dir).withIntent(1, 1, Bytes.of(row(250)));
+    c.write(io.bellows.fs.LocalFileSystem.INSTANCE, dir);
     Path daughter = dir.resolve("tables").resolve("1-t").resolve(Integer.toString(c.intent().daughterA()));
     Files.createDirectories(daughter.resolve("f"));
     Path foreign = daughter.resolve("f").resolve("notes.txt");
@@ -484,8 +484,8 @@ class SplitTest {
       assertThat(db.regions("t")).hasSize(1);
       assertThat(scanAll(db.getTable("t"))).isEqualTo(model);
     }
-    assertThat(Catalog.load(dir).intent()).isNull();
-    assertThat(Catalog.load(dir).nextRegionId()).isEqualTo(c.nextRegionId()); // daughter ids are not reused
+    assertThat(Catalog.load(io.bellows.fs.LocalFileSystem.INSTANCE, dir).intent()).isNull();
+    assertThat(Catalog.load(io.bellows.fs.LocalFileSystem.INSTANCE, dir).nextRegionId()).isEqualTo(c.nextRegionId()); // daughter ids are not reused
     assertThat(foreign).exists(); // only Bellows' files are deleted
   }
 

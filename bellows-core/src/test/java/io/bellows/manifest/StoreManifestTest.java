@@ -22,25 +22,25 @@ class StoreManifestTest {
 
   @Test
   void writesTheDocumentedBytes() throws IOException {
-    new StoreManifest((1L << 33) + 5, 9, List.of(3L, 4L)).write(dir);
+    new StoreManifest((1L << 33) + 5, 9, List.of(3L, 4L)).write(io.bellows.fs.LocalFileSystem.INSTANCE, dir);
     byte[] bytes = Files.readAllBytes(dir.resolve(StoreManifest.FILE_NAME));
     assertThat(HexFormat.of().formatHex(bytes)).isEqualTo(GOLDEN);
-    assertThat(StoreManifest.load(dir)).isEqualTo(new StoreManifest((1L << 33) + 5, 9, List.of(3L, 4L)));
+    assertThat(StoreManifest.load(io.bellows.fs.LocalFileSystem.INSTANCE, dir)).isEqualTo(new StoreManifest((1L << 33) + 5, 9, List.of(3L, 4L)));
     assertThat(Files.exists(dir.resolve(StoreManifest.FILE_NAME + ".tmp"))).isFalse();
   }
 
   @Test
   void aNewStoreHasAnEmptyManifest() throws IOException {
-    StoreManifest.initialize(dir.resolve("f"));
-    assertThat(StoreManifest.load(dir.resolve("f"))).isEqualTo(StoreManifest.empty());
+    StoreManifest.initialize(io.bellows.fs.LocalFileSystem.INSTANCE, dir.resolve("f"));
+    assertThat(StoreManifest.load(io.bellows.fs.LocalFileSystem.INSTANCE, dir.resolve("f"))).isEqualTo(StoreManifest.empty());
   }
 
   @Test
   void anAbsentManifestIsDamageNotAnEmptyStore() throws IOException {
     Files.writeString(dir.resolve(StoreManifest.fileName(7)), "data");
-    assertThatThrownBy(() -> StoreManifest.load(dir)).isInstanceOf(CorruptionException.class)
+    assertThatThrownBy(() -> StoreManifest.load(io.bellows.fs.LocalFileSystem.INSTANCE, dir)).isInstanceOf(CorruptionException.class)
         .hasMessageContaining("MANIFEST").hasMessageContaining("1 sorted files present");
-    assertThatThrownBy(() -> StoreManifest.load(dir.resolve("gone"))).isInstanceOf(CorruptionException.class)
+    assertThatThrownBy(() -> StoreManifest.load(io.bellows.fs.LocalFileSystem.INSTANCE, dir.resolve("gone"))).isInstanceOf(CorruptionException.class)
         .hasMessageContaining("store directory is missing");
   }
 
@@ -57,20 +57,20 @@ class StoreManifestTest {
 
   @Test
   void everyFlippedByteAndEveryTruncationIsDetected() throws IOException {
-    new StoreManifest(77, 5, List.of(1L, 2L, 3L)).write(dir);
+    new StoreManifest(77, 5, List.of(1L, 2L, 3L)).write(io.bellows.fs.LocalFileSystem.INSTANCE, dir);
     Path p = dir.resolve(StoreManifest.FILE_NAME);
     byte[] good = Files.readAllBytes(p);
     for (int i = 0; i < good.length; i++) {
       byte[] bad = good.clone();
       bad[i] ^= 0x01;
       Files.write(p, bad);
-      assertThatThrownBy(() -> StoreManifest.load(dir)).as("flip at %d", i)
+      assertThatThrownBy(() -> StoreManifest.load(io.bellows.fs.LocalFileSystem.INSTANCE, dir)).as("flip at %d", i)
           .isInstanceOf(CorruptionException.class).hasMessageContaining("MANIFEST");
     }
     for (int len = 0; len < good.length; len++) {
       Files.write(p, java.util.Arrays.copyOf(good, len));
       final int l = len;
-      assertThatThrownBy(() -> StoreManifest.load(dir)).as("truncated to %d", l)
+      assertThatThrownBy(() -> StoreManifest.load(io.bellows.fs.LocalFileSystem.INSTANCE, dir)).as("truncated to %d", l)
           .isInstanceOf(CorruptionException.class);
     }
   }

@@ -37,7 +37,7 @@ class MajorCompactionWaitTest {
     StoreContext ctx = new StoreContext(OptionsResolver.store(options, table, family), options.clock(),
         () -> Long.MAX_VALUE, InMemoryWork.on(Runnable::run), OptionsResolver.chunkAllocator(options), new MetricSet(),
         FileNumberAllocator.over(new AtomicLong(1)), 7);
-    Store.initialize(dir);
+    Store.initialize(io.bellows.fs.LocalFileSystem.INSTANCE, dir);
     Store store = new Store(family, dir, ctx);
     try {
       long seq = 1;

@@ -38,8 +38,8 @@ class StoreFileNumberTest {
     StoreContext ctx = new StoreContext(OptionsResolver.store(options, table, table.family("a")), options.clock(),
         () -> Long.MAX_VALUE, InMemoryWork.on(Runnable::run), OptionsResolver.chunkAllocator(options), new MetricSet(),
         FileNumberAllocator.over(counter), 12345);
-    Store.initialize(dir.resolve("a"));
-    Store.initialize(dir.resolve("b"));
+    Store.initialize(io.bellows.fs.LocalFileSystem.INSTANCE, dir.resolve("a"));
+    Store.initialize(io.bellows.fs.LocalFileSystem.INSTANCE, dir.resolve("b"));
     Store a = new Store(ColumnFamilyDescriptor.of("a"), dir.resolve("a"), ctx);
     Store b = new Store(ColumnFamilyDescriptor.of("b"), dir.resolve("b"), ctx);
     try {
@@ -50,12 +50,12 @@ class StoreFileNumberTest {
       assertThat(ids(b)).containsExactly(41L);
       assertThat(a.files()).allSatisfy(f -> assertThat(f.engineInstanceId()).isEqualTo(12345));
       // The manifest records the engine counter when written: above every number handed out so far.
-      assertThat(StoreManifest.load(dir.resolve("a")).nextFileId()).isEqualTo(43);
-      assertThat(StoreManifest.load(dir.resolve("b")).nextFileId()).isEqualTo(42);
+      assertThat(StoreManifest.load(io.bellows.fs.LocalFileSystem.INSTANCE, dir.resolve("a")).nextFileId()).isEqualTo(43);
+      assertThat(StoreManifest.load(io.bellows.fs.LocalFileSystem.INSTANCE, dir.resolve("b")).nextFileId()).isEqualTo(42);
 
       assertThat(a.compact(true)).isTrue();
       assertThat(ids(a)).containsExactly(43L);
-      assertThat(StoreManifest.load(dir.resolve("a")).nextFileId()).isEqualTo(44);
+      assertThat(StoreManifest.load(io.bellows.fs.LocalFileSystem.INSTANCE, dir.resolve("a")).nextFileId()).isEqualTo(44);
       assertThat(counter.get()).isEqualTo(44);
     } finally {
       a.close();

@@ -48,7 +48,7 @@ class WalDamageTest {
     }
     List<Placed> placed = new ArrayList<>();
     for (Path f : walFiles(dir)) {
-      WalFileReader.Outcome o = WalFileReader.read(f, WalFormat.parseFileNumber(f),
+      WalFileReader.Outcome o = WalFileReader.read(io.bellows.fs.LocalFileSystem.INSTANCE, f, WalFormat.parseFileNumber(f),
           (off, len, e) -> placed.add(new Placed(f, off, off + WalFormat.RECORD_HEADER_SIZE + len, e)));
       assertThat(o.problem()).isNull();
     }

@@ -1,10 +1,10 @@
-package io.bellows.util;
+package io.bellows.fs;
 
+import io.bellows.util.CorruptionException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.zip.CRC32C;
 
@@ -20,8 +20,8 @@ public final class ChecksummedText {
   private ChecksummedText() {}
 
   /** Writes {@code body} (which must end with a newline) and its checksum line, atomically. */
-  public static void write(Path file, String body) throws IOException {
-    AtomicFiles.write(file, render(body).getBytes(StandardCharsets.UTF_8));
+  public static void write(FileSystem fs, Path file, String body) throws IOException {
+    AtomicFiles.write(fs, file, render(body).getBytes(StandardCharsets.UTF_8));
   }
 
   /** {@code body} followed by its checksum line. */
@@ -36,8 +36,8 @@ public final class ChecksummedText {
    * header line included. Throws {@link CorruptionException} naming the file and {@code what} it
    * should be for a wrong header, a missing or wrong checksum, or bytes that are not UTF-8.
    */
-  public static String read(Path file, String header, String what) throws IOException {
-    byte[] raw = Files.readAllBytes(file);
+  public static String read(FileSystem fs, Path file, String header, String what) throws IOException {
+    byte[] raw = fs.readAll(file);
     String bytes = new String(raw, StandardCharsets.ISO_8859_1); // one char per byte
     int crcLine = bytes.lastIndexOf(CRC_PREFIX);
     if (!bytes.startsWith(header + "\n") || crcLine < 0) {

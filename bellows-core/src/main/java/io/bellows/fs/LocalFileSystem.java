@@ -1,0 +1,221 @@
+package io.bellows.fs;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The engine's default file system: the local disk through {@code java.nio}. Appends go straight to
+ * the operating system (a {@link FileChannel} write), {@link WritableFile#sync} is {@code
+ * force(true)}, {@link WritableFile#syncData} {@code force(false)}, a directory sync forces the
+ * directory opened for reading, the lock is an OS file lock. Stateless; one shared {@link
+ * #INSTANCE}.
+ */
+public final class LocalFileSystem implements FileSystem {
+  public static final LocalFileSystem INSTANCE = new LocalFileSystem();
+
+  private static final boolean LINUX = System.getProperty("os.name", "").toLowerCase().contains("linux");
+
+  private LocalFileSystem() {}
+
+  @Override
+  public WritableFile create(Path file) throws IOException {
+    return new LocalWritableFile(FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
+  }
+
+  @Override
+  public ReadableFile open(Path file) throws IOException {
+    if (Files.isDirectory(file)) { // some platforms open a directory and fail only on reading
+      throw new IOException(file + " is a directory");
+    }
+    FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
+    return new ReadableFile() {
+      @Override
+      public int read(ByteBuffer dst, long position) throws IOException {
+        return ch.read(dst, position);
+      }
+
+      @Override
+      public long length() throws IOException {
+        return ch.size();
+      }
+
+      @Override
+      public void close() throws IOException {
+        ch.close();
+      }
+    };
+  }
+
+  @Override
+  public long length(Path file) throws IOException {
+    return Files.size(file);
+  }
+
+  @Override
+  public void rename(Path from, Path to) throws IOException {
+    try {
+      Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (AtomicMoveNotSupportedException e) {
+      throw new IOException("file system cannot rename atomically: " + from, e);
+    }
+  }
+
+  @Override
+  public void link(Path existing, Path link) throws IOException {
+    Files.createLink(link, existing);
+  }
+
+  @Override
+  public boolean delete(Path file) throws IOException {
+    if (Files.isDirectory(file)) {
+      throw new IOException(file + " is a directory, not a file");
+    }
+    return Files.deleteIfExists(file);
+  }
+
+  @Override
+  public void truncate(Path file, long length) throws IOException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      if (length > ch.size()) {
+        throw new IOException(file + ": cannot truncate " + ch.size() + " bytes to " + length);
+      }
+      ch.truncate(length);
+      ch.force(true);
+    }
+  }
+
+  @Override
+  public List<Path> list(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      throw new NotDirectoryException(dir.toString());
+    }
+    List<Path> out = new ArrayList<>();
+    try (Stream<Path> s = Files.list(dir)) {
+      s.forEach(out::add);
+    }
+    out.sort(null);
+    return out;
+  }
+
+  @Override
+  public void createDirectories(Path dir) throws IOException {
+    Files.createDirectories(dir);
+  }
+
+  @Override
+  public boolean deleteDirectory(Path dir) throws IOException {
+    if (Files.exists(dir) && !Files.isDirectory(dir)) {
+      throw new NotDirectoryException(dir.toString());
+    }
+    return Files.deleteIfExists(dir); // DirectoryNotEmptyException if it holds anything
+  }
+
+  @Override
+  public void syncDirectory(Path dir) throws IOException {
+    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+      ch.force(true);
+    } catch (IOException e) {
+      // Some platforms cannot open directories for reading; Linux can. Only fail where it matters.
+      if (LINUX) {
+        throw e;
+      }
+    }
+  }
+
+  @Override
+  public boolean exists(Path path) {
+    return Files.exists(path);
+  }
+
+  @Override
+  public boolean isDirectory(Path path) {
+    return Files.isDirectory(path);
+  }
+
+  @Override
+  public boolean isFile(Path path) {
+    return Files.isRegularFile(path);
+  }
+
+  @Override
+  public Lock tryLock(Path file, boolean create) throws IOException {
+    FileChannel ch = create
+        ? FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)
+        : FileChannel.open(file, StandardOpenOption.WRITE);
+    FileLock l;
+    try {
+      l = ch.tryLock();
+    } catch (OverlappingFileLockException e) {
+      l = null; // held by another holder in this JVM
+    } catch (IOException | RuntimeException e) {
+      ch.close();
+      throw e;
+    }
+    if (l == null) {
+      ch.close();
+      return null;
+    }
+    FileLock held = l;
+    return () -> {
+      try {
+        held.release();
+      } finally {
+        ch.close();
+      }
+    };
+  }
+
+  @Override
+  public String toString() {
+    return "local";
+  }
+
+  /** A {@link FileChannel} opened for writing; every append goes straight to the operating system. */
+  private static final class LocalWritableFile implements WritableFile {
+    private final FileChannel channel;
+    private long size;
+
+    LocalWritableFile(FileChannel channel) {
+      this.channel = channel;
+    }
+
+    @Override
+    public void append(ByteBuffer src) throws IOException {
+      while (src.hasRemaining()) {
+        size += channel.write(src);
+      }
+    }
+
+    @Override
+    public void sync() throws IOException {
+      channel.force(true);
+    }
+
+    @Override
+    public void syncData() throws IOException {
+      channel.force(false);
+    }
+
+    @Override
+    public long size() {
+      return size;
+    }
+
+    @Override
+    public void close() throws IOException {
+      channel.close();
+    }
+  }
+}

@@ -1,0 +1,291 @@
+package io.bellows.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.bellows.client.Bellows;
+import io.bellows.client.Get;
+import io.bellows.client.Put;
+import io.bellows.client.Table;
+import io.bellows.config.Durability;
+import io.bellows.config.EngineOptions;
+import io.bellows.config.Knobs;
+import io.bellows.fs.AtomicFiles;
+import io.bellows.fs.Fault;
+import io.bellows.fs.FaultInjectingFileSystem;
+import io.bellows.fs.FaultInjectingFileSystem.Error;
+import io.bellows.fs.FaultInjectingFileSystem.Op;
+import io.bellows.fs.MemFileSystem;
+import io.bellows.manifest.StoreManifest;
+import io.bellows.schema.TableDescriptor;
+import io.bellows.util.BackgroundError;
+import io.bellows.util.Bytes;
+import io.bellows.util.StorageException;
+import io.bellows.util.WritesStoppedException;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * What the engine does when the disk fails, on {@link FaultInjectingFileSystem} over {@link
+ * MemFileSystem}: a failing log stops writes with nothing acknowledged lost, even across a power
+ * loss; a failing flush is retried, stops writes with the disk's own reason, leaves no file half
+ * there and resumes by itself once the fault is gone ("space freed"); a failing compaction is
+ * retried without stopping writes; a failed directory sync after a rename fails the step it belongs
+ * to. Every write here is FSYNC_WAL, so "acknowledged" means "survives a power loss". Waiting is on
+ * the listener's latches, never by sleeping.
+ */
+class IoErrorTest {
+  private static final Path DIR = Path.of("/io-errors/data");
+  private static final byte[] F = Bytes.of("f");
+  private static final byte[] Q = Bytes.of("q");
+  private static final String STORE = "/tables/1-t/1/f";
+
+  private final MemFileSystem disk = new MemFileSystem();
+  private final FaultInjectingFileSystem fs = new FaultInjectingFileSystem(disk);
+  private final RecordingListener rec = new RecordingListener();
+
+  @BeforeEach
+  void durableParent() throws IOException {
+    AtomicFiles.createDirectories(disk, DIR.getParent());
+  }
+
+  private EngineOptions.Builder options() {
+    return EngineOptions.builder().eventListener(rec).set(Knobs.DEFAULT_DURABILITY, Durability.FSYNC_WAL);
+  }
+
+  private Bellows open(EngineOptions.Builder options) {
+    Bellows db = Bellows.open(DIR, options.build(), fs);
+    if (!db.tableExists("t")) {
+      db.createTable(TableDescriptor.builder("t").flushSize(64L * 1024).family("f").build());
+    }
+    return db;
+  }
+
+  /** Loses power now and reopens on what the disk kept, without faults. */
+  private Bellows powerLossAndReopen(Bellows db) {
+    MemFileSystem after = disk.crash(new Random(1), true);
+    try {
+      db.close();
+    } catch (RuntimeException ignored) {
+      // the machine is off
+    }
+    return Bellows.open(DIR, EngineOptions.defaults(), after);
+  }
+
+  private static void put(Table t, int i) {
+    t.put(new Put(Bytes.of(row(i))).addColumn(F, Q, new byte[1000]));
+  }
+
+  private static String row(int i) {
+    return String.format("r%06d", i);
+  }
+
+  private static void assertRows(Bellows db, int n) {
+    Table t = db.getTable("t");
+    for (int i = 0; i < n; i++) {
+      assertThat(t.get(new Get(Bytes.of(row(i)))).isEmpty()).as("acknowledged row %d", i).isFalse();
+    }
+  }
+
+  /** Writes rows until one fails; returns how many were acknowledged (the failure is in {@code failed[0]}). */
+  private static int writeUntilFailure(Table t, int from, RuntimeException[] failed) {
+    int i = from;
+    for (; i < from + 1000; i++) {
+      try {
+        put(t, i);
+      } catch (RuntimeException e) {
+        failed[0] = e;
+        return i;
+      }
+    }
+    return i;
+  }
+
+  // ====================================================================== the log
+
+  @Test
+  @Timeout(60)
+  void aFailingLogWriteStopsWritesAndLosesNoAcknowledgedWriteEvenInAPowerLoss() {
+    aFailingLogStopsWrites(Fault.on(Error.EIO, Op.WRITE).paths("/wal/"), "Input/output error");
+  }
+
+  @Test
+  @Timeout(60)
+  void aFailingLogSyncStopsWritesAndLosesNoAcknowledgedWriteEvenInAPowerLoss() {
+    aFailingLogStopsWrites(Fault.on(Error.FSYNC, Op.SYNC).paths("/wal/"), "fsync failed");
+  }
+
+  private void aFailingLogStopsWrites(Fault fault, String reason) {
+    Bellows db = open(options());
+    Table t = db.getTable("t");
+    for (int i = 0; i < 10; i++) {
+      put(t, i);
+    }
+    fs.inject(fault);
+    RuntimeException[] failed = new RuntimeException[1];
+    int acknowledged = writeUntilFailure(t, 10, failed);
+    assertThat(acknowledged).as("the first write after the fault fails").isEqualTo(10);
+    assertThat(failed[0]).isInstanceOf(StorageException.class).isNotInstanceOf(WritesStoppedException.class)
+        .hasStackTraceContaining(reason);
+    BackgroundError e = db.backgroundError().orElseThrow();
+    assertThat(e.kind()).isEqualTo(BackgroundError.Kind.WAL);
+    assertThat(e.severity()).isEqualTo(BackgroundError.Severity.HARD);
+    assertThatThrownBy(() -> put(t, 11)).isInstanceOf(WritesStoppedException.class);
+    assertRows(db, acknowledged); // reads go on
+    fault.disable();
+    assertThatThrownBy(db::resume).as("only a reopen settles the log").isInstanceOf(WritesStoppedException.class);
+    try (Bellows reopened = powerLossAndReopen(db)) {
+      assertThat(reopened.backgroundError()).isEmpty();
+      assertRows(reopened, acknowledged);
+      put(reopened.getTable("t"), 12);
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void aFailedDirectorySyncOfANewLogFileFailsTheWrite() {
+    Bellows db = open(options().set(Knobs.WAL_ROLL_SIZE, 64L * 1024));
+    Table t = db.getTable("t");
+    put(t, 0); // the first log file exists now
+    Fault fault = fs.inject(Fault.on(Error.FSYNC, Op.SYNC_DIRECTORY).paths("/wal$"));
+    RuntimeException[] failed = new RuntimeException[1];
+    int acknowledged = writeUntilFailure(t, 1, failed);
+    assertThat(failed[0]).as("a write into a log file whose name may not survive").isNotNull()
+        .hasStackTraceContaining("fsync failed");
+    assertThat(db.backgroundError()).get().extracting(BackgroundError::kind).isEqualTo(BackgroundError.Kind.WAL);
+    fault.disable();
+    try (Bellows reopened = powerLossAndReopen(db)) {
+      assertRows(reopened, acknowledged);
+    }
+  }
+
+  // ====================================================================== flushes
+
+  @Test
+  @Timeout(60)
+  void aFlushOnAFullDiskIsRetriedStopsWritesWithTheReasonAndResumesWhenSpaceIsFreed() throws IOException {
+    Bellows db = open(options().set(Knobs.FLUSH_FAILURES_STOP_WRITES, 3));
+    Table t = db.getTable("t");
+    Fault full = fs.inject(Fault.on(Error.ENOSPC, Op.CREATE, Op.WRITE).paths("\\.sst"));
+    RuntimeException[] failed = new RuntimeException[1];
+    int acknowledged = writeUntilFailure(t, 0, failed);
+    try {
+      assertThat(rec.writesStopped.await(30, TimeUnit.SECONDS)).as("writes stopped").isTrue();
+    } catch (InterruptedException e) {
+      throw new AssertionError(e);
+    }
+    BackgroundError e = db.backgroundError().orElseThrow();
+    assertThat(e.kind()).isEqualTo(BackgroundError.Kind.FLUSH);
+    assertThat(e.severity()).isEqualTo(BackgroundError.Severity.HARD);
+    assertThat(e.attempts()).as("retried").isGreaterThanOrEqualTo(3);
+    assertThatThrownBy(() -> put(t, 100_000)).isInstanceOf(WritesStoppedException.class)
+        .hasMessageContaining("No space left on device");
+    assertThat(fs.injected(Error.ENOSPC)).isGreaterThanOrEqualTo(3);
+    assertRows(db, acknowledged);
+    assertNoStrayFiles(); // every attempt failed at creating its file: none can be in the making
+
+    full.disable(); // space freed; nobody calls resume()
+    try {
+      assertThat(rec.recovered.await(30, TimeUnit.SECONDS)).as("a background retry worked").isTrue();
+    } catch (InterruptedException ex) {
+      throw new AssertionError(ex);
+    }
+    assertThat(db.backgroundError()).isEmpty();
+    put(t, acknowledged);
+    db.flush("t"); // waits for a background flush that may be writing its file now
+    assertNoStrayFiles();
+    try (Bellows reopened = powerLossAndReopen(db)) {
+      assertRows(reopened, acknowledged + 1);
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void writesToAStoreWhoseFlushesFailArePacedThenStopped() throws Exception {
+    // Flush failures alone never stop writes here: the full memory store does, after a short wait.
+    Bellows db = open(options().set(Knobs.FLUSH_FAILURES_STOP_WRITES, 1_000_000)
+        .set(Knobs.MEMSTORE_BLOCK_MULTIPLIER, 2.0).set(Knobs.BLOCKING_WAIT_MS, 200L));
+    Table t = db.getTable("t");
+    fs.inject(Fault.on(Error.ENOSPC, Op.CREATE).paths("\\.sst"));
+    RuntimeException[] failed = new RuntimeException[1];
+    int acknowledged = writeUntilFailure(t, 0, failed);
+    assertThat(db.metrics().get("writes.delayed.count.store.memory").longValue()).as("paced first").isPositive();
+    assertThat(failed[0]).isInstanceOf(WritesStoppedException.class).hasMessageContaining("No space left on device");
+    assertThat(rec.writesStopped.await(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(db.backgroundError()).get().extracting(BackgroundError::severity).isEqualTo(BackgroundError.Severity.HARD);
+    assertRows(db, acknowledged);
+    try (Bellows reopened = powerLossAndReopen(db)) {
+      assertRows(reopened, acknowledged);
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void aFailedDirectorySyncAfterASortedFilesRenameFailsTheFlush() {
+    Bellows db = open(options());
+    Table t = db.getTable("t");
+    for (int i = 0; i < 10; i++) {
+      put(t, i);
+    }
+    Fault fault = fs.inject(Fault.on(Error.FSYNC, Op.SYNC_DIRECTORY).paths(STORE + "$").nth(1));
+    assertThatThrownBy(() -> db.flush("t")).as("the flush whose rename may not survive")
+        .hasStackTraceContaining("fsync failed");
+    assertThat(fault.fired()).isEqualTo(1);
+    db.flush("t"); // the next attempt works
+    assertThat(db.storeMetrics("t").values().stream().mapToLong(m -> m.get("store.files").longValue()).sum())
+        .isEqualTo(1);
+    try (Bellows reopened = powerLossAndReopen(db)) {
+      assertRows(reopened, 10);
+    }
+  }
+
+  // ====================================================================== compactions
+
+  @Test
+  @Timeout(60)
+  void aFailingCompactionIsRetriedWithoutStoppingWritesAndRecoversByItself() throws Exception {
+    Bellows db = open(options().set(Knobs.COMPACTION_MIN_FILES, 3));
+    Table t = db.getTable("t");
+    // Three flushes make three files; the fourth sorted file made is the compaction's.
+    Fault fault = fs.inject(Fault.on(Error.EIO, Op.CREATE).paths("\\.sst").from(4));
+    int n = 0;
+    for (int f = 0; f < 3; f++) {
+      for (int i = 0; i < 5; i++) {
+        put(t, n++);
+      }
+      db.flush("t");
+    }
+    assertThat(rec.firstError.await(30, TimeUnit.SECONDS)).as("the compaction failed").isTrue();
+    BackgroundError e = db.backgroundError().orElseThrow();
+    assertThat(e.kind()).isEqualTo(BackgroundError.Kind.COMPACTION);
+    assertThat(e.severity()).isEqualTo(BackgroundError.Severity.SOFT);
+    for (int i = 0; i < 5; i++) {
+      put(t, n++); // writes go on
+    }
+    assertRows(db, n);
+    fault.disable();
+    assertThat(rec.recovered.await(30, TimeUnit.SECONDS)).as("a background retry worked").isTrue();
+    assertThat(db.backgroundError()).isEmpty();
+    assertThat(fs.injected(Op.CREATE)).isGreaterThanOrEqualTo(1);
+    try (Bellows reopened = powerLossAndReopen(db)) {
+      assertRows(reopened, n);
+    }
+  }
+
+  /** Only the manifest and the files it lists are in the store directory: nothing half written. */
+  private void assertNoStrayFiles() throws IOException {
+    Path store = Path.of(DIR + STORE);
+    StoreManifest m = StoreManifest.load(disk, store);
+    List<String> expected = new java.util.ArrayList<>();
+    expected.add(StoreManifest.FILE_NAME);
+    m.fileIds().forEach(id -> expected.add(StoreManifest.fileName(id)));
+    assertThat(disk.list(store).stream().map(p -> p.getFileName().toString()).toList())
+        .containsExactlyInAnyOrderElementsOf(expected);
+  }
+}
