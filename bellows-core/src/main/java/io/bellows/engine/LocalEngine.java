@@ -1033,7 +1033,7 @@ public final class LocalEngine implements Engine {
     for (Path p : w.files()) {
       long bytes;
       try {
-        bytes = Files.size(p);
+        bytes = fs.length(p);
       } catch (IOException deletedMeanwhile) {
         continue;
       }

@@ -2,6 +2,8 @@ package io.bellows.engine;
 
 import io.bellows.cell.Cell;
 import io.bellows.cell.Cells;
+import io.bellows.fs.FileSystem;
+import io.bellows.fs.LocalFileSystem;
 import io.bellows.manifest.StoreManifest;
 import io.bellows.sstable.SortedFileReader;
 import io.bellows.sstable.SortedFileScanner;
@@ -11,10 +13,7 @@ import io.bellows.wal.WalDump;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -59,6 +58,8 @@ public final class Repair {
     }
   }
 
+  /** Offline tools work on the local disk. */
+  private final FileSystem fs = LocalFileSystem.INSTANCE;
   private final Path dir;
   private final boolean fix;
   private final PrintStream out;
@@ -80,7 +81,7 @@ public final class Repair {
    * in an engine.
    */
   public static Report run(Path dir, boolean fix, PrintStream out) {
-    if (!Files.isRegularFile(dir.resolve(Catalog.FILE_NAME))) {
+    if (!LocalFileSystem.INSTANCE.isFile(dir.resolve(Catalog.FILE_NAME))) {
       throw new StorageException(dir + " is not a Bellows data directory (it has no " + Catalog.FILE_NAME
           + "); nothing was changed");
     }
@@ -106,7 +107,7 @@ public final class Repair {
   private void checkCatalog() {
     Path p = dir.resolve(Catalog.FILE_NAME);
     try {
-      Catalog.load(dir);
+      Catalog.load(fs, dir);
       out.println("catalog: ok");
     } catch (IOException | RuntimeException e) {
       found(p, reason(e), "nothing: the catalog holds every table's settings and region boundaries;"
@@ -116,11 +117,11 @@ public final class Repair {
 
   private void checkOptions() throws IOException {
     Path p = dir.resolve(OptionsFile.FILE_NAME);
-    if (!Files.exists(p)) {
+    if (!fs.exists(p)) {
       return;
     }
     try {
-      OptionsFile.load(p);
+      OptionsFile.load(fs, p);
       out.println("options: ok");
     } catch (IOException | RuntimeException e) {
       boolean done = fix && setAside(p);
@@ -131,19 +132,19 @@ public final class Repair {
   /** Every store directory: tables/<table>/<region>/<family>/. */
   private void checkStores() throws IOException {
     Path tables = dir.resolve("tables");
-    if (!Files.isDirectory(tables)) {
+    if (!fs.isDirectory(tables)) {
       return;
     }
     for (Path table : list(tables)) {
-      if (!Files.isDirectory(table) || !TableDirectories.isTableDirectoryName(table.getFileName().toString())) {
+      if (!fs.isDirectory(table) || !TableDirectories.isTableDirectoryName(table.getFileName().toString())) {
         continue;
       }
       for (Path region : list(table)) {
-        if (!Files.isDirectory(region) || !TableDirectories.isRegionDirectoryName(region.getFileName().toString())) {
+        if (!fs.isDirectory(region) || !TableDirectories.isRegionDirectoryName(region.getFileName().toString())) {
           continue;
         }
         for (Path store : list(region)) {
-          if (Files.isDirectory(store)) {
+          if (fs.isDirectory(store)) {
             checkStore(store);
           }
         }
@@ -156,7 +157,7 @@ public final class Repair {
     out.println("store " + dir.relativize(store));
     StoreManifest manifest;
     try {
-      manifest = StoreManifest.load(store);
+      manifest = StoreManifest.load(fs, store);
     } catch (IOException | RuntimeException e) {
       rebuildManifest(store, reason(e));
       return;
@@ -175,7 +176,7 @@ public final class Repair {
       }
     }
     if (fix && !damaged.isEmpty()) {
-      new StoreManifest(manifest.flushedSeqId(), manifest.nextFileId(), kept).write(store);
+      new StoreManifest(manifest.flushedSeqId(), manifest.nextFileId(), kept).write(fs, store);
       for (Path file : damaged) {
         setAside(file);
       }
@@ -192,7 +193,7 @@ public final class Repair {
     long maxId = 0;
     for (Path f : list(store)) {
       long id = StoreManifest.parseFileId(f.getFileName().toString());
-      if (id < 0 || !Files.isRegularFile(f)) {
+      if (id < 0 || !fs.isFile(f)) {
         continue;
       }
       String fileProblem = verify(f, id);
@@ -203,7 +204,7 @@ public final class Repair {
       }
       good.add(id);
       maxId = Math.max(maxId, id);
-      SortedFileReader r = SortedFileReader.open(f, id);
+      SortedFileReader r = SortedFileReader.open(fs, f, id, io.bellows.sstable.BlockSource.Wrapper.IDENTITY);
       try {
         maxSeqId = Math.max(maxSeqId, r.metadata().maxSeqId());
       } finally {
@@ -214,10 +215,10 @@ public final class Repair {
     found(manifestFile, problem, "rebuild the manifest from the " + good.size() + " sorted files present that check"
         + " out (files a compaction replaced but had not deleted come back too)", false);
     if (fix) {
-      if (Files.exists(manifestFile)) {
+      if (fs.exists(manifestFile)) {
         setAside(manifestFile);
       }
-      new StoreManifest(maxSeqId, maxId + 1, good).write(store);
+      new StoreManifest(maxSeqId, maxId + 1, good).write(fs, store);
       for (Path f : bad) {
         setAside(f);
       }
@@ -230,12 +231,12 @@ public final class Repair {
   /** Reads every cell of a sorted file; returns what is wrong, or null if it checks out. */
   private String verify(Path file, long id) {
     sortedFiles++;
-    if (!Files.isRegularFile(file)) {
+    if (!fs.isFile(file)) {
       return "listed in the manifest but missing";
     }
     SortedFileReader r;
     try {
-      r = SortedFileReader.open(file, id);
+      r = SortedFileReader.open(fs, file, id, io.bellows.sstable.BlockSource.Wrapper.IDENTITY);
     } catch (RuntimeException e) {
       return reason(e);
     }
@@ -259,12 +260,12 @@ public final class Repair {
 
   private void checkWal() throws IOException {
     Path wal = dir.resolve("wal");
-    if (!Files.isDirectory(wal)) {
+    if (!fs.isDirectory(wal)) {
       return;
     }
     PrintStream silent = new PrintStream(OutputStream.nullOutputStream());
     for (Path f : list(wal)) {
-      if (!Files.isRegularFile(f) || !f.getFileName().toString().startsWith("wal-")) {
+      if (!fs.isFile(f) || !f.getFileName().toString().startsWith("wal-")) {
         continue;
       }
       walFiles++;
@@ -297,11 +298,13 @@ public final class Repair {
   /** Moves a file to the same relative path under damaged/ (never over an earlier one). */
   private boolean setAside(Path file) throws IOException {
     Path target = dir.resolve(DAMAGED).resolve(dir.relativize(file));
-    Files.createDirectories(target.getParent());
-    for (int n = 1; Files.exists(target); n++) {
+    fs.createDirectories(target.getParent());
+    for (int n = 1; fs.exists(target); n++) {
       target = target.resolveSibling(file.getFileName() + "." + n);
     }
-    Files.move(file, target, StandardCopyOption.ATOMIC_MOVE);
+    fs.rename(file, target);
+    fs.syncDirectory(target.getParent());
+    fs.syncDirectory(file.getParent());
     return true;
   }
 
@@ -315,13 +318,8 @@ public final class Repair {
     }
   }
 
-  private static List<Path> list(Path d) throws IOException {
-    List<Path> out = new ArrayList<>();
-    try (DirectoryStream<Path> s = Files.newDirectoryStream(d)) {
-      s.forEach(out::add);
-    }
-    out.sort(null);
-    return out;
+  private List<Path> list(Path d) throws IOException {
+    return fs.list(d);
   }
 
   private static String reason(Throwable e) {

@@ -136,13 +136,13 @@ class RepairTest {
   void aMissingManifestIsRebuiltFromTheSortedFilesPresent() throws IOException {
     writeTwoFiles();
     Path manifest = sortedFiles().get(0).resolveSibling(StoreManifest.FILE_NAME);
-    StoreManifest original = StoreManifest.load(manifest.getParent());
+    StoreManifest original = StoreManifest.load(io.bellows.fs.LocalFileSystem.INSTANCE, manifest.getParent());
     Files.delete(manifest);
     assertThatThrownBy(() -> Bellows.open(dir, EngineOptions.defaults())).isInstanceOf(CorruptionException.class);
     assertThat(repair(false).findings()).singleElement().satisfies(f -> assertThat(f.file()).isEqualTo(manifest));
 
     assertThat(repair(true).allRepaired()).as(output()).isTrue();
-    StoreManifest rebuilt = StoreManifest.load(manifest.getParent());
+    StoreManifest rebuilt = StoreManifest.load(io.bellows.fs.LocalFileSystem.INSTANCE, manifest.getParent());
     assertThat(rebuilt.fileIds()).containsExactlyInAnyOrderElementsOf(original.fileIds());
     assertThat(rebuilt.flushedSeqId()).isEqualTo(original.flushedSeqId());
     assertThat(rows()).isEqualTo(range(0, 200));
