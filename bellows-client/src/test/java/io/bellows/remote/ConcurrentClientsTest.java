@@ -13,6 +13,8 @@ import io.bellows.engine.SplitKeys;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.server.ServerConfig;
 import io.bellows.server.ServerEvents;
+import io.bellows.testing.Seed;
+import io.bellows.testing.SeedExtension;
 import io.bellows.util.Bytes;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,14 +27,16 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Many clients at once — threads sharing one connection and threads with connections of their
  * own — mixing puts, gets, scans and increments against a server with few threads and a low
  * max.calls, so that some calls are throttled and retried: no error reaches a client, and each
- * client finds all its own writes at the end. Prints its seed; replay with -Dbellows.seed=N.
+ * client finds all its own writes at the end. Prints its seed; replay with -Dbellows.test.seed=N.
  */
+@ExtendWith(SeedExtension.class)
 class ConcurrentClientsTest {
   private static final int CLIENTS = 24;
   private static final int OPS = 150;
@@ -41,9 +45,8 @@ class ConcurrentClientsTest {
   Path dir;
 
   @Test
-  void concurrentClientsLoseNoWriteAndSeeNoErrorButThrottlingRetried() throws Exception {
-    long seed = Long.getLong("bellows.seed", System.nanoTime());
-    System.out.println("ConcurrentClientsTest seed=" + seed + " (replay: -Dbellows.seed=" + seed + ")");
+  void concurrentClientsLoseNoWriteAndSeeNoErrorButThrottlingRetried(Seed s) throws Exception {
+    long seed = s.value();
     RemoteOptions options = RemoteOptions.defaults().withRetries(50, Duration.ofMillis(1), Duration.ofMillis(20));
     ServerConfig config = ServerConfig.defaults().withMaxCalls(8);
     ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);

@@ -15,6 +15,8 @@ import io.bellows.config.EngineOptions;
 import io.bellows.engine.RegionInfo;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.TableDescriptor;
+import io.bellows.testing.Seed;
+import io.bellows.testing.SeedExtension;
 import io.bellows.util.Bytes;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,13 +24,15 @@ import java.util.List;
 import java.util.Random;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The same random stream of API calls against an embedded engine and against a server's engine
  * through {@link RemoteEngine}: every answer — rows, cells, booleans, counters, and the type and
- * message of every error — must be the same. Prints its seed; replay with -Dbellows.seed=N.
+ * message of every error — must be the same. Prints its seed; replay with -Dbellows.test.seed=N.
  */
+@ExtendWith(SeedExtension.class)
 class EmbeddedRemoteComparisonTest {
   private static final String[] ROWS = new String[24];
   private static final String[] QUALIFIERS = {"a", "b", "c"};
@@ -43,9 +47,8 @@ class EmbeddedRemoteComparisonTest {
   Path dir;
 
   @Test
-  void sameCallsGiveSameAnswersEmbeddedAndRemote() {
-    long seed = Long.getLong("bellows.seed", System.nanoTime());
-    System.out.println("EmbeddedRemoteComparisonTest seed=" + seed + " (replay: -Dbellows.seed=" + seed + ")");
+  void sameCallsGiveSameAnswersEmbeddedAndRemote(Seed testSeed) {
+    long seed = testSeed.value();
     Random rnd = new Random(seed);
     try (Bellows embedded = Bellows.open(dir.resolve("embedded"), EngineOptions.defaults());
         ServerFixture fixture = new ServerFixture(dir.resolve("server"));

@@ -293,10 +293,16 @@ final class Catalog {
     Map<String, Entry> tables = new LinkedHashMap<>();
     for (Map.Entry<Integer, TableDescriptor.Builder> e : builders.entrySet()) {
       TableDescriptor.Builder b = e.getValue();
-      for (String fam : familyOrder.get(e.getKey())) {
-        b.family(families.get(e.getKey() + "/" + fam).build());
+      TableDescriptor d;
+      try {
+        for (String fam : familyOrder.get(e.getKey())) {
+          b.family(families.get(e.getKey() + "/" + fam).build());
+        }
+        d = b.build();
+      } catch (IllegalArgumentException | IllegalStateException bad) {
+        // Lines that each parsed but do not make a valid table (no family, a family twice).
+        throw new CorruptionException(p + ": table id " + e.getKey() + " is not valid: " + bad.getMessage(), bad);
       }
-      TableDescriptor d = b.build();
       List<Span> regions = spans.getOrDefault(e.getKey(), List.of());
       checkRegions(p, d.name(), regions, nextRegion);
       tables.put(d.name(), new Entry(e.getKey(), d, enabled.get(e.getKey()), regions));

@@ -2,13 +2,17 @@ package io.bellows.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bellows.testing.Seed;
+import io.bellows.testing.SeedExtension;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Many threads get and put blocks of a small two-level cache while files are closed and replaced by
@@ -18,8 +22,15 @@ import org.junit.jupiter.api.Test;
  * its blocks are evicted; after that nothing of it may be found. At the end every file is closed
  * and both levels must be empty, the off-heap one down to zero used slots.
  */
+@ExtendWith(SeedExtension.class)
 class BlockCacheConcurrencyTest {
-  private static final long SEED = Long.getLong("bellows.cache.seed", new Random().nextLong());
+  /** This test's seed (one per test; {@link SeedExtension} prints it and takes a fixed one for replay). */
+  private Seed seed;
+
+  @BeforeEach
+  void takeSeed(Seed seed) {
+    this.seed = seed;
+  }
   private static final int THREADS = 6;
   private static final int OPS = 10_000;
   private static final int SLOTS = 8; // live files at a time
@@ -30,7 +41,6 @@ class BlockCacheConcurrencyTest {
 
   @Test
   void noBlockOfAClosedFileIsServedAndNothingIsLeftBehind() throws Exception {
-    System.out.println("BlockCacheConcurrencyTest seed=" + SEED + " (re-run: -Dbellows.cache.seed=" + SEED + ")");
     TieredBlockCache cache = (TieredBlockCache) TieredBlockCache.create(200_000, 2L * BucketAllocator.BUCKET_SIZE);
     AtomicReferenceArray<LiveFile> files = new AtomicReferenceArray<>(SLOTS);
     java.util.concurrent.atomic.AtomicLong nextFile = new java.util.concurrent.atomic.AtomicLong(1);
@@ -40,7 +50,7 @@ class BlockCacheConcurrencyTest {
     AtomicReference<Throwable> failure = new AtomicReference<>();
     List<Thread> threads = new ArrayList<>();
     for (int t = 0; t < THREADS; t++) {
-      Random rnd = new Random(SEED + t);
+      Random rnd = seed.random(t);
       boolean replacer = t == 0;
       threads.add(new Thread(() -> {
         try {
@@ -61,7 +71,7 @@ class BlockCacheConcurrencyTest {
     for (Thread t : threads) {
       t.join();
     }
-    assertThat(failure.get()).as("seed %d", SEED).isNull();
+    assertThat(failure.get()).as("seed %d", seed.value()).isNull();
     assertThat(cache.metrics().get("cache.l1.evictions").longValue()).isGreaterThan(0);
     for (int i = 0; i < SLOTS; i++) {
       LiveFile f = files.get(i);

@@ -2,14 +2,25 @@ package io.bellows.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bellows.testing.Seed;
+import io.bellows.testing.SeedExtension;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The off-heap cache: round trips, size classes, eviction when full, file eviction, accounting back to zero. */
+@ExtendWith(SeedExtension.class)
 class BucketCacheTest {
-  private static final long SEED = Long.getLong("bellows.cache.seed", new Random().nextLong());
+  /** This test's seed (one per test; {@link SeedExtension} prints it and takes a fixed one for replay). */
+  private Seed seed;
+
+  @BeforeEach
+  void takeSeed(Seed seed) {
+    this.seed = seed;
+  }
 
   static CachedBlock data(int length, long seed) {
     byte[] p = new byte[length];
@@ -58,8 +69,7 @@ class BucketCacheTest {
 
   @Test
   void randomPutsGetsAndFileEvictionsMatchAModelAndLeaveNothingBehind() {
-    System.out.println("BucketCacheTest seed=" + SEED + " (re-run: -Dbellows.cache.seed=" + SEED + ")");
-    Random rnd = new Random(SEED);
+    Random rnd = seed.random();
     BucketCache c = new BucketCache(3L * BucketAllocator.BUCKET_SIZE);
     Map<BlockKey, Long> model = new HashMap<>(); // key -> seed of its payload; absent means maybe evicted
     Map<BlockKey, Integer> lengths = new HashMap<>();
@@ -77,8 +87,8 @@ class BucketCacheTest {
       } else if (op < 9) {
         CachedBlock b = c.get(k, BlockKind.DATA);
         if (b != null) {
-          assertThat(model).as("seed %d step %d", SEED, step).containsKey(k);
-          assertThat(b.payload()).as("seed %d step %d", SEED, step).isEqualTo(data(lengths.get(k), model.get(k)).payload());
+          assertThat(model).as("seed %d step %d", seed.value(), step).containsKey(k);
+          assertThat(b.payload()).as("seed %d step %d", seed.value(), step).isEqualTo(data(lengths.get(k), model.get(k)).payload());
         }
       } else {
         long f = k.file();

@@ -12,6 +12,8 @@ import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.TableDescriptor;
+import io.bellows.testing.Seed;
+import io.bellows.testing.SeedExtension;
 import io.bellows.util.Bytes;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,7 +22,9 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -31,8 +35,15 @@ import org.junit.jupiter.api.io.TempDir;
  * end, dropping the table closes every file, and both cache levels must hold nothing: no block of a
  * gone file stays behind and the off-heap buckets are all free again.
  */
+@ExtendWith(SeedExtension.class)
 class BlockCacheEngineStressTest {
-  private static final long SEED = Long.getLong("bellows.cache.seed", new Random().nextLong());
+  /** This test's seed (one per test; {@link SeedExtension} prints it and takes a fixed one for replay). */
+  private Seed seed;
+
+  @BeforeEach
+  void takeSeed(Seed seed) {
+    this.seed = seed;
+  }
   private static final int ROWS = 300;
   private static final int ROUNDS = 40;
   private static final int READERS = 3;
@@ -43,8 +54,6 @@ class BlockCacheEngineStressTest {
 
   @Test
   void getsNeverSeeAStaleBlockAndTheCachesEmptyWhenTheFilesAreGone() throws Exception {
-    System.out.println("BlockCacheEngineStressTest seed=" + SEED + " (re-run: -Dtest=BlockCacheEngineStressTest"
-        + " -Dbellows.cache.seed=" + SEED + ")");
     EngineOptions options = EngineOptions.builder()
         .set(Knobs.BLOCKCACHE_L1_SIZE, 64L * 1024)
         .set(Knobs.BLOCKCACHE_L2_SIZE, 2L * 1028 * 1024)
@@ -80,7 +89,7 @@ class BlockCacheEngineStressTest {
         }
       }));
       for (int r = 0; r < READERS; r++) {
-        Random rnd = new Random(SEED + r);
+        Random rnd = seed.random(r);
         threads.add(thread(failure, () -> {
           int[] seen = new int[ROWS];
           while (writing.get() && failure.get() == null) {
@@ -97,7 +106,7 @@ class BlockCacheEngineStressTest {
       for (Thread th : threads) {
         th.join();
       }
-      assertThat(failure.get()).as("seed %d", SEED).isNull();
+      assertThat(failure.get()).as("seed %d", seed.value()).isNull();
       for (int row = 0; row < ROWS; row++) {
         assertThat(versionOf(t.get(new Get(row(row))), row)).isEqualTo(ROUNDS);
       }

@@ -14,6 +14,8 @@ import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
 import io.bellows.config.Durability;
 import io.bellows.schema.TableDescriptor;
+import io.bellows.testing.Seed;
+import io.bellows.testing.SeedExtension;
 import io.bellows.util.Bytes;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,6 +29,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -42,6 +45,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the others with one; during the run a thread splits the table at {@link #SPLIT_POINTS} (between
  * and inside writers' ranges), one split each time writer 0 has rewritten its rows a few times.
  */
+@ExtendWith(SeedExtension.class)
 class ConcurrentReadWriteTest {
   private static final int WRITERS = 3;
   private static final int ROWS_PER_WRITER = 40;
@@ -65,7 +69,7 @@ class ConcurrentReadWriteTest {
 
   @ParameterizedTest
   @MethodSource("configurations")
-  void noTornLostOrDuplicatedRows(EngineConfigurations config) throws Exception {
+  void noTornLostOrDuplicatedRows(EngineConfigurations config, Seed testSeed) throws Exception {
     EngineOptions opts = config.engine(EngineOptions.builder()).set(Knobs.COMPACTION_MIN_FILES, 2).build();
     try (Bellows db = Bellows.open(dir, opts)) {
       TableDescriptor.Builder tb = TableDescriptor.builder("t").flushSize(64L * 1024).durability(Durability.ASYNC_WAL);
@@ -109,7 +113,7 @@ class ConcurrentReadWriteTest {
         }));
       }
       for (int g = 0; g < 2; g++) {
-        final long seed = 1000 + g;
+        final long seed = testSeed.value() + 1000 + g;
         threads.add(thread(failure, () -> {
           Random rnd = new Random(seed);
           while (!done.get()) {
@@ -171,11 +175,8 @@ class ConcurrentReadWriteTest {
           }
         }
       }));
-      long seed = Long.getLong("bellows.concurrent.seed", System.nanoTime());
-      System.out.println("ConcurrentReadWriteTest " + config + " split order seed=" + seed
-          + "  (re-run: -Dbellows.concurrent.seed=" + seed + ")");
       List<String> splitOrder = new ArrayList<>(SPLIT_POINTS);
-      java.util.Collections.shuffle(splitOrder, new Random(seed));
+      java.util.Collections.shuffle(splitOrder, testSeed.random());
       threads.add(thread(failure, () -> {
         for (String key : splitOrder) {
           splitsAllowed.acquireUninterruptibly();

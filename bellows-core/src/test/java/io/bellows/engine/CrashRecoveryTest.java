@@ -10,6 +10,8 @@ import io.bellows.client.Scan;
 import io.bellows.client.Table;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Durability;
+import io.bellows.testing.Seed;
+import io.bellows.testing.SeedExtension;
 import io.bellows.util.Bytes;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -21,6 +23,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeSet;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -32,7 +36,16 @@ import org.junit.jupiter.params.provider.MethodSource;
  * writer's recovered rows are a prefix of what it wrote (ASYNC_WAL), and that every row is whole.
  * The kill moment is chosen by counting acknowledgements, not by sleeping.
  */
+@ExtendWith(SeedExtension.class)
 class CrashRecoveryTest {
+  /** This test's seed (one per test method; every crash round draws from it). */
+  private Seed seed;
+
+  @BeforeEach
+  void takeSeed(Seed seed) {
+    this.seed = seed;
+  }
+
   private static final int WRITERS = 2;
 
   @TempDir Path dir;
@@ -91,10 +104,9 @@ class CrashRecoveryTest {
   /** {@code regions}: as {@link CrashWriter}'s argument ({@code false}, {@code true}, {@code online}). */
   private void crashRepeatedly(Durability durability, EngineConfigurations config, int rounds, int batch,
       String regions) throws Exception {
-    long seed = System.nanoTime();
-    System.out.println("CrashRecoveryTest seed=" + seed + " durability=" + durability + " config=" + config
+    System.out.println("CrashRecoveryTest " + seed + " durability=" + durability + " config=" + config
         + " batch=" + batch + " regions=" + regions);
-    Random random = new Random(seed);
+    Random random = seed.random();
     Map<Integer, Long> nextStart = new HashMap<>();
     Map<Integer, TreeSet<Long>> acked = new HashMap<>();
     for (int w = 0; w < WRITERS; w++) {
@@ -105,7 +117,7 @@ class CrashRecoveryTest {
       long start = round * 1_000_000L;
       int killAfter = 50 + random.nextInt(1500);
       runAndKill(durability, config, start, killAfter, acked, batch, regions);
-      verify(durability, config, start, acked, seed, regions);
+      verify(durability, config, start, acked, seed.value(), regions);
     }
   }
 

@@ -25,6 +25,8 @@ import io.bellows.config.Compression;
 import io.bellows.config.Durability;
 import io.bellows.config.MemStorePolicy;
 import io.bellows.schema.TableDescriptor;
+import io.bellows.testing.Seed;
+import io.bellows.testing.SeedExtension;
 import io.bellows.util.Bytes;
 import io.bellows.util.Clock;
 import java.nio.file.Path;
@@ -38,6 +40,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -58,13 +61,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * operations and must give identical answers (those of the one model).
  *
  * <p>Re-running: the seed is printed at the start of every run and in every failure message; run
- * {@code mvn -o -pl bellows-core test -Dtest=EngineModelTest -Dbellows.model.seed=<seed>} to repeat
+ * {@code mvn -o -pl bellows-core test -Dtest=EngineModelTest -Dbellows.test.seed=<seed>} to repeat
  * it ({@code -Dbellows.model.ops=<n>} changes the length of the stream). Background flushes and
  * compactions run on the engine's own threads, so their timing varies between runs; the answers must
  * not.
  */
+@ExtendWith(SeedExtension.class)
 class EngineModelTest {
-  private static final long SEED = Long.getLong("bellows.model.seed", new Random().nextLong());
   private static final int OPS = Integer.getInteger("bellows.model.ops", 2500);
   /** Debugging aid: compare a full scan after every operation. */
   private static final boolean FULL_CHECK = Boolean.getBoolean("bellows.model.fullcheck");
@@ -146,11 +149,10 @@ class EngineModelTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("optionSets")
-  void engineAnswersLikeTheModel(OptionSet options) {
+  void engineAnswersLikeTheModel(OptionSet options, Seed seed) {
     org.junit.jupiter.api.Assumptions.assumeTrue(options.name().contains(ONLY), "not selected");
-    System.out.println("EngineModelTest seed=" + SEED + " ops=" + OPS + " options=" + options.name()
-        + "  (re-run: -Dtest=EngineModelTest -Dbellows.model.seed=" + SEED + ")");
-    new Run(options, SEED).execute(OPS);
+    System.out.println("EngineModelTest " + seed + " ops=" + OPS + " options=" + options.name());
+    new Run(options, seed.value()).execute(OPS);
   }
 
   // ====================================================================== the run
@@ -246,7 +248,7 @@ class EngineModelTest {
 
     private String context() {
       return "seed=" + seed + " options=" + options.name() + " step=" + step + " now=" + now()
-          + "\nre-run: -Dtest=EngineModelTest -Dbellows.model.seed=" + seed + "\nrecent operations:\n  "
+          + "\nre-run: -Dtest=EngineModelTest -Dbellows.test.seed=" + seed + "\nrecent operations:\n  "
           + String.join("\n  ", recent) + "\n";
     }
 

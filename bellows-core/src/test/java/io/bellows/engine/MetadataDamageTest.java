@@ -11,6 +11,8 @@ import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
 import io.bellows.manifest.StoreManifest;
 import io.bellows.schema.TableDescriptor;
+import io.bellows.testing.Seed;
+import io.bellows.testing.SeedExtension;
 import io.bellows.util.Bytes;
 import io.bellows.util.StorageException;
 import java.io.IOException;
@@ -24,6 +26,7 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -40,8 +43,9 @@ import org.junit.jupiter.api.io.TempDir;
  * </ul>
  *
  * <p>Re-running: the seed is printed and is in every failure message; {@code
- * -Dbellows.damage.seed=<seed>} repeats a run, {@code -Dbellows.damage.rounds=N} sets its length.
+ * -Dbellows.test.seed=<seed>} repeats a run, {@code -Dbellows.damage.rounds=N} sets its length.
  */
+@ExtendWith(SeedExtension.class)
 class MetadataDamageTest {
   @TempDir Path root;
 
@@ -49,10 +53,9 @@ class MetadataDamageTest {
     FLIP_MANIFEST, TRUNCATE_MANIFEST, DELETE_SORTED_FILE, DELETE_STORE_DIRECTORY, PLANT_FOREIGN_FILES }
 
   @Test
-  void damagedMetadataFailsTheOpenWithNothingChangedAndForeignFilesAreNeverDeleted() throws IOException {
-    long seed = Long.getLong("bellows.damage.seed", new Random().nextLong());
+  void damagedMetadataFailsTheOpenWithNothingChangedAndForeignFilesAreNeverDeleted(Seed s) throws IOException {
+    long seed = s.value();
     int rounds = Integer.getInteger("bellows.damage.rounds", 40);
-    System.out.println("MetadataDamageTest seed " + seed + " (-Dbellows.damage.seed=" + seed + ")");
     Random rnd = new Random(seed);
     for (int round = 0; round < rounds; round++) {
       Damage damage = Damage.values()[round % Damage.values().length];

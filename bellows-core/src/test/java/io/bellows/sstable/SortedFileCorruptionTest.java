@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.bellows.cell.Cell;
 import io.bellows.config.BloomType;
 import io.bellows.config.Compression;
+import io.bellows.testing.Seed;
+import io.bellows.testing.SeedExtension;
 import io.bellows.util.Bytes;
 import io.bellows.util.CorruptionException;
 import io.bellows.util.StorageException;
@@ -16,11 +18,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Damaged files are reported as corruption naming the file and offset, never as index errors. */
+@ExtendWith(SeedExtension.class)
 class SortedFileCorruptionTest {
   @TempDir Path dir;
 
@@ -80,8 +84,8 @@ class SortedFileCorruptionTest {
   }
 
   @Test
-  void garbageFilesAreCorruption() throws IOException {
-    long seed = new Random().nextLong();
+  void garbageFilesAreCorruption(Seed s) throws IOException {
+    long seed = s.value();
     Random rnd = new Random(seed);
     for (int i = 0; i < 50; i++) {
       byte[] junk = new byte[rnd.nextInt(500)];
@@ -134,9 +138,8 @@ class SortedFileCorruptionTest {
 
   /** The version field is checked by the checksum first: a flip there is corruption, not "unsupported". */
   @Test
-  void everyChangedTrailerByteIsCorruptionNamingTheFile() throws IOException {
-    long seed = Long.getLong("bellows.test.seed", System.nanoTime());
-    System.out.println("everyChangedTrailerByteIsCorruptionNamingTheFile seed=" + seed);
+  void everyChangedTrailerByteIsCorruptionNamingTheFile(Seed s) throws IOException {
+    long seed = s.value();
     Random rnd = new Random(seed);
     Path good = writeFile(Compression.NONE);
     byte[] bytes = Files.readAllBytes(good);

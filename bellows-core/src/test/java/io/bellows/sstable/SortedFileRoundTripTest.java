@@ -5,24 +5,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.bellows.cell.Cell;
 import io.bellows.config.BloomType;
 import io.bellows.config.Compression;
+import io.bellows.testing.Seed;
+import io.bellows.testing.SeedExtension;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Random sorted cells written and read back, compared with a TreeSet reference. */
+@ExtendWith(SeedExtension.class)
 class SortedFileRoundTripTest {
   @TempDir Path dir;
 
   @ParameterizedTest
   @EnumSource(Compression.class)
-  void scanSeekAndReseekMatchReference(Compression compression) {
-    long seed = new Random().nextLong();
-    System.out.println("seed=" + seed + " compression=" + compression);
+  void scanSeekAndReseekMatchReference(Compression compression, Seed testSeed) {
+    long seed = testSeed.value();
     Random rnd = new Random(seed);
     TreeSet<Cell> ref = TestCells.randomSorted(rnd, 3000);
     Path path = dir.resolve("f-" + compression);

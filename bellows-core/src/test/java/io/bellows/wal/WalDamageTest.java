@@ -7,6 +7,8 @@ import static io.bellows.wal.WalTestSupport.walFiles;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import io.bellows.testing.Seed;
+import io.bellows.testing.SeedExtension;
 import io.bellows.util.CorruptionException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -16,7 +18,9 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,8 +31,15 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>The seed is printed; replay a failure with {@code -Dbellows.test.seed=<seed>}.
  */
+@ExtendWith(SeedExtension.class)
 class WalDamageTest {
-  private static final long SEED = Long.getLong("bellows.test.seed", System.nanoTime());
+  /** This test's seed (one per test; {@link SeedExtension} prints it and takes a fixed one for replay). */
+  private Seed seed;
+
+  @BeforeEach
+  void takeSeed(Seed seed) {
+    this.seed = seed;
+  }
 
   @TempDir Path tmp;
 
@@ -70,8 +81,7 @@ class WalDamageTest {
 
   @Test
   void anyChangedByteIsReportedOrIsATornFinalRecord() throws IOException {
-    System.out.println("WalDamageTest seed=" + SEED + " (replay with -Dbellows.test.seed=" + SEED + ")");
-    Random rnd = new Random(SEED);
+    Random rnd = seed.random();
     for (int round = 0; round < 15; round++) {
       Path pristine = tmp.resolve("pristine" + round);
       List<Placed> log = writeLog(pristine, rnd);
@@ -84,7 +94,7 @@ class WalDamageTest {
         byte before = bytes[at];
         bytes[at] = rnd.nextBoolean() ? (byte) (before ^ (1 << rnd.nextInt(8))) : (byte) (before + 1 + rnd.nextInt(255));
         Files.write(file, bytes);
-        String what = "seed " + SEED + " round " + round + " case " + k + ": byte " + at + " of " + file.getFileName()
+        String what = "seed " + seed.value() + " round " + round + " case " + k + ": byte " + at + " of " + file.getFileName()
             + " changed from " + before + " to " + bytes[at];
 
         // The record holding the damaged byte (or the file header: offset 0, before the file's first record).
@@ -121,8 +131,7 @@ class WalDamageTest {
 
   @Test
   void cutAtAnyPointOfTheLastFileRecoversExactlyThePrefix() throws IOException {
-    System.out.println("WalDamageTest seed=" + SEED + " (replay with -Dbellows.test.seed=" + SEED + ")");
-    Random rnd = new Random(SEED);
+    Random rnd = seed.random();
     for (int round = 0; round < 10; round++) {
       Path pristine = tmp.resolve("pristine" + round);
       List<Placed> log = writeLog(pristine, rnd);
@@ -141,7 +150,7 @@ class WalDamageTest {
             expected.add(p);
           }
         }
-        String what = "seed " + SEED + " round " + round + ": last file cut at " + cut;
+        String what = "seed " + seed.value() + " round " + round + ": last file cut at " + cut;
         List<WalEdit> seen = new ArrayList<>();
         try (Wal wal = Wal.open(dir, WalTestSupport.quiet())) {
           wal.replay(seen::add);

@@ -6,6 +6,8 @@ import static io.bellows.wal.WalTestSupport.reopenAndReplay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bellows.config.Durability;
+import io.bellows.testing.Seed;
+import io.bellows.testing.SeedExtension;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,8 +19,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
+@ExtendWith(SeedExtension.class)
 class WalGroupCommitTest {
   private static final int THREADS = 8;
 
@@ -64,9 +68,7 @@ class WalGroupCommitTest {
    * replayed, each writer's edits in its own call order, and no more forces than appends happen.
    */
   @Test
-  void freeRunningWritersGetEverythingBackInTheirOwnOrder() throws Exception {
-    long seed = System.nanoTime();
-    System.out.println("seed " + seed);
+  void freeRunningWritersGetEverythingBackInTheirOwnOrder(Seed seed) throws Exception {
     int perThread = 300;
     ExecutorService pool = Executors.newFixedThreadPool(THREADS);
     Durability[] modes = {Durability.FSYNC_WAL, Durability.SYNC_WAL, Durability.ASYNC_WAL};
@@ -74,7 +76,7 @@ class WalGroupCommitTest {
       List<Future<?>> fs = new ArrayList<>();
       for (int t = 0; t < THREADS; t++) {
         int thread = t;
-        Random rnd = new Random(seed + t);
+        Random rnd = seed.random(t);
         fs.add(pool.submit(() -> {
           for (int i = 0; i < perThread; i++) {
             long txid = wal.append(edit(thread, ((long) thread << 32) + i, rnd));

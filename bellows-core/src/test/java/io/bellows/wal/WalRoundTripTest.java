@@ -10,22 +10,24 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bellows.cell.Cell;
 import io.bellows.config.Durability;
+import io.bellows.testing.Seed;
+import io.bellows.testing.SeedExtension;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
+@ExtendWith(SeedExtension.class)
 class WalRoundTripTest {
   @TempDir Path dir;
 
   @Test
-  void appendCloseOpenReplayReturnsEveryEditWithLargeSequenceIds() {
-    long seed = System.nanoTime();
-    System.out.println("seed " + seed);
-    Random rnd = new Random(seed);
+  void appendCloseOpenReplayReturnsEveryEditWithLargeSequenceIds(Seed seed) {
+    Random rnd = seed.random();
     long[] bases = {1, (1L << 31) - 3, Long.MAX_VALUE / 2 - 50};
     List<WalEdit> written = new ArrayList<>();
     try (Wal wal = Wal.open(dir, quiet())) {

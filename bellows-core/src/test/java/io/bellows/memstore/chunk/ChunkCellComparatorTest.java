@@ -4,11 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellComparator;
+import io.bellows.testing.Seed;
+import io.bellows.testing.SeedExtension;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+@ExtendWith(SeedExtension.class)
 class ChunkCellComparatorTest {
   /** Puts the cell at an odd offset of a buffer of the given kind. */
   private static ByteBuffer place(Cell c, boolean direct, int at) {
@@ -18,8 +22,8 @@ class ChunkCellComparatorTest {
   }
 
   @Test
-  void agreesWithCellComparatorOnEveryBufferKind() {
-    long seed = TestCells.seed();
+  void agreesWithCellComparatorOnEveryBufferKind(Seed s) {
+    long seed = s.value();
     Random rnd = new Random(seed);
     List<Cell> cells = TestCells.random(rnd, 300);
     for (int i = 0; i < 3000; i++) {

@@ -5,15 +5,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellComparator;
+import io.bellows.testing.Seed;
+import io.bellows.testing.SeedExtension;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+@ExtendWith(SeedExtension.class)
 class ChunkCellIndexTest {
   private static final int SIZE = 4096; // 204 entries per index chunk: many index chunks
 
@@ -40,8 +44,8 @@ class ChunkCellIndexTest {
 
   @ParameterizedTest
   @ValueSource(booleans = {false, true})
-  void matchesASortedListForSeekAndIteration(boolean offHeap) {
-    long seed = TestCells.seed();
+  void matchesASortedListForSeekAndIteration(boolean offHeap, Seed s) {
+    long seed = s.value();
     Random rnd = new Random(seed);
     ChunkAllocator alloc = new ChunkAllocator(SIZE, 16 * SIZE, offHeap);
     List<Cell> expected = sortedCells(rnd, 3000);

@@ -7,6 +7,8 @@ import io.bellows.cell.Cell;
 import io.bellows.cell.CellComparator;
 import io.bellows.cell.CellType;
 import io.bellows.cell.Cells;
+import io.bellows.testing.Seed;
+import io.bellows.testing.SeedExtension;
 import io.bellows.util.Bytes;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -19,16 +21,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+@ExtendWith(SeedExtension.class)
 class ChunkSkipListTest {
   private static final int SIZE = 16 * 1024;
 
   @ParameterizedTest
   @ValueSource(booleans = {false, true})
-  void concurrentInsertsMatchAConcurrentSkipListSet(boolean offHeap) throws Exception {
-    long seed = TestCells.seed();
+  void concurrentInsertsMatchAConcurrentSkipListSet(boolean offHeap, Seed s) throws Exception {
+    long seed = s.value();
     ChunkAllocator alloc = new ChunkAllocator(SIZE, 64 * SIZE, offHeap);
     MemStoreLab lab = new MemStoreLab(alloc);
     ChunkSkipList list = new ChunkSkipList(alloc);

@@ -5,22 +5,26 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bellows.cell.Cell;
 import io.bellows.cell.Cells;
+import io.bellows.testing.Seed;
+import io.bellows.testing.SeedExtension;
 import io.bellows.util.Bytes;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+@ExtendWith(SeedExtension.class)
 class MemStoreLabTest {
   private static final int SIZE = 4096;
 
   @ParameterizedTest
   @ValueSource(booleans = {false, true})
-  void concurrentCopiesAreAllIntact(boolean offHeap) throws Exception {
-    long seed = TestCells.seed();
+  void concurrentCopiesAreAllIntact(boolean offHeap, Seed s) throws Exception {
+    long seed = s.value();
     ChunkAllocator alloc = new ChunkAllocator(SIZE, 64 * SIZE, offHeap);
     MemStoreLab lab = new MemStoreLab(alloc);
     int threads = 4;

@@ -39,10 +39,4 @@ final class TestCells {
   static Cell detached(Cell c) {
     return new Cell(c.toBytes(), 0, c.length(), c.seqId());
   }
-
-  static long seed() {
-    long seed = System.nanoTime();
-    System.out.println("seed = " + seed);
-    return seed;
-  }
 }
