@@ -53,7 +53,7 @@ class MetadataFuzzTest {
     byte[] file = FuzzInputs.resealed(input) ? Reseal.text(FuzzInputs.file(input)) : FuzzInputs.file(input);
     Path p = FuzzInputs.temp(file, Catalog.FILE_NAME);
     try {
-      GUARD.check("catalog", input, () -> Catalog.load(p.getParent()));
+      GUARD.check("catalog", input, () -> Catalog.load(io.bellows.fs.LocalFileSystem.INSTANCE, p.getParent()));
     } finally {
       FuzzInputs.delete(p);
     }
@@ -63,7 +63,7 @@ class MetadataFuzzTest {
     byte[] file = FuzzInputs.resealed(input) ? Reseal.text(FuzzInputs.file(input)) : FuzzInputs.file(input);
     Path p = FuzzInputs.temp(file, OptionsFile.FILE_NAME);
     try {
-      GUARD.check("options file", input, () -> OptionsFile.check(p.getParent(), EngineOptions.defaults()));
+      GUARD.check("options file", input, () -> OptionsFile.check(io.bellows.fs.LocalFileSystem.INSTANCE, p.getParent(), EngineOptions.defaults()));
     } finally {
       FuzzInputs.delete(p);
     }

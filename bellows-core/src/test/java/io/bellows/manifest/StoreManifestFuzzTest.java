@@ -36,7 +36,7 @@ class StoreManifestFuzzTest {
     }
     Path p = FuzzInputs.temp(file, StoreManifest.FILE_NAME);
     try {
-      GUARD.check("store manifest", input, () -> StoreManifest.load(p.getParent()));
+      GUARD.check("store manifest", input, () -> StoreManifest.load(io.bellows.fs.LocalFileSystem.INSTANCE, p.getParent()));
     } finally {
       FuzzInputs.delete(p);
     }
@@ -50,7 +50,7 @@ class StoreManifestFuzzTest {
     int n = 0;
     for (StoreManifest m : manifests) {
       Path dir = Files.createTempDirectory("corpus");
-      m.write(dir);
+      m.write(io.bellows.fs.LocalFileSystem.INSTANCE, dir);
       FuzzInputs.writeCorpusFile(StoreManifestFuzzTest.class, "manifest", "valid-" + n++,
           Files.readAllBytes(dir.resolve(StoreManifest.FILE_NAME)));
     }

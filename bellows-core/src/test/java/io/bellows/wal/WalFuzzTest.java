@@ -45,9 +45,9 @@ class WalFuzzTest {
     Path p = FuzzInputs.temp(file, WalFormat.fileName(1));
     try {
       GUARD.check("WAL file", input, () -> {
-        WalFileReader.Outcome o = WalFileReader.read(p, 1, (offset, length, edit) -> touch(edit));
+        WalFileReader.Outcome o = WalFileReader.read(io.bellows.fs.LocalFileSystem.INSTANCE, p, 1, (offset, length, edit) -> touch(edit));
         for (int i = 0; i < 100 && o.problem() != null && o.problem().resumeAt() >= 0; i++) {
-          o = WalFileReader.readFrom(p, o.problem().resumeAt(), (offset, length, edit) -> touch(edit));
+          o = WalFileReader.readFrom(io.bellows.fs.LocalFileSystem.INSTANCE, p, o.problem().resumeAt(), (offset, length, edit) -> touch(edit));
         }
         WalDump.print(p, NOWHERE);
         try (Wal wal = Wal.open(p.getParent(), WalTestSupport.quiet())) {
