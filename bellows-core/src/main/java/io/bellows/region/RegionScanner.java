@@ -2,20 +2,26 @@ package io.bellows.region;
 
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellComparator;
+import io.bellows.filter.RowFilterRun;
 import io.bellows.scan.CellScanner;
 import io.bellows.scan.RowScanner;
 import io.bellows.scan.ScanQuery;
 import io.bellows.scan.StoreScanner;
 import io.bellows.store.Store;
 import io.bellows.util.SourceClosedException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 
 /**
  * Rows of a region for one read: one {@link StoreScanner} per wanted family, merged by row. All
- * stores are read at the same read point, so a row never shows part of a mutation. Holds its
- * scanners (and through them the files and memory segments they read) until closed. Not
- * thread-safe.
+ * stores are read at the same read point, so a row never shows part of a mutation. The query's
+ * filter, if any, is applied to each merged row (a fresh copy per region scan, so a page filter
+ * counts per region) before it counts toward the limit. A reversed query reads the region's part
+ * of the range forwards once, keeping the rows, and hands them out from the last (see
+ * docs/design/scan.md, "Reversed scans"). Holds its scanners (and through them the files and
+ * memory segments they read) until closed. Not thread-safe.
  */
 public final class RegionScanner implements RowScanner {
   private final Region region;
@@ -24,6 +30,11 @@ public final class RegionScanner implements RowScanner {
   private final List<StoreScanner> scanners = new ArrayList<>();
   private final List<List<Cell>> heads = new ArrayList<>();
   private final long limit;
+  /** The query's filter for this region, or null. */
+  private final RowFilterRun filter;
+  private final boolean reversed;
+  /** A reversed scan's rows, read forwards; null until the first row is asked for. */
+  private Deque<List<Cell>> reversedRows;
   private long rowsReturned;
   private boolean closed;
 
@@ -32,6 +43,8 @@ public final class RegionScanner implements RowScanner {
     this.readPoint = readPoint;
     this.registered = registered;
     this.limit = query.limit();
+    this.filter = query.filter() == null ? null : new RowFilterRun(query.filter(), query.reversed());
+    this.reversed = query.reversed();
     long now = region.servicesClockNow();
     query = region.bounded(query); // null: the query wants no row of this region
     try {
@@ -74,6 +87,40 @@ public final class RegionScanner implements RowScanner {
     if (region.isClosedForWork()) {
       throw new RegionClosedException("table '" + region.descriptor().name() + "' was closed during the scan");
     }
+    while (filter == null || !filter.done()) {
+      List<Cell> row = new ArrayList<>();
+      if (!(reversed ? previousRow(row) : nextMergedRow(row))) {
+        return false;
+      }
+      if (filter == null || filter.apply(row)) {
+        out.addAll(row);
+        rowsReturned++;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The next row of a reversed scan: the last of the region's rows not yet handed out. */
+  private boolean previousRow(List<Cell> out) {
+    if (reversedRows == null) {
+      reversedRows = new ArrayDeque<>();
+      List<Cell> row = new ArrayList<>();
+      while (nextMergedRow(row)) {
+        reversedRows.push(row);
+        row = new ArrayList<>();
+      }
+    }
+    List<Cell> row = reversedRows.poll();
+    if (row == null) {
+      return false;
+    }
+    out.addAll(row);
+    return true;
+  }
+
+  /** The next row of the stores' merge, forwards, neither filtered nor counted. */
+  private boolean nextMergedRow(List<Cell> out) {
     Cell minRowCell = null;
     for (List<Cell> h : heads) {
       if (h != null && (minRowCell == null || CellComparator.compareRows(h.get(0), minRowCell) < 0)) {
@@ -97,7 +144,6 @@ public final class RegionScanner implements RowScanner {
     if (contributors > 1) {
       out.subList(start, out.size()).sort(CellComparator.INSTANCE); // families in name order
     }
-    rowsReturned++;
     return true;
   }
 
@@ -107,6 +153,7 @@ public final class RegionScanner implements RowScanner {
       return;
     }
     closed = true;
+    reversedRows = null;
     for (StoreScanner s : scanners) {
       s.close();
     }
