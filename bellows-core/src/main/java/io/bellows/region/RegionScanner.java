@@ -9,18 +9,15 @@ import io.bellows.scan.ScanQuery;
 import io.bellows.scan.StoreScanner;
 import io.bellows.store.Store;
 import io.bellows.util.SourceClosedException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 
 /**
  * Rows of a region for one read: one {@link StoreScanner} per wanted family, merged by row. All
  * stores are read at the same read point, so a row never shows part of a mutation. The query's
  * filter, if any, is applied to each merged row (a fresh copy per region scan, so a page filter
- * counts per region) before it counts toward the limit. A reversed query reads the region's part
- * of the range forwards once, keeping the rows, and hands them out from the last (see
- * docs/design/scan.md, "Reversed scans"). Holds its scanners (and through them the files and
+ * counts per region) before it counts toward the limit. A reversed query walks every store
+ * backwards ({@link StoreScanner#previousRow}) and merges by the largest row. Holds its scanners (and through them the files and
  * memory segments they read) until closed. Not thread-safe.
  */
 public final class RegionScanner implements RowScanner {
@@ -33,8 +30,6 @@ public final class RegionScanner implements RowScanner {
   /** The query's filter for this region, or null. */
   private final RowFilterRun filter;
   private final boolean reversed;
-  /** A reversed scan's rows, read forwards; null until the first row is asked for. */
-  private Deque<List<Cell>> reversedRows;
   private long rowsReturned;
   private boolean closed;
 
@@ -56,7 +51,7 @@ public final class RegionScanner implements RowScanner {
         StoreScanner ss = new StoreScanner(parts, query, s.family().nameBytes(), s.options().retention(), now);
         scanners.add(ss);
         List<Cell> head = new ArrayList<>();
-        if (!ss.nextRow(head)) {
+        if (!advance(ss, head)) {
           head = null;
         }
         heads.add(head);
@@ -89,7 +84,7 @@ public final class RegionScanner implements RowScanner {
     }
     while (filter == null || !filter.done()) {
       List<Cell> row = new ArrayList<>();
-      if (!(reversed ? previousRow(row) : nextMergedRow(row))) {
+      if (!nextMergedRow(row)) {
         return false;
       }
       if (filter == null || filter.apply(row)) {
@@ -101,29 +96,11 @@ public final class RegionScanner implements RowScanner {
     return false;
   }
 
-  /** The next row of a reversed scan: the last of the region's rows not yet handed out. */
-  private boolean previousRow(List<Cell> out) {
-    if (reversedRows == null) {
-      reversedRows = new ArrayDeque<>();
-      List<Cell> row = new ArrayList<>();
-      while (nextMergedRow(row)) {
-        reversedRows.push(row);
-        row = new ArrayList<>();
-      }
-    }
-    List<Cell> row = reversedRows.poll();
-    if (row == null) {
-      return false;
-    }
-    out.addAll(row);
-    return true;
-  }
-
-  /** The next row of the stores' merge, forwards, neither filtered nor counted. */
+  /** The next row of the stores' merge (the previous one when reversed), neither filtered nor counted. */
   private boolean nextMergedRow(List<Cell> out) {
-    Cell minRowCell = null;
+    Cell minRowCell = null; // the next row in scan order: the largest when reversed
     for (List<Cell> h : heads) {
-      if (h != null && (minRowCell == null || CellComparator.compareRows(h.get(0), minRowCell) < 0)) {
+      if (h != null && (minRowCell == null || before(h.get(0), minRowCell))) {
         minRowCell = h.get(0);
       }
     }
@@ -138,7 +115,7 @@ public final class RegionScanner implements RowScanner {
         out.addAll(h);
         contributors++;
         List<Cell> next = new ArrayList<>();
-        heads.set(i, scanners.get(i).nextRow(next) ? next : null);
+        heads.set(i, advance(scanners.get(i), next) ? next : null);
       }
     }
     if (contributors > 1) {
@@ -147,13 +124,22 @@ public final class RegionScanner implements RowScanner {
     return true;
   }
 
+  /** Whether row {@code a} comes before row {@code b} in this scan's order. */
+  private boolean before(Cell a, Cell b) {
+    int c = CellComparator.compareRows(a, b);
+    return reversed ? c > 0 : c < 0;
+  }
+
+  private boolean advance(StoreScanner s, List<Cell> out) {
+    return reversed ? s.previousRow(out) : s.nextRow(out);
+  }
+
   @Override
   public void close() {
     if (closed) {
       return;
     }
     closed = true;
-    reversedRows = null;
     for (StoreScanner s : scanners) {
       s.close();
     }

@@ -79,7 +79,7 @@ class FilterReversedModelTest {
     Clock.Manual clock = new Clock.Manual(1_000_000);
     TableDescriptor.Builder tb = TableDescriptor.builder("t").set(Knobs.MEMSTORE_FLUSHSIZE, 64L * 1024);
     for (String f : FAMS) {
-      tb.family(config.family(f).maxVersions(3).build());
+      tb.family(config.family(f).maxVersions(3).blockSize(1024).build());
     }
     TableDescriptor td = tb.build();
     ReferenceTable model = new ReferenceTable(td);
