@@ -17,6 +17,24 @@ public final class ColumnRangeFilter extends Filter {
     this.maxInclusive = maxInclusive;
   }
 
+  /** The lower bound, or null for none. */
+  public byte[] min() {
+    return min == null ? null : min.clone();
+  }
+
+  public boolean minInclusive() {
+    return minInclusive;
+  }
+
+  /** The upper bound, or null for none. */
+  public byte[] max() {
+    return max == null ? null : max.clone();
+  }
+
+  public boolean maxInclusive() {
+    return maxInclusive;
+  }
+
   @Override
   public ReturnCode filterCell(Cell c) {
     if (min != null) {

@@ -33,6 +33,14 @@ public final class SingleColumnValueFilter extends CompareFilter {
     return this;
   }
 
+  public byte[] family() {
+    return family.clone();
+  }
+
+  public byte[] qualifier() {
+    return qualifier.clone();
+  }
+
   public boolean filterIfMissing() {
     return filterIfMissing;
   }
