@@ -141,6 +141,7 @@ class FilterReversedModelTest {
           for (int i = 0; i < 3; i++) {
             checkScan(t, model, rnd, now, context);
           }
+          checkGet(t, model, rnd, now, context);
         }
       }
     }
@@ -195,6 +196,18 @@ class FilterReversedModelTest {
     assertThat(got).as("%s: %s scan [%s%s, %s%s] versions %d limit %d filter %s", context,
         reversed ? "reversed" : "forward", loIncl ? "[" : "(", lo, hi, hiIncl ? "]" : ")", versions, limit,
         spec == null ? "none" : spec.filter).isEqualTo(want);
+  }
+
+  /** A get with a random filter: the reference's row, filtered, or nothing. */
+  private void checkGet(Table t, ReferenceTable model, Random rnd, long now, String context) {
+    byte[] row = Bytes.of(ROWS[rnd.nextInt(ROWS.length)]);
+    int versions = 1 + rnd.nextInt(3);
+    FilterSpec spec = randomSpec(rnd);
+    List<List<Cell>> rows = model.read(ScanQuery.builder().singleRow(row).maxVersions(versions).build(), now);
+    List<Cell> expected = rows.isEmpty() ? List.of() : spec == null ? rows.get(0) : spec.apply(rows.get(0));
+    Result got = t.get(new io.bellows.client.Get(row).readVersions(versions).setFilter(spec == null ? null : spec.filter));
+    assertThat(render(got.cells())).as("%s: get %s versions %d filter %s", context, Bytes.str(row), versions,
+        spec == null ? "none" : spec.filter).isEqualTo(render(expected));
   }
 
   private static String render(List<Cell> cells) {
