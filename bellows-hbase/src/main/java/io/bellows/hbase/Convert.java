@@ -342,7 +342,7 @@ final class Convert {
 
   static org.apache.hadoop.hbase.client.TableDescriptor descriptor(TableDescriptor d) {
     TableDescriptorBuilder b = TableDescriptorBuilder.newBuilder(TableName.valueOf(d.name()));
-    if (d.durability() != Durability.USE_DEFAULT && d.durability() != Durability.FSYNC_WAL) {
+    if (d.durability() != Durability.USE_DEFAULT) {
       b.setDurability(org.apache.hadoop.hbase.client.Durability.valueOf(d.durability().name()));
     }
     for (ColumnFamilyDescriptor f : d.families()) {
