@@ -1,18 +1,20 @@
 package io.bellows.client;
 
+import io.bellows.filter.Filter;
 import io.bellows.util.Bytes;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.NavigableSet;
 import java.util.TreeSet;
 
-/** What {@link Get} and {@link Scan} share: columns, time range and versions. */
+/** What {@link Get} and {@link Scan} share: columns, time range, versions and a filter. */
 public abstract class Query<Q extends Query<Q>> {
   /** family -&gt; qualifiers (null = whole family). Empty = every family. */
   final Map<String, NavigableSet<byte[]>> columns = new LinkedHashMap<>();
   long minTimestamp = 0;
   long maxTimestamp = Long.MAX_VALUE;
   int maxVersions = 1;
+  Filter filter;
 
   @SuppressWarnings("unchecked")
   private Q self() {
@@ -64,6 +66,19 @@ public abstract class Query<Q extends Query<Q>> {
 
   public Q readAllVersions() {
     return readVersions(Integer.MAX_VALUE);
+  }
+
+  /**
+   * Rows and cells must also pass this filter, evaluated inside the engine after versions, deletes,
+   * TTL and time range (see {@link Filter} for the order of the calls); null for none.
+   */
+  public Q setFilter(Filter f) {
+    this.filter = f;
+    return self();
+  }
+
+  public Filter filter() {
+    return filter;
   }
 
   /** family -&gt; qualifiers (null = whole family); empty = all families. */

@@ -76,9 +76,13 @@ final class TableImpl implements Table {
 
   @Override
   public ResultScanner getScanner(Scan scan) {
-    ScanQuery.Builder b = query(scan, ScanQuery.builder()
-        .startRow(scan.startRow(), scan.startInclusive())
-        .stopRow(scan.stopRow(), scan.stopInclusive()));
+    ScanQuery.Builder b = ScanQuery.builder();
+    if (scan.isReversed()) { // the engine takes the range low to high
+      b.startRow(scan.stopRow(), scan.stopInclusive()).stopRow(scan.startRow(), scan.startInclusive()).reversed(true);
+    } else {
+      b.startRow(scan.startRow(), scan.startInclusive()).stopRow(scan.stopRow(), scan.stopInclusive());
+    }
+    query(scan, b);
     if (scan.limit() != Long.MAX_VALUE) {
       b.limit(scan.limit());
     }
@@ -146,7 +150,7 @@ final class TableImpl implements Table {
         }
       }
     }
-    return b.timeRange(q.minTimestamp(), q.maxTimestamp()).maxVersions(q.maxVersions());
+    return b.timeRange(q.minTimestamp(), q.maxTimestamp()).maxVersions(q.maxVersions()).filter(q.filter());
   }
 
   private static void requireCells(Mutation m) {

@@ -9,9 +9,9 @@ import io.bellows.scan.ScanQuery;
 import java.util.List;
 
 /**
- * The rows of a table's regions in key order: one region's scanner at a time, the next opened when
- * one ends, each over the query with the rows still allowed by its limit. Fails as the API says
- * once the engine, or the table, is closed.
+ * The rows of a table's regions in key order (from the last region down for a reversed query): one
+ * region's scanner at a time, the next opened when one ends, each over the query with the rows still
+ * allowed by its limit. Fails as the API says once the engine, or the table, is closed.
  */
 final class TableScanner implements RowScanner {
   private final LocalEngine engine;
@@ -27,7 +27,7 @@ final class TableScanner implements RowScanner {
     this.engine = engine;
     this.table = table;
     this.query = query;
-    this.regions = regions;
+    this.regions = inScanOrder(regions);
     this.next = 0;
     openNext();
   }
@@ -38,7 +38,7 @@ final class TableScanner implements RowScanner {
       Region r = regions.get(next);
       ScanQuery q = query;
       if (lastRow != null) {
-        q = q.toBuilder().startRow(lastRow, false).build(); // resuming after a split
+        q = rest(q); // resuming after a split
       }
       if (returned > 0 && query.limit() != Long.MAX_VALUE) {
         q = q.toBuilder().limit(query.limit() - returned).build();
@@ -63,9 +63,23 @@ final class TableScanner implements RowScanner {
     if (!engine.wasSplit(table, r)) {
       throw cause;
     }
-    ScanQuery rest = lastRow == null ? query : query.toBuilder().startRow(lastRow, false).build();
-    regions = engine.wantedRegions(table, rest);
+    ScanQuery rest = lastRow == null ? query : rest(query);
+    regions = inScanOrder(engine.wantedRegions(table, rest));
     next = 0;
+  }
+
+  /** The query's rows not yet returned: after the last row returned (before it, when reversed). */
+  private ScanQuery rest(ScanQuery q) {
+    return query.reversed() ? q.toBuilder().stopRow(lastRow, false).build() : q.toBuilder().startRow(lastRow, false).build();
+  }
+
+  private List<Region> inScanOrder(List<Region> keyOrder) {
+    if (!query.reversed()) {
+      return keyOrder;
+    }
+    List<Region> out = new java.util.ArrayList<>(keyOrder);
+    java.util.Collections.reverse(out);
+    return out;
   }
 
   @Override

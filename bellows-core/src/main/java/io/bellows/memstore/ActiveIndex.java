@@ -34,6 +34,9 @@ public interface ActiveIndex {
   /** Cells &gt;= {@code key} in order; weakly consistent under concurrent adds. */
   Iterator<Cell> tail(Cell key);
 
+  /** The last cell &lt; {@code key} (the last cell when {@code key} is null), or null; weakly consistent. */
+  Cell lastBefore(Cell key);
+
   /** The index form, for metrics. */
   SegmentKind kind();
 

@@ -39,6 +39,14 @@ final class ActiveIndexScanner implements CellScanner {
   }
 
   @Override
+  public byte[] rowBefore(byte[] row) {
+    it = null;
+    current = null;
+    Cell c = index.lastBefore(row.length == 0 ? null : CellScanner.rowStart(row));
+    return c == null ? null : c.row();
+  }
+
+  @Override
   public void close() {
     it = null;
     current = null;

@@ -45,6 +45,11 @@ public final class ChunkSkipListActiveIndex implements ActiveIndex {
   }
 
   @Override
+  public Cell lastBefore(Cell key) {
+    return list.lastBefore(key);
+  }
+
+  @Override
   public Iterator<Cell> tail(Cell key) {
     return list.iteratorFrom(key);
   }

@@ -51,6 +51,14 @@ final class ImmutableIndexScanner implements CellScanner {
     return current != null;
   }
 
+  @Override
+  public byte[] rowBefore(byte[] row) {
+    int at = row.length == 0 ? index.size() : index.ceiling(CellScanner.rowStart(row), 0);
+    pos = -1;
+    current = null;
+    return at > 0 ? index.get(at - 1).row() : null;
+  }
+
   private void load() {
     current = pos >= 0 && pos < index.size() ? index.get(pos) : null;
   }

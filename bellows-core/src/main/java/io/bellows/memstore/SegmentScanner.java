@@ -67,6 +67,13 @@ final class SegmentScanner implements CellScanner {
   }
 
   @Override
+  public byte[] rowBefore(byte[] row) {
+    source = null;
+    copy = null;
+    return cursor.rowBefore(row);
+  }
+
+  @Override
   public boolean shouldUse(ScanQuery query) {
     return segment.mayMatch(query);
   }

@@ -57,6 +57,15 @@ public final class SkipListActiveIndex implements ActiveIndex {
   }
 
   @Override
+  public Cell lastBefore(Cell key) {
+    if (key != null) {
+      return cells.lower(key);
+    }
+    Iterator<Cell> down = cells.descendingIterator();
+    return down.hasNext() ? down.next() : null;
+  }
+
+  @Override
   public Iterator<Cell> tail(Cell key) {
     return cells.tailSet(key, true).iterator();
   }

@@ -2,6 +2,7 @@ package io.bellows.region;
 
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellComparator;
+import io.bellows.filter.RowFilterRun;
 import io.bellows.scan.CellScanner;
 import io.bellows.scan.RowScanner;
 import io.bellows.scan.ScanQuery;
@@ -13,9 +14,11 @@ import java.util.List;
 
 /**
  * Rows of a region for one read: one {@link StoreScanner} per wanted family, merged by row. All
- * stores are read at the same read point, so a row never shows part of a mutation. Holds its
- * scanners (and through them the files and memory segments they read) until closed. Not
- * thread-safe.
+ * stores are read at the same read point, so a row never shows part of a mutation. The query's
+ * filter, if any, is applied to each merged row (a fresh copy per region scan, so a page filter
+ * counts per region) before it counts toward the limit. A reversed query walks every store
+ * backwards ({@link StoreScanner#previousRow}) and merges by the largest row. Holds its scanners (and through them the files and
+ * memory segments they read) until closed. Not thread-safe.
  */
 public final class RegionScanner implements RowScanner {
   private final Region region;
@@ -24,6 +27,9 @@ public final class RegionScanner implements RowScanner {
   private final List<StoreScanner> scanners = new ArrayList<>();
   private final List<List<Cell>> heads = new ArrayList<>();
   private final long limit;
+  /** The query's filter for this region, or null. */
+  private final RowFilterRun filter;
+  private final boolean reversed;
   private long rowsReturned;
   private boolean closed;
 
@@ -32,6 +38,8 @@ public final class RegionScanner implements RowScanner {
     this.readPoint = readPoint;
     this.registered = registered;
     this.limit = query.limit();
+    this.filter = query.filter() == null ? null : new RowFilterRun(query.filter(), query.reversed());
+    this.reversed = query.reversed();
     long now = region.servicesClockNow();
     query = region.bounded(query); // null: the query wants no row of this region
     try {
@@ -43,7 +51,7 @@ public final class RegionScanner implements RowScanner {
         StoreScanner ss = new StoreScanner(parts, query, s.family().nameBytes(), s.options().retention(), now);
         scanners.add(ss);
         List<Cell> head = new ArrayList<>();
-        if (!ss.nextRow(head)) {
+        if (!advance(ss, head)) {
           head = null;
         }
         heads.add(head);
@@ -74,9 +82,25 @@ public final class RegionScanner implements RowScanner {
     if (region.isClosedForWork()) {
       throw new RegionClosedException("table '" + region.descriptor().name() + "' was closed during the scan");
     }
-    Cell minRowCell = null;
+    while (filter == null || !filter.done()) {
+      List<Cell> row = new ArrayList<>();
+      if (!nextMergedRow(row)) {
+        return false;
+      }
+      if (filter == null || filter.apply(row)) {
+        out.addAll(row);
+        rowsReturned++;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The next row of the stores' merge (the previous one when reversed), neither filtered nor counted. */
+  private boolean nextMergedRow(List<Cell> out) {
+    Cell minRowCell = null; // the next row in scan order: the largest when reversed
     for (List<Cell> h : heads) {
-      if (h != null && (minRowCell == null || CellComparator.compareRows(h.get(0), minRowCell) < 0)) {
+      if (h != null && (minRowCell == null || before(h.get(0), minRowCell))) {
         minRowCell = h.get(0);
       }
     }
@@ -91,14 +115,23 @@ public final class RegionScanner implements RowScanner {
         out.addAll(h);
         contributors++;
         List<Cell> next = new ArrayList<>();
-        heads.set(i, scanners.get(i).nextRow(next) ? next : null);
+        heads.set(i, advance(scanners.get(i), next) ? next : null);
       }
     }
     if (contributors > 1) {
       out.subList(start, out.size()).sort(CellComparator.INSTANCE); // families in name order
     }
-    rowsReturned++;
     return true;
+  }
+
+  /** Whether row {@code a} comes before row {@code b} in this scan's order. */
+  private boolean before(Cell a, Cell b) {
+    int c = CellComparator.compareRows(a, b);
+    return reversed ? c > 0 : c < 0;
+  }
+
+  private boolean advance(StoreScanner s, List<Cell> out) {
+    return reversed ? s.previousRow(out) : s.nextRow(out);
   }
 
   @Override

@@ -31,6 +31,23 @@ public interface CellScanner extends Closeable {
   }
 
   /**
+   * For reversed reads: the largest row before {@code row} that holds any cell of this scanner
+   * (whatever its type or sequence id), or null if none; an empty {@code row} stands for "after
+   * every row", so the answer is the last row. Leaves the position undefined: callers seek before
+   * reading again. The default refuses, for scanners that cannot look backwards.
+   */
+  default byte[] rowBefore(byte[] row) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot look backwards");
+  }
+
+  /** The search key before every cell of {@code row}, whatever its sequence id. */
+  static Cell rowStart(byte[] row) {
+    Cell k = io.bellows.cell.Cells.firstOnRow(row);
+    k.setSeqId(Long.MAX_VALUE);
+    return k;
+  }
+
+  /**
    * Whether this scanner may hold cells the query wants; a read skips scanners that return false
    * (key range, time range, Bloom filter). The default keeps the scanner.
    */

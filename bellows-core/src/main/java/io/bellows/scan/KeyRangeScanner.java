@@ -56,6 +56,16 @@ public final class KeyRangeScanner implements CellScanner {
   }
 
   @Override
+  public byte[] rowBefore(byte[] row) {
+    byte[] bound = row;
+    if (end.length > 0 && (row.length == 0 || io.bellows.util.Bytes.compare(row, end) > 0)) {
+      bound = end; // nothing at or past the end counts
+    }
+    byte[] r = in.rowBefore(bound);
+    return r != null && start.length > 0 && io.bellows.util.Bytes.compare(r, start) < 0 ? null : r;
+  }
+
+  @Override
   public void close() {
     in.close();
   }

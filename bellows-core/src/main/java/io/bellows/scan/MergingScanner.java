@@ -46,6 +46,22 @@ public final class MergingScanner implements CellScanner {
     settle(null);
   }
 
+  /** The largest of the children's answers; the merge is unpositioned until the next seek. */
+  @Override
+  public byte[] rowBefore(byte[] row) {
+    byte[] best = null;
+    for (CellScanner s : children) {
+      byte[] r = s.rowBefore(row);
+      if (r != null && (best == null || io.bellows.util.Bytes.compare(r, best) > 0)) {
+        best = r;
+      }
+    }
+    current = null;
+    size = 0;
+    java.util.Arrays.fill(heap, null);
+    return best;
+  }
+
   @Override
   public Cell peek() {
     return current == null ? null : current.peek();

@@ -1,5 +1,6 @@
 package io.bellows.scan;
 
+import io.bellows.filter.Filter;
 import io.bellows.util.Bytes;
 import java.util.Collections;
 import java.util.Map;
@@ -11,8 +12,11 @@ import java.util.TreeSet;
 /**
  * What one read asks for, in the engine's terms: a row range (a get is a range of one row), the
  * families and columns, a time range {@code [minTimestamp, maxTimestamp)}, a number of versions,
- * a row limit and the read point (MVCC: cells with a larger sequence id are invisible). Built by the
- * client API from a {@code Get} or {@code Scan}; immutable.
+ * a row limit and the read point (MVCC: cells with a larger sequence id are invisible), an optional
+ * {@link Filter} (a prototype: each region scan filters with its own fresh copy) and the direction.
+ * The row range is always given low to high: a reversed query returns the same rows from the highest
+ * down. Built by the client API from a {@code Get} or {@code Scan}; immutable apart from the filter
+ * prototype, which no one mutates.
  */
 public final class ScanQuery {
   private final byte[] startRow;
@@ -27,6 +31,8 @@ public final class ScanQuery {
   private final int maxVersions;
   private final long limit;
   private final long readPoint;
+  private final Filter filter;
+  private final boolean reversed;
 
   private ScanQuery(Builder b) {
     this.startRow = b.startRow;
@@ -42,6 +48,8 @@ public final class ScanQuery {
     this.maxVersions = b.maxVersions;
     this.limit = b.limit;
     this.readPoint = b.readPoint;
+    this.filter = b.filter;
+    this.reversed = b.reversed;
   }
 
   public static Builder builder() {
@@ -61,6 +69,8 @@ public final class ScanQuery {
     b.maxVersions = maxVersions;
     b.limit = limit;
     b.readPoint = readPoint;
+    b.filter = filter;
+    b.reversed = reversed;
     return b;
   }
 
@@ -122,6 +132,16 @@ public final class ScanQuery {
     return readPoint;
   }
 
+  /** The filter prototype, or null. */
+  public Filter filter() {
+    return filter;
+  }
+
+  /** Whether rows come from the highest down; {@link #startRow()} is still the low bound. */
+  public boolean reversed() {
+    return reversed;
+  }
+
   /** Whether a row lies in [start, stop] with the inclusive flags applied. */
   public boolean rowInRange(byte[] row, int off, int len) {
     if (startRow.length > 0) {
@@ -158,6 +178,20 @@ public final class ScanQuery {
     private int maxVersions = 1;
     private long limit = Long.MAX_VALUE;
     private long readPoint = Long.MAX_VALUE;
+    private Filter filter;
+    private boolean reversed;
+
+    /** Rows and cells must also pass this filter (null for none). */
+    public Builder filter(Filter f) {
+      this.filter = f;
+      return this;
+    }
+
+    /** Rows from the highest of the range down. */
+    public Builder reversed(boolean r) {
+      this.reversed = r;
+      return this;
+    }
 
     public Builder startRow(byte[] row, boolean inclusive) {
       this.startRow = row;

@@ -30,6 +30,8 @@ public final class StoreScanner implements Closeable {
   private final VersionTracker tracker;
   private boolean started;
   private boolean done;
+  /** Reversed reads: the rows still to read lie before this one (empty: every row). */
+  private byte[] before;
 
   // Per column being read.
   private int returned;
@@ -87,6 +89,54 @@ public final class StoreScanner implements Closeable {
         return true;
       }
     }
+  }
+
+  /**
+   * For reversed reads: appends the visible cells of the previous row that has any (the last such
+   * row of the query's range on the first call), in cell order, and returns true; false when no
+   * row is left. Each step asks every source for its last row before the one just read
+   * ({@link CellScanner#rowBefore}), seeks to the largest and reads that row forwards with the same
+   * rules as {@link #nextRow}. Use either this or {@link #nextRow} on one scanner, not both.
+   */
+  public boolean previousRow(List<Cell> out) {
+    if (done) {
+      return false;
+    }
+    if (!started) {
+      started = true;
+      before = rowsBefore();
+    }
+    while (true) {
+      byte[] row = merged.rowBefore(before);
+      if (row == null || !query.rowInRange(row, 0, row.length)) {
+        done = true;
+        return false;
+      }
+      before = row;
+      merged.seek(searchKey(Cells.firstOnRow(row)));
+      Cell c = merged.peek();
+      int size = out.size();
+      if (c != null && c.sameRow(Cells.firstOnRow(row))) {
+        readRow(c, out);
+      }
+      if (out.size() > size) {
+        return true;
+      }
+    }
+  }
+
+  /** The first row past the query's range (empty for none): reversed reads start before it. */
+  private byte[] rowsBefore() {
+    byte[] stop = query.isSingleRow() ? query.startRow() : query.stopRow();
+    if (stop.length == 0) {
+      return Bytes.EMPTY;
+    }
+    if (!query.isSingleRow() && !query.stopInclusive()) {
+      return stop;
+    }
+    byte[] next = new byte[stop.length + 1]; // the smallest row after an inclusive stop
+    System.arraycopy(stop, 0, next, 0, stop.length);
+    return next;
   }
 
   private Cell startKey() {

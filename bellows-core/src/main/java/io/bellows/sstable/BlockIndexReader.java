@@ -111,6 +111,37 @@ final class BlockIndexReader {
   }
 
   /**
+   * An entry whose key is the last key of the last data block ending before the key (the entry of
+   * that block, or of an index block whose last block it is), or null if no block ends before it.
+   * For reversed reads: the end of the block before the one {@link #locate} finds.
+   */
+  IndexEntry lastBefore(byte[] k, int kOff, int kLen, long seq) {
+    return lastBefore(root, rootCount, levels, -1, k, kOff, kLen, seq);
+  }
+
+  /** {@code p} holds {@code n} entries of {@code level} (1: entries point at data blocks). */
+  private IndexEntry lastBefore(byte[] p, int n, int level, long at, byte[] k, int kOff, int kLen, long seq) {
+    int i;
+    try {
+      i = IndexBlockCodec.search(p, n, k, kOff, kLen, seq, false);
+    } catch (MalformedBlockException ex) {
+      throw new CorruptionException(path + ": index block at offset " + (at < 0 ? "root" : at) + ": " + ex.getMessage());
+    }
+    if (level == 1) {
+      return i == 0 ? null : entryOf(p, n, i - 1, at);
+    }
+    if (i < n) { // the subtree that holds the key may also hold blocks ending before it
+      Block child = readIndexBlock(entryOf(p, n, i, at));
+      IndexEntry e = lastBefore(child.payload(), countOf(child), level - 1, child.offset(), k, kOff, kLen, seq);
+      if (e != null) {
+        return e;
+      }
+    }
+    // Every block under entry i-1 ends before the key; the entry's key is the last one under it.
+    return i == 0 ? null : entryOf(p, n, i - 1, at);
+  }
+
+  /**
    * Every level's entries, root first; the last list holds one entry per data block in file order.
    * Decodes the whole index, so it is for inspection, splits and tests, not for the read path.
    */

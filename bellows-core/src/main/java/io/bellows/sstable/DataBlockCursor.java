@@ -100,6 +100,37 @@ final class DataBlockCursor {
     return valid;
   }
 
+  /**
+   * The row of the last entry &lt; {@code target}, or null when the block's first entry is not
+   * smaller; leaves the cursor on the first entry &gt;= target (invalid if none). For reversed reads.
+   */
+  byte[] rowBefore(Cell target) {
+    int lo = 0;
+    int hi = restartCount - 1;
+    int start = 0;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      if (compareRestartKey(mid, target) < 0) {
+        start = mid;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    keyLen = 0;
+    decodeAt(restartOffset(start), true);
+    int rowLen = -1;
+    byte[] row = null;
+    while (valid && compareCurrent(target) < 0) {
+      rowLen = Bytes.getShort(key, 0);
+      if (row == null || !Bytes.equals(row, 0, row.length, key, 2, rowLen)) {
+        row = java.util.Arrays.copyOfRange(key, 2, 2 + rowLen); // keys start with the row's length and bytes
+      }
+      advance();
+    }
+    return row;
+  }
+
   /** Compares the current entry with {@code target}. */
   int compareCurrent(Cell target) {
     return KeyOrder.compare(key, 0, keyLen, seqId, target);

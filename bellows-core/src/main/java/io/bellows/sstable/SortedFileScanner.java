@@ -87,6 +87,44 @@ public final class SortedFileScanner implements CellScanner {
     return seek(key);
   }
 
+  /**
+   * The last row before {@code row}: from the file's metadata when the row is past the file, else
+   * the last entry before the row in the block that would hold it, else the last key of the block
+   * before that one (from the index, without reading the block).
+   */
+  @Override
+  public byte[] rowBefore(byte[] row) {
+    checkOpen();
+    cursor = null;
+    blockEntry = null;
+    FileMetadata m = reader.metadata();
+    if (m.cellCount() == 0 || (row.length > 0 && io.bellows.util.Bytes.compare(m.firstRow(), row) >= 0)) {
+      return null;
+    }
+    if (row.length == 0 || io.bellows.util.Bytes.compare(m.lastRow(), row) < 0) {
+      return m.lastRow().clone();
+    }
+    Cell k = CellScanner.rowStart(row);
+    IndexEntry e = reader.index().locate(k.array(), k.keyOffset(), k.keyLength(), k.seqId(), false);
+    if (e != null) {
+      byte[] r;
+      try {
+        r = reader.cursor(reader.readDataBlock(e.offset(), e.onDiskSize(), useCache)).rowBefore(k);
+      } catch (MalformedBlockException ex) {
+        throw reader.corrupt(e.offset(), ex);
+      }
+      if (r != null) {
+        return r;
+      }
+    }
+    IndexEntry prev = reader.index().lastBefore(k.array(), k.keyOffset(), k.keyLength(), k.seqId());
+    if (prev == null) {
+      return null;
+    }
+    byte[] key = prev.key(); // a cell key: the row's length, then the row
+    return java.util.Arrays.copyOfRange(key, 2, 2 + io.bellows.util.Bytes.getShort(key, 0));
+  }
+
   private boolean seekInBlock(Cell key) {
     try {
       if (!cursor.seek(key)) {

@@ -13,6 +13,7 @@ import io.bellows.config.ActiveIndexType;
 import io.bellows.config.SegmentIndexType;
 import io.bellows.config.MemStorePolicy;
 import java.util.ArrayList;
+import io.bellows.util.Bytes;
 import java.util.List;
 import java.util.NavigableSet;
 import java.util.Random;
@@ -140,6 +141,30 @@ class MemStoreModelTest {
     assertThat(ms.size().cellCount()).as(where).isEqualTo(present.size());
     long minSeq = present.stream().mapToLong(Cell::seqId).min().orElse(Long.MAX_VALUE);
     assertThat(ms.oldestUnflushedSeqId()).as(where).isLessThanOrEqualTo(minSeq);
+    checkRowBefore(ms, present, where);
+  }
+
+  /** Reversed reads: every segment's last row before a probe row, merged, is the model's. */
+  private static void checkRowBefore(MemStore ms, NavigableSet<Cell> present, String where) {
+    java.util.TreeSet<String> rows = new java.util.TreeSet<>();
+    present.forEach(c -> rows.add(Bytes.str(c.row())));
+    List<String> probes = new java.util.ArrayList<>(List.of("", "a", "row3\u0000", "rowz"));
+    for (int i = 0; i <= 8; i++) {
+      probes.add("row" + i);
+    }
+    for (String probe : probes) {
+      String best = null;
+      for (io.bellows.scan.CellScanner s : ms.scanners()) {
+        try (s) {
+          byte[] r = s.rowBefore(Bytes.of(probe));
+          if (r != null && (best == null || Bytes.str(r).compareTo(best) > 0)) {
+            best = Bytes.str(r);
+          }
+        }
+      }
+      String want = probe.isEmpty() ? (rows.isEmpty() ? null : rows.last()) : rows.lower(probe);
+      assertThat(best).as(where + ": row before '" + probe + "'").isEqualTo(want);
+    }
   }
 
   private static String columnKey(Cell c) {

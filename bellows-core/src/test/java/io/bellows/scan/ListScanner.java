@@ -63,6 +63,18 @@ public final class ListScanner implements CellScanner {
   }
 
   @Override
+  public byte[] rowBefore(byte[] row) {
+    byte[] best = null;
+    for (Cell c : cells) {
+      if (row.length == 0 || io.bellows.util.Bytes.compare(c.row(), row) < 0) {
+        best = c.row();
+      }
+    }
+    pos = cells.size();
+    return best;
+  }
+
+  @Override
   public void close() {
     closed = true;
   }

@@ -147,8 +147,10 @@ public final class Wire {
 
   // ------------------------------------------------------------------ queries
 
+  /** A query's wire form, its filter included ({@link WireFilters}). */
   public static Query toWire(ScanQuery q) {
     Query.Builder b = Query.newBuilder()
+        .setReversed(q.reversed())
         .setStartRow(bytes(q.startRow()))
         .setStartInclusive(q.startInclusive())
         .setStopRow(bytes(q.stopRow()))
@@ -158,6 +160,9 @@ public final class Wire {
         .setMaxTimestamp(q.maxTimestamp() == Long.MAX_VALUE ? 0 : q.maxTimestamp())
         .setMaxVersions(q.maxVersions())
         .setLimit(q.limit() == Long.MAX_VALUE ? 0 : q.limit());
+    if (q.filter() != null) {
+      b.setFilter(WireFilters.toWire(q.filter()));
+    }
     for (Map.Entry<byte[], NavigableSet<byte[]>> e : q.columns().entrySet()) {
       ColumnSelection.Builder c = ColumnSelection.newBuilder().setFamily(bytes(e.getKey()));
       if (e.getValue() != null) {
@@ -192,6 +197,10 @@ public final class Wire {
     }
     b.timeRange(q.getMinTimestamp(), q.getMaxTimestamp() == 0 ? Long.MAX_VALUE : q.getMaxTimestamp());
     b.maxVersions(q.getMaxVersions() == 0 ? 1 : q.getMaxVersions());
+    b.reversed(q.getReversed());
+    if (q.hasFilter()) {
+      b.filter(WireFilters.fromWire(q.getFilter()));
+    }
     if (q.getLimit() < 0) {
       throw new IllegalArgumentException("limit must be at least 1, not " + q.getLimit());
     }

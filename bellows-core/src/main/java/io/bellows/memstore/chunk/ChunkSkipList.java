@@ -187,6 +187,23 @@ public final class ChunkSkipList extends RefCounted implements AutoCloseable {
     return cur;
   }
 
+  /**
+   * The last cell &lt; {@code key} by the full cell order, or the last cell when {@code key} is
+   * null; null if there is none. Weakly consistent, like the iterators.
+   */
+  public Cell lastBefore(Cell key) {
+    ByteBuffer k = key == null ? null : ByteBuffer.wrap(key.array());
+    long pred = head;
+    for (int lvl = MAX_LEVEL - 1; lvl >= 0; lvl--) {
+      long cur = next(pred, lvl);
+      while (cur != ChunkRef.NULL && (key == null || compareNode(cur, k, key.offset(), key.seqId()) < 0)) {
+        pred = cur;
+        cur = next(cur, lvl);
+      }
+    }
+    return pred == head ? null : cellOf(pred);
+  }
+
   /** Cells in order from the first. */
   public Iterator<Cell> iterator() {
     return new NodeIterator(next(head, 0));

@@ -1,0 +1,147 @@
+package io.bellows.hbase;
+
+import io.bellows.engine.Engine;
+import io.bellows.remote.RemoteEngine;
+import io.bellows.remote.RemoteOptions;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.BufferedMutator;
+import org.apache.hadoop.hbase.client.BufferedMutatorParams;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableBuilder;
+import org.apache.hadoop.hbase.security.User;
+
+/**
+ * HBase's {@link Connection} over Bellows. Plugged in with
+ * {@code hbase.client.connection.impl = io.bellows.hbase.BellowsConnection}; then
+ * {@code ConnectionFactory.createConnection(conf)} returns one, over the embedded engine of the
+ * directory {@code bellows.data.dir} (shared, reference-counted, by every connection of the JVM to
+ * that directory) or over the server {@code bellows.server = host:port}.
+ *
+ * <p>HBase 2.6 constructs it with {@code (Configuration, ExecutorService, User, Map)}, 2.5 with
+ * {@code (Configuration, ExecutorService, User)}: both constructors are here.
+ */
+public final class BellowsConnection implements Connection {
+  public static final String DATA_DIR = "bellows.data.dir";
+  public static final String SERVER = "bellows.server";
+
+  private final Configuration conf;
+  private final Engine engine;
+  private final Path dataDir;
+  private volatile boolean closed;
+
+  /** HBase 2.5's constructor. */
+  public BellowsConnection(Configuration conf, ExecutorService pool, User user) {
+    this.conf = conf;
+    String dir = conf.get(DATA_DIR);
+    String server = conf.get(SERVER);
+    if ((dir == null) == (server == null)) {
+      throw new IllegalArgumentException("set exactly one of " + DATA_DIR + " (an embedded engine) and " + SERVER
+          + " (host:port of a Bellows server)");
+    }
+    if (dir != null) {
+      this.dataDir = Path.of(dir);
+      this.engine = SharedEngines.acquire(dataDir);
+    } else {
+      this.dataDir = null;
+      this.engine = RemoteEngine.open(server, RemoteOptions.defaults());
+    }
+  }
+
+  /** HBase 2.6's constructor (connection attributes are not used). */
+  public BellowsConnection(Configuration conf, ExecutorService pool, User user, Map<String, byte[]> attributes) {
+    this(conf, pool, user);
+  }
+
+  @Override
+  public Configuration getConfiguration() {
+    return conf;
+  }
+
+  @Override
+  public Table getTable(TableName name) {
+    checkOpen();
+    return BellowsTable.create(engine, name, conf);
+  }
+
+  @Override
+  public Table getTable(TableName name, ExecutorService pool) {
+    return getTable(name);
+  }
+
+  @Override
+  public BufferedMutator getBufferedMutator(TableName name) {
+    return getBufferedMutator(new BufferedMutatorParams(name));
+  }
+
+  @Override
+  public BufferedMutator getBufferedMutator(BufferedMutatorParams params) {
+    return new BellowsBufferedMutator(getTable(params.getTableName()), conf, params);
+  }
+
+  @Override
+  public RegionLocator getRegionLocator(TableName name) {
+    throw new UnsupportedOperationException("Connection.getRegionLocator is not supported by Bellows");
+  }
+
+  @Override
+  public void clearRegionLocationCache() {
+    throw new UnsupportedOperationException("Connection.clearRegionLocationCache is not supported by Bellows");
+  }
+
+  @Override
+  public Admin getAdmin() {
+    checkOpen();
+    return Unsupported.proxy(Admin.class, new BellowsAdmin(engine, this));
+  }
+
+  @Override
+  public TableBuilder getTableBuilder(TableName name, ExecutorService pool) {
+    throw new UnsupportedOperationException("Connection.getTableBuilder is not supported by Bellows; use getTable");
+  }
+
+  @Override
+  public synchronized void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (dataDir != null) {
+      SharedEngines.release(dataDir);
+    } else {
+      engine.close();
+    }
+  }
+
+  @Override
+  public boolean isClosed() {
+    return closed;
+  }
+
+  @Override
+  public void abort(String why, Throwable e) {
+    try {
+      close();
+    } catch (IOException ignored) {
+      // closing an engine reports through its own exceptions
+    }
+  }
+
+  @Override
+  public boolean isAborted() {
+    return false;
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("the connection is closed");
+    }
+  }
+}

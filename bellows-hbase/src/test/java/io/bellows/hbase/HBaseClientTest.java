@@ -1,0 +1,345 @@
+package io.bellows.hbase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Append;
+import org.apache.hadoop.hbase.client.BufferedMutator;
+import org.apache.hadoop.hbase.client.BufferedMutatorParams;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Increment;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException;
+import org.apache.hadoop.hbase.client.Row;
+import org.apache.hadoop.hbase.client.RowMutations;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.filter.BinaryComparator;
+import org.apache.hadoop.hbase.filter.ColumnPrefixFilter;
+import org.apache.hadoop.hbase.filter.FilterList;
+import org.apache.hadoop.hbase.filter.FuzzyRowFilter;
+import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
+import org.apache.hadoop.hbase.filter.PageFilter;
+import org.apache.hadoop.hbase.filter.PrefixFilter;
+import org.apache.hadoop.hbase.filter.RegexStringComparator;
+import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
+import org.apache.hadoop.hbase.filter.SubstringComparator;
+import org.apache.hadoop.hbase.filter.ValueFilter;
+import org.apache.hadoop.hbase.io.compress.Compression;
+import org.apache.hadoop.hbase.regionserver.BloomType;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.util.Pair;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * HBase client code, unchanged, on Bellows: a connection from {@code ConnectionFactory} with the
+ * one configuration line, and scenarios whose expected results are HBase's documented ones. Where
+ * Bellows differs (docs/ARCHITECTURE.md#semantics) the assertion says so.
+ */
+class HBaseClientTest {
+  private static final TableName T = TableName.valueOf("t");
+  private static final byte[] F = Bytes.toBytes("f");
+  private static final byte[] G = Bytes.toBytes("g");
+  private static final byte[] Q = Bytes.toBytes("q");
+
+  @TempDir Path dir;
+  private Connection conn;
+  private Admin admin;
+
+  static Configuration conf(Path dir) {
+    Configuration conf = HBaseConfiguration.create();
+    conf.set("hbase.client.connection.impl", "io.bellows.hbase.BellowsConnection");
+    conf.set("bellows.data.dir", dir.toString());
+    return conf;
+  }
+
+  @BeforeEach
+  void open() throws IOException {
+    conn = ConnectionFactory.createConnection(conf(dir));
+    admin = conn.getAdmin();
+    admin.createTable(TableDescriptorBuilder.newBuilder(T)
+        .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(F).setMaxVersions(3).build())
+        .setColumnFamily(ColumnFamilyDescriptorBuilder.of(G))
+        .build(), new byte[][] {Bytes.toBytes("m")});
+  }
+
+  @AfterEach
+  void close() throws IOException {
+    conn.close();
+    assertThat(SharedEngines.users(dir)).isZero();
+  }
+
+  private static Put put(String row, byte[] fam, String qual, long ts, String value) {
+    return new Put(Bytes.toBytes(row)).addColumn(fam, Bytes.toBytes(qual), ts, Bytes.toBytes(value));
+  }
+
+  private static List<String> rows(ResultScanner s) {
+    List<String> out = new ArrayList<>();
+    for (Result r : s) {
+      out.add(Bytes.toString(r.getRow()));
+    }
+    s.close();
+    return out;
+  }
+
+  @Test
+  void theConnectionIsBellowsAndSharesOneEnginePerDirectory() throws IOException {
+    assertThat(conn).isInstanceOf(BellowsConnection.class);
+    try (Connection second = ConnectionFactory.createConnection(conf(dir))) {
+      assertThat(SharedEngines.users(dir)).isEqualTo(2);
+      try (Table t = conn.getTable(T)) {
+        t.put(put("r", F, "q", 1, "v"));
+      }
+      assertThat(second.getTable(T).get(new Get(Bytes.toBytes("r"))).getValue(F, Q)).isEqualTo(Bytes.toBytes("v"));
+    }
+    assertThat(SharedEngines.users(dir)).isEqualTo(1);
+  }
+
+  @Test
+  void versionsAndDeletesAsHBaseDocumentsThem() throws IOException {
+    Table t = conn.getTable(T);
+    for (long ts = 1; ts <= 4; ts++) {
+      t.put(put("r", F, "q", ts, "v" + ts));
+    }
+    Result r = t.get(new Get(Bytes.toBytes("r")).readVersions(10));
+    List<Cell> cells = r.getColumnCells(F, Q);
+    assertThat(cells).extracting(Cell::getTimestamp).as("VERSIONS => 3 keeps the newest three").containsExactly(4L, 3L, 2L);
+    assertThat(Bytes.toString(CellUtil.cloneValue(r.getColumnLatestCell(F, Q)))).isEqualTo("v4");
+    assertThat(Bytes.toString(r.getRow())).isEqualTo("r");
+
+    t.delete(new Delete(Bytes.toBytes("r")).addColumn(F, Q, 4));
+    assertThat(Bytes.toString(t.get(new Get(Bytes.toBytes("r"))).getValue(F, Q))).isEqualTo("v3");
+    assertThat(t.get(new Get(Bytes.toBytes("r")).readVersions(10)).getColumnCells(F, Q))
+        .as("Bellows difference 1: a deleted version keeps its slot, v1 does not come back")
+        .extracting(Cell::getTimestamp).containsExactly(3L, 2L);
+    t.delete(new Delete(Bytes.toBytes("r")).addColumns(F, Q, 2));
+    assertThat(t.get(new Get(Bytes.toBytes("r")).readVersions(10)).getColumnCells(F, Q)).extracting(Cell::getTimestamp)
+        .containsExactly(3L);
+    t.delete(new Delete(Bytes.toBytes("r")));
+    assertThat(t.exists(new Get(Bytes.toBytes("r")))).isFalse();
+    assertThat(t.get(new Get(Bytes.toBytes("r"))).isEmpty()).isTrue();
+  }
+
+  @Test
+  void timeRangesAndTtl() throws IOException {
+    admin.createTable(TableDescriptorBuilder.newBuilder(TableName.valueOf("ttl"))
+        .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(F).setTimeToLive(1).build()).build());
+    Table t = conn.getTable(TableName.valueOf("ttl"));
+    long now = System.currentTimeMillis();
+    t.put(put("old", F, "q", now - 60_000, "gone"));
+    t.put(put("new", F, "q", now + 60_000, "here"));
+    assertThat(rows(t.getScanner(new Scan()))).as("TTL 1 s hides the minute-old cell").containsExactly("new");
+    Table u = conn.getTable(T);
+    u.put(put("r", F, "q", 10, "a"));
+    u.put(put("r", F, "q", 20, "b"));
+    assertThat(Bytes.toString(u.get(new Get(Bytes.toBytes("r")).setTimeRange(0, 15)).getValue(F, Q))).isEqualTo("a");
+  }
+
+  @Test
+  void scansWithBoundsReversedLimitBatchAndPrefix() throws IOException {
+    Table t = conn.getTable(T);
+    for (String r : new String[] {"a", "b", "c", "m", "n", "x"}) {
+      t.put(put(r, F, "q1", 1, r).addColumn(F, Bytes.toBytes("q2"), 1, Bytes.toBytes(r)).addColumn(G, Q, 1, Bytes.toBytes(r)));
+    }
+    assertThat(rows(t.getScanner(new Scan().withStartRow(Bytes.toBytes("b")).withStopRow(Bytes.toBytes("n")))))
+        .containsExactly("b", "c", "m");
+    assertThat(rows(t.getScanner(new Scan().withStartRow(Bytes.toBytes("b"), false).withStopRow(Bytes.toBytes("n"), true))))
+        .containsExactly("c", "m", "n");
+    assertThat(rows(t.getScanner(new Scan().setReversed(true)))).as("reversed, across both regions")
+        .containsExactly("x", "n", "m", "c", "b", "a");
+    assertThat(rows(t.getScanner(new Scan().setReversed(true).withStartRow(Bytes.toBytes("n")).withStopRow(Bytes.toBytes("b")))))
+        .as("reversed: start row inclusive from the top, stop row exclusive").containsExactly("n", "m", "c");
+    assertThat(rows(t.getScanner(new Scan().setReversed(true).setLimit(2)))).containsExactly("x", "n");
+    assertThat(rows(t.getScanner(new Scan().setRowPrefixFilter(Bytes.toBytes("m"))))).containsExactly("m");
+    try (ResultScanner s = t.getScanner(new Scan().withStartRow(Bytes.toBytes("a")).withStopRow(Bytes.toBytes("a"), true).setBatch(2))) {
+      Result first = s.next();
+      Result second = s.next();
+      assertThat(first.size()).isEqualTo(2);
+      assertThat(second.size()).isEqualTo(1);
+      assertThat(s.next()).isNull();
+    }
+    try (ResultScanner s = t.getScanner(G)) {
+      assertThat(s.next().rawCells()).hasSize(1);
+    }
+  }
+
+  @Test
+  void filtersThroughHBasesClasses() throws IOException {
+    Table t = conn.getTable(T);
+    for (String r : new String[] {"a1", "a2", "b1", "n1", "n2"}) {
+      t.put(put(r, F, "col1", 1, "value-" + r).addColumn(F, Bytes.toBytes("other"), 1, Bytes.toBytes("x")));
+    }
+    assertThat(rows(t.getScanner(new Scan().setFilter(new PrefixFilter(Bytes.toBytes("a")))))).containsExactly("a1", "a2");
+    assertThat(rows(t.getScanner(new Scan().setFilter(new PageFilter(1)))))
+        .as("PageFilter counts per region, as in HBase: one row from each of the two regions").containsExactly("a1", "n1");
+    Result r = t.getScanner(new Scan().setFilter(new ColumnPrefixFilter(Bytes.toBytes("col")))).next();
+    assertThat(r.rawCells()).hasSize(1);
+    assertThat(rows(t.getScanner(new Scan().setFilter(
+        new ValueFilter(CompareOperator.EQUAL, new SubstringComparator("VALUE-N")))))).containsExactly("n1", "n2");
+    assertThat(rows(t.getScanner(new Scan().setFilter(
+        new ValueFilter(CompareOperator.EQUAL, new RegexStringComparator("-b.$")))))).containsExactly("b1");
+    SingleColumnValueFilter scvf = new SingleColumnValueFilter(F, Bytes.toBytes("col1"), CompareOperator.GREATER_OR_EQUAL,
+        new BinaryComparator(Bytes.toBytes("value-b")));
+    scvf.setFilterIfMissing(true);
+    assertThat(rows(t.getScanner(new Scan().setFilter(scvf)))).containsExactly("b1", "n1", "n2");
+    FilterList or = new FilterList(FilterList.Operator.MUST_PASS_ONE, new PrefixFilter(Bytes.toBytes("a2")),
+        new PrefixFilter(Bytes.toBytes("n2")));
+    assertThat(rows(t.getScanner(new Scan().setFilter(or).setReversed(true)))).containsExactly("n2", "a2");
+    Result keys = t.get(new Get(Bytes.toBytes("a1")).setFilter(new KeyOnlyFilter()));
+    assertThat(keys.getValue(F, Bytes.toBytes("col1"))).isEmpty();
+    assertThatThrownBy(() -> t.getScanner(new Scan().setFilter(new FuzzyRowFilter(List.of(new Pair<>(Bytes.toBytes("a"), new byte[] {0}))))))
+        .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("FuzzyRowFilter");
+  }
+
+  @Test
+  void checkAndMutateIncrementsAndAppends() throws IOException {
+    Table t = conn.getTable(T);
+    byte[] row = Bytes.toBytes("r");
+    assertThat(t.checkAndMutate(row, F).qualifier(Q).ifNotExists().thenPut(put("r", F, "q", 1, "first"))).isTrue();
+    assertThat(t.checkAndMutate(row, F).qualifier(Q).ifNotExists().thenPut(put("r", F, "q", 2, "second"))).isFalse();
+    assertThat(t.checkAndMutate(row, F).qualifier(Q).ifEquals(Bytes.toBytes("first"))
+        .thenMutate(RowMutations.of(List.of(put("r", F, "q", 3, "third"), new Delete(row).addColumns(G, Q))))).isTrue();
+    assertThat(t.checkAndMutate(CheckAndMutate.newBuilder(row).ifEquals(F, Q, Bytes.toBytes("nope"))
+        .build(new Delete(row))).isSuccess()).isFalse();
+    assertThat(t.checkAndMutate(CheckAndMutate.newBuilder(row).ifEquals(F, Q, Bytes.toBytes("third"))
+        .build(put("r", G, "q", 1, "ok"))).isSuccess()).isTrue();
+    assertThatThrownBy(() -> t.checkAndMutate(row, F).qualifier(Q).ifMatches(CompareOperator.GREATER, Bytes.toBytes("a"))
+        .thenPut(put("r", F, "q", 1, "x"))).isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("GREATER");
+
+    assertThat(t.incrementColumnValue(row, F, Bytes.toBytes("n"), 5)).isEqualTo(5);
+    Result inc = t.increment(new Increment(row).addColumn(F, Bytes.toBytes("n"), 2).addColumn(F, Bytes.toBytes("m"), 1));
+    assertThat(Bytes.toLong(inc.getValue(F, Bytes.toBytes("n")))).isEqualTo(7);
+    assertThat(Bytes.toLong(inc.getValue(F, Bytes.toBytes("m")))).isEqualTo(1);
+    t.append(new Append(row).addColumn(F, Bytes.toBytes("s"), Bytes.toBytes("ab")));
+    Result app = t.append(new Append(row).addColumn(F, Bytes.toBytes("s"), Bytes.toBytes("cd")));
+    assertThat(Bytes.toString(app.getValue(F, Bytes.toBytes("s")))).isEqualTo("abcd");
+    t.mutateRow(RowMutations.of(List.of(put("r", F, "a", 1, "1"), new Delete(row).addColumns(F, Bytes.toBytes("s")))));
+    Result after = t.get(new Get(row));
+    assertThat(after.getValue(F, Bytes.toBytes("a"))).isEqualTo(Bytes.toBytes("1"));
+    assertThat(after.getValue(F, Bytes.toBytes("s"))).isNull();
+  }
+
+  @Test
+  void batchReportsPartialFailuresAndDeleteListKeepsTheFailedOnes() throws IOException, InterruptedException {
+    Table t = conn.getTable(T);
+    byte[] missing = Bytes.toBytes("nosuchfamily");
+    List<Row> actions = List.of(put("a", F, "q", 1, "1"), new Put(Bytes.toBytes("b")).addColumn(missing, Q, Bytes.toBytes("x")),
+        new Get(Bytes.toBytes("a")), put("c", F, "q", 1, "3"));
+    Object[] results = new Object[actions.size()];
+    assertThatThrownBy(() -> t.batch(actions, results)).isInstanceOf(RetriesExhaustedWithDetailsException.class)
+        .satisfies(e -> assertThat(((RetriesExhaustedWithDetailsException) e).getNumExceptions()).isEqualTo(1));
+    assertThat(results[0]).isInstanceOf(Result.class);
+    assertThat(results[1]).isInstanceOf(Throwable.class);
+    assertThat(results[3]).isInstanceOf(Result.class);
+    assertThat(t.exists(new Get(Bytes.toBytes("c")))).as("the rest of the batch applied").isTrue();
+
+    List<Delete> deletes = new ArrayList<>(List.of(new Delete(Bytes.toBytes("a")),
+        new Delete(Bytes.toBytes("c")).addFamily(missing)));
+    assertThatThrownBy(() -> t.delete(deletes)).isInstanceOf(RetriesExhaustedWithDetailsException.class);
+    assertThat(deletes).as("applied deletes are removed from the list").hasSize(1);
+    assertThat(t.exists(new Get(Bytes.toBytes("a")))).isFalse();
+  }
+
+  @Test
+  void bufferedMutatorFlushesAndReportsToItsListener() throws IOException {
+    List<Row> failed = new ArrayList<>();
+    BufferedMutatorParams params = new BufferedMutatorParams(T).writeBufferSize(1024)
+        .listener((e, m) -> {
+          for (int i = 0; i < e.getNumExceptions(); i++) {
+            failed.add(e.getRow(i));
+          }
+        });
+    try (BufferedMutator m = conn.getBufferedMutator(params)) {
+      assertThat(m.getWriteBufferSize()).isEqualTo(1024);
+      m.mutate(put("a", F, "q", 1, "1"));
+      assertThat(conn.getTable(T).exists(new Get(Bytes.toBytes("a")))).as("buffered, not yet written").isFalse();
+      m.flush();
+      assertThat(conn.getTable(T).exists(new Get(Bytes.toBytes("a")))).isTrue();
+      for (int i = 0; i < 50; i++) {
+        m.mutate(put("row" + i, F, "q", 1, "value" + i));
+      }
+      assertThat(conn.getTable(T).exists(new Get(Bytes.toBytes("row0")))).as("the buffer filled and was written").isTrue();
+      m.mutate(new Put(Bytes.toBytes("bad")).addColumn(Bytes.toBytes("nosuchfamily"), Q, Bytes.toBytes("x")));
+    }
+    assertThat(failed).hasSize(1);
+    assertThat(conn.getTable(T).exists(new Get(Bytes.toBytes("row49")))).as("close flushed").isTrue();
+  }
+
+  @Test
+  void adminCreatesDescribesSplitsAndRefusesWhatItCannotDo() throws IOException {
+    TableName n = TableName.valueOf("described");
+    admin.createTable(TableDescriptorBuilder.newBuilder(n).setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(F)
+        .setMaxVersions(5).setMinVersions(1).setTimeToLive(3600).setCompressionType(Compression.Algorithm.ZSTD)
+        .setBloomFilterType(BloomType.ROWCOL).setBlocksize(16 * 1024)
+        .setInMemoryCompaction(org.apache.hadoop.hbase.MemoryCompactionPolicy.EAGER).build()).build());
+    TableDescriptor d = admin.getDescriptor(n);
+    var f = d.getColumnFamily(F);
+    assertThat(f.getMaxVersions()).isEqualTo(5);
+    assertThat(f.getMinVersions()).isEqualTo(1);
+    assertThat(f.getTimeToLive()).isEqualTo(3600);
+    assertThat(f.getCompressionType()).isEqualTo(Compression.Algorithm.ZSTD);
+    assertThat(f.getBloomFilterType()).isEqualTo(BloomType.ROWCOL);
+    assertThat(f.getBlocksize()).isEqualTo(16 * 1024);
+    assertThat(f.getInMemoryCompaction()).isEqualTo(org.apache.hadoop.hbase.MemoryCompactionPolicy.EAGER);
+    assertThat(admin.tableExists(n)).isTrue();
+    assertThat(admin.listTableNames()).contains(n, T);
+    assertThat(admin.getRegions(T)).hasSize(2);
+
+    Table t = conn.getTable(n);
+    for (int i = 0; i < 20; i++) {
+      t.put(put("r" + (char) ('a' + i), F, "q", 1, "v"));
+    }
+    admin.flush(n);
+    admin.split(n, Bytes.toBytes("rk"));
+    assertThat(admin.getRegions(n)).hasSize(2);
+    admin.majorCompact(n);
+    assertThat(rows(t.getScanner(new Scan().setReversed(true).setLimit(3)))).containsExactly("rt", "rs", "rr");
+
+    admin.disableTable(n);
+    assertThat(admin.isTableDisabled(n)).isTrue();
+    admin.enableTable(n);
+    admin.disableTable(n);
+    admin.deleteTable(n);
+    assertThat(admin.tableExists(n)).isFalse();
+
+    assertThatThrownBy(() -> admin.snapshot("s", T)).isInstanceOf(UnsupportedOperationException.class)
+        .hasMessageContaining("Admin.snapshot");
+    assertThatThrownBy(() -> admin.getClusterMetrics()).isInstanceOf(UnsupportedOperationException.class)
+        .hasMessageContaining("getClusterMetrics");
+    assertThatThrownBy(() -> conn.getTable(T).getRegionLocator()).isInstanceOf(UnsupportedOperationException.class)
+        .hasMessageContaining("Table.getRegionLocator");
+    assertThatThrownBy(() -> admin.createTable(TableDescriptorBuilder.newBuilder(TableName.valueOf("snappy"))
+        .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(F).setCompressionType(Compression.Algorithm.SNAPPY).build())
+        .build())).isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("SNAPPY");
+  }
+
+  @Test
+  void aConnectionNeedsADirectoryOrAServer() {
+    Configuration conf = HBaseConfiguration.create();
+    conf.set("hbase.client.connection.impl", BellowsConnection.class.getName());
+    assertThatThrownBy(() -> ConnectionFactory.createConnection(conf)).hasStackTraceContaining("bellows.data.dir");
+  }
+}
