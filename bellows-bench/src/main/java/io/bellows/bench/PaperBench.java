@@ -1,7 +1,7 @@
 package io.bellows.bench;
 
 import java.io.IOException;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -92,11 +92,14 @@ public final class PaperBench {
   private PaperBench() {}
 
   public static void main(String[] argv) {
-    System.exit(run(argv, System.out));
+    System.exit(run(argv, new PrintWriter(System.out, true)));
   }
 
-  /** Runs the suite; returns the exit code (0, or 2 for bad options). */
-  public static int run(String[] argv, PrintStream out) {
+  /**
+   * Runs the suite, printing to {@code out} (flushed line by line); returns the exit code: 0, 1 if
+   * a run failed (the others still run and are reported), 2 for bad options.
+   */
+  public static int run(String[] argv, PrintWriter out) {
     Plan plan;
     try {
       plan = Plan.parse(argv);
@@ -111,6 +114,7 @@ public final class PaperBench {
     int total = plan.keys().size() * plan.configs().size();
     long suiteStart = System.nanoTime();
     int done = 0;
+    int failed = 0;
     for (PaperKeys k : plan.keys()) {
       for (PaperConfig c : plan.configs()) {
         String tag = String.format(Locale.ROOT, "[%d/%d] %s %s", done + 1, total, k.label, c.spec());
@@ -119,9 +123,16 @@ public final class PaperBench {
         int remainingAfter = total - done - 1;
         double meanRunSeconds = done == 0 ? Double.NaN : (System.nanoTime() - suiteStart) / 1e9 / done;
         Progress progress = new Progress(out, tag, plan.rows(), remainingAfter, meanRunSeconds);
-        PaperResult r = ChildJvm.run(ChildJvm.command(plan.jvmFlags(), plan.childArgs(c, k)), progress::report);
-        results.add(r);
         done++;
+        PaperResult r;
+        try {
+          r = ChildJvm.run(ChildJvm.command(plan.jvmFlags(), plan.childArgs(c, k)), progress::report);
+        } catch (RuntimeException e) {
+          failed++;
+          out.println(tag + ": FAILED: " + e.getMessage());
+          continue;
+        }
+        results.add(r);
         out.printf(Locale.ROOT, "%s: %s (%.1f s in all)%n", tag, r.summary(), (System.nanoTime() - runStart) / 1e9);
       }
     }
@@ -140,6 +151,10 @@ public final class PaperBench {
           .toList()) + ")");
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write to " + plan.out(), e);
+    }
+    if (failed > 0) {
+      out.println(failed + " of " + total + " runs failed; their cells show '-'");
+      return 1;
     }
     return 0;
   }
@@ -171,7 +186,7 @@ public final class PaperBench {
 
   /** Turns the child's "rows written" reports into progress lines with a rate and ETAs. */
   private static final class Progress {
-    private final PrintStream out;
+    private final PrintWriter out;
     private final String tag;
     private final long rows;
     private final int runsAfter;
@@ -180,7 +195,7 @@ public final class PaperBench {
     private long lastRows;
     private long lastNanos = start;
 
-    Progress(PrintStream out, String tag, long rows, int runsAfter, double meanRunSeconds) {
+    Progress(PrintWriter out, String tag, long rows, int runsAfter, double meanRunSeconds) {
       this.out = out;
       this.tag = tag;
       this.rows = rows;

@@ -4,10 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.awt.image.BufferedImage;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -30,12 +29,12 @@ class PaperBenchTest {
   void smokeSuiteWritesTablesCsvAndCharts() throws IOException {
     System.out.println("seed " + SEED);
     Path out = tmp.resolve("out");
-    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    StringWriter buf = new StringWriter();
     int exit = PaperBench.run(new String[] {"--scale", "0.002", "--configs", "NONE,ADAPTIVE:R=0.2,rocksdb",
         "--keys", "zipf,uniform", "--flush-mib", "0.25", "--seed", Long.toString(SEED), "--out", out.toString(),
         "--dir", tmp.resolve("data").toString(), "--jvm", "-Xms128m -Xmx256m -XX:+UseSerialGC",
-        "--progress-ms", "200"}, new PrintStream(buf, true, StandardCharsets.UTF_8));
-    String printed = buf.toString(StandardCharsets.UTF_8);
+        "--progress-ms", "200"}, new PrintWriter(buf, true));
+    String printed = buf.toString();
     System.out.println(printed);
     assertThat(exit).isZero();
     assertThat(printed).contains("[1/6] zipf NONE ...").contains("[6/6] uniform rocksdb: ")
@@ -83,10 +82,22 @@ class PaperBenchTest {
   }
 
   @Test
+  void aRunThatFailsIsReportedAndTheSuiteExitsWithOne() throws IOException {
+    StringWriter buf = new StringWriter();
+    Path out = tmp.resolve("failed");
+    // A child JVM that cannot start: the run fails, the suite still writes its report.
+    int exit = PaperBench.run(new String[] {"--scale", "0.001", "--configs", "NONE", "--keys", "zipf", "--out",
+        out.toString(), "--jvm", "-Xmx1k"}, new PrintWriter(buf, true));
+    assertThat(exit).isEqualTo(1);
+    assertThat(buf.toString()).contains("[1/1] zipf NONE: FAILED: the child JVM exited with")
+        .contains("1 of 1 runs failed");
+    assertThat(Files.readString(out.resolve("report.md"))).contains("| NONE | - | - |");
+  }
+
+  @Test
   void badOptionsExitWithUsageCode() {
-    ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    assertThat(PaperBench.run(new String[] {"--configs", "LAZY"}, new PrintStream(buf, true, StandardCharsets.UTF_8)))
-        .isEqualTo(2);
-    assertThat(buf.toString(StandardCharsets.UTF_8)).contains("unknown configuration 'LAZY'");
+    StringWriter buf = new StringWriter();
+    assertThat(PaperBench.run(new String[] {"--configs", "LAZY"}, new PrintWriter(buf, true))).isEqualTo(2);
+    assertThat(buf.toString()).contains("unknown configuration 'LAZY'");
   }
 }
