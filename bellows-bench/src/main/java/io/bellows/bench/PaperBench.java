@@ -33,21 +33,21 @@ public final class PaperBench {
   static final long KEY_SPACE = 10_000_000;
   /** The paper's table is pre-split into 50 regions for 500M rows: 10M rows per region. */
   static final long PAPER_ROWS_PER_REGION = 500_000_000L / 50;
+  /** Operations of the scan-write phase at scale 1. */
+  static final long OPS = 100_000;
   static final String DEFAULT_JVM = "-Xms2g -Xmx2g -XX:+UseG1GC -XX:MaxDirectMemorySize=2g";
 
   private static final Set<String> OPTIONS = Set.of("scale", "out", "keys", "configs", "seed", "regions", "rows",
-      "key-space", "writers", "batch", "flush-mib", "dir", "jvm", "sweep", "workload", "progress-ms");
+      "key-space", "writers", "batch", "flush-mib", "dir", "jvm", "sweep", "workload", "progress-ms", "readers", "ops");
 
   /** Everything an invocation needs, parsed from the options. */
-  record Plan(List<PaperKeys> keys, List<PaperConfig> configs, long rows, long keySpace, int writers, int batch,
-      long flushSize, int regions, long seed, Path out, Path dir, List<String> jvmFlags, long progressMillis) {
+  record Plan(PaperWorkload workload, List<PaperKeys> keys, List<PaperConfig> configs, long rows, long keySpace,
+      int writers, int batch, long flushSize, int regions, long seed, Path out, Path dir, List<String> jvmFlags,
+      long progressMillis, int readers, long ops) {
 
     static Plan parse(String[] argv) {
       Args a = new Args(argv, OPTIONS);
-      String workload = a.get("workload", "write");
-      if (!workload.equals("write")) {
-        throw new IllegalArgumentException("--workload " + workload + " is not implemented; only 'write'");
-      }
+      PaperWorkload workload = PaperWorkload.parse(a.get("workload", "write"));
       double scale = a.getDouble("scale", 1);
       long rows = Math.max(1, (long) (a.getLong("rows", ROWS) * scale));
       List<PaperKeys> keys = new ArrayList<>();
@@ -64,20 +64,31 @@ public final class PaperBench {
       if (rows < writers) {
         throw new IllegalArgumentException("too few rows (" + rows + ") for " + writers + " writers; raise --scale");
       }
-      return new Plan(keys, configs, rows, Math.max(2, (long) (a.getLong("key-space", KEY_SPACE) * scale)), writers,
+      return new Plan(workload, keys, configs, rows, Math.max(2, (long) (a.getLong("key-space", KEY_SPACE) * scale)), writers,
           (int) a.getLong("batch", 100), (long) (a.getDouble("flush-mib", 16) * 1024 * 1024),
           (int) a.getLong("regions", Math.max(1, Math.round((double) rows / PAPER_ROWS_PER_REGION))),
           a.getLong("seed", 42), Path.of(a.get("out", "bench-paper")),
           Path.of(a.get("dir", System.getProperty("java.io.tmpdir"))),
           Arrays.stream(a.get("jvm", DEFAULT_JVM).trim().split("\\s+")).filter(s -> !s.isEmpty()).toList(),
-          a.getLong("progress-ms", 10_000));
+          a.getLong("progress-ms", 10_000), (int) a.getLong("readers", 1),
+          Math.max(writers, (long) (a.getLong("ops", OPS) * scale)));
+    }
+
+    /** Rows a run writes in all (load and measured phase), for the progress lines. */
+    long expectedRows() {
+      return switch (workload) {
+        case WRITE -> rows;
+        case READ_WRITE -> rows + Math.max(writers - readers, rows / 5);
+        case SCAN_WRITE -> rows + (long) (ops * PaperMixedRun.SCAN_WRITE_PUTS);
+      };
     }
 
     List<String> childArgs(PaperConfig config, PaperKeys k) {
       return List.of("--config", config.spec(), "--keys", k.label, "--rows", Long.toString(rows), "--key-space",
           Long.toString(keySpace), "--writers", Integer.toString(writers), "--batch", Integer.toString(batch),
           "--flush-mib", Double.toString(flushSize / 1048576.0), "--regions", Integer.toString(regions), "--seed",
-          Long.toString(seed), "--dir", dir.toString(), "--progress-ms", Long.toString(progressMillis));
+          Long.toString(seed), "--dir", dir.toString(), "--progress-ms", Long.toString(progressMillis), "--workload",
+          workload.label, "--readers", Integer.toString(readers), "--ops", Long.toString(ops));
     }
 
     List<String> configLabels() {
@@ -122,7 +133,7 @@ public final class PaperBench {
         long runStart = System.nanoTime();
         int remainingAfter = total - done - 1;
         double meanRunSeconds = done == 0 ? Double.NaN : (System.nanoTime() - suiteStart) / 1e9 / done;
-        Progress progress = new Progress(out, tag, plan.rows(), remainingAfter, meanRunSeconds);
+        Progress progress = new Progress(out, tag, plan.expectedRows(), remainingAfter, meanRunSeconds);
         done++;
         PaperResult r;
         try {
@@ -137,6 +148,9 @@ public final class PaperBench {
       }
     }
     PaperReport report = new PaperReport(plan.configLabels(), plan.keyLabels(), results);
+    if (plan.workload() != PaperWorkload.WRITE) {
+      report = report.withLatency(plan.workload() == PaperWorkload.READ_WRITE ? "get" : "scan");
+    }
     String markdown = report.markdown(preamble);
     out.println();
     out.print(markdown.substring(preamble.length()));
@@ -161,12 +175,23 @@ public final class PaperBench {
 
   /** The settings of the suite, printed first and kept at the top of the report. */
   static String preamble(Plan plan) {
-    StringBuilder sb = new StringBuilder("# Bellows bench paper: the Accordion write-only workload\n\n");
+    StringBuilder sb = new StringBuilder("# Bellows bench paper: the Accordion " + plan.workload().label
+        + " workload\n\n");
     sb.append(String.format(Locale.ROOT, "* %s, %d CPUs, Java %s; started %s%n", System.getProperty("os.name"),
         Runtime.getRuntime().availableProcessors(), Runtime.version(), Instant.now()));
     sb.append(String.format(Locale.ROOT, "* workload: %,d rows per run of 4 × 25-byte cells, %d client threads,"
             + " batches of %d rows, ASYNC_WAL, one table in %d region(s), key space %,d rows, seed %d%n",
         plan.rows(), plan.writers(), plan.batch(), plan.regions(), plan.keySpace(), plan.seed()));
+    switch (plan.workload()) {
+      case READ_WRITE -> sb.append(String.format(Locale.ROOT, "* read-write: after loading those rows (not"
+          + " reported), %d writer(s) put %,d more rows while %d reader(s) get single cells of rows of the same"
+          + " distribution until the writers are done%n", Math.max(1, plan.writers() - readersOf(plan)),
+          plan.expectedRows() - plan.rows(), readersOf(plan)));
+      case SCAN_WRITE -> sb.append(String.format(Locale.ROOT, "* scan-write: after loading those rows (not"
+          + " reported), %,d operations from %d threads: 95%% scans of 1–100 rows, 5%% puts%n", plan.ops(),
+          plan.writers()));
+      case WRITE -> { }
+    }
     sb.append(String.format(Locale.ROOT, "* keys: %s (zipf = YCSB's scrambled zipfian, θ = 0.99)%n",
         String.join(", ", plan.keyLabels())));
     sb.append(String.format(Locale.ROOT, "* Bellows: flush size %.2f MiB, layout OBJECT (flat array segments)%n",
@@ -182,6 +207,10 @@ public final class PaperBench {
         .append(String.join(" ", plan.jvmFlags())).append('\n');
     sb.append("* this JVM: ").append(ManagementFactory.getRuntimeMXBean().getInputArguments()).append('\n');
     return sb.toString();
+  }
+
+  private static int readersOf(Plan plan) {
+    return Math.max(1, Math.min(plan.readers(), plan.writers() - 1));
   }
 
   /** Turns the child's "rows written" reports into progress lines with a rate and ETAs. */

@@ -11,14 +11,15 @@ import java.util.Set;
 /**
  * One run of the paper suite, alone in its JVM: {@link PaperBench} starts a fresh {@code java} for
  * each configuration so that no run inherits another's heap, JIT state or native memory. Runs the
- * write-only workload ({@link EngineRun} for Bellows, {@link RocksDbRun} for RocksDB, no gets),
+ * write-only workload ({@link EngineRun} for Bellows, {@link RocksDbRun} for RocksDB, no gets) or
+ * a mixed one ({@link PaperMixedRun}),
  * prints {@code PAPER-PROGRESS <rows written>} every {@code --progress-ms} while writing, and at the
  * end exactly one {@code PAPER-RESULT <json>} line ({@link PaperResult}). Exits non-zero on failure.
  */
 public final class PaperChild {
   static final String PROGRESS_PREFIX = "PAPER-PROGRESS ";
   private static final Set<String> OPTIONS = Set.of("config", "keys", "rows", "key-space", "writers", "batch",
-      "flush-mib", "regions", "seed", "dir", "progress-ms");
+      "flush-mib", "regions", "seed", "dir", "progress-ms", "workload", "readers", "ops");
 
   private PaperChild() {}
 
@@ -33,7 +34,8 @@ public final class PaperChild {
         Durability.ASYNC_WAL, (int) a.getLong("regions", 1), Map.of());
     Thread progress = progressReporter(a.getLong("progress-ms", 5000));
     progress.start();
-    PaperResult r = run(config, keys, w, flushSize);
+    PaperResult r = run(config, keys, PaperWorkload.parse(a.get("workload", "write")), w, flushSize,
+        (int) a.getLong("readers", 2), a.getLong("ops", 50_000));
     progress.interrupt();
     System.out.println(PaperResult.LINE_PREFIX + r.toJson());
     System.out.flush();
@@ -41,12 +43,20 @@ public final class PaperChild {
     System.exit(0);
   }
 
-  /** Runs one configuration in this JVM and measures it. */
-  static PaperResult run(PaperConfig config, PaperKeys keys, EngineWorkload w, long flushSize) {
+  /**
+   * Runs one configuration in this JVM and measures it; CPU time and peak heap cover the whole run
+   * (for the mixed workloads, the load too).
+   */
+  static PaperResult run(PaperConfig config, PaperKeys keys, PaperWorkload workload, EngineWorkload w, long flushSize,
+      int readers, long ops) {
     for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
       pool.resetPeakUsage();
     }
     long cpu0 = processCpuNanos();
+    if (workload != PaperWorkload.WRITE) {
+      PaperResult r = PaperMixedRun.run(config, keys, workload, w, flushSize, readers, ops);
+      return r.withProcess(cpu0 < 0 ? PaperResult.NA : (processCpuNanos() - cpu0) / 1_000_000, peakHeap());
+    }
     EngineRunResult e = config.isRocksDb()
         ? RocksDbRun.run(config.peer(), w, flushSize)
         : EngineRun.run(config.storeConfig(flushSize), w);

@@ -19,12 +19,63 @@ final class PaperReport {
   private final List<String> keys;
   private final List<PaperResult> runs;
   private final List<String> peers;
+  /** "get" or "scan" for the mixed workloads (a latency table per key distribution), null for write. */
+  private final String latencyOp;
 
   PaperReport(List<String> configs, List<String> keys, List<PaperResult> runs) {
+    this(configs, keys, runs, null);
+  }
+
+  private PaperReport(List<String> configs, List<String> keys, List<PaperResult> runs, String latencyOp) {
     this.configs = configs;
     this.keys = keys;
     this.runs = runs;
+    this.latencyOp = latencyOp;
     this.peers = configs.stream().filter(c -> c.startsWith("rocksdb")).toList();
+  }
+
+  /** The same report with a table of read latencies ({@code op}: "get" or "scan") per key distribution. */
+  PaperReport withLatency(String op) {
+    return new PaperReport(configs, keys, runs, op);
+  }
+
+  /**
+   * Read latency percentiles of the measured phase, each also × NONE (the paper's Figures 9 and 10
+   * show these ratios) and × each RocksDB setup.
+   */
+  String latencyTable(String key) {
+    String op = latencyOp == null ? "read" : latencyOp;
+    List<String> header = new ArrayList<>(List.of("configuration", op + "s", op + "s/s", "empty", "rows put/s"));
+    String[] names = {"p50", "p75", "p90", "p95", "p99"};
+    List<ToDoubleFunction<PaperResult>> pcts = List.of(PaperResult::readP50, PaperResult::readP75,
+        PaperResult::readP90, PaperResult::readP95, PaperResult::readP99);
+    for (String n : names) {
+      header.add(n + " µs");
+    }
+    for (String n : names) {
+      header.add(n + " × NONE");
+    }
+    peers.forEach(p -> header.add("p99 × " + p));
+    MarkdownTable t = new MarkdownTable(header.toArray(new String[0]));
+    for (String c : configs) {
+      Optional<PaperResult> o = find(key, c);
+      if (o.isEmpty()) {
+        continue;
+      }
+      PaperResult r = o.get();
+      List<Object> row = new ArrayList<>(List.of(c, String.format(Locale.ROOT, "%,d", r.readOps()),
+          String.format(Locale.ROOT, "%,.0f", r.readsPerSecond()), r.readMisses(),
+          String.format(Locale.ROOT, "%,.0f", r.rowsPerSecond())));
+      for (ToDoubleFunction<PaperResult> f : pcts) {
+        row.add(String.format(Locale.ROOT, "%.1f", f.applyAsDouble(r) / 1e3));
+      }
+      for (ToDoubleFunction<PaperResult> f : pcts) {
+        row.add(ratio(key, c, "NONE", f));
+      }
+      peers.forEach(p -> row.add(ratio(key, c, p, PaperResult::readP99)));
+      t.row(row.toArray());
+    }
+    return t.render();
   }
 
   Optional<PaperResult> find(String key, String config) {
@@ -88,7 +139,9 @@ final class PaperReport {
       t.row(c, String.format(Locale.ROOT, "%.1f", r.writeSeconds()), r.gcCount(), r.gcMillis(),
           String.format(Locale.ROOT, "%.0f", r.gcMillisPerMinute()),
           r.cpuMillis() == PaperResult.NA ? "n/a" : String.format(Locale.ROOT, "%.1f", r.cpuMillis() / 1e3),
-          r.cpuMillis() == PaperResult.NA ? "n/a" : String.format(Locale.ROOT, "%.2f", r.cpuMillis() * 1e3 / r.rows()),
+          // For the mixed workloads CPU time covers the load as well: per row of the measured phase it means nothing.
+          r.cpuMillis() == PaperResult.NA || !r.workload().equals(PaperWorkload.WRITE.label) ? "n/a"
+              : String.format(Locale.ROOT, "%.2f", r.cpuMillis() * 1e3 / r.rows()),
           r.peakHeapBytes() >> 20, r.stallMillis() == PaperResult.NA ? "n/a" : r.stallMillis(), r.storeFiles());
     }
     return t.render();
@@ -101,6 +154,12 @@ final class PaperReport {
     for (String k : keys) {
       sb.append("\n## Table 2: flushes, compactions and bytes written — ").append(k).append(" keys\n\n")
           .append(ioTable(k));
+    }
+    if (latencyOp != null) {
+      for (String k : keys) {
+        sb.append("\n## ").append(latencyOp.substring(0, 1).toUpperCase(Locale.ROOT)).append(latencyOp.substring(1))
+            .append(" latency — ").append(k).append(" keys\n\n").append(latencyTable(k));
+      }
     }
     for (String k : keys) {
       sb.append("\n## Resources — ").append(k).append(" keys\n\n").append(resourceTable(k));

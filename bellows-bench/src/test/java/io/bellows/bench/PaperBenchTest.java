@@ -73,6 +73,32 @@ class PaperBenchTest {
   }
 
   @Test
+  void mixedWorkloadsReportReadLatencies() throws IOException {
+    for (String workload : List.of("read-write", "scan-write")) {
+      Path out = tmp.resolve(workload);
+      StringWriter buf = new StringWriter();
+      int exit = PaperBench.run(new String[] {"--workload", workload, "--scale", "0.001", "--configs",
+          "BASIC,rocksdb", "--keys", "zipf", "--flush-mib", "0.25", "--seed", Long.toString(SEED), "--out",
+          out.toString(), "--dir", tmp.resolve("data").toString(), "--jvm", "-Xms128m -Xmx256m -XX:+UseSerialGC"},
+          new PrintWriter(buf, true));
+      System.out.println(buf);
+      assertThat(exit).as(workload).isZero();
+      String op = workload.equals("read-write") ? "Get" : "Scan";
+      String md = Files.readString(out.resolve("report.md"));
+      assertThat(md).contains("## " + op + " latency — zipf keys").contains("| p50 µs | p75 µs | p90 µs | p95 µs | p99 µs |");
+      List<String> csv = Files.readAllLines(out.resolve("runs.csv"));
+      List<String> header = List.of(csv.get(0).split(","));
+      for (String line : csv.subList(1, csv.size())) {
+        String[] cells = line.split(",");
+        assertThat(cells[header.indexOf("workload")]).isEqualTo(workload);
+        assertThat(Long.parseLong(cells[header.indexOf("readOps")])).as("%s reads measured", workload).isPositive();
+        long p50 = Long.parseLong(cells[header.indexOf("readP50")]);
+        assertThat(Long.parseLong(cells[header.indexOf("readP99")])).isGreaterThanOrEqualTo(p50).isPositive();
+      }
+    }
+  }
+
+  @Test
   void aFailingChildIsReportedWithItsOutput() {
     List<String> cmd = ChildJvm.command(List.of("-Xmx64m"), List.of("--config", "NONE", "--rows", "1",
         "--writers", "4"));
