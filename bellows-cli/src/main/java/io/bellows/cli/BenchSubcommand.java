@@ -35,6 +35,10 @@ final class BenchSubcommand implements Runnable {
           "  --configs LIST      default NONE,BASIC,EAGER,ADAPTIVE:R=0.2,ADAPTIVE:R=0.35,ADAPTIVE:R=0.5,"
               + "rocksdb,rocksdb-tuned; a Bellows spec may set A=, S=, R= (e.g. BASIC:A=0.05:S=2)",
           "  --sweep A|S|R       instead of --configs: sweep one Accordion parameter",
+          "  --workload W        write (default), read-write (get latency while writing, after a load) or"
+              + " scan-write (95% scans of 1-100 rows, 5% puts, after a load)",
+          "  --readers N         read-write: reader threads among the clients (default 1)",
+          "  --ops N             scan-write: operations at scale 1 (default 100000)",
           "  --seed N            seed of keys and values (default 42), the same for every run",
           "  --regions N         pre-split the table (default: the paper's 10M rows per region, at least 1)",
           "  --rows N --key-space N --writers N --batch N --flush-mib M --dir DIR --progress-ms MS",
