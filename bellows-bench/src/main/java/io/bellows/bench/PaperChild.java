@@ -24,6 +24,18 @@ public final class PaperChild {
   private PaperChild() {}
 
   public static void main(String[] argv) {
+    try {
+      runMain(argv);
+    } catch (Throwable t) {
+      // Exit even if a store's non-daemon threads are still alive; the parent shows this output.
+      t.printStackTrace();
+      System.exit(1);
+    }
+    // The stores are closed by now; exit at once rather than wait for straggling threads.
+    System.exit(0);
+  }
+
+  private static void runMain(String[] argv) {
     Args a = new Args(argv, OPTIONS);
     PaperConfig config = PaperConfig.parse(a.get("config", "NONE"));
     PaperKeys keys = PaperKeys.parse(a.get("keys", "zipf"));
@@ -35,12 +47,10 @@ public final class PaperChild {
     Thread progress = progressReporter(a.getLong("progress-ms", 5000));
     progress.start();
     PaperResult r = run(config, keys, PaperWorkload.parse(a.get("workload", "write")), w, flushSize,
-        (int) a.getLong("readers", 2), a.getLong("ops", 50_000));
+        (int) a.getLong("readers", 1), a.getLong("ops", 100_000));
     progress.interrupt();
     System.out.println(PaperResult.LINE_PREFIX + r.toJson());
     System.out.flush();
-    // Engine and RocksDB threads are closed by now; exit at once rather than wait for stragglers.
-    System.exit(0);
   }
 
   /**
