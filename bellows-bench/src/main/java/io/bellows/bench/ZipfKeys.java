@@ -42,7 +42,7 @@ public final class ZipfKeys implements KeyChooser {
     this.zetaN = Double.isNaN(zetaN) ? zeta(n, theta) : zetaN;
     double zeta2 = zeta(2, theta);
     this.alpha = 1.0 / (1.0 - theta);
-    this.eta = (1.0 - Math.pow(2.0 / n, 1.0 - theta)) / (1.0 - zeta2 / zetaN);
+    this.eta = (1.0 - Math.pow(2.0 / n, 1.0 - theta)) / (1.0 - zeta2 / this.zetaN);
     this.half = Math.pow(0.5, theta);
     this.random = new SplittableRandom(seed);
   }
