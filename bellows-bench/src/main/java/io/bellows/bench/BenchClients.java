@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -18,6 +19,13 @@ import org.HdrHistogram.Histogram;
  * after {@link #runAll} returns (happens-before through the futures).
  */
 final class BenchClients {
+  /**
+   * Rows written by all writers of this JVM so far, read by progress reporters. Process-wide because
+   * runs never overlap (their GC counters are JVM-wide anyway); a LongAdder so that writers do not
+   * contend on it.
+   */
+  static final LongAdder ROWS_WRITTEN = new LongAdder();
+
   private BenchClients() {}
 
   /** Runs the tasks on the pool and waits for all; the first failure is rethrown. */
@@ -74,6 +82,7 @@ final class BenchClients {
           long t0 = System.nanoTime();
           write(pending);
           latency.recordValue(System.nanoTime() - t0);
+          ROWS_WRITTEN.add(pending.size());
           pending = new ArrayList<>(batch);
         }
       }

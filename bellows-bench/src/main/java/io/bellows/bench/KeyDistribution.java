@@ -9,6 +9,20 @@ public enum KeyDistribution {
       return new ZipfKeys(keySpace, ZipfKeys.DEFAULT_THETA, seed);
     }
   },
+  /** YCSB's scrambled zipfian (θ = 0.99, YCSB's constants) over {@code keySpace} rows: {@link ScrambledZipfKeys}. */
+  SCRAMBLED_ZIPF {
+    @Override
+    public KeyChooser chooser(long keySpace, long seed) {
+      return new ScrambledZipfKeys(keySpace, seed);
+    }
+  },
+  /** Uniform over {@code keySpace} rows, with repeats: {@link UniformKeys}. */
+  UNIFORM {
+    @Override
+    public KeyChooser chooser(long keySpace, long seed) {
+      return new UniformKeys(keySpace, seed);
+    }
+  },
   /** Every put writes a row never written before (no redundancy at all); {@code keySpace} is unused. */
   UNIQUE {
     @Override

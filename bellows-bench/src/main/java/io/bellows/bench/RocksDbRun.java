@@ -80,7 +80,7 @@ final class RocksDbRun {
     }
   }
 
-  private static Options options(Setup setup, long flushSize) {
+  static Options options(Setup setup, long flushSize) {
     Options o = new Options().setCreateIfMissing(true);
     if (setup == Setup.TUNED) {
       o.setMaxBackgroundJobs(2)
@@ -184,7 +184,7 @@ final class RocksDbRun {
     return b.array();
   }
 
-  private static byte[] rowPrefix(byte[] row) {
+  static byte[] rowPrefix(byte[] row) {
     return ByteBuffer.allocate(2 + row.length).putShort((short) row.length).put(row).array();
   }
 
@@ -225,7 +225,7 @@ final class RocksDbRun {
     };
   }
 
-  private static boolean startsWith(byte[] key, byte[] prefix) {
+  static boolean startsWith(byte[] key, byte[] prefix) {
     return key.length >= prefix.length && java.util.Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
   }
 }

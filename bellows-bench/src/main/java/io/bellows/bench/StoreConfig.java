@@ -14,12 +14,23 @@ import io.bellows.config.MemStorePolicy;
  * @param index the memory layout
  * @param flushSize bytes of footprint at which the store is flushed to "disk" (the memory budget)
  * @param inMemoryFlushFraction Accordion's A, or a negative value for the knob's default
+ * @param familyKnobs further family knobs by their documented names (e.g. {@code ADAPTIVE_THRESHOLD}),
+ *     applied last
  */
-public record StoreConfig(MemStorePolicy policy, IndexKind index, long flushSize, double inMemoryFlushFraction) {
+public record StoreConfig(MemStorePolicy policy, IndexKind index, long flushSize, double inMemoryFlushFraction,
+    java.util.Map<String, String> familyKnobs) {
   public static final String FAMILY_NAME = "f";
+
+  public StoreConfig {
+    familyKnobs = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(familyKnobs));
+  }
 
   public StoreConfig(MemStorePolicy policy, IndexKind index, long flushSize) {
     this(policy, index, flushSize, -1);
+  }
+
+  public StoreConfig(MemStorePolicy policy, IndexKind index, long flushSize, double inMemoryFlushFraction) {
+    this(policy, index, flushSize, inMemoryFlushFraction, java.util.Map.of());
   }
 
   public ColumnFamilyDescriptor family() {
@@ -31,6 +42,7 @@ public record StoreConfig(MemStorePolicy policy, IndexKind index, long flushSize
     if (inMemoryFlushFraction > 0) {
       b.set(Knobs.IN_MEMORY_FLUSH_FRACTION, inMemoryFlushFraction);
     }
+    familyKnobs.forEach(b::set);
     return b.build();
   }
 

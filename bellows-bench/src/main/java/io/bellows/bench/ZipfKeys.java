@@ -24,6 +24,13 @@ public final class ZipfKeys implements KeyChooser {
   private final SplittableRandom random;
 
   public ZipfKeys(long n, double theta, long seed) {
+    this(n, theta, Double.NaN, seed);
+  }
+
+  /**
+   * With ζ(n, θ) given ({@code zetaN}), for key spaces too large to sum it here (NaN: compute it).
+   */
+  ZipfKeys(long n, double theta, double zetaN, long seed) {
     if (n < 2) {
       throw new IllegalArgumentException("need at least 2 rows: " + n);
     }
@@ -32,10 +39,10 @@ public final class ZipfKeys implements KeyChooser {
     }
     this.n = n;
     this.theta = theta;
-    this.zetaN = zeta(n, theta);
+    this.zetaN = Double.isNaN(zetaN) ? zeta(n, theta) : zetaN;
     double zeta2 = zeta(2, theta);
     this.alpha = 1.0 / (1.0 - theta);
-    this.eta = (1.0 - Math.pow(2.0 / n, 1.0 - theta)) / (1.0 - zeta2 / zetaN);
+    this.eta = (1.0 - Math.pow(2.0 / n, 1.0 - theta)) / (1.0 - zeta2 / this.zetaN);
     this.half = Math.pow(0.5, theta);
     this.random = new SplittableRandom(seed);
   }

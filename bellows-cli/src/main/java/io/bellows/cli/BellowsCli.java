@@ -9,8 +9,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code bellows} command line: {@code shell}, {@code server}, {@code inspect}, {@code stress} and {@code
- * wal-dump}. Without a subcommand it prints its usage.
+ * The {@code bellows} command line: {@code shell}, {@code server}, {@code inspect}, {@code stress}, {@code
+ * wal-dump}, {@code ycsb} and {@code bench}. Without a subcommand it prints its usage.
  */
 @Command(
     name = "bellows",
@@ -18,7 +18,8 @@ import picocli.CommandLine.Command;
     version = "bellows 0.1.0-SNAPSHOT",
     description = "Bellows, an embeddable LSM wide-column store: shell and tools.",
     subcommands = {ShellSubcommand.class, ServerSubcommand.class, InspectSubcommand.class,
-        WalDumpSubcommand.class, RepairSubcommand.class, YcsbSubcommand.class, StressSubcommand.class})
+        WalDumpSubcommand.class, RepairSubcommand.class, YcsbSubcommand.class, StressSubcommand.class,
+        BenchSubcommand.class})
 public final class BellowsCli implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

@@ -1,0 +1,259 @@
+package io.bellows.bench;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * {@code bellows bench paper}: the write-only benchmark of the Accordion paper (VLDB 2018, §4.2.1)
+ * with RocksDB in the same run. For each key distribution (YCSB's scrambled zipfian θ = 0.99, and
+ * uniform) and each configuration (NONE, BASIC, EAGER, ADAPTIVE at R = 0.2, 0.35, 0.5, RocksDB
+ * default and tuned), one run in a fresh JVM ({@link ChildJvm}, {@link PaperChild}): 4 client
+ * threads put rows of 4 × 25-byte cells in batches of 100 into one table, ASYNC_WAL. Then prints
+ * and writes to {@code --out} the paper's Table 1 and Table 2 with Bellows/RocksDB ratios ({@link
+ * PaperReport}), a CSV of every run and PNG charts ({@link PaperCharts}).
+ *
+ * <p>Order: key distributions in the order given, configurations in the order given within each;
+ * every run uses the same seed, so every configuration sees the same key and value sequences. One
+ * run at a time. Single-threaded driver; not reusable.
+ */
+public final class PaperBench {
+  /** Rows per run at scale 1. */
+  static final long ROWS = 5_000_000;
+  /** The key space at scale 1 (the paper's key space scaled to this machine). */
+  static final long KEY_SPACE = 10_000_000;
+  /** The paper's table is pre-split into 50 regions for 500M rows: 10M rows per region. */
+  static final long PAPER_ROWS_PER_REGION = 500_000_000L / 50;
+  /** Operations of the scan-write phase at scale 1. */
+  static final long OPS = 100_000;
+  static final String DEFAULT_JVM = "-Xms2g -Xmx2g -XX:+UseG1GC -XX:MaxDirectMemorySize=2g";
+
+  private static final Set<String> OPTIONS = Set.of("scale", "out", "keys", "configs", "seed", "regions", "rows",
+      "key-space", "writers", "batch", "flush-mib", "dir", "jvm", "sweep", "workload", "progress-ms", "readers", "ops");
+
+  /** Everything an invocation needs, parsed from the options. */
+  record Plan(PaperWorkload workload, List<PaperKeys> keys, List<PaperConfig> configs, long rows, long keySpace,
+      int writers, int batch, long flushSize, int regions, long seed, Path out, Path dir, List<String> jvmFlags,
+      long progressMillis, int readers, long ops) {
+
+    static Plan parse(String[] argv) {
+      Args a = new Args(argv, OPTIONS);
+      PaperWorkload workload = PaperWorkload.parse(a.get("workload", "write"));
+      double scale = a.getDouble("scale", 1);
+      long rows = Math.max(1, (long) (a.getLong("rows", ROWS) * scale));
+      List<PaperKeys> keys = new ArrayList<>();
+      for (String k : a.get("keys", "zipf,uniform").split(",")) {
+        if (!k.isBlank()) {
+          keys.add(PaperKeys.parse(k));
+        }
+      }
+      String sweep = a.get("sweep", "");
+      List<PaperConfig> configs = sweep.isBlank()
+          ? PaperConfig.parseList(a.get("configs", PaperConfig.DEFAULT_SUITE))
+          : PaperConfig.sweep(sweep);
+      int writers = (int) a.getLong("writers", 4);
+      if (rows < writers) {
+        throw new IllegalArgumentException("too few rows (" + rows + ") for " + writers + " writers; raise --scale");
+      }
+      return new Plan(workload, keys, configs, rows, Math.max(2, (long) (a.getLong("key-space", KEY_SPACE) * scale)), writers,
+          (int) a.getLong("batch", 100), (long) (a.getDouble("flush-mib", 16) * 1024 * 1024),
+          (int) a.getLong("regions", Math.max(1, Math.round((double) rows / PAPER_ROWS_PER_REGION))),
+          a.getLong("seed", 42), Path.of(a.get("out", "bench-paper")),
+          Path.of(a.get("dir", System.getProperty("java.io.tmpdir"))),
+          Arrays.stream(a.get("jvm", DEFAULT_JVM).trim().split("\\s+")).filter(s -> !s.isEmpty()).toList(),
+          a.getLong("progress-ms", 10_000), (int) a.getLong("readers", 1),
+          Math.max(writers, (long) (a.getLong("ops", OPS) * scale)));
+    }
+
+    /** Rows a run writes in all (load and measured phase), for the progress lines. */
+    long expectedRows() {
+      return switch (workload) {
+        case WRITE -> rows;
+        case READ_WRITE -> rows + Math.max(writers - readers, rows / 5);
+        case SCAN_WRITE -> rows + (long) (ops * PaperMixedRun.SCAN_WRITE_PUTS);
+      };
+    }
+
+    List<String> childArgs(PaperConfig config, PaperKeys k) {
+      return List.of("--config", config.spec(), "--keys", k.label, "--rows", Long.toString(rows), "--key-space",
+          Long.toString(keySpace), "--writers", Integer.toString(writers), "--batch", Integer.toString(batch),
+          "--flush-mib", Double.toString(flushSize / 1048576.0), "--regions", Integer.toString(regions), "--seed",
+          Long.toString(seed), "--dir", dir.toString(), "--progress-ms", Long.toString(progressMillis), "--workload",
+          workload.label, "--readers", Integer.toString(readers), "--ops", Long.toString(ops));
+    }
+
+    List<String> configLabels() {
+      return configs.stream().map(PaperConfig::spec).toList();
+    }
+
+    List<String> keyLabels() {
+      return keys.stream().map(k -> k.label).toList();
+    }
+  }
+
+  private PaperBench() {}
+
+  public static void main(String[] argv) {
+    System.exit(run(argv, new PrintWriter(System.out, true)));
+  }
+
+  /**
+   * Runs the suite, printing to {@code out} (flushed line by line); returns the exit code: 0, 1 if
+   * a run failed (the others still run and are reported), 2 for bad options.
+   */
+  public static int run(String[] argv, PrintWriter out) {
+    Plan plan;
+    try {
+      plan = Plan.parse(argv);
+    } catch (IllegalArgumentException e) {
+      out.println("bench paper: " + e.getMessage());
+      return 2;
+    }
+    String preamble = preamble(plan);
+    out.print(preamble);
+    out.println();
+    List<PaperResult> results = new ArrayList<>();
+    int total = plan.keys().size() * plan.configs().size();
+    long suiteStart = System.nanoTime();
+    int done = 0;
+    int failed = 0;
+    for (PaperKeys k : plan.keys()) {
+      for (PaperConfig c : plan.configs()) {
+        String tag = String.format(Locale.ROOT, "[%d/%d] %s %s", done + 1, total, k.label, c.spec());
+        out.println(tag + " ...");
+        long runStart = System.nanoTime();
+        int remainingAfter = total - done - 1;
+        double meanRunSeconds = done == 0 ? Double.NaN : (System.nanoTime() - suiteStart) / 1e9 / done;
+        Progress progress = new Progress(out, tag, plan.expectedRows(), remainingAfter, meanRunSeconds);
+        done++;
+        PaperResult r;
+        try {
+          r = ChildJvm.run(ChildJvm.command(plan.jvmFlags(), plan.childArgs(c, k)), progress::report);
+        } catch (RuntimeException e) {
+          failed++;
+          out.println(tag + ": FAILED: " + e.getMessage());
+          continue;
+        }
+        results.add(r);
+        out.printf(Locale.ROOT, "%s: %s (%.1f s in all)%n", tag, r.summary(), (System.nanoTime() - runStart) / 1e9);
+      }
+    }
+    PaperReport report = new PaperReport(plan.configLabels(), plan.keyLabels(), results);
+    if (plan.workload() != PaperWorkload.WRITE) {
+      report = report.withLatency(plan.workload() == PaperWorkload.READ_WRITE ? "get" : "scan");
+    }
+    String markdown = report.markdown(preamble);
+    out.println();
+    out.print(markdown.substring(preamble.length()));
+    try {
+      Files.createDirectories(plan.out());
+      Files.writeString(plan.out().resolve("report.md"), markdown);
+      Files.writeString(plan.out().resolve("runs.csv"), report.csv());
+      List<Path> charts = PaperCharts.write(plan.out(), report, plan.configLabels(), plan.keyLabels());
+      out.println();
+      out.println("Wrote " + plan.out().resolve("report.md") + ", " + plan.out().resolve("runs.csv") + " and "
+          + charts.size() + " charts (" + String.join(", ", charts.stream().map(p -> p.getFileName().toString())
+          .toList()) + ")");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write to " + plan.out(), e);
+    }
+    if (failed > 0) {
+      out.println(failed + " of " + total + " runs failed; their cells show '-'");
+      return 1;
+    }
+    return 0;
+  }
+
+  /** The settings of the suite, printed first and kept at the top of the report. */
+  static String preamble(Plan plan) {
+    StringBuilder sb = new StringBuilder("# Bellows bench paper: the Accordion " + plan.workload().label
+        + " workload\n\n");
+    sb.append(String.format(Locale.ROOT, "* %s, %d CPUs, Java %s; started %s%n", System.getProperty("os.name"),
+        Runtime.getRuntime().availableProcessors(), Runtime.version(), Instant.now()));
+    sb.append(String.format(Locale.ROOT, "* workload: %,d rows per run of 4 × 25-byte cells, %d client threads,"
+            + " batches of %d rows, ASYNC_WAL, one table in %d region(s), key space %,d rows, seed %d%n",
+        plan.rows(), plan.writers(), plan.batch(), plan.regions(), plan.keySpace(), plan.seed()));
+    switch (plan.workload()) {
+      case READ_WRITE -> sb.append(String.format(Locale.ROOT, "* read-write: after loading those rows (not"
+          + " reported), %d writer(s) put %,d more rows while %d reader(s) get single cells of rows of the same"
+          + " distribution until the writers are done%n", Math.max(1, plan.writers() - readersOf(plan)),
+          plan.expectedRows() - plan.rows(), readersOf(plan)));
+      case SCAN_WRITE -> sb.append(String.format(Locale.ROOT, "* scan-write: after loading those rows (not"
+          + " reported), %,d operations from %d threads: 95%% scans of 1–100 rows, 5%% puts%n", plan.ops(),
+          plan.writers()));
+      case WRITE -> { }
+    }
+    sb.append(String.format(Locale.ROOT, "* keys: %s (zipf = YCSB's scrambled zipfian, θ = 0.99)%n",
+        String.join(", ", plan.keyLabels())));
+    sb.append(String.format(Locale.ROOT, "* Bellows: flush size %.2f MiB, layout OBJECT (flat array segments)%n",
+        plan.flushSize() / 1048576.0));
+    for (PaperConfig c : plan.configs()) {
+      if (c.isRocksDb()) {
+        sb.append("* ").append(RocksDbRun.describe(c.peer(), plan.flushSize())).append('\n');
+      } else if (!c.familyKnobs().isEmpty()) {
+        sb.append("* ").append(c.spec()).append(": ").append(c.familyKnobs()).append('\n');
+      }
+    }
+    sb.append("* each run in a fresh JVM: ").append(ChildJvm.javaExecutable()).append(' ')
+        .append(String.join(" ", plan.jvmFlags())).append('\n');
+    sb.append("* this JVM: ").append(ManagementFactory.getRuntimeMXBean().getInputArguments()).append('\n');
+    return sb.toString();
+  }
+
+  private static int readersOf(Plan plan) {
+    return Math.max(1, Math.min(plan.readers(), plan.writers() - 1));
+  }
+
+  /** Turns the child's "rows written" reports into progress lines with a rate and ETAs. */
+  private static final class Progress {
+    private final PrintWriter out;
+    private final String tag;
+    private final long rows;
+    private final int runsAfter;
+    private final double meanRunSeconds;
+    private final long start = System.nanoTime();
+    private long lastRows;
+    private long lastNanos = start;
+
+    Progress(PrintWriter out, String tag, long rows, int runsAfter, double meanRunSeconds) {
+      this.out = out;
+      this.tag = tag;
+      this.rows = rows;
+      this.runsAfter = runsAfter;
+      this.meanRunSeconds = meanRunSeconds;
+    }
+
+    void report(long written) {
+      long now = System.nanoTime();
+      if (written == 0) { // still opening the store: the rate starts with the first row
+        lastNanos = now;
+        return;
+      }
+      double rate = (written - lastRows) * 1e9 / Math.max(1, now - lastNanos);
+      lastRows = written;
+      lastNanos = now;
+      double eta = rate > 0 ? (rows - written) / rate : Double.NaN;
+      double runSoFar = (now - start) / 1e9;
+      double perRun = Double.isNaN(meanRunSeconds) ? runSoFar + eta : meanRunSeconds;
+      double suiteEta = eta + runsAfter * perRun;
+      out.printf(Locale.ROOT, "    %s: %,d / %,d rows, %,.0f rows/s, ETA %s (suite %s)%n", tag, written, rows, rate,
+          duration(eta), duration(suiteEta));
+    }
+
+    private static String duration(double s) {
+      if (Double.isNaN(s) || s < 0) {
+        return "?";
+      }
+      return s < 120 ? String.format(Locale.ROOT, "%.0f s", s) : String.format(Locale.ROOT, "%.1f min", s / 60);
+    }
+  }
+}

@@ -1,0 +1,113 @@
+package io.bellows.bench;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.internal.chartpart.Chart;
+import org.knowm.xchart.style.Styler;
+
+/**
+ * PNG charts of the paper suite, drawn with XChart (headless): write throughput per configuration
+ * and key distribution (the paper's Figure 5, absolute), and per key distribution GC time per
+ * minute of writing against throughput on log-log axes, one point per run (the paper's Figure 7).
+ * A run without any GC time cannot sit on a log axis and is left out of the second chart; if no
+ * run has any, the axes are linear. Stateless.
+ */
+final class PaperCharts {
+  static final String THROUGHPUT = "throughput.png";
+
+  private PaperCharts() {}
+
+  static String gcFileName(String key) {
+    return "gc-vs-throughput-" + key + ".png";
+  }
+
+  /** Writes every chart into {@code dir} and returns the files written. */
+  static List<Path> write(Path dir, PaperReport report, List<String> configs, List<String> keys) {
+    System.setProperty("java.awt.headless", "true");
+    List<Path> out = new ArrayList<>();
+    out.add(save(throughput(report, configs, keys), dir.resolve(THROUGHPUT)));
+    for (String k : keys) {
+      out.add(save(gcVersusThroughput(report, configs, k), dir.resolve(gcFileName(k))));
+    }
+    return out;
+  }
+
+  static CategoryChart throughput(PaperReport report, List<String> configs, List<String> keys) {
+    CategoryChart chart = new CategoryChartBuilder().width(1000).height(560)
+        .title("Write throughput per configuration").xAxisTitle("configuration").yAxisTitle("rows/s").build();
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
+    chart.getStyler().setXAxisLabelRotation(30);
+    chart.getStyler().setYAxisDecimalPattern("#,###");
+    for (String k : keys) {
+      List<String> x = new ArrayList<>();
+      List<Number> y = new ArrayList<>();
+      for (String c : configs) {
+        Optional<PaperResult> r = report.find(k, c);
+        x.add(c);
+        y.add(r.map(PaperResult::rowsPerSecond).orElse(0.0));
+      }
+      chart.addSeries(k + " keys", x, y);
+    }
+    return chart;
+  }
+
+  static XYChart gcVersusThroughput(PaperReport report, List<String> configs, String key) {
+    XYChart chart = new XYChartBuilder().width(800).height(600)
+        .title("GC time vs write throughput, " + key + " keys (one point per run)")
+        .xAxisTitle("rows/s").yAxisTitle("GC ms per minute of writing").build();
+    chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+    chart.getStyler().setMarkerSize(10);
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+    List<PaperResult> points = new ArrayList<>();
+    for (String c : configs) {
+      report.find(key, c).ifPresent(points::add);
+    }
+    boolean logLog = points.stream().anyMatch(r -> r.gcMillis() > 0);
+    chart.getStyler().setXAxisLogarithmic(logLog);
+    chart.getStyler().setYAxisLogarithmic(logLog);
+    List<PaperResult> shown = points.stream().filter(r -> !logLog || r.gcMillis() > 0).toList();
+    for (PaperResult r : shown) {
+      chart.addSeries(r.config(), new double[] {r.rowsPerSecond()}, new double[] {r.gcMillisPerMinute()});
+    }
+    if (logLog) {
+      // XChart labels a log axis at powers of ten only: widen each axis to whole decades so that
+      // it has labels and no point sits on its edge.
+      double[] x = shown.stream().mapToDouble(PaperResult::rowsPerSecond).toArray();
+      double[] y = shown.stream().mapToDouble(PaperResult::gcMillisPerMinute).toArray();
+      chart.getStyler().setXAxisMin(decadeBelow(x)).setXAxisMax(decadeAbove(x));
+      chart.getStyler().setYAxisMin(decadeBelow(y)).setYAxisMax(decadeAbove(y));
+    }
+    return chart;
+  }
+
+  static double decadeBelow(double[] values) {
+    return Math.pow(10, Math.floor(Math.log10(java.util.Arrays.stream(values).min().orElse(1))));
+  }
+
+  static double decadeAbove(double[] values) {
+    double max = java.util.Arrays.stream(values).max().orElse(10);
+    double d = Math.pow(10, Math.ceil(Math.log10(max)));
+    return d == max ? d * 10 : d;
+  }
+
+  private static Path save(Chart<?, ?> chart, Path file) {
+    try (OutputStream os = Files.newOutputStream(file)) {
+      BitmapEncoder.saveBitmap(chart, os, BitmapEncoder.BitmapFormat.PNG);
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file, e);
+    }
+  }
+}

@@ -1,0 +1,197 @@
+package io.bellows.bench;
+
+import io.bellows.client.Put;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The paper's read-write (§4.2.2) and scan-write (§4.2.3) workloads on one store ({@link
+ * PaperStore}, Bellows or RocksDB), in one JVM:
+ *
+ * <ol>
+ *   <li><b>load</b> (not reported): the workload's rows from its writers, in batches, so that most
+ *       hot rows have versions on disk;
+ *   <li><b>measured phase</b>: read-write — {@code writers − readers} threads put a fifth of the
+ *       load's rows again while {@code readers} threads get one cell of a row chosen by the same
+ *       key distribution, until the writers are done; scan-write — every thread runs {@code ops} /
+ *       threads operations, each a put of one row (5%) or a scan of 1–100 rows (uniform) from a
+ *       chosen row (95%, YCSB's workload E);
+ *   <li>a final flush, then the counters; close and delete.
+ * </ol>
+ *
+ * The latency histogram is of the gets or scans of the measured phase; its duration, rows written,
+ * GC and counters are deltas over it, except flushes, compactions and their bytes, which also
+ * cover the final flush. Seeds: writer i uses seed + i, reader i seed + 1000 + i, so every
+ * configuration sees the same operations. Stateless.
+ */
+final class PaperMixedRun {
+  /** Fraction of operations that are puts in scan-write (YCSB's workload E). */
+  static final double SCAN_WRITE_PUTS = 0.05;
+  static final int MAX_SCAN_ROWS = 100;
+
+  private PaperMixedRun() {}
+
+  static PaperResult run(PaperConfig config, PaperKeys keys, PaperWorkload kind, EngineWorkload w, long flushSize,
+      int readers, long ops) {
+    Path dir;
+    try {
+      Files.createDirectories(w.baseDir());
+      dir = Files.createTempDirectory(w.baseDir(), "paper-mixed-");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    int threads = w.writers();
+    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+      Thread t = new Thread(r, "paper-client");
+      t.setDaemon(true);
+      return t;
+    });
+    try (PaperStore store = config.isRocksDb()
+        ? new RocksDbPaperStore(dir, config.peer(), flushSize)
+        : new BellowsPaperStore(dir, config.storeConfig(flushSize), w)) {
+      BenchClients.runAll(pool, writers(store, w, w.rows(), threads, 0));
+
+      PaperStore.Counters before = store.counters();
+      JvmCounters.Sample gcBefore = JvmCounters.sample();
+      long start = System.nanoTime();
+      List<Histogram> latencies = new ArrayList<>();
+      long[] rowsAndMisses;
+      if (kind == PaperWorkload.READ_WRITE) {
+        rowsAndMisses = readWrite(pool, store, w, Math.max(1, Math.min(readers, threads - 1)), latencies);
+      } else {
+        rowsAndMisses = scanWrite(pool, store, w, threads, ops, latencies);
+      }
+      long nanos = System.nanoTime() - start;
+      JvmCounters.Sample gc = JvmCounters.sample().minus(gcBefore);
+      PaperStore.Counters during = store.counters().minus(before);
+      store.flush();
+      PaperStore.Counters all = store.counters().minus(before);
+      Histogram h = new Histogram(3);
+      latencies.forEach(h::add);
+      long rows = Math.max(1, rowsAndMisses[0]);
+      return new PaperResult(config.spec(), keys.label, config.isRocksDb() ? "rocksdb" : "bellows", rows, nanos,
+          all.flushes(), all.compactions(), all.flushBytes(), all.compactionBytes(), during.walBytes(),
+          rows * PaperRows.CELLS_PER_ROW * (long) PaperRows.cellLength(), gc.gcCount(), gc.gcMillis(),
+          PaperResult.NA, PaperResult.NA, during.stallNanos() / 1_000_000, all.files(), kind.label,
+          h.getTotalCount(), rowsAndMisses[1], h.getValueAtPercentile(50), h.getValueAtPercentile(75),
+          h.getValueAtPercentile(90), h.getValueAtPercentile(95), h.getValueAtPercentile(99));
+    } catch (Exception e) {
+      throw e instanceof RuntimeException re ? re : new IllegalStateException(e);
+    } finally {
+      pool.shutdownNow();
+      EngineRun.deleteRecursively(dir);
+    }
+  }
+
+  private static List<BenchClients.RowWriter> writers(PaperStore store, EngineWorkload w, long rows, int threads,
+      long seedOffset) {
+    List<BenchClients.RowWriter> out = new ArrayList<>();
+    long per = rows / threads;
+    for (int i = 0; i < threads; i++) {
+      long n = i == 0 ? rows - per * (threads - 1) : per;
+      long seed = w.seed() + seedOffset + i;
+      out.add(new BenchClients.RowWriter(w.keys().chooser(w.keySpace(), seed), new PaperPuts(seed), n, 1, w.batch()) {
+        @Override
+        void write(List<Put> rows) throws Exception {
+          store.write(rows);
+        }
+      });
+    }
+    return out;
+  }
+
+  /** Returns {rows written, gets that found nothing}. */
+  private static long[] readWrite(ExecutorService pool, PaperStore store, EngineWorkload w, int readers,
+      List<Histogram> latencies) {
+    int writerCount = w.writers() - readers;
+    long rows = Math.max(writerCount, w.rows() / 5);
+    List<BenchClients.RowWriter> writers = writers(store, w, rows, Math.max(1, writerCount), 100);
+    AtomicBoolean done = new AtomicBoolean();
+    AtomicInteger running = new AtomicInteger(writers.size());
+    List<Callable<Void>> tasks = new ArrayList<>();
+    for (BenchClients.RowWriter wr : writers) {
+      tasks.add(() -> {
+        try {
+          return wr.call();
+        } finally {
+          if (running.decrementAndGet() == 0) {
+            done.set(true);
+          }
+        }
+      });
+    }
+    long[] misses = new long[readers];
+    for (int i = 0; i < readers; i++) {
+      int reader = i;
+      KeyChooser chooser = w.keys().chooser(w.keySpace(), w.seed() + 1000 + i);
+      PaperPuts names = new PaperPuts(0);
+      SplittableRandom random = new SplittableRandom(w.seed() + 2000 + i);
+      Histogram h = new Histogram(3);
+      latencies.add(h);
+      tasks.add(() -> {
+        while (!done.get()) {
+          byte[] row = names.rowKey(chooser.nextRowId());
+          byte[] q = PaperRows.qualifier(random.nextInt(PaperRows.CELLS_PER_ROW));
+          long t0 = System.nanoTime();
+          boolean found = store.getCell(row, q);
+          h.recordValue(System.nanoTime() - t0);
+          if (!found) {
+            misses[reader]++;
+          }
+        }
+        return null;
+      });
+    }
+    BenchClients.runAll(pool, tasks);
+    return new long[] {rows, java.util.Arrays.stream(misses).sum()};
+  }
+
+  /** Returns {rows written, scans that found no row}. */
+  private static long[] scanWrite(ExecutorService pool, PaperStore store, EngineWorkload w, int threads, long ops,
+      List<Histogram> latencies) {
+    long[] puts = new long[threads];
+    long[] empty = new long[threads];
+    List<Callable<Void>> tasks = new ArrayList<>();
+    long per = Math.max(1, ops / threads);
+    for (int i = 0; i < threads; i++) {
+      int t = i;
+      KeyChooser chooser = w.keys().chooser(w.keySpace(), w.seed() + 1000 + i);
+      PaperPuts rows = new PaperPuts(w.seed() + 100 + i);
+      SplittableRandom random = new SplittableRandom(w.seed() + 2000 + i);
+      Histogram h = new Histogram(3);
+      latencies.add(h);
+      tasks.add(() -> {
+        for (long op = 0; op < per; op++) {
+          long id = chooser.nextRowId();
+          if (random.nextDouble() < SCAN_WRITE_PUTS) {
+            store.write(List.of(rows.put(id)));
+            puts[t]++;
+            BenchClients.ROWS_WRITTEN.add(1);
+          } else {
+            int n = 1 + random.nextInt(MAX_SCAN_ROWS);
+            long t0 = System.nanoTime();
+            int got = store.scan(rows.rowKey(id), n);
+            h.recordValue(System.nanoTime() - t0);
+            if (got == 0) {
+              empty[t]++;
+            }
+          }
+        }
+        return null;
+      });
+    }
+    BenchClients.runAll(pool, tasks);
+    return new long[] {java.util.Arrays.stream(puts).sum(), java.util.Arrays.stream(empty).sum()};
+  }
+}

@@ -1,0 +1,201 @@
+package io.bellows.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The paper suite's results as Markdown tables shaped like the paper's — Table 1 (write throughput,
+ * absolute and relative to NONE) and Table 2 (flushes, compactions, bytes written) — plus the
+ * resources each run used, and a CSV of every run. Every table has a column per RocksDB setup that
+ * was run giving the Bellows/RocksDB ratio. Missing references show "-", figures a store does not
+ * expose "n/a". Stateless apart from the runs it renders.
+ */
+final class PaperReport {
+  private final List<String> configs;
+  private final List<String> keys;
+  private final List<PaperResult> runs;
+  private final List<String> peers;
+  /** "get" or "scan" for the mixed workloads (a latency table per key distribution), null for write. */
+  private final String latencyOp;
+
+  PaperReport(List<String> configs, List<String> keys, List<PaperResult> runs) {
+    this(configs, keys, runs, null);
+  }
+
+  private PaperReport(List<String> configs, List<String> keys, List<PaperResult> runs, String latencyOp) {
+    this.configs = configs;
+    this.keys = keys;
+    this.runs = runs;
+    this.latencyOp = latencyOp;
+    this.peers = configs.stream().filter(c -> c.startsWith("rocksdb")).toList();
+  }
+
+  /** The same report with a table of read latencies ({@code op}: "get" or "scan") per key distribution. */
+  PaperReport withLatency(String op) {
+    return new PaperReport(configs, keys, runs, op);
+  }
+
+  /**
+   * Read latency percentiles of the measured phase, each also × NONE (the paper's Figures 9 and 10
+   * show these ratios) and × each RocksDB setup.
+   */
+  String latencyTable(String key) {
+    String op = latencyOp == null ? "read" : latencyOp;
+    List<String> header = new ArrayList<>(List.of("configuration", op + "s", op + "s/s", "empty", "rows put/s"));
+    String[] names = {"p50", "p75", "p90", "p95", "p99"};
+    List<ToDoubleFunction<PaperResult>> pcts = List.of(PaperResult::readP50, PaperResult::readP75,
+        PaperResult::readP90, PaperResult::readP95, PaperResult::readP99);
+    for (String n : names) {
+      header.add(n + " µs");
+    }
+    for (String n : names) {
+      header.add(n + " × NONE");
+    }
+    peers.forEach(p -> header.add("p99 × " + p));
+    MarkdownTable t = new MarkdownTable(header.toArray(new String[0]));
+    for (String c : configs) {
+      Optional<PaperResult> o = find(key, c);
+      if (o.isEmpty()) {
+        continue;
+      }
+      PaperResult r = o.get();
+      List<Object> row = new ArrayList<>(List.of(c, String.format(Locale.ROOT, "%,d", r.readOps()),
+          String.format(Locale.ROOT, "%,.0f", r.readsPerSecond()), r.readMisses(),
+          String.format(Locale.ROOT, "%,.0f", r.rowsPerSecond())));
+      for (ToDoubleFunction<PaperResult> f : pcts) {
+        row.add(String.format(Locale.ROOT, "%.1f", f.applyAsDouble(r) / 1e3));
+      }
+      for (ToDoubleFunction<PaperResult> f : pcts) {
+        row.add(ratio(key, c, "NONE", f));
+      }
+      peers.forEach(p -> row.add(ratio(key, c, p, PaperResult::readP99)));
+      t.row(row.toArray());
+    }
+    return t.render();
+  }
+
+  Optional<PaperResult> find(String key, String config) {
+    return runs.stream().filter(r -> r.keys().equals(key) && r.config().equals(config)).findFirst();
+  }
+
+  /** Table 1: rows/s per configuration and key distribution, × NONE and × each RocksDB setup. */
+  String throughputTable() {
+    List<String> header = new ArrayList<>(List.of("configuration"));
+    for (String k : keys) {
+      header.add(k + " rows/s");
+      header.add(k + " × NONE");
+      peers.forEach(p -> header.add(k + " × " + p));
+    }
+    MarkdownTable t = new MarkdownTable(header.toArray(new String[0]));
+    for (String c : configs) {
+      List<Object> row = new ArrayList<>(List.of(c));
+      for (String k : keys) {
+        Optional<PaperResult> r = find(k, c);
+        row.add(r.map(x -> String.format(Locale.ROOT, "%,.0f", x.rowsPerSecond())).orElse("-"));
+        row.add(ratio(k, c, "NONE", PaperResult::rowsPerSecond));
+        peers.forEach(p -> row.add(ratio(k, c, p, PaperResult::rowsPerSecond)));
+      }
+      t.row(row.toArray());
+    }
+    return t.render();
+  }
+
+  /** Table 2 for one key distribution: disk flushes, compactions and the bytes they wrote; the WAL apart. */
+  String ioTable(String key) {
+    List<String> header = new ArrayList<>(List.of("configuration", "flushes", "compactions", "flush MB",
+        "compaction MB", "flush+compaction MB", "× NONE", "(flush+compaction) / user bytes", "WAL MB"));
+    peers.forEach(p -> header.add("bytes × " + p));
+    MarkdownTable t = new MarkdownTable(header.toArray(new String[0]));
+    ToDoubleFunction<PaperResult> written = r -> r.flushBytes() + r.compactionBytes();
+    for (String c : configs) {
+      Optional<PaperResult> o = find(key, c);
+      if (o.isEmpty()) {
+        continue;
+      }
+      PaperResult r = o.get();
+      List<Object> row = new ArrayList<>(List.of(c, r.flushes(), r.compactions(), mb(r.flushBytes()),
+          mb(r.compactionBytes()), mb(r.flushBytes() + r.compactionBytes()), ratio(key, c, "NONE", written),
+          String.format(Locale.ROOT, "%.2f", r.writeAmplification()), mb(r.walBytes())));
+      peers.forEach(p -> row.add(ratio(key, c, p, written)));
+      t.row(row.toArray());
+    }
+    return t.render();
+  }
+
+  /** What each run cost the process: GC, CPU, peak heap, stalls. */
+  String resourceTable(String key) {
+    MarkdownTable t = new MarkdownTable("configuration", "write s", "GCs", "GC ms", "GC ms / min", "CPU s",
+        "CPU ms / 1k rows", "peak heap MB", "stall ms", "files");
+    for (String c : configs) {
+      Optional<PaperResult> o = find(key, c);
+      if (o.isEmpty()) {
+        continue;
+      }
+      PaperResult r = o.get();
+      t.row(c, String.format(Locale.ROOT, "%.1f", r.writeSeconds()), r.gcCount(), r.gcMillis(),
+          String.format(Locale.ROOT, "%.0f", r.gcMillisPerMinute()),
+          r.cpuMillis() == PaperResult.NA ? "n/a" : String.format(Locale.ROOT, "%.1f", r.cpuMillis() / 1e3),
+          // For the mixed workloads CPU time covers the load as well: per row of the measured phase it means nothing.
+          r.cpuMillis() == PaperResult.NA || !r.workload().equals(PaperWorkload.WRITE.label) ? "n/a"
+              : String.format(Locale.ROOT, "%.2f", r.cpuMillis() * 1e3 / r.rows()),
+          r.peakHeapBytes() >> 20, r.stallMillis() == PaperResult.NA ? "n/a" : r.stallMillis(), r.storeFiles());
+    }
+    return t.render();
+  }
+
+  /** The whole report: Table 1, then Table 2 and the resources per key distribution. */
+  String markdown(String preamble) {
+    StringBuilder sb = new StringBuilder(preamble);
+    sb.append("\n## Table 1: write throughput (rows/s)\n\n").append(throughputTable());
+    for (String k : keys) {
+      sb.append("\n## Table 2: flushes, compactions and bytes written — ").append(k).append(" keys\n\n")
+          .append(ioTable(k));
+    }
+    if (latencyOp != null) {
+      for (String k : keys) {
+        sb.append("\n## ").append(latencyOp.substring(0, 1).toUpperCase(Locale.ROOT)).append(latencyOp.substring(1))
+            .append(" latency — ").append(k).append(" keys\n\n").append(latencyTable(k));
+      }
+    }
+    for (String k : keys) {
+      sb.append("\n## Resources — ").append(k).append(" keys\n\n").append(resourceTable(k));
+    }
+    return sb.toString();
+  }
+
+  /** One line per run, the columns of {@link PaperResult#fields} plus rows/s and write amplification. */
+  String csv() {
+    StringBuilder sb = new StringBuilder();
+    if (runs.isEmpty()) {
+      return sb.toString();
+    }
+    sb.append(String.join(",", runs.get(0).fields().keySet())).append(",rowsPerSecond,writeAmplification\n");
+    for (PaperResult r : runs) {
+      List<String> cells = new ArrayList<>();
+      for (Map.Entry<String, Object> e : r.fields().entrySet()) {
+        cells.add(String.valueOf(e.getValue()));
+      }
+      cells.add(String.format(Locale.ROOT, "%.1f", r.rowsPerSecond()));
+      cells.add(String.format(Locale.ROOT, "%.4f", r.writeAmplification()));
+      sb.append(String.join(",", cells)).append('\n');
+    }
+    return sb.toString();
+  }
+
+  private String ratio(String key, String config, String reference, ToDoubleFunction<PaperResult> f) {
+    Optional<PaperResult> r = find(key, config);
+    Optional<PaperResult> ref = find(key, reference);
+    if (r.isEmpty() || ref.isEmpty() || f.applyAsDouble(ref.get()) == 0) {
+      return "-";
+    }
+    return String.format(Locale.ROOT, "%.2f", f.applyAsDouble(r.get()) / f.applyAsDouble(ref.get()));
+  }
+
+  private static String mb(long bytes) {
+    return String.format(Locale.ROOT, "%.1f", bytes / 1e6);
+  }
+}

@@ -1,0 +1,129 @@
+package io.bellows.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs {@code bench paper} end to end at a tiny scale — every run in its own child JVM — and checks
+ * that it completes and that its outputs are well formed. No figure is checked against a threshold.
+ */
+class PaperBenchTest {
+  private static final long SEED = Long.getLong("bellows.test.seed", 42);
+
+  @TempDir
+  Path tmp;
+
+  @Test
+  void smokeSuiteWritesTablesCsvAndCharts() throws IOException {
+    System.out.println("seed " + SEED);
+    Path out = tmp.resolve("out");
+    StringWriter buf = new StringWriter();
+    int exit = PaperBench.run(new String[] {"--scale", "0.002", "--configs", "NONE,ADAPTIVE:R=0.2,rocksdb",
+        "--keys", "zipf,uniform", "--flush-mib", "0.25", "--seed", Long.toString(SEED), "--out", out.toString(),
+        "--dir", tmp.resolve("data").toString(), "--jvm", "-Xms128m -Xmx256m -XX:+UseSerialGC",
+        "--progress-ms", "200"}, new PrintWriter(buf, true));
+    String printed = buf.toString();
+    System.out.println(printed);
+    assertThat(exit).isZero();
+    assertThat(printed).contains("[1/6] zipf NONE ...").contains("[6/6] uniform rocksdb: ")
+        .contains("-Xmx256m").contains("rocksdb: RocksDB ");
+
+    String md = Files.readString(out.resolve("report.md"));
+    assertThat(md).contains("## Table 1: write throughput (rows/s)")
+        .contains("## Table 2: flushes, compactions and bytes written — zipf keys")
+        .contains("## Table 2: flushes, compactions and bytes written — uniform keys");
+    for (String config : List.of("NONE", "ADAPTIVE:R=0.2", "rocksdb")) {
+      assertThat(md).containsPattern("\\| " + config.replace(".", "\\.") + " \\| [0-9,]+ \\| [0-9.]+ \\| [0-9.]+ \\|");
+    }
+    assertThat(printed).contains(md.substring(md.indexOf("## Table 1")));
+
+    List<String> csv = Files.readAllLines(out.resolve("runs.csv"));
+    assertThat(csv).hasSize(7);
+    int columns = csv.get(0).split(",").length;
+    for (String line : csv.subList(1, csv.size())) {
+      String[] cells = line.split(",");
+      assertThat(cells).hasSize(columns);
+      assertThat(cells[1]).isIn("zipf", "uniform");
+      assertThat(Long.parseLong(cells[3])).as("rows").isEqualTo(10_000);
+      assertThat(Double.parseDouble(cells[columns - 2])).as("rows/s").isPositive();
+      assertThat(Long.parseLong(cells[7])).as("flush bytes: the final flush at least").isPositive();
+    }
+
+    for (String png : List.of(PaperCharts.THROUGHPUT, PaperCharts.gcFileName("zipf"),
+        PaperCharts.gcFileName("uniform"))) {
+      BufferedImage image = ImageIO.read(out.resolve(png).toFile());
+      assertThat(image).as(png).isNotNull();
+      assertThat(image.getWidth()).isGreaterThan(100);
+    }
+    try (Stream<Path> left = Files.list(tmp.resolve("data"))) {
+      assertThat(left).as("every run deletes its data").isEmpty();
+    }
+  }
+
+  @Test
+  void mixedWorkloadsReportReadLatencies() throws IOException {
+    for (String workload : List.of("read-write", "scan-write")) {
+      Path out = tmp.resolve(workload);
+      StringWriter buf = new StringWriter();
+      int exit = PaperBench.run(new String[] {"--workload", workload, "--scale", "0.001", "--configs",
+          "BASIC,rocksdb", "--keys", "zipf", "--flush-mib", "0.25", "--seed", Long.toString(SEED), "--out",
+          out.toString(), "--dir", tmp.resolve("data").toString(), "--jvm", "-Xms128m -Xmx256m -XX:+UseSerialGC"},
+          new PrintWriter(buf, true));
+      System.out.println(buf);
+      assertThat(exit).as(workload).isZero();
+      String op = workload.equals("read-write") ? "Get" : "Scan";
+      String md = Files.readString(out.resolve("report.md"));
+      assertThat(md).contains("## " + op + " latency — zipf keys").contains("| p50 µs | p75 µs | p90 µs | p95 µs | p99 µs |");
+      List<String> csv = Files.readAllLines(out.resolve("runs.csv"));
+      List<String> header = List.of(csv.get(0).split(","));
+      for (String line : csv.subList(1, csv.size())) {
+        String[] cells = line.split(",");
+        assertThat(cells[header.indexOf("workload")]).isEqualTo(workload);
+        assertThat(Long.parseLong(cells[header.indexOf("readOps")])).as("%s reads measured", workload).isPositive();
+        long p50 = Long.parseLong(cells[header.indexOf("readP50")]);
+        assertThat(Long.parseLong(cells[header.indexOf("readP99")])).isGreaterThanOrEqualTo(p50).isPositive();
+      }
+    }
+  }
+
+  @Test
+  void aFailingChildIsReportedWithItsOutput() {
+    List<String> cmd = ChildJvm.command(List.of("-Xmx64m"), List.of("--config", "NONE", "--rows", "1",
+        "--writers", "4"));
+    assertThatThrownBy(() -> ChildJvm.run(cmd, rows -> { }))
+        .hasMessageContaining("exited with")
+        .hasMessageContaining("need at least one row per writer");
+  }
+
+  @Test
+  void aRunThatFailsIsReportedAndTheSuiteExitsWithOne() throws IOException {
+    StringWriter buf = new StringWriter();
+    Path out = tmp.resolve("failed");
+    // A child JVM that cannot start: the run fails, the suite still writes its report.
+    int exit = PaperBench.run(new String[] {"--scale", "0.001", "--configs", "NONE", "--keys", "zipf", "--out",
+        out.toString(), "--jvm", "-Xmx1k"}, new PrintWriter(buf, true));
+    assertThat(exit).isEqualTo(1);
+    assertThat(buf.toString()).contains("[1/1] zipf NONE: FAILED: the child JVM exited with")
+        .contains("1 of 1 runs failed");
+    assertThat(Files.readString(out.resolve("report.md"))).contains("| NONE | - | - |");
+  }
+
+  @Test
+  void badOptionsExitWithUsageCode() {
+    StringWriter buf = new StringWriter();
+    assertThat(PaperBench.run(new String[] {"--configs", "LAZY"}, new PrintWriter(buf, true))).isEqualTo(2);
+    assertThat(buf.toString()).contains("unknown configuration 'LAZY'");
+  }
+}

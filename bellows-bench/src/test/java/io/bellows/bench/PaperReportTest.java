@@ -1,0 +1,62 @@
+package io.bellows.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The paper suite's tables and result lines, on made-up runs whose ratios are known. */
+class PaperReportTest {
+  private static PaperResult run(String config, String keys, double rowsPerSecond, long flushBytes, long gcMillis) {
+    long rows = 1_000_000;
+    return new PaperResult(config, keys, config.startsWith("rocksdb") ? "rocksdb" : "bellows", rows,
+        (long) (rows * 1e9 / rowsPerSecond), 10, 2, flushBytes, flushBytes / 2, 500_000_000, rows * 304, 7, gcMillis,
+        12_000, 300L << 20, config.equals("BASIC") ? PaperResult.NA : 5, 4);
+  }
+
+  private final List<PaperResult> runs = List.of(
+      run("NONE", "zipf", 100_000, 200_000_000, 900),
+      run("BASIC", "zipf", 150_000, 100_000_000, 300),
+      run("rocksdb", "zipf", 300_000, 50_000_000, 20),
+      run("NONE", "uniform", 80_000, 300_000_000, 1000));
+  private final PaperReport report = new PaperReport(List.of("NONE", "BASIC", "rocksdb"), List.of("zipf", "uniform"),
+      runs);
+
+  @Test
+  void throughputTableHasRatiosToNoneAndToRocksDb() {
+    String t = report.throughputTable();
+    assertThat(t).startsWith("| configuration | zipf rows/s | zipf × NONE | zipf × rocksdb | uniform rows/s |");
+    assertThat(t).contains("| BASIC | 150,000 | 1.50 | 0.50 | - | - | - |");
+    assertThat(t).contains("| NONE | 100,000 | 1.00 | 0.33 | 80,000 | 1.00 | - |");
+  }
+
+  @Test
+  void ioTableComparesBytesWrittenByFlushesAndCompactions() {
+    String t = report.ioTable("zipf");
+    // BASIC: 100 MB + 50 MB against NONE's 200 + 100 and RocksDB's 50 + 25.
+    assertThat(t).contains("| BASIC | 10 | 2 | 100.0 | 50.0 | 150.0 | 0.50 | 0.49 | 500.0 | 2.00 |");
+    assertThat(report.resourceTable("zipf")).contains("| BASIC |").contains("| n/a | 4 |");
+  }
+
+  @Test
+  void csvHasAHeaderAndOneLinePerRunWithEveryColumn() {
+    String[] lines = report.csv().split("\n");
+    assertThat(lines).hasSize(1 + runs.size());
+    int columns = lines[0].split(",").length;
+    assertThat(lines[0]).startsWith("config,keys,store,rows,").endsWith(",rowsPerSecond,writeAmplification");
+    for (String l : lines) {
+      assertThat(l.split(",")).hasSize(columns);
+    }
+    assertThat(lines[2]).startsWith("BASIC,zipf,bellows,1000000,");
+  }
+
+  @Test
+  void resultLinesRoundTrip() {
+    for (PaperResult r : runs) {
+      assertThat(PaperResult.fromJson(r.toJson())).isEqualTo(r);
+    }
+    assertThat(runs.get(0).toJson()).startsWith("{\"config\":\"NONE\",\"keys\":\"zipf\",\"store\":\"bellows\",");
+    assertThatThrownBy(() -> PaperResult.fromJson("{\"config\":\"NONE\"}")).hasMessageContaining("not a result line");
+  }
+}

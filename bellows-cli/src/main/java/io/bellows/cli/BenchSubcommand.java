@@ -1,0 +1,61 @@
+package io.bellows.cli;
+
+import io.bellows.bench.PaperBench;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** {@code bellows bench paper [options]}: the benchmarks of module bellows-bench that have a command. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+    description = "Benchmarks. 'bench paper' runs the Accordion paper's write benchmark with RocksDB alongside.",
+    subcommands = {BenchSubcommand.Paper.class})
+final class BenchSubcommand implements Runnable {
+  @Spec
+  CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** Passes its options through to {@link PaperBench}, which parses and checks them. */
+  @Command(name = "paper", mixinStandardHelpOptions = true,
+      description = {"The Accordion paper's write-only suite (VLDB 2018, section 4.2.1) on Bellows and RocksDB, each"
+          + " configuration in a fresh JVM: Table 1 (throughput), Table 2 (flushes, compactions, bytes written),"
+          + " a CSV of every run and PNG charts, printed and written to --out.",
+          "",
+          "Options (all optional):",
+          "  --scale S           rows and key space × S (default 1: 5M rows, 10M keys per run; 0.05: smoke)",
+          "  --out DIR           where report.md, runs.csv and the charts go (default bench-paper)",
+          "  --keys LIST         zipf,uniform (zipf = YCSB's scrambled zipfian, theta 0.99)",
+          "  --configs LIST      default NONE,BASIC,EAGER,ADAPTIVE:R=0.2,ADAPTIVE:R=0.35,ADAPTIVE:R=0.5,"
+              + "rocksdb,rocksdb-tuned; a Bellows spec may set A=, S=, R= (e.g. BASIC:A=0.05:S=2)",
+          "  --sweep A|S|R       instead of --configs: sweep one Accordion parameter",
+          "  --workload W        write (default), read-write (get latency while writing, after a load) or"
+              + " scan-write (95% scans of 1-100 rows, 5% puts, after a load)",
+          "  --readers N         read-write: reader threads among the clients (default 1)",
+          "  --ops N             scan-write: operations at scale 1 (default 100000)",
+          "  --seed N            seed of keys and values (default 42), the same for every run",
+          "  --regions N         pre-split the table (default: the paper's 10M rows per region, at least 1)",
+          "  --rows N --key-space N --writers N --batch N --flush-mib M --dir DIR --progress-ms MS",
+          "  --jvm \"FLAGS\"       flags of each child JVM (default -Xms2g -Xmx2g -XX:+UseG1GC"
+              + " -XX:MaxDirectMemorySize=2g)"},
+      exitCodeListHeading = "Exit codes:%n",
+      exitCodeList = {"0:all runs finished", "1:a run failed", "2:bad options"})
+  static final class Paper implements Callable<Integer> {
+    @CommandLine.Unmatched
+    List<String> args = new ArrayList<>();
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      return PaperBench.run(args.toArray(new String[0]), spec.commandLine().getOut());
+    }
+  }
+}
