@@ -79,6 +79,21 @@ final class StressSubcommand implements Callable<Integer> {
       description = "Progress line interval (default: ${DEFAULT-VALUE}).")
   Duration reportEvery;
 
+  @Option(names = "--fs", defaultValue = "local", paramLabel = "local|crashable|faulty",
+      converter = FsModeConverter.class,
+      description = {"local (default): the store on disk; --kill-every kills processes with SIGKILL.",
+          "crashable: the store in a crashable in-memory file system, in this process; --kill-every simulates"
+              + " power losses while the writers run (unsynced data lost, unsynced tails torn at a random byte,"
+              + " unsynced directory changes undone), then reopens and verifies every key.",
+          "faulty: the store on disk behind a fault-injecting file system; for windows of --kill-every,"
+              + " --fault-rate of file writes, syncs, renames and creations fail with EIO, ENOSPC or a failed"
+              + " fsync; after each window the store is reopened and every key verified."})
+  io.bellows.cli.stress.StressConfig.FsMode fs;
+
+  @Option(names = "--fault-rate", defaultValue = "0.002", paramLabel = "P",
+      description = "With --fs faulty: the share of selected file operations that fail (default: ${DEFAULT-VALUE}).")
+  double faultRate;
+
   @Option(names = "--child", hidden = true, description = "Internal: one child process of a --kill-every run.")
   boolean child;
 
@@ -99,12 +114,19 @@ final class StressSubcommand implements Callable<Integer> {
           + durability + " an acknowledged write may be lost in a kill by design, so loss could not be told"
           + " from a bug");
     }
+    if (fs != io.bellows.cli.stress.StressConfig.FsMode.LOCAL && killEvery == null) {
+      throw new ParameterException(spec.commandLine(), "--fs " + fs.name().toLowerCase(java.util.Locale.ROOT)
+          + " needs --kill-every: how often the file system fails");
+    }
+    if (faultRate <= 0 || faultRate >= 1) {
+      throw new ParameterException(spec.commandLine(), "--fault-rate must be between 0 and 1: " + faultRate);
+    }
     if (killEvery != null && killEvery.toMillis() < 100) {
       throw new ParameterException(spec.commandLine(), "--kill-every must be at least 100ms: " + killEvery);
     }
     long s = seed != null ? seed : new java.security.SecureRandom().nextLong();
     StressConfig config = new StressConfig(dir.toAbsolutePath(), threads, keys, columns, valueSize, duration,
-        killEvery, reportEvery, s, durability, settings);
+        killEvery, reportEvery, s, durability, settings, fs, faultRate);
     java.io.PrintStream out = child ? System.out
         : LinePrintStream.over(spec.commandLine().getOut());
     StressDriver driver = new StressDriver(config, out);
@@ -122,6 +144,18 @@ final class StressSubcommand implements Callable<Integer> {
     out.println("replay with --seed " + s);
     out.flush();
     return summary.violations() == 0 && summary.errors() == 0 ? 0 : 1;
+  }
+
+  /** Reads local, crashable or faulty in any case. */
+  static final class FsModeConverter implements CommandLine.ITypeConverter<io.bellows.cli.stress.StressConfig.FsMode> {
+    @Override
+    public io.bellows.cli.stress.StressConfig.FsMode convert(String value) {
+      try {
+        return io.bellows.cli.stress.StressConfig.FsMode.valueOf(value.trim().toUpperCase(java.util.Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException("not a file system: '" + value + "' (local, crashable or faulty)");
+      }
+    }
   }
 
   /** Reads 90, 90s, 5m, 1h or 500ms. */

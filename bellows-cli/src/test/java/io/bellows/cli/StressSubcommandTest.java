@@ -70,6 +70,27 @@ class StressSubcommandTest {
   }
 
   @Test
+  @Timeout(180)
+  void simulatedPowerLossesWhileWritingLoseNoAcknowledgedWrite(@TempDir Path tmp) {
+    int code = run("stress", "--dir", tmp.resolve("s").toString(), "--fs", "crashable", "--duration", "5s",
+        "--kill-every", "700ms", "--keys", "500", "--threads", "3", "--seed", Long.toString(SEED));
+    assertThat(code).as(output()).isZero();
+    assertThat(figure(output(), "kills")).as(output()).isPositive();
+    assertThat(output()).contains("simulated power losses");
+    assertThat(figure(output(), "violations")).isZero();
+  }
+
+  @Test
+  @Timeout(180)
+  void injectedIoErrorsLoseNoAcknowledgedWrite(@TempDir Path tmp) {
+    int code = run("stress", "--dir", tmp.resolve("s").toString(), "--fs", "faulty", "--fault-rate", "0.01",
+        "--duration", "5s", "--kill-every", "700ms", "--keys", "500", "--threads", "3", "--seed", Long.toString(SEED));
+    assertThat(code).as(output()).isZero();
+    assertThat(output()).containsPattern("injected faults: [1-9]");
+    assertThat(figure(output(), "violations")).isZero();
+  }
+
+  @Test
   @Timeout(120)
   void aLostOrGarbledRowIsReportedAsAViolation(@TempDir Path tmp) throws Exception {
     Path dir = tmp.resolve("s");
@@ -98,5 +119,7 @@ class StressSubcommandTest {
     assertThat(output()).contains("--durability must be SYNC_WAL or FSYNC_WAL");
     assertThat(run("stress", "--dir", tmp.resolve("new").toString(), "--duration", "soon")).isEqualTo(2);
     assertThat(output()).contains("not a time: 'soon'");
+    assertThat(run("stress", "--dir", tmp.resolve("new").toString(), "--fs", "crashable")).isEqualTo(2);
+    assertThat(output()).contains("--fs crashable needs --kill-every");
   }
 }

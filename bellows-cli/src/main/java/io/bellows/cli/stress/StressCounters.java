@@ -16,7 +16,11 @@ final class StressCounters {
   final LongAdder admin = new LongAdder();
   /** Operations that failed with an exception: their writes are in doubt until a reopen. */
   final LongAdder errors = new LongAdder();
+  /** Operations cut off by a simulated power loss or a fault window's end: expected, not errors. */
+  final LongAdder interrupted = new LongAdder();
   final LongAdder verified = new LongAdder();
+  /** While set, failing operations are counted as {@link #interrupted}: the file system was taken away. */
+  volatile boolean failuresExpected;
   final LongAdder violations = new LongAdder();
   private final PrintStream out;
 
@@ -39,6 +43,10 @@ final class StressCounters {
   }
 
   void error(String what, Throwable e) {
+    if (failuresExpected) {
+      interrupted.increment();
+      return;
+    }
     errors.increment();
     if (errors.sum() <= PRINTED_VIOLATIONS) {
       synchronized (out) {

@@ -38,9 +38,37 @@ public final class StressDriver {
     out.printf("stress: %s, %d threads, %,d keys of %d columns x %d bytes, durability %s, seed %d%s%n",
         config.dir(), config.threads(), config.keys(), config.columns(), config.valueSize(),
         config.durability(), config.seed(),
-        config.killEvery() == null ? "" : ", SIGKILL every ~" + seconds(config.killEvery()) + " s");
+        config.killEvery() == null ? "" : ", " + failureName() + " every ~" + seconds(config.killEvery()) + " s");
     out.flush();
+    if (config.fs() != StressConfig.FsMode.LOCAL) {
+      return withInProcessFailures();
+    }
     return config.killEvery() == null ? inProcess() : withKills();
+  }
+
+  private String failureName() {
+    return switch (config.fs()) {
+      case LOCAL -> "SIGKILL";
+      case CRASHABLE -> "simulated power loss (in-memory file system)";
+      case FAULTY -> "a window of injected I/O errors (" + config.faultRate() + " of file operations)";
+    };
+  }
+
+  private Summary withInProcessFailures() throws InterruptedException {
+    StressCounters counters = new StressCounters(out);
+    long deadline = startNanos + config.duration().toNanos();
+    AtomicInteger failures = new AtomicInteger();
+    Thread reporter = reporter(() -> StressStats.of(counters), failures::get);
+    int n;
+    try {
+      n = new InProcessFailures(config, out, counters, failures).run(deadline);
+    } finally {
+      reporter.interrupt();
+      reporter.join();
+    }
+    String what = config.fs() == StressConfig.FsMode.CRASHABLE ? "simulated power losses" : "fault windows";
+    return new Summary(StressStats.of(counters), n, n + 1, elapsed(),
+        what + ", " + counters.interrupted.sum() + " operations cut off by them");
   }
 
   private Summary inProcess() throws IOException, InterruptedException {
@@ -58,7 +86,7 @@ public final class StressDriver {
       reporter.interrupt();
       reporter.join();
     }
-    return new Summary(StressStats.of(counters), 0, 1, elapsed());
+    return new Summary(StressStats.of(counters), 0, 1, elapsed(), null);
   }
 
   /** The child side of {@link #withKills}: one process's run, reporting its counts every second. */
@@ -137,7 +165,7 @@ public final class StressDriver {
       reporter.interrupt();
       reporter.join();
     }
-    return new Summary(finished.get(), kills.get(), processes, elapsed());
+    return new Summary(finished.get(), kills.get(), processes, elapsed(), null);
   }
 
   /** Prints the totals every {@code --report-every} until interrupted. */
@@ -243,7 +271,7 @@ public final class StressDriver {
   }
 
   /** What a stress run did, and what it found. */
-  public record Summary(StressStats stats, int kills, int processes, Duration elapsed) {
+  public record Summary(StressStats stats, int kills, int processes, Duration elapsed, String failureKind) {
     public long violations() {
       return stats.violations();
     }
@@ -257,7 +285,7 @@ public final class StressDriver {
       out.printf("stress summary: %.0f s%n", elapsed.toMillis() / 1000.0);
       out.printf("  operations  %,d (puts %,d, deletes %,d, batches %,d, gets %,d, scans %,d, flushes/compactions/splits %,d)%n",
           s.operations(), s.puts(), s.deletes(), s.batches(), s.gets(), s.scans(), s.admin());
-      out.printf("  kills       %d (SIGKILL), reopens %d%n", kills, processes);
+      out.printf("  kills       %d (%s), reopens %d%n", kills, failureKind == null ? "SIGKILL" : failureKind, processes);
       out.printf("  verified    %,d keys after reopens%n", s.verified());
       out.printf("  errors      %,d operations failed%n", s.errors());
       out.printf("  violations  %,d%n", s.violations());

@@ -4,6 +4,8 @@ import io.bellows.client.Bellows;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knob;
 import io.bellows.config.Knobs;
+import io.bellows.fs.FileSystem;
+import io.bellows.fs.LocalFileSystem;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.TableDescriptor;
 import java.io.IOException;
@@ -44,6 +46,11 @@ public final class StressRun {
   }
 
   static Bellows open(StressConfig config) {
+    return open(config, LocalFileSystem.INSTANCE);
+  }
+
+  /** Opens (creating at first) the stress table's store on {@code fs}. */
+  static Bellows open(StressConfig config, FileSystem fs) {
     EngineOptions.Builder options = EngineOptions.builder();
     TableDescriptor.Builder table = TableDescriptor.builder(TABLE).durability(config.durability());
     ColumnFamilyDescriptor.Builder family = ColumnFamilyDescriptor.builder(StressRows.FAMILY_NAME);
@@ -59,7 +66,7 @@ public final class StressRun {
             + " that name (the README's configuration table lists them)");
       }
     }
-    Bellows db = Bellows.open(config.dir().resolve(STORE), options.build());
+    Bellows db = Bellows.open(config.dir().resolve(STORE), options.build(), fs);
     try {
       if (!db.tableExists(TABLE)) {
         db.createTable(table.family(family.build()).build());
