@@ -112,6 +112,9 @@ final class PaperMixedRun {
   }
 
   /** Returns {rows written, gets that found nothing}. */
+  /** Gets each reader makes even if the writers are done before it starts. */
+  static final long MIN_READS = 100;
+
   private static long[] readWrite(ExecutorService pool, PaperStore store, EngineWorkload w, int readers,
       List<Histogram> latencies) {
     int writerCount = w.writers() - readers;
@@ -140,7 +143,8 @@ final class PaperMixedRun {
       Histogram h = new Histogram(3);
       latencies.add(h);
       tasks.add(() -> {
-        while (!done.get()) {
+        // At least MIN_READS gets, so a tiny run whose writers finish at once still measures reads.
+        for (long n = 0; !done.get() || n < MIN_READS; n++) {
           byte[] row = names.rowKey(chooser.nextRowId());
           byte[] q = PaperRows.qualifier(random.nextInt(PaperRows.CELLS_PER_ROW));
           long t0 = System.nanoTime();
