@@ -97,29 +97,20 @@ final class StressWorkload {
   }
 
   private void put(int key) {
-    ReentrantLock lock = locks[key];
-    lock.lock();
-    try {
-      if (inDoubt[key]) {
-        return;
-      }
-      long v = expected.issue(key);
-      long state = ExpectedState.present(v);
-      expected.begin(key, state);
-      try {
-        table.put(rows.put(key, v));
-      } catch (RuntimeException e) {
-        inDoubt[key] = true;
-        throw e;
-      }
-      expected.commit(key, state);
-      counters.puts.increment();
-    } finally {
-      lock.unlock();
-    }
+    writeOne(key, true, v -> table.put(rows.put(key, v)), counters.puts);
   }
 
   private void delete(int key) {
+    // Delete at the version: masks every earlier version, not the next put (timestamp v + 1).
+    writeOne(key, false, v -> table.delete(new Delete(StressRows.row(key), v)), counters.deletes);
+  }
+
+  /**
+   * One write of a new version of {@code key} under its lock: recorded as pending before it is sent,
+   * as committed once acknowledged; a write that throws leaves the key in doubt.
+   */
+  private void writeOne(int key, boolean present, java.util.function.LongConsumer send,
+      java.util.concurrent.atomic.LongAdder done) {
     ReentrantLock lock = locks[key];
     lock.lock();
     try {
@@ -127,17 +118,16 @@ final class StressWorkload {
         return;
       }
       long v = expected.issue(key);
-      long state = ExpectedState.absent(v);
+      long state = present ? ExpectedState.present(v) : ExpectedState.absent(v);
       expected.begin(key, state);
       try {
-        // Delete at the version: masks every earlier version, not the next put (timestamp v + 1).
-        table.delete(new Delete(StressRows.row(key), v));
+        send.accept(v);
       } catch (RuntimeException e) {
         inDoubt[key] = true;
         throw e;
       }
       expected.commit(key, state);
-      counters.deletes.increment();
+      done.increment();
     } finally {
       lock.unlock();
     }
