@@ -120,7 +120,9 @@ final class WalFileReader {
   private static Outcome readRecords(ReadableFile ch, long size, long start, RecordVisitor visitor) throws IOException {
     long records = 0;
     long maxSeqId = Long.MIN_VALUE;
-    InputStream in = new BufferedInputStream(new PositionalStream(ch, start), 1 << 16);
+    // Never a buffer larger than what is left of the file: a damaged file must not cost more memory.
+    int bufferSize = (int) Math.max(1, Math.min(1 << 16, size - start));
+    InputStream in = new BufferedInputStream(new PositionalStream(ch, start), bufferSize);
     byte[] header = new byte[WalFormat.RECORD_HEADER_SIZE];
     long pos = start;
     while (pos < size) {
@@ -171,7 +173,7 @@ final class WalFileReader {
    */
   static long nextValidRecord(ReadableFile ch, long from, long size) throws IOException {
     int hs = WalFormat.RECORD_HEADER_SIZE;
-    byte[] buf = new byte[SCAN_CHUNK + hs];
+    byte[] buf = new byte[(int) Math.max(hs, Math.min(SCAN_CHUNK + hs, size - from))];
     long base = from;
     while (size - base >= hs) {
       int n = (int) Math.min(buf.length, size - base);

@@ -24,8 +24,13 @@ import java.util.concurrent.TimeoutException;
 public final class ReaderGuard {
   /** Seconds one input may take; reading a file of a few KiB takes milliseconds. */
   public static final int TIME_LIMIT_S = 10;
-  /** Bytes a reader may allocate: a fixed allowance plus this many times the input's length. */
-  private static final long ALLOWANCE = 32L << 20;
+  /**
+   * Bytes a reader may allocate: a fixed allowance plus this many times the input's length. The
+   * allowance covers what the JVM allocates on the reader's thread besides the reader (class
+   * loading, and under the fuzzing agent its coverage instrumentation: up to ~50 MB seen); a reader
+   * that trusts a length field allocates up to gigabytes, far above it.
+   */
+  private static final long ALLOWANCE = 128L << 20;
   private static final long PER_INPUT_BYTE = 64;
 
   /** What a reader does with the input (open it, read everything). */
