@@ -480,8 +480,11 @@ public final class Store implements AutoCloseable {
       try {
         m.write(ctx.fs(), dir);
       } catch (IOException e) {
+        // The disk may hold the old manifest or the new one (a failure after the rename, e.g. of
+        // the directory sync): keep the added files, so that either names only files that exist.
+        // Under the old one they are leftovers, deleted at the next open; under the new one the
+        // inputs are, and the added files hold their cells.
         for (StoreFile f : added) {
-          f.markForDeletion();
           f.release();
         }
         throw new UncheckedIOException("cannot write manifest of " + dir, e);

@@ -247,6 +247,37 @@ class IoErrorTest {
 
   // ====================================================================== compactions
 
+  /**
+   * A compaction whose manifest was renamed into place but whose directory sync then failed: the
+   * disk may hold either manifest, so the output file must stay (it was deleted, and the reopen
+   * found the new manifest naming a missing file while the inputs were gone as leftovers).
+   */
+  @Test
+  @Timeout(60)
+  void aCompactionWhoseManifestSyncFailsKeepsItsOutputSoEitherManifestOpens() {
+    Bellows db = open(options().set(Knobs.COMPACTION_MIN_FILES, 10));
+    Table t = db.getTable("t");
+    for (int f = 0; f < 2; f++) {
+      for (int i = 0; i < 5; i++) {
+        put(t, f * 5 + i);
+      }
+      db.flush("t");
+    }
+    // The compaction's first store-directory sync follows its output's rename, the second the manifest's.
+    Fault fault = fs.inject(Fault.on(Error.FSYNC, Op.SYNC_DIRECTORY).paths(STORE + "$").nth(2));
+    assertThatThrownBy(() -> db.majorCompact("t")).hasStackTraceContaining("fsync failed");
+    assertThat(fault.fired()).isEqualTo(1);
+    fault.disable();
+    try {
+      db.close();
+    } catch (RuntimeException ignored) {
+      // the close may report the failed compaction again
+    }
+    try (Bellows reopened = Bellows.open(DIR, EngineOptions.defaults(), fs)) {
+      assertRows(reopened, 10);
+    }
+  }
+
   @Test
   @Timeout(60)
   void aFailingCompactionIsRetriedWithoutStoppingWritesAndRecoversByItself() throws Exception {
