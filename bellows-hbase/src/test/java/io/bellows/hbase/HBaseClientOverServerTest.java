@@ -30,6 +30,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The same HBase client code against a Bellows server ({@code bellows.server}, loopback). */
 class HBaseClientOverServerTest {
+  @org.junit.jupiter.api.BeforeEach
+  void hbaseClientRunsHere() {
+    HadoopLogin.assumeWorks();
+  }
+
   @TempDir Path dir;
 
   @Test

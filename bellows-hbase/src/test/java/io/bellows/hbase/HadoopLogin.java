@@ -1,0 +1,27 @@
+package io.bellows.hbase;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Whether HBase's own client can start on this JDK. {@code ConnectionFactory} logs in through
+ * Hadoop's {@code UserGroupInformation}, which calls {@code Subject.getSubject}; JDK 24 and later
+ * throw {@code UnsupportedOperationException} there (the Security Manager is gone), and HBase 2.5/2.6
+ * with their Hadoop client do not run on such a JDK at all, with or without Bellows. Tests that open
+ * a connection are skipped there, saying why.
+ */
+final class HadoopLogin {
+  private HadoopLogin() {}
+
+  @SuppressWarnings("removal")
+  static void assumeWorks() {
+    boolean works;
+    try {
+      javax.security.auth.Subject.getSubject(java.security.AccessController.getContext());
+      works = true;
+    } catch (UnsupportedOperationException e) {
+      works = false;
+    }
+    assumeTrue(works, "skipped: HBase's client (Hadoop's UserGroupInformation) cannot log in on Java "
+        + Runtime.version().feature() + ": Subject.getSubject is unsupported there; run these tests on Java 17 or 21");
+  }
+}
