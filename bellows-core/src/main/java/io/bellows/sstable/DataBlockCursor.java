@@ -77,9 +77,11 @@ final class DataBlockCursor {
     return true;
   }
 
-  /** Positions at the first entry &gt;= {@code target}; returns false (invalid) if every entry is smaller. */
-  boolean seek(Cell target) {
-    // Find the last restart point whose key is < target; the answer is at or after it.
+  /**
+   * Decodes the entry at the last restart point whose key is &lt; {@code target} (the first one if
+   * none is): the first entry &gt;= target is at or after it.
+   */
+  private void positionAtRestartBelow(Cell target) {
     int lo = 0;
     int hi = restartCount - 1;
     int start = 0;
@@ -94,6 +96,11 @@ final class DataBlockCursor {
     }
     keyLen = 0;
     decodeAt(restartOffset(start), true);
+  }
+
+  /** Positions at the first entry &gt;= {@code target}; returns false (invalid) if every entry is smaller. */
+  boolean seek(Cell target) {
+    positionAtRestartBelow(target);
     while (valid && compareCurrent(target) < 0) {
       advance();
     }
@@ -105,20 +112,7 @@ final class DataBlockCursor {
    * smaller; leaves the cursor on the first entry &gt;= target (invalid if none). For reversed reads.
    */
   byte[] rowBefore(Cell target) {
-    int lo = 0;
-    int hi = restartCount - 1;
-    int start = 0;
-    while (lo <= hi) {
-      int mid = (lo + hi) >>> 1;
-      if (compareRestartKey(mid, target) < 0) {
-        start = mid;
-        lo = mid + 1;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    keyLen = 0;
-    decodeAt(restartOffset(start), true);
+    positionAtRestartBelow(target);
     int rowLen = -1;
     byte[] row = null;
     while (valid && compareCurrent(target) < 0) {
