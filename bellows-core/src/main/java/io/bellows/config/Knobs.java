@@ -88,6 +88,27 @@ public final class Knobs {
       ENGINE, false, "Add the data blocks a flush writes to the block cache (to L2 if there is one) as they are written,"
       + " for families with BLOCKCACHE on; compactions never do.");
 
+  public static final Knob<Long> KVCACHE_INITIAL_SIZE = Knob.ofLong("bellows.kvcache.initial.size", ENGINE,
+      10 * MIB, 0, Long.MAX_VALUE, "bytes", "Heap bytes the KV cache starts with, taken from the on-heap block cache"
+      + " (L1); 0 turns the KV cache off for every family. It grows from there by taking L1's least useful blocks,"
+      + " up to bellows.kvcache.max.fraction of L1, and gives memory back when L1 makes better use of it"
+      + " (docs/design/kv-cache.md).");
+  public static final Knob<Double> KVCACHE_MAX_FRACTION = Knob.ofDouble("bellows.kvcache.max.fraction", ENGINE,
+      0.5, 0.0, 0.9, "Largest share of the on-heap block cache's budget the KV cache may take; the two together never"
+      + " exceed that budget.");
+  public static final Knob<KvCachePolicy> KVCACHE_POLICY = Knob.ofEnum("bellows.kvcache.policy", ENGINE,
+      KvCachePolicy.class, KvCachePolicy.WEIGHTED, "Which cached rows the KV cache drops when full: WEIGHTED (the"
+      + " paper's frequency / (size x age) weight), LRU, or TINYLFU (Caffeine's W-TinyLFU). Compared in"
+      + " BENCHMARKS.md.");
+  public static final Knob<Integer> KVCACHE_PROMOTE_MIN_ACCESSES = Knob.ofInt("bellows.kvcache.promote.min.accesses",
+      ENGINE, 4, 1, 1 << 20, "gets", "A row of a cached data block is promoted to the KV cache once gets have read it"
+      + " more than this many times and more than the block's mean + one standard deviation.");
+  public static final Knob<Double> KVCACHE_WEIGHT_FREQUENCY_EXPONENT = Knob.ofDouble(
+      "bellows.kvcache.weight.frequency.exponent", ENGINE, 1.0, 0.0, 4.0,
+      "The WEIGHTED policy's f: how much access frequency counts in a row's weight.");
+  public static final Knob<Double> KVCACHE_WEIGHT_SIZE_EXPONENT = Knob.ofDouble("bellows.kvcache.weight.size.exponent",
+      ENGINE, 1.0, 0.0, 4.0, "The WEIGHTED policy's d: how much a row's size counts against it.");
+
   // ---------------------------------------------------------------- table
   public static final Knob<Durability> TABLE_DURABILITY = Knob.ofEnum("DURABILITY", TABLE, Durability.class,
       Durability.USE_DEFAULT, "Durability of this table's mutations unless a mutation says otherwise.");
@@ -138,6 +159,15 @@ public final class Knobs {
   public static final Knob<Boolean> IN_MEMORY = Knob.ofBoolean("IN_MEMORY", FAMILY, false,
       "Give this family's cached blocks the in-memory area of the on-heap cache (a quarter of it), where single"
       + " reads of other families cannot push them out.");
+  public static final Knob<Integer> MIN_BLOCKSIZE = Knob.ofInt("MIN_BLOCKSIZE", FAMILY, 4 * 1024, 64, 16 * 1024 * 1024,
+      "bytes", "With MAX_ENTRIES_PER_BLOCK set, a data block closes once it is past this size and holds more than"
+      + " MAX_ENTRIES_PER_BLOCK cells (the SAC 2024 paper's dynamic block size); BLOCKSIZE stays the maximum.");
+  public static final Knob<Integer> MAX_ENTRIES_PER_BLOCK = Knob.ofInt("MAX_ENTRIES_PER_BLOCK", FAMILY, 0, 0,
+      1 << 24, "cells", "The paper's MaxNumData: a data block past MIN_BLOCKSIZE closes once it holds more cells than"
+      + " this, so small cells go to small blocks; 0 (the default) sizes blocks by BLOCKSIZE alone.");
+  public static final Knob<Boolean> KVCACHE = Knob.ofBoolean("KVCACHE", FAMILY, true,
+      "Let gets promote this family's hot rows from cached data blocks to the engine's KV cache (needs BLOCKCACHE"
+      + " on and bellows.kvcache.initial.size above 0).");
   public static final Knob<Boolean> SEGMENT_ROW_FILTER = Knob.ofBoolean("SEGMENT_ROW_FILTER", FAMILY, true,
       "Build a row Bloom filter (about 1.2 bytes per row) for each immutable memory segment, so gets skip segments without the row.");
 
@@ -148,10 +178,12 @@ public final class Knobs {
       BLOCKING_STORE_FILES, BLOCKING_WAIT_MS, FLUSH_FAILURES_STOP_WRITES, COMPACTION_MIN_FILES, COMPACTION_MAX_FILES, COMPACTION_RATIO,
       FLUSH_THREADS, COMPACTION_THREADS, IN_MEMORY_COMPACTION_THREADS, CHUNK_SIZE, CHUNK_POOL_MAX_BYTES,
       CHUNK_OFF_HEAP, BLOCKCACHE_L1_FRACTION, BLOCKCACHE_L1_SIZE, BLOCKCACHE_L2_SIZE, BLOCKCACHE_CACHE_ON_WRITE,
+      KVCACHE_INITIAL_SIZE, KVCACHE_MAX_FRACTION, KVCACHE_POLICY, KVCACHE_PROMOTE_MIN_ACCESSES,
+      KVCACHE_WEIGHT_FREQUENCY_EXPONENT, KVCACHE_WEIGHT_SIZE_EXPONENT,
       TABLE_DURABILITY, MEMSTORE_FLUSHSIZE, FLUSH_POLICY, MAX_FILESIZE,
-      VERSIONS, MIN_VERSIONS, TTL, FAMILY_DURABILITY, BLOCKSIZE, COMPRESSION, BLOOMFILTER, BLOOMFILTER_ERROR_RATE,
+      VERSIONS, MIN_VERSIONS, TTL, FAMILY_DURABILITY, BLOCKSIZE, MIN_BLOCKSIZE, MAX_ENTRIES_PER_BLOCK, COMPRESSION, BLOOMFILTER, BLOOMFILTER_ERROR_RATE,
       IN_MEMORY_COMPACTION, IN_MEMORY_FLUSH_FRACTION, PIPELINE_MAX_SEGMENTS, ADAPTIVE_THRESHOLD, SEGMENT_INDEX,
-      ACTIVE_INDEX, MSLAB, SEGMENT_ROW_FILTER, BLOCKCACHE, IN_MEMORY);
+      ACTIVE_INDEX, MSLAB, SEGMENT_ROW_FILTER, BLOCKCACHE, IN_MEMORY, KVCACHE);
 
   /** Finds a knob of a scope by name (case-insensitive); null if there is none. */
   public static Knob<?> find(Knob.Scope scope, String name) {
