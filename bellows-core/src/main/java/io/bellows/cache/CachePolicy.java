@@ -9,8 +9,14 @@ package io.bellows.cache;
  * @param inMemory the family's {@code IN_MEMORY}: its blocks go to L1's in-memory area
  * @param cacheOnWrite {@code bellows.blockcache.cache.on.write}: data blocks a flush writes are
  *     added as they are written
+ * @param kvCache the family's {@code KVCACHE}, with the engine's KV cache on: gets look rows up in the
+ *     KV cache and promote hot ones to it (needs {@code cacheData})
  */
-public record CachePolicy(boolean cacheData, boolean inMemory, boolean cacheOnWrite) {
-  /** The knob defaults: data blocks cached on read, normal priority, nothing cached on write. */
-  public static final CachePolicy DEFAULT = new CachePolicy(true, false, false);
+public record CachePolicy(boolean cacheData, boolean inMemory, boolean cacheOnWrite, boolean kvCache) {
+  /** The knob defaults: data blocks cached on read, normal priority, nothing cached on write, KV cache on. */
+  public static final CachePolicy DEFAULT = new CachePolicy(true, false, false, true);
+
+  public CachePolicy(boolean cacheData, boolean inMemory, boolean cacheOnWrite) {
+    this(cacheData, inMemory, cacheOnWrite, false);
+  }
 }

@@ -35,7 +35,8 @@ public final class LruBlockCache implements BlockCache {
     void evicted(BlockKey key, CachedBlock block);
   }
 
-  private final long maxSize;
+  /** Changes only when the KV cache borrows or returns memory ({@link #resize}). */
+  private volatile long maxSize;
   private final Victim victim;
   private final ConcurrentHashMap<BlockKey, Entry> map = new ConcurrentHashMap<>();
   private final FileBlockIndex files = new FileBlockIndex();
@@ -91,6 +92,7 @@ public final class LruBlockCache implements BlockCache {
       return null;
     }
     e.lastAccess = accessClock.incrementAndGet();
+    e.block.clearEvictionCandidate();
     promote(e);
     stats.hit(kind);
     return e.block;
@@ -136,7 +138,30 @@ public final class LruBlockCache implements BlockCache {
     }
   }
 
-  /** One eviction run: down to MIN_FACTOR of the size, from each area what it holds over its share. */
+  /**
+   * Sets the size (the KV cache borrows from it and gives back, docs/design/kv-cache.md); a smaller
+   * size evicts at once, on this thread, waiting for a run under way.
+   */
+  public void resize(long newMaxSize) {
+    if (newMaxSize <= 0) {
+      throw new IllegalArgumentException("cache size must be positive: " + newMaxSize);
+    }
+    maxSize = newMaxSize;
+    if (size.get() > newMaxSize) {
+      evictionLock.lock();
+      try {
+        evict();
+      } finally {
+        evictionLock.unlock();
+      }
+    }
+  }
+
+  /**
+   * One eviction run, down to MIN_FACTOR of the size: first the blocks marked as eviction candidates
+   * (a row of theirs went to the KV cache and nobody read them since), oldest first; then from each
+   * area what it holds over its share.
+   */
   private void evict() {
     long target = (long) (maxSize * MIN_FACTOR);
     long toFree = size.get() - target;
@@ -149,8 +174,20 @@ public final class LruBlockCache implements BlockCache {
     for (CacheArea a : CacheArea.values()) {
       byArea.put(a, new ArrayList<>());
     }
+    List<Candidate> marked = new ArrayList<>();
     for (Entry e : map.values()) {
-      byArea.get(e.area()).add(new Candidate(e, e.lastAccess));
+      Candidate c = new Candidate(e, e.lastAccess);
+      (e.block.isEvictionCandidate() ? marked : byArea.get(e.area())).add(c);
+    }
+    marked.sort(Comparator.comparingLong(Candidate::stamp));
+    for (int i = 0; i < marked.size() && toFree > 0; i++) {
+      Entry e = marked.get(i).entry();
+      if (e.block.isEvictionCandidate() && evictOne(e)) {
+        toFree -= e.bytes;
+      }
+    }
+    if (toFree <= 0) {
+      return;
     }
     // The areas' overflows add up to at least toFree: their shares add up to the target.
     long[] overflow = new long[CacheArea.values().length];
@@ -169,12 +206,8 @@ public final class LruBlockCache implements BlockCache {
       long freed = 0;
       for (int i = 0; i < entries.size() && freed < over; i++) {
         Entry e = entries.get(i).entry();
-        if (remove(e)) {
+        if (evictOne(e)) {
           freed += e.bytes;
-          stats.evicted(e.block.kind());
-          if (victim != null && e.block.kind() == BlockKind.DATA) {
-            victim.evicted(e.key, e.block);
-          }
         }
       }
       toFree -= freed;
@@ -182,6 +215,18 @@ public final class LruBlockCache implements BlockCache {
         return;
       }
     }
+  }
+
+  /** Removes an entry as an eviction (counted, handed to the victim cache); true if this call removed it. */
+  private boolean evictOne(Entry e) {
+    if (!remove(e)) {
+      return false;
+    }
+    stats.evicted(e.block.kind());
+    if (victim != null && e.block.kind() == BlockKind.DATA) {
+      victim.evicted(e.key, e.block);
+    }
+    return true;
   }
 
   /** An entry with its access stamp as read once, for sorting. */
@@ -258,6 +303,11 @@ public final class LruBlockCache implements BlockCache {
   /** Files the per-file key index still tracks (for tests: 0 once every file was evicted). */
   int indexedFileCount() {
     return files.fileCount();
+  }
+
+  /** Data-block hits so far (the KV cache weighs its memory against L1's by hits per byte). */
+  public long dataHits() {
+    return stats.hits(BlockKind.DATA);
   }
 
   CacheStats stats() {

@@ -51,13 +51,8 @@ final class TableImpl implements Table {
   @Override
   public Result get(Get get) {
     ScanQuery q = query(get, ScanQuery.builder().singleRow(get.row())).build();
-    try (RowScanner s = engine.scan(table, q)) {
-      List<Cell> cells = new ArrayList<>();
-      if (!s.nextRow(cells)) {
-        return Result.empty();
-      }
-      return new Result(get.row(), cells);
-    }
+    List<Cell> cells = engine.getAll(table, List.of(q)).get(0);
+    return cells.isEmpty() ? Result.empty() : new Result(get.row(), cells);
   }
 
   @Override

@@ -155,6 +155,12 @@ public final class MetricCatalog {
     add("store.files.bytes", Kind.GAUGE, Unit.BYTES, "Bytes of live sorted files.");
     add("store.files.blocks.read", Kind.COUNTER, Unit.NONE, "Blocks read from sorted files (cache misses and uncached reads).");
     add("store.files.bytes.read", Kind.COUNTER, Unit.BYTES, "Bytes read from sorted files.");
+    add("store.files.pages.read", Kind.COUNTER, Unit.NONE, "4 KiB pages of sorted files that reads touched (each read counts the pages it spans): the numerator of read amplification.");
+    add("read.gets", Kind.COUNTER, Unit.NONE, "Rows asked for by gets (a multi-get counts each row).");
+    add("read.returned.bytes", Kind.COUNTER, Unit.BYTES, "Bytes of the cells gets returned: read amplification is store.files.bytes.read over this.");
+    add("read.returned.pages", Kind.COUNTER, Unit.NONE, "4 KiB pages of the rows gets returned, each row rounded up (the SAC 2024 paper's denominator of read amplification).");
+    add("read.file.lookups", Kind.COUNTER, Unit.NONE, "Sorted files a get read a row from, after key ranges and Bloom filters ruled the others out.");
+    add("read.file.lookups.cached", Kind.COUNTER, Unit.NONE, "Of those, reads answered by the KV cache or the block cache without reading the file.");
 
     // Block caches.
     add("cache.{level}.hits", Kind.COUNTER, Unit.NONE, "Block cache lookups that found the block.");
@@ -173,6 +179,16 @@ public final class MetricCatalog {
     add("cache.l2.slot.bytes", Kind.GAUGE, Unit.BYTES, "Bytes of L2 bucket slots in use (blocks round up to a slot size).");
     add("cache.l2.direct.bytes", Kind.GAUGE, Unit.BYTES, "Off-heap memory the L2 cache has allocated.");
     add("cache.l2.buckets.free", Kind.GAUGE, Unit.NONE, "L2 buckets not yet given to a slot size.");
+    add("kvcache.hits", Kind.COUNTER, Unit.NONE, "KV cache lookups (one per file a get reads) that found the row.");
+    add("kvcache.misses", Kind.COUNTER, Unit.NONE, "KV cache lookups that did not.");
+    add("kvcache.hit.ratio", Kind.GAUGE, Unit.RATIO, "KV cache hits over lookups since open.");
+    add("kvcache.promotions", Kind.COUNTER, Unit.NONE, "Rows promoted from cached data blocks to the KV cache.");
+    add("kvcache.evictions", Kind.COUNTER, Unit.NONE, "Rows the KV cache's replacement policy dropped.");
+    add("kvcache.bytes", Kind.GAUGE, Unit.BYTES, "Heap bytes of the rows held (cells plus per-entry overheads).");
+    add("kvcache.max.bytes", Kind.GAUGE, Unit.BYTES, "The KV cache's current capacity, taken from L1's budget.");
+    add("kvcache.entries", Kind.GAUGE, Unit.NONE, "Rows held.");
+    add("kvcache.grows", Kind.COUNTER, Unit.NONE, "Times the KV cache took a step of memory from L1.");
+    add("kvcache.shrinks", Kind.COUNTER, Unit.NONE, "Times it gave a step back to L1.");
   }
 
   private MetricCatalog() {}

@@ -3,6 +3,9 @@ package io.bellows.region;
 import io.bellows.cache.BlockCache;
 import io.bellows.cache.CachePolicy;
 import io.bellows.cache.TieredBlockCache;
+import io.bellows.kvcache.BoundedCaches;
+import io.bellows.kvcache.KvCache;
+import io.bellows.kvcache.KvCachingBlockCache;
 import io.bellows.compaction.CompactionOptions;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
@@ -36,7 +39,9 @@ public final class OptionsResolver {
   /** The family's {@code BLOCKCACHE} and {@code IN_MEMORY} with the engine's cache-on-write setting. */
   public static CachePolicy cachePolicy(EngineOptions engine, ColumnFamilyDescriptor family) {
     return new CachePolicy(family.get(Knobs.BLOCKCACHE), family.get(Knobs.IN_MEMORY),
-        engine.get(Knobs.BLOCKCACHE_CACHE_ON_WRITE));
+        engine.get(Knobs.BLOCKCACHE_CACHE_ON_WRITE),
+        family.get(Knobs.KVCACHE) && family.get(Knobs.BLOCKCACHE) && engine.get(Knobs.KVCACHE_INITIAL_SIZE) > 0
+            && engine.get(Knobs.KVCACHE_MAX_FRACTION) > 0);
   }
 
   /**
@@ -45,7 +50,31 @@ public final class OptionsResolver {
    * are 0.
    */
   public static BlockCache blockCache(EngineOptions engine, long maxHeap) {
-    return TieredBlockCache.create(l1Bytes(engine, maxHeap), engine.get(Knobs.BLOCKCACHE_L2_SIZE));
+    long l1 = l1Bytes(engine, maxHeap);
+    long kvInitial = kvCacheInitialBytes(engine, l1);
+    BlockCache blocks = TieredBlockCache.create(l1 - kvInitial, engine.get(Knobs.BLOCKCACHE_L2_SIZE));
+    if (kvInitial == 0) {
+      return blocks;
+    }
+    KvCache kv = new KvCache(
+        listener -> BoundedCaches.create(engine.get(Knobs.KVCACHE_POLICY), kvInitial,
+            engine.get(Knobs.KVCACHE_WEIGHT_FREQUENCY_EXPONENT), engine.get(Knobs.KVCACHE_WEIGHT_SIZE_EXPONENT),
+            listener),
+        ((TieredBlockCache) blocks).l1(), kvInitial, (long) (l1 * engine.get(Knobs.KVCACHE_MAX_FRACTION)),
+        engine.get(Knobs.KVCACHE_PROMOTE_MIN_ACCESSES));
+    return new KvCachingBlockCache(blocks, kv);
+  }
+
+  /**
+   * The KV cache's share of L1's budget at open: {@code bellows.kvcache.initial.size}, at most
+   * {@code max.fraction} of the budget; 0 (no KV cache) without an L1, whose budget it shares.
+   */
+  static long kvCacheInitialBytes(EngineOptions engine, long l1Bytes) {
+    long max = (long) (l1Bytes * engine.get(Knobs.KVCACHE_MAX_FRACTION));
+    if (l1Bytes <= 0 || max <= 0) {
+      return 0;
+    }
+    return Math.min(engine.get(Knobs.KVCACHE_INITIAL_SIZE), max);
   }
 
   /** The L1 block cache's size: {@code l1.size} bytes, or {@code l1.fraction} of {@code maxHeap}. */

@@ -139,7 +139,7 @@ public final class Region implements AutoCloseable {
       StoreContext sc = new StoreContext(OptionsResolver.store(services.options(), descriptor, f), services.options().clock(), readPoints::smallest,
           services.inMemoryCompactions(), services.chunks(), services.metrics(),
           services.fileNumbers(), services.engineInstanceId(), descriptor.name(), services.events(),
-          services.blockCache(), services.fileSystem());
+          services.blockCache(), services.fileSystem(), services.kvCache());
       Store store = new Store(f, dir.resolve(f.name()), sc);
       store.keyRange(this.startKey, this.endKey);
       stores.put(f.name(), store);

@@ -42,6 +42,11 @@ public interface RegionServices {
   /** The engine's block cache, shared by every store. */
   BlockCache blockCache();
 
+  /** The engine's KV cache, or null when it is off. */
+  default io.bellows.kvcache.KvCache kvCache() {
+    return null;
+  }
+
   /** Asks for a background flush of the region (idempotent while one is pending). */
   void requestFlush(Region region);
 

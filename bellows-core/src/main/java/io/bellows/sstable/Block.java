@@ -1,5 +1,7 @@
 package io.bellows.sstable;
 
+import io.bellows.cache.CachedBlock;
+
 /**
  * One block of a sorted file after checksum verification and decompression: its type, where it lies
  * in the file and its uncompressed payload. Immutable (the payload array is never modified after
@@ -10,12 +12,34 @@ public final class Block {
   private final long offset;
   private final int onDiskSize;
   private final byte[] payload;
+  /** The block cache's copy this block is, or was just put as; null if it did not go through a cache. */
+  private final CachedBlock cached;
+  private final boolean cacheHit;
 
   public Block(BlockType type, long offset, int onDiskSize, byte[] payload) {
+    this(type, offset, onDiskSize, payload, null, false);
+  }
+
+  Block(BlockType type, long offset, int onDiskSize, byte[] payload, CachedBlock cached, boolean cacheHit) {
     this.type = type;
     this.offset = offset;
     this.onDiskSize = onDiskSize;
     this.payload = payload;
+    this.cached = cached;
+    this.cacheHit = cacheHit;
+  }
+
+  /**
+   * The block cache's entry for this block (found there, or offered to it after the read), which
+   * carries the KV cache's per-row access counts; null when the read did not go through a cache.
+   */
+  public CachedBlock cached() {
+    return cached;
+  }
+
+  /** Whether the block came from the block cache rather than from the file. */
+  public boolean cacheHit() {
+    return cacheHit;
   }
 
   public BlockType type() {

@@ -29,11 +29,13 @@ final class CachingBlockSource implements BlockSource {
     BlockKey key = new BlockKey(file, offset);
     CachedBlock c = cache.get(key, BlockKind.DATA);
     if (c != null && c.onDiskSize() == onDiskSize && c.kind() == BlockKind.DATA) {
-      return new Block(BlockType.DATA, offset, onDiskSize, c.payload());
+      return new Block(BlockType.DATA, offset, onDiskSize, c.payload(), c, true);
     }
     Block b = raw.read(offset, onDiskSize);
     if (b.type() == BlockType.DATA) {
-      cache.put(key, new CachedBlock(BlockKind.DATA, b.onDiskSize(), b.payload()), inMemory);
+      CachedBlock put = new CachedBlock(BlockKind.DATA, b.onDiskSize(), b.payload());
+      cache.put(key, put, inMemory);
+      return new Block(BlockType.DATA, offset, b.onDiskSize(), b.payload(), put, false);
     }
     return b;
   }

@@ -21,6 +21,8 @@ final class DataBlockCursor {
   private int valueOff;
   private int valueLen;
   private int nextPos;
+  /** Offset of the current entry in the payload. */
+  private int entryOffset;
   private boolean valid;
   private Cell cell;
 
@@ -35,6 +37,44 @@ final class DataBlockCursor {
     }
     restartsStart = payload.length - 4 - 4 * restartCount;
     entriesEnd = restartsStart;
+  }
+
+  /** Offset of the current entry in the block's payload: names a row's position for access counts. */
+  int entryOffset() {
+    return entryOffset;
+  }
+
+  /** Length of the current entry's row (the cursor must be valid). */
+  int currentRowLength() {
+    return Bytes.getShort(key, 0);
+  }
+
+  /** Whether the current entry's row is {@code row} (the cursor must be valid). */
+  boolean currentRowIs(byte[] row) {
+    return Bytes.equals(key, 2, Bytes.getShort(key, 0), row, 0, row.length);
+  }
+
+  /** Offsets of the first entry of each row in the block, ascending: one walk of the block. */
+  int[] rowStarts() {
+    int[] out = new int[16];
+    int n = 0;
+    byte[] row = null;
+    int rowLen = 0;
+    for (seekToFirst(); valid; advance()) {
+      int len = Bytes.getShort(key, 0);
+      if (row == null || !Bytes.equals(row, 0, rowLen, key, 2, len)) {
+        if (row == null || row.length < len) {
+          row = new byte[Math.max(len, 16)];
+        }
+        System.arraycopy(key, 2, row, 0, len);
+        rowLen = len;
+        if (n == out.length) {
+          out = java.util.Arrays.copyOf(out, n * 2);
+        }
+        out[n++] = entryOffset;
+      }
+    }
+    return java.util.Arrays.copyOf(out, n);
   }
 
   /** Whether the cursor is on an entry. */
@@ -153,6 +193,7 @@ final class DataBlockCursor {
   }
 
   private void decodeAt(int pos, boolean restart) {
+    entryOffset = pos;
     ByteReader r = new ByteReader(b, pos, entriesEnd);
     int shared = r.getVarLength();
     int unshared = r.getVarLength();

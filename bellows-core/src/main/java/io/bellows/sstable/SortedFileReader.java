@@ -1,5 +1,7 @@
 package io.bellows.sstable;
 
+import io.bellows.scan.ScanQuery;
+
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellComparator;
 import io.bellows.config.BloomType;
@@ -155,6 +157,11 @@ public final class SortedFileReader extends RefCounted {
     return fileSource.bytesRead();
   }
 
+  /** 4 KiB pages of the file this reader's reads touched, at open included. */
+  public long pagesRead() {
+    return fileSource.pagesRead();
+  }
+
   /** Blocks of a type this reader has read from the file, at open included (cache hits are not counted). */
   public long blocksRead(BlockType type) {
     return fileSource.blocksRead(type);
@@ -188,6 +195,100 @@ public final class SortedFileReader extends RefCounted {
   public SortedFileScanner uncachedScanner() {
     retain();
     return new SortedFileScanner(this, false);
+  }
+
+  public boolean mayHold(ScanQuery q) {
+    FileMetadata m = meta;
+    if (m.cellCount() == 0) {
+      return false;
+    }
+    byte[] first = m.firstRow();
+    byte[] last = m.lastRow();
+    if (q.pastStop(first, 0, first.length)) {
+      return false;
+    }
+    byte[] start = q.startRow();
+    if (start.length > 0) {
+      int c = io.bellows.util.Bytes.compare(last, start);
+      if (c < 0 || (c == 0 && !q.startInclusive())) {
+        return false;
+      }
+    }
+    if (m.maxTimestamp() < q.minTimestamp()) {
+      return false; // everything here, tombstones included, is older than the range
+    }
+    // No skip for cells newer than the range: a newer version still takes one of the family's
+    // VERSIONS slots and a newer tombstone still masks older puts (docs/design/scan.md).
+    if (q.isSingleRow()) {
+      if (!mayContainRow(start)) {
+        return false;
+      }
+      BloomFilter bloom = bloomFilter();
+      if (bloom != null && bloom.type() == io.bellows.config.BloomType.ROWCOL) {
+        return mayContainQueriedColumns(start, q.columns());
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Reads every cell the file holds for {@code row} (all columns, versions and delete markers, in
+   * order) through the block cache: the point-read path of gets. The caller holds a reference.
+   */
+  public RowRead readRow(byte[] row) {
+    io.bellows.cell.Cell k = io.bellows.scan.CellScanner.rowStart(row);
+    IndexEntry e = index.locate(k.array(), k.keyOffset(), k.keyLength(), k.seqId(), false);
+    if (e == null) {
+      return RowRead.ABSENT;
+    }
+    Block b = readDataBlock(e.offset(), e.onDiskSize(), true);
+    DataBlockCursor c = cursor(b);
+    java.util.List<io.bellows.cell.Cell> cells = new java.util.ArrayList<>();
+    int rowStart;
+    try {
+      if (!c.seek(k)) {
+        throw new MalformedBlockException("no entry >= the key its index entry promises");
+      }
+      rowStart = c.entryOffset();
+      while (c.valid() && c.currentRowIs(row)) {
+        cells.add(c.current());
+        c.advance();
+      }
+    } catch (MalformedBlockException ex) {
+      throw corrupt(e.offset(), ex);
+    }
+    boolean endedInBlock = c.valid();
+    if (!endedInBlock && !cells.isEmpty()) {
+      readRowTail(row, e, cells);
+    }
+    return new RowRead(cells, b, rowStart, endedInBlock);
+  }
+
+  /** The rest of a row that runs past the end of its block, from the blocks that follow. */
+  private void readRowTail(byte[] row, IndexEntry e, java.util.List<io.bellows.cell.Cell> cells) {
+    for (IndexEntry next = index.locate(e.key(), 0, e.key().length, e.seqId(), true); next != null;
+        next = index.locate(next.key(), 0, next.key().length, next.seqId(), true)) {
+      DataBlockCursor c = cursor(readDataBlock(next.offset(), next.onDiskSize(), true));
+      try {
+        for (c.seekToFirst(); c.valid(); c.advance()) {
+          if (!c.currentRowIs(row)) {
+            return;
+          }
+          cells.add(c.current());
+        }
+      } catch (MalformedBlockException ex) {
+        throw corrupt(next.offset(), ex);
+      }
+    }
+  }
+
+  /** Offsets of the first entry of each row of a data block read by {@link #readRow}. */
+  public int[] rowStarts(Block b) {
+    try {
+      return cursor(b).rowStarts();
+    } catch (MalformedBlockException ex) {
+      throw corrupt(b.offset(), ex);
+    }
   }
 
   /** Deletes the file once the last reference is released. */

@@ -150,37 +150,7 @@ public final class SortedFileScanner implements CellScanner {
    */
   @Override
   public boolean shouldUse(ScanQuery q) {
-    FileMetadata m = reader.metadata();
-    if (m.cellCount() == 0) {
-      return false;
-    }
-    byte[] first = m.firstRow();
-    byte[] last = m.lastRow();
-    if (q.pastStop(first, 0, first.length)) {
-      return false;
-    }
-    byte[] start = q.startRow();
-    if (start.length > 0) {
-      int c = io.bellows.util.Bytes.compare(last, start);
-      if (c < 0 || (c == 0 && !q.startInclusive())) {
-        return false;
-      }
-    }
-    if (m.maxTimestamp() < q.minTimestamp()) {
-      return false; // everything here, tombstones included, is older than the range
-    }
-    // No skip for cells newer than the range: a newer version still takes one of the family's
-    // VERSIONS slots and a newer tombstone still masks older puts (docs/design/scan.md).
-    if (q.isSingleRow()) {
-      if (!reader.mayContainRow(start)) {
-        return false;
-      }
-      BloomFilter bloom = reader.bloomFilter();
-      if (bloom != null && bloom.type() == io.bellows.config.BloomType.ROWCOL) {
-        return reader.mayContainQueriedColumns(start, q.columns());
-      }
-    }
-    return true;
+    return reader.mayHold(q);
   }
 
   private void checkOpen() {

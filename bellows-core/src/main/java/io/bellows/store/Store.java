@@ -1,5 +1,10 @@
 package io.bellows.store;
 
+import io.bellows.kvcache.KvCache;
+import io.bellows.scan.SortedCellsScanner;
+import io.bellows.sstable.Block;
+import io.bellows.sstable.RowRead;
+
 import io.bellows.cell.Cell;
 import io.bellows.compaction.CompactionCandidate;
 import io.bellows.compaction.CompactionSelection;
@@ -70,6 +75,10 @@ public final class Store implements AutoCloseable {
   private final LongAdder compactionCellsDropped = metrics.counter("compaction.cells.dropped");
   /** Bytes read from files that are no longer live (their readers are gone from the list). */
   private final LongAdder retiredBytesRead = new LongAdder();
+  /** Files a get read a row from (after key range and Bloom filter), and those answered from a cache. */
+  private final LongAdder fileLookups;
+  private final LongAdder cachedLookups;
+  private final LongAdder retiredPagesRead = new LongAdder();
   /** Blocks read from files that are no longer live. */
   private final LongAdder retiredBlocksRead = new LongAdder();
 
@@ -105,6 +114,8 @@ public final class Store implements AutoCloseable {
     this.compactionPolicy = new ExploringCompactionPolicy(ctx.options().compaction());
     this.caching = new BlockCaching(ctx.blockCache(), ctx.options().cache());
     this.blockWrapper = caching.wrapper();
+    this.fileLookups = ctx.engineMetrics().counter("read.file.lookups");
+    this.cachedLookups = ctx.engineMetrics().counter("read.file.lookups.cached");
     try {
       this.manifest = StoreManifest.load(ctx.fs(), dir);
       deleteLeftovers();
@@ -124,6 +135,7 @@ public final class Store implements AutoCloseable {
     metrics.gauge("store.files.bytes", this::fileBytes);
     metrics.gauge("store.files.bytes.read", this::fileBytesRead);
     metrics.gauge("store.files.blocks.read", this::fileBlocksRead);
+    metrics.gauge("store.files.pages.read", this::filePagesRead);
     // Held for the whole of a flush (or a compaction), so a held lock is one in progress.
     metrics.gauge("flush.running", () -> flushing() ? 1 : 0);
     metrics.gauge("compaction.running", () -> compacting() ? 1 : 0);
@@ -263,16 +275,57 @@ public final class Store implements AutoCloseable {
         f.retain();
       }
     }
+    boolean pointRead = query != null && query.isSingleRow() && !query.reversed();
     try {
       for (StoreFile f : pinned) {
-        keepIfUseful(f.scanner(), query, out);
+        if (pointRead) {
+          CellScanner s = pointRead(f, query);
+          if (s != null) {
+            out.add(s);
+          }
+        } else {
+          keepIfUseful(f.scanner(), query, out);
+        }
       }
+    } catch (RuntimeException e) {
+      out.forEach(CellScanner::close);
+      throw e;
     } finally {
       for (StoreFile f : pinned) {
         f.release(); // each scanner holds its own reference
       }
     }
     return out;
+  }
+
+  /**
+   * A get's read of one file (docs/design/kv-cache.md): skipped if the key range, time range or
+   * Bloom filter rule the file out; else the row's cells from the KV cache, or from the one data
+   * block that holds them (counting the read towards promotion when that block is cached). The
+   * caller holds a reference to the file. Null when the file has nothing for the row.
+   */
+  private CellScanner pointRead(StoreFile f, ScanQuery query) {
+    if (!f.mayHold(query)) {
+      return null;
+    }
+    byte[] row = query.startRow();
+    fileLookups.increment();
+    KvCache kv = ctx.options().cache().kvCache() ? ctx.kvCache() : null;
+    List<Cell> cells = kv == null ? null : kv.get(f.id(), row);
+    if (cells != null) {
+      cachedLookups.increment();
+    } else {
+      RowRead r = f.readRow(row);
+      cells = r.cells();
+      Block b = r.block();
+      if (b != null && b.cacheHit()) {
+        cachedLookups.increment();
+      }
+      if (kv != null && b != null && b.cached() != null && r.endedInBlock()) {
+        kv.countRead(f.id(), row, cells, b.cached(), r.rowStart(), () -> f.rowStarts(b));
+      }
+    }
+    return cells.isEmpty() ? null : new SortedCellsScanner(cells);
   }
 
   private static void keepIfUseful(CellScanner s, ScanQuery query, List<CellScanner> out) {
@@ -494,6 +547,7 @@ public final class Store implements AutoCloseable {
     }
     for (StoreFile f : removed) {
       retiredBytesRead.add(f.bytesRead());
+      retiredPagesRead.add(f.pagesRead());
       retiredBlocksRead.add(f.blocksRead());
       f.markForDeletion();
       f.release();
@@ -519,6 +573,15 @@ public final class Store implements AutoCloseable {
     long n = retiredBytesRead.sum();
     for (StoreFile f : files) {
       n += f.bytesRead();
+    }
+    return n;
+  }
+
+  /** 4 KiB pages of this store's files its reads touched since open. */
+  public long filePagesRead() {
+    long n = retiredPagesRead.sum();
+    for (StoreFile f : files) {
+      n += f.pagesRead();
     }
     return n;
   }

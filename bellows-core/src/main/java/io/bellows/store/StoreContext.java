@@ -1,5 +1,7 @@
 package io.bellows.store;
 
+import io.bellows.kvcache.KvCache;
+
 import io.bellows.cache.BlockCache;
 import io.bellows.fs.FileSystem;
 import io.bellows.fs.LocalFileSystem;
@@ -26,6 +28,7 @@ import java.util.function.LongSupplier;
  * @param events where flush and compaction events go (the engine's listeners; must not throw)
  * @param blockCache the engine's block cache, shared by every store ({@link BlockCache#NONE} for none)
  * @param fs the file system every file of the store is on
+ * @param kvCache the engine's KV cache, or null for none (docs/design/kv-cache.md)
  */
 public record StoreContext(
     StoreOptions options,
@@ -39,13 +42,14 @@ public record StoreContext(
     String table,
     EventListener events,
     BlockCache blockCache,
-    FileSystem fs) {
+    FileSystem fs,
+    KvCache kvCache) {
   /** A context whose events go nowhere, on the local file system (tests of a store on its own). */
   public StoreContext(StoreOptions options, Clock clock, LongSupplier smallestReadPoint,
       InMemoryWork inMemoryCompactions, ChunkAllocator chunks, MetricSet engineMetrics,
       FileNumberAllocator fileNumbers, long engineInstanceId) {
     this(options, clock, smallestReadPoint, inMemoryCompactions, chunks, engineMetrics, fileNumbers,
-        engineInstanceId, "", new EventListener() { }, BlockCache.NONE, LocalFileSystem.INSTANCE);
+        engineInstanceId, "", new EventListener() { }, BlockCache.NONE, LocalFileSystem.INSTANCE, null);
   }
 
   /** The table's flush size, from the options. */

@@ -64,6 +64,10 @@ public final class StoreFile {
     return reader.bytesRead();
   }
 
+  public long pagesRead() {
+    return reader.pagesRead();
+  }
+
   /** Blocks of every type read from the file, at its open included (block-cache hits are not reads). */
   public long blocksRead() {
     return reader.blocksRead();
@@ -71,6 +75,21 @@ public final class StoreFile {
 
   public Path path() {
     return reader.path();
+  }
+
+  /** Whether the file may hold cells the query wants (key range, time range, Bloom filter). */
+  public boolean mayHold(io.bellows.scan.ScanQuery query) {
+    return reader.mayHold(query);
+  }
+
+  /** Every cell the file holds for {@code row}, through the block cache; the caller holds a reference. */
+  public io.bellows.sstable.RowRead readRow(byte[] row) {
+    return reader.readRow(row);
+  }
+
+  /** Row start offsets of one of this file's data blocks (for the KV cache's access counts). */
+  public int[] rowStarts(io.bellows.sstable.Block block) {
+    return reader.rowStarts(block);
   }
 
   /** A new scanner; it holds its own reference to the file until closed. */

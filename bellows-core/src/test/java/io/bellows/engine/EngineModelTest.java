@@ -110,9 +110,11 @@ class EngineModelTest {
             .withEngineKnob(Knobs.BLOCKCACHE_L2_SIZE, 2L * 1028 * 1024)
             .withEngineKnob(Knobs.BLOCKCACHE_CACHE_ON_WRITE, true)
             .withFamilyKnob(Knobs.IN_MEMORY, true),
-        new OptionSet("ADAPTIVE/1K/plain/ROWCOL/autosplit", MemStorePolicy.ADAPTIVE, 1024, Compression.NONE,
-            BloomType.ROWCOL)
-            .withMaxFileSize(64 * 1024),
+        new OptionSet("ADAPTIVE/1K/plain/ROWCOL/autosplit+KV-cache-eager", MemStorePolicy.ADAPTIVE, 1024,
+            Compression.NONE, BloomType.ROWCOL)
+            .withMaxFileSize(64 * 1024)
+            .withEngineKnob(Knobs.BLOCKCACHE_L1_SIZE, 256L * 1024)
+            .withEngineKnob(Knobs.KVCACHE_PROMOTE_MIN_ACCESSES, 1),
         new OptionSet("NONE/64K/zstd/ROWCOL+BLOCKCACHE-off", MemStorePolicy.NONE, 65536, Compression.ZSTD,
             BloomType.ROWCOL)
             .withFamilyKnob(Knobs.BLOCKCACHE, false),
@@ -502,7 +504,16 @@ class EngineModelTest {
         q.singleRow(row);
         Get get = new Get(row);
         String shown = "get " + str(row) + shape(get, q);
-        compare(shown, List.of(table.get(get)), model.read(q.build(), now()), true);
+        Result got = table.get(get);
+        compare(shown, List.of(got), model.read(q.build(), now()), true);
+        // The point-read path (KV cache, one block per file) must answer as a one-row scan does.
+        List<Result> scanned = new ArrayList<>();
+        try (ResultScanner s = table.getScanner(oneRowScan(get))) {
+          for (Result r : s) {
+            scanned.add(r);
+          }
+        }
+        compare(shown + " as a one-row scan", scanned, model.read(q.build(), now()), false);
       } else {
         Scan scan = new Scan();
         StringBuilder shown = new StringBuilder("scan");
@@ -536,6 +547,22 @@ class EngineModelTest {
         }
         compare(shown.toString(), results, model.read(q.build(), now()), false);
       }
+    }
+
+    /** A scan of exactly the get's row with the get's columns, time range and versions. */
+    private Scan oneRowScan(Get get) {
+      Scan scan = new Scan().withStartRow(get.row(), true).withStopRow(get.row(), true);
+      get.columns().forEach((family, qualifiers) -> {
+        byte[] f = Bytes.of(family);
+        if (qualifiers == null || qualifiers.isEmpty()) {
+          scan.addFamily(f);
+        } else {
+          qualifiers.forEach(qualifier -> scan.addColumn(f, qualifier));
+        }
+      });
+      scan.setTimeRange(get.minTimestamp(), get.maxTimestamp());
+      scan.readVersions(get.maxVersions());
+      return scan;
     }
 
     /** Adds the same random columns, time range and versions to the API query and the model's query. */

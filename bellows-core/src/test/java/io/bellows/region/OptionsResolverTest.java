@@ -86,10 +86,16 @@ class OptionsResolverTest {
   void blockCacheSizesComeFromTheEngineKnobs() {
     assertThat(OptionsResolver.cachePolicy(EngineOptions.defaults(), ColumnFamilyDescriptor.of("f")))
         .isEqualTo(io.bellows.cache.CachePolicy.DEFAULT);
-    var l1Only = (io.bellows.cache.TieredBlockCache) OptionsResolver.blockCache(EngineOptions.defaults(), 1000L << 20);
+    // By default the KV cache takes its first 10 MiB out of L1's quarter of the heap.
+    var withKv = (io.bellows.kvcache.KvCachingBlockCache) OptionsResolver.blockCache(EngineOptions.defaults(), 1000L << 20);
+    assertThat(withKv.kvCache().capacity()).isEqualTo(10L << 20);
+    assertThat(withKv.kvCache().metrics().get("kvcache.max.bytes")).isEqualTo(10L << 20);
+    var l1Only = (io.bellows.cache.TieredBlockCache) OptionsResolver.blockCache(
+        EngineOptions.builder().set(Knobs.KVCACHE_INITIAL_SIZE, 0L).build(), 1000L << 20);
     assertThat(l1Only.l1().maxSize()).isEqualTo(250L << 20); // a quarter of the heap
     assertThat(l1Only.l2()).isNull();
     var both = (io.bellows.cache.TieredBlockCache) OptionsResolver.blockCache(EngineOptions.builder()
+        .set(Knobs.KVCACHE_INITIAL_SIZE, 0L)
         .set(Knobs.BLOCKCACHE_L1_SIZE, 1L << 20).set(Knobs.BLOCKCACHE_L2_SIZE, 3L << 20).build(), 1000L << 20);
     assertThat(both.l1().maxSize()).isEqualTo(1L << 20);
     assertThat(both.l2().bucketCount()).isEqualTo(2); // buckets of 1028 KiB

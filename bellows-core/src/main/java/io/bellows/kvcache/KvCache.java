@@ -1,0 +1,223 @@
+package io.bellows.kvcache;
+
+import io.bellows.cache.CachedBlock;
+import io.bellows.cache.LruBlockCache;
+import io.bellows.cell.Cell;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The KV cache (the SAC 2024 paper's KVCache, docs/design/kv-cache.md): hot rows of sorted files,
+ * promoted out of the on-heap block cache's data blocks by gets, looked up by (file, row) before the
+ * block cache. An entry is a copy of immutable file content, so it is never stale; a get still merges
+ * it with the memory store and the other files.
+ *
+ * <p>Memory: the KV cache and L1 share L1's budget. The KV cache starts with {@code initial} bytes
+ * of it and grows in steps by shrinking L1 (which then drops the blocks whose rows were promoted
+ * first), up to {@code maxBytes}, while it earns at least as many hits per byte as L1; it gives a step
+ * back when it earns less than half of L1's. The two sizes always add up to the budget.
+ *
+ * <p>Thread-safe. Lookups and counts take no engine lock; resizing takes a lock of its own, tried
+ * (a thread that finds it taken carries on without resizing).
+ */
+public final class KvCache {
+  /** Lookups between two reviews of the KV cache's size against L1's. */
+  static final long REVIEW_EVERY = 1 << 16;
+  /** Heap cost of an entry beside its cells' bytes: key, arrays, map node, policy bookkeeping. */
+  static final int ENTRY_OVERHEAD = 96;
+  /** Heap cost of each cached cell beside its bytes: the Cell object and its array's header. */
+  static final int CELL_OVERHEAD = 48;
+
+  private final BoundedCache<RowKey, Cell[]> rows;
+  private final ConcurrentHashMap<Long, Set<RowKey>> byFile = new ConcurrentHashMap<>();
+  private final LruBlockCache l1;
+  private final long initialBytes;
+  private final long maxBytes;
+  private final long step;
+  private final int minAccesses;
+  private final ReentrantLock resizing = new ReentrantLock();
+
+  private final AtomicLong hits = new AtomicLong();
+  private final AtomicLong misses = new AtomicLong();
+  private final AtomicLong promotions = new AtomicLong();
+  private final AtomicLong grows = new AtomicLong();
+  private final AtomicLong shrinks = new AtomicLong();
+  // Window of the last review (guarded by resizing).
+  private long reviewedAtLookups;
+  private long hitsAtReview;
+  private long l1HitsAtReview;
+  private boolean earnsItsMemory = true;
+
+  /**
+   * @param storage builds the bounded map from the listener it must report evictions to
+   * @param l1 the block cache level whose budget the KV cache shares (its size must already leave out
+   *     {@code initialBytes}); null for a KV cache of fixed size
+   * @param initialBytes the KV cache's starting capacity
+   * @param maxBytes its largest capacity
+   * @param minAccesses the promotion threshold ({@code bellows.kvcache.promote.min.accesses})
+   */
+  public KvCache(Function<BoundedCache.EvictionListener<RowKey>, BoundedCache<RowKey, Cell[]>> storage,
+      LruBlockCache l1, long initialBytes, long maxBytes, int minAccesses) {
+    if (initialBytes <= 0 || maxBytes < initialBytes) {
+      throw new IllegalArgumentException("need 0 < initial <= max: " + initialBytes + ", " + maxBytes);
+    }
+    this.rows = storage.apply(this::evicted);
+    this.rows.capacity(initialBytes);
+    this.l1 = l1;
+    this.initialBytes = initialBytes;
+    this.maxBytes = maxBytes;
+    this.step = Math.max(1L << 20, (initialBytes + (l1 == null ? 0 : l1.maxSize())) / 64);
+    this.minAccesses = minAccesses;
+  }
+
+  /** The cells file {@code file} holds for {@code row}, if cached; counts a hit or a miss. */
+  public List<Cell> get(long file, byte[] row) {
+    Cell[] cells = rows.get(new RowKey(file, row));
+    long lookups;
+    if (cells == null) {
+      lookups = misses.incrementAndGet() + hits.get();
+    } else {
+      lookups = hits.incrementAndGet() + misses.get();
+    }
+    if (lookups % REVIEW_EVERY == 0) {
+      review(lookups);
+    }
+    return cells == null ? null : List.of(cells);
+  }
+
+  /**
+   * Counts a get that read {@code row} from a cached data block (its cells, starting at
+   * {@code rowStart} in the block) and promotes the row if it is now hot in a poorly used block
+   * (paper §4.1): the row's cells are copied in and the block marked an eviction candidate.
+   *
+   * @param rowStarts the block's row start offsets, computed only if the block has no counts yet
+   */
+  public void countRead(long file, byte[] row, List<Cell> cells, CachedBlock block, int rowStart,
+      Supplier<int[]> rowStarts) {
+    if (cells.isEmpty() || !block.accessCounts(rowStarts).recordAndTestPromotion(rowStart, minAccesses)) {
+      return;
+    }
+    int bytes = ENTRY_OVERHEAD + row.length;
+    for (Cell c : cells) {
+      bytes += c.length() + CELL_OVERHEAD;
+    }
+    if (rows.bytes() + bytes > rows.capacity()) {
+      tryGrow();
+    }
+    RowKey key = new RowKey(file, row);
+    // Indexed before it is put: an eviction right after the put must find it to unindex it.
+    byFile.computeIfAbsent(file, f -> ConcurrentHashMap.newKeySet()).add(key);
+    rows.put(key, cells.toArray(new Cell[0]), bytes);
+    promotions.incrementAndGet();
+    block.markEvictionCandidate();
+  }
+
+  /** Drops every row of a file: it was deleted or its store closed (no reader of it is left). */
+  public void evictFile(long file) {
+    Set<RowKey> keys = byFile.remove(file);
+    if (keys != null) {
+      for (RowKey k : keys) {
+        rows.remove(k);
+      }
+    }
+  }
+
+  private void evicted(RowKey key) {
+    Set<RowKey> keys = byFile.get(key.file);
+    if (keys != null) {
+      keys.remove(key);
+    }
+  }
+
+  /** Takes a step of memory from L1, if the KV cache may grow and earns it. */
+  private void tryGrow() {
+    if (l1 == null || !earnsItsMemory || !resizing.tryLock()) {
+      return;
+    }
+    try {
+      long cap = rows.capacity();
+      long grant = Math.min(step, maxBytes - cap);
+      if (grant <= 0 || l1.maxSize() - grant <= 0) {
+        return;
+      }
+      l1.resize(l1.maxSize() - grant); // L1 first: the sum never exceeds the budget
+      rows.capacity(cap + grant);
+      grows.incrementAndGet();
+    } finally {
+      resizing.unlock();
+    }
+  }
+
+  /**
+   * Compares hits per byte of the KV cache and of L1 over the window since the last review: the KV
+   * cache may grow only while it earns at least L1's rate, and gives a step back below half of it.
+   */
+  private void review(long lookups) {
+    if (l1 == null || !resizing.tryLock()) {
+      return;
+    }
+    try {
+      if (lookups <= reviewedAtLookups) {
+        return;
+      }
+      long h = hits.get();
+      long l1h = l1.dataHits();
+      double kvRate = (h - hitsAtReview) / (double) rows.capacity();
+      double l1Rate = (l1h - l1HitsAtReview) / (double) l1.maxSize();
+      reviewedAtLookups = lookups;
+      hitsAtReview = h;
+      l1HitsAtReview = l1h;
+      earnsItsMemory = kvRate >= l1Rate;
+      long cap = rows.capacity();
+      if (kvRate < l1Rate / 2 && cap > initialBytes) {
+        long back = Math.min(step, cap - initialBytes);
+        rows.capacity(cap - back); // the KV cache first: the sum never exceeds the budget
+        l1.resize(l1.maxSize() + back);
+        shrinks.incrementAndGet();
+      }
+    } finally {
+      resizing.unlock();
+    }
+  }
+
+  public long capacity() {
+    return rows.capacity();
+  }
+
+  public long bytes() {
+    return rows.bytes();
+  }
+
+  public long entries() {
+    return rows.entries();
+  }
+
+  /** Files with rows in the cache (for tests: 0 once every file was evicted). */
+  int indexedFiles() {
+    return byFile.size();
+  }
+
+  public Map<String, Number> metrics() {
+    Map<String, Number> m = new TreeMap<>();
+    long h = hits.get();
+    long mi = misses.get();
+    m.put("kvcache.hits", h);
+    m.put("kvcache.misses", mi);
+    m.put("kvcache.hit.ratio", h + mi == 0 ? 0.0 : h / (double) (h + mi));
+    m.put("kvcache.promotions", promotions.get());
+    m.put("kvcache.evictions", rows.evictions());
+    m.put("kvcache.bytes", rows.bytes());
+    m.put("kvcache.max.bytes", rows.capacity());
+    m.put("kvcache.entries", rows.entries());
+    m.put("kvcache.grows", grows.get());
+    m.put("kvcache.shrinks", shrinks.get());
+    return m;
+  }
+}

@@ -1,0 +1,98 @@
+package io.bellows.kvcache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bellows.cache.BlockKey;
+import io.bellows.cache.BlockKind;
+import io.bellows.cache.CachedBlock;
+import io.bellows.cache.LruBlockCache;
+import io.bellows.cell.Cell;
+import io.bellows.cell.Cells;
+import io.bellows.config.KvCachePolicy;
+import io.bellows.util.Bytes;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Promotion into the KV cache, its memory taken from L1 and given back, and a file's rows leaving. */
+class KvCacheTest {
+  private static final long MIB = 1 << 20;
+
+  private static List<Cell> cells(String row, int valueBytes) {
+    return List.of(Cells.put(Bytes.of(row), Bytes.of("f"), Bytes.of("q"), 1, new byte[valueBytes]));
+  }
+
+  private static KvCache kv(LruBlockCache l1, long initial, long max, KvCachePolicy policy) {
+    return new KvCache(listener -> BoundedCaches.create(policy, initial, 1, 1, listener), l1, initial, max, 1);
+  }
+
+  /** A block of {@code rows} rows whose row r starts at offset r (the counts only need distinct offsets). */
+  private static CachedBlock block(int rows) {
+    return new CachedBlock(BlockKind.DATA, 100, new byte[64]);
+  }
+
+  private static int[] starts(int rows) {
+    int[] s = new int[rows];
+    for (int i = 0; i < rows; i++) {
+      s[i] = i;
+    }
+    return s;
+  }
+
+  /** Reads row {@code r} of the block until it is promoted; returns the reads it took. */
+  private static int readUntilPromoted(KvCache kv, long file, CachedBlock b, int r, int rows, List<Cell> cells) {
+    long before = (long) kv.metrics().get("kvcache.promotions");
+    int reads = 0;
+    while ((long) kv.metrics().get("kvcache.promotions") == before) {
+      kv.countRead(file, cells.get(0).row(), cells, b, r, () -> starts(rows));
+      reads++;
+    }
+    return reads;
+  }
+
+  @Test
+  void aPromotedRowIsServedAndItsBlockBecomesAnEvictionCandidate() {
+    LruBlockCache l1 = new LruBlockCache(8 * MIB);
+    KvCache kv = kv(l1, MIB, 4 * MIB, KvCachePolicy.LRU);
+    CachedBlock b = block(16);
+    List<Cell> row = cells("r5", 100);
+    assertThat(kv.get(7, Bytes.of("r5"))).isNull();
+    readUntilPromoted(kv, 7, b, 5, 16, row);
+    assertThat(b.isEvictionCandidate()).isTrue();
+    assertThat(kv.get(7, Bytes.of("r5"))).containsExactlyElementsOf(row);
+    assertThat(kv.get(8, Bytes.of("r5"))).as("another file's row").isNull();
+    l1.put(new BlockKey(7, 0), b, false);
+    l1.get(new BlockKey(7, 0), BlockKind.DATA);
+    assertThat(b.isEvictionCandidate()).as("read again: it stays").isFalse();
+  }
+
+  @Test
+  void growingTakesFromL1AndTheTwoNeverExceedTheBudget() {
+    long budget = 128 * MIB;
+    long initial = 2 * MIB;
+    LruBlockCache l1 = new LruBlockCache(budget - initial);
+    KvCache kv = kv(l1, initial, budget / 2, KvCachePolicy.LRU);
+    CachedBlock b = block(64);
+    for (int i = 0; kv.capacity() < budget / 2 && i < 100_000; i++) {
+      List<Cell> row = cells("row" + i, 4000);
+      readUntilPromoted(kv, 1, b, i % 64, 64, row);
+      assertThat(l1.maxSize() + kv.capacity()).isEqualTo(budget);
+      assertThat(kv.bytes()).isLessThanOrEqualTo(kv.capacity());
+    }
+    assertThat(kv.capacity()).isEqualTo(budget / 2);
+    assertThat((long) kv.metrics().get("kvcache.grows")).isPositive();
+  }
+
+  @Test
+  void aFilesRowsLeaveWithIt() {
+    KvCache kv = kv(null, MIB, MIB, KvCachePolicy.LRU);
+    CachedBlock b = block(8);
+    readUntilPromoted(kv, 1, b, 1, 8, cells("a", 10));
+    readUntilPromoted(kv, 2, b, 2, 8, cells("b", 10));
+    kv.evictFile(1);
+    assertThat(kv.get(1, Bytes.of("a"))).isNull();
+    assertThat(kv.get(2, Bytes.of("b"))).isNotNull();
+    kv.evictFile(2);
+    assertThat(kv.entries()).isZero();
+    assertThat(kv.indexedFiles()).isZero();
+  }
+}
