@@ -74,6 +74,31 @@ class BellowsCliTest {
   }
 
   @Test
+  void inspectShowsTheBlockSizeAndCellsPerBlockHistograms(@TempDir Path tmp) {
+    Path file = tmp.resolve("dynamic.sst");
+    io.bellows.sstable.SortedFileWriter w = io.bellows.sstable.SortedFileWriter.create(file,
+        io.bellows.sstable.SortedFileOptions.builder().blockSize(16 * 1024).minBlockSize(1024).maxEntriesPerBlock(16)
+            .build());
+    for (int i = 0; i < 3; i++) { // 3 rows of 16 KiB values, then 740 of 10 bytes (20 blocks of 37)
+      var c = Cells.put(Bytes.of("A" + i), Bytes.of("f"), Bytes.of("q"), 1, new byte[16 * 1024]);
+      c.setSeqId(1);
+      w.append(c);
+    }
+    for (int i = 0; i < 740; i++) {
+      var c = Cells.put(Bytes.of(String.format("a%05d", i)), Bytes.of("f"), Bytes.of("q"), 1, new byte[10]);
+      c.setSeqId(1);
+      w.append(c);
+    }
+    w.finish();
+    assertThat(run("inspect", file.toString())).isZero();
+    String text = output();
+    assertThat(text).contains("Data block sizes (uncompressed, power-of-two buckets):", "Cells per block:",
+        "min=1 ").containsPattern("\\[16 KiB, 32 KiB\\) +3 ").containsPattern("\\[1, 2\\) +3 ")
+        .containsPattern("\\[1 KiB, 2 KiB\\) +20 ")
+        .containsPattern("\\[32, 64\\) +20 ").contains("min=1 mean=32.3 max=37");
+  }
+
+  @Test
   void usageErrorsExitWithTwoAndTheHelpListsTheExitCodes() {
     assertThat(run("wal-dump")).isEqualTo(2);
     assertThat(run("inspect")).isEqualTo(2);

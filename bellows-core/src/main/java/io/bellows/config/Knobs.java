@@ -131,7 +131,8 @@ public final class Knobs {
   public static final Knob<Durability> FAMILY_DURABILITY = Knob.ofEnum("FAMILY_DURABILITY", FAMILY, Durability.class,
       Durability.USE_DEFAULT, "Durability of mutations touching this family (the strongest of the touched families applies).");
   public static final Knob<Integer> BLOCKSIZE = Knob.ofInt("BLOCKSIZE", FAMILY, 64 * 1024, 1024, 16 * 1024 * 1024,
-      "bytes", "Target size of a sorted file's data block (before compression).");
+      "bytes", "Target size of a sorted file's data block (before compression); the maximum when"
+      + " MAX_ENTRIES_PER_BLOCK is set (a block then holds between MIN_BLOCKSIZE and BLOCKSIZE plus one cell).");
   public static final Knob<Compression> COMPRESSION = Knob.ofEnum("COMPRESSION", FAMILY, Compression.class,
       Compression.NONE, "Compression of sorted-file data blocks.");
   public static final Knob<BloomType> BLOOMFILTER = Knob.ofEnum("BLOOMFILTER", FAMILY, BloomType.class, BloomType.ROW,

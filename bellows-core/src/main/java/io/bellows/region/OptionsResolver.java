@@ -97,12 +97,15 @@ public final class OptionsResolver {
   }
 
   /**
-   * How the family's sorted files are written ({@code BLOCKSIZE}, {@code COMPRESSION}, {@code
+   * How the family's sorted files are written ({@code BLOCKSIZE}, {@code MIN_BLOCKSIZE}, {@code
+   * MAX_ENTRIES_PER_BLOCK}, {@code COMPRESSION}, {@code
    * BLOOMFILTER}, {@code BLOOMFILTER_ERROR_RATE}); a template each write copies.
    */
   public static SortedFileOptions sortedFiles(ColumnFamilyDescriptor family) {
     return SortedFileOptions.builder()
         .blockSize(family.get(Knobs.BLOCKSIZE))
+        .minBlockSize(family.get(Knobs.MIN_BLOCKSIZE))
+        .maxEntriesPerBlock(family.get(Knobs.MAX_ENTRIES_PER_BLOCK))
         .compression(family.get(Knobs.COMPRESSION))
         .bloomType(family.get(Knobs.BLOOMFILTER))
         .bloomErrorRate(family.get(Knobs.BLOOMFILTER_ERROR_RATE))

@@ -123,7 +123,20 @@ public final class ColumnFamilyDescriptor extends Settings {
       if (min > max) {
         throw new IllegalArgumentException("MIN_VERSIONS (" + min + ") exceeds VERSIONS (" + max + ") in family " + name);
       }
+      checkBlockSizes();
       return new ColumnFamilyDescriptor(name, values);
+    }
+
+    /** Dynamic block sizing needs MIN_BLOCKSIZE <= BLOCKSIZE (the maximum); never clamped silently. */
+    private void checkBlockSizes() {
+      int maxEntries = (Integer) values.getOrDefault(Knobs.MAX_ENTRIES_PER_BLOCK, Knobs.MAX_ENTRIES_PER_BLOCK.defaultValue());
+      int minSize = (Integer) values.getOrDefault(Knobs.MIN_BLOCKSIZE, Knobs.MIN_BLOCKSIZE.defaultValue());
+      int maxSize = (Integer) values.getOrDefault(Knobs.BLOCKSIZE, Knobs.BLOCKSIZE.defaultValue());
+      if (maxEntries > 0 && minSize > maxSize) {
+        throw new IllegalArgumentException("MIN_BLOCKSIZE (" + minSize + ") exceeds BLOCKSIZE (" + maxSize
+            + ") in family " + name + "; with MAX_ENTRIES_PER_BLOCK set (" + maxEntries
+            + "), BLOCKSIZE is the largest block and MIN_BLOCKSIZE must not exceed it");
+      }
     }
   }
 

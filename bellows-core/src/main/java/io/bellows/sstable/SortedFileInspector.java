@@ -1,13 +1,13 @@
 package io.bellows.sstable;
 
-import io.bellows.cell.Cell;
 import java.io.PrintStream;
 import java.nio.file.Path;
 
 /**
  * Prints a sorted file's structure as readable text for {@code bellows inspect FILE}: trailer,
- * metadata, every data block (offset, on-disk size, cells, first key), index levels with their
- * entry counts, and the Bloom filter. Reads the file through a fresh reader; stateless.
+ * metadata, every data block (offset, on-disk size, cells, first key), the block layout (histograms
+ * of block sizes and cells per block), index levels with their entry counts, and the Bloom filter.
+ * Reads the file through a fresh reader; stateless.
  */
 public final class SortedFileInspector {
   private SortedFileInspector() {}
@@ -28,27 +28,15 @@ public final class SortedFileInspector {
         out.println("  " + line);
       }
       java.util.List<java.util.List<IndexEntry>> levels = r.index().allLevels();
+      java.util.List<DataBlockSummary> blocks = DataBlockSummary.of(r);
       out.println("Data blocks:");
       int n = 0;
-      for (IndexEntry e : levels.get(levels.size() - 1)) {
-        Block b = r.readDataBlock(e.offset(), e.onDiskSize(), false);
-        DataBlockCursor c = r.cursor(b);
-        Cell first;
-        int cells = 0;
-        try {
-          c.seekToFirst();
-          first = c.current();
-          while (c.valid()) {
-            cells++;
-            c.advance();
-          }
-        } catch (MalformedBlockException ex) {
-          throw r.corrupt(b.offset(), ex);
-        }
+      for (DataBlockSummary b : blocks) {
         out.println("  #" + n + " offset=" + b.offset() + " onDiskSize=" + b.onDiskSize() + " uncompressed="
-            + b.payload().length + " cells=" + cells + " firstKey=" + first);
+            + b.uncompressedSize() + " cells=" + b.cells() + " firstKey=" + b.first());
         n++;
       }
+      new BlockLayoutStatistics(blocks).print(out);
       out.println("Index:");
       out.println("  levels=" + levels.size());
       for (int i = 0; i < levels.size(); i++) {

@@ -61,7 +61,7 @@ public final class SortedFileWriter {
     this.channel = channel;
     OutputStream os = new BufferedOutputStream(channel.asOutputStream(), 128 * 1024);
     this.out = new BlockOutput(os);
-    this.boundary = BlockBoundaryPolicy.targetSize(options.blockSize());
+    this.boundary = BlockBoundaryPolicy.of(options);
     this.block = new DataBlockBuilder(options.blockSize());
     this.index = new BlockIndexWriter(options.indexBlockSize());
     this.bloomType = options.bloomType();

@@ -30,6 +30,10 @@ class OptionsResolverTest {
     SortedFileOptions resolved = OptionsResolver.sortedFiles(f);
     SortedFileOptions builderDefaults = SortedFileOptions.builder().build();
     assertThat(resolved.blockSize()).isEqualTo(builderDefaults.blockSize()).isEqualTo(Knobs.BLOCKSIZE.defaultValue());
+    assertThat(resolved.minBlockSize()).isEqualTo(builderDefaults.minBlockSize())
+        .isEqualTo(Knobs.MIN_BLOCKSIZE.defaultValue());
+    assertThat(resolved.maxEntriesPerBlock()).isEqualTo(builderDefaults.maxEntriesPerBlock())
+        .isEqualTo(Knobs.MAX_ENTRIES_PER_BLOCK.defaultValue()).isZero();
     assertThat(resolved.compression()).isEqualTo(builderDefaults.compression())
         .isEqualTo(Knobs.COMPRESSION.defaultValue());
     assertThat(resolved.bloomType()).isEqualTo(builderDefaults.bloomType()).isEqualTo(Knobs.BLOOMFILTER.defaultValue());
@@ -48,6 +52,7 @@ class OptionsResolverTest {
     ColumnFamilyDescriptor f = ColumnFamilyDescriptor.builder("f")
         .maxVersions(5).minVersions(2).ttlSeconds(90)
         .blockSize(4096).compression(Compression.ZSTD).bloomType(BloomType.ROWCOL)
+        .set(Knobs.MIN_BLOCKSIZE, 1024).set(Knobs.MAX_ENTRIES_PER_BLOCK, 24)
         .set(Knobs.BLOOMFILTER_ERROR_RATE, 0.05)
         .memStorePolicy(MemStorePolicy.EAGER)
         .set(Knobs.IN_MEMORY_FLUSH_FRACTION, 0.1)
@@ -74,6 +79,8 @@ class OptionsResolverTest {
     assertThat(o.memStore()).isEqualTo(new MemStoreOptions(MemStorePolicy.EAGER, 0.1, 7, 0.5,
         ActiveIndexType.CHUNK_SKIPLIST, SegmentIndexType.CHUNK, true, false));
     assertThat(o.files().blockSize()).isEqualTo(4096);
+    assertThat(o.files().minBlockSize()).isEqualTo(1024);
+    assertThat(o.files().maxEntriesPerBlock()).isEqualTo(24);
     assertThat(o.files().compression()).isEqualTo(Compression.ZSTD);
     assertThat(o.files().bloomType()).isEqualTo(BloomType.ROWCOL);
     assertThat(o.files().bloomErrorRate()).isEqualTo(0.05);
@@ -127,9 +134,12 @@ class OptionsResolverTest {
   @Test
   void aFileTemplateKeepsTheFamilySettingsWhenCopied() {
     SortedFileOptions template = OptionsResolver.sortedFiles(ColumnFamilyDescriptor.builder("f")
-        .blockSize(2048).compression(Compression.LZ4).build());
+        .blockSize(2048).compression(Compression.LZ4).set(Knobs.MIN_BLOCKSIZE, 512)
+        .set(Knobs.MAX_ENTRIES_PER_BLOCK, 8).build());
     SortedFileOptions one = template.toBuilder().expectedCellCount(10).majorCompaction(true).build();
     assertThat(one.blockSize()).isEqualTo(2048);
+    assertThat(one.minBlockSize()).isEqualTo(512);
+    assertThat(one.maxEntriesPerBlock()).isEqualTo(8);
     assertThat(one.compression()).isEqualTo(Compression.LZ4);
     assertThat(one.expectedCellCount()).isEqualTo(10);
     assertThat(one.majorCompaction()).isTrue();

@@ -58,4 +58,50 @@ class GoldenFileTest {
       r.release();
     }
   }
+  /**
+   * Dynamic block sizing, pinned: BLOCKSIZE 128 (the maximum), MIN_BLOCKSIZE 48, MAX_ENTRIES_PER_BLOCK
+   * 2. Three small cells close the first block by count (past 48 bytes with 3 > 2 cells), one
+   * 150-byte value closes the second by size alone, and the last two cells end the file. The bytes
+   * are those of a static file with the same blocks: only where blocks end depends on the mode.
+   */
+  static final String GOLDEN_DYNAMIC =
+      // data blocks of 3, 1 and 2 cells (0..81, 82..274, 275..337), root index (338..429), Bloom (430..469),
+      // meta (470..647), trailer (648..711)
+      "0100000000440000004400100200027231016671000000000000000104763101030d0232016671000000000000000104763202030d0233016671000000000000000104763303000000000000000103876567"
+      + "0100000000b3000000b30010960100027234016671000000000000000104" + "78".repeat(150) + "040000000000000001864f0807"
+      + "0100000000310000003100100200027235016671000000000000000104763505030d023601667100000000000000010476360600000000000000017dc768e0"
+      + "03000000004e0000004e100002723301667100000000000000010403005210000272340166710000000000000001040452c10110000272360166710000000000000001040693023f0000000000000014000000290000000389abe34d"
+      + "04000000001a0000001a010700000000000000400000000000000006e40456b857d49c2585a210c5"
+      + "0500000000a4000000a400000010000272310166710000000000000001040000000000000001000000100002723601667100000000000000010400000000000000060000000000000001000000000000000100000000000000060000000000000006000000010400000000000000060000000000000003013f847ae147ae147b00000000800000018bcfe568000000000000000001520000000000000128000000000000005c00000000000002c89010efac"
+      + "000000000000015200000000000001520000005c0000000100000000000001d6000000b20000002800000000000001ae7c8c47480000000242454c4c4f575346";
+
+  static List<Cell> dynamicCells() {
+    List<Cell> cells = new java.util.ArrayList<>();
+    for (int i = 1; i <= 6; i++) {
+      byte[] value = Bytes.of(i == 4 ? "x".repeat(150) : "v" + i);
+      Cell c = Cells.put(Bytes.of("r" + i), Bytes.of("f"), Bytes.of("q"), 1, value);
+      c.setSeqId(i);
+      cells.add(c);
+    }
+    return cells;
+  }
+
+  @Test
+  void dynamicBlockSizeFileMatchesGoldenBytes() throws Exception {
+    Path p = dir.resolve("golden-dynamic");
+    TestCells.write(p, dynamicCells(), SortedFileOptions.builder().compression(Compression.NONE)
+        .bloomType(BloomType.ROW).bloomErrorRate(0.01).blockSize(128).minBlockSize(48).maxEntriesPerBlock(2)
+        .creationTimeMillis(1_700_000_000_000L).build());
+    SortedFileReader r = SortedFileReader.open(p, 1);
+    try {
+      List<DataBlockSummary> blocks = DataBlockSummary.of(r);
+      assertThat(blocks).extracting(DataBlockSummary::cells).containsExactly(3, 1, 2);
+      assertThat(blocks).extracting(DataBlockSummary::uncompressedSize).containsExactly(68, 179, 49);
+      assertThat(blocks).extracting(DataBlockSummary::offset).containsExactly(0L, 82L, 275L);
+      assertThat(TestCells.scanAll(r)).containsExactlyElementsOf(dynamicCells());
+    } finally {
+      r.release();
+    }
+    assertThat(HexFormat.of().formatHex(Files.readAllBytes(p))).isEqualTo(GOLDEN_DYNAMIC);
+  }
 }

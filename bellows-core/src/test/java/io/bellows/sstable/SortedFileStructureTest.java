@@ -190,6 +190,46 @@ class SortedFileStructureTest {
   }
 
   @Test
+  void inspectorShowsTheBlockLayoutOfADynamicFile() {
+    Path p = dir.resolve("layout");
+    List<Cell> cells = new ArrayList<>();
+    for (int i = 0; i < 4; i++) { // 4 cells of 8 KiB, then 400 tiny ones
+      Cell big = Cells.put(Bytes.of("A" + i), TestCells.FAMILY, Bytes.of("q"), 1, new byte[8192]);
+      big.setSeqId(1);
+      cells.add(big);
+    }
+    for (int i = 0; i < 400; i++) {
+      cells.add(TestCells.put(String.format("a%05d", i), "q", 1, 1));
+    }
+    TestCells.write(p, cells, SortedFileOptions.builder().blockSize(8192).minBlockSize(1024).maxEntriesPerBlock(20)
+        .build());
+    SortedFileReader r = SortedFileReader.open(p, 1);
+    BlockLayoutStatistics stats;
+    try {
+      stats = new BlockLayoutStatistics(DataBlockSummary.of(r));
+    } finally {
+      r.release();
+    }
+    // Each big cell fills a block; tiny cells (about 30 bytes) fill 1 KiB past their count of 20, so
+    // their blocks hold about 35 cells; only the file's last block may be smaller.
+    assertThat(stats.blocks() - 1).isLessThanOrEqualTo((int) (stats.blocksOfSizeNear(1024) + 4));
+    assertThat(stats.blocksOfSizeNear(8192)).isEqualTo(4);
+    assertThat(stats.minCells()).isEqualTo(1);
+    assertThat(stats.maxCells()).isBetween(21, 63);
+    assertThat(stats.blocksWithCellsNear(1)).isEqualTo(4);
+    assertThat(stats.meanCells()).isEqualTo(404.0 / stats.blocks());
+
+    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    SortedFileInspector.print(p, new PrintStream(buf, true, StandardCharsets.UTF_8));
+    String text = buf.toString(StandardCharsets.UTF_8);
+    assertThat(text).contains("Data block sizes (uncompressed, power-of-two buckets):", "blocks=" + stats.blocks(),
+        "Cells per block:", String.format("min=1 mean=%.1f max=%d", stats.meanCells(), stats.maxCells()));
+    assertThat(text).containsPattern("\\[1 KiB, 2 KiB\\) +" + stats.blocksOfSizeNear(1024) + " ");
+    assertThat(text).containsPattern("\\[2 KiB, 4 KiB\\) +0 ").containsPattern("\\[8 KiB, 16 KiB\\) +4 ");
+    assertThat(text).containsPattern("\\[1, 2\\) +4 ");
+  }
+
+  @Test
   void writerRefusesToOverwriteAnExistingFile() throws Exception {
     Path p = dir.resolve("exists");
     Files.write(p, new byte[] {1});

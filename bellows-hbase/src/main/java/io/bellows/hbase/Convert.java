@@ -5,6 +5,7 @@ import io.bellows.cell.Cells;
 import io.bellows.config.BloomType;
 import io.bellows.config.Compression;
 import io.bellows.config.Durability;
+import io.bellows.config.Knob;
 import io.bellows.config.Knobs;
 import io.bellows.config.MemStorePolicy;
 import io.bellows.engine.RowMutation;
@@ -328,8 +329,20 @@ final class Convert {
       b.memStorePolicy(MemStorePolicy.valueOf(p.name()));
     }
     b.set(Knobs.IN_MEMORY, f.isInMemory()).set(Knobs.BLOCKCACHE, f.isBlockCacheEnabled());
-    return b.build();
+    for (Knob<Integer> k : PASSED_AS_VALUES) {
+      String v = f.getValue(k.name());
+      if (v != null) {
+        b.set(k.name(), v); // parsed and checked by the knob, as the shell's create does
+      }
+    }
+    return b.build(); // refuses MIN_BLOCKSIZE above BLOCKSIZE in dynamic mode, naming the family
   }
+
+  /**
+   * Bellows family settings without a ColumnFamilyDescriptor property of their own: an HBase client
+   * sets them with {@code ColumnFamilyDescriptorBuilder.setValue(name, value)}.
+   */
+  private static final List<Knob<Integer>> PASSED_AS_VALUES = List.of(Knobs.MIN_BLOCKSIZE, Knobs.MAX_ENTRIES_PER_BLOCK);
 
   private static Compression compression(Algorithm a) {
     switch (a) {
@@ -355,6 +368,11 @@ final class Convert {
           .setInMemory(f.get(Knobs.IN_MEMORY)).setBlockCacheEnabled(f.get(Knobs.BLOCKCACHE));
       long ttl = f.get(Knobs.TTL);
       fb.setTimeToLive(ttl >= HConstants.FOREVER ? HConstants.FOREVER : (int) ttl);
+      for (Knob<Integer> k : PASSED_AS_VALUES) {
+        if (f.explicitValues().containsKey(k)) {
+          fb.setValue(k.name(), String.valueOf(f.get(k)));
+        }
+      }
       b.setColumnFamily(fb.build());
     }
     return b.build();

@@ -341,6 +341,29 @@ class HBaseClientTest {
   }
 
   @Test
+  void dynamicBlockSizeSettingsPassAsFamilyValues() throws IOException {
+    TableName n = TableName.valueOf("dynamic");
+    admin.createTable(TableDescriptorBuilder.newBuilder(n).setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(F)
+        .setBlocksize(32 * 1024).setValue("MIN_BLOCKSIZE", "2K").setValue("MAX_ENTRIES_PER_BLOCK", "32").build())
+        .build());
+    var f = admin.getDescriptor(n).getColumnFamily(F);
+    assertThat(f.getBlocksize()).isEqualTo(32 * 1024);
+    assertThat(f.getValue("MIN_BLOCKSIZE")).isEqualTo("2048");
+    assertThat(f.getValue("MAX_ENTRIES_PER_BLOCK")).isEqualTo("32");
+    io.bellows.schema.ColumnFamilyDescriptor bellows = Convert.descriptor(admin.getDescriptor(n)).family("f");
+    assertThat(bellows.get(io.bellows.config.Knobs.MIN_BLOCKSIZE)).isEqualTo(2048);
+    assertThat(bellows.get(io.bellows.config.Knobs.MAX_ENTRIES_PER_BLOCK)).isEqualTo(32);
+    assertThat(admin.getDescriptor(T).getColumnFamily(G).getValue("MAX_ENTRIES_PER_BLOCK")).as("unset stays unset")
+        .isNull();
+
+    assertThatThrownBy(() -> Convert.descriptor(TableDescriptorBuilder.newBuilder(n).setColumnFamily(
+        ColumnFamilyDescriptorBuilder.newBuilder(F).setBlocksize(16 * 1024).setValue("MIN_BLOCKSIZE", "64K")
+            .setValue("MAX_ENTRIES_PER_BLOCK", "8").build()).build()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("MIN_BLOCKSIZE (65536) exceeds BLOCKSIZE (16384) in family f");
+  }
+
+  @Test
   void aConnectionNeedsADirectoryOrAServer() {
     Configuration conf = HBaseConfiguration.create();
     conf.set("hbase.client.connection.impl", BellowsConnection.class.getName());

@@ -26,7 +26,7 @@ public final class CommandCatalog {
               + "family setting:\n" + knobNames(Knob.Scope.FAMILY) + "\n"
               + "A hash without NAME, or trailing KEY => value pairs, set table settings:\n"
               + knobNames(Knob.Scope.TABLE) + "\n"
-              + "Sizes (BLOCKSIZE, MEMSTORE_FLUSHSIZE) take K, M, G suffixes; TTL is in seconds or 'FOREVER'.\n"
+              + "Sizes (BLOCKSIZE, MIN_BLOCKSIZE, MEMSTORE_FLUSHSIZE) take K, M, G suffixes; TTL is in seconds or 'FOREVER'.\n"
               + "Pre-splitting into regions by row key: SPLITS => ['k1', 'k2', ...] (sorted, distinct, non-empty)\n"
               + "makes regions [, k1), [k1, k2), ..., [kn, ); NUMREGIONS => n with SPLITALGO => 'HexStringSplit'\n"
               + "(rows are 8 hex digits: 00000000..ffffffff cut evenly) or 'UniformSplit' (raw bytes: the\n"

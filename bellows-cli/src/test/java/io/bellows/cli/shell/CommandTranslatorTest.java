@@ -111,6 +111,22 @@ class CommandTranslatorTest {
   }
 
   @Test
+  void createTakesTheDynamicBlockSizeSettings() {
+    ColumnFamilyDescriptor f = created("create 't', {NAME => 'f', BLOCKSIZE => '32K', MIN_BLOCKSIZE => '2k',"
+        + " MAX_ENTRIES_PER_BLOCK => 32}").family("f");
+    assertThat(f.get(Knobs.BLOCKSIZE)).isEqualTo(32 * 1024);
+    assertThat(f.get(Knobs.MIN_BLOCKSIZE)).isEqualTo(2048);
+    assertThat(f.get(Knobs.MAX_ENTRIES_PER_BLOCK)).isEqualTo(32);
+    assertThat(created("create 't', {NAME => 'f', MAX_ENTRIES_PER_BLOCK => '8'}").family("f")
+        .get(Knobs.MAX_ENTRIES_PER_BLOCK)).isEqualTo(8);
+    assertThatThrownBy(() -> translate("create 't', {NAME => 'f', BLOCKSIZE => '4K', MIN_BLOCKSIZE => '8K',"
+        + " MAX_ENTRIES_PER_BLOCK => 32}")).isInstanceOf(UsageException.class)
+        .hasMessageContaining("MIN_BLOCKSIZE (8192) exceeds BLOCKSIZE (4096) in family f");
+    assertThatThrownBy(() -> translate("create 't', {NAME => 'f', MAX_ENTRIES_PER_BLOCK => -1}"))
+        .isInstanceOf(UsageException.class).hasMessageContaining("MAX_ENTRIES_PER_BLOCK");
+  }
+
+  @Test
   void createRefusesBadSettings() {
     assertThatThrownBy(() -> translate("create 't', {NAME => 'f', BOGUS => 1}"))
         .isInstanceOf(UsageException.class).hasMessageContaining("family 'f'").hasMessageContaining("BOGUS");
