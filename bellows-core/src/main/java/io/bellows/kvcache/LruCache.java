@@ -21,8 +21,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Bound: when no put is in flight, {@link #bytes()} ≤ capacity (the put that crosses it waits
  * for the eviction lock and evicts before it returns); concurrent puts may exceed it by the entries
- * still in flight. A value larger than the capacity is declined, dropping any older entry under its
- * key without reporting it.
+ * still in flight. A value larger than the low watermark is declined (an eviction run could not keep
+ * it), dropping any older entry under its key without reporting it.
  *
  * <p>Invariants: {@link #bytes()} is the sum of the bytes of the entries in the map (added after an
  * entry is published, taken off once by whoever removes it), and only the eviction that removed an
@@ -80,7 +80,7 @@ public final class LruCache<K, V> implements BoundedCache<K, V> {
     if (size < 0) {
       throw new IllegalArgumentException("bytes must not be negative: " + size);
     }
-    if (size > capacity) {
+    if (size > (long) (capacity * LOW_WATERMARK)) {
       remove(key);
       return;
     }
