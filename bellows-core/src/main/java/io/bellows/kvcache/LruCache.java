@@ -1,44 +1,40 @@
 package io.bellows.kvcache;
 
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Least recently used first, bounded by bytes.
+ * Least recently used first, bounded by bytes: an access-ordered {@link LinkedHashMap} under one
+ * lock. A hit takes the lock to move its entry to the young end of the list (a few pointer writes);
+ * a put that takes the bytes over the capacity evicts from the old end, exactly down to the
+ * capacity, one entry at a time.
  *
- * <p>A hit takes no lock: a {@link ConcurrentHashMap} lookup and a stamp from a shared access clock
- * written to the entry. Recency order is only worked out when a put takes the bytes over the
- * capacity: that put evicts in a batch, oldest stamp first, down to {@link #LOW_WATERMARK} of the
- * capacity, so a run (which sorts a snapshot of the stamps) frees a twentieth of the capacity and
- * runs are rare. An entry read after the snapshot was taken is skipped, as it is no longer old.
- * Measured against one lock around an access-ordered {@link java.util.LinkedHashMap} (every hit
- * relinks the list under the lock), this is the cheaper of the two with 4 threads on 2 cores
- * (BENCHMARKS.md, "KV cache replacement policies").
+ * <p>Why one lock: it was measured against a lock-free hit path (a {@code ConcurrentHashMap} with
+ * access stamps from a shared clock, evicting in batches by sorting the stamps) with 4 threads on
+ * 2 cores, and was several times cheaper per operation (BENCHMARKS.md, "KV cache replacement
+ * policies", where the other design runs as LRU-stamped): unlinking a list node per eviction is
+ * cheap, where the other design sorts every entry's stamp once per batch. Striping the lock would split
+ * the capacity into stripes too small for the largest rows.
  *
- * <p>Bound: when no put is in flight, {@link #bytes()} ≤ capacity (the put that crosses it waits
- * for the eviction lock and evicts before it returns); concurrent puts may exceed it by the entries
- * still in flight. A value larger than the low watermark is declined (an eviction run could not keep
- * it), dropping any older entry under its key without reporting it.
- *
- * <p>Invariants: {@link #bytes()} is the sum of the bytes of the entries in the map (added after an
- * entry is published, taken off once by whoever removes it), and only the eviction that removed an
- * entry reports it.
+ * <p>Bound: {@link #bytes()} ≤ capacity whenever no call is inside the lock; a value larger than
+ * the capacity is declined, dropping any older entry under its key without reporting it. Evicted
+ * keys are reported after the lock is released, so a listener may call back into the cache.
  */
 public final class LruCache<K, V> implements BoundedCache<K, V> {
-  /** An eviction run frees down to this share of the capacity. */
-  public static final double LOW_WATERMARK = 0.95;
+  /** A value and the bytes its put gave. */
+  private record Sized<V>(V value, int bytes) {}
 
   private final EvictionListener<K> listener;
-  private final ConcurrentHashMap<K, Entry<K, V>> map = new ConcurrentHashMap<>();
-  private final AtomicLong clock = new AtomicLong();
-  private final AtomicLong bytes = new AtomicLong();
-  private final AtomicLong evictions = new AtomicLong();
-  private final ReentrantLock evictionLock = new ReentrantLock();
-  private volatile long capacity;
+  private final ReentrantLock lock = new ReentrantLock();
+  // Guarded by lock.
+  private final LinkedHashMap<K, Sized<V>> map = new LinkedHashMap<>(16, 0.75f, true);
+  private long capacity;
+  private long bytes;
+  private long evictions;
 
   public LruCache(long capacity, EvictionListener<K> listener) {
     if (capacity < 0) {
@@ -48,31 +44,15 @@ public final class LruCache<K, V> implements BoundedCache<K, V> {
     this.listener = listener;
   }
 
-  private static final class Entry<K, V> {
-    final K key;
-    final V value;
-    final int bytes;
-    volatile long lastAccess;
-
-    Entry(K key, V value, int bytes, long now) {
-      this.key = key;
-      this.value = value;
-      this.bytes = bytes;
-      this.lastAccess = now;
-    }
-  }
-
-  /** An entry and its stamp when the eviction run looked (the stamp moves on if it is read). */
-  private record Candidate<K, V>(long stamp, Entry<K, V> entry) {}
-
   @Override
   public V get(K key) {
-    Entry<K, V> e = map.get(key);
-    if (e == null) {
-      return null;
+    lock.lock();
+    try {
+      Sized<V> v = map.get(key);
+      return v == null ? null : v.value();
+    } finally {
+      lock.unlock();
     }
-    e.lastAccess = clock.incrementAndGet();
-    return e.value;
   }
 
   @Override
@@ -80,22 +60,29 @@ public final class LruCache<K, V> implements BoundedCache<K, V> {
     if (size < 0) {
       throw new IllegalArgumentException("bytes must not be negative: " + size);
     }
-    if (size > (long) (capacity * LOW_WATERMARK)) {
-      remove(key);
-      return;
+    List<K> evicted;
+    lock.lock();
+    try {
+      boolean declined = size > capacity;
+      Sized<V> old = declined ? map.remove(key) : map.put(key, new Sized<>(value, size));
+      bytes += (declined ? 0 : size) - (old == null ? 0 : old.bytes());
+      evicted = evictToCapacity();
+    } finally {
+      lock.unlock();
     }
-    Entry<K, V> old = map.put(key, new Entry<>(key, value, size, clock.incrementAndGet()));
-    long total = bytes.addAndGet(old == null ? size : size - old.bytes);
-    if (total > capacity) {
-      evict();
-    }
+    report(evicted);
   }
 
   @Override
   public void remove(K key) {
-    Entry<K, V> old = map.remove(key);
-    if (old != null) {
-      bytes.addAndGet(-old.bytes);
+    lock.lock();
+    try {
+      Sized<V> old = map.remove(key);
+      if (old != null) {
+        bytes -= old.bytes();
+      }
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -104,64 +91,77 @@ public final class LruCache<K, V> implements BoundedCache<K, V> {
     if (newCapacity < 0) {
       throw new IllegalArgumentException("capacity must not be negative: " + newCapacity);
     }
-    capacity = newCapacity;
-    if (bytes.get() > newCapacity) {
-      evict();
+    List<K> evicted;
+    lock.lock();
+    try {
+      capacity = newCapacity;
+      evicted = evictToCapacity();
+    } finally {
+      lock.unlock();
+    }
+    report(evicted);
+  }
+
+  /** With the lock held: drops least recently used entries until the bytes fit; returns their keys. */
+  private List<K> evictToCapacity() {
+    if (bytes <= capacity) {
+      return List.of();
+    }
+    List<K> evicted = new ArrayList<>();
+    Iterator<Map.Entry<K, Sized<V>>> oldestFirst = map.entrySet().iterator();
+    while (bytes > capacity && oldestFirst.hasNext()) {
+      Map.Entry<K, Sized<V>> e = oldestFirst.next();
+      oldestFirst.remove();
+      bytes -= e.getValue().bytes();
+      evictions++;
+      evicted.add(e.getKey());
+    }
+    return evicted;
+  }
+
+  private void report(List<K> evicted) {
+    for (K key : evicted) {
+      listener.evicted(key);
     }
   }
 
   @Override
   public long capacity() {
-    return capacity;
+    lock.lock();
+    try {
+      return capacity;
+    } finally {
+      lock.unlock();
+    }
   }
 
   @Override
   public long bytes() {
-    return bytes.get();
+    lock.lock();
+    try {
+      return bytes;
+    } finally {
+      lock.unlock();
+    }
   }
 
   @Override
   public long entries() {
-    return map.size();
+    lock.lock();
+    try {
+      return map.size();
+    } finally {
+      lock.unlock();
+    }
   }
 
   @Override
   public long evictions() {
-    return evictions.get();
-  }
-
-  /** Evicts least recently used first until the bytes are at or below the low watermark. */
-  private void evict() {
-    evictionLock.lock();
+    lock.lock();
     try {
-      long cap = capacity;
-      if (bytes.get() <= cap) {
-        return; // another thread evicted while this one waited
-      }
-      long target = (long) (cap * LOW_WATERMARK);
-      // The first pass spares the entries read since its snapshot (they are no longer old); the
-      // second, needed only when reads moved many of the oldest to the front meanwhile, spares none,
-      // so that the run always ends at or below the target.
-      for (int pass = 0; pass < 2 && bytes.get() > target; pass++) {
-        List<Candidate<K, V>> oldestFirst = new ArrayList<>(map.size());
-        for (Entry<K, V> e : map.values()) {
-          oldestFirst.add(new Candidate<>(e.lastAccess, e));
-        }
-        oldestFirst.sort(Comparator.comparingLong(Candidate::stamp));
-        for (Candidate<K, V> c : oldestFirst) {
-          if (bytes.get() <= target) {
-            return;
-          }
-          Entry<K, V> e = c.entry();
-          if ((pass > 0 || e.lastAccess == c.stamp()) && map.remove(e.key, e)) {
-            bytes.addAndGet(-e.bytes);
-            evictions.incrementAndGet();
-            listener.evicted(e.key);
-          }
-        }
-      }
+      return evictions;
     } finally {
-      evictionLock.unlock();
+      lock.unlock();
     }
   }
 }

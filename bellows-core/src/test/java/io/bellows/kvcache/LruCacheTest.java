@@ -11,17 +11,17 @@ class LruCacheTest {
   private final LruCache<Integer, String> cache = new LruCache<>(1_000, evicted::add);
 
   @Test
-  void evictsTheLeastRecentlyUsedFirstDownToTheLowWatermark() {
+  void evictsTheLeastRecentlyUsedFirst() {
     for (int key = 0; key < 10; key++) {
       cache.put(key, "v" + key, 100);
     }
     assertThat(evicted).as("exactly at the capacity").isEmpty();
     cache.get(0);
 
-    cache.put(10, "v10", 100); // 1,100 bytes: evict down to 950, oldest first, sparing 0 (just read)
+    cache.put(10, "v10", 100); // 1,100 bytes: evict the oldest, sparing 0 (just read)
 
-    assertThat(evicted).containsExactly(1, 2);
-    assertThat(cache.bytes()).isEqualTo(900);
+    assertThat(evicted).containsExactly(1);
+    assertThat(cache.bytes()).isEqualTo(1_000);
     assertThat(cache.get(0)).isEqualTo("v0");
   }
 
@@ -36,20 +36,17 @@ class LruCacheTest {
 
     cache.capacity(500);
 
-    assertThat(evicted).containsExactly(9, 8, 7, 6, 5, 4);
-    assertThat(cache.bytes()).isEqualTo(400);
+    assertThat(evicted).containsExactly(9, 8, 7, 6, 5);
+    assertThat(cache.bytes()).isEqualTo(500);
   }
 
   @Test
-  void declinesAValueAboveTheLowWatermark() {
+  void holdsAValueAsLargeAsTheCapacity() {
     cache.put(1, "small", 10);
-    cache.put(2, "fits", 950);
-    assertThat(evicted).isEmpty();
+    cache.put(2, "whole", 1_000);
 
-    cache.put(3, "too-big", 951); // an eviction run down to 950 could not keep it
-
-    assertThat(cache.get(3)).isNull();
-    assertThat(cache.get(2)).isEqualTo("fits");
-    assertThat(evicted).isEmpty();
+    assertThat(cache.get(2)).isEqualTo("whole");
+    assertThat(evicted).containsExactly(1);
+    assertThat(cache.bytes()).isEqualTo(1_000);
   }
 }
