@@ -1,5 +1,6 @@
 package io.bellows.cli;
 
+import io.bellows.bench.KvCachePolicyTraces;
 import io.bellows.bench.PaperBench;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,8 +12,9 @@ import picocli.CommandLine.Spec;
 
 /** {@code bellows bench paper [options]}: the benchmarks of module bellows-bench that have a command. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-    description = "Benchmarks. 'bench paper' runs the Accordion paper's write benchmark with RocksDB alongside.",
-    subcommands = {BenchSubcommand.Paper.class})
+    description = "Benchmarks. 'bench paper' runs the Accordion paper's write benchmark with RocksDB alongside;"
+        + " 'bench kvcache-policies' compares the KV cache's replacement policies on key traces.",
+    subcommands = {BenchSubcommand.Paper.class, BenchSubcommand.KvCachePolicies.class})
 final class BenchSubcommand implements Runnable {
   @Spec
   CommandSpec spec;
@@ -56,6 +58,33 @@ final class BenchSubcommand implements Runnable {
     @Override
     public Integer call() {
       return PaperBench.run(args.toArray(new String[0]), spec.commandLine().getOut());
+    }
+  }
+
+  /** Passes its options through to {@link KvCachePolicyTraces}, which parses and checks them. */
+  @Command(name = "kvcache-policies", mixinStandardHelpOptions = true,
+      description = {"The KV cache's replacement policies (WEIGHTED, LRU, TINYLFU) on identical key traces (scrambled"
+          + " Zipf 0.99, uniform, CBMG sessions; heavy-tailed row sizes) at 1%%, 5%% and 20%% of each trace's distinct"
+          + " bytes: hit ratio and byte hit ratio (one thread) and ns per operation (4 threads), as a Markdown table.",
+          "",
+          "Options (all optional):",
+          "  --scale S           requests and key space x S (default 1: 1M requests over 500K rows; ~3 min)",
+          "  --seed N            seed of the traces (default 42)",
+          "  --requests N --key-space N --threads N --rounds N",
+          "  --traces LIST       zipf,uniform,cbmg",
+          "  --capacities LIST   shares of the distinct bytes (default 0.01,0.05,0.2)"},
+      exitCodeListHeading = "Exit codes:%n",
+      exitCodeList = {"0:done", "2:bad options"})
+  static final class KvCachePolicies implements Callable<Integer> {
+    @CommandLine.Unmatched
+    List<String> args = new ArrayList<>();
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      return KvCachePolicyTraces.run(args.toArray(new String[0]), spec.commandLine().getOut());
     }
   }
 }

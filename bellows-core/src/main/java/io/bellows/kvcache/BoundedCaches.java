@@ -1,99 +1,28 @@
 package io.bellows.kvcache;
 
 import io.bellows.config.KvCachePolicy;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
-/** Builds the KV cache's storage for a replacement policy. */
+/**
+ * Makes the {@link BoundedCache} of a replacement policy (bellows.kvcache.policy).
+ *
+ * <p>What every policy guarantees: when no put is in flight the bytes are within the capacity
+ * (WEIGHTED: within its high watermark, 95% of it); shrinking the capacity evicts before it returns;
+ * a value larger than the capacity is declined and leaves no entry under its key; each entry the
+ * policy evicts is reported once, after it is gone, and removals and replacements are not reported.
+ */
 public final class BoundedCaches {
   private BoundedCaches() {}
 
-  public static <K, V> BoundedCache<K, V> create(KvCachePolicy policy, long capacity, double f, double d,
-      BoundedCache.EvictionListener<K> listener) {
-    return new SimpleLru<>(capacity, listener);
-  }
-
-  /** A least-recently-used map under one lock. */
-  private static final class SimpleLru<K, V> implements BoundedCache<K, V> {
-    private final LinkedHashMap<K, Map.Entry<V, Integer>> map = new LinkedHashMap<>(16, 0.75f, true);
-    private final EvictionListener<K> listener;
-    private long capacity;
-    private long bytes;
-    private long evictions;
-
-    SimpleLru(long capacity, EvictionListener<K> listener) {
-      this.capacity = capacity;
-      this.listener = listener;
-    }
-
-    @Override
-    public synchronized V get(K key) {
-      Map.Entry<V, Integer> e = map.get(key);
-      return e == null ? null : e.getKey();
-    }
-
-    @Override
-    public void put(K key, V value, int size) {
-      java.util.List<K> gone = new java.util.ArrayList<>();
-      synchronized (this) {
-        if (size > capacity) {
-          return;
-        }
-        Map.Entry<V, Integer> old = map.put(key, Map.entry(value, size));
-        bytes += size - (old == null ? 0 : old.getValue());
-        trim(gone);
-      }
-      gone.forEach(listener::evicted);
-    }
-
-    private void trim(java.util.List<K> gone) {
-      Iterator<Map.Entry<K, Map.Entry<V, Integer>>> it = map.entrySet().iterator();
-      while (bytes > capacity && it.hasNext()) {
-        Map.Entry<K, Map.Entry<V, Integer>> e = it.next();
-        bytes -= e.getValue().getValue();
-        it.remove();
-        evictions++;
-        gone.add(e.getKey());
-      }
-    }
-
-    @Override
-    public synchronized void remove(K key) {
-      Map.Entry<V, Integer> old = map.remove(key);
-      if (old != null) {
-        bytes -= old.getValue();
-      }
-    }
-
-    @Override
-    public void capacity(long newCapacity) {
-      java.util.List<K> gone = new java.util.ArrayList<>();
-      synchronized (this) {
-        capacity = newCapacity;
-        trim(gone);
-      }
-      gone.forEach(listener::evicted);
-    }
-
-    @Override
-    public synchronized long capacity() {
-      return capacity;
-    }
-
-    @Override
-    public synchronized long bytes() {
-      return bytes;
-    }
-
-    @Override
-    public synchronized long entries() {
-      return map.size();
-    }
-
-    @Override
-    public synchronized long evictions() {
-      return evictions;
-    }
+  /**
+   * @param frequencyExponent WEIGHTED's f (bellows.kvcache.weight.frequency.exponent); others ignore it
+   * @param sizeExponent WEIGHTED's d (bellows.kvcache.weight.size.exponent); others ignore it
+   */
+  public static <K, V> BoundedCache<K, V> create(KvCachePolicy policy, long capacity, double frequencyExponent,
+      double sizeExponent, BoundedCache.EvictionListener<K> listener) {
+    return switch (policy) {
+      case WEIGHTED -> new WeightedCache<>(capacity, frequencyExponent, sizeExponent, listener);
+      case LRU -> new LruCache<>(capacity, listener);
+      case TINYLFU -> new TinyLfuCache<>(capacity, listener);
+    };
   }
 }
