@@ -93,8 +93,8 @@ final class BellowsReadStore implements ReadStore {
     Map<String, Double> f = new LinkedHashMap<>();
     put(f, ReadResult.FILE_BYTES_READ, m, "store.files.bytes.read");
     put(f, ReadResult.FILE_PAGES_READ, m, "store.files.pages.read");
-    put(f, ReadResult.RETURNED_BYTES, m, "read.returned.bytes");
-    put(f, ReadResult.RETURNED_PAGES, m, "read.returned.pages");
+    put(f, ReadResult.ENGINE_RETURNED_BYTES, m, "read.returned.bytes");
+    put(f, ReadResult.ENGINE_RETURNED_PAGES, m, "read.returned.pages");
     if (m.containsKey("read.file.lookups")) {
       put(f, ReadResult.LOOKUPS, m, "read.file.lookups");
       put(f, ReadResult.CACHED_LOOKUPS, m, "read.file.lookups.cached");

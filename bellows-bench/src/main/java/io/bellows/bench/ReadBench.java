@@ -35,8 +35,8 @@ public final class ReadBench {
   static final long ROWS = 1_000_000;
   /** Cache budget at scale 1, for both stores: the data set is several times larger. */
   static final long CACHE_BUDGET = 64L << 20;
-  static final long OPS = 200_000;
-  static final long WARMUP = 100_000;
+  static final long OPS = 400_000;
+  static final long WARMUP = 200_000;
   static final String DEFAULT_JVM = "-Xms4g -Xmx4g -XX:+UseG1GC";
   /** {@code --jvm inline}: every step in this JVM (for tests; runs then share a heap and JIT state). */
   static final String INLINE = "inline";
@@ -304,9 +304,16 @@ public final class ReadBench {
       long now = System.nanoTime();
       long done = Long.parseLong(f[1]);
       long total = Long.parseLong(f[2]);
-      if (!f[0].equals(phase)) {
+      if (total == 0) { // a phase without a count, such as the load's compaction
+        out.printf(Locale.ROOT, "    %s: %s ...%n", tag, f[0]);
+        return;
+      }
+      if (!f[0].equals(phase)) { // the phase began somewhere since the last line: no rate yet
         phase = f[0];
-        lastDone = 0;
+        lastDone = done;
+        lastNanos = now;
+        out.printf(Locale.ROOT, "    %s: %s %,d / %,d%n", tag, phase, done, total);
+        return;
       }
       double rate = (done - lastDone) * 1e9 / Math.max(1, now - lastNanos);
       lastDone = done;

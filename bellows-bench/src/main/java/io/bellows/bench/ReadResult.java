@@ -30,6 +30,9 @@ record ReadResult(String config, String workload, Map<String, Double> figures) {
   static final String BLOCKS_READ = "blocksRead";
   static final String RETURNED_BYTES = "returnedBytes";
   static final String RETURNED_PAGES = "returnedPages";
+  /** The engine's own count of what gets returned (cells with their keys), to check the client's against. */
+  static final String ENGINE_RETURNED_BYTES = "engineReturnedBytes";
+  static final String ENGINE_RETURNED_PAGES = "engineReturnedPages";
   static final String READ_AMP_BYTES = "readAmpBytes";
   static final String READ_AMP_PAGES = "readAmpPages";
   static final String LOOKUPS = "lookups";

@@ -141,9 +141,9 @@ final class ReadRunner {
     f.put(ReadResult.GET_AVG_MICROS, latency.getMean() / 1000);
     f.put(ReadResult.GET_P95_MICROS, latency.getValueAtPercentile(95) / 1000.0);
     f.put(ReadResult.GET_P99_MICROS, latency.getValueAtPercentile(99) / 1000.0);
-    // The client's own count of what gets returned (key and value) unless the store counts it.
-    f.putIfAbsent(ReadResult.RETURNED_BYTES, (double) returnedBytes);
-    f.putIfAbsent(ReadResult.RETURNED_PAGES, (double) returnedPages);
+    // What gets returned, counted by the client (key and value) so that both stores have one measure.
+    f.put(ReadResult.RETURNED_BYTES, (double) returnedBytes);
+    f.put(ReadResult.RETURNED_PAGES, (double) returnedPages);
     if (!f.containsKey(ReadResult.FILE_PAGES_READ)) {
       // A read of b bytes at a random offset spans 1 + (b - 1) / 4096 pages on average.
       double reads = f.getOrDefault(ReadResult.BLOCKS_READ, 0.0);
