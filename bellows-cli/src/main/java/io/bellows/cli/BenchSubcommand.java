@@ -12,7 +12,7 @@ import picocli.CommandLine.Spec;
 /** {@code bellows bench paper [options]}: the benchmarks of module bellows-bench that have a command. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Benchmarks. 'bench paper' runs the Accordion paper's write benchmark with RocksDB alongside.",
-    subcommands = {BenchSubcommand.Paper.class})
+    subcommands = {BenchSubcommand.Paper.class, BenchReadSubcommand.class})
 final class BenchSubcommand implements Runnable {
   @Spec
   CommandSpec spec;
