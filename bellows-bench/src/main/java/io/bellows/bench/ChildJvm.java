@@ -10,11 +10,12 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
 /**
- * Runs {@link PaperChild} in a fresh {@code java} process with this JVM's own executable and class
- * path, and collects its one result line. The child's other output (engine logs) is kept back and
+ * Runs {@link PaperChild} (or another child, such as {@link ReadChild}) in a fresh {@code java}
+ * process with this JVM's own executable and class path, and collects its one result line. The child's other output (engine logs) is kept back and
  * shown only when the child fails, so the suite's own output stays readable. Stateless.
  */
 final class ChildJvm {
@@ -30,12 +31,17 @@ final class ChildJvm {
 
   /** The child's command line: java, the flags, this JVM's class path, {@link PaperChild} and its options. */
   static List<String> command(List<String> jvmFlags, List<String> childArgs) {
+    return command(PaperChild.class, jvmFlags, childArgs);
+  }
+
+  /** The command line of another child's main class. */
+  static List<String> command(Class<?> main, List<String> jvmFlags, List<String> childArgs) {
     List<String> cmd = new ArrayList<>();
     cmd.add(javaExecutable());
     cmd.addAll(jvmFlags);
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
-    cmd.add(PaperChild.class.getName());
+    cmd.add(main.getName());
     cmd.addAll(childArgs);
     return cmd;
   }
@@ -45,20 +51,30 @@ final class ChildJvm {
    * Throws if the child fails or prints no result.
    */
   static PaperResult run(List<String> command, LongConsumer progress) {
+    return PaperResult.fromJson(run(command, PaperResult.LINE_PREFIX, PaperChild.PROGRESS_PREFIX,
+        rows -> progress.accept(Long.parseLong(rows.trim()))));
+  }
+
+  /**
+   * Runs the command to its end and returns the rest of its line that starts with {@code
+   * resultPrefix}; {@code progress} gets the rest of each line that starts with {@code
+   * progressPrefix}. Throws if the child fails or prints no result.
+   */
+  static String run(List<String> command, String resultPrefix, String progressPrefix, Consumer<String> progress) {
     Process p;
     try {
       p = new ProcessBuilder(command).redirectErrorStream(true).start();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + command.get(0), e);
     }
-    PaperResult result = null;
+    String result = null;
     Deque<String> tail = new ArrayDeque<>();
     try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line; (line = r.readLine()) != null; ) {
-        if (line.startsWith(PaperResult.LINE_PREFIX)) {
-          result = PaperResult.fromJson(line.substring(PaperResult.LINE_PREFIX.length()));
-        } else if (line.startsWith(PaperChild.PROGRESS_PREFIX)) {
-          progress.accept(Long.parseLong(line.substring(PaperChild.PROGRESS_PREFIX.length()).trim()));
+        if (line.startsWith(resultPrefix)) {
+          result = line.substring(resultPrefix.length());
+        } else if (line.startsWith(progressPrefix)) {
+          progress.accept(line.substring(progressPrefix.length()));
         } else {
           tail.addLast(line);
           if (tail.size() > TAIL_LINES) {

@@ -13,8 +13,9 @@ import picocli.CommandLine.Spec;
 /** {@code bellows bench paper [options]}: the benchmarks of module bellows-bench that have a command. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Benchmarks. 'bench paper' runs the Accordion paper's write benchmark with RocksDB alongside;"
+        + " 'bench read' the SAC 2024 paper's read workloads over block layouts and the KV cache, RocksDB alongside;"
         + " 'bench kvcache-policies' compares the KV cache's replacement policies on key traces.",
-    subcommands = {BenchSubcommand.Paper.class, BenchSubcommand.KvCachePolicies.class})
+    subcommands = {BenchSubcommand.Paper.class, BenchReadSubcommand.class, BenchSubcommand.KvCachePolicies.class})
 final class BenchSubcommand implements Runnable {
   @Spec
   CommandSpec spec;

@@ -1,0 +1,58 @@
+package io.bellows.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+/**
+ * A configuration of {@code bench read}: a block layout and whether the cache of whole rows is on —
+ * Bellows' KV cache ({@code +KVC}, the paper's notation) or RocksDB's row cache ({@code +rowcache}).
+ * Both take {@link #ROW_CACHE_BYTES} out of the same cache budget. Immutable.
+ */
+record ReadConfig(ReadLayout layout, boolean rowCache) {
+  /** Bellows' KV cache starts at 10 MiB of its L1; RocksDB's row cache gets as much. */
+  static final long ROW_CACHE_BYTES = 10L << 20;
+
+  static final List<ReadConfig> ALL = all();
+  static final String DEFAULT_SUITE = String.join(",", ALL.stream().map(ReadConfig::label).toList());
+
+  String label() {
+    return layout.label + (rowCache ? (layout.isRocksDb() ? "+rowcache" : "+KVC") : "");
+  }
+
+  boolean isRocksDb() {
+    return layout.isRocksDb();
+  }
+
+  static ReadConfig parse(String label) {
+    for (ReadConfig c : ALL) {
+      if (c.label().equalsIgnoreCase(label.trim())) {
+        return c;
+      }
+    }
+    throw new IllegalArgumentException("unknown configuration '" + label + "'; known: " + DEFAULT_SUITE);
+  }
+
+  /** A comma-separated list, in the order given, without repeats. */
+  static List<ReadConfig> parseList(String list) {
+    LinkedHashSet<ReadConfig> out = new LinkedHashSet<>();
+    for (String s : list.split(",")) {
+      if (!s.isBlank()) {
+        out.add(parse(s));
+      }
+    }
+    if (out.isEmpty()) {
+      throw new IllegalArgumentException("no configuration given");
+    }
+    return List.copyOf(out);
+  }
+
+  private static List<ReadConfig> all() {
+    List<ReadConfig> l = new ArrayList<>();
+    for (ReadLayout layout : ReadLayout.values()) {
+      l.add(new ReadConfig(layout, false));
+      l.add(new ReadConfig(layout, true));
+    }
+    return List.copyOf(l);
+  }
+}

@@ -1,0 +1,68 @@
+package io.bellows.bench;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.LongSupplier;
+
+/**
+ * The workloads of {@code bench read}: YCSB B (95% whole-row gets, 5% updates of existing rows with
+ * the same size) and C (gets only) over scrambled Zipf θ 0.99 or uniform keys, and the paper's CBMG
+ * sessions (gets only; hot keys are 10% of the rows, as the paper's 1.5M hot of 15M queries).
+ * Keys are items, 0 ≤ item < rows; {@link ReadRows#key} maps them to row keys in item order.
+ */
+enum ReadWorkload {
+  B_ZIPF("B-zipf", 0.05),
+  B_UNIFORM("B-uniform", 0.05),
+  C_ZIPF("C-zipf", 0),
+  C_UNIFORM("C-uniform", 0),
+  CBMG("CBMG", 0);
+
+  static final String DEFAULT_SUITE = "B-zipf,B-uniform,CBMG";
+  /** Hot keys of CBMG as a share of the rows. */
+  static final double CBMG_HOT_SHARE = 0.1;
+
+  final String label;
+  final double updateShare;
+
+  ReadWorkload(String label, double updateShare) {
+    this.label = label;
+    this.updateShare = updateShare;
+  }
+
+  /** A fresh, seeded chooser of items for one client thread; not thread-safe. */
+  LongSupplier items(long rows, long seed) {
+    return switch (this) {
+      case B_ZIPF, C_ZIPF -> new ScrambledZipfKeys(rows, seed)::nextItem;
+      case B_UNIFORM, C_UNIFORM -> {
+        SplittableRandom r = new SplittableRandom(seed);
+        yield () -> r.nextLong(rows);
+      }
+      case CBMG -> new CbmgKeys(rows, Math.max(2, (long) (rows * CBMG_HOT_SHARE)), CbmgKeys.DEFAULT_P_NEAR,
+          CbmgKeys.DEFAULT_P_HOT, CbmgKeys.DEFAULT_MEAN_SESSION, seed)::next;
+    };
+  }
+
+  static ReadWorkload parse(String label) {
+    for (ReadWorkload w : values()) {
+      if (w.label.equalsIgnoreCase(label.trim())) {
+        return w;
+      }
+    }
+    throw new IllegalArgumentException("unknown workload '" + label + "'; known: B-zipf, B-uniform, C-zipf,"
+        + " C-uniform, CBMG");
+  }
+
+  static List<ReadWorkload> parseList(String list) {
+    LinkedHashSet<ReadWorkload> out = new LinkedHashSet<>();
+    for (String s : list.split(",")) {
+      if (!s.isBlank()) {
+        out.add(parse(s));
+      }
+    }
+    if (out.isEmpty()) {
+      throw new IllegalArgumentException("no workload given");
+    }
+    return List.copyOf(out);
+  }
+}

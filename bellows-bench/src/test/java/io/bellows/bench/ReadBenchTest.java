@@ -1,0 +1,131 @@
+package io.bellows.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs {@code bench read} end to end at a tiny scale: every configuration and workload (in this JVM,
+ * to stay fast) and a few in child JVMs as the real suite runs them. Checks the report's shape and
+ * that every get found its row; no figure is checked against a threshold.
+ */
+class ReadBenchTest {
+  private static final long SEED = Long.getLong("bellows.test.seed", 42);
+
+  @TempDir
+  Path tmp;
+
+  @Test
+  void everyConfigurationAndWorkloadFindsEveryRow() throws IOException {
+    System.out.println("seed " + SEED);
+    Path out = tmp.resolve("out");
+    String printed = run(0, "--rows", "3000", "--ops", "2000", "--warmup", "400", "--configs",
+        ReadConfig.DEFAULT_SUITE, "--workloads", "B-zipf,B-uniform,C-zipf,C-uniform,CBMG", "--seed",
+        Long.toString(SEED), "--out", out.toString(), "--dir", tmp.resolve("data").toString(), "--jvm", "inline");
+    assertThat(printed).contains("[1/66] load 64KB/S ...").contains("[66/66] CBMG rocksdb+rowcache: ");
+
+    String md = Files.readString(out.resolve("report.md"));
+    assertThat(md).contains("## Runs").contains("## Targets (B-zipf)").contains("D(32)+KVC ÷ 64KB/S throughput");
+    assertThat(printed).contains(md.substring(md.indexOf("## Runs")));
+    for (ReadWorkload w : ReadWorkload.values()) {
+      for (ReadConfig c : ReadConfig.ALL) {
+        assertThat(md).containsPattern("\\| " + w.label + " \\| " + c.label().replace("(", "\\(").replace(")", "\\)")
+            .replace("+", "\\+") + " \\| [0-9,]+ \\| [0-9]+ \\| [0-9]+ \\| [0-9]+ \\| [0-9.]+ \\| [0-9.]+\\*? \\|");
+      }
+    }
+
+    List<String> csv = Files.readAllLines(out.resolve("runs.csv"));
+    assertThat(csv).hasSize(1 + ReadWorkload.values().length * ReadConfig.ALL.size());
+    List<String> header = List.of(csv.get(0).split(","));
+    List<String> blocks = new ArrayList<>();
+    for (String line : csv.subList(1, csv.size())) {
+      String[] cells = line.split(",", -1);
+      assertThat(cells).hasSize(header.size());
+      assertThat(Double.parseDouble(cells[header.indexOf(ReadResult.MISSES)])).as(line).isZero();
+      assertThat(Double.parseDouble(cells[header.indexOf(ReadResult.GETS)])).as(line).isPositive();
+      assertThat(Double.parseDouble(cells[header.indexOf(ReadResult.OPS)])).as(line).isEqualTo(2000);
+      assertThat(Double.parseDouble(cells[header.indexOf(ReadResult.OPS_PER_SECOND)])).as(line).isPositive();
+      assertThat(Double.parseDouble(cells[header.indexOf(ReadResult.RETURNED_PAGES)])).as(line).isPositive();
+      assertThat(Double.parseDouble(cells[header.indexOf(ReadResult.DATA_BLOCKS)])).as(line).isPositive();
+      blocks.add(cells[1] + "=" + cells[header.indexOf(ReadResult.DATA_BLOCKS)]);
+      if (cells[0].startsWith("B-")) {
+        assertThat(Double.parseDouble(cells[header.indexOf(ReadResult.UPDATES)])).as(line).isPositive();
+      } else {
+        assertThat(Double.parseDouble(cells[header.indexOf(ReadResult.UPDATES)])).as(line).isZero();
+      }
+    }
+    assertThat(blocks).as("64 KiB blocks are fewer than 4 KiB ones").contains("64KB/S=" + blockCount(csv, "64KB/S"));
+    assertThat(blockCount(csv, "64KB/S")).isLessThan(blockCount(csv, "4KB/S"));
+
+    List<String> charts = new ArrayList<>(List.of(ReadCharts.THROUGHPUT, ReadCharts.READ_AMPLIFICATION,
+        ReadCharts.HIT_RATIO));
+    for (ReadWorkload w : ReadWorkload.values()) {
+      charts.add(ReadCharts.latencyFileName(w.label));
+    }
+    for (String png : charts) {
+      BufferedImage image = ImageIO.read(out.resolve(png).toFile());
+      assertThat(image).as(png).isNotNull();
+      assertThat(image.getWidth()).isGreaterThan(100);
+    }
+    try (Stream<Path> left = Files.list(tmp.resolve("data"))) {
+      assertThat(left).as("the suite deletes its data").isEmpty();
+    }
+  }
+
+  @Test
+  void stepsRunInChildJvms() throws IOException {
+    Path out = tmp.resolve("child");
+    run(0, "--rows", "2000", "--ops", "1000", "--warmup", "200", "--configs", "64KB/S+KVC,rocksdb+rowcache",
+        "--workloads", "B-zipf", "--seed", Long.toString(SEED), "--out", out.toString(), "--dir",
+        tmp.resolve("data").toString(), "--jvm", "-Xms128m -Xmx256m -XX:+UseSerialGC");
+    List<String> csv = Files.readAllLines(out.resolve("runs.csv"));
+    assertThat(csv).hasSize(3);
+    List<String> header = List.of(csv.get(0).split(","));
+    for (String line : csv.subList(1, csv.size())) {
+      assertThat(Double.parseDouble(line.split(",", -1)[header.indexOf(ReadResult.MISSES)])).as(line).isZero();
+    }
+  }
+
+  @Test
+  void aFailedStepIsReportedAndTheSuiteExitsWithOne() throws IOException {
+    String printed = run(1, "--rows", "100", "--ops", "100", "--configs", "4KB/S", "--workloads", "C-zipf",
+        "--out", tmp.resolve("failed").toString(), "--dir", tmp.resolve("data").toString(), "--jvm", "-Xmx1k");
+    assertThat(printed).contains("[1/2] load 4KB/S: FAILED: the child JVM exited with").contains("2 of 2 steps failed");
+    assertThat(Files.readString(tmp.resolve("failed").resolve("report.md"))).contains("| C-zipf | 4KB/S | - | - |");
+  }
+
+  @Test
+  void badOptionsExitWithUsageCode() {
+    assertThat(run(2, "--configs", "8KB/S")).contains("unknown configuration '8KB/S'");
+    assertThat(run(2, "--workloads", "A-zipf")).contains("unknown workload 'A-zipf'");
+    assertThat(run(2, "--scale", "0")).contains("--scale must be positive");
+    assertThat(run(2, "--sclae", "1")).contains("unknown option --sclae");
+  }
+
+  private static long blockCount(List<String> csv, String config) {
+    List<String> header = List.of(csv.get(0).split(","));
+    return csv.stream().skip(1).map(l -> l.split(",", -1)).filter(c -> c[1].equals(config))
+        .mapToLong(c -> (long) Double.parseDouble(c[header.indexOf(ReadResult.DATA_BLOCKS)])).findFirst()
+        .orElseThrow();
+  }
+
+  private static String run(int expectedExit, String... args) {
+    StringWriter buf = new StringWriter();
+    int exit = ReadBench.run(args, new PrintWriter(buf, true));
+    String printed = buf.toString();
+    System.out.println(printed);
+    assertThat(exit).as(printed).isEqualTo(expectedExit);
+    return printed;
+  }
+}

@@ -1,0 +1,43 @@
+package io.bellows.cli;
+
+import io.bellows.bench.ReadBench;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** {@code bellows bench read}: passes its options through to {@link ReadBench}, which parses and checks them. */
+@Command(name = "read", mixinStandardHelpOptions = true,
+    description = {"The read-path suite of the SAC 2024 paper (dynamic data block sizes and a KV cache, section 5)"
+        + " on Bellows and RocksDB: each block layout loaded and major-compacted once, each configuration and"
+        + " workload on a fresh copy in a fresh JVM. Throughput, get latency, read amplification (bytes and pages),"
+        + " cache hit ratio and the paper's targets as ratios, printed and written to --out with a CSV and PNG"
+        + " charts.",
+        "",
+        "Options (all optional):",
+        "  --scale S           rows, cache budget and operations x S (default 1: 1M rows of ~500 B, 64 MiB)",
+        "  --out DIR           where report.md, runs.csv and the charts go (default bench-read)",
+        "  --workloads LIST    of B-zipf, B-uniform, C-zipf, C-uniform, CBMG (default B-zipf,B-uniform,CBMG)",
+        "  --configs LIST      of 64KB/S, 4KB/S, D(8), D(32), D(128), each also +KVC, and rocksdb,"
+            + " rocksdb+rowcache (default all)",
+        "  --seed N            seed of values and keys (default 42), the same for every run",
+        "  --ops N --warmup N  measured and warm-up operations at scale 1 (default 400000, 200000)",
+        "  --rows N --budget-mib M --threads N --dir DIR --progress-ms MS",
+        "  --jvm \"FLAGS\"       flags of each child JVM (default -Xms4g -Xmx4g -XX:+UseG1GC)"},
+    exitCodeListHeading = "Exit codes:%n",
+    exitCodeList = {"0:all runs finished", "1:a run failed", "2:bad options"})
+final class BenchReadSubcommand implements Callable<Integer> {
+  @CommandLine.Unmatched
+  List<String> args = new ArrayList<>();
+
+  @Spec
+  CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    return ReadBench.run(args.toArray(new String[0]), spec.commandLine().getOut());
+  }
+}
