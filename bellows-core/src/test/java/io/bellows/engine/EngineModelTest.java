@@ -110,11 +110,13 @@ class EngineModelTest {
             .withEngineKnob(Knobs.BLOCKCACHE_L2_SIZE, 2L * 1028 * 1024)
             .withEngineKnob(Knobs.BLOCKCACHE_CACHE_ON_WRITE, true)
             .withFamilyKnob(Knobs.IN_MEMORY, true),
-        new OptionSet("ADAPTIVE/1K/plain/ROWCOL/autosplit+KV-cache-eager", MemStorePolicy.ADAPTIVE, 1024,
+        new OptionSet("ADAPTIVE/D(4)-256..1K/plain/ROWCOL/autosplit+KV-cache-eager", MemStorePolicy.ADAPTIVE, 1024,
             Compression.NONE, BloomType.ROWCOL)
             .withMaxFileSize(64 * 1024)
             .withEngineKnob(Knobs.BLOCKCACHE_L1_SIZE, 256L * 1024)
-            .withEngineKnob(Knobs.KVCACHE_PROMOTE_MIN_ACCESSES, 1),
+            .withEngineKnob(Knobs.KVCACHE_PROMOTE_MIN_ACCESSES, 1)
+            .withFamilyKnob(Knobs.MIN_BLOCKSIZE, 256)
+            .withFamilyKnob(Knobs.MAX_ENTRIES_PER_BLOCK, 4),
         new OptionSet("NONE/64K/zstd/ROWCOL+BLOCKCACHE-off", MemStorePolicy.NONE, 65536, Compression.ZSTD,
             BloomType.ROWCOL)
             .withFamilyKnob(Knobs.BLOCKCACHE, false),

@@ -136,6 +136,8 @@ class KvCacheEngineTest {
     int opsPerRow = 400;
     AtomicLongArray acked = new AtomicLongArray(rows);
     AtomicBoolean done = new AtomicBoolean();
+    java.util.concurrent.atomic.AtomicLong reads = new java.util.concurrent.atomic.AtomicLong();
+    AtomicBoolean readerStopped = new AtomicBoolean();
     try (Bellows db = Bellows.open(dir, options(1))) {
       create(db, true);
       Table t = db.getTable("t");
@@ -164,6 +166,14 @@ class KvCacheEngineTest {
           }
           acked.set(r, n);
           left--;
+          long written = (long) rows * opsPerRow - left;
+          if (written % 100 == 0) {
+            db.flush("t"); // hot rows reach files, whose cached blocks the readers then promote from
+          }
+          // Let the readers keep up (4 gets per write), so every run races the same way.
+          while (reads.get() < 4 * written && !readerStopped.get()) {
+            Thread.onSpinWait();
+          }
         }
         return null;
       }));
@@ -171,23 +181,26 @@ class KvCacheEngineTest {
         long part = 10 + reader;
         work.add(pool.submit(() -> {
           Random random = seed.random(part);
-          long checks = 0;
-          while (!done.get()) {
-            int r = random.nextInt(rows);
-            long before = acked.get(r);
-            Result res = t.get(new Get(hot(r)));
-            long after = acked.get(r); // operations up to after + 1 may have been applied during the get
-            long seen = res.isEmpty() ? -1 : Long.parseLong(Bytes.str(res.getValue(F, Q)));
-            if (seen >= 0) {
-              assertThat(seen).as("%s: row %s acknowledged %s, read %s", seed, hot(r), before, seen)
-                  .isBetween(before, after + 1);
-            } else if (before > 0 && before % 4 != 0 && (after + 1) / 4 == before / 4) {
-              // Neither the last acknowledged operation nor any applied since is a delete: empty is stale.
-              throw new AssertionError(seed + ": row " + hot(r) + " acknowledged put " + before + ", read nothing");
+          try {
+            while (!done.get()) {
+              int r = random.nextInt(rows);
+              long before = acked.get(r);
+              Result res = t.get(new Get(hot(r)));
+              long after = acked.get(r); // operations up to after + 1 may have been applied during the get
+              long seen = res.isEmpty() ? -1 : Long.parseLong(Bytes.str(res.getValue(F, Q)));
+              if (seen >= 0) {
+                assertThat(seen).as("%s: row %s acknowledged %s, read %s", seed, hot(r), before, seen)
+                    .isBetween(before, after + 1);
+              } else if (before > 0 && before % 4 != 0 && (after + 1) / 4 == before / 4) {
+                // Neither the last acknowledged operation nor any applied since is a delete: empty is stale.
+                throw new AssertionError(seed + ": row " + hot(r) + " acknowledged put " + before + ", read nothing");
+              }
+              reads.incrementAndGet();
             }
-            checks++;
+          } finally {
+            readerStopped.set(true);
           }
-          return checks;
+          return null;
         }));
       }
       work.add(pool.submit(() -> { // flushes and compactions under the readers
