@@ -69,7 +69,12 @@ final class BlockCodec {
       }
       case ZSTD: {
         byte[] dst = new byte[uncompressedLength];
-        long n = Zstd.decompressByteArray(dst, 0, dst.length, src, off, len);
+        long n;
+        try {
+          n = Zstd.decompressByteArray(dst, 0, dst.length, src, off, len);
+        } catch (RuntimeException e) { // zstd-jni throws ZstdException on malformed frames
+          throw new IllegalArgumentException("zstd: " + e.getMessage(), e);
+        }
         if (Zstd.isError(n) || n != uncompressedLength) {
           throw new IllegalArgumentException("zstd: " + (Zstd.isError(n) ? Zstd.getErrorName(n) : n + " bytes"));
         }
