@@ -25,10 +25,6 @@ public final class RowAccessCounts {
     this.counts = new int[rowStarts.length];
   }
 
-  public int rows() {
-    return rowStarts.length;
-  }
-
   /**
    * Counts one get of the row starting at {@code rowStart}; true if the row should be promoted now,
    * in which case its count is reset. An offset that starts no row (cannot happen for a block read

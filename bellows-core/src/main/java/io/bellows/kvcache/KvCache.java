@@ -138,10 +138,13 @@ public final class KvCache {
 
   /** Takes a step of memory from L1, if the KV cache may grow and earns it. */
   private void tryGrow() {
-    if (l1 == null || !earnsItsMemory || !resizing.tryLock()) {
+    if (l1 == null || !resizing.tryLock()) {
       return;
     }
     try {
+      if (!earnsItsMemory) {
+        return;
+      }
       long cap = rows.capacity();
       long grant = Math.min(step, maxBytes - cap);
       if (grant <= 0 || l1.maxSize() - grant <= 0) {

@@ -44,11 +44,6 @@ final class DataBlockCursor {
     return entryOffset;
   }
 
-  /** Length of the current entry's row (the cursor must be valid). */
-  int currentRowLength() {
-    return Bytes.getShort(key, 0);
-  }
-
   /** Whether the current entry's row is {@code row} (the cursor must be valid). */
   boolean currentRowIs(byte[] row) {
     return Bytes.equals(key, 2, Bytes.getShort(key, 0), row, 0, row.length);
