@@ -1,8 +1,8 @@
 package io.bellows.cache;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,8 +16,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Lookups take no lock: a {@link ConcurrentHashMap} get and a stamp from a global access
  * counter. When a put takes the cache over its size, the putting thread evicts (one thread at a
  * time; others go on) down to {@link #MIN_FACTOR} of the size, so a run frees at least 5% and runs
- * are rare: it takes from each area what it holds over its share, oldest access first. The cache
- * may exceed its size by the blocks put while an eviction run is under way.
+ * are rare: it takes from each area what it holds over its share, oldest access first. A scan of the
+ * map queues each area's oldest blocks, which serve the runs that follow until they are used up. The
+ * cache may exceed its size by the blocks put while an eviction run is under way.
  *
  * <p>Evicted data blocks are offered to the victim cache (L2), if there is one.
  *
@@ -29,6 +30,12 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class LruBlockCache implements BlockCache {
   /** An eviction run frees down to this share of the size. */
   static final double MIN_FACTOR = 0.95;
+
+  /**
+   * The share of an area's bytes a scan queues as its next victims: with 4 KiB blocks a scan of the
+   * whole map and its sort cost as much as evicting 5% once, so a scan serves several runs.
+   */
+  static final double QUEUE_SHARE = 0.5;
 
   /** Where evicted data blocks go (the L2 cache), or nowhere. */
   public interface Victim {
@@ -45,6 +52,10 @@ public final class LruBlockCache implements BlockCache {
   private final AtomicLong accessClock = new AtomicLong();
   private final ReentrantLock evictionLock = new ReentrantLock();
   private final CacheStats stats = new CacheStats("l1");
+  /** The next victims of each area and the marked blocks, oldest first (guarded by evictionLock). */
+  private final ArrayDeque<Candidate>[] areaQueues = newQueues();
+  private final ArrayDeque<Candidate> markedQueue = new ArrayDeque<>();
+  private long scans; // guarded by evictionLock
 
   /** @param maxSize the heap bytes the cache may hold */
   public LruBlockCache(long maxSize, Victim victim) {
@@ -160,7 +171,9 @@ public final class LruBlockCache implements BlockCache {
   /**
    * One eviction run, down to MIN_FACTOR of the size: first the blocks marked as eviction candidates
    * (a row of theirs went to the KV cache and nobody read them since), oldest first; then from each
-   * area what it holds over its share.
+   * area what it holds over its share, oldest access first. Runs after the first take their victims
+   * from the queues the last scan of the map left ({@link #rescan}), so the map is scanned and sorted
+   * once every few runs rather than on each.
    */
   private void evict() {
     long target = (long) (maxSize * MIN_FACTOR);
@@ -168,24 +181,12 @@ public final class LruBlockCache implements BlockCache {
     if (toFree <= 0) {
       return;
     }
-    // Access stamps and area sizes change under us: sort on values read once, or the sort's
-    // comparisons could contradict each other.
-    Map<CacheArea, List<Candidate>> byArea = new EnumMap<>(CacheArea.class);
-    for (CacheArea a : CacheArea.values()) {
-      byArea.put(a, new ArrayList<>());
+    boolean rescanned = false;
+    if (queuesEmpty()) {
+      rescan();
+      rescanned = true;
     }
-    List<Candidate> marked = new ArrayList<>();
-    for (Entry e : map.values()) {
-      Candidate c = new Candidate(e, e.lastAccess);
-      (e.block.isEvictionCandidate() ? marked : byArea.get(e.area())).add(c);
-    }
-    marked.sort(Comparator.comparingLong(Candidate::stamp));
-    for (int i = 0; i < marked.size() && toFree > 0; i++) {
-      Entry e = marked.get(i).entry();
-      if (e.block.isEvictionCandidate() && evictOne(e)) {
-        toFree -= e.bytes;
-      }
-    }
+    toFree -= evictFrom(markedQueue, null, toFree);
     if (toFree <= 0) {
       return;
     }
@@ -201,20 +202,82 @@ public final class LruBlockCache implements BlockCache {
       if (over <= 0) {
         continue;
       }
-      List<Candidate> entries = byArea.get(a);
-      entries.sort(Comparator.comparingLong(Candidate::stamp));
-      long freed = 0;
-      for (int i = 0; i < entries.size() && freed < over; i++) {
-        Entry e = entries.get(i).entry();
-        if (evictOne(e)) {
-          freed += e.bytes;
-        }
+      long freed = evictFrom(areaQueues[a.ordinal()], a, over);
+      if (freed < over && !rescanned) {
+        rescan(); // this area's queue ran dry: refill every queue from a fresh scan
+        rescanned = true;
+        freed += evictFrom(areaQueues[a.ordinal()], a, over - freed);
       }
       toFree -= freed;
       if (toFree <= 0) {
         return;
       }
     }
+  }
+
+  /**
+   * Evicts from the head of a queue until {@code bytes} are freed or the queue is empty, skipping
+   * victims that no longer qualify: removed, read since the scan (a new stamp, which also clears a
+   * mark), or moved to another area. Returns the bytes freed.
+   */
+  private long evictFrom(ArrayDeque<Candidate> queue, CacheArea area, long bytes) {
+    long freed = 0;
+    while (freed < bytes && !queue.isEmpty()) {
+      Candidate c = queue.pollFirst();
+      Entry e = c.entry();
+      boolean qualifies = e.lastAccess == c.stamp()
+          && (area == null ? e.block.isEvictionCandidate() : e.area() == area);
+      if (qualifies && evictOne(e)) {
+        freed += e.bytes;
+      }
+    }
+    return freed;
+  }
+
+  private boolean queuesEmpty() {
+    for (ArrayDeque<Candidate> q : areaQueues) {
+      if (!q.isEmpty()) {
+        return false;
+      }
+    }
+    return markedQueue.isEmpty();
+  }
+
+  /**
+   * Scans the map and refills the queues: every marked block, and each area's least recently used
+   * blocks up to {@link #QUEUE_SHARE} of the area's bytes, oldest first. A queue stays a true
+   * least-recently-used order until it is used up: every block not in it was stamped later than all
+   * of it, stamps only grow, and a queued block read since is skipped. Blocks marked after the scan
+   * wait for the next one.
+   */
+  private void rescan() {
+    // Access stamps and area sizes change under us: sort on values read once, or the sort's
+    // comparisons could contradict each other.
+    List<List<Candidate>> byArea = new ArrayList<>();
+    for (int i = 0; i < CacheArea.values().length; i++) {
+      byArea.add(new ArrayList<>());
+    }
+    List<Candidate> marked = new ArrayList<>();
+    for (Entry e : map.values()) {
+      Candidate c = new Candidate(e, e.lastAccess);
+      (e.block.isEvictionCandidate() ? marked : byArea.get(e.area().ordinal())).add(c);
+    }
+    marked.sort(Comparator.comparingLong(Candidate::stamp));
+    markedQueue.clear();
+    markedQueue.addAll(marked);
+    for (CacheArea a : CacheArea.values()) {
+      List<Candidate> entries = byArea.get(a.ordinal());
+      entries.sort(Comparator.comparingLong(Candidate::stamp));
+      ArrayDeque<Candidate> queue = areaQueues[a.ordinal()];
+      queue.clear();
+      long keep = (long) (areaBytes(a) * QUEUE_SHARE);
+      long queued = 0;
+      for (int i = 0; i < entries.size() && queued < keep; i++) {
+        queue.addLast(entries.get(i));
+        queued += entries.get(i).entry().bytes;
+      }
+    }
+    scans++;
   }
 
   /** Removes an entry as an eviction (counted, handed to the victim cache); true if this call removed it. */
@@ -227,6 +290,25 @@ public final class LruBlockCache implements BlockCache {
       victim.evicted(e.key, e.block);
     }
     return true;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static ArrayDeque<Candidate>[] newQueues() {
+    ArrayDeque<Candidate>[] queues = new ArrayDeque[CacheArea.values().length];
+    for (int i = 0; i < queues.length; i++) {
+      queues[i] = new ArrayDeque<>();
+    }
+    return queues;
+  }
+
+  /** Scans of the whole map made by eviction runs so far (for tests). */
+  long evictionScans() {
+    evictionLock.lock();
+    try {
+      return scans;
+    } finally {
+      evictionLock.unlock();
+    }
   }
 
   /** An entry with its access stamp as read once, for sorting. */

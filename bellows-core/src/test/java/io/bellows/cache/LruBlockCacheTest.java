@@ -2,11 +2,18 @@ package io.bellows.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bellows.testing.Seed;
+import io.bellows.testing.SeedExtension;
 import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The on-heap cache: areas, promotion, LRU eviction within areas, size bound, file eviction, metrics. */
+@ExtendWith(SeedExtension.class)
 class LruBlockCacheTest {
   /** A data block whose heap size is exactly {@code heap} bytes. */
   static CachedBlock block(BlockKind kind, long heap, int fill) {
@@ -122,5 +129,48 @@ class LruBlockCacheTest {
     assertThat(m.get("cache.l1.multi.bytes")).isEqualTo(1000L);
     assertThat(m.get("cache.l1.bloom.bytes")).isEqualTo(1000L);
     assertThat(m.get("cache.l1.data.bytes")).isEqualTo(0L);
+  }
+
+  /**
+   * Runs after a scan evict from the queue it left: they must still evict exactly the least recently
+   * used blocks, as a reference LRU does, with blocks read after the scan skipped.
+   */
+  @Test
+  void runsServedFromTheScansQueueEvictExactlyTheLeastRecentlyUsed(Seed seed) {
+    Random rnd = new Random(seed.value());
+    LruBlockCache c = new LruBlockCache(100_000); // 100 blocks of 1000 B
+    LinkedHashSet<BlockKey> reference = new LinkedHashSet<>(); // oldest access first
+    List<BlockKey> known = new ArrayList<>();
+    long runs = 0;
+    for (int op = 0; op < 20_000; op++) {
+      if (known.isEmpty() || rnd.nextInt(3) == 0) {
+        BlockKey k = new BlockKey(1, op);
+        known.add(k);
+        // In-memory blocks stay in one area, which then holds all and is the only one evicted from.
+        c.put(k, block(BlockKind.DATA, 1000, 0), true);
+        reference.add(k);
+        if (reference.size() > 100) { // over the size: a run frees down to 95%
+          runs++;
+          Iterator<BlockKey> oldest = reference.iterator();
+          while (reference.size() > 95) {
+            oldest.next();
+            oldest.remove();
+          }
+        }
+      } else {
+        BlockKey k = known.get(known.size() - 1 - Math.min(known.size() - 1, (int) Math.abs(rnd.nextGaussian() * 60)));
+        boolean held = reference.remove(k);
+        assertThat(c.get(k, BlockKind.DATA) != null).as("block %s held", k).isEqualTo(held);
+        if (held) {
+          reference.add(k);
+        }
+      }
+    }
+    assertThat(c.blockCount()).isEqualTo(reference.size());
+    for (BlockKey k : reference) {
+      assertThat(c.contains(k)).as("block %s held", k).isTrue();
+    }
+    assertThat(runs).isGreaterThan(1000);
+    assertThat(c.evictionScans()).as("scans of the map for %d runs", runs).isLessThan(runs / 4);
   }
 }
