@@ -1,0 +1,62 @@
+package io.bellows.client;
+
+import io.bellows.atomic.ColumnUpdate;
+import io.bellows.cell.Cell;
+import io.bellows.config.Durability;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * A read-modify-write of columns of one row ({@link Increment}, {@link Append}): every column is
+ * computed from its current value and written together, atomically, under the row lock.
+ */
+public abstract class Update {
+  protected final byte[] row;
+  protected final List<ColumnUpdate> columns = new ArrayList<>();
+  protected Durability durability = Durability.USE_DEFAULT;
+  private boolean returnResults = true;
+
+  protected Update(byte[] row) {
+    if (row == null || row.length == 0) {
+      throw new IllegalArgumentException("row key must not be null or empty");
+    }
+    if (row.length > Cell.MAX_ROW_LENGTH) {
+      throw new IllegalArgumentException(
+          "row key of " + row.length + " bytes exceeds the maximum of " + Cell.MAX_ROW_LENGTH + " bytes");
+    }
+    this.row = row.clone();
+  }
+
+  public byte[] row() {
+    return row.clone();
+  }
+
+  /** The columns, in the order added. */
+  public List<ColumnUpdate> columns() {
+    return Collections.unmodifiableList(columns);
+  }
+
+  public Durability durability() {
+    return durability;
+  }
+
+  public boolean returnResults() {
+    return returnResults;
+  }
+
+  /** False: the call returns an empty {@link Result} (the new values do not travel back). */
+  public Update setReturnResults(boolean v) {
+    this.returnResults = v;
+    return this;
+  }
+
+  public Update setDurability(Durability d) {
+    this.durability = d;
+    return this;
+  }
+
+  public boolean isEmpty() {
+    return columns.isEmpty();
+  }
+}
