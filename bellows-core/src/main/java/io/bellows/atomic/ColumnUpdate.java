@@ -8,9 +8,11 @@ import io.bellows.util.Bytes;
  * {@code Append}): the new value is computed from the column's newest visible value under the row
  * lock. {@link Kind#INCREMENT} adds {@link #amount()} to a big-endian 8-byte counter (absent counts
  * as 0; the amount may be negative); {@link Kind#APPEND} concatenates {@code operand} onto the
- * value (absent counts as empty). Immutable.
+ * value (absent counts as empty). With a time range {@code [minTimestamp, maxTimestamp)} (HBase's
+ * {@code Increment.setTimeRange}), the current value is the newest version in that range. Immutable.
  */
-public record ColumnUpdate(Kind kind, byte[] family, byte[] qualifier, byte[] operand) {
+public record ColumnUpdate(Kind kind, byte[] family, byte[] qualifier, byte[] operand, long minTimestamp,
+    long maxTimestamp) {
   public enum Kind { INCREMENT, APPEND }
 
   public ColumnUpdate {
@@ -26,14 +28,26 @@ public record ColumnUpdate(Kind kind, byte[] family, byte[] qualifier, byte[] op
     if (kind == Kind.INCREMENT && operand.length != 8) {
       throw new IllegalArgumentException("an increment's amount is 8 bytes, not " + operand.length);
     }
+    if (minTimestamp < 0 || maxTimestamp < minTimestamp) {
+      throw new IllegalArgumentException("bad time range [" + minTimestamp + ", " + maxTimestamp + ")");
+    }
   }
 
   public static ColumnUpdate increment(byte[] family, byte[] qualifier, long amount) {
-    return new ColumnUpdate(Kind.INCREMENT, family, qualifier, Bytes.toBytes(amount));
+    return new ColumnUpdate(Kind.INCREMENT, family, qualifier, Bytes.toBytes(amount), 0, Long.MAX_VALUE);
   }
 
   public static ColumnUpdate append(byte[] family, byte[] qualifier, byte[] suffix) {
-    return new ColumnUpdate(Kind.APPEND, family, qualifier, suffix);
+    return new ColumnUpdate(Kind.APPEND, family, qualifier, suffix, 0, Long.MAX_VALUE);
+  }
+
+  /** This update reading the current value from versions in {@code [min, maxExclusive)} only. */
+  public ColumnUpdate timeRange(long min, long maxExclusive) {
+    return new ColumnUpdate(kind, family, qualifier, operand, min, maxExclusive);
+  }
+
+  public boolean isAllTime() {
+    return minTimestamp == 0 && maxTimestamp == Long.MAX_VALUE;
   }
 
   /** An increment's amount. */
@@ -102,7 +116,8 @@ public record ColumnUpdate(Kind kind, byte[] family, byte[] qualifier, byte[] op
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof ColumnUpdate u && kind == u.kind && sameColumn(u) && java.util.Arrays.equals(operand, u.operand);
+    return o instanceof ColumnUpdate u && kind == u.kind && sameColumn(u) && java.util.Arrays.equals(operand, u.operand)
+        && minTimestamp == u.minTimestamp && maxTimestamp == u.maxTimestamp;
   }
 
   @Override
@@ -112,7 +127,8 @@ public record ColumnUpdate(Kind kind, byte[] family, byte[] qualifier, byte[] op
 
   @Override
   public String toString() {
-    return kind == Kind.INCREMENT ? "increment " + column() + " by " + amount()
-        : "append " + Bytes.toStringBinary(operand) + " to " + column();
+    String range = isAllTime() ? "" : " reading [" + minTimestamp + ", " + maxTimestamp + ")";
+    return (kind == Kind.INCREMENT ? "increment " + column() + " by " + amount()
+        : "append " + Bytes.toStringBinary(operand) + " to " + column()) + range;
   }
 }

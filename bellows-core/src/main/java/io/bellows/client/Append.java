@@ -28,6 +28,12 @@ public final class Append extends Update {
   }
 
   @Override
+  public Append setTimeRange(long min, long maxExclusive) {
+    super.setTimeRange(min, maxExclusive);
+    return this;
+  }
+
+  @Override
   public Append setReturnResults(boolean v) {
     super.setReturnResults(v);
     return this;

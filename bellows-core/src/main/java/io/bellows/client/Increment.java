@@ -25,6 +25,12 @@ public final class Increment extends Update {
   }
 
   @Override
+  public Increment setTimeRange(long min, long maxExclusive) {
+    super.setTimeRange(min, maxExclusive);
+    return this;
+  }
+
+  @Override
   public Increment setReturnResults(boolean v) {
     super.setReturnResults(v);
     return this;

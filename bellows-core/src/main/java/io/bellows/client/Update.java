@@ -16,6 +16,8 @@ public abstract class Update {
   protected final List<ColumnUpdate> columns = new ArrayList<>();
   protected Durability durability = Durability.USE_DEFAULT;
   private boolean returnResults = true;
+  private long minTimestamp;
+  private long maxTimestamp = Long.MAX_VALUE;
 
   protected Update(byte[] row) {
     if (row == null || row.length == 0) {
@@ -32,9 +34,29 @@ public abstract class Update {
     return row.clone();
   }
 
-  /** The columns, in the order added. */
+  /** The columns, in the order added, each reading its current value in the time range. */
   public List<ColumnUpdate> columns() {
-    return Collections.unmodifiableList(columns);
+    if (minTimestamp == 0 && maxTimestamp == Long.MAX_VALUE) {
+      return Collections.unmodifiableList(columns);
+    }
+    List<ColumnUpdate> out = new ArrayList<>(columns.size());
+    for (ColumnUpdate u : columns) {
+      out.add(u.timeRange(minTimestamp, maxTimestamp));
+    }
+    return Collections.unmodifiableList(out);
+  }
+
+  /**
+   * Reads each column's current value from the versions in {@code [min, maxExclusive)} only (as
+   * HBase's {@code Increment.setTimeRange}); the new value is still written at now or later.
+   */
+  public Update setTimeRange(long min, long maxExclusive) {
+    if (min < 0 || maxExclusive < min) {
+      throw new IllegalArgumentException("bad time range [" + min + ", " + maxExclusive + ")");
+    }
+    this.minTimestamp = min;
+    this.maxTimestamp = maxExclusive;
+    return this;
   }
 
   public Durability durability() {

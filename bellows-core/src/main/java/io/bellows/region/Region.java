@@ -480,7 +480,10 @@ public final class Region implements AutoCloseable {
     return readLatest(q.build());
   }
 
-  /** The cells the updates write: each from its column's newest value, stamped {@code max(now, its ts)}. */
+  /**
+   * The cells the updates write: each from its column's newest value (in the update's time range),
+   * stamped {@code max(now, that value's timestamp)}.
+   */
   private List<Cell> newValues(byte[] row, List<ColumnUpdate> updates) {
     if (updates.isEmpty()) {
       return List.of();
@@ -488,7 +491,9 @@ public final class Region implements AutoCloseable {
     long now = services.options().clock().currentTimeMillis();
     List<Cell> out = new ArrayList<>(updates.size());
     for (ColumnUpdate u : updates) {
-      Cell current = latestCell(row, u.family(), u.qualifier());
+      List<Cell> read = readLatest(ScanQuery.builder().singleRow(row).addColumn(u.family(), u.qualifier())
+          .timeRange(u.minTimestamp(), u.maxTimestamp()).readPoint(Long.MAX_VALUE).build());
+      Cell current = read.isEmpty() ? null : read.get(0);
       long ts = current == null ? now : Math.max(now, current.timestamp());
       out.add(Cells.put(row, u.family(), u.qualifier(), ts, u.newValue(current)));
     }

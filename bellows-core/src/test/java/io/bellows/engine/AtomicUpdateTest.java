@@ -219,4 +219,21 @@ class AtomicUpdateTest {
       assertThat(counter(t.increment(new Increment(ROW).addColumn(F, Bytes.of("n"), 1)), F, "n")).isEqualTo(1);
     }
   }
+
+  @Test
+  void aTimeRangeChoosesTheVersionAnUpdateStartsFrom() {
+    try (Bellows db = Bellows.open(dir, options())) {
+      createTable(db);
+      Table t = db.getTable("t");
+      t.put(new Put(ROW).addColumn(F, Bytes.of("n"), 10, Bytes.toBytes(1L)).addColumn(F, Bytes.of("s"), 10, Bytes.of("old")));
+      t.put(new Put(ROW).addColumn(F, Bytes.of("n"), 20, Bytes.toBytes(100L)).addColumn(F, Bytes.of("s"), 20, Bytes.of("new")));
+      Result inc = t.increment(new Increment(ROW).addColumn(F, Bytes.of("n"), 1).setTimeRange(0, 20));
+      assertThat(counter(inc, F, "n")).as("from the version at 10, the newest in [0, 20)").isEqualTo(2);
+      assertThat(inc.cells().get(0).timestamp()).as("written at now, newest of all").isEqualTo(clock.currentTimeMillis());
+      assertThat(counter(t.get(new Get(ROW)), F, "n")).isEqualTo(2);
+      Result app = t.append(new Append(ROW).addColumn(F, Bytes.of("s"), Bytes.of("+")).setTimeRange(30, 40));
+      assertThat(Bytes.str(app.getValue(F, Bytes.of("s")))).as("nothing in [30, 40): starts empty").isEqualTo("+");
+      assertThatThrownBy(() -> new Increment(ROW).setTimeRange(5, 1)).isInstanceOf(IllegalArgumentException.class);
+    }
+  }
 }

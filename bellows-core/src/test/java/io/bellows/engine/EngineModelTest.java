@@ -388,6 +388,10 @@ class EngineModelTest {
         for (byte[][] column : distinctColumns(true)) {
           inc.addColumn(column[0], column[1], random.nextInt(21) - 5);
         }
+        if (random.nextInt(6) == 0) {
+          long min = START_MILLIS + 500L * random.nextInt(8);
+          inc.setTimeRange(min, min + 500L * (1 + random.nextInt(6)));
+        }
         log("increment " + str(row) + " " + inc.columns());
         updateAndCompare(row, inc.columns(), () -> table.increment(inc));
         return;

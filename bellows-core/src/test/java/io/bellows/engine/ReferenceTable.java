@@ -99,7 +99,11 @@ final class ReferenceTable {
     }
     List<Cell> values = new ArrayList<>();
     for (ColumnUpdate u : updates) {
-      Cell current = latest(row, u.family(), u.qualifier(), now);
+      String family = Bytes.str(u.family());
+      List<Cell> read = ReferenceReader.read(cellsByFamily.get(family), ScanQuery.builder().singleRow(row)
+          .addColumn(u.family(), u.qualifier()).timeRange(u.minTimestamp(), u.maxTimestamp()).build(),
+          descriptor.family(family), now);
+      Cell current = read.isEmpty() ? null : read.get(0);
       byte[] value;
       if (u.kind() == ColumnUpdate.Kind.INCREMENT) {
         if (current != null && current.valueLength() != 8) {

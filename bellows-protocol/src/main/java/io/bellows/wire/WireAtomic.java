@@ -63,7 +63,10 @@ public final class WireAtomic {
 
   public static io.bellows.protocol.ColumnUpdate toWire(ColumnUpdate u) {
     io.bellows.protocol.ColumnUpdate.Builder b = io.bellows.protocol.ColumnUpdate.newBuilder()
-        .setFamily(Wire.bytes(u.family())).setQualifier(Wire.bytes(u.qualifier()));
+        .setFamily(Wire.bytes(u.family())).setQualifier(Wire.bytes(u.qualifier())).setMinTimestamp(u.minTimestamp());
+    if (u.maxTimestamp() != Long.MAX_VALUE) {
+      b.setMaxTimestamp(u.maxTimestamp());
+    }
     return switch (u.kind()) {
       case INCREMENT -> b.setIncrement(u.amount()).build();
       case APPEND -> b.setAppend(ByteString.copyFrom(u.operand())).build();
@@ -73,11 +76,13 @@ public final class WireAtomic {
   public static ColumnUpdate fromWire(io.bellows.protocol.ColumnUpdate u) {
     byte[] family = u.getFamily().toByteArray();
     byte[] qualifier = u.getQualifier().toByteArray();
-    return switch (u.getKindCase()) {
+    ColumnUpdate out = switch (u.getKindCase()) {
       case INCREMENT -> ColumnUpdate.increment(family, qualifier, u.getIncrement());
       case APPEND -> ColumnUpdate.append(family, qualifier, u.getAppend().toByteArray());
       default -> throw new IllegalArgumentException("a column update of no known kind");
     };
+    long max = u.hasMaxTimestamp() ? u.getMaxTimestamp() : Long.MAX_VALUE;
+    return u.getMinTimestamp() == 0 && max == Long.MAX_VALUE ? out : out.timeRange(u.getMinTimestamp(), max);
   }
 
   public static MutateRowResponse toWire(Outcome o) {

@@ -127,7 +127,7 @@ class WireTest {
         List.of(Cells.create(Bytes.of("r"), Bytes.of("f"), Bytes.of("p"), Long.MAX_VALUE, CellType.PUT, Bytes.of("x"))),
         Durability.SYNC_WAL);
     RowOperation op = new RowOperation(put, column, List.of(ColumnUpdate.increment(Bytes.of("f"), Bytes.of("n"), -7),
-        ColumnUpdate.append(Bytes.of("g"), Bytes.EMPTY, Bytes.of("ab"))), true);
+        ColumnUpdate.append(Bytes.of("g"), Bytes.EMPTY, Bytes.of("ab")).timeRange(3, 4)), true);
     TableId table = TableId.newBuilder().setName("t").setId(3).build();
     MutateRowRequest wire = WireAtomic.toWire(table, op);
     assertThat(wire.getTable()).isEqualTo(table);
@@ -140,6 +140,9 @@ class WireTest {
     assertThat(back.condition().maxTimestamp()).isEqualTo(10);
     assertThat(back.updates()).isEqualTo(op.updates());
     assertThat(back.updates().get(0).amount()).isEqualTo(-7);
+    assertThat(back.updates().get(0).isAllTime()).isTrue();
+    assertThat(back.updates().get(1).minTimestamp()).isEqualTo(3);
+    assertThat(back.updates().get(1).maxTimestamp()).isEqualTo(4);
     assertThat(back.returnValues()).isTrue();
 
     RowOperation plain = WireAtomic.fromWire(WireAtomic.toWire(table, RowOperation.conditional(
