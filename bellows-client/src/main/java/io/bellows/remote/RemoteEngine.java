@@ -1,16 +1,16 @@
 package io.bellows.remote;
 
 import com.google.protobuf.ByteString;
+import io.bellows.atomic.Outcome;
 import io.bellows.cell.Cell;
 import io.bellows.client.Bellows;
-import io.bellows.config.Durability;
 import io.bellows.config.EngineOptions;
 import io.bellows.engine.Engine;
 import io.bellows.engine.RegionInfo;
 import io.bellows.engine.RowMutation;
+import io.bellows.engine.RowOperation;
 import io.bellows.engine.TableRef;
 import io.bellows.protocol.AdminGrpc;
-import io.bellows.protocol.CheckAndMutateRequest;
 import io.bellows.protocol.CompactRequest;
 import io.bellows.protocol.CreateTableRequest;
 import io.bellows.protocol.DataGrpc;
@@ -19,9 +19,9 @@ import io.bellows.protocol.GetRequest;
 import io.bellows.protocol.MultiGetRequest;
 import io.bellows.protocol.MultiGetResponse;
 import io.bellows.protocol.GetResponse;
-import io.bellows.protocol.IncrementRequest;
 import io.bellows.protocol.ListTablesRequest;
 import io.bellows.protocol.MutateRequest;
+import io.bellows.protocol.MutateRowRequest;
 import io.bellows.protocol.ScanRequest;
 import io.bellows.protocol.SplitRequest;
 import io.bellows.protocol.StoreMetrics;
@@ -33,6 +33,7 @@ import io.bellows.schema.TableDescriptor;
 import io.bellows.util.BackgroundError;
 import io.bellows.util.EngineClosedException;
 import io.bellows.wire.Wire;
+import io.bellows.wire.WireAtomic;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientInterceptors;
@@ -277,31 +278,11 @@ public final class RemoteEngine implements Engine {
     write(() -> data().mutate(request));
   }
 
+  /** One {@code MutateRow} call; the engine's checkAndMutate and increment go through it too. */
   @Override
-  public boolean checkAndMutate(TableRef table, byte[] family, byte[] qualifier, byte[] expected, RowMutation mutation) {
-    CheckAndMutateRequest.Builder b = CheckAndMutateRequest.newBuilder()
-        .setTable(id(table))
-        .setFamily(Wire.bytes(family))
-        .setQualifier(Wire.bytes(qualifier))
-        .setMutation(Wire.toWire(mutation));
-    if (expected != null) {
-      b.setExpected(ByteString.copyFrom(expected));
-    }
-    CheckAndMutateRequest request = b.build();
-    return write(() -> data().checkAndMutate(request).getValue());
-  }
-
-  @Override
-  public long increment(TableRef table, byte[] row, byte[] family, byte[] qualifier, long amount, Durability durability) {
-    IncrementRequest request = IncrementRequest.newBuilder()
-        .setTable(id(table))
-        .setRow(Wire.bytes(row))
-        .setFamily(Wire.bytes(family))
-        .setQualifier(Wire.bytes(qualifier))
-        .setAmount(amount)
-        .setDurability(Wire.toWire(durability))
-        .build();
-    return write(() -> data().increment(request).getValue());
+  public Outcome mutateRow(TableRef table, RowOperation op) {
+    MutateRowRequest request = WireAtomic.toWire(id(table), op);
+    return WireAtomic.fromWire(write(() -> data().mutateRow(request)));
   }
 
   /** A get (a single-row query) is one unary call; any other query a server-streaming scan. */

@@ -2,10 +2,13 @@ package io.bellows.remote;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bellows.atomic.Condition;
 import io.bellows.cell.Cell;
+import io.bellows.client.Append;
 import io.bellows.client.Bellows;
 import io.bellows.client.Delete;
 import io.bellows.client.Get;
+import io.bellows.client.Increment;
 import io.bellows.client.Put;
 import io.bellows.client.Result;
 import io.bellows.client.ResultScanner;
@@ -13,6 +16,9 @@ import io.bellows.client.Scan;
 import io.bellows.client.Table;
 import io.bellows.config.EngineOptions;
 import io.bellows.engine.RegionInfo;
+import io.bellows.filter.ByteComparator;
+import io.bellows.filter.CompareOperator;
+import io.bellows.filter.ValueFilter;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.testing.Seed;
@@ -124,7 +130,7 @@ class EmbeddedRemoteComparisonTest {
     String family = rnd.nextInt(4) == 0 ? "g" : "f";
     String qualifier = QUALIFIERS[rnd.nextInt(QUALIFIERS.length)];
     long ts = 1 + rnd.nextInt(20);
-    switch (rnd.nextInt(12)) {
+    switch (rnd.nextInt(15)) {
       case 0, 1, 2 -> {
         Put p = new Put(Bytes.of(row));
         int cells = 1 + rnd.nextInt(3);
@@ -184,6 +190,29 @@ class EmbeddedRemoteComparisonTest {
         long amount = rnd.nextInt(21) - 10;
         return new Op("increment " + row + " by " + amount, t ->
             String.valueOf(t.incrementColumnValue(Bytes.of(row), Bytes.of("g"), Bytes.of("n"), amount)));
+      }
+      case 12 -> {
+        Condition c = randomCondition(rnd, family, qualifier);
+        Put p = new Put(Bytes.of(row)).addColumn(Bytes.of(family), Bytes.of(qualifier), ts, Bytes.of("c" + rnd.nextInt(100)));
+        Delete del = new Delete(Bytes.of(row)).addColumns(Bytes.of(family), Bytes.of(qualifier), ts);
+        boolean put = rnd.nextBoolean();
+        return new Op("checkAndMutate " + row + " if " + c + (put ? " put" : " delete"), t ->
+            String.valueOf(t.checkAndMutate(c, put ? p : del)));
+      }
+      case 13 -> {
+        Increment inc = new Increment(Bytes.of(row)).setReturnResults(rnd.nextInt(4) > 0);
+        inc.addColumn(Bytes.of("g"), Bytes.of("n"), rnd.nextInt(21) - 10);
+        if (rnd.nextBoolean()) {
+          inc.addColumn(Bytes.of(family), Bytes.of(qualifier), rnd.nextInt(5));
+        }
+        return new Op("increment " + row + " " + inc.columns(), t -> render(t.increment(inc)));
+      }
+      case 14 -> {
+        Append app = new Append(Bytes.of(row)).addColumn(Bytes.of(family), Bytes.of(qualifier), Bytes.of("+" + rnd.nextInt(10)));
+        if (rnd.nextBoolean()) {
+          app.addColumn(Bytes.of(rnd.nextInt(3) == 0 ? "nofamily" : "g"), Bytes.of("log"), Bytes.of("x"));
+        }
+        return new Op("append " + row + " " + app.columns(), t -> render(t.append(app)));
       }
       case 7, 8 -> {
         Get g = new Get(Bytes.of(row));
@@ -246,6 +275,24 @@ class EmbeddedRemoteComparisonTest {
         });
       }
     }
+  }
+
+  /** A column compared by a random operator, or a value filter; sometimes within a time range. */
+  private static Condition randomCondition(Random rnd, String family, String qualifier) {
+    byte[] value = rnd.nextInt(4) == 0 ? null : Bytes.of((rnd.nextBoolean() ? "v" : "c") + rnd.nextInt(100));
+    Condition c;
+    if (rnd.nextInt(5) == 0) {
+      c = Condition.ifRowPasses(new ValueFilter(CompareOperator.values()[rnd.nextInt(6)],
+          ByteComparator.binary(value == null ? Bytes.EMPTY : value)));
+    } else {
+      c = Condition.column(Bytes.of(rnd.nextInt(10) == 0 ? "nofamily" : family), Bytes.of(qualifier),
+          CompareOperator.values()[rnd.nextInt(CompareOperator.values().length)], value);
+    }
+    if (rnd.nextInt(3) == 0) {
+      long min = rnd.nextInt(10);
+      c = c.timeRange(min, min + rnd.nextInt(15));
+    }
+    return c;
   }
 
   /** Cells with their explicit timestamps; a timestamp the engine chose ("now") shows as "now". */

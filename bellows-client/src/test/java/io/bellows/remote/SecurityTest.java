@@ -75,7 +75,9 @@ class SecurityTest {
       refused(() -> readOnly.put(new Put("r2").addColumn("f", "q", "v2")), Status.Code.PERMISSION_DENIED,
           "token 'reader' is read-only; Mutate needs read-write");
       refused(() -> readOnly.incrementColumnValue(Bytes.of("r1"), Bytes.of("f"), Bytes.of("n"), 1),
-          Status.Code.PERMISSION_DENIED, "Increment needs read-write");
+          Status.Code.PERMISSION_DENIED, "MutateRow needs read-write");
+      refused(() -> readOnly.checkAndMutate(io.bellows.atomic.Condition.ifAbsent(Bytes.of("f"), Bytes.of("q")),
+          new Put("r2").addColumn("f", "q", "v2")), Status.Code.PERMISSION_DENIED, "MutateRow needs read-write");
       refused(() -> reader.flush("t"), Status.Code.PERMISSION_DENIED, "Flush needs admin");
       refused(() -> writer.disableTable("t"), Status.Code.PERMISSION_DENIED, "DisableTable needs admin");
 

@@ -1,5 +1,6 @@
 package io.bellows.client;
 
+import io.bellows.atomic.Condition;
 import io.bellows.config.Durability;
 import io.bellows.util.EngineClosedException;
 import io.bellows.util.NoSuchColumnFamilyException;
@@ -36,13 +37,33 @@ public interface Table {
   void delete(List<Delete> deletes);
 
   /**
-   * Applies {@code put} if the column's newest value equals {@code expected} (null: the column is
-   * absent), atomically with the check. The put must be for the same row.
+   * Applies {@code put} if the column's newest value equals {@code expected} (null or empty: the
+   * column is absent or empty, as in HBase), atomically with the check. The put must be for the
+   * same row.
    */
   boolean checkAndPut(byte[] row, byte[] family, byte[] qualifier, byte[] expected, Put put);
 
   /** Like {@link #checkAndPut}, for a delete. */
   boolean checkAndDelete(byte[] row, byte[] family, byte[] qualifier, byte[] expected, Delete delete);
+
+  /**
+   * Applies {@code mutation} (a {@link Put} or a {@link Delete}) if {@code condition} holds for its
+   * row: a column compared with a value by any operator, or a filter, optionally within a time
+   * range (see {@link Condition} for HBase's operand order and its rules for absent and empty
+   * values). Check and write are atomic. Returns whether it applied.
+   */
+  boolean checkAndMutate(Condition condition, Mutation mutation);
+
+  /**
+   * Adds to several counter columns of one row atomically: all new values are written together
+   * under the row lock, with one log record. The result holds the new values (empty if {@link
+   * Update#setReturnResults} was false). Throws {@link IllegalArgumentException}, writing nothing,
+   * if a current value is not 8 bytes (the message names the column).
+   */
+  Result increment(Increment increment);
+
+  /** Appends to several columns of one row atomically, as {@link #increment} adds; returns the new values. */
+  Result append(Append append);
 
   /**
    * Atomically adds {@code amount} to a counter column (a big-endian 8-byte long; absent counts as

@@ -1,9 +1,12 @@
 package io.bellows.client;
 
+import io.bellows.atomic.Condition;
+import io.bellows.atomic.Outcome;
 import io.bellows.cell.Cell;
 import io.bellows.config.Durability;
 import io.bellows.engine.Engine;
 import io.bellows.engine.RowMutation;
+import io.bellows.engine.RowOperation;
 import io.bellows.engine.TableRef;
 import io.bellows.scan.RowScanner;
 import io.bellows.scan.ScanQuery;
@@ -128,6 +131,41 @@ final class TableImpl implements Table {
     }
     Mutation.checkFamily(family);
     return engine.increment(table, row, family, Mutation.nonNull(qualifier), amount, durability);
+  }
+
+  @Override
+  public boolean checkAndMutate(Condition condition, Mutation mutation) {
+    if (condition == null) {
+      throw new IllegalArgumentException("checkAndMutate needs a condition");
+    }
+    RowMutation m;
+    if (mutation instanceof Put p) {
+      requireCells(p);
+      m = RowMutation.of(p.row, p.cells(), p.durability());
+    } else if (mutation instanceof Delete d) {
+      m = mutation(d);
+    } else {
+      throw new IllegalArgumentException("checkAndMutate takes a Put or a Delete");
+    }
+    return engine.mutateRow(table, RowOperation.conditional(condition, m)).applied();
+  }
+
+  @Override
+  public Result increment(Increment increment) {
+    return update(increment);
+  }
+
+  @Override
+  public Result append(Append append) {
+    return update(append);
+  }
+
+  private Result update(Update u) {
+    if (u.isEmpty()) {
+      throw new IllegalArgumentException("an increment or append needs at least one column");
+    }
+    Outcome o = engine.mutateRow(table, RowOperation.updates(u.row, u.columns(), u.durability(), u.returnResults()));
+    return o.values().isEmpty() ? Result.empty() : new Result(u.row, o.values());
   }
 
   private ScanQuery.Builder query(Query<?> q, ScanQuery.Builder b) {

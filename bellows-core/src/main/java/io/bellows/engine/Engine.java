@@ -1,5 +1,8 @@
 package io.bellows.engine;
 
+import io.bellows.atomic.ColumnUpdate;
+import io.bellows.atomic.Condition;
+import io.bellows.atomic.Outcome;
 import io.bellows.cell.Cell;
 import io.bellows.config.Durability;
 import io.bellows.config.EngineOptions;
@@ -91,13 +94,30 @@ public interface Engine extends AutoCloseable {
   void mutate(TableRef table, List<RowMutation> rows);
 
   /**
-   * Applies {@code mutation} only if the newest value of the column equals {@code expected}
-   * (null: the column is absent), atomically with the check. Returns whether it was applied.
+   * Applies one row's operation atomically (see {@link RowOperation}): checks its condition, writes
+   * its cells and the new values of its column updates under one row lock, with one WAL record.
+   * Returns whether it applied and, if asked, the cells the updates wrote. Bad input (an increment
+   * of a value that is not 8 bytes, overlapping updates) is an {@link IllegalArgumentException} and
+   * writes nothing.
    */
-  boolean checkAndMutate(TableRef table, byte[] family, byte[] qualifier, byte[] expected, RowMutation mutation);
+  Outcome mutateRow(TableRef table, RowOperation op);
+
+  /**
+   * Applies {@code mutation} only if the newest value of the column equals {@code expected} (null
+   * or empty: the column is absent or empty), atomically with the check. Returns whether it was
+   * applied.
+   */
+  default boolean checkAndMutate(TableRef table, byte[] family, byte[] qualifier, byte[] expected, RowMutation mutation) {
+    return mutateRow(table, RowOperation.conditional(Condition.ifEquals(family, qualifier, expected), mutation)).applied();
+  }
 
   /** Adds {@code amount} to an 8-byte counter column atomically and returns the new value. */
-  long increment(TableRef table, byte[] row, byte[] family, byte[] qualifier, long amount, Durability durability);
+  default long increment(TableRef table, byte[] row, byte[] family, byte[] qualifier, long amount, Durability durability) {
+    Outcome o = mutateRow(table, RowOperation.updates(row, List.of(ColumnUpdate.increment(family, qualifier, amount)),
+        durability, true));
+    Cell c = o.values().get(0);
+    return io.bellows.util.Bytes.getLong(c.array(), c.valueOffset());
+  }
 
   /**
    * Opens a read of the table's rows; the caller closes it. Each region is read at its read point

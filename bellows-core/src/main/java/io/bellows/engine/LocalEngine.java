@@ -1,5 +1,6 @@
 package io.bellows.engine;
 
+import io.bellows.atomic.Outcome;
 import io.bellows.cache.BlockCache;
 import io.bellows.cell.Cell;
 import io.bellows.config.Durability;
@@ -845,16 +846,10 @@ public final class LocalEngine implements Engine {
   }
 
   @Override
-  public boolean checkAndMutate(TableRef table, byte[] family, byte[] qualifier, byte[] expected,
-      RowMutation m) {
-    return onRow(table, m.row(), r -> r.checkAndMutate(m.row(), family,
-        qualifier, expected, m.cells(), m.wholeRowDeleteTs(), m.durability()));
-  }
-
-  @Override
-  public long increment(TableRef table, byte[] row, byte[] family, byte[] qualifier, long amount,
-      Durability durability) {
-    return onRow(table, row, r -> r.increment(row, family, qualifier, amount, durability));
+  public Outcome mutateRow(TableRef table, RowOperation op) {
+    RowMutation m = op.mutation();
+    return onRow(table, m.row(), r -> r.mutateRow(m.row(), op.condition(), m.cells(), m.wholeRowDeleteTs(),
+        op.updates(), m.durability(), op.returnValues()));
   }
 
   /**

@@ -1,5 +1,8 @@
 package io.bellows.region;
 
+import io.bellows.atomic.ColumnUpdate;
+import io.bellows.atomic.Condition;
+import io.bellows.atomic.Outcome;
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellType;
 import io.bellows.cell.Cells;
@@ -381,64 +384,120 @@ public final class Region implements AutoCloseable {
   }
 
   /**
-   * Applies the mutation only if the column's newest visible value equals {@code expected} (null:
-   * absent). Check and write happen under the row lock, so no other write to the row interleaves.
+   * One row's atomic operation: if {@code condition} holds (null: no condition), writes {@code
+   * cells} (or the whole-row delete) and the new values of {@code updates}, all with one sequence id
+   * in one WAL record (one {@code apply}). Check, reads of the updated columns and write happen
+   * under the row lock, so no other write to the row interleaves and a reader sees all of it or
+   * none. Each update's new value comes from its column's newest visible value before this
+   * operation and is written at {@code max(now, that value's timestamp)}, so it sorts as the
+   * newest version even within one millisecond (a timestamp tie goes to the higher sequence id).
+   *
+   * <p>Bad input throws {@link IllegalArgumentException} before anything is written: an update of a
+   * column twice, an update of a column that {@code cells} also write or delete (or whose family
+   * they delete), an increment of a value that is not 8 bytes (the message names the column), a
+   * new value above the maximum value size. An unknown family, in the condition too, throws {@link
+   * NoSuchColumnFamilyException}.
+   *
+   * @return whether it applied and, if {@code returnValues}, the cells the updates wrote
    */
-  public boolean checkAndMutate(byte[] row, byte[] family, byte[] qualifier, byte[] expected,
-      List<Cell> cells, long wholeRowDeleteTs, Durability durability) {
-    store(family);
+  public Outcome mutateRow(byte[] row, Condition condition, List<Cell> cells, long wholeRowDeleteTs,
+      List<ColumnUpdate> updates, Durability durability, boolean returnValues) {
+    if (condition != null && !condition.isFilter()) {
+      store(condition.family());
+    }
     List<Cell> expanded = expandWholeRowDelete(row, cells, wholeRowDeleteTs);
     validate(row, expanded);
-    waitIfBlocked(expanded);
-    ReentrantLock lock = rowLocks.lockFor(row);
-    lock.lock();
-    try {
-      Cell current = latestCell(row, family, qualifier);
-      byte[] actual = current == null ? null : current.value();
-      boolean matches = expected == null ? actual == null : actual != null && Bytes.compare(expected, actual) == 0;
-      if (!matches) {
-        return false;
-      }
-      apply(row, expanded, durability);
-    } finally {
-      lock.unlock();
+    checkUpdates(updates, expanded);
+    List<Cell> probe = new ArrayList<>(expanded);
+    for (ColumnUpdate u : updates) {
+      probe.add(Cells.put(row, u.family(), u.qualifier(), 0, new byte[8]));
     }
-    afterWrite(expanded);
-    return true;
-  }
-
-  /** Adds {@code amount} to an 8-byte counter column atomically and returns the new value. */
-  public long increment(byte[] row, byte[] family, byte[] qualifier, long amount, Durability durability) {
-    store(family);
-    List<Cell> probe = List.of(Cells.put(row, family, qualifier, 0, new byte[8]));
-    validate(row, probe);
     waitIfBlocked(probe);
     ReentrantLock lock = rowLocks.lockFor(row);
-    long result;
-    List<Cell> cells;
+    List<Cell> written;
+    List<Cell> values;
     lock.lock();
     try {
-      Cell current = latestCell(row, family, qualifier);
-      long base = 0;
-      long ts = services.options().clock().currentTimeMillis();
-      if (current != null) {
-        if (current.valueLength() != 8) {
-          throw new IllegalArgumentException("column " + Bytes.toStringBinary(family) + ":"
-              + Bytes.toStringBinary(qualifier) + " holds " + current.valueLength()
-              + " bytes, not an 8-byte counter");
-        }
-        base = Bytes.getLong(current.array(), current.valueOffset());
-        // A counter's new version must sort before the old one even within one millisecond.
-        ts = Math.max(ts, current.timestamp());
+      checkOpen(); // a split closed the region while this waited: nothing read, nothing written
+      if (condition != null && !condition.holds(readFor(row, condition))) {
+        return Outcome.NOT_APPLIED;
       }
-      result = base + amount;
-      cells = List.of(Cells.put(row, family, qualifier, ts, Bytes.toBytes(result)));
-      apply(row, cells, durability);
+      values = newValues(row, updates);
+      validate(row, values);
+      if (values.isEmpty()) {
+        written = expanded;
+      } else {
+        written = new ArrayList<>(expanded);
+        written.addAll(values);
+      }
+      apply(row, written, durability);
     } finally {
       lock.unlock();
     }
-    afterWrite(cells);
-    return result;
+    afterWrite(written);
+    if (!returnValues) {
+      return new Outcome(true, List.of());
+    }
+    List<Cell> sorted = new ArrayList<>(values);
+    sorted.sort(io.bellows.cell.CellComparator.INSTANCE);
+    return new Outcome(true, sorted);
+  }
+
+  /**
+   * Refuses updates that would leave the result undefined: one column updated twice, or updated and
+   * also written or deleted by the same operation (its cells would share a sequence id, and a
+   * tombstone at the same timestamp would hide the new value).
+   */
+  private void checkUpdates(List<ColumnUpdate> updates, List<Cell> cells) {
+    for (int i = 0; i < updates.size(); i++) {
+      ColumnUpdate u = updates.get(i);
+      store(u.family());
+      for (int j = 0; j < i; j++) {
+        if (u.sameColumn(updates.get(j))) {
+          throw new IllegalArgumentException("column " + u.column() + " is updated twice in one operation");
+        }
+      }
+      for (Cell c : cells) {
+        boolean familyDelete = c.type() == CellType.DELETE_FAMILY && Bytes.equals(c.array(), c.familyOffset(),
+            c.familyLength(), u.family(), 0, u.family().length);
+        if (familyDelete || u.sameColumn(c)) {
+          throw new IllegalArgumentException("column " + u.column() + " is both updated and "
+              + (familyDelete ? "deleted with its family" : "written or deleted") + " in one operation");
+        }
+      }
+    }
+  }
+
+  /** What the condition reads: its column's newest version in its time range, or the filtered row. */
+  private List<Cell> readFor(byte[] row, Condition condition) {
+    ScanQuery.Builder q = ScanQuery.builder().singleRow(row).readPoint(Long.MAX_VALUE)
+        .timeRange(condition.minTimestamp(), condition.maxTimestamp());
+    if (condition.isFilter()) {
+      q.filter(condition.filter());
+    } else {
+      q.addColumn(condition.family(), condition.qualifier());
+    }
+    return readLatest(q.build());
+  }
+
+  /**
+   * The cells the updates write: each from its column's newest value (in the update's time range),
+   * stamped {@code max(now, that value's timestamp)}.
+   */
+  private List<Cell> newValues(byte[] row, List<ColumnUpdate> updates) {
+    if (updates.isEmpty()) {
+      return List.of();
+    }
+    long now = services.options().clock().currentTimeMillis();
+    List<Cell> out = new ArrayList<>(updates.size());
+    for (ColumnUpdate u : updates) {
+      List<Cell> read = readLatest(ScanQuery.builder().singleRow(row).addColumn(u.family(), u.qualifier())
+          .timeRange(u.minTimestamp(), u.maxTimestamp()).readPoint(Long.MAX_VALUE).build());
+      Cell current = read.isEmpty() ? null : read.get(0);
+      long ts = current == null ? now : Math.max(now, current.timestamp());
+      out.add(Cells.put(row, u.family(), u.qualifier(), ts, u.newValue(current)));
+    }
+    return out;
   }
 
   private List<Cell> expandWholeRowDelete(byte[] row, List<Cell> cells, long wholeRowDeleteTs) {
@@ -599,12 +658,18 @@ public final class Region implements AutoCloseable {
 
   /** The newest visible cell of a column including all completed writes (caller holds the row lock). */
   private Cell latestCell(byte[] row, byte[] family, byte[] qualifier) {
-    ScanQuery q = ScanQuery.builder().singleRow(row).addColumn(family, qualifier).readPoint(Long.MAX_VALUE).build();
+    List<Cell> cells = readLatest(ScanQuery.builder().singleRow(row).addColumn(family, qualifier)
+        .readPoint(Long.MAX_VALUE).build());
+    return cells.isEmpty() ? null : cells.get(0);
+  }
+
+  /** A single-row read including all completed writes (caller holds the row lock). */
+  private List<Cell> readLatest(ScanQuery q) {
     List<Cell> cells = new ArrayList<>();
     try (RegionScanner s = new RegionScanner(this, q, Long.MAX_VALUE, false)) {
       s.nextRow(cells);
     }
-    return cells.isEmpty() ? null : cells.get(0);
+    return cells;
   }
 
   /**

@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
+import io.bellows.atomic.ColumnUpdate;
+import io.bellows.atomic.Condition;
 import io.bellows.cell.Cell;
+import io.bellows.client.Append;
 import io.bellows.client.Bellows;
 import io.bellows.client.Delete;
 import io.bellows.client.Get;
+import io.bellows.client.Increment;
 import io.bellows.client.Mutation;
 import io.bellows.client.Put;
 import io.bellows.client.Query;
@@ -18,6 +22,9 @@ import io.bellows.client.Table;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knob;
 import io.bellows.config.Knobs;
+import io.bellows.filter.ByteComparator;
+import io.bellows.filter.CompareOperator;
+import io.bellows.filter.ValueFilter;
 import io.bellows.scan.ScanQuery;
 import io.bellows.config.BloomType;
 import io.bellows.schema.ColumnFamilyDescriptor;
@@ -47,7 +54,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The engine-wide randomized model test: one seeded stream of operations (puts, batch puts, every
- * kind of delete, increments, check-and-put/delete, flushes, minor and major compactions, close and
+ * kind of delete, increments and appends of one or several columns, check-and-put/delete under
+ * every compare operator, time ranges and filter conditions, flushes, minor and major compactions, close and
  * reopen, clock advances) is applied both to a real {@link Bellows} engine and to {@link
  * ReferenceTable}, and after every few operations random gets and scans must return the same cells
  * (row, family, qualifier, timestamp, type, value) from both.
@@ -305,8 +313,10 @@ class EngineModelTest {
         for (Delete d : deletes) {
           model.mutate(d.row(), d.cells(), d.isWholeRow() ? d.timestamp() : -1, now());
         }
-      } else if (p < 580) {
+      } else if (p < 560) {
         increment();
+      } else if (p < 580) {
+        append();
       } else if (p < 640) {
         checkAndPut();
       } else if (p < 690) {
@@ -372,6 +382,20 @@ class EngineModelTest {
 
     private void increment() {
       byte[] row = pick(ROWS);
+      if (random.nextBoolean()) {
+        // Several columns at once: one atomic operation.
+        Increment inc = new Increment(row);
+        for (byte[][] column : distinctColumns(true)) {
+          inc.addColumn(column[0], column[1], random.nextInt(21) - 5);
+        }
+        if (random.nextInt(6) == 0) {
+          long min = START_MILLIS + 500L * random.nextInt(8);
+          inc.setTimeRange(min, min + 500L * (1 + random.nextInt(6)));
+        }
+        log("increment " + str(row) + " " + inc.columns());
+        updateAndCompare(row, inc.columns(), () -> table.increment(inc));
+        return;
+      }
       byte[] family = pickFamily();
       byte[] qualifier = random.nextInt(5) == 0 ? pick(QUALIFIERS) : COUNTER;
       long amount = random.nextInt(21) - 5;
@@ -387,29 +411,94 @@ class EngineModelTest {
       assertThat(table.incrementColumnValue(row, family, qualifier, amount)).as(context()).isEqualTo(expected);
     }
 
+    private void append() {
+      byte[] row = pick(ROWS);
+      Append app = new Append(row);
+      for (byte[][] column : distinctColumns(false)) {
+        byte[] suffix = new byte[random.nextInt(4) == 0 ? 0 : 1 + random.nextInt(12)];
+        random.nextBytes(suffix);
+        app.addColumn(column[0], column[1], suffix);
+      }
+      log("append " + str(row) + " " + app.columns());
+      updateAndCompare(row, app.columns(), () -> table.append(app));
+    }
+
+    /** 1 to 3 distinct columns (family, qualifier), counters mostly when {@code counters}. */
+    private List<byte[][]> distinctColumns(boolean counters) {
+      List<byte[][]> out = new ArrayList<>();
+      Set<String> seen = new LinkedHashSet<>();
+      for (int n = 1 + random.nextInt(3); n > 0; n--) {
+        byte[] family = pickFamily();
+        byte[] qualifier = counters && random.nextInt(4) > 0 ? COUNTER : pick(QUALIFIERS);
+        if (seen.add(str(family) + ":" + str(qualifier))) {
+          out.add(new byte[][] {family, qualifier});
+        }
+      }
+      return out;
+    }
+
+    /** Runs an increment or append on the engine and the model: same new cells, or both refuse. */
+    private void updateAndCompare(byte[] row, List<ColumnUpdate> updates, java.util.function.Supplier<Result> engineCall) {
+      List<Cell> expected;
+      try {
+        expected = model.mutateRow(row, null, List.of(), -1, updates, now());
+      } catch (IllegalArgumentException e) {
+        assertThatThrownBy(engineCall::get).as(context()).isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("8-byte counter");
+        return;
+      }
+      compare("new values", List.of(engineCall.get()), List.of(expected), true);
+    }
+
     private void checkAndPut() {
       byte[] row = pick(ROWS);
-      byte[] family = pickFamily();
-      byte[] qualifier = pick(QUALIFIERS);
-      byte[] expected = expectedValue(row, family, qualifier);
+      Condition condition = randomCondition(row);
       Put put = randomPut(row);
-      log("checkAndPut " + str(family) + ":" + str(qualifier) + "==" + show(expected) + " then " + describe(put));
-      boolean applied = table.checkAndPut(row, family, qualifier, expected, put);
-      boolean modelApplied = model.checkAndMutate(row, family, qualifier, expected, put.cells(), -1, now());
+      log("checkAndPut " + describe(condition) + " then " + describe(put));
+      boolean applied = table.checkAndMutate(condition, put);
+      boolean modelApplied = model.mutateRow(row, condition, put.cells(), -1, List.of(), now()) != null;
       assertThat(applied).as(context()).isEqualTo(modelApplied);
     }
 
     private void checkAndDelete() {
       byte[] row = pick(ROWS);
-      byte[] family = pickFamily();
-      byte[] qualifier = pick(QUALIFIERS);
-      byte[] expected = expectedValue(row, family, qualifier);
+      Condition condition = randomCondition(row);
       Delete d = randomDelete(row);
-      log("checkAndDelete " + str(family) + ":" + str(qualifier) + "==" + show(expected) + " then " + describe(d));
-      boolean applied = table.checkAndDelete(row, family, qualifier, expected, d);
-      boolean modelApplied = model.checkAndMutate(row, family, qualifier, expected, d.cells(),
-          d.isWholeRow() ? d.timestamp() : -1, now());
+      log("checkAndDelete " + describe(condition) + " then " + describe(d));
+      boolean applied = table.checkAndMutate(condition, d);
+      boolean modelApplied = model.mutateRow(row, condition, d.cells(), d.isWholeRow() ? d.timestamp() : -1, List.of(),
+          now()) != null;
       assertThat(applied).as(context()).isEqualTo(modelApplied);
+    }
+
+    /**
+     * A condition on the row: mostly a column compared by a random operator (EQUAL most often) with
+     * a value that is half the time the current one; sometimes a filter (a value some cell holds, or
+     * not); a quarter of them within a time range around the timestamps in use.
+     */
+    private Condition randomCondition(byte[] row) {
+      Condition c;
+      if (random.nextInt(8) == 0) {
+        List<List<Cell>> current = model.read(ScanQuery.builder().singleRow(row).build(), now());
+        byte[] value = randomValue();
+        if (!current.isEmpty() && random.nextBoolean()) {
+          List<Cell> cells = current.get(0);
+          value = cells.get(random.nextInt(cells.size())).value();
+        }
+        c = Condition.ifRowPasses(new ValueFilter(CompareOperator.EQUAL, ByteComparator.binary(value)));
+      } else {
+        byte[] family = pickFamily();
+        byte[] qualifier = pick(QUALIFIERS);
+        CompareOperator[] ops = CompareOperator.values();
+        CompareOperator op = random.nextInt(3) == 0 ? CompareOperator.EQUAL : ops[random.nextInt(ops.length)];
+        c = Condition.column(family, qualifier, op, expectedValue(row, family, qualifier));
+      }
+      if (random.nextInt(4) == 0) {
+        long min = random.nextBoolean() ? 0 : START_MILLIS + 500L * random.nextInt(8);
+        long max = (min == 0 ? START_MILLIS : min) + 500L * (1 + random.nextInt(6));
+        c = c.timeRange(min, max);
+      }
+      return c;
     }
 
     /** The value a check compares with: half the time the current one (a match), else absent or some other. */
@@ -743,6 +832,14 @@ class EngineModelTest {
       }
     }
     return sb.append(" }").toString();
+  }
+
+  private static String describe(Condition c) {
+    String range = c.isAllTime() ? "" : " in [" + c.minTimestamp() + ", " + c.maxTimestamp() + ")";
+    if (c.isFilter()) {
+      return "row has value " + show(((ValueFilter) c.filter()).comparator().operand()) + range;
+    }
+    return str(c.family()) + ":" + str(c.qualifier()) + " " + c.operator() + " " + show(c.expected()) + range;
   }
 
   private static String showRow(List<Cell> cells) {

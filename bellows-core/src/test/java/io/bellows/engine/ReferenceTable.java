@@ -1,9 +1,14 @@
 package io.bellows.engine;
 
+import io.bellows.atomic.ColumnUpdate;
+import io.bellows.atomic.Condition;
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellComparator;
 import io.bellows.cell.CellType;
 import io.bellows.cell.Cells;
+import io.bellows.filter.ByteComparator;
+import io.bellows.filter.CompareOperator;
+import io.bellows.filter.ValueFilter;
 import io.bellows.scan.ReferenceReader;
 import io.bellows.scan.ScanQuery;
 import io.bellows.schema.ColumnFamilyDescriptor;
@@ -21,7 +26,8 @@ import java.util.Map;
  * compactions — those must not change what a reader sees. It does model the two things that do:
  * how the region stamps a mutation (LATEST → now; a DELETE of the latest version resolves to the
  * newest visible version's timestamp or is dropped; a whole-row delete is a DELETE_FAMILY per
- * family; increments write ts = max(now, current ts)), and major compaction, which is applied with
+ * family; increments and appends write ts = max(now, current ts), all cells of an operation with one
+ * sequence id; conditions by HBase's rules), and major compaction, which is applied with
  * {@link ReferenceReader#majorCompact} to every family.
  *
  * <p>Not thread-safe; one test thread drives it. Invariant: {@code nextSeqId} is larger than every
@@ -74,16 +80,100 @@ final class ReferenceTable {
     }
   }
 
-  /** Like the region's check-and-mutate: applies the mutation iff the newest value equals {@code expected}. */
+  /** Like the region's check-and-mutate with an equality condition (null or empty: absent or empty). */
   boolean checkAndMutate(byte[] row, byte[] family, byte[] qualifier, byte[] expected, List<Cell> cells,
       long wholeRowDeleteTs, long now) {
-    Cell current = latest(row, family, qualifier, now);
-    byte[] actual = current == null ? null : current.value();
-    boolean matches = expected == null ? actual == null : actual != null && Bytes.compare(expected, actual) == 0;
-    if (matches) {
-      mutate(row, cells, wholeRowDeleteTs, now);
+    return mutateRow(row, Condition.ifEquals(family, qualifier, expected), cells, wholeRowDeleteTs, List.of(), now) != null;
+  }
+
+  /**
+   * Like the region's atomic row operation: if the condition holds (null: none), writes the cells
+   * and the updates' new values with one sequence id. Returns the update cells written (in cell
+   * order), or null if the condition failed. Throws IllegalArgumentException (writing nothing) if an
+   * increment meets a value that is not 8 bytes.
+   */
+  List<Cell> mutateRow(byte[] row, Condition condition, List<Cell> cells, long wholeRowDeleteTs,
+      List<ColumnUpdate> updates, long now) {
+    if (condition != null && !holds(row, condition, now)) {
+      return null;
     }
-    return matches;
+    List<Cell> values = new ArrayList<>();
+    for (ColumnUpdate u : updates) {
+      String family = Bytes.str(u.family());
+      List<Cell> read = ReferenceReader.read(cellsByFamily.get(family), ScanQuery.builder().singleRow(row)
+          .addColumn(u.family(), u.qualifier()).timeRange(u.minTimestamp(), u.maxTimestamp()).build(),
+          descriptor.family(family), now);
+      Cell current = read.isEmpty() ? null : read.get(0);
+      byte[] value;
+      if (u.kind() == ColumnUpdate.Kind.INCREMENT) {
+        if (current != null && current.valueLength() != 8) {
+          throw new IllegalArgumentException("not an 8-byte counter");
+        }
+        value = Bytes.toBytes((current == null ? 0 : Bytes.getLong(current.value(), 0)) + u.amount());
+      } else {
+        byte[] old = current == null ? Bytes.EMPTY : current.value();
+        value = java.util.Arrays.copyOf(old, old.length + u.operand().length);
+        System.arraycopy(u.operand(), 0, value, old.length, u.operand().length);
+      }
+      long ts = current == null ? now : Math.max(now, current.timestamp());
+      values.add(Cells.put(row, u.family(), u.qualifier(), ts, value));
+    }
+    if (wholeRowDeleteTs >= 0) {
+      mutate(row, cells, wholeRowDeleteTs, now);
+    } else {
+      List<Cell> all = new ArrayList<>(cells);
+      all.addAll(values);
+      mutate(row, all, -1, now);
+    }
+    values.sort(CellComparator.INSTANCE);
+    return values;
+  }
+
+  /**
+   * Whether a condition holds at {@code now}, by HBase's rules written out here on their own: a
+   * column's newest version in the time range compared as compare(expected, stored), unsigned; an
+   * empty expected value asks about absence. Of filter conditions the model knows one kind, a
+   * {@link ValueFilter} with {@code EQUAL} and a binary comparator: some newest cell of the row in
+   * the time range holds the operand.
+   */
+  boolean holds(byte[] row, Condition c, long now) {
+    ScanQuery.Builder q = ScanQuery.builder().singleRow(row).timeRange(c.minTimestamp(), c.maxTimestamp());
+    if (c.isFilter()) {
+      ValueFilter f = (ValueFilter) c.filter();
+      if (f.operator() != CompareOperator.EQUAL || f.comparator().kind() != ByteComparator.Kind.BINARY) {
+        throw new IllegalArgumentException("the model knows ValueFilter EQUAL binary only");
+      }
+      for (List<Cell> r : read(q.build(), now)) {
+        for (Cell cell : r) {
+          if (java.util.Arrays.equals(cell.value(), f.comparator().operand())) {
+            return true;
+          }
+        }
+      }
+      return false;
+    }
+    String family = Bytes.str(c.family());
+    List<Cell> column = ReferenceReader.read(cellsByFamily.get(family), q.addColumn(c.family(), c.qualifier()).build(),
+        descriptor.family(family), now);
+    byte[] stored = column.isEmpty() ? null : column.get(0).value();
+    byte[] expected = c.expected();
+    if (expected.length == 0) {
+      boolean asksPresence = c.operator() == CompareOperator.NOT_EQUAL;
+      return stored == null ? !asksPresence : (stored.length == 0) != asksPresence;
+    }
+    if (stored == null) {
+      return false;
+    }
+    int cmp = java.util.Arrays.compareUnsigned(expected, stored);
+    switch (c.operator()) {
+      case LESS: return cmp < 0;
+      case LESS_OR_EQUAL: return cmp <= 0;
+      case EQUAL: return cmp == 0;
+      case NOT_EQUAL: return cmp != 0;
+      case GREATER_OR_EQUAL: return cmp >= 0;
+      case GREATER: return cmp > 0;
+      default: return false;
+    }
   }
 
   /**
@@ -91,19 +181,8 @@ final class ReferenceTable {
    * newest value is not 8 bytes.
    */
   long increment(byte[] row, byte[] family, byte[] qualifier, long amount, long now) {
-    Cell current = latest(row, family, qualifier, now);
-    long base = 0;
-    long ts = now;
-    if (current != null) {
-      if (current.valueLength() != 8) {
-        throw new IllegalArgumentException("not an 8-byte counter");
-      }
-      base = Bytes.getLong(current.array(), current.valueOffset());
-      ts = Math.max(ts, current.timestamp());
-    }
-    long result = base + amount;
-    mutate(row, List.of(Cells.put(row, family, qualifier, ts, Bytes.toBytes(result))), -1, now);
-    return result;
+    List<Cell> cells = mutateRow(row, null, List.of(), -1, List.of(ColumnUpdate.increment(family, qualifier, amount)), now);
+    return Bytes.getLong(cells.get(0).value(), 0);
   }
 
   /** The newest visible version of a column at {@code now}, or null. */

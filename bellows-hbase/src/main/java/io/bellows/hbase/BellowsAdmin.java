@@ -1,12 +1,14 @@
 package io.bellows.hbase;
 
 import io.bellows.engine.Engine;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.TableNotDisabledException;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.RegionInfo;
@@ -16,7 +18,8 @@ import org.apache.hadoop.hbase.client.TableDescriptor;
 /**
  * The supported part of HBase's {@link Admin}: tables (create with split keys, delete, disable,
  * enable, exists, list, describe), flush, compactions, split and the region list. {@link
- * Unsupported} makes it an {@code Admin} whose other methods throw.
+ * Unsupported} makes it an {@code Admin} whose other methods throw, and gives HBase's exceptions
+ * for Bellows' ({@link Exceptions}).
  */
 public final class BellowsAdmin {
   private final Engine engine;
@@ -49,15 +52,24 @@ public final class BellowsAdmin {
     engine.createTable(Convert.descriptor(d), Arrays.asList(splitKeys));
   }
 
-  public void deleteTable(TableName t) {
-    engine.dropTable(Convert.name(t));
+  /** As HBase: an enabled table is refused with {@link TableNotDisabledException}. */
+  public void deleteTable(TableName t) throws IOException {
+    try {
+      engine.dropTable(Convert.name(t));
+    } catch (io.bellows.util.TableNotEnabledException e) { // Bellows says: disable it first
+      throw (IOException) new TableNotDisabledException(e.getMessage()).initCause(e);
+    }
   }
 
   public void disableTable(TableName t) {
     engine.disableTable(Convert.name(t));
   }
 
-  public void enableTable(TableName t) {
+  /** As HBase: an enabled table is refused with {@link TableNotDisabledException}. */
+  public void enableTable(TableName t) throws IOException {
+    if (engine.isTableEnabled(Convert.name(t))) {
+      throw new TableNotDisabledException(t);
+    }
     engine.enableTable(Convert.name(t));
   }
 

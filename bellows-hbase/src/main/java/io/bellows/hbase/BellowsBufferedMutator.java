@@ -14,7 +14,9 @@ import org.apache.hadoop.hbase.client.Table;
 /**
  * Buffers mutations and writes them as one batch when their heap size reaches the write buffer size,
  * on {@link #flush()} and on {@link #close()}. Failed mutations go to the exception listener if one is
- * set (HBase's contract), else the flush throws. Thread-safe (one lock), as HBase's is.
+ * set (HBase's contract), else the flush throws: a {@link RetriesExhaustedWithDetailsException}
+ * naming each failed row with HBase's exception for it (the table's batch gives it so). Thread-safe
+ * (one lock), as HBase's is.
  */
 final class BellowsBufferedMutator implements BufferedMutator {
   /** HBase's default write buffer: {@code hbase.client.write.buffer}, 2 MiB. */

@@ -65,24 +65,25 @@ public final class BellowsConnection implements Connection {
     return conf;
   }
 
+  /** Fails at once for a missing table ({@code TableNotFoundException}), as HBase's first call would. */
   @Override
-  public Table getTable(TableName name) {
+  public Table getTable(TableName name) throws IOException {
     checkOpen();
-    return BellowsTable.create(engine, name, conf);
+    return Exceptions.io(() -> BellowsTable.create(engine, name, conf));
   }
 
   @Override
-  public Table getTable(TableName name, ExecutorService pool) {
+  public Table getTable(TableName name, ExecutorService pool) throws IOException {
     return getTable(name);
   }
 
   @Override
-  public BufferedMutator getBufferedMutator(TableName name) {
+  public BufferedMutator getBufferedMutator(TableName name) throws IOException {
     return getBufferedMutator(new BufferedMutatorParams(name));
   }
 
   @Override
-  public BufferedMutator getBufferedMutator(BufferedMutatorParams params) {
+  public BufferedMutator getBufferedMutator(BufferedMutatorParams params) throws IOException {
     return new BellowsBufferedMutator(getTable(params.getTableName()), conf, params);
   }
 

@@ -1,20 +1,19 @@
 package io.bellows.hbase;
 
+import io.bellows.atomic.Outcome;
 import io.bellows.engine.Engine;
 import io.bellows.engine.RowMutation;
+import io.bellows.engine.RowOperation;
 import io.bellows.engine.TableRef;
 import io.bellows.scan.RowScanner;
-import io.bellows.scan.ScanQuery;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
-import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Append;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
@@ -23,7 +22,6 @@ import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Durability;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Increment;
-import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
@@ -33,13 +31,16 @@ import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.filter.CompareFilter;
 import org.apache.hadoop.hbase.io.TimeRange;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * The supported part of HBase's {@link Table} over a Bellows engine; {@link Unsupported} makes it a
- * {@code Table} whose other methods throw. Each method does what HBase documents, in the engine's
- * terms: a row's mutation is atomic, a batch is not (as in HBase).
+ * {@code Table} whose other methods throw, and turns Bellows' exceptions into HBase's ({@link
+ * Exceptions}). Each method does what HBase documents, in the engine's terms: a row's mutation is
+ * atomic, a batch is not (as in HBase); increments, appends, {@code RowMutations} and every form
+ * of {@code checkAndMutate} are one engine operation each ({@link RowOperations}).
  */
 public final class BellowsTable {
   private final Engine engine;
@@ -78,18 +79,27 @@ public final class BellowsTable {
   // ------------------------------------------------------------------ reads
 
   public Result get(Get get) {
-    try (RowScanner s = engine.scan(ref(), Convert.query(get))) {
+    TableRef t = ref();
+    checkFamilies(t, get.familySet());
+    try (RowScanner s = engine.scan(t, Convert.query(get))) {
       List<io.bellows.cell.Cell> cells = new ArrayList<>();
       s.nextRow(cells);
       return Convert.result(cells);
     }
   }
 
-  public Result[] get(List<Get> gets) {
+  /** Each get on its own; failed ones are reported together, as HBase's batch does. */
+  public Result[] get(List<Get> gets) throws IOException {
     Result[] out = new Result[gets.size()];
+    Exceptions.Failures failures = new Exceptions.Failures();
     for (int i = 0; i < out.length; i++) {
-      out[i] = get(gets.get(i));
+      try {
+        out[i] = get(gets.get(i));
+      } catch (RuntimeException e) {
+        failures.add(gets.get(i), e);
+      }
     }
+    failures.throwIfAny();
     return out;
   }
 
@@ -97,20 +107,33 @@ public final class BellowsTable {
     return !get(get).isEmpty();
   }
 
-  public boolean[] exists(List<Get> gets) {
-    boolean[] out = new boolean[gets.size()];
+  public boolean[] exists(List<Get> gets) throws IOException {
+    Result[] results = get(gets);
+    boolean[] out = new boolean[results.length];
     for (int i = 0; i < out.length; i++) {
-      out[i] = exists(gets.get(i));
+      out[i] = !results[i].isEmpty();
     }
     return out;
   }
 
-  public boolean[] existsAll(List<Get> gets) {
+  public boolean[] existsAll(List<Get> gets) throws IOException {
     return exists(gets);
   }
 
   public ResultScanner getScanner(Scan scan) {
-    return new Scanner(engine.scan(ref(), Convert.query(scan)), scan.getBatch());
+    TableRef t = ref();
+    checkFamilies(t, scan.getFamilyMap().keySet());
+    return new Scanner(engine.scan(t, Convert.query(scan)), scan.getBatch());
+  }
+
+  /** As HBase: a read naming a family the table lacks is refused (the engine would read nothing of it). */
+  private static void checkFamilies(TableRef t, java.util.Set<byte[]> families) {
+    for (byte[] f : families) {
+      if (t.descriptor().family(Bytes.toString(f)) == null) {
+        throw new io.bellows.util.NoSuchColumnFamilyException("table '" + t.name() + "' has no column family '"
+            + Bytes.toStringBinary(f) + "'");
+      }
+    }
   }
 
   public ResultScanner getScanner(byte[] family) {
@@ -133,7 +156,11 @@ public final class BellowsTable {
     }
 
     @Override
-    public Result next() {
+    public Result next() throws IOException {
+      return Exceptions.io(this::nextResult);
+    }
+
+    private Result nextResult() {
       if (pending.isEmpty()) {
         List<io.bellows.cell.Cell> cells = new ArrayList<>();
         if (!rows.nextRow(cells)) {
@@ -172,7 +199,11 @@ public final class BellowsTable {
         @Override
         public boolean hasNext() {
           if (next == null) {
-            next = Scanner.this.next();
+            try {
+              next = Scanner.this.next();
+            } catch (IOException e) {
+              throw new java.io.UncheckedIOException(e); // as HBase's scanners' iterators do
+            }
           }
           return next != null;
         }
@@ -196,60 +227,91 @@ public final class BellowsTable {
     engine.mutate(ref(), List.of(Convert.mutation(put)));
   }
 
-  public void put(List<Put> puts) {
-    List<RowMutation> rows = new ArrayList<>();
-    for (Put p : puts) {
-      rows.add(Convert.mutation(p));
+  /**
+   * As HBase: the puts go as one batch; if it is refused for bad input (which the engine finds
+   * before it applies anything), each put goes on its own and the failed ones are reported together
+   * in a {@link RetriesExhaustedWithDetailsException}, the others applied.
+   */
+  public void put(List<Put> puts) throws IOException {
+    TableRef t = ref();
+    try {
+      List<RowMutation> rows = new ArrayList<>();
+      for (Put p : puts) {
+        rows.add(Convert.mutation(p));
+      }
+      engine.mutate(t, rows);
+      return;
+    } catch (IllegalArgumentException | UnsupportedOperationException | io.bellows.util.NoSuchColumnFamilyException e) {
+      // nothing of the batch was applied: find the failing puts one by one
     }
-    engine.mutate(ref(), rows);
+    Exceptions.Failures failures = new Exceptions.Failures();
+    for (Put p : puts) {
+      try {
+        engine.mutate(t, List.of(Convert.mutation(p)));
+      } catch (RuntimeException e) {
+        failures.add(p, e);
+      }
+    }
+    failures.throwIfAny();
   }
 
   public void delete(Delete delete) {
     engine.mutate(ref(), List.of(Convert.mutation(delete)));
   }
 
-  /** As HBase: applied deletes are removed from the list; the failed ones stay and are reported. */
+  /**
+   * As HBase: applied deletes are removed from the list; the failed ones stay and are reported in a
+   * {@link RetriesExhaustedWithDetailsException}. One batch unless bad input makes it go one by one.
+   */
   public void delete(List<Delete> deletes) throws IOException {
-    List<Throwable> errors = new ArrayList<>();
-    List<Row> failed = new ArrayList<>();
+    TableRef t = ref();
+    try {
+      List<RowMutation> rows = new ArrayList<>();
+      for (Delete d : deletes) {
+        rows.add(Convert.mutation(d));
+      }
+      engine.mutate(t, rows);
+      deletes.clear();
+      return;
+    } catch (IllegalArgumentException | UnsupportedOperationException | io.bellows.util.NoSuchColumnFamilyException e) {
+      // nothing of the batch was applied: find the failing deletes one by one
+    }
+    Exceptions.Failures failures = new Exceptions.Failures();
     Iterator<Delete> it = deletes.iterator();
     while (it.hasNext()) {
       Delete d = it.next();
       try {
-        delete(d);
+        engine.mutate(t, List.of(Convert.mutation(d)));
         it.remove();
       } catch (RuntimeException e) {
-        errors.add(e);
-        failed.add(d);
+        failures.add(d, e);
       }
     }
-    throwIfFailed(errors, failed);
+    failures.throwIfAny();
   }
 
+  /** Puts, deletes, increments and appends of one row, atomically; the Result holds the increments' and appends' values. */
   public Result mutateRow(RowMutations rm) {
-    engine.mutate(ref(), List.of(Convert.mutation(rm)));
-    return Result.EMPTY_RESULT;
+    return atomically(rm);
   }
 
+  /** Each action on its own; results[i] is its Result, CheckAndMutateResult or translated error. */
   public void batch(List<? extends Row> actions, Object[] results) throws IOException {
-    List<Throwable> errors = new ArrayList<>();
-    List<Row> failed = new ArrayList<>();
+    Exceptions.Failures failures = new Exceptions.Failures();
     for (int i = 0; i < actions.size(); i++) {
       Row a = actions.get(i);
+      Object r;
       try {
-        Object r = apply(a);
-        if (results != null) {
-          results[i] = r;
-        }
+        r = apply(a);
       } catch (RuntimeException e) {
-        if (results != null) {
-          results[i] = e;
-        }
-        errors.add(e);
-        failed.add(a);
+        failures.add(a, e);
+        r = failures.last();
+      }
+      if (results != null) {
+        results[i] = r;
       }
     }
-    throwIfFailed(errors, failed);
+    failures.throwIfAny();
   }
 
   private Object apply(Row a) {
@@ -264,53 +326,30 @@ public final class BellowsTable {
       delete(d);
       return Result.EMPTY_RESULT;
     }
-    if (a instanceof Increment inc) {
-      return increment(inc);
+    if (a instanceof CheckAndMutate cam) {
+      return checkAndMutate(cam);
     }
-    if (a instanceof Append app) {
-      return append(app);
-    }
-    if (a instanceof RowMutations rm) {
-      return mutateRow(rm);
+    if (a instanceof Increment || a instanceof Append || a instanceof RowMutations) {
+      return atomically(a);
     }
     throw new UnsupportedOperationException(a.getClass().getSimpleName() + " in a batch is not supported by Bellows");
   }
 
-  private static void throwIfFailed(List<Throwable> errors, List<Row> failed) throws RetriesExhaustedWithDetailsException {
-    if (!errors.isEmpty()) {
-      List<String> where = new ArrayList<>();
-      failed.forEach(r -> where.add("bellows"));
-      throw new RetriesExhaustedWithDetailsException(errors, failed, where);
-    }
+  /**
+   * An increment, append or RowMutations as one engine operation; the values it wrote as a Result.
+   * A whole-row delete in a RowMutations takes the table's families from the handle.
+   */
+  private Result atomically(Row action) {
+    TableRef t = ref();
+    Outcome o = engine.mutateRow(t, RowOperations.operation(action, null, t.descriptor()));
+    return Convert.result(o.values());
   }
 
   // ------------------------------------------------------------------ read-modify-write
 
-  /**
-   * Each column of the increment is atomic on its own (one engine increment); the columns are not
-   * applied as one (HBase's are). The Result holds the new values.
-   */
+  /** All columns in one atomic engine operation (one row lock, one WAL record). The Result holds the new values. */
   public Result increment(Increment inc) {
-    if (!inc.getTimeRange().isAllTime()) {
-      throw new UnsupportedOperationException("Increment.setTimeRange is not supported by Bellows");
-    }
-    List<Cell> out = new ArrayList<>();
-    for (List<Cell> cs : inc.getFamilyCellMap().values()) {
-      for (Cell c : cs) {
-        byte[] f = CellUtil.cloneFamily(c);
-        byte[] q = CellUtil.cloneQualifier(c);
-        long v = engine.increment(ref(), inc.getRow(), f, q, Bytes.toLong(CellUtil.cloneValue(c)),
-            Convert.durability(inc.getDurability()));
-        out.add(new KeyValue(inc.getRow(), f, q, System.currentTimeMillis(), Bytes.toBytes(v)));
-      }
-    }
-    return inc.isReturnResults() ? sorted(out) : Result.EMPTY_RESULT;
-  }
-
-  /** A Result's cells must be in HBase's cell order (its lookups search them). */
-  private static Result sorted(List<Cell> cells) {
-    cells.sort(org.apache.hadoop.hbase.CellComparator.getInstance());
-    return Result.create(cells);
+    return atomically(inc);
   }
 
   public long incrementColumnValue(byte[] row, byte[] family, byte[] qualifier, long amount) {
@@ -321,44 +360,37 @@ public final class BellowsTable {
     return engine.increment(ref(), row, family, qualifier, amount, Convert.durability(d));
   }
 
-  /**
-   * Each column is appended atomically (a compare-and-set on its current value, retried); the
-   * columns are not applied as one.
-   */
+  /** All columns in one atomic engine operation, as {@link #increment}. */
   public Result append(Append app) {
-    List<Cell> out = new ArrayList<>();
-    for (List<Cell> cs : app.getFamilyCellMap().values()) {
-      for (Cell c : cs) {
-        byte[] f = CellUtil.cloneFamily(c);
-        byte[] q = CellUtil.cloneQualifier(c);
-        while (true) {
-          Result cur = get(new Get(app.getRow()).addColumn(f, q));
-          byte[] old = cur.getValue(f, q);
-          byte[] value = old == null ? CellUtil.cloneValue(c) : Bytes.add(old, CellUtil.cloneValue(c));
-          RowMutation m = Convert.mutation(new Put(app.getRow()).addColumn(f, q, value).setDurability(app.getDurability()));
-          if (engine.checkAndMutate(ref(), f, q, old, m)) {
-            out.add(new KeyValue(app.getRow(), f, q, System.currentTimeMillis(), value));
-            break;
-          }
-        }
-      }
-    }
-    return app.isReturnResults() ? sorted(out) : Result.EMPTY_RESULT;
+    return atomically(app);
   }
 
+  /**
+   * The condition (any operator, a time range, or a filter) and the action (put, delete, increment,
+   * append, RowMutations) in one atomic engine operation. The result carries the Result of an
+   * increment, append or RowMutations that applied, as HBase's does.
+   */
   public CheckAndMutateResult checkAndMutate(CheckAndMutate cam) {
-    if (cam.hasFilter()) {
-      throw new UnsupportedOperationException("CheckAndMutate with a filter condition is not supported by Bellows");
-    }
-    return new CheckAndMutateResult(check(cam.getRow(), cam.getFamily(), cam.getQualifier(), cam.getCompareOp(),
-        cam.getValue(), cam.getTimeRange(), cam.getAction()), null);
+    TableRef t = ref();
+    RowOperation op = RowOperations.operation(cam.getAction(), RowOperations.condition(cam), t.descriptor());
+    Outcome o = engine.mutateRow(t, op);
+    boolean returnsResult = !(cam.getAction() instanceof Put) && !(cam.getAction() instanceof Delete);
+    return new CheckAndMutateResult(o.applied(), o.applied() && returnsResult ? Convert.result(o.values()) : null);
   }
 
-  public List<CheckAndMutateResult> checkAndMutate(List<CheckAndMutate> cams) {
+  /** Each on its own (each atomic); failures are reported together, as HBase's batch does. */
+  public List<CheckAndMutateResult> checkAndMutate(List<CheckAndMutate> cams) throws IOException {
+    Exceptions.Failures failures = new Exceptions.Failures();
     List<CheckAndMutateResult> out = new ArrayList<>();
     for (CheckAndMutate c : cams) {
-      out.add(checkAndMutate(c));
+      try {
+        out.add(checkAndMutate(c));
+      } catch (RuntimeException e) {
+        failures.add(c, e);
+        out.add(null);
+      }
     }
+    failures.throwIfAny();
     return out;
   }
 
@@ -366,32 +398,58 @@ public final class BellowsTable {
     return new CheckBuilder(row, family);
   }
 
-  /** Only "equal" (or "absent") conditions are atomic in the engine; other operators are refused. */
-  private boolean check(byte[] row, byte[] family, byte[] qualifier, CompareOperator op, byte[] value, TimeRange tr,
-      Row action) {
-    if (op != CompareOperator.EQUAL) {
-      throw new UnsupportedOperationException("checkAndMutate with " + op + " is not supported by Bellows (EQUAL is)");
-    }
-    if (tr != null && !tr.isAllTime()) {
-      throw new UnsupportedOperationException("checkAndMutate with a time range is not supported by Bellows");
-    }
-    RowMutation m;
-    if (action instanceof RowMutations rm) {
-      m = Convert.mutation(rm);
-    } else if (action instanceof Put || action instanceof Delete) {
-      m = Convert.mutation((Mutation) action);
-    } else {
-      throw new UnsupportedOperationException("checkAndMutate of " + action.getClass().getSimpleName()
-          + " is not supported by Bellows");
-    }
-    return engine.checkAndMutate(ref(), family, qualifier == null ? new byte[0] : qualifier, value, m);
+  public Table.CheckAndMutateWithFilterBuilder checkAndMutate(byte[] row, org.apache.hadoop.hbase.filter.Filter filter) {
+    return new FilterCheckBuilder(row, filter);
   }
 
+  // The pre-builder forms (deprecated in HBase 2, same meaning: HBase's operand order throughout).
+
+  public boolean checkAndPut(byte[] row, byte[] family, byte[] qualifier, byte[] value, Put put) {
+    return checkAndPut(row, family, qualifier, CompareOperator.EQUAL, value, put);
+  }
+
+  public boolean checkAndPut(byte[] row, byte[] family, byte[] qualifier, CompareFilter.CompareOp op, byte[] value, Put put) {
+    return checkAndPut(row, family, qualifier, operator(op), value, put);
+  }
+
+  public boolean checkAndPut(byte[] row, byte[] family, byte[] qualifier, CompareOperator op, byte[] value, Put put) {
+    return checkAndMutate(CheckAndMutate.newBuilder(row).ifMatches(family, qualifier, op, value).build(put)).isSuccess();
+  }
+
+  public boolean checkAndDelete(byte[] row, byte[] family, byte[] qualifier, byte[] value, Delete delete) {
+    return checkAndDelete(row, family, qualifier, CompareOperator.EQUAL, value, delete);
+  }
+
+  public boolean checkAndDelete(byte[] row, byte[] family, byte[] qualifier, CompareFilter.CompareOp op, byte[] value,
+      Delete delete) {
+    return checkAndDelete(row, family, qualifier, operator(op), value, delete);
+  }
+
+  public boolean checkAndDelete(byte[] row, byte[] family, byte[] qualifier, CompareOperator op, byte[] value, Delete delete) {
+    return checkAndMutate(CheckAndMutate.newBuilder(row).ifMatches(family, qualifier, op, value).build(delete)).isSuccess();
+  }
+
+  public boolean checkAndMutate(byte[] row, byte[] family, byte[] qualifier, CompareFilter.CompareOp op, byte[] value,
+      RowMutations mutations) {
+    return checkAndMutate(row, family, qualifier, operator(op), value, mutations);
+  }
+
+  public boolean checkAndMutate(byte[] row, byte[] family, byte[] qualifier, CompareOperator op, byte[] value,
+      RowMutations mutations) {
+    return checkAndMutate(CheckAndMutate.newBuilder(row).ifMatches(family, qualifier, op, value).build(mutations))
+        .isSuccess();
+  }
+
+  private static CompareOperator operator(CompareFilter.CompareOp op) {
+    return CompareOperator.valueOf(op.name());
+  }
+
+  /** HBase's {@code checkAndMutate(row, family)} builder; each {@code then...} is one checkAndMutate. */
   private final class CheckBuilder implements Table.CheckAndMutateBuilder {
     private final byte[] row;
     private final byte[] family;
     private byte[] qualifier;
-    private CompareOperator op = CompareOperator.EQUAL;
+    private CompareOperator op;
     private byte[] value;
     private TimeRange timeRange;
 
@@ -421,24 +479,66 @@ public final class BellowsTable {
 
     @Override
     public Table.CheckAndMutateBuilder ifMatches(CompareOperator op, byte[] value) {
-      this.op = op;
+      this.op = Objects.requireNonNull(op, "compareOp is null");
       this.value = value;
       return this;
     }
 
-    @Override
-    public boolean thenPut(Put put) {
-      return check(row, family, qualifier, op, value, timeRange, put);
+    private CheckAndMutate.Builder condition() {
+      Objects.requireNonNull(op, "condition is null: call ifNotExists, ifEquals or ifMatches first");
+      return CheckAndMutate.newBuilder(row).ifMatches(family, qualifier, op, value).timeRange(timeRange);
     }
 
     @Override
-    public boolean thenDelete(Delete delete) {
-      return check(row, family, qualifier, op, value, timeRange, delete);
+    public boolean thenPut(Put put) throws IOException {
+      return Exceptions.io(() -> checkAndMutate(condition().build(put)).isSuccess());
     }
 
     @Override
-    public boolean thenMutate(RowMutations mutation) {
-      return check(row, family, qualifier, op, value, timeRange, mutation);
+    public boolean thenDelete(Delete delete) throws IOException {
+      return Exceptions.io(() -> checkAndMutate(condition().build(delete)).isSuccess());
+    }
+
+    @Override
+    public boolean thenMutate(RowMutations mutation) throws IOException {
+      return Exceptions.io(() -> checkAndMutate(condition().build(mutation)).isSuccess());
+    }
+  }
+
+  /** HBase's {@code checkAndMutate(row, filter)} builder. */
+  private final class FilterCheckBuilder implements Table.CheckAndMutateWithFilterBuilder {
+    private final byte[] row;
+    private final org.apache.hadoop.hbase.filter.Filter filter;
+    private TimeRange timeRange;
+
+    FilterCheckBuilder(byte[] row, org.apache.hadoop.hbase.filter.Filter filter) {
+      this.row = row;
+      this.filter = filter;
+    }
+
+    @Override
+    public Table.CheckAndMutateWithFilterBuilder timeRange(TimeRange tr) {
+      this.timeRange = tr;
+      return this;
+    }
+
+    private CheckAndMutate.Builder condition() {
+      return CheckAndMutate.newBuilder(row).ifMatches(filter).timeRange(timeRange);
+    }
+
+    @Override
+    public boolean thenPut(Put put) throws IOException {
+      return Exceptions.io(() -> checkAndMutate(condition().build(put)).isSuccess());
+    }
+
+    @Override
+    public boolean thenDelete(Delete delete) throws IOException {
+      return Exceptions.io(() -> checkAndMutate(condition().build(delete)).isSuccess());
+    }
+
+    @Override
+    public boolean thenMutate(RowMutations mutation) throws IOException {
+      return Exceptions.io(() -> checkAndMutate(condition().build(mutation)).isSuccess());
     }
   }
 

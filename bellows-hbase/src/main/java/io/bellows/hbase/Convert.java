@@ -54,7 +54,6 @@ import org.apache.hadoop.hbase.io.TimeRange;
 import org.apache.hadoop.hbase.MemoryCompactionPolicy;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Put;
-import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.KeepDeletedCells;
 
 /**
@@ -79,24 +78,6 @@ final class Convert {
       return new RowMutation(d.getRow(), cells(d), -1, durability(d.getDurability()));
     }
     throw new UnsupportedOperationException(m.getClass().getSimpleName() + " cannot be applied as a plain mutation");
-  }
-
-  /** All mutations of a RowMutations as one atomic row mutation. */
-  static RowMutation mutation(RowMutations rm) {
-    List<io.bellows.cell.Cell> cells = new ArrayList<>();
-    Durability durability = Durability.USE_DEFAULT;
-    for (Mutation m : rm.getMutations()) {
-      if (m instanceof Delete d && d.getFamilyCellMap().isEmpty()) {
-        throw new UnsupportedOperationException("a whole-row Delete inside RowMutations is not supported by Bellows;"
-            + " delete the families instead");
-      }
-      if (!(m instanceof Put) && !(m instanceof Delete)) {
-        throw new UnsupportedOperationException(m.getClass().getSimpleName() + " inside RowMutations is not supported by Bellows");
-      }
-      cells.addAll(cells(m));
-      durability = Durability.stronger(durability, durability(m.getDurability()));
-    }
-    return new RowMutation(rm.getRow(), cells, -1, durability);
   }
 
   private static List<io.bellows.cell.Cell> cells(Mutation m) {

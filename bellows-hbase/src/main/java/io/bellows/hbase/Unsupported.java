@@ -11,7 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Implements one of HBase's wide interfaces (Table, Admin: hundreds of methods) over a delegate
  * that has public methods for the part Bellows supports, matched by name and parameter types.
  * Every other method throws {@link UnsupportedOperationException} naming it, so nothing is ever
- * silently skipped.
+ * silently skipped. What a supported method throws reaches the caller as HBase's exception ({@link
+ * Exceptions}) where the interface method declares {@code IOException}.
  */
 final class Unsupported {
   private Unsupported() {}
@@ -34,7 +35,7 @@ final class Unsupported {
       try {
         return target.invoke(delegate, args);
       } catch (InvocationTargetException e) {
-        throw e.getCause();
+        throw Exceptions.thrownBy(method, e.getCause()); // Bellows' exceptions as HBase's
       }
     };
     return api.cast(Proxy.newProxyInstance(api.getClassLoader(), new Class<?>[] {api}, h));

@@ -12,12 +12,18 @@ import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.DoNotRetryIOException;
+import org.apache.hadoop.hbase.TableExistsException;
+import org.apache.hadoop.hbase.TableNotDisabledException;
+import org.apache.hadoop.hbase.TableNotEnabledException;
+import org.apache.hadoop.hbase.TableNotFoundException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Append;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.CheckAndMutateResult;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
@@ -45,6 +51,7 @@ import org.apache.hadoop.hbase.filter.RegexStringComparator;
 import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 import org.apache.hadoop.hbase.filter.SubstringComparator;
 import org.apache.hadoop.hbase.filter.ValueFilter;
+import org.apache.hadoop.hbase.io.TimeRange;
 import org.apache.hadoop.hbase.io.compress.Compression;
 import org.apache.hadoop.hbase.regionserver.BloomType;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -230,8 +237,6 @@ class HBaseClientTest {
         .build(new Delete(row))).isSuccess()).isFalse();
     assertThat(t.checkAndMutate(CheckAndMutate.newBuilder(row).ifEquals(F, Q, Bytes.toBytes("third"))
         .build(put("r", G, "q", 1, "ok"))).isSuccess()).isTrue();
-    assertThatThrownBy(() -> t.checkAndMutate(row, F).qualifier(Q).ifMatches(CompareOperator.GREATER, Bytes.toBytes("a"))
-        .thenPut(put("r", F, "q", 1, "x"))).isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("GREATER");
 
     assertThat(t.incrementColumnValue(row, F, Bytes.toBytes("n"), 5)).isEqualTo(5);
     Result inc = t.increment(new Increment(row).addColumn(F, Bytes.toBytes("n"), 2).addColumn(F, Bytes.toBytes("m"), 1));
@@ -244,6 +249,195 @@ class HBaseClientTest {
     Result after = t.get(new Get(row));
     assertThat(after.getValue(F, Bytes.toBytes("a"))).isEqualTo(Bytes.toBytes("1"));
     assertThat(after.getValue(F, Bytes.toBytes("s"))).isNull();
+  }
+
+  @Test
+  void checkAndMutateComparesInHBasesOperandOrder() throws IOException {
+    Table t = conn.getTable(T);
+    byte[] row = Bytes.toBytes("r");
+    t.put(put("r", F, "q", 1, "m"));
+    // HBase compares the given value with the stored one: LESS applies when the given value is less.
+    assertThat(t.checkAndMutate(row, F).qualifier(Q).ifMatches(CompareOperator.LESS, Bytes.toBytes("a"))
+        .thenPut(put("r", G, "less", 1, "x"))).as("'a' < 'm'").isTrue();
+    assertThat(t.checkAndMutate(row, F).qualifier(Q).ifMatches(CompareOperator.GREATER, Bytes.toBytes("a"))
+        .thenPut(put("r", G, "greater", 1, "x"))).isFalse();
+    assertThat(t.checkAndMutate(row, F).qualifier(Q).ifMatches(CompareOperator.GREATER_OR_EQUAL, Bytes.toBytes("m"))
+        .thenPut(put("r", G, "ge", 1, "x"))).isTrue();
+    assertThat(t.checkAndMutate(row, F).qualifier(Q).ifMatches(CompareOperator.NOT_EQUAL, null)
+        .thenPut(put("r", G, "present", 1, "x"))).as("NOT_EQUAL null: the column is there").isTrue();
+    assertThat(t.checkAndMutate(row, F).qualifier(Bytes.toBytes("absent")).ifMatches(CompareOperator.NOT_EQUAL, Bytes.toBytes("v"))
+        .thenPut(put("r", G, "ne-absent", 1, "x"))).as("an absent column matches no value").isFalse();
+    assertThat(t.checkAndMutate(row, F).qualifier(Q).ifMatches(CompareOperator.NO_OP, Bytes.toBytes("m"))
+        .thenPut(put("r", G, "noop", 1, "x"))).isFalse();
+    assertThat(t.checkAndPut(row, F, Q, CompareOperator.LESS_OR_EQUAL, Bytes.toBytes("m"), put("r", G, "old-api", 1, "x")))
+        .as("the pre-builder form means the same").isTrue();
+    assertThat(t.checkAndDelete(row, F, Q, org.apache.hadoop.hbase.filter.CompareFilter.CompareOp.GREATER,
+        Bytes.toBytes("z"), new Delete(row).addColumns(G, Bytes.toBytes("old-api")))).as("'z' > 'm'").isTrue();
+    Result r = t.get(new Get(row).addFamily(G));
+    assertThat(r.getFamilyMap(G).keySet()).extracting(Bytes::toString).containsExactly("ge", "less", "present");
+
+    assertThatThrownBy(() -> t.checkAndMutate(row, F).qualifier(Q).thenPut(put("r", G, "x", 1, "x")))
+        .as("a condition must be given, as in HBase").isInstanceOf(NullPointerException.class);
+  }
+
+  @Test
+  void checkAndMutateWithATimeRangeOrAFilter() throws IOException {
+    Table t = conn.getTable(T);
+    byte[] row = Bytes.toBytes("r");
+    t.put(put("r", F, "q", 10, "old"));
+    t.put(put("r", F, "q", 20, "new"));
+    assertThat(t.checkAndMutate(row, F).qualifier(Q).ifEquals(Bytes.toBytes("old")).thenPut(put("r", G, "a", 1, "x"))).isFalse();
+    assertThat(t.checkAndMutate(row, F).qualifier(Q).timeRange(TimeRange.between(0, 15)).ifEquals(Bytes.toBytes("old"))
+        .thenPut(put("r", G, "a", 1, "x"))).as("the newest version in [0, 15) is 'old'").isTrue();
+    assertThat(t.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(F, Q).timeRange(TimeRange.from(30))
+        .build(put("r", G, "b", 1, "x"))).isSuccess()).as("nothing from 30 on").isTrue();
+
+    assertThat(t.checkAndMutate(row, new SingleColumnValueFilter(F, Q, CompareOperator.EQUAL, new BinaryComparator(Bytes.toBytes("new"))))
+        .thenPut(put("r", G, "c", 1, "x"))).isTrue();
+    assertThat(t.checkAndMutate(row, new ValueFilter(CompareOperator.EQUAL, new BinaryComparator(Bytes.toBytes("nothing"))))
+        .thenDelete(new Delete(row))).isFalse();
+    assertThat(t.checkAndMutate(row, new ValueFilter(CompareOperator.EQUAL, new BinaryComparator(Bytes.toBytes("new"))))
+        .timeRange(TimeRange.between(0, 15)).thenPut(put("r", G, "d", 1, "x"))).as("'new' is outside [0, 15)").isFalse();
+    FilterList both = new FilterList(new PrefixFilter(Bytes.toBytes("r")),
+        new ValueFilter(CompareOperator.EQUAL, new BinaryComparator(Bytes.toBytes("old"))));
+    assertThat(t.checkAndMutate(CheckAndMutate.newBuilder(row).ifMatches(both).timeRange(TimeRange.between(0, 15))
+        .build(RowMutations.of(List.of(put("r", G, "e", 1, "x"), new Delete(row).addColumns(G, Bytes.toBytes("a"))))))
+        .isSuccess()).isTrue();
+    Result r = t.get(new Get(row).addFamily(G));
+    assertThat(r.getFamilyMap(G).keySet()).extracting(Bytes::toString).containsExactly("b", "c", "e");
+  }
+
+  @Test
+  void checkAndMutateOfAnIncrementAppendOrRowMutationsReturnsItsResult() throws IOException {
+    Table t = conn.getTable(T);
+    byte[] row = Bytes.toBytes("r");
+    byte[] n = Bytes.toBytes("n");
+    byte[] s = Bytes.toBytes("s");
+    CheckAndMutateResult inc = t.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(F, Q)
+        .build(new Increment(row).addColumn(F, n, 5).addColumn(G, n, 7)));
+    assertThat(inc.isSuccess()).isTrue();
+    assertThat(Bytes.toLong(inc.getResult().getValue(F, n))).isEqualTo(5);
+    assertThat(Bytes.toLong(inc.getResult().getValue(G, n))).isEqualTo(7);
+    CheckAndMutateResult app = t.checkAndMutate(CheckAndMutate.newBuilder(row).ifMatches(F, n, CompareOperator.NOT_EQUAL,
+        Bytes.toBytes(0L)).build(new Append(row).addColumn(F, s, Bytes.toBytes("ab"))));
+    assertThat(app.isSuccess()).isTrue();
+    assertThat(Bytes.toString(app.getResult().getValue(F, s))).isEqualTo("ab");
+    CheckAndMutateResult mixed = t.checkAndMutate(CheckAndMutate.newBuilder(row).ifEquals(F, s, Bytes.toBytes("ab"))
+        .build(RowMutations.of(List.of(put("r", F, "q", 1, "set"), new Increment(row).addColumn(F, n, -1),
+            new Append(row).addColumn(F, s, Bytes.toBytes("c"))))));
+    assertThat(mixed.isSuccess()).isTrue();
+    assertThat(Bytes.toLong(mixed.getResult().getValue(F, n))).isEqualTo(4);
+    assertThat(Bytes.toString(mixed.getResult().getValue(F, s))).isEqualTo("abc");
+    assertThat(Bytes.toString(t.get(new Get(row)).getValue(F, Q))).isEqualTo("set");
+    CheckAndMutateResult refused = t.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(F, Q)
+        .build(new Increment(row).addColumn(F, n, 100)));
+    assertThat(refused.isSuccess()).isFalse();
+    assertThat(Bytes.toLong(t.get(new Get(row)).getValue(F, n))).isEqualTo(4);
+    assertThat(t.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(F, Bytes.toBytes("x")).build(put("r", F, "x", 1, "1")))
+        .getResult()).as("a put has no result").isNull();
+
+    List<CheckAndMutateResult> results = t.checkAndMutate(List.of(
+        CheckAndMutate.newBuilder(row).ifEquals(F, Q, Bytes.toBytes("set")).build(put("r", G, "q", 1, "1")),
+        CheckAndMutate.newBuilder(row).ifEquals(F, Q, Bytes.toBytes("other")).build(put("r", G, "q", 2, "2"))));
+    assertThat(results).extracting(CheckAndMutateResult::isSuccess).containsExactly(true, false);
+    assertThatThrownBy(() -> t.checkAndMutate(List.of(
+        CheckAndMutate.newBuilder(row).ifNotExists(Bytes.toBytes("nosuchfamily"), Q).build(put("r", G, "z", 1, "1")),
+        CheckAndMutate.newBuilder(row).ifNotExists(F, Bytes.toBytes("y")).build(put("r", F, "y", 1, "1")))))
+        .isInstanceOf(RetriesExhaustedWithDetailsException.class)
+        .satisfies(e -> assertThat(((RetriesExhaustedWithDetailsException) e).getCause(0))
+            .isInstanceOf(org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException.class));
+    assertThat(t.get(new Get(row)).getValue(F, Bytes.toBytes("y"))).as("the other one applied").isNotNull();
+  }
+
+  @Test
+  void anIncrementOrAppendOfSeveralColumnsIsOneAtomicOperation() throws IOException, InterruptedException {
+    Table t = conn.getTable(T);
+    byte[] row = Bytes.toBytes("r");
+    Result r = t.increment(new Increment(row).addColumn(F, Bytes.toBytes("a"), 3).addColumn(G, Bytes.toBytes("b"), -4)
+        .addColumn(F, Bytes.toBytes("c"), 1));
+    assertThat(r.rawCells()).extracting(c -> Bytes.toString(CellUtil.cloneFamily(c)) + ":" + Bytes.toString(CellUtil.cloneQualifier(c)))
+        .as("in HBase's cell order").containsExactly("f:a", "f:c", "g:b");
+    assertThat(Bytes.toLong(r.getValue(G, Bytes.toBytes("b")))).isEqualTo(-4);
+    assertThat(t.increment(new Increment(row).addColumn(F, Bytes.toBytes("a"), 1).setReturnResults(false)).isEmpty()).isTrue();
+    assertThat(Bytes.toLong(t.get(new Get(row)).getValue(F, Bytes.toBytes("a")))).isEqualTo(4);
+
+    t.put(put("r", F, "text", 1, "abc"));
+    assertThatThrownBy(() -> t.increment(new Increment(row).addColumn(F, Bytes.toBytes("a"), 1).addColumn(F, Bytes.toBytes("text"), 1)))
+        .isInstanceOf(DoNotRetryIOException.class).hasMessageContaining("f:text").hasMessageContaining("8-byte counter");
+    assertThat(Bytes.toLong(t.get(new Get(row)).getValue(F, Bytes.toBytes("a")))).as("nothing of it applied").isEqualTo(4);
+
+    Result app = t.append(new Append(row).addColumn(F, Bytes.toBytes("text"), Bytes.toBytes("d"))
+        .addColumn(G, Bytes.toBytes("new"), Bytes.toBytes("x")));
+    assertThat(Bytes.toString(app.getValue(F, Bytes.toBytes("text")))).isEqualTo("abcd");
+    assertThat(Bytes.toString(app.getValue(G, Bytes.toBytes("new")))).isEqualTo("x");
+
+    t.put(put("r", F, "v", 10, "ten").addColumn(F, Bytes.toBytes("v"), 20, Bytes.toBytes("twenty")));
+    Result ranged = t.append(new Append(row).addColumn(F, Bytes.toBytes("v"), Bytes.toBytes("!")).setTimeRange(0, 15));
+    assertThat(Bytes.toString(ranged.getValue(F, Bytes.toBytes("v")))).as("from the newest version in [0, 15)").isEqualTo("ten!");
+
+    Object[] results = new Object[3];
+    t.batch(List.of(new Increment(row).addColumn(F, Bytes.toBytes("a"), 10), new Append(row).addColumn(G, Bytes.toBytes("new"), Bytes.toBytes("y")),
+        CheckAndMutate.newBuilder(row).ifEquals(G, Bytes.toBytes("new"), Bytes.toBytes("xy")).build(put("r", G, "ok", 1, "1"))), results);
+    assertThat(Bytes.toLong(((Result) results[0]).getValue(F, Bytes.toBytes("a")))).isEqualTo(14);
+    assertThat(Bytes.toString(((Result) results[1]).getValue(G, Bytes.toBytes("new")))).isEqualTo("xy");
+    assertThat(((CheckAndMutateResult) results[2]).isSuccess()).isTrue();
+    Result mutated = t.mutateRow(RowMutations.of(List.of(new Delete(row).addFamily(F), put("r", G, "after", 1, "1"),
+        new Increment(row).addColumn(G, Bytes.toBytes("count"), 2))));
+    assertThat(Bytes.toLong(mutated.getValue(G, Bytes.toBytes("count")))).as("a RowMutations returns its increments").isEqualTo(2);
+    assertThat(t.get(new Get(row).addFamily(F)).isEmpty()).isTrue();
+    assertThatThrownBy(() -> t.mutateRow(RowMutations.of(List.of(new Delete(row).addFamily(G),
+        new Increment(row).addColumn(G, Bytes.toBytes("count"), 2))))).as("the delete would hide the increment")
+        .isInstanceOf(DoNotRetryIOException.class).hasMessageContaining("g:count");
+    assertThat(t.mutateRow(RowMutations.of(List.of(new Delete(row)))).isEmpty()).isTrue();
+    assertThat(t.exists(new Get(row))).as("a whole-row delete inside RowMutations").isFalse();
+  }
+
+  @Test
+  void bellowsExceptionsReachTheCallerAsHBases() throws IOException {
+    Table t = conn.getTable(T);
+    byte[] missing = Bytes.toBytes("nosuchfamily");
+    assertThatThrownBy(() -> t.put(new Put(Bytes.toBytes("r")).addColumn(missing, Q, Bytes.toBytes("v"))))
+        .isInstanceOf(org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException.class).hasMessageContaining("nosuchfamily");
+    assertThatThrownBy(() -> t.incrementColumnValue(Bytes.toBytes("r"), missing, Q, 1))
+        .isInstanceOf(org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException.class);
+    assertThatThrownBy(() -> conn.getTable(TableName.valueOf("nope"))).isInstanceOf(TableNotFoundException.class);
+    assertThatThrownBy(() -> admin.disableTable(TableName.valueOf("nope"))).isInstanceOf(TableNotFoundException.class);
+    assertThatThrownBy(() -> admin.createTable(TableDescriptorBuilder.newBuilder(T).setColumnFamily(ColumnFamilyDescriptorBuilder.of(F))
+        .build())).isInstanceOf(TableExistsException.class);
+    assertThatThrownBy(() -> admin.enableTable(T)).isInstanceOf(TableNotDisabledException.class);
+    assertThatThrownBy(() -> admin.deleteTable(T)).isInstanceOf(TableNotDisabledException.class);
+    assertThatThrownBy(() -> admin.createTable(TableDescriptorBuilder.newBuilder(TableName.valueOf("bad")).setColumnFamily(
+        ColumnFamilyDescriptorBuilder.newBuilder(F).setBlocksize(16 * 1024).setValue("MIN_BLOCKSIZE", "64K")
+            .setValue("MAX_ENTRIES_PER_BLOCK", "8").build()).build()))
+        .as("bad input").isInstanceOf(DoNotRetryIOException.class).hasMessageContaining("MIN_BLOCKSIZE");
+
+    List<Put> puts = List.of(put("a", F, "q", 1, "1"), new Put(Bytes.toBytes("b")).addColumn(missing, Q, Bytes.toBytes("x")),
+        put("c", F, "q", 1, "3"));
+    assertThatThrownBy(() -> t.put(puts)).isInstanceOf(RetriesExhaustedWithDetailsException.class).satisfies(e -> {
+      RetriesExhaustedWithDetailsException r = (RetriesExhaustedWithDetailsException) e;
+      assertThat(r.getNumExceptions()).isEqualTo(1);
+      assertThat(Bytes.toString(r.getRow(0).getRow())).isEqualTo("b");
+      assertThat(r.getCause(0)).isInstanceOf(org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException.class);
+    });
+    assertThat(t.exists(new Get(Bytes.toBytes("a"))) && t.exists(new Get(Bytes.toBytes("c")))).as("the others applied").isTrue();
+    assertThatThrownBy(() -> t.get(List.of(new Get(Bytes.toBytes("a")), new Get(Bytes.toBytes("a")).addFamily(missing))))
+        .isInstanceOf(RetriesExhaustedWithDetailsException.class);
+
+    admin.disableTable(T);
+    assertThatThrownBy(() -> t.put(put("a", F, "q", 2, "2"))).isInstanceOf(TableNotEnabledException.class);
+    assertThatThrownBy(() -> t.getScanner(new Scan())).isInstanceOf(TableNotEnabledException.class);
+    assertThatThrownBy(() -> admin.disableTable(T)).isInstanceOf(TableNotEnabledException.class);
+    admin.enableTable(T);
+
+    // Any other Bellows failure is an IOException with it as the cause: here, the engine is closed.
+    Path other = dir.resolveSibling(dir.getFileName() + "-other");
+    Table orphan;
+    try (Connection second = ConnectionFactory.createConnection(conf(other))) {
+      second.getAdmin().createTable(TableDescriptorBuilder.newBuilder(T).setColumnFamily(ColumnFamilyDescriptorBuilder.of(F)).build());
+      orphan = second.getTable(T);
+    }
+    assertThatThrownBy(() -> orphan.get(new Get(Bytes.toBytes("a")))).isInstanceOf(IOException.class)
+        .hasCauseInstanceOf(io.bellows.util.EngineClosedException.class);
   }
 
   @Test
@@ -274,6 +468,7 @@ class HBaseClientTest {
         .listener((e, m) -> {
           for (int i = 0; i < e.getNumExceptions(); i++) {
             failed.add(e.getRow(i));
+            assertThat(e.getCause(i)).isInstanceOf(org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException.class);
           }
         });
     try (BufferedMutator m = conn.getBufferedMutator(params)) {

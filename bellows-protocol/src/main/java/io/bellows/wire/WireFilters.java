@@ -92,7 +92,7 @@ public final class WireFilters {
   }
 
   private static io.bellows.protocol.CompareFilter compare(CompareOperator op, ByteComparator c) {
-    return io.bellows.protocol.CompareFilter.newBuilder().setOp(CompareOp.valueOf(op.name()))
+    return io.bellows.protocol.CompareFilter.newBuilder().setOp(toWire(op))
         .setComparator(ComparatorKind.valueOf(c.kind().name())).setOperand(ByteString.copyFrom(c.operand()))
         .setRegexFlags(c.flags()).build();
   }
@@ -140,7 +140,18 @@ public final class WireFilters {
     if (c.getOp() == CompareOp.UNRECOGNIZED) {
       throw new IllegalArgumentException("unknown compare operator " + c.getOpValue());
     }
-    return CompareOperator.valueOf(c.getOp().name());
+    return fromWire(c.getOp());
+  }
+
+  static CompareOp toWire(CompareOperator op) {
+    return CompareOp.valueOf(op.name());
+  }
+
+  static CompareOperator fromWire(CompareOp op) {
+    if (op == CompareOp.UNRECOGNIZED) {
+      throw new IllegalArgumentException("unknown compare operator");
+    }
+    return CompareOperator.valueOf(op.name());
   }
 
   private static ByteComparator comparator(io.bellows.protocol.CompareFilter c) {

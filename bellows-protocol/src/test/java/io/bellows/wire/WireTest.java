@@ -3,12 +3,21 @@ package io.bellows.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.bellows.atomic.ColumnUpdate;
+import io.bellows.atomic.Condition;
+import io.bellows.atomic.Outcome;
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellType;
 import io.bellows.cell.Cells;
 import io.bellows.config.BloomType;
 import io.bellows.config.Durability;
 import io.bellows.engine.RowMutation;
+import io.bellows.engine.RowOperation;
+import io.bellows.filter.ByteComparator;
+import io.bellows.filter.CompareOperator;
+import io.bellows.filter.ValueFilter;
+import io.bellows.protocol.MutateRowRequest;
+import io.bellows.protocol.TableId;
 import io.bellows.protocol.Query;
 import io.bellows.scan.ScanQuery;
 import io.bellows.schema.ColumnFamilyDescriptor;
@@ -108,5 +117,69 @@ class WireTest {
     assertThat(back.toString()).isEqualTo(d.toString());
     assertThat(back.family("f").maxVersions()).isEqualTo(5);
     assertThat(back.flushSize()).isEqualTo(1 << 20);
+  }
+
+  @Test
+  void atomicRowOperationsTravelWithConditionsUpdatesAndOutcome() {
+    Condition column = Condition.column(Bytes.of("f"), Bytes.of("q"), CompareOperator.GREATER_OR_EQUAL, Bytes.of("v"))
+        .timeRange(5, 10);
+    RowMutation put = RowMutation.of(Bytes.of("r"),
+        List.of(Cells.create(Bytes.of("r"), Bytes.of("f"), Bytes.of("p"), Long.MAX_VALUE, CellType.PUT, Bytes.of("x"))),
+        Durability.SYNC_WAL);
+    RowOperation op = new RowOperation(put, column, List.of(ColumnUpdate.increment(Bytes.of("f"), Bytes.of("n"), -7),
+        ColumnUpdate.append(Bytes.of("g"), Bytes.EMPTY, Bytes.of("ab")).timeRange(3, 4)), true);
+    TableId table = TableId.newBuilder().setName("t").setId(3).build();
+    MutateRowRequest wire = WireAtomic.toWire(table, op);
+    assertThat(wire.getTable()).isEqualTo(table);
+    RowOperation back = WireAtomic.fromWire(wire);
+    assertThat(back.row()).isEqualTo(Bytes.of("r"));
+    assertThat(back.mutation().durability()).isEqualTo(Durability.SYNC_WAL);
+    assertThat(back.mutation().cells()).hasSize(1);
+    assertThat(back.condition().toString()).isEqualTo(column.toString());
+    assertThat(back.condition().minTimestamp()).isEqualTo(5);
+    assertThat(back.condition().maxTimestamp()).isEqualTo(10);
+    assertThat(back.updates()).isEqualTo(op.updates());
+    assertThat(back.updates().get(0).amount()).isEqualTo(-7);
+    assertThat(back.updates().get(0).isAllTime()).isTrue();
+    assertThat(back.updates().get(1).minTimestamp()).isEqualTo(3);
+    assertThat(back.updates().get(1).maxTimestamp()).isEqualTo(4);
+    assertThat(back.returnValues()).isTrue();
+
+    RowOperation plain = WireAtomic.fromWire(WireAtomic.toWire(table, RowOperation.conditional(
+        Condition.ifAbsent(Bytes.of("f"), Bytes.of("q")), put)));
+    assertThat(plain.condition().isAllTime()).isTrue();
+    assertThat(plain.condition().expected()).isEmpty();
+    assertThat(plain.condition().operator()).isEqualTo(CompareOperator.EQUAL);
+    assertThat(plain.updates()).isEmpty();
+    assertThat(plain.returnValues()).isFalse();
+    assertThat(WireAtomic.fromWire(WireAtomic.toWire(table, RowOperation.updates(Bytes.of("r"), List.of(), Durability.USE_DEFAULT,
+        false))).condition()).as("no condition").isNull();
+
+    Condition emptyRange = Condition.ifRowPasses(new ValueFilter(CompareOperator.LESS, ByteComparator.binary(Bytes.of("m"))))
+        .timeRange(0, 0);
+    Condition filterBack = WireAtomic.fromWire(WireAtomic.toWire(emptyRange));
+    assertThat(filterBack.isFilter()).isTrue();
+    assertThat(filterBack.filter().toString()).isEqualTo(emptyRange.filter().toString());
+    assertThat(filterBack.maxTimestamp()).as("an upper bound of 0 stays one").isZero();
+
+    Outcome outcome = new Outcome(true, List.of(Cells.put(Bytes.of("r"), Bytes.of("f"), Bytes.of("n"), 42, Bytes.toBytes(3L))));
+    Outcome outcomeBack = WireAtomic.fromWire(WireAtomic.toWire(outcome));
+    assertThat(outcomeBack.applied()).isTrue();
+    assertThat(outcomeBack.values().get(0).toBytes()).isEqualTo(outcome.values().get(0).toBytes());
+    assertThat(WireAtomic.fromWire(WireAtomic.toWire(Outcome.NOT_APPLIED))).isEqualTo(Outcome.NOT_APPLIED);
+  }
+
+  @Test
+  void malformedAtomicOperationsAreInvalidArguments() {
+    assertThatThrownBy(() -> WireAtomic.fromWire(io.bellows.protocol.Condition.newBuilder().build()))
+        .as("neither a column nor a filter").isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> WireAtomic.fromWire(io.bellows.protocol.Condition.newBuilder().setFamily(Wire.bytes(Bytes.of("f")))
+        .setOpValue(99).build())).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> WireAtomic.fromWire(io.bellows.protocol.Condition.newBuilder().setFamily(Wire.bytes(Bytes.of("f")))
+        .setMinTimestamp(9).setMaxTimestamp(3).build())).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> WireAtomic.fromWire(io.bellows.protocol.ColumnUpdate.newBuilder()
+        .setFamily(Wire.bytes(Bytes.of("f"))).build())).as("no kind").isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> WireAtomic.fromWire(MutateRowRequest.newBuilder().build()))
+        .as("no row").isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -50,7 +50,7 @@ final class AuthInterceptor implements ServerInterceptor {
       m.put(d.getFullMethodName(), Role.READ_ONLY);
     }
     for (MethodDescriptor<?, ?> d : List.of(DataGrpc.getMutateMethod(), DataGrpc.getCheckAndMutateMethod(),
-        DataGrpc.getIncrementMethod())) {
+        DataGrpc.getIncrementMethod(), DataGrpc.getMutateRowMethod())) {
       m.put(d.getFullMethodName(), Role.READ_WRITE);
     }
     return Map.copyOf(m);

@@ -15,6 +15,8 @@ import io.bellows.protocol.IncrementResponse;
 import io.bellows.protocol.MultiGetRequest;
 import io.bellows.protocol.MultiGetResponse;
 import io.bellows.protocol.MutateRequest;
+import io.bellows.protocol.MutateRowRequest;
+import io.bellows.protocol.MutateRowResponse;
 import io.bellows.protocol.Query;
 import io.bellows.protocol.Row;
 import io.bellows.protocol.ScanRequest;
@@ -22,6 +24,7 @@ import io.bellows.protocol.ScanResponse;
 import io.bellows.scan.RowScanner;
 import io.bellows.scan.ScanQuery;
 import io.bellows.wire.Wire;
+import io.bellows.wire.WireAtomic;
 import io.grpc.Context;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
@@ -76,6 +79,14 @@ final class DataService extends DataGrpc.DataImplBase {
       long v = engine.increment(table, request.getRow().toByteArray(), request.getFamily().toByteArray(),
           request.getQualifier().toByteArray(), request.getAmount(), Wire.fromWire(request.getDurability()));
       return IncrementResponse.newBuilder().setValue(v).build();
+    });
+  }
+
+  @Override
+  public void mutateRow(MutateRowRequest request, StreamObserver<MutateRowResponse> response) {
+    Calls.unary(response, () -> {
+      TableRef table = tables.resolve(request.getTable());
+      return WireAtomic.toWire(engine.mutateRow(table, WireAtomic.fromWire(request)));
     });
   }
 

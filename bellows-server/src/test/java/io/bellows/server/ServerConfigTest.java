@@ -100,7 +100,7 @@ class ServerConfigTest {
     for (MethodDescriptor<?, ?> m : methods) {
       Role needed = AuthInterceptor.needed(m.getFullMethodName());
       String name = m.getBareMethodName();
-      boolean write = List.of("Mutate", "CheckAndMutate", "Increment").contains(name);
+      boolean write = List.of("Mutate", "CheckAndMutate", "Increment", "MutateRow").contains(name);
       boolean admin = List.of("CreateTable", "DisableTable", "EnableTable", "DropTable", "Flush", "Compact", "Split",
           "Resume").contains(name);
       assertThat(needed).as(name).isEqualTo(admin ? Role.ADMIN : write ? Role.READ_WRITE : Role.READ_ONLY);

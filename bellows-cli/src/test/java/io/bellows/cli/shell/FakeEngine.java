@@ -326,6 +326,21 @@ final class FakeEngine implements Engine {
     }
 
     @Override
+    public boolean checkAndMutate(io.bellows.atomic.Condition condition, Mutation mutation) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Result increment(io.bellows.client.Increment increment) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Result append(io.bellows.client.Append append) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
     public long incrementColumnValue(byte[] row, byte[] family, byte[] qualifier, long amount) {
       byte[] old = get(new Get(row).addColumn(family, qualifier)).getValue(family, qualifier);
       if (old != null && old.length != 8) {
