@@ -1,5 +1,7 @@
 package io.bellows.ycsb.hbase;
 
+import io.bellows.client.Bellows;
+import io.bellows.config.EngineOptions;
 import io.bellows.ycsb.YcsbRun;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -19,9 +21,13 @@ import java.util.stream.Stream;
  * Bellows plugged in, back to back in one invocation. Each phase runs in a fresh JVM (YCSB's own
  * client, {@link YcsbRun#fork}), each binding's load in a fresh data directory that its run phase
  * then uses; both bindings get the same workload file, properties, threads, counts and JVM flags.
- * The order of the two bindings alternates over rounds and workloads, so drift (page cache, the
- * machine's other work) does not favour one. YCSB 0.17 has no seed: the load's keys are the same for
- * both, the values and the run's key choices are drawn anew.
+ * Between load and run the store is settled the same way for both (flushed and major-compacted here,
+ * through Bellows' API, not measured), so a run phase meets one sorted file rather than whatever
+ * compactions the load left behind. The order of the two bindings alternates over rounds and
+ * workloads, so drift (page cache, the machine's other work) does not favour one; an unreported
+ * load of a tenth of the records with each binding comes first (the first JVMs of a session start
+ * slower). YCSB 0.17 has no seed: the load's keys are the same for both, the values and the run's key
+ * choices are drawn anew.
  *
  * <p>Prints a line per phase as it ends, then the report ({@link CostReport}); writes {@code
  * report.md}, {@code runs.csv}, each child's output in {@code logs/} and, with {@code --jfr}, a
@@ -199,6 +205,17 @@ public final class AdapterCost {
     long start = System.nanoTime();
     List<CostReport.Run> runs = new ArrayList<>();
     try {
+      for (Binding b : Binding.values()) {
+        Path data = dir.resolve("warmup-" + b.label);
+        Plan warmup = new Plan(plan.workloads(), Math.max(1, plan.records() / 10), 1, plan.threads(), 1, plan.out(),
+            dir, plan.jvmFlags(), false, plan.properties());
+        try {
+          YcsbOutput o = phase(warmup, workloadFiles.get(0), b, "load", data, "warmup-" + b.label + "-load");
+          log.printf(Locale.ROOT, "warm-up, %-9s load %,9.0f ops/s (not reported)%n", b.label, o.throughput());
+        } finally {
+          deleteTree(data);
+        }
+      }
       for (int round = 1; round <= plan.rounds(); round++) {
         for (int wi = 0; wi < plan.workloads().size(); wi++) {
           String w = plan.workloads().get(wi);
@@ -217,6 +234,9 @@ public final class AdapterCost {
                 log.printf(Locale.ROOT, "[%d/%d %4.0f s] round %d, workload %s, %-9s %-4s %,9.0f ops/s, steady %,9.0f"
                         + " (%,.1f s, GC %,d ms)%n", done, total, (System.nanoTime() - start) / 1e9, round, w, b.label,
                     phase, o.throughput(), o.steadyThroughput(), o.runtimeMillis() / 1000.0, o.gcMillis());
+                if (phase.equals("load")) {
+                  settle(data);
+                }
               }
             } finally {
               deleteTree(data);
@@ -237,6 +257,16 @@ public final class AdapterCost {
     log.println();
     log.print(md);
     return report;
+  }
+
+  /** Flushes and major-compacts every table of the store, so that both bindings' run phases start alike. */
+  private static void settle(Path data) {
+    try (Bellows db = Bellows.open(data, EngineOptions.defaults())) {
+      for (String table : db.listTables()) {
+        db.flush(table);
+        db.majorCompact(table);
+      }
+    }
   }
 
   /** One YCSB phase of one binding in a child JVM; its output goes to {@code OUT/logs/TAG.txt}. */

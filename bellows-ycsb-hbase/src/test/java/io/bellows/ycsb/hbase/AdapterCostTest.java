@@ -58,7 +58,7 @@ class AdapterCostTest {
     CostReport report = AdapterCost.run(plan, new PrintStream(log, true, StandardCharsets.UTF_8));
 
     String printed = log.toString(StandardCharsets.UTF_8);
-    assertThat(printed).contains("[1/4", "[4/4", "workload c, hbase-api load", "workload c, native    run");
+    assertThat(printed).contains("warm-up, native", "warm-up, hbase-api", "[1/4", "[4/4", "workload c, hbase-api load", "workload c, native    run");
     assertThat(report.throughput("c", "load", Binding.NATIVE, CostReport.YCSB)).isPositive();
     assertThat(report.ratio("c", "run", CostReport.YCSB)).isPositive();
     assertThat(Files.readString(out.resolve("report.md"))).contains("| `c` | load |", "| `c` | run | READ |");
@@ -69,7 +69,7 @@ class AdapterCostTest {
       logs = files.map(f -> f.getFileName().toString()).sorted().toList();
     }
     assertThat(logs).containsExactly("r1-c-hbase-api-load.txt", "r1-c-hbase-api-run.txt", "r1-c-native-load.txt",
-        "r1-c-native-run.txt");
+        "r1-c-native-run.txt", "warmup-hbase-api-load.txt", "warmup-native-load.txt");
     assertThat(Files.readString(out.resolve("logs/r1-c-hbase-api-run.txt"))).contains("[VERIFY], Return=OK");
     try (var left = Files.list(dir.resolve("data"))) {
       assertThat(left).as("each data directory is deleted after its run").isEmpty();
