@@ -5,6 +5,7 @@ import io.bellows.config.EngineOptions;
 import io.bellows.ycsb.YcsbRun;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -229,11 +230,13 @@ public final class AdapterCost {
               for (String phase : List.of("load", "run")) {
                 String tag = String.format("r%d-%s-%s-%s", round, name(w), b.label, phase);
                 YcsbOutput o = phase(plan, workloadFiles.get(wi), b, phase, data, tag);
-                runs.add(new CostReport.Run(round, w, b, phase, position, o));
+                double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+                runs.add(new CostReport.Run(round, w, b, phase, position, o, load));
                 done++;
                 log.printf(Locale.ROOT, "[%d/%d %4.0f s] round %d, workload %s, %-9s %-4s %,9.0f ops/s, steady %,9.0f"
-                        + " (%,.1f s, GC %,d ms)%n", done, total, (System.nanoTime() - start) / 1e9, round, w, b.label,
-                    phase, o.throughput(), o.steadyThroughput(), o.runtimeMillis() / 1000.0, o.gcMillis());
+                        + " (%,.1f s, GC %,d ms, load average %.1f)%n", done, total, (System.nanoTime() - start) / 1e9,
+                    round, w, b.label, phase, o.throughput(), o.steadyThroughput(), o.runtimeMillis() / 1000.0,
+                    o.gcMillis(), load);
                 if (phase.equals("load")) {
                   settle(data);
                 }

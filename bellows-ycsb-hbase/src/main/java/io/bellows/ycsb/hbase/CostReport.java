@@ -1,6 +1,7 @@
 package io.bellows.ycsb.hbase;
 
 import java.util.ArrayList;
+import java.util.DoubleSummaryStatistics;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -14,8 +15,13 @@ import java.util.function.ToDoubleFunction;
  * ratio of each round's pair is listed too.
  */
 final class CostReport {
-  /** One YCSB phase of one binding in one round; {@code position} 0 ran first in its pair, 1 second. */
-  record Run(int round, String workload, Binding binding, String phase, int position, YcsbOutput output) {}
+  /**
+   * One YCSB phase of one binding in one round; {@code position} 0 ran first in its pair, 1 second;
+   * {@code loadAverage} the machine's one-minute load average when it ended (negative if unknown): a
+   * figure well above the phase's own threads says something else ran too.
+   */
+  record Run(int round, String workload, Binding binding, String phase, int position, YcsbOutput output,
+      double loadAverage) {}
 
   /** YCSB's own throughput ({@code [OVERALL]}: the store's opening and closing included). */
   static final ToDoubleFunction<YcsbOutput> YCSB = YcsbOutput::throughput;
@@ -66,6 +72,11 @@ final class CostReport {
       }
     }
     sb.append(t.render()).append('\n');
+    DoubleSummaryStatistics load = runs.stream().mapToDouble(Run::loadAverage).filter(l -> l >= 0).summaryStatistics();
+    if (load.getCount() > 0) {
+      sb.append(String.format(Locale.ROOT, "One-minute load average at the end of the phases: %.1f to %.1f (%d CPUs).%n%n",
+          load.getMin(), load.getMax(), Runtime.getRuntime().availableProcessors()));
+    }
     sb.append("HBase API ÷ native throughput (geometric mean over the workloads): load **" + times(ratio("load", YCSB))
         + "**, run **" + times(ratio("run", YCSB)) + "** (steady: load " + times(ratio("load", STEADY)) + ", run "
         + times(ratio("run", STEADY)) + ").\n\n");
@@ -93,13 +104,12 @@ final class CostReport {
   /** One line per run and operation kind. */
   String csv() {
     StringBuilder sb = new StringBuilder("round,workload,binding,phase,position,throughput,steadyThroughput,runtimeMs,"
-        + "gcMs,operation,operations,averageUs,p95Us,p99Us\n");
+        + "gcMs,loadAverage,operation,operations,averageUs,p95Us,p99Us\n");
     for (Run r : runs) {
       YcsbOutput o = r.output();
-      o.operations().forEach((name, op) -> sb.append(String.format(Locale.ROOT, "%d,%s,%s,%s,%d,%.1f,%.1f,%d,%d,%s,%d,%.2f,%.0f,%.0f%n",
+      o.operations().forEach((name, op) -> sb.append(String.format(Locale.ROOT, "%d,%s,%s,%s,%d,%.1f,%.1f,%d,%d,%.2f,%s,%d,%.2f,%.0f,%.0f%n",
           r.round(), r.workload(), r.binding().label, r.phase(), r.position(), o.throughput(), o.steadyThroughput(),
-          o.runtimeMillis(),
-          o.gcMillis(), name, op.count(), op.averageMicros(), op.p95Micros(), op.p99Micros())));
+          o.runtimeMillis(), o.gcMillis(), r.loadAverage(), name, op.count(), op.averageMicros(), op.p95Micros(), op.p99Micros())));
     }
     return sb.toString();
   }

@@ -18,13 +18,13 @@ class CostReportTest {
   private static CostReport report() {
     List<CostReport.Run> runs = new ArrayList<>();
     // workload a: native 100 and 300 ops/s over two rounds (mean 200), HBase API 150 and 150 (mean 150)
-    runs.add(new CostReport.Run(1, "a", Binding.NATIVE, "load", 0, output(100, 110, 10)));
-    runs.add(new CostReport.Run(1, "a", Binding.HBASE_API, "load", 1, output(150, 160, 20)));
-    runs.add(new CostReport.Run(2, "a", Binding.HBASE_API, "load", 0, output(150, 160, 20)));
-    runs.add(new CostReport.Run(2, "a", Binding.NATIVE, "load", 1, output(300, 310, 30)));
+    runs.add(new CostReport.Run(1, "a", Binding.NATIVE, "load", 0, output(100, 110, 10), 1.5));
+    runs.add(new CostReport.Run(1, "a", Binding.HBASE_API, "load", 1, output(150, 160, 20), 1.5));
+    runs.add(new CostReport.Run(2, "a", Binding.HBASE_API, "load", 0, output(150, 160, 20), 1.5));
+    runs.add(new CostReport.Run(2, "a", Binding.NATIVE, "load", 1, output(300, 310, 30), 1.5));
     // workload c: HBase API at 0.5 of native
-    runs.add(new CostReport.Run(1, "c", Binding.NATIVE, "load", 0, output(400, 400, 10)));
-    runs.add(new CostReport.Run(1, "c", Binding.HBASE_API, "load", 1, output(200, 200, 10)));
+    runs.add(new CostReport.Run(1, "c", Binding.NATIVE, "load", 0, output(400, 400, 10), 1.5));
+    runs.add(new CostReport.Run(1, "c", Binding.HBASE_API, "load", 1, output(200, 200, 10), 1.5));
     return new CostReport(runs);
   }
 
@@ -45,6 +45,7 @@ class CostReportTest {
     assertThat(md).contains("| `a` | load | 200 | 150 | **0.75×** | 1.50 / 0.50 |")
         .contains("| `c` | load | 400 | 200 | **0.50×** | 0.50 |")
         .contains("load **0.61×**")
+        .contains("load average at the end of the phases: 1.5 to 1.5")
         .contains("| `a` | load | READ | 20.0 | 40 | 80 | 20.0 | 40 | 80 | 1.00× |");
   }
 
@@ -53,6 +54,6 @@ class CostReportTest {
     String[] lines = report().csv().split("\n");
     assertThat(lines).hasSize(1 + 6);
     assertThat(lines[0]).startsWith("round,workload,binding,phase,position,throughput,steadyThroughput");
-    assertThat(lines[2]).isEqualTo("1,a,hbase-api,load,1,150.0,160.0,1000,10,READ,100,20.00,40,80");
+    assertThat(lines[2]).isEqualTo("1,a,hbase-api,load,1,150.0,160.0,1000,10,1.50,READ,100,20.00,40,80");
   }
 }
