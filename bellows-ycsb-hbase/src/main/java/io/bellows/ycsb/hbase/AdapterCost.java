@@ -201,49 +201,17 @@ public final class AdapterCost {
     log.println("# YCSB through HBase's API on Bellows vs Bellows' own binding");
     log.println("# " + plan.describe());
     log.println("# output in " + plan.out().toAbsolutePath() + ", data under " + dir.toAbsolutePath());
-    int total = plan.rounds() * plan.workloads().size() * 4;
-    int done = 0;
-    long start = System.nanoTime();
     List<CostReport.Run> runs = new ArrayList<>();
     try {
-      for (Binding b : Binding.values()) {
-        Path data = dir.resolve("warmup-" + b.label);
-        Plan warmup = new Plan(plan.workloads(), Math.max(1, plan.records() / 10), 1, plan.threads(), 1, plan.out(),
-            dir, plan.jvmFlags(), false, plan.properties());
-        try {
-          YcsbOutput o = phase(warmup, workloadFiles.get(0), b, "load", data, "warmup-" + b.label + "-load");
-          log.printf(Locale.ROOT, "warm-up, %-9s load %,9.0f ops/s (not reported)%n", b.label, o.throughput());
-        } finally {
-          deleteTree(data);
-        }
-      }
+      warmUp(plan, workloadFiles.get(0), dir, log);
+      Progress progress = new Progress(plan.rounds() * plan.workloads().size() * 4);
       for (int round = 1; round <= plan.rounds(); round++) {
         for (int wi = 0; wi < plan.workloads().size(); wi++) {
-          String w = plan.workloads().get(wi);
           List<Binding> order = (round + wi) % 2 == 1
               ? List.of(Binding.NATIVE, Binding.HBASE_API) : List.of(Binding.HBASE_API, Binding.NATIVE);
           for (int position = 0; position < 2; position++) {
-            Binding b = order.get(position);
-            Path data = dir.resolve(String.format("r%d-%s-%s", round, name(w), b.label));
-            deleteTree(data);
-            try {
-              for (String phase : List.of("load", "run")) {
-                String tag = String.format("r%d-%s-%s-%s", round, name(w), b.label, phase);
-                YcsbOutput o = phase(plan, workloadFiles.get(wi), b, phase, data, tag);
-                double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-                runs.add(new CostReport.Run(round, w, b, phase, position, o, load));
-                done++;
-                log.printf(Locale.ROOT, "[%d/%d %4.0f s] round %d, workload %s, %-9s %-4s %,9.0f ops/s, steady %,9.0f"
-                        + " (%,.1f s, GC %,d ms, load average %.1f)%n", done, total, (System.nanoTime() - start) / 1e9,
-                    round, w, b.label, phase, o.throughput(), o.steadyThroughput(), o.runtimeMillis() / 1000.0,
-                    o.gcMillis(), load);
-                if (phase.equals("load")) {
-                  settle(data);
-                }
-              }
-            } finally {
-              deleteTree(data);
-            }
+            runs.addAll(loadAndRun(plan, round, plan.workloads().get(wi), workloadFiles.get(wi), order.get(position),
+                position, dir, progress, log));
           }
         }
       }
@@ -260,6 +228,60 @@ public final class AdapterCost {
     log.println();
     log.print(md);
     return report;
+  }
+
+  /** A load of a tenth of the records with each binding, not reported: the first JVMs of a session start slower. */
+  private static void warmUp(Plan plan, Path workloadFile, Path dir, PrintStream log)
+      throws IOException, InterruptedException {
+    Plan warmup = new Plan(plan.workloads(), Math.max(1, plan.records() / 10), 1, plan.threads(), 1, plan.out(), dir,
+        plan.jvmFlags(), false, plan.properties());
+    for (Binding b : Binding.values()) {
+      Path data = dir.resolve("warmup-" + b.label);
+      try {
+        YcsbOutput o = phase(warmup, workloadFile, b, "load", data, "warmup-" + b.label + "-load");
+        log.printf(Locale.ROOT, "warm-up, %-9s load %,9.0f ops/s (not reported)%n", b.label, o.throughput());
+      } finally {
+        deleteTree(data);
+      }
+    }
+  }
+
+  /** Counts the measured phases for the progress lines. */
+  private static final class Progress {
+    final int total;
+    final long start = System.nanoTime();
+    int done;
+
+    Progress(int total) {
+      this.total = total;
+    }
+  }
+
+  /** One binding's load, the settling, and its run, in a fresh data directory deleted after. */
+  private static List<CostReport.Run> loadAndRun(Plan plan, int round, String workload, Path workloadFile, Binding b,
+      int position, Path dir, Progress progress, PrintStream log) throws IOException, InterruptedException {
+    List<CostReport.Run> runs = new ArrayList<>();
+    Path data = dir.resolve(String.format("r%d-%s-%s", round, name(workload), b.label));
+    deleteTree(data);
+    try {
+      for (String phase : List.of("load", "run")) {
+        YcsbOutput o = phase(plan, workloadFile, b, phase, data,
+            String.format("r%d-%s-%s-%s", round, name(workload), b.label, phase));
+        double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        runs.add(new CostReport.Run(round, workload, b, phase, position, o, load));
+        progress.done++;
+        log.printf(Locale.ROOT, "[%d/%d %4.0f s] round %d, workload %s, %-9s %-4s %,9.0f ops/s, steady %,9.0f"
+                + " (%,.1f s, GC %,d ms, load average %.1f)%n", progress.done, progress.total,
+            (System.nanoTime() - progress.start) / 1e9, round, workload, b.label, phase, o.throughput(),
+            o.steadyThroughput(), o.runtimeMillis() / 1000.0, o.gcMillis(), load);
+        if (phase.equals("load")) {
+          settle(data);
+        }
+      }
+    } finally {
+      deleteTree(data);
+    }
+    return runs;
   }
 
   /** Flushes and major-compacts every table of the store, so that both bindings' run phases start alike. */

@@ -156,10 +156,11 @@ public final class HBaseApiClient extends DB {
       return;
     }
     conn = null;
+    String name = tableName;
     try {
       closeTable();
     } catch (IOException e) {
-      throw new DBException("cannot close table " + tableName + ": " + e, e);
+      throw new DBException("cannot close table " + name + ": " + e, e);
     } finally {
       synchronized (LOCK) {
         if (--users == 0) {
