@@ -34,7 +34,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
 import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.TableName;
@@ -80,12 +79,15 @@ final class Convert {
     throw new UnsupportedOperationException(m.getClass().getSimpleName() + " cannot be applied as a plain mutation");
   }
 
+  /** Each cell copied once, from the HBase cell's arrays straight into the engine's layout. */
   private static List<io.bellows.cell.Cell> cells(Mutation m) {
     List<io.bellows.cell.Cell> out = new ArrayList<>();
-    for (List<Cell> cs : m.getFamilyCellMap().values()) {
-      for (Cell c : cs) {
-        out.add(Cells.create(CellUtil.cloneRow(c), CellUtil.cloneFamily(c), CellUtil.cloneQualifier(c), c.getTimestamp(),
-            type(c), CellUtil.cloneValue(c)));
+    for (Map.Entry<byte[], List<Cell>> e : m.getFamilyCellMap().entrySet()) {
+      byte[] family = e.getKey(); // a mutation files its cells under their family
+      for (Cell c : e.getValue()) {
+        out.add(Cells.create(c.getRowArray(), c.getRowOffset(), c.getRowLength(), family, c.getQualifierArray(),
+            c.getQualifierOffset(), c.getQualifierLength(), c.getTimestamp(), type(c), c.getValueArray(), c.getValueOffset(),
+            c.getValueLength()));
       }
     }
     return out;
@@ -173,7 +175,9 @@ final class Convert {
     }
     List<Cell> out = new ArrayList<>(cells.size());
     for (io.bellows.cell.Cell c : cells) {
-      out.add(new KeyValue(c.row(), c.family(), c.qualifier(), c.timestamp(), KeyValue.Type.Put, c.value()));
+      byte[] b = c.array(); // read in place: the KeyValue's own array is the one copy
+      out.add(new KeyValue(b, c.rowOffset(), c.rowLength(), b, c.familyOffset(), c.familyLength(), b, c.qualifierOffset(),
+          c.qualifierLength(), c.timestamp(), KeyValue.Type.Put, b, c.valueOffset(), c.valueLength()));
     }
     return Result.create(out);
   }

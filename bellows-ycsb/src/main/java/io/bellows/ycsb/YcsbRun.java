@@ -35,13 +35,22 @@ public final class YcsbRun {
     if (db == null) {
       throw new IllegalArgumentException("unknown store '" + binding + "': use one of " + BINDINGS.keySet());
     }
+    return clientArgsOfClass(phase, db, workloadFile, threads, properties);
+  }
+
+  /**
+   * As {@link #clientArgs}, for a binding given by its {@code site.ycsb.DB} class name (one of
+   * another module, on the class path of the child JVM).
+   */
+  public static List<String> clientArgsOfClass(String phase, String dbClass, Path workloadFile, int threads,
+      List<String> properties) {
     List<String> args = new ArrayList<>();
     args.add(switch (phase) {
       case "load" -> "-load";
       case "run" -> "-t";
       default -> throw new IllegalArgumentException("unknown phase '" + phase + "': use load or run");
     });
-    args.addAll(List.of("-db", db, "-P", workloadFile.toString(), "-threads", Integer.toString(threads), "-s"));
+    args.addAll(List.of("-db", dbClass, "-P", workloadFile.toString(), "-threads", Integer.toString(threads), "-s"));
     for (String p : properties) {
       if (p.indexOf('=') <= 0) {
         throw new IllegalArgumentException("a property is name=value: '" + p + "'");
@@ -77,11 +86,21 @@ public final class YcsbRun {
     return fork(clientArgs, ProcessBuilder.Redirect.INHERIT);
   }
 
+  /** The child JVM's flags unless the caller gives its own. */
+  public static final List<String> DEFAULT_JVM_FLAGS = List.of("-Xmx2g", "-XX:+UseG1GC");
+
   /** As {@link #fork(List)}, with the child's output (and errors) sent to {@code out}. */
   public static int fork(List<String> clientArgs, ProcessBuilder.Redirect out) throws IOException, InterruptedException {
+    return fork(DEFAULT_JVM_FLAGS, clientArgs, out);
+  }
+
+  /** As {@link #fork(List, ProcessBuilder.Redirect)}, with these JVM flags instead of the defaults. */
+  public static int fork(List<String> jvmFlags, List<String> clientArgs, ProcessBuilder.Redirect out)
+      throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(List.of("-Xmx2g", "-XX:+UseG1GC", "-cp", System.getProperty("java.class.path"), "site.ycsb.Client"));
+    cmd.addAll(jvmFlags);
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "site.ycsb.Client"));
     cmd.addAll(clientArgs);
     return new ProcessBuilder(cmd).redirectOutput(out).redirectErrorStream(true).start().waitFor();
   }
