@@ -1,6 +1,6 @@
 package io.bellows.cache;
 
-import java.util.function.Supplier;
+import java.util.function.IntSupplier;
 
 /**
  * A verified, decompressed block as a cache holds it: its kind, the bytes it occupies in the file
@@ -49,16 +49,17 @@ public final class CachedBlock {
   }
 
   /**
-   * The block's per-row access counts, created on first use from the rows' start offsets (a walk of
-   * the block the caller supplies). Two threads may race to create them; one set wins.
+   * The block's per-row access counts, created on first use; {@code rowCount} (a walk of the block
+   * the caller supplies) is asked for only if a row's count passes the promotion minimum. Two
+   * threads may race to create them; one set wins.
    */
-  public RowAccessCounts accessCounts(Supplier<int[]> rowStarts) {
+  public RowAccessCounts accessCounts(IntSupplier rowCount) {
     RowAccessCounts c = accessCounts;
     if (c == null) {
       synchronized (this) {
         c = accessCounts;
         if (c == null) {
-          c = new RowAccessCounts(rowStarts.get());
+          c = new RowAccessCounts(rowCount);
           accessCounts = c;
         }
       }

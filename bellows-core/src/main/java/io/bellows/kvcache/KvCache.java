@@ -11,7 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
-import java.util.function.Supplier;
+import java.util.function.IntSupplier;
 
 /**
  * The KV cache (the SAC 2024 paper's KVCache, docs/design/kv-cache.md): hot rows of sorted files,
@@ -97,11 +97,12 @@ public final class KvCache {
    * {@code rowStart} in the block) and promotes the row if it is now hot in a poorly used block
    * (paper §4.1): the row's cells are copied in and the block marked an eviction candidate.
    *
-   * @param rowStarts the block's row start offsets, computed only if the block has no counts yet
+   * @param rowCount the number of rows in the block, asked for only when a count of the block
+   *     first passes the promotion minimum
    */
   public void countRead(long file, byte[] row, List<Cell> cells, CachedBlock block, int rowStart,
-      Supplier<int[]> rowStarts) {
-    if (cells.isEmpty() || !block.accessCounts(rowStarts).recordAndTestPromotion(rowStart, minAccesses)) {
+      IntSupplier rowCount) {
+    if (cells.isEmpty() || !block.accessCounts(rowCount).recordAndTestPromotion(rowStart, minAccesses)) {
       return;
     }
     int bytes = ENTRY_OVERHEAD + row.length;

@@ -49,9 +49,8 @@ final class DataBlockCursor {
     return Bytes.equals(key, 2, Bytes.getShort(key, 0), row, 0, row.length);
   }
 
-  /** Offsets of the first entry of each row in the block, ascending: one walk of the block. */
-  int[] rowStarts() {
-    int[] out = new int[16];
+  /** The number of rows in the block: one walk of it. */
+  int rowCount() {
     int n = 0;
     byte[] row = null;
     int rowLen = 0;
@@ -63,13 +62,10 @@ final class DataBlockCursor {
         }
         System.arraycopy(key, 2, row, 0, len);
         rowLen = len;
-        if (n == out.length) {
-          out = java.util.Arrays.copyOf(out, n * 2);
-        }
-        out[n++] = entryOffset;
+        n++;
       }
     }
-    return java.util.Arrays.copyOf(out, n);
+    return n;
   }
 
   /** Whether the cursor is on an entry. */

@@ -282,10 +282,10 @@ public final class SortedFileReader extends RefCounted {
     }
   }
 
-  /** Offsets of the first entry of each row of a data block read by {@link #readRow}. */
-  public int[] rowStarts(Block b) {
+  /** The number of rows in a data block read by {@link #readRow} (a walk of the block). */
+  public int rowCount(Block b) {
     try {
-      return cursor(b).rowStarts();
+      return cursor(b).rowCount();
     } catch (MalformedBlockException ex) {
       throw corrupt(b.offset(), ex);
     }

@@ -322,7 +322,7 @@ public final class Store implements AutoCloseable {
         cachedLookups.increment();
       }
       if (kv != null && b != null && b.cached() != null && r.endedInBlock()) {
-        kv.countRead(f.id(), row, cells, b.cached(), r.rowStart(), () -> f.rowStarts(b));
+        kv.countRead(f.id(), row, cells, b.cached(), r.rowStart(), () -> f.rowCount(b));
       }
     }
     return cells.isEmpty() ? null : new SortedCellsScanner(cells);

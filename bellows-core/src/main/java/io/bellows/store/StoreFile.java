@@ -87,9 +87,9 @@ public final class StoreFile {
     return reader.readRow(row);
   }
 
-  /** Row start offsets of one of this file's data blocks (for the KV cache's access counts). */
-  public int[] rowStarts(io.bellows.sstable.Block block) {
-    return reader.rowStarts(block);
+  /** The number of rows in one of this file's data blocks (for the KV cache's access counts). */
+  public int rowCount(io.bellows.sstable.Block block) {
+    return reader.rowCount(block);
   }
 
   /** A new scanner; it holds its own reference to the file until closed. */

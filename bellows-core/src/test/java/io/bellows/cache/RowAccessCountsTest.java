@@ -9,11 +9,7 @@ class RowAccessCountsTest {
   private static final int MIN = 3;
 
   private static RowAccessCounts block(int rows) {
-    int[] starts = new int[rows];
-    for (int i = 0; i < rows; i++) {
-      starts[i] = i * 100;
-    }
-    return new RowAccessCounts(starts);
+    return new RowAccessCounts(() -> rows);
   }
 
   @Test
@@ -49,9 +45,25 @@ class RowAccessCountsTest {
   }
 
   @Test
-  void anOffsetThatStartsNoRowCountsNothing() {
-    RowAccessCounts c = block(4);
-    assertThat(c.recordAndTestPromotion(150, 0)).isFalse();
-    assertThat(c.count(100)).isZero();
+  void theBlocksRowsAreCountedOnlyOnceACountPassesTheMinimum() {
+    int[] walks = {0};
+    RowAccessCounts c = new RowAccessCounts(() -> {
+      walks[0]++;
+      return 8;
+    });
+    for (int row = 0; row < 8; row++) {
+      for (int i = 0; i < MIN; i++) {
+        c.recordAndTestPromotion(row * 100, MIN);
+      }
+    }
+    assertThat(walks[0]).as("walks of the block while every count is at most the minimum").isZero();
+    assertThat(c.recordAndTestPromotion(300, MIN)).as("4 reads over a mean of 3.1 + sd 0.3").isTrue();
+    assertThat(walks[0]).isEqualTo(1);
+    for (int row = 0; row < 64; row++) { // many rows: the map grows and keeps every count
+      c.recordAndTestPromotion(10_000 + row, MIN);
+    }
+    assertThat(c.count(0)).isEqualTo(MIN);
+    assertThat(c.count(10_063)).isEqualTo(1);
+    assertThat(c.count(300)).isZero();
   }
 }
