@@ -16,6 +16,11 @@ public abstract class Mutation {
   protected Durability durability = Durability.USE_DEFAULT;
 
   protected Mutation(byte[] row) {
+    this.row = checkedRowCopy(row);
+  }
+
+  /** A copy of a row key given to a mutation or update, refused if empty or too long. */
+  static byte[] checkedRowCopy(byte[] row) {
     if (row == null || row.length == 0) {
       throw new IllegalArgumentException("row key must not be null or empty");
     }
@@ -23,7 +28,7 @@ public abstract class Mutation {
       throw new IllegalArgumentException(
           "row key of " + row.length + " bytes exceeds the maximum of " + Cell.MAX_ROW_LENGTH + " bytes");
     }
-    this.row = row.clone();
+    return row.clone();
   }
 
   public byte[] row() {

@@ -1,7 +1,6 @@
 package io.bellows.client;
 
 import io.bellows.atomic.ColumnUpdate;
-import io.bellows.cell.Cell;
 import io.bellows.config.Durability;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -20,14 +19,7 @@ public abstract class Update {
   private long maxTimestamp = Long.MAX_VALUE;
 
   protected Update(byte[] row) {
-    if (row == null || row.length == 0) {
-      throw new IllegalArgumentException("row key must not be null or empty");
-    }
-    if (row.length > Cell.MAX_ROW_LENGTH) {
-      throw new IllegalArgumentException(
-          "row key of " + row.length + " bytes exceeds the maximum of " + Cell.MAX_ROW_LENGTH + " bytes");
-    }
-    this.row = row.clone();
+    this.row = Mutation.checkedRowCopy(row);
   }
 
   public byte[] row() {

@@ -444,8 +444,28 @@ public final class BellowsTable {
     return CompareOperator.valueOf(op.name());
   }
 
-  /** HBase's {@code checkAndMutate(row, family)} builder; each {@code then...} is one checkAndMutate. */
-  private final class CheckBuilder implements Table.CheckAndMutateBuilder {
+  /**
+   * What HBase's two checkAndMutate builders share: each {@code then...} is one checkAndMutate of the
+   * condition the builder collected (both builder interfaces declare these three methods).
+   */
+  private abstract class ConditionBuilder {
+    abstract CheckAndMutate.Builder condition();
+
+    public boolean thenPut(Put put) throws IOException {
+      return Exceptions.io(() -> checkAndMutate(condition().build(put)).isSuccess());
+    }
+
+    public boolean thenDelete(Delete delete) throws IOException {
+      return Exceptions.io(() -> checkAndMutate(condition().build(delete)).isSuccess());
+    }
+
+    public boolean thenMutate(RowMutations mutation) throws IOException {
+      return Exceptions.io(() -> checkAndMutate(condition().build(mutation)).isSuccess());
+    }
+  }
+
+  /** HBase's {@code checkAndMutate(row, family)} builder. */
+  private final class CheckBuilder extends ConditionBuilder implements Table.CheckAndMutateBuilder {
     private final byte[] row;
     private final byte[] family;
     private byte[] qualifier;
@@ -484,29 +504,16 @@ public final class BellowsTable {
       return this;
     }
 
-    private CheckAndMutate.Builder condition() {
+    @Override
+    CheckAndMutate.Builder condition() {
       Objects.requireNonNull(op, "condition is null: call ifNotExists, ifEquals or ifMatches first");
       return CheckAndMutate.newBuilder(row).ifMatches(family, qualifier, op, value).timeRange(timeRange);
     }
 
-    @Override
-    public boolean thenPut(Put put) throws IOException {
-      return Exceptions.io(() -> checkAndMutate(condition().build(put)).isSuccess());
-    }
-
-    @Override
-    public boolean thenDelete(Delete delete) throws IOException {
-      return Exceptions.io(() -> checkAndMutate(condition().build(delete)).isSuccess());
-    }
-
-    @Override
-    public boolean thenMutate(RowMutations mutation) throws IOException {
-      return Exceptions.io(() -> checkAndMutate(condition().build(mutation)).isSuccess());
-    }
   }
 
   /** HBase's {@code checkAndMutate(row, filter)} builder. */
-  private final class FilterCheckBuilder implements Table.CheckAndMutateWithFilterBuilder {
+  private final class FilterCheckBuilder extends ConditionBuilder implements Table.CheckAndMutateWithFilterBuilder {
     private final byte[] row;
     private final org.apache.hadoop.hbase.filter.Filter filter;
     private TimeRange timeRange;
@@ -522,24 +529,11 @@ public final class BellowsTable {
       return this;
     }
 
-    private CheckAndMutate.Builder condition() {
+    @Override
+    CheckAndMutate.Builder condition() {
       return CheckAndMutate.newBuilder(row).ifMatches(filter).timeRange(timeRange);
     }
 
-    @Override
-    public boolean thenPut(Put put) throws IOException {
-      return Exceptions.io(() -> checkAndMutate(condition().build(put)).isSuccess());
-    }
-
-    @Override
-    public boolean thenDelete(Delete delete) throws IOException {
-      return Exceptions.io(() -> checkAndMutate(condition().build(delete)).isSuccess());
-    }
-
-    @Override
-    public boolean thenMutate(RowMutations mutation) throws IOException {
-      return Exceptions.io(() -> checkAndMutate(condition().build(mutation)).isSuccess());
-    }
   }
 
   @Override
