@@ -488,14 +488,42 @@ public final class Region implements AutoCloseable {
     if (updates.isEmpty()) {
       return List.of();
     }
+    Cell[] current = new Cell[updates.size()];
+    // One read per distinct time range, of all its columns at once (an Increment's or an Append's
+    // columns share one range, so a counter row of N columns is one read, not N).
+    boolean[] read = new boolean[updates.size()];
+    for (int i = 0; i < updates.size(); i++) {
+      if (read[i]) {
+        continue;
+      }
+      ColumnUpdate first = updates.get(i);
+      ScanQuery.Builder q = ScanQuery.builder().singleRow(row).readPoint(Long.MAX_VALUE)
+          .timeRange(first.minTimestamp(), first.maxTimestamp());
+      List<Integer> group = new ArrayList<>();
+      for (int j = i; j < updates.size(); j++) {
+        ColumnUpdate u = updates.get(j);
+        if (!read[j] && u.minTimestamp() == first.minTimestamp() && u.maxTimestamp() == first.maxTimestamp()) {
+          q.addColumn(u.family(), u.qualifier());
+          group.add(j);
+          read[j] = true;
+        }
+      }
+      List<Cell> cells = readLatest(q.build());
+      for (int j : group) {
+        for (Cell c : cells) { // a column's newest version comes first
+          if (updates.get(j).sameColumn(c)) {
+            current[j] = c;
+            break;
+          }
+        }
+      }
+    }
     long now = services.options().clock().currentTimeMillis();
     List<Cell> out = new ArrayList<>(updates.size());
-    for (ColumnUpdate u : updates) {
-      List<Cell> read = readLatest(ScanQuery.builder().singleRow(row).addColumn(u.family(), u.qualifier())
-          .timeRange(u.minTimestamp(), u.maxTimestamp()).readPoint(Long.MAX_VALUE).build());
-      Cell current = read.isEmpty() ? null : read.get(0);
-      long ts = current == null ? now : Math.max(now, current.timestamp());
-      out.add(Cells.put(row, u.family(), u.qualifier(), ts, u.newValue(current)));
+    for (int i = 0; i < updates.size(); i++) {
+      ColumnUpdate u = updates.get(i);
+      long ts = current[i] == null ? now : Math.max(now, current[i].timestamp());
+      out.add(Cells.put(row, u.family(), u.qualifier(), ts, u.newValue(current[i])));
     }
     return out;
   }
