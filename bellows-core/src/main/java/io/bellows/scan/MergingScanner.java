@@ -89,7 +89,7 @@ public final class MergingScanner implements CellScanner {
         Cell n = current.peek();
         if (n == null) {
           current = null;
-        } else if (last != null && CMP.compare(n, last) == 0) {
+        } else if (last != null && CellComparator.sameWrite(n, last)) {
           current.next(); // the same write repeated within one child
           continue;
         }

@@ -6,6 +6,7 @@ import io.bellows.util.Bytes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class CellComparatorTest {
@@ -54,5 +55,31 @@ class CellComparatorTest {
     assertThat(c.type()).isEqualTo(CellType.PUT);
     assertThat(Bytes.str(c.value())).isEqualTo("value");
     assertThat(c.length()).isEqualTo(Cells.serializedLength(3, 3, 4, 5));
+  }
+
+  @Test
+  void sameWriteIsCompareEqualsZero() {
+    long seed = System.nanoTime();
+    System.out.println("CellComparatorTest.sameWriteIsCompareEqualsZero seed=" + seed);
+    SplittableRandom random = new SplittableRandom(seed);
+    String[] rows = {"r", "row", "user0000000012", "user0000000013"};
+    String[] qualifiers = {"", "q", "field0", "field1", "a-much-longer-qualifier-0", "a-much-longer-qualifier-1"};
+    List<Cell> cells = new ArrayList<>();
+    for (int i = 0; i < 400; i++) {
+      Cell c = cell(rows[random.nextInt(rows.length)], qualifiers[random.nextInt(qualifiers.length)],
+          random.nextInt(3), random.nextBoolean() ? CellType.PUT : CellType.DELETE_COLUMN, random.nextInt(3));
+      cells.add(c);
+      // The same write again in an array of its own, at another offset.
+      byte[] copy = new byte[c.length() + 5];
+      System.arraycopy(c.array(), c.offset(), copy, 5, c.length());
+      cells.add(new Cell(copy, 5, c.length(), c.seqId()));
+    }
+    for (Cell a : cells) {
+      for (Cell b : cells) {
+        assertThat(CellComparator.sameWrite(a, b))
+            .as("seed %d: %s vs %s", seed, a, b)
+            .isEqualTo(CellComparator.INSTANCE.compare(a, b) == 0);
+      }
+    }
   }
 }
