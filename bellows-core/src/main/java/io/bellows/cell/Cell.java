@@ -181,9 +181,34 @@ public final class Cell {
   }
 
   public boolean sameColumn(Cell o) {
-    return sameRow(o)
-        && sameFamily(o)
-        && Bytes.equals(bytes, qualifierOffset(), qualifierLength(), o.bytes, o.qualifierOffset(), o.qualifierLength());
+    return columnRelation(o) == SAME_COLUMN;
+  }
+
+  /** {@link #columnRelation}: the other cell is in another row. */
+  public static final int OTHER_ROW = 0;
+  /** {@link #columnRelation}: the other cell is in the same row, another column. */
+  public static final int SAME_ROW = 1;
+  /** {@link #columnRelation}: the other cell is in the same row, family and qualifier. */
+  public static final int SAME_COLUMN = 2;
+
+  /**
+   * Where {@code o} stands relative to this cell's column: {@link #OTHER_ROW}, {@link #SAME_ROW} or
+   * {@link #SAME_COLUMN}, decoding each cell's lengths once. Family and qualifier are compared as
+   * one range (family length byte, family, qualifier): with equal total lengths, equal ranges mean
+   * equal family lengths, so equal families and qualifiers.
+   */
+  public int columnRelation(Cell o) {
+    byte[] b = o.bytes;
+    int aKey = offset + PREFIX;
+    int bKey = o.offset + PREFIX;
+    int rowLen = Bytes.getShort(bytes, aKey);
+    if (rowLen != Bytes.getShort(b, bKey) || !Bytes.equals(bytes, aKey + 2, rowLen, b, bKey + 2, rowLen)) {
+      return OTHER_ROW;
+    }
+    int aRest = Bytes.getInt(bytes, offset) - 2 - rowLen - 9;
+    int bRest = Bytes.getInt(b, o.offset) - 2 - rowLen - 9;
+    int start = 2 + rowLen;
+    return Bytes.equals(bytes, aKey + start, aRest, b, bKey + start, bRest) ? SAME_COLUMN : SAME_ROW;
   }
 
   @Override

@@ -82,10 +82,11 @@ final class VersionTracker {
   }
 
   Verdict classify(Cell c) {
-    if (last == null || !c.sameRow(last)) {
+    int relation = last == null ? Cell.OTHER_ROW : c.columnRelation(last);
+    if (relation == Cell.OTHER_ROW) {
       hasFamilyDelete = false;
       resetColumn();
-    } else if (!c.sameColumn(last)) {
+    } else if (relation == Cell.SAME_ROW) {
       resetColumn();
     }
     last = c;

@@ -41,7 +41,9 @@ public final class SortedFileWriter {
 
   private long[] bloomHashes;
   private int bloomKeys;
+  /** The last cell appended, a view over {@link #previousBytes} (rewritten by every append). */
   private Cell previous;
+  private byte[] previousBytes = new byte[256];
   private Cell first;
   private long cellCount;
   private final long[] countsByType = new long[256];
@@ -120,8 +122,14 @@ public final class SortedFileWriter {
     if (first == null) {
       first = copy(c);
     }
-    // Keep our own copy: the caller may reuse the cell's array after append returns.
-    previous = copy(c);
+    // Keep our own copy: the caller may reuse the cell's array after append returns. One buffer,
+    // reused, rather than a new array per cell: the writer sees every flushed and compacted cell.
+    int len = c.length();
+    if (previousBytes.length < len) {
+      previousBytes = new byte[Math.max(len, 2 * previousBytes.length)];
+    }
+    System.arraycopy(c.array(), c.offset(), previousBytes, 0, len);
+    previous = new Cell(previousBytes, 0, len, c.seqId());
     cellCount++;
     countsByType[c.typeCode() & 0xff]++;
     long ts = c.timestamp();
@@ -195,7 +203,7 @@ public final class SortedFileWriter {
   }
 
   private FileMetadata metadata(long dataEnd, long indexSize, long created, long fileSize) {
-    return new FileMetadata(first, previous, minTs, maxTs, maxSeqId, cellCount, countsByType.clone(), index.size(),
+    return new FileMetadata(first, previous == null ? null : copy(previous), minTs, maxTs, maxSeqId, cellCount, countsByType.clone(), index.size(),
         bloomType, options.bloomErrorRate(), options.compression(), options.blockSize(), created,
         options.majorCompaction(), dataEnd, uncompressedDataSize, indexSize, fileSize);
   }

@@ -46,7 +46,7 @@ final class StoreFileWriting {
       Cell c;
       Cell previous = null;
       while ((c = input.next()) != null) {
-        if (previous != null && io.bellows.cell.CellComparator.INSTANCE.compare(previous, c) == 0) {
+        if (previous != null && io.bellows.cell.CellComparator.sameWrite(previous, c)) {
           continue; // the same cell seen through two segments
         }
         previous = c;

@@ -82,4 +82,28 @@ class CellComparatorTest {
       }
     }
   }
+
+  @Test
+  void columnRelationAgreesWithComparingRowFamilyAndQualifier() {
+    String[] rows = {"", "r", "ro", "row"};
+    String[] families = {"f", "fa", "g"};
+    String[] qualifiers = {"", "q", "fq", "a-much-longer-qualifier"};
+    List<Cell> cells = new ArrayList<>();
+    for (String r : rows) {
+      for (String f : families) {
+        for (String q : qualifiers) {
+          cells.add(Cells.create(Bytes.of(r), Bytes.of(f), Bytes.of(q), 1, CellType.PUT, Bytes.of("v")));
+        }
+      }
+    }
+    for (Cell a : cells) {
+      for (Cell b : cells) {
+        boolean sameRow = CellComparator.compareRows(a, b) == 0;
+        int expected = !sameRow ? Cell.OTHER_ROW
+            : CellComparator.compareColumns(a, b) == 0 ? Cell.SAME_COLUMN : Cell.SAME_ROW;
+        assertThat(a.columnRelation(b)).as("%s vs %s", a, b).isEqualTo(expected);
+        assertThat(a.sameColumn(b)).isEqualTo(expected == Cell.SAME_COLUMN);
+      }
+    }
+  }
 }
