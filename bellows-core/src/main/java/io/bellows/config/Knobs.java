@@ -89,9 +89,10 @@ public final class Knobs {
       + " for families with BLOCKCACHE on; compactions never do.");
 
   public static final Knob<Long> KVCACHE_INITIAL_SIZE = Knob.ofLong("bellows.kvcache.initial.size", ENGINE,
-      10 * MIB, 0, Long.MAX_VALUE, "bytes", "Heap bytes the KV cache starts with, taken from the on-heap block cache"
-      + " (L1); 0 turns the KV cache off for every family. It grows from there by taking L1's least useful blocks,"
-      + " up to bellows.kvcache.max.fraction of L1, and gives memory back when L1 makes better use of it"
+      10 * MIB, 0, Long.MAX_VALUE, "bytes", "The KV cache's starting size limit, shared with the on-heap block cache"
+      + " (L1); 0 turns the KV cache off for every family. It takes L1's memory a step at a time as rows fill it,"
+      + " raises the limit by taking L1's least useful blocks while it earns more per byte than L1, up to"
+      + " bellows.kvcache.max.fraction of L1, and gives memory back when L1 makes better use of it"
       + " (docs/design/kv-cache.md).");
   public static final Knob<Double> KVCACHE_MAX_FRACTION = Knob.ofDouble("bellows.kvcache.max.fraction", ENGINE,
       0.5, 0.0, 0.9, "Largest share of the on-heap block cache's budget the KV cache may take; the two together never"

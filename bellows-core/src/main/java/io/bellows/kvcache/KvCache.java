@@ -19,10 +19,12 @@ import java.util.function.IntSupplier;
  * block cache. An entry is a copy of immutable file content, so it is never stale; a get still merges
  * it with the memory store and the other files.
  *
- * <p>Memory: the KV cache and L1 share L1's budget. The KV cache starts with {@code initial} bytes
- * of it and grows in steps by shrinking L1 (which then drops the blocks whose rows were promoted
- * first), up to {@code maxBytes}, while it earns at least as many hits per byte as L1; it gives a step
- * back when it earns less than half of L1's. The two sizes always add up to the budget.
+ * <p>Memory: the KV cache and L1 share L1's budget. The KV cache has a size limit, which starts at
+ * {@code initial} bytes and grows in steps up to {@code maxBytes} while the cache earns at least as
+ * many hits per byte as L1 (and gives a step back when it earns less than half of L1's). It does not
+ * hold its limit from the start: it reserves L1's memory a step at a time as rows fill it (L1 shrinks
+ * and drops the blocks whose rows were promoted first), so that memory a cold KV cache does not use
+ * keeps caching blocks. L1's size plus the reservation always add up to the budget.
  *
  * <p>Thread-safe. Lookups and counts take no engine lock; resizing takes a lock of its own, tried
  * (a thread that finds it taken carries on without resizing).
@@ -35,11 +37,14 @@ public final class KvCache {
   /** Heap cost of each cached cell beside its bytes: the Cell object and its array's header. */
   static final int CELL_OVERHEAD = 48;
 
+  /** The rows; its capacity is the reservation: the bytes of L1's budget the KV cache holds. */
   private final BoundedCache<RowKey, Cell[]> rows;
   private final ConcurrentHashMap<Long, Set<RowKey>> byFile = new ConcurrentHashMap<>();
   private final LruBlockCache l1;
   private final long initialBytes;
   private final long maxBytes;
+  /** The KV cache's size limit (guarded by resizing): the reservation never exceeds it. */
+  private volatile long limit;
   private final long step;
   private final int minAccesses;
   private final ReentrantLock resizing = new ReentrantLock();
@@ -57,24 +62,41 @@ public final class KvCache {
 
   /**
    * @param storage builds the bounded map from the listener it must report evictions to
-   * @param l1 the block cache level whose budget the KV cache shares (its size must already leave out
-   *     {@code initialBytes}); null for a KV cache of fixed size
-   * @param initialBytes the KV cache's starting capacity
-   * @param maxBytes its largest capacity
+   * @param l1 the block cache level whose budget the KV cache shares, already sized without {@code
+   *     reserved}; null for a KV cache of fixed size {@code initialBytes}
+   * @param reserved the bytes of the budget left out of L1 for the KV cache at open ({@link
+   *     #firstReservation}); ignored without an L1
+   * @param initialBytes the KV cache's starting size limit
+   * @param maxBytes its largest size limit
    * @param minAccesses the promotion threshold ({@code bellows.kvcache.promote.min.accesses})
    */
   public KvCache(Function<BoundedCache.EvictionListener<RowKey>, BoundedCache<RowKey, Cell[]>> storage,
-      LruBlockCache l1, long initialBytes, long maxBytes, int minAccesses) {
-    if (initialBytes <= 0 || maxBytes < initialBytes) {
-      throw new IllegalArgumentException("need 0 < initial <= max: " + initialBytes + ", " + maxBytes);
+      LruBlockCache l1, long reserved, long initialBytes, long maxBytes, int minAccesses) {
+    if (initialBytes <= 0 || maxBytes < initialBytes || (l1 != null && (reserved <= 0 || reserved > initialBytes))) {
+      throw new IllegalArgumentException(
+          "need 0 < reserved <= initial <= max: " + reserved + ", " + initialBytes + ", " + maxBytes);
     }
     this.rows = storage.apply(this::evicted);
-    this.rows.capacity(initialBytes);
     this.l1 = l1;
     this.initialBytes = initialBytes;
     this.maxBytes = maxBytes;
-    this.step = Math.max(1L << 20, (initialBytes + (l1 == null ? 0 : l1.maxSize())) / 64);
+    this.limit = initialBytes;
+    this.step = l1 == null ? initialBytes : step(l1.maxSize() + reserved);
+    this.rows.capacity(l1 == null ? initialBytes : reserved);
     this.minAccesses = minAccesses;
+  }
+
+  /** The unit in which the KV cache reserves and returns memory: 1/64 of the budget, at least 1 MiB. */
+  static long step(long budget) {
+    return Math.max(1L << 20, budget / 64);
+  }
+
+  /**
+   * What the KV cache reserves at open out of an L1 budget of {@code budget} bytes: one step, or its
+   * initial limit if smaller. The engine sizes L1 with the rest before building the KV cache.
+   */
+  public static long firstReservation(long budget, long initialBytes) {
+    return Math.min(initialBytes, step(budget));
   }
 
   /** The cells file {@code file} holds for {@code row}, if cached; counts a hit or a miss. */
@@ -110,7 +132,7 @@ public final class KvCache {
       bytes += c.length() + CELL_OVERHEAD;
     }
     if (rows.bytes() + bytes > rows.capacity()) {
-      tryGrow();
+      reserveMore();
     }
     RowKey key = new RowKey(file, row);
     // Indexed before it is put: an eviction right after the put must find it to unindex it.
@@ -137,23 +159,30 @@ public final class KvCache {
     }
   }
 
-  /** Takes a step of memory from L1, if the KV cache may grow and earns it. */
-  private void tryGrow() {
+  /**
+   * Reserves a step more of L1's memory for a promotion that does not fit: within the limit, or past
+   * it by raising the limit a step if the KV cache earns it. Gives up (the put then evicts rows) if
+   * another thread is resizing.
+   */
+  private void reserveMore() {
     if (l1 == null || !resizing.tryLock()) {
       return;
     }
     try {
-      if (!earnsItsMemory) {
-        return;
-      }
       long cap = rows.capacity();
-      long grant = Math.min(step, maxBytes - cap);
+      if (cap >= limit) {
+        if (!earnsItsMemory || limit >= maxBytes) {
+          return;
+        }
+        limit = Math.min(maxBytes, limit + step);
+        grows.incrementAndGet();
+      }
+      long grant = Math.min(step, limit - cap);
       if (grant <= 0 || l1.maxSize() - grant <= 0) {
         return;
       }
       l1.resize(l1.maxSize() - grant); // L1 first: the sum never exceeds the budget
       rows.capacity(cap + grant);
-      grows.incrementAndGet();
     } finally {
       resizing.unlock();
     }
@@ -179,20 +208,28 @@ public final class KvCache {
       hitsAtReview = h;
       l1HitsAtReview = l1h;
       earnsItsMemory = kvRate >= l1Rate;
-      long cap = rows.capacity();
-      if (kvRate < l1Rate / 2 && cap > initialBytes) {
-        long back = Math.min(step, cap - initialBytes);
-        rows.capacity(cap - back); // the KV cache first: the sum never exceeds the budget
-        l1.resize(l1.maxSize() + back);
+      if (kvRate < l1Rate / 2 && limit > initialBytes) {
+        limit = Math.max(initialBytes, limit - step);
         shrinks.incrementAndGet();
+        long cap = rows.capacity();
+        if (cap > limit) {
+          rows.capacity(limit); // the KV cache first: the sum never exceeds the budget
+          l1.resize(l1.maxSize() + cap - limit);
+        }
       }
     } finally {
       resizing.unlock();
     }
   }
 
+  /** Bytes of L1's budget the KV cache holds now (what it may fill before reserving more). */
   public long capacity() {
     return rows.capacity();
+  }
+
+  /** The KV cache's size limit: the most it may reserve before it must earn another step. */
+  public long limit() {
+    return limit;
   }
 
   public long bytes() {
@@ -218,7 +255,8 @@ public final class KvCache {
     m.put("kvcache.promotions", promotions.get());
     m.put("kvcache.evictions", rows.evictions());
     m.put("kvcache.bytes", rows.bytes());
-    m.put("kvcache.max.bytes", rows.capacity());
+    m.put("kvcache.max.bytes", limit);
+    m.put("kvcache.reserved.bytes", rows.capacity());
     m.put("kvcache.entries", rows.entries());
     m.put("kvcache.grows", grows.get());
     m.put("kvcache.shrinks", shrinks.get());

@@ -185,10 +185,12 @@ public final class MetricCatalog {
     add("kvcache.promotions", Kind.COUNTER, Unit.NONE, "Rows promoted from cached data blocks to the KV cache.");
     add("kvcache.evictions", Kind.COUNTER, Unit.NONE, "Rows the KV cache's replacement policy dropped.");
     add("kvcache.bytes", Kind.GAUGE, Unit.BYTES, "Heap bytes of the rows held (cells plus per-entry overheads).");
-    add("kvcache.max.bytes", Kind.GAUGE, Unit.BYTES, "The KV cache's current capacity, taken from L1's budget.");
+    add("kvcache.max.bytes", Kind.GAUGE, Unit.BYTES, "The KV cache's current size limit within L1's budget.");
+    add("kvcache.reserved.bytes", Kind.GAUGE, Unit.BYTES,
+        "L1 budget the KV cache holds now: taken a step at a time as rows fill it, up to its limit.");
     add("kvcache.entries", Kind.GAUGE, Unit.NONE, "Rows held.");
-    add("kvcache.grows", Kind.COUNTER, Unit.NONE, "Times the KV cache took a step of memory from L1.");
-    add("kvcache.shrinks", Kind.COUNTER, Unit.NONE, "Times it gave a step back to L1.");
+    add("kvcache.grows", Kind.COUNTER, Unit.NONE, "Times the KV cache raised its size limit by a step.");
+    add("kvcache.shrinks", Kind.COUNTER, Unit.NONE, "Times it lowered its limit by a step (giving L1 back what it held above it).");
   }
 
   private MetricCatalog() {}

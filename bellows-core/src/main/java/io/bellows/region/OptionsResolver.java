@@ -52,7 +52,8 @@ public final class OptionsResolver {
   public static BlockCache blockCache(EngineOptions engine, long maxHeap) {
     long l1 = l1Bytes(engine, maxHeap);
     long kvInitial = kvCacheInitialBytes(engine, l1);
-    BlockCache blocks = TieredBlockCache.create(l1 - kvInitial, engine.get(Knobs.BLOCKCACHE_L2_SIZE));
+    long reserved = kvInitial == 0 ? 0 : KvCache.firstReservation(l1, kvInitial);
+    BlockCache blocks = TieredBlockCache.create(l1 - reserved, engine.get(Knobs.BLOCKCACHE_L2_SIZE));
     if (kvInitial == 0) {
       return blocks;
     }
@@ -60,7 +61,7 @@ public final class OptionsResolver {
         listener -> BoundedCaches.create(engine.get(Knobs.KVCACHE_POLICY), kvInitial,
             engine.get(Knobs.KVCACHE_WEIGHT_FREQUENCY_EXPONENT), engine.get(Knobs.KVCACHE_WEIGHT_SIZE_EXPONENT),
             listener),
-        ((TieredBlockCache) blocks).l1(), kvInitial, (long) (l1 * engine.get(Knobs.KVCACHE_MAX_FRACTION)),
+        ((TieredBlockCache) blocks).l1(), reserved, kvInitial, (long) (l1 * engine.get(Knobs.KVCACHE_MAX_FRACTION)),
         engine.get(Knobs.KVCACHE_PROMOTE_MIN_ACCESSES));
     return new KvCachingBlockCache(blocks, kv);
   }

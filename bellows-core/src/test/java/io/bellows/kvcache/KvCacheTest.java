@@ -21,8 +21,15 @@ class KvCacheTest {
     return List.of(Cells.put(Bytes.of(row), Bytes.of("f"), Bytes.of("q"), 1, new byte[valueBytes]));
   }
 
-  private static KvCache kv(LruBlockCache l1, long initial, long max, KvCachePolicy policy) {
-    return new KvCache(listener -> BoundedCaches.create(policy, initial, 1, 1, listener), l1, initial, max, 1);
+  /** A KV cache sharing {@code l1}'s budget, which {@link #l1} sized without the first reservation. */
+  private static KvCache kv(LruBlockCache l1, long budget, long initial, long max, KvCachePolicy policy) {
+    long reserved = l1 == null ? 0 : KvCache.firstReservation(budget, initial);
+    return new KvCache(listener -> BoundedCaches.create(policy, initial, 1, 1, listener), l1, reserved, initial, max, 1);
+  }
+
+  /** L1 as the engine sizes it beside a KV cache: the budget minus the KV cache's first reservation. */
+  private static LruBlockCache l1(long budget, long initial) {
+    return new LruBlockCache(budget - KvCache.firstReservation(budget, initial));
   }
 
   /** A block of {@code rows} rows whose row r starts at offset r (the counts only need distinct offsets). */
@@ -43,8 +50,8 @@ class KvCacheTest {
 
   @Test
   void aPromotedRowIsServedAndItsBlockBecomesAnEvictionCandidate() {
-    LruBlockCache l1 = new LruBlockCache(8 * MIB);
-    KvCache kv = kv(l1, MIB, 4 * MIB, KvCachePolicy.LRU);
+    LruBlockCache l1 = l1(9 * MIB, MIB);
+    KvCache kv = kv(l1, 9 * MIB, MIB, 4 * MIB, KvCachePolicy.LRU);
     CachedBlock b = block(16);
     List<Cell> row = cells("r5", 100);
     assertThat(kv.get(7, Bytes.of("r5"))).isNull();
@@ -61,14 +68,15 @@ class KvCacheTest {
   void growingTakesFromL1AndTheTwoNeverExceedTheBudget() {
     long budget = 128 * MIB;
     long initial = 2 * MIB;
-    LruBlockCache l1 = new LruBlockCache(budget - initial);
-    KvCache kv = kv(l1, initial, budget / 2, KvCachePolicy.LRU);
+    LruBlockCache l1 = l1(budget, initial);
+    KvCache kv = kv(l1, budget, initial, budget / 2, KvCachePolicy.LRU);
     CachedBlock b = block(64);
     for (int i = 0; kv.capacity() < budget / 2 && i < 100_000; i++) {
       List<Cell> row = cells("row" + i, 4000);
       readUntilPromoted(kv, 1, b, i % 64, 64, row);
       assertThat(l1.maxSize() + kv.capacity()).isEqualTo(budget);
       assertThat(kv.bytes()).isLessThanOrEqualTo(kv.capacity());
+      assertThat(kv.capacity()).isLessThanOrEqualTo(kv.limit());
     }
     assertThat(kv.capacity()).isEqualTo(budget / 2);
     assertThat((long) kv.metrics().get("kvcache.grows")).isPositive();
@@ -76,7 +84,7 @@ class KvCacheTest {
 
   @Test
   void aFilesRowsLeaveWithIt() {
-    KvCache kv = kv(null, MIB, MIB, KvCachePolicy.LRU);
+    KvCache kv = kv(null, 0, MIB, MIB, KvCachePolicy.LRU);
     CachedBlock b = block(8);
     readUntilPromoted(kv, 1, b, 1, 8, cells("a", 10));
     readUntilPromoted(kv, 2, b, 2, 8, cells("b", 10));
@@ -86,5 +94,28 @@ class KvCacheTest {
     kv.evictFile(2);
     assertThat(kv.entries()).isZero();
     assertThat(kv.indexedFiles()).isZero();
+  }
+
+  @Test
+  void itReservesL1MemoryAsRowsFillItNotUpfront() {
+    long budget = 64 * MIB;
+    long initial = 10 * MIB;
+    LruBlockCache l1 = l1(budget, initial);
+    KvCache kv = kv(l1, budget, initial, budget / 2, KvCachePolicy.LRU);
+    assertThat(kv.capacity()).as("one step at open").isEqualTo(MIB);
+    assertThat(l1.maxSize()).isEqualTo(budget - MIB);
+    CachedBlock b = block(64);
+    long filled = 0;
+    for (int i = 0; filled < 5 * MIB; i++) {
+      List<Cell> row = cells("row" + i, 4000);
+      readUntilPromoted(kv, 1, b, i % 64, 64, row);
+      filled += 4000;
+      assertThat(l1.maxSize() + kv.capacity()).isEqualTo(budget);
+      assertThat(kv.bytes()).isLessThanOrEqualTo(kv.capacity());
+    }
+    // About 5 MiB of rows: reserved in 1 MiB steps, so 5 or 6 MiB, well under the 10 MiB limit.
+    assertThat(kv.capacity()).isBetween(5 * MIB, 6 * MIB);
+    assertThat(kv.limit()).isEqualTo(initial);
+    assertThat((long) kv.metrics().get("kvcache.grows")).as("the limit was not raised").isZero();
   }
 }

@@ -93,10 +93,13 @@ class OptionsResolverTest {
   void blockCacheSizesComeFromTheEngineKnobs() {
     assertThat(OptionsResolver.cachePolicy(EngineOptions.defaults(), ColumnFamilyDescriptor.of("f")))
         .isEqualTo(io.bellows.cache.CachePolicy.DEFAULT);
-    // By default the KV cache takes its first 10 MiB out of L1's quarter of the heap.
+    // By default the KV cache may hold 10 MiB of L1's quarter of the heap, and reserves one step of
+    // it (1/64 of 250 MiB) at open.
     var withKv = (io.bellows.kvcache.KvCachingBlockCache) OptionsResolver.blockCache(EngineOptions.defaults(), 1000L << 20);
-    assertThat(withKv.kvCache().capacity()).isEqualTo(10L << 20);
+    assertThat(withKv.kvCache().limit()).isEqualTo(10L << 20);
     assertThat(withKv.kvCache().metrics().get("kvcache.max.bytes")).isEqualTo(10L << 20);
+    assertThat(withKv.kvCache().capacity()).isEqualTo((250L << 20) / 64);
+    assertThat(withKv.kvCache().metrics().get("kvcache.reserved.bytes")).isEqualTo((250L << 20) / 64);
     var l1Only = (io.bellows.cache.TieredBlockCache) OptionsResolver.blockCache(
         EngineOptions.builder().set(Knobs.KVCACHE_INITIAL_SIZE, 0L).build(), 1000L << 20);
     assertThat(l1Only.l1().maxSize()).isEqualTo(250L << 20); // a quarter of the heap
