@@ -106,4 +106,58 @@ class CellComparatorTest {
       }
     }
   }
+
+  /** Timestamps that differ in their low byte, their high byte, or both. */
+  private static final long[] TIMESTAMPS = {0, 1, 2, 1L << 56, (1L << 56) + 1};
+
+  /** The order written out from the components, as the class comment defines it. */
+  private static int referenceCompare(Cell a, Cell b) {
+    int c = java.util.Arrays.compareUnsigned(a.row(), b.row());
+    if (c == 0) {
+      c = java.util.Arrays.compareUnsigned(a.family(), b.family());
+    }
+    if (c == 0) {
+      c = java.util.Arrays.compareUnsigned(a.qualifier(), b.qualifier());
+    }
+    if (c == 0) {
+      c = Long.compare(b.timestamp(), a.timestamp());
+    }
+    if (c == 0) {
+      c = Integer.compare(b.typeCode() & 0xff, a.typeCode() & 0xff);
+    }
+    return c != 0 ? c : Long.compare(b.seqId(), a.seqId());
+  }
+
+  @Test
+  void orderAgreesWithTheComponentOrderOnRandomKeys() {
+    long seed = System.nanoTime();
+    System.out.println("CellComparatorTest.orderAgreesWithTheComponentOrderOnRandomKeys seed=" + seed);
+    SplittableRandom random = new SplittableRandom(seed);
+    List<Cell> cells = new ArrayList<>();
+    for (int i = 0; i < 600; i++) {
+      // Short alphabets and lengths around the eight-byte words, so that prefixes, equal lengths and
+      // ties are common; rows and families of equal and of different lengths both occur.
+      Cell c = Cells.create(randomBytes(random, 0, 18), randomBytes(random, 1, 3), randomBytes(random, 0, 12),
+          TIMESTAMPS[random.nextInt(TIMESTAMPS.length)], random.nextBoolean() ? CellType.PUT : CellType.DELETE,
+          Bytes.of("v"));
+      c.setSeqId(random.nextInt(3));
+      cells.add(c);
+    }
+    for (Cell a : cells) {
+      for (Cell b : cells) {
+        assertThat(Integer.signum(CellComparator.INSTANCE.compare(a, b)))
+            .as("seed %d: %s vs %s", seed, a, b)
+            .isEqualTo(Integer.signum(referenceCompare(a, b)));
+      }
+    }
+  }
+
+  private static byte[] randomBytes(SplittableRandom random, int minLen, int maxLen) {
+    byte[] alphabet = {0, 'a', 'b', (byte) 0x80, (byte) 0xff};
+    byte[] out = new byte[minLen + random.nextInt(maxLen - minLen + 1)];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = alphabet[random.nextInt(alphabet.length)];
+    }
+    return out;
+  }
 }
