@@ -46,6 +46,14 @@ public final class DefaultMemStore implements MemStore {
   }
 
   @Override
+  public void addAll(List<Cell> cells) {
+    for (int from = 0; from < cells.size(); from += CompactingMemStore.ADD_SLICE) {
+      MutableSegment.addAllToActive(active, cells.subList(from, Math.min(cells.size(), from + CompactingMemStore.ADD_SLICE)),
+          accounting, isClosed);
+    }
+  }
+
+  @Override
   public MemStoreSize size() {
     return accounting.size();
   }

@@ -23,6 +23,17 @@ public interface MemStore extends AutoCloseable {
    */
   void add(Cell cell);
 
+  /**
+   * Adds cells whose sequence ids are already stamped, as {@link #add} of each in order would, but
+   * entering the active segment and updating the memory accounting once per slice of cells rather
+   * than once per cell (a mini-batch's cells arrive together).
+   */
+  default void addAll(List<Cell> cells) {
+    for (Cell c : cells) {
+      add(c);
+    }
+  }
+
   /** Current memory accounting; O(1), never walks the data. */
   MemStoreSize size();
 

@@ -92,6 +92,30 @@ public final class MutableSegment extends Segment {
     }
   }
 
+  /**
+   * Adds {@code cells} to whichever segment {@code active} holds, entering it once: as {@link
+   * #addToActive} of each cell, with the segment's and the store's counters updated once for all of
+   * them. Keep the list short (a slice of a batch): a segment cannot seal while a writer is inside.
+   */
+  static MutableSegment addAllToActive(AtomicReference<MutableSegment> active, List<Cell> cells,
+      MemStoreAccounting accounting, BooleanSupplier ownerClosed) {
+    for (;;) {
+      if (ownerClosed.getAsBoolean()) {
+        throw new IllegalStateException("memory store is closed");
+      }
+      MutableSegment a = active.get();
+      if (!a.tryEnter()) {
+        continue; // sealed: its successor is already installed
+      }
+      try {
+        a.addAll(cells, accounting);
+      } finally {
+        a.exit();
+      }
+      return a;
+    }
+  }
+
   /** Lets a writer in unless sealing has started; a true return must be paired with {@link #exit}. */
   public boolean tryEnter() {
     for (;;) {
@@ -134,6 +158,42 @@ public final class MutableSegment extends Segment {
     }
     accounting.add(data, objects + idx, off, 1);
     return true;
+  }
+
+  /** {@link #add} of each cell, with the counters updated once at the end (the caller has entered). */
+  void addAll(List<Cell> batch, MemStoreAccounting accounting) {
+    long added = 0;
+    long data = 0;
+    long objects = 0;
+    long idxBytes = 0;
+    long off = 0;
+    boolean dataOff = index.dataOffHeap();
+    boolean indexOff = index.indexOffHeap();
+    try {
+      for (Cell c : batch) {
+        widenRanges(c);
+        long idx = index.add(c);
+        if (idx < 0) {
+          continue;
+        }
+        long d = c.dataSize();
+        added++;
+        data += d;
+        objects += index.cellObjectBytes(c);
+        idxBytes += idx;
+        off += (dataOff ? d : 0) + (indexOff ? idx : 0);
+      }
+    } finally {
+      // Also when an insert failed part way: what was inserted is charged.
+      cells.add(added);
+      dataBytes.add(data);
+      objectBytes.add(objects);
+      indexBytes.add(idxBytes);
+      if (off != 0) {
+        offHeapBytes.add(off);
+      }
+      accounting.add(data, objects + idxBytes, off, added);
+    }
   }
 
   private void widenRanges(Cell c) {

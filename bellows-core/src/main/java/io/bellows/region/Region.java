@@ -225,6 +225,25 @@ public final class Region implements AutoCloseable {
     return s;
   }
 
+  /** Adds stamped cells to their stores, each run of cells of one store in one call. */
+  private void addToStores(List<Cell> cells) {
+    int from = 0;
+    Store current = null;
+    for (int i = 0; i < cells.size(); i++) {
+      Store s = storeOf(cells.get(i));
+      if (s != current) {
+        if (current != null) {
+          current.addAll(cells.subList(from, i));
+        }
+        current = s;
+        from = i;
+      }
+    }
+    if (current != null) {
+      current.addAll(cells.subList(from, cells.size()));
+    }
+  }
+
   /**
    * The store of a cell's family, found by comparing bytes (no allocation on the write path);
    * throws {@link NoSuchColumnFamilyException} for a family the table does not have.
@@ -632,9 +651,7 @@ public final class Region implements AutoCloseable {
         services.walFailed(e);
         throw new StorageException("write-ahead log append failed; the engine stops accepting writes", e);
       }
-      for (Cell c : stamped) {
-        storeOf(c).add(c);
-      }
+      addToStores(stamped);
     } finally {
       updatesLock.readLock().unlock();
     }

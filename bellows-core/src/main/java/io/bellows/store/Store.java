@@ -235,6 +235,11 @@ public final class Store implements AutoCloseable {
     memStore.add(cell);
   }
 
+  /** Adds cells of this store's family, stamped, in order: one entry into the memory store per slice. */
+  public void addAll(List<Cell> cells) {
+    memStore.addAll(cells);
+  }
+
   public MemStoreSize memStoreSize() {
     return memStore.size();
   }

@@ -106,4 +106,28 @@ class AccountingTest {
     assertThat(MemStores.create(MemStoreFixtures.context(MemStoreFixtures.family(MemStorePolicy.ADAPTIVE, 0.05, 4,
         0.2), 20_000, bg, MemStoreFixtures::keepAll, listener))).isInstanceOf(CompactingMemStore.class);
   }
+
+  @Test
+  void addingABatchChargesAndHoldsWhatAddingEachCellDoes() {
+    for (MemStorePolicy policy : MemStorePolicy.values()) {
+      MemStore one = MemStores.create(MemStoreFixtures.context(MemStoreFixtures.family(policy, 0.05, 4, 0.2),
+          20_000, bg, MemStoreFixtures::keepAll, listener));
+      MemStore batched = MemStores.create(MemStoreFixtures.context(MemStoreFixtures.family(policy, 0.05, 4, 0.2),
+          20_000, bg, MemStoreFixtures::keepAll, listener));
+      List<Cell> cells = new ArrayList<>();
+      for (int i = 0; i < 300; i++) { // more than one slice; rows repeat, and one write repeats exactly
+        cells.add(cell("row" + (i % 97), "q" + (i % 3), 1, 7 + i / 100));
+      }
+      cells.add(cells.get(5));
+      for (Cell c : cells) {
+        one.add(c);
+      }
+      batched.addAll(cells);
+      assertThat(batched.size()).as("%s", policy).isEqualTo(one.size());
+      assertThat(readAll(batched.scanners())).as("%s", policy).isEqualTo(readAll(one.scanners()));
+      assertThat(batched.oldestUnflushedSeqId()).isEqualTo(7);
+      one.close();
+      batched.close();
+    }
+  }
 }
