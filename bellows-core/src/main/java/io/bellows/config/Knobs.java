@@ -44,7 +44,10 @@ public final class Knobs {
       128L << 20, 1L << 10, 1L << 40, "bytes/s", "Rate writes are paced to when a limit comes near (memory of the"
       + " engine or a store, files of a store); it falls towards 1/64 of this as the limit comes closer.");
   public static final Knob<Integer> BLOCKING_STORE_FILES = Knob.ofInt("bellows.store.blocking.files", ENGINE,
-      16, 2, 10_000, "files", "Writes to a store block while it has more sorted files than this, until compaction catches up.");
+      32, 2, 10_000, "files", "Writes to a store block while it has more sorted files than this, until compaction catches up"
+      + " (and are paced from three quarters of it). 32, not HBase's 16: Accordion's flushes write files smaller than the"
+      + " flush size, and at 16 the four writers of a 41 s uniform-key write benchmark waited 18.6 s in all for one"
+      + " compaction thread (BENCHMARKS.md); RocksDB stops writes at 36 level-0 files.");
   public static final Knob<Long> BLOCKING_WAIT_MS = Knob.ofLong("bellows.store.blocking.wait.ms", ENGINE,
       90_000, 0, 3_600_000, "ms", "Longest a write waits for compaction when a store has too many files (it then proceeds), and"
           + " while its memory store is full and flushes keep failing (then the engine stops accepting writes and the write"

@@ -41,7 +41,7 @@ class OptionsResolverTest {
         .isEqualTo(Knobs.BLOOMFILTER_ERROR_RATE.defaultValue());
     assertThat(OptionsResolver.memStore(f)).isEqualTo(new MemStoreOptions(MemStorePolicy.ADAPTIVE, 0.02, 4, 0.2,
         ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.ARRAY, false, true));
-    assertThat(OptionsResolver.compaction(EngineOptions.defaults())).isEqualTo(new CompactionOptions(3, 10, 1.2, 16));
+    assertThat(OptionsResolver.compaction(EngineOptions.defaults())).isEqualTo(new CompactionOptions(3, 10, 1.2, 32));
     ChunkAllocator chunks = OptionsResolver.chunkAllocator(EngineOptions.defaults());
     assertThat(chunks.chunkSize()).isEqualTo(2 * 1024 * 1024 - 64);
     assertThat(chunks.offHeap()).isFalse();
