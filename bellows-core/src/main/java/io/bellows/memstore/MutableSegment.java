@@ -71,25 +71,11 @@ public final class MutableSegment extends Segment {
    * Adds a cell to whichever segment {@code active} holds: enters it, adds, leaves. If a swap sealed
    * the segment meanwhile, retries on its successor (installed before the seal). Throws once the
    * owner is closed, so a writer never spins on a sealed segment without successor. Returns the
-   * segment written to. The one copy of the write loop of every memory store.
+   * segment written to.
    */
   static MutableSegment addToActive(AtomicReference<MutableSegment> active, Cell cell,
       MemStoreAccounting accounting, BooleanSupplier ownerClosed) {
-    for (;;) {
-      if (ownerClosed.getAsBoolean()) {
-        throw new IllegalStateException("memory store is closed");
-      }
-      MutableSegment a = active.get();
-      if (!a.tryEnter()) {
-        continue; // sealed: its successor is already installed
-      }
-      try {
-        a.add(cell, accounting);
-      } finally {
-        a.exit();
-      }
-      return a;
-    }
+    return writeToActive(active, ownerClosed, a -> a.add(cell, accounting));
   }
 
   /**
@@ -99,6 +85,15 @@ public final class MutableSegment extends Segment {
    */
   static MutableSegment addAllToActive(AtomicReference<MutableSegment> active, List<Cell> cells,
       MemStoreAccounting accounting, BooleanSupplier ownerClosed) {
+    return writeToActive(active, ownerClosed, a -> a.addAll(cells, accounting));
+  }
+
+  /**
+   * Enters the active segment (its successor if it was sealed meanwhile), writes, leaves: the one
+   * copy of the write loop of every memory store.
+   */
+  private static MutableSegment writeToActive(AtomicReference<MutableSegment> active, BooleanSupplier ownerClosed,
+      java.util.function.Consumer<MutableSegment> write) {
     for (;;) {
       if (ownerClosed.getAsBoolean()) {
         throw new IllegalStateException("memory store is closed");
@@ -108,7 +103,7 @@ public final class MutableSegment extends Segment {
         continue; // sealed: its successor is already installed
       }
       try {
-        a.addAll(cells, accounting);
+        write.accept(a);
       } finally {
         a.exit();
       }
