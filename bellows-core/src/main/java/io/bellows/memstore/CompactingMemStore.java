@@ -113,12 +113,6 @@ public final class CompactingMemStore implements MemStore {
 
   // ------------------------------------------------------------------------------------ writes
 
-  /**
-   * Cells added per entry into the active segment by {@link #addAll}: small enough that the segment
-   * overshoots its in-memory flush threshold by little and a swap never waits long for the writer.
-   */
-  static final int ADD_SLICE = 128;
-
   @Override
   public void add(Cell cell) {
     MutableSegment a = MutableSegment.addToActive(active, cell, accounting, isClosed);
@@ -129,13 +123,11 @@ public final class CompactingMemStore implements MemStore {
 
   @Override
   public void addAll(List<Cell> cells) {
-    for (int from = 0; from < cells.size(); from += ADD_SLICE) {
-      List<Cell> slice = cells.subList(from, Math.min(cells.size(), from + ADD_SLICE));
-      MutableSegment a = MutableSegment.addAllToActive(active, slice, accounting, isClosed);
+    MutableSegment.addAllToActive(active, cells, accounting, isClosed, a -> {
       if (a.footprint() >= inMemoryFlushThreshold) {
         inMemoryFlush(a);
       }
-    }
+    });
   }
 
   /** Swaps out a full active segment; a writer that finds another swap in progress just goes on. */

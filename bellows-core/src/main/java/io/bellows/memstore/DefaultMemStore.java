@@ -47,10 +47,7 @@ public final class DefaultMemStore implements MemStore {
 
   @Override
   public void addAll(List<Cell> cells) {
-    for (int from = 0; from < cells.size(); from += CompactingMemStore.ADD_SLICE) {
-      MutableSegment.addAllToActive(active, cells.subList(from, Math.min(cells.size(), from + CompactingMemStore.ADD_SLICE)),
-          accounting, isClosed);
-    }
+    MutableSegment.addAllToActive(active, cells, accounting, isClosed, a -> { });
   }
 
   @Override

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * The active segment: absorbs concurrent writes into an {@link ActiveIndex} and keeps its stats
@@ -79,13 +80,24 @@ public final class MutableSegment extends Segment {
   }
 
   /**
-   * Adds {@code cells} to whichever segment {@code active} holds, entering it once: as {@link
-   * #addToActive} of each cell, with the segment's and the store's counters updated once for all of
-   * them. Keep the list short (a slice of a batch): a segment cannot seal while a writer is inside.
+   * Cells added per entry into the active segment by {@link #addAllToActive}: small enough that the
+   * segment overshoots its in-memory flush threshold by little and a swap never waits long for the
+   * writer.
    */
-  static MutableSegment addAllToActive(AtomicReference<MutableSegment> active, List<Cell> cells,
-      MemStoreAccounting accounting, BooleanSupplier ownerClosed) {
-    return writeToActive(active, ownerClosed, a -> a.addAll(cells, accounting));
+  static final int ADD_SLICE = 128;
+
+  /**
+   * Adds {@code cells}, in order, to whichever segment {@code active} holds: as {@link #addToActive}
+   * of each cell, but entering the segment and updating the segment's and the store's counters once
+   * per slice of {@link #ADD_SLICE} cells (a segment cannot seal while a writer is inside, so slices
+   * stay short). {@code afterSlice} gets the segment each slice went to.
+   */
+  static void addAllToActive(AtomicReference<MutableSegment> active, List<Cell> cells,
+      MemStoreAccounting accounting, BooleanSupplier ownerClosed, Consumer<MutableSegment> afterSlice) {
+    for (int from = 0; from < cells.size(); from += ADD_SLICE) {
+      List<Cell> slice = cells.subList(from, Math.min(cells.size(), from + ADD_SLICE));
+      afterSlice.accept(writeToActive(active, ownerClosed, a -> a.addAll(slice, accounting)));
+    }
   }
 
   /**
@@ -93,7 +105,7 @@ public final class MutableSegment extends Segment {
    * copy of the write loop of every memory store.
    */
   private static MutableSegment writeToActive(AtomicReference<MutableSegment> active, BooleanSupplier ownerClosed,
-      java.util.function.Consumer<MutableSegment> write) {
+      Consumer<MutableSegment> write) {
     for (;;) {
       if (ownerClosed.getAsBoolean()) {
         throw new IllegalStateException("memory store is closed");
