@@ -172,6 +172,11 @@ public final class Cell {
     return out;
   }
 
+  /** Whether this cell's row is {@code row}. */
+  public boolean isRow(byte[] row) {
+    return Bytes.equals(bytes, rowOffset(), rowLength(), row, 0, row.length);
+  }
+
   public boolean sameRow(Cell o) {
     return Bytes.equals(bytes, rowOffset(), rowLength(), o.bytes, o.rowOffset(), o.rowLength());
   }

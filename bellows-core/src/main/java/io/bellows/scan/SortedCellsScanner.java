@@ -10,6 +10,9 @@ import java.util.List;
  * other source. Holds nothing to release. Not thread-safe.
  */
 public final class SortedCellsScanner implements CellScanner {
+  /** Cells compared one by one before a seek turns to binary search. */
+  private static final int LINEAR_STEPS = 8;
+
   private final List<Cell> cells;
   private int pos = -1; // unpositioned until the first seek
 
@@ -44,10 +47,30 @@ public final class SortedCellsScanner implements CellScanner {
     if (pos < 0) {
       pos = 0;
     }
-    while (pos < cells.size() && CellComparator.INSTANCE.compare(cells.get(pos), key) < 0) {
+    int n = cells.size();
+    for (int steps = 0; pos < n && CellComparator.INSTANCE.compare(cells.get(pos), key) < 0; steps++) {
+      if (steps == LINEAR_STEPS) {
+        pos = firstAtOrAfter(key, pos + 1, n); // a long row: the rest by binary search
+        break;
+      }
       pos++;
     }
-    return pos < cells.size();
+    return pos < n;
+  }
+
+  /** The first index in [from, to) whose cell is &gt;= {@code key}, or {@code to}. */
+  private int firstAtOrAfter(Cell key, int from, int to) {
+    int lo = from;
+    int hi = to;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (CellComparator.INSTANCE.compare(cells.get(mid), key) < 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
   }
 
   @Override

@@ -22,6 +22,9 @@ import java.util.NavigableSet;
  * {@link #close()}.
  */
 public final class StoreScanner implements Closeable {
+  /** Cells of a finished column stepped over one by one before the rest is skipped by a reseek. */
+  static final int SKIP_STEPS = 3;
+
   private final MergingScanner merged;
   private final ScanQuery query;
   private final byte[] family;
@@ -189,12 +192,28 @@ public final class StoreScanner implements Closeable {
       merged.next();
       accept(c, tracker.classify(c), out);
       if (columnDone) {
-        Cell after = merged.peek();
-        if (after != null && after.sameColumn(first)) {
-          merged.reseek(Cells.lastOnColumn(first));
-        }
+        skipColumn(first);
         return;
       }
+    }
+  }
+
+  /**
+   * Moves past the rest of a finished column: first by a few steps, since the usual rest is an
+   * older version or two from other sources, then by a reseek, which searches again every source
+   * still in the column.
+   */
+  private void skipColumn(Cell column) {
+    for (int steps = 0; ; steps++) {
+      Cell after = merged.peek();
+      if (after == null || !after.sameColumn(column)) {
+        return;
+      }
+      if (steps == SKIP_STEPS) {
+        merged.reseek(Cells.lastOnColumn(column));
+        return;
+      }
+      merged.next();
     }
   }
 

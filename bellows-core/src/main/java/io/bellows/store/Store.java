@@ -6,6 +6,8 @@ import io.bellows.sstable.Block;
 import io.bellows.sstable.RowRead;
 
 import io.bellows.cell.Cell;
+import io.bellows.cell.CellType;
+import io.bellows.cell.Cells;
 import io.bellows.compaction.CompactionCandidate;
 import io.bellows.compaction.CompactionSelection;
 import io.bellows.compaction.ExploringCompactionPolicy;
@@ -56,6 +58,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Store implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Store.class);
+  /** The most cells of one row a get copies out of a memory segment before it reads it in place. */
+  static final int POINT_READ_CELLS = 256;
 
   private final ColumnFamilyDescriptor family;
   private final Path dir;
@@ -266,8 +270,22 @@ public final class Store implements AutoCloseable {
   public List<CellScanner> scanners(ScanQuery query) {
     // Sources holding only cells newer than the query's time range still count (see there).
     List<CellScanner> out = new ArrayList<>();
-    for (CellScanner s : memStore.scanners()) {
-      keepIfUseful(s, query, out);
+    boolean pointRead = query != null && query.isSingleRow() && !query.reversed();
+    List<CellScanner> segments = memStore.scanners();
+    try {
+      for (CellScanner s : segments) {
+        if (pointRead) {
+          CellScanner r = pointRead(s, query);
+          if (r != null) {
+            out.add(r);
+          }
+        } else {
+          keepIfUseful(s, query, out);
+        }
+      }
+    } catch (RuntimeException e) {
+      segments.forEach(CellScanner::close); // idempotent; what is in out came from these or holds nothing
+      throw e;
     }
     List<StoreFile> pinned;
     synchronized (filesLock) {
@@ -280,7 +298,6 @@ public final class Store implements AutoCloseable {
         f.retain();
       }
     }
-    boolean pointRead = query != null && query.isSingleRow() && !query.reversed();
     try {
       for (StoreFile f : pinned) {
         if (pointRead) {
@@ -330,6 +347,57 @@ public final class Store implements AutoCloseable {
         kv.countRead(f.id(), row, cells, b.cached(), r.rowStart(), () -> f.rowCount(b));
       }
     }
+    return cells.isEmpty() ? null : new SortedCellsScanner(cells);
+  }
+
+  /**
+   * A get's read of one memory segment: the row's cells, taken with one seek into a list, so that
+   * the merge, version and column skips of the read work on a few cells in an array instead of
+   * re-searching the segment's index (a skiplist seek per skip). The segment's scanner is closed,
+   * its cells being copies or heap cells that outlive it. Null when the segment has nothing for the
+   * row.
+   *
+   * <p>A column updated often (a hot counter, a hot row of a Zipf workload) gathers many versions
+   * in the active segment. Once a column of the segment has shown the family's {@code VERSIONS}
+   * distinct timestamps of puts the reader may see, the rest of that column in the segment is
+   * skipped (docs/design/scan.md, step 4: versions beyond are gone for good whatever the other
+   * sources hold, and a marker that masks one of them masks every older put). The empty qualifier is
+   * never cut short: its DELETE_FAMILY markers mask the other columns. A row of more than {@link
+   * #POINT_READ_CELLS} cells keeps the scanner itself (the read seeks it again).
+   */
+  private CellScanner pointRead(CellScanner segment, ScanQuery query) {
+    if (!segment.shouldUse(query)) {
+      segment.close();
+      return null;
+    }
+    byte[] row = query.startRow();
+    int versions = ctx.options().retention().maxVersions();
+    long readPoint = query.readPoint();
+    List<Cell> cells = new ArrayList<>(16);
+    if (segment.seek(CellScanner.rowStart(row))) {
+      Cell column = null; // the first cell of the column being read
+      int counted = 0;
+      long lastTimestamp = 0;
+      for (Cell c; (c = segment.peek()) != null && c.isRow(row); ) {
+        if (column == null || !c.sameColumn(column)) {
+          column = c;
+          counted = 0;
+        } else if (counted == versions && column.qualifierLength() > 0) {
+          segment.reseek(Cells.lastOnColumn(column));
+          continue;
+        }
+        if (cells.size() == POINT_READ_CELLS) {
+          return segment; // a wide row: read in place
+        }
+        cells.add(c);
+        if (c.typeCode() == CellType.PUT.code() && c.seqId() <= readPoint && (counted == 0 || c.timestamp() != lastTimestamp)) {
+          counted++;
+          lastTimestamp = c.timestamp();
+        }
+        segment.next();
+      }
+    }
+    segment.close();
     return cells.isEmpty() ? null : new SortedCellsScanner(cells);
   }
 
