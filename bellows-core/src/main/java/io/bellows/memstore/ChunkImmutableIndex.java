@@ -49,6 +49,11 @@ final class ChunkImmutableIndex implements ImmutableIndex {
   }
 
   @Override
+  public int ceiling(Cell key, int from, int to) {
+    return Math.min(to, ceiling(key, from));
+  }
+
+  @Override
   public ChunkEntryCursor entries() {
     return new ChunkEntryCursor() {
       private int i;

@@ -28,8 +28,16 @@ public interface ImmutableIndex {
 
   /** The first position in {@code [from, size())} whose cell is &gt;= {@code key}; size() if none. */
   default int ceiling(Cell key, int from) {
+    return ceiling(key, from, size());
+  }
+
+  /**
+   * The first position in {@code [from, to)} whose cell is &gt;= {@code key}; {@code to} if none.
+   * The caller knows the cell at {@code to}, if any, is &gt;= {@code key}.
+   */
+  default int ceiling(Cell key, int from, int to) {
     int lo = from;
-    int hi = size();
+    int hi = to;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
       if (CellComparator.INSTANCE.compare(get(mid), key) < 0) {

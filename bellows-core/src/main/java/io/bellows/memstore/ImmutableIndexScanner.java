@@ -1,11 +1,12 @@
 package io.bellows.memstore;
 
 import io.bellows.cell.Cell;
+import io.bellows.cell.CellComparator;
 import io.bellows.scan.CellScanner;
 
 /**
- * A cursor over an {@link ImmutableIndex}: seeks are binary searches, reseeks binary-search only
- * the part after the current position. The current cell is materialized once per position (a chunk
+ * A cursor over an {@link ImmutableIndex}: seeks are binary searches, reseeks gallop forward from
+ * the current position. The current cell is materialized once per position (a chunk
  * index makes a cell object per {@code get}). Not thread-safe; holds no reference (see {@link
  * SegmentScanner}).
  */
@@ -41,13 +42,30 @@ final class ImmutableIndexScanner implements CellScanner {
     return current != null;
   }
 
+  /**
+   * Gallops from the current position (probes 1, 2, 4, ... cells ahead), then binary-searches the
+   * last gap: a skip of d cells costs about 2 log d comparisons, so the common short skip (past a
+   * column's older versions) no longer pays a search over the whole rest of the segment.
+   */
   @Override
   public boolean reseek(Cell key) {
-    int at = index.ceiling(key, Math.max(pos, 0));
-    if (at != pos) {
-      pos = at;
-      load();
+    if (pos < 0) {
+      return seek(key);
     }
+    if (current == null || CellComparator.INSTANCE.compare(current, key) >= 0) {
+      return current != null;
+    }
+    int n = index.size();
+    int below = pos; // a position whose cell is < key
+    int step = 1;
+    int probe = pos + 1;
+    while (probe < n && CellComparator.INSTANCE.compare(index.get(probe), key) < 0) {
+      below = probe;
+      step <<= 1;
+      probe = below + step;
+    }
+    pos = index.ceiling(key, below + 1, Math.min(probe, n));
+    load();
     return current != null;
   }
 
