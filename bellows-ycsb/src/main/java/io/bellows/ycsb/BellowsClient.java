@@ -11,6 +11,8 @@ import io.bellows.client.Scan;
 import io.bellows.client.Table;
 import io.bellows.config.Durability;
 import io.bellows.config.EngineOptions;
+import io.bellows.config.Knob;
+import io.bellows.config.Knobs;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.Bytes;
@@ -39,13 +41,20 @@ import site.ycsb.Status;
  *   <li>{@code bellows.memstore.policy} — the family's in-memory compaction when the binding creates
  *       the table ({@code NONE}, {@code BASIC}, {@code EAGER}, {@code ADAPTIVE}; default the
  *       engine's);
- *   <li>{@code bellows.flush.size} — the table's flush size in bytes when the binding creates it.
+ *   <li>{@code bellows.flush.size} — the table's flush size in bytes when the binding creates it;
+ *   <li>{@code bellows.family.NAME} and {@code bellows.table.NAME} — any family or table setting
+ *       by its name (README, "Configuration"), e.g. {@code bellows.family.BLOCKSIZE=4096}, when the
+ *       binding creates the table;
+ *   <li>any engine setting by its name, e.g. {@code bellows.blockcache.l1.size=256m}.
  * </ul>
  *
  * The table is created on first use if it does not exist. One engine serves all the threads'
  * clients ({@link SharedEngine}); each client is used by one thread, as YCSB does.
  */
 public final class BellowsClient extends DB {
+  private static final String FAMILY_SETTING = "bellows.family.";
+  private static final String TABLE_SETTING = "bellows.table.";
+
   private SharedEngine engine;
   private byte[] family;
   private final Map<String, Table> tables = new HashMap<>();
@@ -58,11 +67,38 @@ public final class BellowsClient extends DB {
       throw new DBException("set bellows.dir to the Bellows data directory (-p bellows.dir=/path)");
     }
     family = Bytes.of(p.getProperty("bellows.family", "f"));
+    try { // settings named wrong fail here, not on every operation
+      schemaSettings(p, ColumnFamilyDescriptor.builder("f"), TableDescriptor.builder("t"));
+    } catch (IllegalArgumentException e) {
+      throw new DBException(e.getMessage(), e);
+    }
     try {
-      engine = SharedEngine.acquire(Path.of(dir), EngineOptions.defaults());
+      engine = SharedEngine.acquire(Path.of(dir), engineOptions(p));
     } catch (RuntimeException e) {
       throw new DBException("cannot open " + dir + ": " + e.getMessage(), e);
     }
+  }
+
+  /** Applies the bellows.family.NAME and bellows.table.NAME properties; unknown names and bad values throw. */
+  private static void schemaSettings(Properties p, ColumnFamilyDescriptor.Builder f, TableDescriptor.Builder b) {
+    for (String key : p.stringPropertyNames()) {
+      if (key.startsWith(FAMILY_SETTING)) {
+        f.set(key.substring(FAMILY_SETTING.length()), p.getProperty(key));
+      } else if (key.startsWith(TABLE_SETTING)) {
+        b.set(key.substring(TABLE_SETTING.length()), p.getProperty(key));
+      }
+    }
+  }
+
+  /** The engine defaults, with every property named as an engine setting (bellows.*) applied. */
+  private static EngineOptions engineOptions(Properties p) {
+    EngineOptions.Builder b = EngineOptions.builder();
+    for (String name : p.stringPropertyNames()) {
+      if (Knobs.find(Knob.Scope.ENGINE, name) != null) {
+        b.set(name, p.getProperty(name));
+      }
+    }
+    return b.build();
   }
 
   @Override
@@ -89,13 +125,13 @@ public final class BellowsClient extends DB {
           f.memStorePolicy(io.bellows.config.MemStorePolicy.valueOf(policy.toUpperCase(java.util.Locale.ROOT)));
         }
         TableDescriptor.Builder b = TableDescriptor.builder(name)
-            .durability(Durability.valueOf(p.getProperty("bellows.durability", "ASYNC_WAL")))
-            .family(f.build());
+            .durability(Durability.valueOf(p.getProperty("bellows.durability", "ASYNC_WAL")));
         String flushSize = p.getProperty("bellows.flush.size");
         if (flushSize != null) {
           b.flushSize(Long.parseLong(flushSize));
         }
-        db.createTable(b.build());
+        schemaSettings(p, f, b);
+        db.createTable(b.family(f.build()).build());
       }
     }
     t = db.getTable(name);

@@ -207,6 +207,39 @@ class YcsbBindingTest {
   }
 
   @Test
+  void familyTableAndEngineSettingsPassThroughByName() throws Exception {
+    Properties p = properties("bellows", "readproportion=1");
+    p.setProperty("bellows.family.VERSIONS", "3");
+    p.setProperty("bellows.family.PIPELINE_MAX_SEGMENTS", "2");
+    p.setProperty("bellows.table.MEMSTORE_FLUSHSIZE", "1048576");
+    p.setProperty("bellows.blockcache.l1.size", "8m");
+    BellowsClient db = new BellowsClient();
+    db.setProperties(p);
+    db.init();
+    try {
+      HashMap<String, ByteIterator> v = new HashMap<>();
+      v.put("field0", new StringByteIterator("x"));
+      assertThat(db.insert("usertable", "user1", v)).isEqualTo(Status.OK);
+    } finally {
+      db.cleanup();
+    }
+    try (io.bellows.client.Bellows b = io.bellows.client.Bellows.open(dir.resolve("bellows"),
+        io.bellows.config.EngineOptions.defaults())) {
+      io.bellows.schema.TableDescriptor t = b.describeTable("usertable");
+      assertThat(t.flushSize()).isEqualTo(1 << 20);
+      assertThat(t.family("f").maxVersions()).isEqualTo(3);
+      assertThat(t.family("f").get(io.bellows.config.Knobs.PIPELINE_MAX_SEGMENTS)).isEqualTo(2);
+    }
+
+    Properties bad = properties("bellows", "readproportion=1");
+    bad.setProperty("bellows.dir", dir.resolve("other").toString());
+    bad.setProperty("bellows.family.VERSIONZ", "3");
+    BellowsClient refused = new BellowsClient();
+    refused.setProperties(bad);
+    assertThatThrownBy(refused::init).isInstanceOf(site.ycsb.DBException.class).hasMessageContaining("VERSIONZ");
+  }
+
+  @Test
   void badArgumentsAreRefusedByName() {
     assertThatThrownBy(() -> YcsbRun.clientArgs("load", "leveldb", dir, 1, List.of()))
         .hasMessageContaining("unknown store 'leveldb'");
