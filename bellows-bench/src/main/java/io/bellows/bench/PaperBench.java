@@ -16,7 +16,7 @@ import java.util.Set;
 /**
  * {@code bellows bench paper}: the write-only benchmark of the Accordion paper (VLDB 2018, §4.2.1)
  * with RocksDB in the same run. For each key distribution (YCSB's scrambled zipfian θ = 0.99, and
- * uniform) and each configuration (NONE, BASIC, EAGER, ADAPTIVE at R = 0.2, 0.35, 0.5, RocksDB
+ * uniform) and each configuration (NONE, BASIC, EAGER, ADAPTIVE at R = 0.05 (the default), 0.2, 0.35, 0.5, RocksDB
  * default and tuned), one run in a fresh JVM ({@link ChildJvm}, {@link PaperChild}): 4 client
  * threads put rows of 4 × 25-byte cells in batches of 100 into one table, ASYNC_WAL. Then prints
  * and writes to {@code --out} the paper's Table 1 and Table 2 with Bellows/RocksDB ratios ({@link

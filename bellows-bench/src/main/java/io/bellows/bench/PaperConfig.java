@@ -25,7 +25,7 @@ import java.util.Map;
 record PaperConfig(String spec, MemStorePolicy policy, RocksDbRun.Setup peer, Map<String, String> familyKnobs) {
   /** The paper's write-only suite (§4.2.1): the three policies, ADAPTIVE at three thresholds, RocksDB twice. */
   static final String DEFAULT_SUITE =
-      "NONE,BASIC,EAGER,ADAPTIVE:R=0.2,ADAPTIVE:R=0.35,ADAPTIVE:R=0.5,rocksdb,rocksdb-tuned";
+      "NONE,BASIC,EAGER,ADAPTIVE:R=0.05,ADAPTIVE:R=0.2,ADAPTIVE:R=0.35,ADAPTIVE:R=0.5,rocksdb,rocksdb-tuned";
 
   /** Short names of Accordion's parameters → the family knobs behind them. */
   private static final Map<String, String> PARAMETERS = Map.of(
@@ -102,7 +102,7 @@ record PaperConfig(String spec, MemStorePolicy policy, RocksDbRun.Setup peer, Ma
     String specs = switch (p) {
       case "A" -> "NONE,BASIC:A=0.02:S=2,BASIC:A=0.05:S=2,BASIC:A=0.1:S=2,BASIC:A=0.2:S=2,BASIC:A=0.3:S=2";
       case "S" -> "NONE,BASIC:S=1,BASIC:S=2,BASIC:S=3,BASIC:S=4,BASIC:S=5";
-      case "R" -> "NONE,ADAPTIVE:R=0.1,ADAPTIVE:R=0.2,ADAPTIVE:R=0.35,ADAPTIVE:R=0.5,ADAPTIVE:R=0.75";
+      case "R" -> "NONE,ADAPTIVE:R=0.05,ADAPTIVE:R=0.1,ADAPTIVE:R=0.2,ADAPTIVE:R=0.35,ADAPTIVE:R=0.5,ADAPTIVE:R=0.75";
       default -> throw new IllegalArgumentException("--sweep takes A, S or R, not '" + parameter + "'");
     };
     return parseList(specs);
