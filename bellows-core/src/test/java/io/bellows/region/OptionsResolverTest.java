@@ -39,7 +39,7 @@ class OptionsResolverTest {
     assertThat(resolved.bloomType()).isEqualTo(builderDefaults.bloomType()).isEqualTo(Knobs.BLOOMFILTER.defaultValue());
     assertThat(resolved.bloomErrorRate()).isEqualTo(builderDefaults.bloomErrorRate())
         .isEqualTo(Knobs.BLOOMFILTER_ERROR_RATE.defaultValue());
-    assertThat(OptionsResolver.memStore(f)).isEqualTo(new MemStoreOptions(MemStorePolicy.ADAPTIVE, 0.02, 4, 0.2,
+    assertThat(OptionsResolver.memStore(f)).isEqualTo(new MemStoreOptions(MemStorePolicy.ADAPTIVE, 0.02, 4, 0.05,
         ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.ARRAY, false, true));
     assertThat(OptionsResolver.compaction(EngineOptions.defaults())).isEqualTo(new CompactionOptions(3, 10, 1.2, 32));
     ChunkAllocator chunks = OptionsResolver.chunkAllocator(EngineOptions.defaults());
