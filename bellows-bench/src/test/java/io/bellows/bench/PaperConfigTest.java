@@ -36,7 +36,7 @@ class PaperConfigTest {
 
   @Test
   void sweepsVaryOneParameterAfterNone() {
-    assertThat(PaperConfig.sweep("R")).extracting(PaperConfig::spec).startsWith("NONE", "ADAPTIVE:R=0.1")
+    assertThat(PaperConfig.sweep("R")).extracting(PaperConfig::spec).startsWith("NONE", "ADAPTIVE:R=0.05", "ADAPTIVE:R=0.1")
         .allMatch(s -> s.equals("NONE") || s.startsWith("ADAPTIVE:R="));
     assertThat(PaperConfig.sweep("s")).extracting(PaperConfig::spec).contains("BASIC:S=1", "BASIC:S=5");
     assertThat(PaperConfig.sweep("A")).extracting(PaperConfig::spec).contains("BASIC:A=0.02:S=2");
