@@ -2,6 +2,7 @@ package io.bellows.scan;
 
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellComparator;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -58,19 +59,13 @@ public final class SortedCellsScanner implements CellScanner {
     return pos < n;
   }
 
-  /** The first index in [from, to) whose cell is &gt;= {@code key}, or {@code to}. */
+  /**
+   * The first index in [from, to) whose cell is &gt;= {@code key}, or {@code to}. A source never
+   * holds the same write twice, so a found cell is the only one equal to the key.
+   */
   private int firstAtOrAfter(Cell key, int from, int to) {
-    int lo = from;
-    int hi = to;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (CellComparator.INSTANCE.compare(cells.get(mid), key) < 0) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
+    int i = Collections.binarySearch(cells.subList(from, to), key, CellComparator.INSTANCE);
+    return from + (i >= 0 ? i : -i - 1);
   }
 
   @Override

@@ -11,6 +11,7 @@ import io.bellows.testing.Seed;
 import io.bellows.testing.SeedExtension;
 import io.bellows.util.Bytes;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -82,17 +83,9 @@ class SegmentReseekTest {
     };
   }
 
+  /** The reference: where a binary search of the sorted cells (no two equal) puts the key. */
   private static int ceiling(List<Cell> sorted, Cell key) {
-    int lo = 0;
-    int hi = sorted.size();
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (CellComparator.INSTANCE.compare(sorted.get(mid), key) < 0) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
+    int i = Collections.binarySearch(sorted, key, CellComparator.INSTANCE);
+    return i >= 0 ? i : -i - 1;
   }
 }
