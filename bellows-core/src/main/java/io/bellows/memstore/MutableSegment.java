@@ -154,16 +154,7 @@ public final class MutableSegment extends Segment {
       return false;
     }
     long data = c.dataSize();
-    long objects = index.cellObjectBytes(c);
-    long off = (index.dataOffHeap() ? data : 0) + (index.indexOffHeap() ? idx : 0);
-    cells.increment();
-    dataBytes.add(data);
-    objectBytes.add(objects);
-    indexBytes.add(idx);
-    if (off != 0) {
-      offHeapBytes.add(off);
-    }
-    accounting.add(data, objects + idx, off, 1);
+    charge(1, data, index.cellObjectBytes(c), idx, offHeapPart(data, idx), accounting);
     return true;
   }
 
@@ -174,8 +165,6 @@ public final class MutableSegment extends Segment {
     long objects = 0;
     long idxBytes = 0;
     long off = 0;
-    boolean dataOff = index.dataOffHeap();
-    boolean indexOff = index.indexOffHeap();
     try {
       for (Cell c : batch) {
         widenRanges(c);
@@ -188,19 +177,29 @@ public final class MutableSegment extends Segment {
         data += d;
         objects += index.cellObjectBytes(c);
         idxBytes += idx;
-        off += (dataOff ? d : 0) + (indexOff ? idx : 0);
+        off += offHeapPart(d, idx);
       }
     } finally {
       // Also when an insert failed part way: what was inserted is charged.
-      cells.add(added);
-      dataBytes.add(data);
-      objectBytes.add(objects);
-      indexBytes.add(idxBytes);
-      if (off != 0) {
-        offHeapBytes.add(off);
-      }
-      accounting.add(data, objects + idxBytes, off, added);
+      charge(added, data, objects, idxBytes, off, accounting);
     }
+  }
+
+  /** Of a cell's data and index bytes, those that live off the heap. */
+  private long offHeapPart(long data, long idx) {
+    return (index.dataOffHeap() ? data : 0) + (index.indexOffHeap() ? idx : 0);
+  }
+
+  /** Charges {@code added} cells to the segment's counters and to the store's accounting. */
+  private void charge(long added, long data, long objects, long idx, long off, MemStoreAccounting accounting) {
+    cells.add(added);
+    dataBytes.add(data);
+    objectBytes.add(objects);
+    indexBytes.add(idx);
+    if (off != 0) {
+      offHeapBytes.add(off);
+    }
+    accounting.add(data, objects + idx, off, added);
   }
 
   private void widenRanges(Cell c) {
