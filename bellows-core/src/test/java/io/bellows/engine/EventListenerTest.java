@@ -89,7 +89,10 @@ class EventListenerTest {
   @Timeout(60)
   void backgroundFlushesAndWriteStallsAreReportedOnTheirThreads() throws Exception {
     RecordingListener rec = new RecordingListener();
-    EngineOptions opts = EngineOptions.builder().set(Knobs.MEMSTORE_BLOCK_MULTIPLIER, 1.0).eventListener(rec).build();
+    // About 40 flushed files: a file limit above that keeps every stall a memory-store stall even
+    // when compaction falls behind on a slow machine.
+    EngineOptions opts = EngineOptions.builder().set(Knobs.MEMSTORE_BLOCK_MULTIPLIER, 1.0)
+        .set(Knobs.BLOCKING_STORE_FILES, 10_000).eventListener(rec).build();
     try (Bellows db = Bellows.open(dir, opts)) {
       db.createTable(TableDescriptor.builder("t").flushSize(64L * 1024).family("f").build());
       Table t = db.getTable("t");
