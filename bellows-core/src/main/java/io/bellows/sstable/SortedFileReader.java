@@ -202,14 +202,15 @@ public final class SortedFileReader extends RefCounted {
     if (m.cellCount() == 0) {
       return false;
     }
-    byte[] first = m.firstRow();
-    byte[] last = m.lastRow();
-    if (q.pastStop(first, 0, first.length)) {
+    // The rows compared in place: this runs per file for every get.
+    io.bellows.cell.Cell first = m.firstKey();
+    io.bellows.cell.Cell last = m.lastKey();
+    if (q.pastStop(first.array(), first.rowOffset(), first.rowLength())) {
       return false;
     }
     byte[] start = q.startRow();
     if (start.length > 0) {
-      int c = io.bellows.util.Bytes.compare(last, start);
+      int c = io.bellows.util.Bytes.compare(last.array(), last.rowOffset(), last.rowLength(), start, 0, start.length);
       if (c < 0 || (c == 0 && !q.startInclusive())) {
         return false;
       }
@@ -220,7 +221,8 @@ public final class SortedFileReader extends RefCounted {
     // No skip for cells newer than the range: a newer version still takes one of the family's
     // VERSIONS slots and a newer tombstone still masks older puts (docs/design/scan.md).
     if (q.isSingleRow()) {
-      if (!mayContainRow(start)) {
+      // The key range was checked above; the Bloom filter is left.
+      if (bloom != null && bloom.type() == BloomType.ROW && !bloom.mightContain(start, 0, start.length)) {
         return false;
       }
       BloomFilter bloom = bloomFilter();

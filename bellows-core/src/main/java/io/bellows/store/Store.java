@@ -59,6 +59,9 @@ import org.slf4j.LoggerFactory;
 public final class Store implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Store.class);
   /** The most cells of one row a get copies out of a memory segment before it reads it in place. */
+  /** Cells a get's read of a memory segment steps over before it reseeks past a column's older versions. */
+  private static final int SKIP_STEPS = 8;
+
   static final int POINT_READ_CELLS = 256;
 
   private final ColumnFamilyDescriptor family;
@@ -383,7 +386,7 @@ public final class Store implements AutoCloseable {
           column = c;
           counted = 0;
         } else if (counted == versions && column.qualifierLength() > 0) {
-          segment.reseek(Cells.lastOnColumn(column));
+          skipColumn(segment, column);
           continue;
         }
         if (cells.size() == POINT_READ_CELLS) {
@@ -399,6 +402,22 @@ public final class Store implements AutoCloseable {
     }
     segment.close();
     return cells.isEmpty() ? null : new SortedCellsScanner(cells);
+  }
+
+  /**
+   * Moves {@code segment} past the rest of {@code column}: a few steps first (a column of the active
+   * segment usually holds a handful of versions), then a reseek, whose search key is built only
+   * then.
+   */
+  private static void skipColumn(CellScanner segment, Cell column) {
+    for (int i = 0; i < SKIP_STEPS; i++) {
+      segment.next();
+      Cell c = segment.peek();
+      if (c == null || !c.sameColumn(column)) {
+        return;
+      }
+    }
+    segment.reseek(Cells.lastOnColumn(column));
   }
 
   private static void keepIfUseful(CellScanner s, ScanQuery query, List<CellScanner> out) {
