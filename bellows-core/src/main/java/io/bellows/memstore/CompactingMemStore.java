@@ -98,8 +98,19 @@ public final class CompactingMemStore implements MemStore {
     this.active = new AtomicReference<>(newActive());
   }
 
+  /**
+   * Footprint per row assumed when sizing the active segment's row filter: about one small cell per
+   * row with its skiplist overhead. Rows of several cells, or bigger cells, leave it emptier.
+   */
+  private static final long ROW_FOOTPRINT_ESTIMATE = 128;
+
   private MutableSegment newActive() {
-    return segments.newActive(segmentIds.incrementAndGet());
+    return segments.newActive(segmentIds.incrementAndGet(), inMemoryFlushThreshold / ROW_FOOTPRINT_ESTIMATE);
+  }
+
+  /** Heap bytes of an active segment's row filter, charged with its first cell (0 without filters). */
+  long activeRowFilterBytes() {
+    return segments.rowFilter() ? ActiveRowFilter.heapBytesFor(inMemoryFlushThreshold / ROW_FOOTPRINT_ESTIMATE) : 0;
   }
 
   /** The resolved segment forms (MSLAB, index kinds), for tests and diagnostics. */

@@ -5,9 +5,11 @@ import io.bellows.cell.CellComparator;
 import io.bellows.memstore.chunk.ChunkEntryCursor;
 import io.bellows.memstore.chunk.MemStoreLab;
 import io.bellows.scan.CellScanner;
+import io.bellows.scan.ScanQuery;
 import io.bellows.util.RefCounted;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -57,11 +59,21 @@ public final class MutableSegment extends Segment {
   /** Whether cells read from the index view heap chunk memory (and must be copied on the way out). */
   private final boolean chunkViews;
 
+  /** Rows of the cells added, for gets; null for none. Charged to the index bytes with the first cell. */
+  private final ActiveRowFilter rowFilter;
+  private final AtomicBoolean rowFilterCharged = new AtomicBoolean();
+
   /** A segment over {@code index}, which it owns (freed with the segment's last reference). */
   public MutableSegment(long id, ActiveIndex index) {
+    this(id, index, null);
+  }
+
+  /** A segment over {@code index} with a row filter for gets (or none if {@code rowFilter} is null). */
+  MutableSegment(long id, ActiveIndex index, ActiveRowFilter rowFilter) {
     super(id);
     this.index = index;
     this.chunkViews = index.lab() != null && !index.lab().allocator().offHeap();
+    this.rowFilter = rowFilter;
   }
 
   ActiveIndex index() {
@@ -149,6 +161,9 @@ public final class MutableSegment extends Segment {
    */
   public boolean add(Cell c, MemStoreAccounting accounting) {
     widenRanges(c);
+    if (rowFilter != null) {
+      rowFilter.addRow(c.array(), c.rowOffset(), c.rowLength()); // before the cell can be seen
+    }
     long idx = index.add(c);
     if (idx < 0) {
       return false;
@@ -166,8 +181,13 @@ public final class MutableSegment extends Segment {
     long idxBytes = 0;
     long off = 0;
     try {
+      Cell prev = null;
       for (Cell c : batch) {
         widenRanges(c);
+        if (rowFilter != null && (prev == null || !c.sameRow(prev))) {
+          rowFilter.addRow(c.array(), c.rowOffset(), c.rowLength()); // before the cell can be seen
+        }
+        prev = c;
         long idx = index.add(c);
         if (idx < 0) {
           continue;
@@ -192,6 +212,9 @@ public final class MutableSegment extends Segment {
 
   /** Charges {@code added} cells to the segment's counters and to the store's accounting. */
   private void charge(long added, long data, long objects, long idx, long off, MemStoreAccounting accounting) {
+    if (rowFilter != null && added > 0 && !rowFilterCharged.get() && rowFilterCharged.compareAndSet(false, true)) {
+      idx += rowFilter.heapBytes(); // with the first cell, so that an empty segment weighs nothing
+    }
     cells.add(added);
     dataBytes.add(data);
     objectBytes.add(objects);
@@ -302,6 +325,18 @@ public final class MutableSegment extends Segment {
   public SegmentStats stats() {
     return new SegmentStats(firstRow.get(), lastRow.get(), minTs.get(), maxTs.get(), minSeq.get(), maxSeq.get(),
         cells.sum(), dataBytes.sum(), objectBytes.sum(), indexBytes.sum(), offHeapBytes.sum());
+  }
+
+  /**
+   * The segment's ranges, read from the atomics ({@link #stats()} would sum every counter on each
+   * get), then for a get the row filter.
+   */
+  @Override
+  boolean mayMatch(ScanQuery query) {
+    if (!SegmentStats.mayMatch(firstRow.get(), lastRow.get(), minSeq.get(), maxTs.get(), query)) {
+      return false;
+    }
+    return rowFilter == null || !query.isSingleRow() || rowFilter.mightContain(query.startRow());
   }
 
   @Override

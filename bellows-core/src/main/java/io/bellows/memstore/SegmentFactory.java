@@ -81,11 +81,21 @@ final class SegmentFactory {
   }
 
   MutableSegment newActive(long id) {
+    return newActive(id, 0);
+  }
+
+  /**
+   * An active segment; with {@code expectedRows} &gt; 0 and row filters on, it gets a row filter
+   * sized for that many rows.
+   */
+  MutableSegment newActive(long id, long expectedRows) {
+    ActiveRowFilter filter = rowFilter && expectedRows > 0 ? new ActiveRowFilter(expectedRows) : null;
     if (!mslab) {
-      return new MutableSegment(id, new SkipListActiveIndex());
+      return new MutableSegment(id, new SkipListActiveIndex(), filter);
     }
     MemStoreLab lab = newLab();
-    return new MutableSegment(id, chunkActive ? new ChunkSkipListActiveIndex(lab) : new SkipListActiveIndex(lab));
+    return new MutableSegment(id, chunkActive ? new ChunkSkipListActiveIndex(lab) : new SkipListActiveIndex(lab),
+        filter);
   }
 
   @Override

@@ -45,6 +45,11 @@ public record SegmentStats(
 
   /** Whether a read with this query may find cells here (key range, time range, read point). */
   public boolean mayMatch(ScanQuery q) {
+    return mayMatch(firstRow, lastRow, minSeqId, maxTimestamp, q);
+  }
+
+  /** {@link #mayMatch(ScanQuery)} from the ranges alone (an active segment reads them from its atomics). */
+  static boolean mayMatch(Cell firstRow, Cell lastRow, long minSeqId, long maxTimestamp, ScanQuery q) {
     if (firstRow == null) {
       return false;
     }
