@@ -176,9 +176,9 @@ public final class Knobs {
       "Let gets promote this family's hot rows from cached data blocks to the engine's KV cache (needs BLOCKCACHE"
       + " on and bellows.kvcache.initial.size above 0).");
   public static final Knob<Boolean> SEGMENT_ROW_FILTER = Knob.ofBoolean("SEGMENT_ROW_FILTER", FAMILY, true,
-      "Build a row Bloom filter (about 1.2 bytes per row) for each immutable memory segment, and keep one in an Accordion"
-      + " store's active segment (sized from the in-memory flush threshold, at most 1 MiB), so gets skip segments"
-      + " without the row.");
+      "Build a row Bloom filter and a table of where each row starts (about 1.2 + 6 bytes per row) for each immutable"
+      + " memory segment, and keep a row filter in an Accordion store's active segment (sized from the in-memory flush"
+      + " threshold, at most 1 MiB), so gets skip segments without the row and find it without a binary search.");
 
   /** Every knob, in documentation order. */
   public static final List<Knob<?>> ALL = List.of(

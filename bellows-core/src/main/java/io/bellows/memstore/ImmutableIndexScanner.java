@@ -12,12 +12,19 @@ import io.bellows.scan.CellScanner;
  */
 final class ImmutableIndexScanner implements CellScanner {
   private final ImmutableIndex index;
+  /** The segment's row filter and row positions, or null. */
+  private final SegmentRowFilter rows;
   /** Current position; -1 before the first seek. */
   private int pos = -1;
   private Cell current;
 
   ImmutableIndexScanner(ImmutableIndex index) {
+    this(index, null);
+  }
+
+  ImmutableIndexScanner(ImmutableIndex index, SegmentRowFilter rows) {
     this.index = index;
+    this.rows = rows;
   }
 
   @Override
@@ -40,6 +47,18 @@ final class ImmutableIndexScanner implements CellScanner {
     pos = index.ceiling(key, 0);
     load();
     return current != null;
+  }
+
+  /** Through the row positions when the segment has them and they know the row; else a search. */
+  @Override
+  public boolean seekRow(byte[] row) {
+    int p = rows == null ? -1 : rows.firstPosition(row, index);
+    if (p < 0) {
+      return seek(CellScanner.rowStart(row));
+    }
+    pos = p;
+    load();
+    return true;
   }
 
   /**

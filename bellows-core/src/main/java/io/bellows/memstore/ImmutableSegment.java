@@ -88,7 +88,7 @@ public final class ImmutableSegment extends Segment {
 
   @Override
   protected CellScanner cursor() {
-    return new ImmutableIndexScanner(index);
+    return new ImmutableIndexScanner(index, rowFilter);
   }
 
   @Override

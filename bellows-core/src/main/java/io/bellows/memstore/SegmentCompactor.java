@@ -106,7 +106,7 @@ final class SegmentCompactor {
           distinct++;
         }
         if (rows != null) {
-          rows.addRow(c.array(), c.rowOffset(), c.rowLength());
+          rows.addRow(c.array(), c.rowOffset(), c.rowLength(), i);
         }
         out[i++] = c;
         acc.add(c, views ? MemoryLayout.CELL_OBJECT : MemoryLayout.cellObjectBytes(c));
@@ -162,6 +162,7 @@ final class SegmentCompactor {
       }
       ByteBuffer prevBuf = null;
       int prevOff = 0;
+      int entries = 0; // added to the index so far: the next entry's position
       long prevSeq = 0;
       for (;;) {
         ChunkEntryCursor min = null;
@@ -188,8 +189,9 @@ final class SegmentCompactor {
         }
         builder.add(min.chunkId(), off, min.length(), seq);
         if (rows != null) {
-          rows.addRow(buf, off);
+          rows.addRow(buf, off, entries);
         }
+        entries++;
         prevBuf = buf;
         prevOff = off;
         prevSeq = seq;
@@ -251,6 +253,7 @@ final class SegmentCompactor {
     SegmentStats.Accumulator acc = new SegmentStats.Accumulator();
     long read = 0;
     long distinct = 0;
+    int keptCount = 0; // cells kept so far: the next one's position in the output
     SegmentRowFilter.Builder rows = rowFilterBuilder();
     ImmutableSegment out;
     try {
@@ -265,8 +268,9 @@ final class SegmentCompactor {
           continue;
         }
         if (rows != null) {
-          rows.addRow(c.array(), c.rowOffset(), c.rowLength());
+          rows.addRow(c.array(), c.rowOffset(), c.rowLength(), keptCount);
         }
+        keptCount++;
         if (chunkIndex) {
           builder.addCopy(lab, c);
           acc.add(c, 0);

@@ -30,11 +30,24 @@ final class SegmentRowFilter {
   private final int hashCount;
   private final int rowCount;
 
-  private SegmentRowFilter(long[] words, int hashCount, int rowCount) {
+  /** Where each row starts, for a get's seek; null when the builder was given no positions. */
+  private final RowPositions positions;
+
+  private SegmentRowFilter(long[] words, int hashCount, int rowCount, RowPositions positions) {
     this.words = words;
     this.numBits = (long) words.length * 64;
     this.hashCount = hashCount;
     this.rowCount = rowCount;
+    this.positions = positions;
+  }
+
+  /**
+   * The position of the first cell of {@code row} in {@code index} (the segment this filter was
+   * built over), or -1 if the row is not there or there is no table. Gets ask after the filter
+   * said the row may be there, so this does not ask it again.
+   */
+  int firstPosition(byte[] row, ImmutableIndex index) {
+    return positions == null ? -1 : positions.first(row, hash(row, 0, row.length), index);
   }
 
   static long hash(byte[] row, int off, int len) {
@@ -79,14 +92,14 @@ final class SegmentRowFilter {
     return numBits;
   }
 
-  /** Heap bytes of the filter: the bit array (16-byte header) plus this object (32). */
+  /** Heap bytes of the filter: the bit array (16-byte header) plus this object (40), plus the row positions. */
   long heapBytes() {
-    return MemoryLayout.align(16 + 8L * words.length) + 32;
+    return MemoryLayout.align(16 + 8L * words.length) + 40 + (positions == null ? 0 : positions.heapBytes());
   }
 
-  /** Heap bytes of a filter over {@code rows} distinct rows (what {@link #heapBytes()} will say). */
+  /** Heap bytes of a filter with row positions over {@code rows} distinct rows (what {@link #heapBytes()} will say). */
   static long heapBytesFor(int rows) {
-    return MemoryLayout.align(16 + 8L * wordCount(rows)) + 32;
+    return MemoryLayout.align(16 + 8L * wordCount(rows)) + 40 + RowPositions.bytesForRows(rows);
   }
 
   private static long wordCount(int rows) {
@@ -98,10 +111,15 @@ final class SegmentRowFilter {
   /** Collects the row hashes of a sorted run of cells, then sizes and fills the filter. */
   static final class Builder {
     private long[] hashes = new long[64];
+    /** The output position of each row's first cell. */
+    private int[] positions = new int[64];
     private int count;
 
-    /** Adds the row of the next cell of a sorted run (consecutive equal rows count once). */
-    void add(long rowHash) {
+    /**
+     * Adds the row of the next cell of a sorted run, the cell being at {@code position} in the
+     * output (consecutive equal rows count once, at their first cell).
+     */
+    void add(long rowHash, int position) {
       if (count > 0 && hashes[count - 1] == rowHash) {
         return; // same row as the previous cell (or a 64-bit collision, which sets the same bits)
       }
@@ -109,29 +127,34 @@ final class SegmentRowFilter {
         if (count == Integer.MAX_VALUE - 8) {
           throw new IllegalStateException("too many rows for a segment row filter");
         }
-        hashes = java.util.Arrays.copyOf(hashes, (int) Math.min(Integer.MAX_VALUE - 8, 2L * count));
+        int grown = (int) Math.min(Integer.MAX_VALUE - 8, 2L * count);
+        hashes = java.util.Arrays.copyOf(hashes, grown);
+        positions = java.util.Arrays.copyOf(positions, grown);
       }
-      hashes[count++] = rowHash;
+      hashes[count] = rowHash;
+      positions[count++] = position;
     }
 
-    void addRow(byte[] row, int off, int len) {
-      add(hash(row, off, len));
+    void addRow(byte[] row, int off, int len, int position) {
+      add(hash(row, off, len), position);
     }
 
     /** The row of the serialized cell at {@code cellOff} in {@code buf}. */
-    void addRow(ByteBuffer buf, int cellOff) {
+    void addRow(ByteBuffer buf, int cellOff, int position) {
       int rowLen = buf.getShort(cellOff + 8) & 0xFFFF;
-      add(hash(buf, cellOff + 10, rowLen));
+      add(hash(buf, cellOff + 10, rowLen), position);
     }
 
     SegmentRowFilter build() {
       double bitsPerRow = -Math.log(FALSE_POSITIVE_RATE) / (Math.log(2) * Math.log(2));
       int k = (int) Math.max(1, Math.min(16, Math.round(bitsPerRow * Math.log(2))));
-      SegmentRowFilter f = new SegmentRowFilter(new long[(int) wordCount(count)], k, count);
+      SegmentRowFilter f = new SegmentRowFilter(new long[(int) wordCount(count)], k, count,
+          new RowPositions(hashes, positions, count));
       for (int i = 0; i < count; i++) {
         f.set(hashes[i]);
       }
       hashes = null;
+      positions = null;
       return f;
     }
   }

@@ -62,6 +62,11 @@ final class SegmentScanner implements CellScanner {
   }
 
   @Override
+  public boolean seekRow(byte[] row) {
+    return cursor.seekRow(row);
+  }
+
+  @Override
   public boolean reseek(Cell key) {
     return cursor.reseek(key);
   }

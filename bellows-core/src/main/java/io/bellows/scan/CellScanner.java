@@ -23,6 +23,14 @@ public interface CellScanner extends Closeable {
   boolean seek(Cell key);
 
   /**
+   * {@link #seek} to the first cell of {@code row} ({@link #rowStart}); scanners that can find a
+   * row's start directly (an immutable memory segment's row positions) do so.
+   */
+  default boolean seekRow(byte[] row) {
+    return seek(rowStart(row));
+  }
+
+  /**
    * Like {@link #seek}, but {@code key} is never before the current position, which lets
    * implementations move forward cheaply.
    */

@@ -377,7 +377,7 @@ public final class Store implements AutoCloseable {
     int versions = ctx.options().retention().maxVersions();
     long readPoint = query.readPoint();
     List<Cell> cells = new ArrayList<>(16);
-    if (segment.seek(CellScanner.rowStart(row))) {
+    if (segment.seekRow(row)) {
       Cell column = null; // the first cell of the column being read
       int counted = 0;
       long lastTimestamp = 0;

@@ -2,14 +2,18 @@ package io.bellows.memstore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bellows.testing.Seed;
+import io.bellows.testing.SeedExtension;
 import io.bellows.util.Bytes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CyclicBarrier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The active segment's row filter: no lost bits under concurrent writers, and its sizing. */
+@ExtendWith(SeedExtension.class)
 class ActiveRowFilterTest {
 
   /**
@@ -19,9 +23,8 @@ class ActiveRowFilterTest {
    * some, and a row could then test absent.
    */
   @Test
-  void rowsAddedConcurrentlyAreAllFound() throws Exception {
-    long seed = System.nanoTime();
-    System.out.println("ActiveRowFilterTest seed=" + seed);
+  void rowsAddedConcurrentlyAreAllFound(Seed s) throws Exception {
+    long seed = s.value();
     int writers = 4;
     int perWriter = 100;
     int rounds = 2_000;

@@ -26,7 +26,7 @@ class SegmentRowFilterTest {
       added.add(row);
       byte[] r = Bytes.of(row);
       for (int cell = 0; cell < 3; cell++) { // consecutive cells of one row count once
-        b.addRow(r, 0, r.length);
+        b.addRow(r, 0, r.length, 0);
       }
     }
     SegmentRowFilter f = b.build();
@@ -57,7 +57,7 @@ class SegmentRowFilterTest {
     for (ByteBuffer buf : new ByteBuffer[] {ByteBuffer.allocate(cell.length + 5), ByteBuffer.allocateDirect(cell.length + 5)}) {
       buf.put(5, cell);
       SegmentRowFilter.Builder b = new SegmentRowFilter.Builder();
-      b.addRow(buf, 5);
+      b.addRow(buf, 5, 0);
       SegmentRowFilter f = b.build();
       assertThat(f.mightContain(Bytes.of("some-row"))).isTrue();
       assertThat(f.mightContain(Bytes.of("some-ro"))).isFalse();
