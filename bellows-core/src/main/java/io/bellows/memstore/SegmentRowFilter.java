@@ -8,7 +8,9 @@ import net.jpountz.xxhash.XXHashFactory;
  * A Bloom filter over the distinct rows of one immutable memory segment, consulted by single-row
  * reads (gets) so that a get of a row the segment does not hold skips the segment without a seek.
  * Built while a flatten, merge or compaction walks the segment's cells in order (rows arrive
- * grouped, so a row is added once, when its hash differs from the previous cell's).
+ * grouped, so a row is added once, when its hash differs from the previous cell's). Beside the
+ * filter it keeps each row's first position ({@link RowPositions}), so the get's seek that follows a
+ * yes is a probe rather than a binary search.
  *
  * <p>Layout: {@code numBits} bits in a {@code long[]}, {@code hashCount} probes from one 64-bit
  * xxHash64 (seed 0) of the row bytes by double hashing: probe i is {@code h1 + i * h2} (32-bit
@@ -30,7 +32,7 @@ final class SegmentRowFilter {
   private final int hashCount;
   private final int rowCount;
 
-  /** Where each row starts, for a get's seek; null when the builder was given no positions. */
+  /** Where each row starts, for a get's seek (built from the same hashes). */
   private final RowPositions positions;
 
   private SegmentRowFilter(long[] words, int hashCount, int rowCount, RowPositions positions) {
@@ -43,11 +45,11 @@ final class SegmentRowFilter {
 
   /**
    * The position of the first cell of {@code row} in {@code index} (the segment this filter was
-   * built over), or -1 if the row is not there or there is no table. Gets ask after the filter
+   * built over), or -1 if the table does not find it. Gets ask after the filter
    * said the row may be there, so this does not ask it again.
    */
   int firstPosition(byte[] row, ImmutableIndex index) {
-    return positions == null ? -1 : positions.first(row, hash(row, 0, row.length), index);
+    return positions.first(row, hash(row, 0, row.length), index);
   }
 
   static long hash(byte[] row, int off, int len) {

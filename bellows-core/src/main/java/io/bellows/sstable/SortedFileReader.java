@@ -225,8 +225,7 @@ public final class SortedFileReader extends RefCounted {
       if (bloom != null && bloom.type() == BloomType.ROW && !bloom.mightContain(start, 0, start.length)) {
         return false;
       }
-      BloomFilter bloom = bloomFilter();
-      if (bloom != null && bloom.type() == io.bellows.config.BloomType.ROWCOL) {
+      if (bloom != null && bloom.type() == BloomType.ROWCOL) {
         return mayContainQueriedColumns(start, q.columns());
       }
     }

@@ -59,10 +59,9 @@ import org.slf4j.LoggerFactory;
 public final class Store implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Store.class);
   /** The most cells of one row a get copies out of a memory segment before it reads it in place. */
+  static final int POINT_READ_CELLS = 256;
   /** Cells a get's read of a memory segment steps over before it reseeks past a column's older versions. */
   private static final int SKIP_STEPS = 8;
-
-  static final int POINT_READ_CELLS = 256;
 
   private final ColumnFamilyDescriptor family;
   private final Path dir;
