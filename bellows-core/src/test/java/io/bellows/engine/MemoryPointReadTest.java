@@ -97,6 +97,43 @@ class MemoryPointReadTest {
     }
   }
 
+  /**
+   * Rows of several cells read from flat segments, which a get enters through their row positions
+   * (where each row starts): small active segments are flattened and merged while the rows arrive,
+   * and every row must come back whole, as the one-row scan (which binary-searches) returns it.
+   */
+  @ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.EnumSource(value = io.bellows.config.MemStorePolicy.class, names = {"BASIC", "EAGER", "ADAPTIVE"})
+  void rowsOfSeveralCellsInFlatSegmentsComeBackWhole(io.bellows.config.MemStorePolicy policy) {
+    try (Bellows db = Bellows.open(dir, EngineOptions.builder().build())) {
+      db.createTable(TableDescriptor.builder("t").flushSize(8L << 20)
+          .family(io.bellows.schema.ColumnFamilyDescriptor.builder("f").memStorePolicy(policy).maxVersions(2)
+              .set(io.bellows.config.Knobs.IN_MEMORY_FLUSH_FRACTION, 0.002).build())
+          .build());
+      Table t = db.getTable("t");
+      int rows = 400;
+      for (int ts = 1; ts <= 2; ts++) {
+        for (int i = 0; i < rows; i++) {
+          int r = (i * 7919) % rows; // rows out of order, so segments interleave
+          Put p = new Put(Bytes.of(String.format("row%04d", r)));
+          for (int q = 0; q < 4; q++) {
+            p.addColumn(F, qual(q), ts, value(ts));
+          }
+          t.put(p);
+        }
+      }
+      // Many active segments went to the pipeline (flattened and merged in the background meanwhile).
+      assertThat(db.storeMetrics("t").get("f").get("memstore.in.memory.flushes").longValue()).isGreaterThan(10);
+      for (int r = 0; r < rows; r++) {
+        String row = String.format("row%04d", r);
+        assertThat(values(t.get(new Get(row)))).as(row).containsExactly("q000=2", "q001=2", "q002=2", "q003=2");
+        assertThat(values(t.get(new Get(row).readAllVersions()))).as(row)
+            .containsExactly("q000=2", "q000=1", "q001=2", "q001=1", "q002=2", "q002=1", "q003=2", "q003=1");
+      }
+      check(t, "flat segments");
+    }
+  }
+
   private static void check(Table t, String where) {
     List<UnaryOperator<Query<?>>> shapes = List.of(
         q -> q,
