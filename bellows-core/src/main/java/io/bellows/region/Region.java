@@ -732,12 +732,15 @@ public final class Region implements AutoCloseable {
     long maxWaitNanos = blockingWaitNanos;
     for (Store s : storesOf(cells)) {
       long footprint = s.memStoreSize().footprint(); // read once: it sums counters
-      if (footprint <= multiplier * descriptor.flushSize() && !s.tooManyFiles()) {
+      boolean memoryFull = footprint > multiplier * descriptor.flushSize();
+      if (!memoryFull && !s.tooManyFiles()) {
         paceNearLimits(s, footprint, bytes);
         continue;
       }
       long start = System.nanoTime();
-      EventListener.StallCause cause = s.flushBlocked(multiplier)
+      // The cause is what was seen above: asking the store again could find the memory freed by a
+      // flush that ended meanwhile and name the files instead.
+      EventListener.StallCause cause = memoryFull
           ? EventListener.StallCause.MEMSTORE_FULL : EventListener.StallCause.TOO_MANY_FILES;
       services.events().writeStallBegin(new EventListener.WriteStallInfo(descriptor.name(), s.family().name(),
           cause, Duration.ZERO));
