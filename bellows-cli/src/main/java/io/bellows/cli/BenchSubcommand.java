@@ -39,7 +39,7 @@ final class BenchSubcommand implements Runnable {
               + "rocksdb,rocksdb-tuned; a Bellows spec may set A=, S=, R= (e.g. BASIC:A=0.05:S=2)",
           "  --sweep A|S|R       instead of --configs: sweep one Accordion parameter",
           "  --workload W        write (default), read-write (get latency while writing, after a load) or"
-              + " scan-write (95% scans of 1-100 rows, 5% puts, after a load)",
+              + " scan-write (95%% scans of 1-100 rows, 5%% puts, after a load)",
           "  --readers N         read-write: reader threads among the clients (default 1)",
           "  --ops N             scan-write: operations at scale 1 (default 100000)",
           "  --seed N            seed of keys and values (default 42), the same for every run",

@@ -15,11 +15,13 @@ import io.bellows.wal.Wal;
 import io.bellows.wal.WalEdit;
 import io.bellows.wal.WalOptions;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The command line's wiring; needs no engine. */
@@ -39,6 +41,29 @@ class BellowsCliTest {
   void noArgumentsPrintsUsageWithTheSubcommands() {
     assertThat(run()).isZero();
     assertThat(output()).contains("Usage: bellows").contains("shell").contains("server").contains("inspect").contains("wal-dump");
+  }
+
+  /** A bare {@code %} in a description makes picocli print a warning and the raw text instead. */
+  @Test
+  void everyCommandsHelpRendersWithoutFormatWarnings() {
+    PrintStream err = System.err;
+    ByteArrayOutputStream warnings = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(warnings, true, StandardCharsets.UTF_8));
+    try {
+      ArrayDeque<CommandLine> todo = new java.util.ArrayDeque<>();
+      todo.add(new CommandLine(new BellowsCli()));
+      int rendered = 0;
+      while (!todo.isEmpty()) {
+        CommandLine c = todo.poll();
+        assertThat(c.getUsageMessage()).as(c.getCommandName()).isNotBlank();
+        rendered++;
+        todo.addAll(c.getSubcommands().values());
+      }
+      assertThat(rendered).isGreaterThan(10);
+    } finally {
+      System.setErr(err);
+    }
+    assertThat(warnings.toString(StandardCharsets.UTF_8)).doesNotContain("WARN");
   }
 
   @Test
