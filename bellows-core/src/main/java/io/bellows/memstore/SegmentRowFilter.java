@@ -1,8 +1,7 @@
 package io.bellows.memstore;
 
+import io.bellows.util.XxHash;
 import java.nio.ByteBuffer;
-import net.jpountz.xxhash.XXHash64;
-import net.jpountz.xxhash.XXHashFactory;
 
 /**
  * A Bloom filter over the distinct rows of one immutable memory segment, consulted by single-row
@@ -25,7 +24,6 @@ import net.jpountz.xxhash.XXHashFactory;
 final class SegmentRowFilter {
   /** Target false-positive rate: about 9.6 bits (1.2 bytes) per distinct row, 7 probes. */
   static final double FALSE_POSITIVE_RATE = 0.01;
-  private static final XXHash64 HASH = XXHashFactory.fastestInstance().hash64();
 
   private final long[] words;
   private final long numBits;
@@ -53,11 +51,11 @@ final class SegmentRowFilter {
   }
 
   static long hash(byte[] row, int off, int len) {
-    return HASH.hash(row, off, len, 0L);
+    return XxHash.hash64(row, off, len);
   }
 
   static long hash(ByteBuffer buf, int off, int len) {
-    return HASH.hash(buf, off, len, 0L);
+    return XxHash.hash64(buf, off, len);
   }
 
   /** False only if no cell of {@code row} was added. */

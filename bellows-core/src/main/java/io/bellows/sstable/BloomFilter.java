@@ -1,8 +1,7 @@
 package io.bellows.sstable;
 
 import io.bellows.config.BloomType;
-import net.jpountz.xxhash.XXHash64;
-import net.jpountz.xxhash.XXHashFactory;
+import io.bellows.util.XxHash;
 
 /**
  * A Bloom filter over byte-string keys: {@code numBits} bits (a multiple of 64), {@code hashCount}
@@ -16,7 +15,6 @@ public final class BloomFilter {
   private final long numBits;
   private final long keyCount;
   private final long[] words;
-  private final XXHash64 hash = XXHashFactory.fastestInstance().hash64();
 
   BloomFilter(BloomType type, int hashCount, long numBits, long keyCount, long[] words) {
     this.type = type;
@@ -46,7 +44,7 @@ public final class BloomFilter {
   }
 
   long hash(byte[] b, int off, int len) {
-    return hash.hash(b, off, len, 0L);
+    return XxHash.hash64(b, off, len);
   }
 
   private void set(long h) {
