@@ -31,12 +31,6 @@ public final class LruBlockCache implements BlockCache {
   /** An eviction run frees down to this share of the size. */
   static final double MIN_FACTOR = 0.95;
 
-  /**
-   * The share of an area's bytes a scan queues as its next victims: with 4 KiB blocks a scan of the
-   * whole map and its sort cost as much as evicting 5% once, so a scan serves several runs.
-   */
-  static final double QUEUE_SHARE = 0.5;
-
   /** Where evicted data blocks go (the L2 cache), or nowhere. */
   public interface Victim {
     void evicted(BlockKey key, CachedBlock block);
@@ -244,38 +238,35 @@ public final class LruBlockCache implements BlockCache {
   }
 
   /**
-   * Scans the map and refills the queues: every marked block, and each area's least recently used
-   * blocks up to {@link #QUEUE_SHARE} of the area's bytes, oldest first. A queue stays a true
-   * least-recently-used order until it is used up: every block not in it was stamped later than all
-   * of it, stamps only grow, and a queued block read since is skipped. Blocks marked after the scan
-   * wait for the next one.
+   * Scans the map and refills the queues with every block, oldest first: the marked ones in one queue,
+   * the others in their area's. A queue stays a true least-recently-used order until it is used up:
+   * every block not in it was stamped later than all of it, stamps only grow, and a queued block read
+   * since is skipped. So a scan serves eviction runs until one area's queue runs dry, which takes
+   * about as many evictions as the cache holds blocks. Blocks marked after the scan wait for the next
+   * one.
    */
   private void rescan() {
-    // Access stamps and area sizes change under us: sort on values read once, or the sort's
-    // comparisons could contradict each other.
-    List<List<Candidate>> byArea = new ArrayList<>();
-    for (int i = 0; i < CacheArea.values().length; i++) {
-      byArea.add(new ArrayList<>());
-    }
-    List<Candidate> marked = new ArrayList<>();
+    // Access stamps change under us: order by values read once.
+    Entry[] entries = new Entry[map.size() + 16];
+    long[] stamps = new long[entries.length];
+    int n = 0;
     for (Entry e : map.values()) {
-      Candidate c = new Candidate(e, e.lastAccess);
-      (e.block.isEvictionCandidate() ? marked : byArea.get(e.area().ordinal())).add(c);
-    }
-    marked.sort(Comparator.comparingLong(Candidate::stamp));
-    markedQueue.clear();
-    markedQueue.addAll(marked);
-    for (CacheArea a : CacheArea.values()) {
-      List<Candidate> entries = byArea.get(a.ordinal());
-      entries.sort(Comparator.comparingLong(Candidate::stamp));
-      ArrayDeque<Candidate> queue = areaQueues[a.ordinal()];
-      queue.clear();
-      long keep = (long) (areaBytes(a) * QUEUE_SHARE);
-      long queued = 0;
-      for (int i = 0; i < entries.size() && queued < keep; i++) {
-        queue.addLast(entries.get(i));
-        queued += entries.get(i).entry().bytes;
+      if (n == entries.length) {
+        entries = java.util.Arrays.copyOf(entries, n * 2);
+        stamps = java.util.Arrays.copyOf(stamps, n * 2);
       }
+      entries[n] = e;
+      stamps[n] = e.lastAccess;
+      n++;
+    }
+    markedQueue.clear();
+    for (ArrayDeque<Candidate> q : areaQueues) {
+      q.clear();
+    }
+    for (int i : StampOrder.ascending(stamps, n)) {
+      Entry e = entries[i];
+      ArrayDeque<Candidate> queue = e.block.isEvictionCandidate() ? markedQueue : areaQueues[e.area().ordinal()];
+      queue.addLast(new Candidate(e, stamps[i]));
     }
     scans++;
   }
