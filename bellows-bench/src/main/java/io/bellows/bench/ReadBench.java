@@ -35,8 +35,12 @@ public final class ReadBench {
   static final long ROWS = 1_000_000;
   /** Cache budget at scale 1, for both stores: the data set is several times larger. */
   static final long CACHE_BUDGET = 64L << 20;
-  static final long OPS = 400_000;
-  static final long WARMUP = 200_000;
+  static final long OPS = 600_000;
+  /**
+   * Long enough for the JIT: on 2 cores C2 compiles the read path for 10–15 s (JFR), during which a
+   * Bellows run is 2–4× slower than afterwards; RocksDB's native code needs no warm-up.
+   */
+  static final long WARMUP = 1_000_000;
   static final String DEFAULT_JVM = "-Xms4g -Xmx4g -XX:+UseG1GC";
   /** {@code --jvm inline}: every step in this JVM (for tests; runs then share a heap and JIT state). */
   static final String INLINE = "inline";

@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
         "  --configs LIST      of 64KB/S, 4KB/S, D(8), D(32), D(128), each also +KVC, and rocksdb,"
             + " rocksdb+rowcache (default all)",
         "  --seed N            seed of values and keys (default 42), the same for every run",
-        "  --ops N --warmup N  measured and warm-up operations at scale 1 (default 400000, 200000)",
+        "  --ops N --warmup N  measured and warm-up operations at scale 1 (default 600000, 1000000)",
         "  --rows N --budget-mib M --threads N --dir DIR --progress-ms MS",
         "  --jvm \"FLAGS\"       flags of each child JVM (default -Xms4g -Xmx4g -XX:+UseG1GC)"},
     exitCodeListHeading = "Exit codes:%n",
