@@ -63,7 +63,11 @@ final class ActiveRowFilter {
 
   /** False only if no row {@code row} was added. */
   boolean mightContain(byte[] row) {
-    long h = SegmentRowFilter.hash(row, 0, row.length);
+    return mightContainHash(SegmentRowFilter.hash(row, 0, row.length));
+  }
+
+  /** {@link #mightContain} of the row whose xxHash64 is {@code h}. */
+  boolean mightContainHash(long h) {
     int base = blockOf(h);
     long g = h * 0x9E3779B97F4A7C15L;
     for (int i = 0; i < HASH_COUNT; i++) {

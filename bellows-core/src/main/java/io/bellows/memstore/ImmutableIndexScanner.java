@@ -51,8 +51,8 @@ final class ImmutableIndexScanner implements CellScanner {
 
   /** Through the row positions when the segment has them and they know the row; else a search. */
   @Override
-  public boolean seekRow(byte[] row) {
-    int p = rows == null ? -1 : rows.firstPosition(row, index);
+  public boolean seekRow(byte[] row, long rowHash) {
+    int p = rows == null ? -1 : rows.firstPosition(row, rowHash, index);
     if (p < 0) {
       return seek(CellScanner.rowStart(row));
     }

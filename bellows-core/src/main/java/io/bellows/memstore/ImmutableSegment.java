@@ -64,7 +64,7 @@ public final class ImmutableSegment extends Segment {
     if (!stats.mayMatch(query)) {
       return false;
     }
-    return rowFilter == null || !query.isSingleRow() || rowFilter.mightContain(query.startRow());
+    return rowFilter == null || !query.isSingleRow() || rowFilter.mightContainHash(query.rowHash());
   }
 
   public ImmutableIndex index() {

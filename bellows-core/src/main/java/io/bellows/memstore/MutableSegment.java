@@ -336,7 +336,7 @@ public final class MutableSegment extends Segment {
     if (!SegmentStats.mayMatch(firstRow.get(), lastRow.get(), minSeq.get(), maxTs.get(), query)) {
       return false;
     }
-    return rowFilter == null || !query.isSingleRow() || rowFilter.mightContain(query.startRow());
+    return rowFilter == null || !query.isSingleRow() || rowFilter.mightContainHash(query.rowHash());
   }
 
   @Override

@@ -46,8 +46,8 @@ final class SegmentRowFilter {
    * built over), or -1 if the table does not find it. Gets ask after the filter
    * said the row may be there, so this does not ask it again.
    */
-  int firstPosition(byte[] row, ImmutableIndex index) {
-    return positions.first(row, hash(row, 0, row.length), index);
+  int firstPosition(byte[] row, long rowHash, ImmutableIndex index) {
+    return positions.first(row, rowHash, index);
   }
 
   static long hash(byte[] row, int off, int len) {

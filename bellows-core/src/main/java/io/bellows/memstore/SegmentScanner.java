@@ -62,8 +62,8 @@ final class SegmentScanner implements CellScanner {
   }
 
   @Override
-  public boolean seekRow(byte[] row) {
-    return cursor.seekRow(row);
+  public boolean seekRow(byte[] row, long rowHash) {
+    return cursor.seekRow(row, rowHash);
   }
 
   @Override

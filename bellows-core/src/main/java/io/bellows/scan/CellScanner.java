@@ -24,9 +24,10 @@ public interface CellScanner extends Closeable {
 
   /**
    * {@link #seek} to the first cell of {@code row} ({@link #rowStart}); scanners that can find a
-   * row's start directly (an immutable memory segment's row positions) do so.
+   * row's start directly (an immutable memory segment's row positions, by {@code rowHash}, the row's
+   * {@link ScanQuery#rowHash()}) do so.
    */
-  default boolean seekRow(byte[] row) {
+  default boolean seekRow(byte[] row, long rowHash) {
     return seek(rowStart(row));
   }
 

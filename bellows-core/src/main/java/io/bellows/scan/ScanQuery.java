@@ -2,6 +2,7 @@ package io.bellows.scan;
 
 import io.bellows.filter.Filter;
 import io.bellows.util.Bytes;
+import io.bellows.util.XxHash;
 import java.util.Collections;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -33,6 +34,8 @@ public final class ScanQuery {
   private final long readPoint;
   private final Filter filter;
   private final boolean reversed;
+  /** xxHash64 of {@link #startRow} for a get (0 otherwise): computed once, asked by every filter the get meets. */
+  private final long rowHash;
 
   private ScanQuery(Builder b) {
     this.startRow = b.startRow;
@@ -50,6 +53,7 @@ public final class ScanQuery {
     this.readPoint = b.readPoint;
     this.filter = b.filter;
     this.reversed = b.reversed;
+    this.rowHash = singleRow ? XxHash.hash64(startRow, 0, startRow.length) : 0;
   }
 
   public static Builder builder() {
@@ -95,6 +99,17 @@ public final class ScanQuery {
   /** True for a get: exactly {@link #startRow()}, enabling Bloom filters. */
   public boolean isSingleRow() {
     return singleRow;
+  }
+
+  /**
+   * For a get, the xxHash64 (seed 0) of its row: the hash of sorted files' ROW Bloom filters and of
+   * the memory store's row filters and row positions, so one get hashes its row once.
+   */
+  public long rowHash() {
+    if (!singleRow) {
+      throw new IllegalStateException("only a get has one row to hash");
+    }
+    return rowHash;
   }
 
   public NavigableMap<byte[], NavigableSet<byte[]>> columns() {

@@ -58,7 +58,11 @@ public final class BloomFilter {
 
   /** False only if the key was certainly not added. */
   public boolean mightContain(byte[] b, int off, int len) {
-    long h = hash(b, off, len);
+    return mightContainHash(hash(b, off, len));
+  }
+
+  /** {@link #mightContain} of the key whose xxHash64 is {@code h}. */
+  public boolean mightContainHash(long h) {
     int h1 = (int) h;
     int h2 = (int) (h >>> 32);
     for (int i = 0; i < hashCount; i++) {

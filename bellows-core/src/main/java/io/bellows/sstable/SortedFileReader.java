@@ -222,7 +222,7 @@ public final class SortedFileReader extends RefCounted {
     // VERSIONS slots and a newer tombstone still masks older puts (docs/design/scan.md).
     if (q.isSingleRow()) {
       // The key range was checked above; the Bloom filter is left.
-      if (bloom != null && bloom.type() == BloomType.ROW && !bloom.mightContain(start, 0, start.length)) {
+      if (bloom != null && bloom.type() == BloomType.ROW && !bloom.mightContainHash(q.rowHash())) {
         return false;
       }
       if (bloom != null && bloom.type() == BloomType.ROWCOL) {

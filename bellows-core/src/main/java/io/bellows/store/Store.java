@@ -376,7 +376,7 @@ public final class Store implements AutoCloseable {
     int versions = ctx.options().retention().maxVersions();
     long readPoint = query.readPoint();
     List<Cell> cells = new ArrayList<>(16);
-    if (segment.seekRow(row)) {
+    if (segment.seekRow(row, query.rowHash())) {
       Cell column = null; // the first cell of the column being read
       int counted = 0;
       long lastTimestamp = 0;

@@ -47,12 +47,12 @@ class RowPositionsTest {
     SegmentRowFilter f = b.build();
     for (String row : rows) {
       byte[] r = Bytes.of(row);
-      assertThat(f.firstPosition(r, index)).as(row).isEqualTo(index.ceiling(CellScanner.rowStart(r), 0));
+      assertThat(f.firstPosition(r, SegmentRowFilter.hash(r, 0, r.length), index)).as(row).isEqualTo(index.ceiling(CellScanner.rowStart(r), 0));
     }
     for (int i = 0; i < 5_000; i++) {
       String row = "user" + rnd.nextInt(1_000_000_000);
       if (!rows.contains(row)) {
-        assertThat(f.firstPosition(Bytes.of(row), index)).as(row).isEqualTo(-1);
+        assertThat(f.firstPosition(Bytes.of(row), SegmentRowFilter.hash(Bytes.of(row), 0, row.length()), index)).as(row).isEqualTo(-1);
       }
     }
     assertThat(f.heapBytes()).isEqualTo(SegmentRowFilter.heapBytesFor(rows.size()));
@@ -88,7 +88,7 @@ class RowPositionsTest {
     ImmutableIndexScanner bySearch = new ImmutableIndexScanner(index);
     for (int r = 0; r <= 100; r++) {
       byte[] row = Bytes.of(String.format("row%03d", r));
-      assertThat(byRow.seekRow(row)).isEqualTo(bySearch.seek(CellScanner.rowStart(row)));
+      assertThat(byRow.seekRow(row, SegmentRowFilter.hash(row, 0, row.length))).isEqualTo(bySearch.seek(CellScanner.rowStart(row)));
       assertThat(byRow.peek()).as("row %d", r).isSameAs(bySearch.peek());
       if (byRow.peek() != null) {
         byRow.next();
