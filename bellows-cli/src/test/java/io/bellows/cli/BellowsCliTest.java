@@ -50,7 +50,7 @@ class BellowsCliTest {
     ByteArrayOutputStream warnings = new ByteArrayOutputStream();
     System.setErr(new PrintStream(warnings, true, StandardCharsets.UTF_8));
     try {
-      ArrayDeque<CommandLine> todo = new java.util.ArrayDeque<>();
+      ArrayDeque<CommandLine> todo = new ArrayDeque<>();
       todo.add(new CommandLine(new BellowsCli()));
       int rendered = 0;
       while (!todo.isEmpty()) {

@@ -2,6 +2,7 @@ package io.bellows.cache;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -252,8 +253,8 @@ public final class LruBlockCache implements BlockCache {
     int n = 0;
     for (Entry e : map.values()) {
       if (n == entries.length) {
-        entries = java.util.Arrays.copyOf(entries, n * 2);
-        stamps = java.util.Arrays.copyOf(stamps, n * 2);
+        entries = Arrays.copyOf(entries, n * 2);
+        stamps = Arrays.copyOf(stamps, n * 2);
       }
       entries[n] = e;
       stamps[n] = e.lastAccess;

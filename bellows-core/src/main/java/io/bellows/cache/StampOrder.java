@@ -1,5 +1,7 @@
 package io.bellows.cache;
 
+import java.util.Arrays;
+
 /**
  * The order of a cache's entries by access stamp, oldest first: a least-significant-digit radix sort
  * of their indices over the bits in which the stamps differ (11 bits a pass, three or four passes for
@@ -32,7 +34,7 @@ final class StampOrder {
     int[] to = new int[n];
     int[] count = new int[RADIX + 1];
     for (int shift = 0; shift < bits; shift += DIGIT_BITS) {
-      java.util.Arrays.fill(count, 0);
+      Arrays.fill(count, 0);
       for (int i = 0; i < n; i++) {
         count[digit(stamps[from[i]], min, shift) + 1]++;
       }
