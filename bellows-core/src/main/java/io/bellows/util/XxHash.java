@@ -6,12 +6,11 @@ import net.jpountz.xxhash.XXHashFactory;
 
 /**
  * xxHash64 with seed 0, the hash of sorted files' Bloom filters (docs/FORMAT.md) and of the memory
- * store's row filters.
+ * store's row filters and row positions.
  *
  * <p>lz4-java's pure-Java implementation, not its fastest: the JNI one enters a JNI critical region
- * on every call, which holds off garbage collection (a get hashes its row several times, so four
- * readers kept the JVM in such regions; a read benchmark logged a 191 ms "GCLocker Initiated GC"
- * pause), and costs more per call than it saves on keys of tens of bytes (49 against 32 ns measured
+ * on every call, which holds off garbage collection (with four readers hashing their gets' rows, a
+ * read benchmark logged a 191 ms "GCLocker Initiated GC" pause), and costs more per call than it saves on keys of tens of bytes (49 against 32 ns measured
  * on 8–48-byte keys). Its Unsafe-based Java one draws a deprecation warning on JDK 24 and later.
  * The three give the same values (checked in XxHashTest).
  */
