@@ -10,9 +10,10 @@ import net.jpountz.xxhash.XXHashFactory;
  *
  * <p>lz4-java's pure-Java implementation, not its fastest: the JNI one enters a JNI critical region
  * on every call, which holds off garbage collection (with four readers hashing their gets' rows, a
- * read benchmark logged a 191 ms "GCLocker Initiated GC" pause), and costs more per call than it saves on keys of tens of bytes (49 against 32 ns measured
- * on 8–48-byte keys). Its Unsafe-based Java one draws a deprecation warning on JDK 24 and later.
- * The three give the same values (checked in XxHashTest).
+ * read benchmark logged a 191 ms "GCLocker Initiated GC" pause), and costs more per call than it
+ * saves on keys of tens of bytes (49 against 32 ns measured on 8–48-byte keys). Its Unsafe-based
+ * Java one draws a deprecation warning on JDK 24 and later. The three give the same values (checked
+ * in XxHashTest).
  */
 public final class XxHash {
   private static final XXHash64 HASH = XXHashFactory.safeInstance().hash64();
