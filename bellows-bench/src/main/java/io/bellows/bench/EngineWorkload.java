@@ -26,6 +26,13 @@ import java.util.Map;
  */
 record EngineWorkload(KeyDistribution keys, long keySpace, long rows, int writers, long gets, long seed,
     Path baseDir, int batch, Durability durability, int regions, Map<String, String> engineSettings) {
+  /**
+   * Default flush size of the engine benchmarks, in MiB: RocksDB's default write buffer, so that
+   * RocksDB tuned ({@link RocksDbRun}) keeps its 64 MiB buffers and both stores get the same memory
+   * (four flush sizes) before writes stall.
+   */
+  static final double DEFAULT_FLUSH_MIB = 64;
+
   EngineWorkload {
     if (regions < 1) {
       throw new IllegalArgumentException("regions must be at least 1: " + regions);

@@ -45,7 +45,7 @@ public final class EngineWrites {
           Configs.policies(a.get("policies", "NONE,BASIC,EAGER,ADAPTIVE")),
           IndexKind.valueOf(a.get("layout", "OBJECT").toUpperCase(Locale.ROOT)),
           Configs.distributions(a.get("keys", "ZIPF,UNIQUE")),
-          (long) (a.getDouble("flush-mib", 16) * 1024 * 1024),
+          (long) (a.getDouble("flush-mib", EngineWorkload.DEFAULT_FLUSH_MIB) * 1024 * 1024),
           a.getLong("key-space", 1_000_000),
           (long) (a.getLong("rows", 4_000_000) * a.getDouble("scale", 1)),
           (int) a.getLong("writers", 2),

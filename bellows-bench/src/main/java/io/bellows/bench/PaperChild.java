@@ -39,7 +39,7 @@ public final class PaperChild {
     Args a = new Args(argv, OPTIONS);
     PaperConfig config = PaperConfig.parse(a.get("config", "NONE"));
     PaperKeys keys = PaperKeys.parse(a.get("keys", "zipf"));
-    long flushSize = (long) (a.getDouble("flush-mib", 16) * 1024 * 1024);
+    long flushSize = (long) (a.getDouble("flush-mib", EngineWorkload.DEFAULT_FLUSH_MIB) * 1024 * 1024);
     EngineWorkload w = new EngineWorkload(keys.distribution, a.getLong("key-space", 10_000_000), a.getLong("rows",
         1_000_000), (int) a.getLong("writers", 4), 0, a.getLong("seed", 42),
         Path.of(a.get("dir", System.getProperty("java.io.tmpdir"))), (int) a.getLong("batch", 100),

@@ -2,6 +2,7 @@ package io.bellows.bench;
 
 import io.bellows.cell.Cell;
 import io.bellows.client.Put;
+import io.bellows.config.Knobs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -42,9 +43,10 @@ final class RocksDbRun {
     /** {@code new Options()}: 64 MiB write buffers, 2 of them, one background job, Snappy. */
     DEFAULT("rocksdb"),
     /**
-     * Two background jobs for two cores, write buffers the size of Bellows' flush size × 4 (the
-     * memory Bellows' memory store may use before it blocks), up to four of them, no compression
-     * (Bellows' default), pipelined writes, 1 MiB bytes-per-sync.
+     * Two background jobs for two cores; write buffers of Bellows' flush size, up to four of them,
+     * so that RocksDB's memtables may hold what Bellows' memory store may hold before it blocks
+     * (four times the flush size, {@code bellows.memstore.block.multiplier}): the same memory for
+     * both. No compression (Bellows' default), pipelined writes, 1 MiB bytes-per-sync.
      */
     TUNED("rocksdb-tuned");
 
@@ -63,6 +65,9 @@ final class RocksDbRun {
       throw new IllegalArgumentException("unknown peer '" + label + "': use rocksdb or rocksdb-tuned");
     }
   }
+
+  /** Write buffers RocksDB tuned may hold: Bellows' block multiplier, so that both get the same memory. */
+  private static final int MEMTABLES = (int) Math.round(Knobs.MEMSTORE_BLOCK_MULTIPLIER.defaultValue());
 
   static {
     RocksDB.loadLibrary();
@@ -84,8 +89,8 @@ final class RocksDbRun {
     Options o = new Options().setCreateIfMissing(true);
     if (setup == Setup.TUNED) {
       o.setMaxBackgroundJobs(2)
-          .setWriteBufferSize(Math.max(4L << 20, flushSize * 4))
-          .setMaxWriteBufferNumber(4)
+          .setWriteBufferSize(Math.max(4L << 20, flushSize))
+          .setMaxWriteBufferNumber(MEMTABLES)
           .setCompressionType(CompressionType.NO_COMPRESSION)
           .setEnablePipelinedWrite(true)
           .setBytesPerSync(1L << 20);
