@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -38,12 +39,13 @@ public final class PaperBench {
   static final String DEFAULT_JVM = "-Xms2g -Xmx2g -XX:+UseG1GC -XX:MaxDirectMemorySize=2g";
 
   private static final Set<String> OPTIONS = Set.of("scale", "out", "keys", "configs", "seed", "regions", "rows",
-      "key-space", "writers", "batch", "flush-mib", "dir", "jvm", "sweep", "workload", "progress-ms", "readers", "ops");
+      "key-space", "writers", "batch", "flush-mib", "dir", "jvm", "sweep", "workload", "progress-ms", "readers", "ops",
+      "rounds");
 
   /** Everything an invocation needs, parsed from the options. */
   record Plan(PaperWorkload workload, List<PaperKeys> keys, List<PaperConfig> configs, long rows, long keySpace,
       int writers, int batch, long flushSize, int regions, long seed, Path out, Path dir, List<String> jvmFlags,
-      long progressMillis, int readers, long ops) {
+      long progressMillis, int readers, long ops, int rounds) {
 
     static Plan parse(String[] argv) {
       Args a = new Args(argv, OPTIONS);
@@ -65,13 +67,28 @@ public final class PaperBench {
         throw new IllegalArgumentException("too few rows (" + rows + ") for " + writers + " writers; raise --scale");
       }
       return new Plan(workload, keys, configs, rows, Math.max(2, (long) (a.getLong("key-space", KEY_SPACE) * scale)), writers,
-          (int) a.getLong("batch", 100), (long) (a.getDouble("flush-mib", 16) * 1024 * 1024),
+          (int) a.getLong("batch", 100), (long) (a.getDouble("flush-mib", EngineWorkload.DEFAULT_FLUSH_MIB) * 1024 * 1024),
           (int) a.getLong("regions", Math.max(1, Math.round((double) rows / PAPER_ROWS_PER_REGION))),
           a.getLong("seed", 42), Path.of(a.get("out", "bench-paper")),
           Path.of(a.get("dir", System.getProperty("java.io.tmpdir"))),
           Arrays.stream(a.get("jvm", DEFAULT_JVM).trim().split("\\s+")).filter(s -> !s.isEmpty()).toList(),
           a.getLong("progress-ms", 10_000), (int) a.getLong("readers", 1),
-          Math.max(writers, (long) (a.getLong("ops", OPS) * scale)));
+          Math.max(writers, (long) (a.getLong("ops", OPS) * scale)), rounds(a));
+    }
+
+    private static int rounds(Args a) {
+      long rounds = a.getLong("rounds", 1);
+      if (rounds < 1 || rounds > 100) {
+        throw new IllegalArgumentException("--rounds takes 1 to 100, not " + rounds);
+      }
+      return (int) rounds;
+    }
+
+    /** The configurations in the order round {@code round} (from 0) runs them: rotated by the round. */
+    List<PaperConfig> order(int round) {
+      List<PaperConfig> out = new ArrayList<>(configs);
+      Collections.rotate(out, -(round % out.size()));
+      return out;
     }
 
     /** Rows a run writes in all (load and measured phase), for the progress lines. */
@@ -122,29 +139,31 @@ public final class PaperBench {
     out.print(preamble);
     out.println();
     List<PaperResult> results = new ArrayList<>();
-    int total = plan.keys().size() * plan.configs().size();
+    int total = plan.rounds() * plan.keys().size() * plan.configs().size();
     long suiteStart = System.nanoTime();
     int done = 0;
     int failed = 0;
-    for (PaperKeys k : plan.keys()) {
-      for (PaperConfig c : plan.configs()) {
-        String tag = String.format(Locale.ROOT, "[%d/%d] %s %s", done + 1, total, k.label, c.spec());
-        out.println(tag + " ...");
-        long runStart = System.nanoTime();
-        int remainingAfter = total - done - 1;
-        double meanRunSeconds = done == 0 ? Double.NaN : (System.nanoTime() - suiteStart) / 1e9 / done;
-        Progress progress = new Progress(out, tag, plan.expectedRows(), remainingAfter, meanRunSeconds);
-        done++;
-        PaperResult r;
-        try {
-          r = ChildJvm.run(ChildJvm.command(plan.jvmFlags(), plan.childArgs(c, k)), progress::report);
-        } catch (RuntimeException e) {
-          failed++;
-          out.println(tag + ": FAILED: " + e.getMessage());
-          continue;
+    for (int round = 0; round < plan.rounds(); round++) {
+      for (PaperKeys k : plan.keys()) {
+        for (PaperConfig c : plan.order(round)) {
+          String tag = String.format(Locale.ROOT, "[%d/%d] %s %s", done + 1, total, k.label, c.spec());
+          out.println(tag + " ...");
+          long runStart = System.nanoTime();
+          int remainingAfter = total - done - 1;
+          double meanRunSeconds = done == 0 ? Double.NaN : (System.nanoTime() - suiteStart) / 1e9 / done;
+          Progress progress = new Progress(out, tag, plan.expectedRows(), remainingAfter, meanRunSeconds);
+          done++;
+          PaperResult r;
+          try {
+            r = ChildJvm.run(ChildJvm.command(plan.jvmFlags(), plan.childArgs(c, k)), progress::report);
+          } catch (RuntimeException e) {
+            failed++;
+            out.println(tag + ": FAILED: " + e.getMessage());
+            continue;
+          }
+          results.add(r);
+          out.printf(Locale.ROOT, "%s: %s (%.1f s in all)%n", tag, r.summary(), (System.nanoTime() - runStart) / 1e9);
         }
-        results.add(r);
-        out.printf(Locale.ROOT, "%s: %s (%.1f s in all)%n", tag, r.summary(), (System.nanoTime() - runStart) / 1e9);
       }
     }
     PaperReport report = new PaperReport(plan.configLabels(), plan.keyLabels(), results);
@@ -194,6 +213,10 @@ public final class PaperBench {
     }
     sb.append(String.format(Locale.ROOT, "* keys: %s (zipf = YCSB's scrambled zipfian, θ = 0.99)%n",
         String.join(", ", plan.keyLabels())));
+    if (plan.rounds() > 1) {
+      sb.append(String.format(Locale.ROOT, "* %d rounds, the configurations' order rotated each round; the tables"
+          + " show each configuration's run of median throughput%n", plan.rounds()));
+    }
     sb.append(String.format(Locale.ROOT, "* Bellows: flush size %.2f MiB, layout OBJECT (flat array segments)%n",
         plan.flushSize() / 1048576.0));
     for (PaperConfig c : plan.configs()) {

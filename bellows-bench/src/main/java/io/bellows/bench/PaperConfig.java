@@ -13,7 +13,8 @@ import java.util.Map;
  * One configuration of the paper suite: a Bellows memory-store policy with Accordion's parameters,
  * or a RocksDB setup. Written {@code POLICY[:X=v...]} — {@code NONE}, {@code BASIC}, {@code EAGER},
  * {@code ADAPTIVE:R=0.35}, {@code BASIC:A=0.05:S=2} — where A, S and R are the family knobs
- * IN_MEMORY_FLUSH_FRACTION, PIPELINE_MAX_SEGMENTS and ADAPTIVE_THRESHOLD; or {@code rocksdb} /
+ * IN_MEMORY_FLUSH_FRACTION, PIPELINE_MAX_SEGMENTS and ADAPTIVE_THRESHOLD, and any other family knob
+ * may be given by its name ({@code ADAPTIVE:SEGMENT_INDEX=CHUNK}); or {@code rocksdb} /
  * {@code rocksdb-tuned} ({@link RocksDbRun.Setup}). Accordion policies run with the paper's A = 0.02
  * and S = 5 unless the spec says otherwise. Immutable.
  *
@@ -60,23 +61,28 @@ record PaperConfig(String spec, MemStorePolicy policy, RocksDbRun.Setup peer, Ma
     for (int i = 1; i < parts.length; i++) {
       String[] kv = parts[i].split("=", 2);
       String name = kv[0].trim().toUpperCase(Locale.ROOT);
-      if (kv.length != 2 || !PARAMETERS.containsKey(name)) {
-        throw new IllegalArgumentException("in '" + spec + "': expected A=, S= or R=, got '" + parts[i] + "'");
+      if (kv.length != 2 || !(PARAMETERS.containsKey(name) || isFamilyKnob(name))) {
+        throw new IllegalArgumentException("in '" + spec + "': expected A=, S=, R= or a family knob"
+            + " (such as SEGMENT_INDEX=CHUNK), got '" + parts[i] + "'");
       }
       params.put(name, kv[1].trim());
     }
-    if (policy == MemStorePolicy.NONE && !params.isEmpty()) {
+    if (policy == MemStorePolicy.NONE && params.keySet().stream().anyMatch(PARAMETERS::containsKey)) {
       throw new IllegalArgumentException("NONE has no Accordion parameters: " + spec);
     }
     Map<String, String> knobs = new LinkedHashMap<>();
     if (policy != MemStorePolicy.NONE) {
       PAPER_DEFAULTS.forEach((k, v) -> knobs.put(PARAMETERS.get(k), v));
     }
-    params.forEach((k, v) -> knobs.put(PARAMETERS.get(k), v));
+    params.forEach((k, v) -> knobs.put(PARAMETERS.getOrDefault(k, k), v));
     // Check the values now, in the parent, rather than in a child JVM after the runs before it.
     knobs.forEach((name, value) -> Knobs.find(Knob.Scope.FAMILY, name).parse(value));
     String label = policy.name() + (parts.length > 1 ? s.substring(parts[0].length()).toUpperCase(Locale.ROOT) : "");
     return new PaperConfig(label, policy, null, knobs);
+  }
+
+  private static boolean isFamilyKnob(String name) {
+    return Knobs.find(Knob.Scope.FAMILY, name) != null;
   }
 
   static List<PaperConfig> parseList(String csv) {

@@ -1,6 +1,9 @@
 package io.bellows.bench;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -78,8 +81,87 @@ final class PaperReport {
     return t.render();
   }
 
+  /**
+   * The run of a configuration and key distribution that the tables show: with several rounds, the
+   * one of median throughput (the lower middle one of an even count), so that all its figures come
+   * from one real run.
+   */
   Optional<PaperResult> find(String key, String config) {
-    return runs.stream().filter(r -> r.keys().equals(key) && r.config().equals(config)).findFirst();
+    List<PaperResult> all = new ArrayList<>(roundsOf(key, config));
+    if (all.isEmpty()) {
+      return Optional.empty();
+    }
+    all.sort(Comparator.comparingDouble(PaperResult::rowsPerSecond));
+    return Optional.of(all.get((all.size() - 1) / 2));
+  }
+
+  /** The runs of a configuration and key distribution in the order they ran: one per round. */
+  List<PaperResult> roundsOf(String key, String config) {
+    return runs.stream().filter(r -> r.keys().equals(key) && r.config().equals(config)).toList();
+  }
+
+  /** Whether any configuration ran more than once ({@code --rounds}). */
+  boolean hasRounds() {
+    for (String k : keys) {
+      for (String c : configs) {
+        if (roundsOf(k, c).size() > 1) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Every round's rows/s for one key distribution, and each round's ratio to each RocksDB setup of
+   * the same round: runs of one round ran close in time, so their ratio is steadier than the ratio
+   * of medians on a machine whose speed drifts. Then the median of those ratios.
+   */
+  String roundsTable(String key) {
+    int rounds = 0;
+    for (String c : configs) {
+      rounds = Math.max(rounds, roundsOf(key, c).size());
+    }
+    List<String> header = new ArrayList<>(List.of("configuration"));
+    for (int i = 1; i <= rounds; i++) {
+      header.add("round " + i + " rows/s");
+    }
+    for (String p : peers) {
+      for (int i = 1; i <= rounds; i++) {
+        header.add("round " + i + " × " + p);
+      }
+      header.add("median × " + p);
+    }
+    MarkdownTable t = new MarkdownTable(header.toArray(new String[0]));
+    for (String c : configs) {
+      List<PaperResult> mine = roundsOf(key, c);
+      List<Object> row = new ArrayList<>(List.of(c));
+      for (int i = 0; i < rounds; i++) {
+        row.add(i < mine.size() ? String.format(Locale.ROOT, "%,.0f", mine.get(i).rowsPerSecond()) : "-");
+      }
+      for (String p : peers) {
+        List<PaperResult> theirs = roundsOf(key, p);
+        List<Double> ratios = new ArrayList<>();
+        for (int i = 0; i < rounds; i++) {
+          if (i < mine.size() && i < theirs.size()) {
+            double r = mine.get(i).rowsPerSecond() / theirs.get(i).rowsPerSecond();
+            ratios.add(r);
+            row.add(String.format(Locale.ROOT, "%.2f", r));
+          } else {
+            row.add("-");
+          }
+        }
+        Collections.sort(ratios);
+        row.add(ratios.isEmpty() ? "-" : String.format(Locale.ROOT, "%.2f", median(ratios)));
+      }
+      t.row(row.toArray());
+    }
+    return t.render();
+  }
+
+  private static double median(List<Double> sorted) {
+    int n = sorted.size();
+    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
   }
 
   /** Table 1: rows/s per configuration and key distribution, × NONE and × each RocksDB setup. */
@@ -151,6 +233,12 @@ final class PaperReport {
   String markdown(String preamble) {
     StringBuilder sb = new StringBuilder(preamble);
     sb.append("\n## Table 1: write throughput (rows/s)\n\n").append(throughputTable());
+    if (hasRounds()) {
+      sb.append("\nEvery table shows, for each configuration, its run of median throughput.\n");
+      for (String k : keys) {
+        sb.append("\n## Rounds — ").append(k).append(" keys\n\n").append(roundsTable(k));
+      }
+    }
     for (String k : keys) {
       sb.append("\n## Table 2: flushes, compactions and bytes written — ").append(k).append(" keys\n\n")
           .append(ioTable(k));
@@ -167,13 +255,17 @@ final class PaperReport {
     return sb.toString();
   }
 
-  /** One line per run, the columns of {@link PaperResult#fields} plus rows/s and write amplification. */
+  /**
+   * One line per run, the columns of {@link PaperResult#fields} plus rows/s, write amplification and
+   * the round (1 unless {@code --rounds}).
+   */
   String csv() {
     StringBuilder sb = new StringBuilder();
     if (runs.isEmpty()) {
       return sb.toString();
     }
-    sb.append(String.join(",", runs.get(0).fields().keySet())).append(",rowsPerSecond,writeAmplification\n");
+    sb.append(String.join(",", runs.get(0).fields().keySet())).append(",rowsPerSecond,writeAmplification,round\n");
+    Map<String, Integer> rounds = new HashMap<>();
     for (PaperResult r : runs) {
       List<String> cells = new ArrayList<>();
       for (Map.Entry<String, Object> e : r.fields().entrySet()) {
@@ -181,6 +273,7 @@ final class PaperReport {
       }
       cells.add(String.format(Locale.ROOT, "%.1f", r.rowsPerSecond()));
       cells.add(String.format(Locale.ROOT, "%.4f", r.writeAmplification()));
+      cells.add(Integer.toString(rounds.merge(r.keys() + '\0' + r.config(), 1, Integer::sum)));
       sb.append(String.join(",", cells)).append('\n');
     }
     return sb.toString();

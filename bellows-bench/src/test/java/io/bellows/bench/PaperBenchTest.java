@@ -57,7 +57,8 @@ class PaperBenchTest {
       assertThat(cells).hasSize(columns);
       assertThat(cells[1]).isIn("zipf", "uniform");
       assertThat(Long.parseLong(cells[3])).as("rows").isEqualTo(10_000);
-      assertThat(Double.parseDouble(cells[columns - 2])).as("rows/s").isPositive();
+      assertThat(Double.parseDouble(cells[columns - 3])).as("rows/s").isPositive();
+      assertThat(cells[columns - 1]).as("round").isEqualTo("1");
       assertThat(Long.parseLong(cells[7])).as("flush bytes: the final flush at least").isPositive();
     }
 
@@ -69,6 +70,28 @@ class PaperBenchTest {
     }
     try (Stream<Path> left = Files.list(tmp.resolve("data"))) {
       assertThat(left).as("every run deletes its data").isEmpty();
+    }
+  }
+
+  @Test
+  void roundsRotateTheConfigurations() {
+    PaperBench.Plan plan = PaperBench.Plan.parse(new String[] {"--configs", "NONE,ADAPTIVE,rocksdb", "--rounds", "3"});
+    assertThat(plan.rounds()).isEqualTo(3);
+    assertThat(plan.order(0)).extracting(PaperConfig::spec).containsExactly("NONE", "ADAPTIVE", "rocksdb");
+    assertThat(plan.order(1)).extracting(PaperConfig::spec).containsExactly("ADAPTIVE", "rocksdb", "NONE");
+    assertThat(plan.order(2)).extracting(PaperConfig::spec).containsExactly("rocksdb", "NONE", "ADAPTIVE");
+    assertThat(PaperBench.Plan.parse(new String[0]).flushSize()).as("RocksDB's default write buffer")
+        .isEqualTo(64L << 20);
+    assertThatThrownBy(() -> PaperBench.Plan.parse(new String[] {"--rounds", "0"})).hasMessageContaining("--rounds");
+  }
+
+  @Test
+  void rocksDbTunedMayHoldWhatBellowsMayHoldBeforeWritesBlock() {
+    long flushSize = 64L << 20;
+    try (org.rocksdb.Options o = RocksDbRun.options(RocksDbRun.Setup.TUNED, flushSize)) {
+      double blockMultiplier = io.bellows.config.Knobs.MEMSTORE_BLOCK_MULTIPLIER.defaultValue();
+      assertThat((double) o.writeBufferSize() * o.maxWriteBufferNumber()).isEqualTo(blockMultiplier * flushSize);
+      assertThat(o.writeBufferSize()).isEqualTo(flushSize);
     }
   }
 

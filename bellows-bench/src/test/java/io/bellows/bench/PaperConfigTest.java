@@ -35,6 +35,16 @@ class PaperConfigTest {
   }
 
   @Test
+  void anyFamilyKnobMayBeSetByName() {
+    PaperConfig c = PaperConfig.parse("ADAPTIVE:segment_index=CHUNK:R=0.2");
+    assertThat(c.spec()).isEqualTo("ADAPTIVE:SEGMENT_INDEX=CHUNK:R=0.2");
+    ColumnFamilyDescriptor f = c.storeConfig(1 << 20).family();
+    assertThat(f.get(Knobs.SEGMENT_INDEX)).isEqualTo(io.bellows.config.SegmentIndexType.CHUNK);
+    assertThat(f.get(Knobs.ADAPTIVE_THRESHOLD)).isEqualTo(0.2);
+    assertThat(PaperConfig.parse("NONE:MSLAB=true").storeConfig(1 << 20).family().get(Knobs.MSLAB)).isTrue();
+  }
+
+  @Test
   void sweepsVaryOneParameterAfterNone() {
     assertThat(PaperConfig.sweep("R")).extracting(PaperConfig::spec).startsWith("NONE", "ADAPTIVE:R=0.05", "ADAPTIVE:R=0.1")
         .allMatch(s -> s.equals("NONE") || s.startsWith("ADAPTIVE:R="));
@@ -45,7 +55,8 @@ class PaperConfigTest {
   @Test
   void badSpecsAreRejectedWithTheirText() {
     assertThatThrownBy(() -> PaperConfig.parse("LAZY")).hasMessageContaining("unknown configuration 'LAZY'");
-    assertThatThrownBy(() -> PaperConfig.parse("BASIC:X=1")).hasMessageContaining("expected A=, S= or R=");
+    assertThatThrownBy(() -> PaperConfig.parse("BASIC:X=1")).hasMessageContaining("expected A=, S=, R= or a family knob");
+    assertThatThrownBy(() -> PaperConfig.parse("ADAPTIVE:SEGMENT_INDEX=TREE")).hasMessageContaining("SEGMENT_INDEX");
     assertThatThrownBy(() -> PaperConfig.parse("NONE:R=0.2")).hasMessageContaining("NONE has no");
     assertThatThrownBy(() -> PaperConfig.sweep("Q")).hasMessageContaining("A, S or R");
     assertThatThrownBy(() -> PaperConfig.parse("ADAPTIVE:R=7")).hasMessageContaining("ADAPTIVE_THRESHOLD");

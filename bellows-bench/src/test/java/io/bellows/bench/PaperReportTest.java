@@ -44,11 +44,34 @@ class PaperReportTest {
     String[] lines = report.csv().split("\n");
     assertThat(lines).hasSize(1 + runs.size());
     int columns = lines[0].split(",").length;
-    assertThat(lines[0]).startsWith("config,keys,store,rows,").endsWith(",rowsPerSecond,writeAmplification");
+    assertThat(lines[0]).startsWith("config,keys,store,rows,").endsWith(",rowsPerSecond,writeAmplification,round");
     for (String l : lines) {
       assertThat(l.split(",")).hasSize(columns);
     }
     assertThat(lines[2]).startsWith("BASIC,zipf,bellows,1000000,");
+  }
+
+  @Test
+  void roundsShowTheMedianRunAndEveryRoundsRatioToRocksDb() {
+    // Round 2 ran on a slower machine: both stores lost speed, their ratio did not.
+    List<PaperResult> rounds = List.of(
+        run("BASIC", "zipf", 150_000, 100_000_000, 300), run("rocksdb", "zipf", 300_000, 50_000_000, 20),
+        run("rocksdb", "zipf", 100_000, 50_000_000, 20), run("BASIC", "zipf", 50_000, 100_000_000, 300),
+        run("BASIC", "zipf", 120_000, 100_000_000, 300), run("rocksdb", "zipf", 200_000, 50_000_000, 20));
+    PaperReport r = new PaperReport(List.of("BASIC", "rocksdb"), List.of("zipf"), rounds);
+    assertThat(r.hasRounds()).isTrue();
+    assertThat(r.find("zipf", "BASIC")).hasValueSatisfying(x -> assertThat(x.rowsPerSecond()).isEqualTo(120_000,
+        org.assertj.core.data.Offset.offset(1.0)));
+    assertThat(r.throughputTable()).contains("| BASIC | 120,000 | - | 0.60 |");
+    assertThat(r.roundsTable("zipf"))
+        .contains("| BASIC | 150,000 | 50,000 | 120,000 | 0.50 | 0.50 | 0.60 | 0.50 |")
+        .contains("| rocksdb | 300,000 | 100,000 | 200,000 | 1.00 | 1.00 | 1.00 | 1.00 |");
+    assertThat(r.markdown("")).contains("## Rounds — zipf keys");
+    String[] csv = r.csv().split("\n");
+    assertThat(csv[4]).startsWith("BASIC,").endsWith(",2");
+    assertThat(csv[5]).startsWith("BASIC,").endsWith(",3");
+    assertThat(report.hasRounds()).isFalse();
+    assertThat(report.markdown("")).doesNotContain("## Rounds");
   }
 
   @Test

@@ -35,8 +35,11 @@ final class BenchSubcommand implements Runnable {
           "  --scale S           rows and key space × S (default 1: 5M rows, 10M keys per run; 0.05: smoke)",
           "  --out DIR           where report.md, runs.csv and the charts go (default bench-paper)",
           "  --keys LIST         zipf,uniform (zipf = YCSB's scrambled zipfian, theta 0.99)",
-          "  --configs LIST      default NONE,BASIC,EAGER,ADAPTIVE:R=0.2,ADAPTIVE:R=0.35,ADAPTIVE:R=0.5,"
-              + "rocksdb,rocksdb-tuned; a Bellows spec may set A=, S=, R= (e.g. BASIC:A=0.05:S=2)",
+          "  --configs LIST      default NONE,BASIC,EAGER,ADAPTIVE:R=0.05,ADAPTIVE:R=0.2,ADAPTIVE:R=0.35,"
+              + "ADAPTIVE:R=0.5,rocksdb,rocksdb-tuned; a Bellows spec may set A=, S=, R= or any family knob"
+              + " (e.g. BASIC:A=0.05:S=2, ADAPTIVE:SEGMENT_INDEX=CHUNK)",
+          "  --rounds N          run every configuration N times, rotating their order each round; the tables"
+              + " show each one's median run and every round's ratio to RocksDB (default 1)",
           "  --sweep A|S|R       instead of --configs: sweep one Accordion parameter",
           "  --workload W        write (default), read-write (get latency while writing, after a load) or"
               + " scan-write (95%% scans of 1-100 rows, 5%% puts, after a load)",
@@ -44,7 +47,8 @@ final class BenchSubcommand implements Runnable {
           "  --ops N             scan-write: operations at scale 1 (default 100000)",
           "  --seed N            seed of keys and values (default 42), the same for every run",
           "  --regions N         pre-split the table (default: the paper's 10M rows per region, at least 1)",
-          "  --rows N --key-space N --writers N --batch N --flush-mib M --dir DIR --progress-ms MS",
+          "  --flush-mib M       Bellows' flush size (default 64); RocksDB tuned gets 4 write buffers of it",
+          "  --rows N --key-space N --writers N --batch N --dir DIR --progress-ms MS",
           "  --jvm \"FLAGS\"       flags of each child JVM (default -Xms2g -Xmx2g -XX:+UseG1GC"
               + " -XX:MaxDirectMemorySize=2g)"},
       exitCodeListHeading = "Exit codes:%n",
