@@ -21,7 +21,7 @@ import java.util.NoSuchElementException;
  * index chunk {@code i / perChunk} where {@code perChunk = chunkSize / 20}:
  *
  * <pre>
- *   0  int32  data chunk id
+ *   0  int32  data chunk: its position in this index's own list of data chunks
  *   4  int32  offset of the cell in that chunk
  *   8  int32  serialized cell length
  *  12  int64  sequence id
@@ -41,20 +41,17 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
   private final Chunk[] indexChunks;
   private final int perChunk;
   private final int size;
-  /** Distinct data chunks, sorted by id, for id → chunk without touching the allocator. */
-  private final int[] dataIds;
+  /** Distinct data chunks, in the order the builder first met them: an entry holds its position here. */
   private final Chunk[] dataChunks;
   private final long dataBytes;
   private final long allocatedIndexBytes;
   private final long offHeapBytes;
   private volatile boolean closed;
 
-  private ChunkCellIndex(Chunk[] indexChunks, int perChunk, int size, int[] dataIds, Chunk[] dataChunks,
-      long dataBytes) {
+  private ChunkCellIndex(Chunk[] indexChunks, int perChunk, int size, Chunk[] dataChunks, long dataBytes) {
     this.indexChunks = indexChunks;
     this.perChunk = perChunk;
     this.size = size;
-    this.dataIds = dataIds;
     this.dataChunks = dataChunks;
     this.dataBytes = dataBytes;
     long alloc = 0;
@@ -75,8 +72,9 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
     return size;
   }
 
+  /** The allocator's id of the data chunk holding entry {@code i}'s cell. */
   public int chunkId(int i) {
-    return indexBuffer(i).getInt(entryOffset(i));
+    return dataChunks[indexBuffer(i).getInt(entryOffset(i))].id();
   }
 
   public int offset(int i) {
@@ -93,14 +91,14 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
 
   /** The buffer of the data chunk holding entry {@code i}'s cell (absolute access only). */
   public ByteBuffer dataBuffer(int i) {
-    return dataChunk(chunkId(i)).buffer();
+    return dataChunks[indexBuffer(i).getInt(entryOffset(i))].buffer();
   }
 
   /** The cell of entry {@code i} (a view for heap chunks, a copy for direct ones). */
   public Cell cell(int i) {
     ByteBuffer ix = indexBuffer(i);
     int e = entryOffset(i);
-    return dataChunk(ix.getInt(e)).cell(ix.getInt(e + 4), ix.getInt(e + 8), ix.getLong(e + 12));
+    return dataChunks[ix.getInt(e)].cell(ix.getInt(e + 4), ix.getInt(e + 8), ix.getLong(e + 12));
   }
 
   /**
@@ -118,7 +116,7 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
       int mid = (lo + hi) >>> 1;
       ByteBuffer ix = indexBuffer(mid);
       int e = entryOffset(mid);
-      Chunk data = dataChunk(ix.getInt(e));
+      Chunk data = dataChunks[ix.getInt(e)];
       int c = ChunkCellComparator.compare(data.buffer(), ix.getInt(e + 4), ix.getLong(e + 12), kb, ko, ks);
       if (c < 0) {
         lo = mid + 1;
@@ -202,14 +200,6 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
     return (i % perChunk) * ENTRY_SIZE;
   }
 
-  private Chunk dataChunk(int id) {
-    int at = Arrays.binarySearch(dataIds, id);
-    if (at < 0) {
-      throw new IllegalStateException("index entry points to chunk " + id + " it does not hold");
-    }
-    return dataChunks[at];
-  }
-
   @Override
   public String toString() {
     return "ChunkCellIndex(size=" + size + ", indexChunks=" + indexChunks.length + ", dataChunks="
@@ -218,15 +208,27 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
 
   /**
    * Collects entries in order into index chunks. Single-threaded. Every entry must be strictly
-   * greater than the previous one by the full cell order; anything else throws. Either {@link
-   * #build()} (ownership of the chunks passes to the index) or {@link #abort()} (they are released).
+   * greater than the previous one by the full cell order: the callers add the output of a merge,
+   * which is, so the order is checked only with assertions on (as the tests run), not paid for per
+   * cell in production. Either {@link #build()} (ownership of the chunks passes to the index) or
+   * {@link #abort()} (they are released).
    */
   public static final class Builder {
+    /** Slots of the cache of recently used data chunks (a power of two). */
+    private static final int RECENT = 64;
+
     private final ChunkAllocator allocator;
     private final int perChunk;
     private final List<Chunk> indexChunks = new ArrayList<>();
-    private final Map<Integer, Chunk> dataChunks = new HashMap<>();
-    private Chunk lastData;
+    /** Data chunks held, in the order first met: an entry stores its chunk's position here. */
+    private final List<Chunk> dataChunks = new ArrayList<>();
+    private final Map<Integer, Integer> positionOfId = new HashMap<>();
+    /**
+     * A direct-mapped cache of chunk id → position in {@link #dataChunks}, in front of the map: a
+     * merge alternates between its inputs' chunks, and a map lookup boxes the id.
+     */
+    private final int[] recentIds = new int[RECENT];
+    private final int[] recentPositions = new int[RECENT];
     private int size;
     private long dataBytes;
     private Chunk prevChunk;
@@ -238,6 +240,7 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
     private Builder(ChunkAllocator allocator) {
       this.allocator = allocator;
       this.perChunk = allocator.chunkSize() / ENTRY_SIZE;
+      Arrays.fill(recentIds, -1);
     }
 
     /** Copies the cell into {@code lab} and adds it. */
@@ -251,23 +254,19 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
       if (done) {
         throw new IllegalStateException("builder already finished");
       }
-      Chunk data = lastData != null && lastData.id() == chunkId ? lastData : holdData(chunkId);
-      lastData = data;
+      int position = holdData(chunkId);
+      Chunk data = dataChunks.get(position);
       if (offset < 0 || length < Cell.PREFIX || (long) offset + length > data.capacity()) {
         throw new IllegalArgumentException("cell [" + offset + ", +" + length + ") outside " + data);
       }
-      if (prevChunk != null
-          && ChunkCellComparator.compare(prevChunk.buffer(), prevOffset, prevSeq, data.buffer(), offset, seqId) >= 0) {
-        throw new IllegalArgumentException("cells out of order at entry " + size + ": "
-            + prevChunk.cell(prevOffset, prevLength, prevSeq) + " then " + data.cell(offset, length, seqId));
-      }
+      assert inOrder(data, offset, length, seqId);
       int slot = size % perChunk;
       if (slot == 0) {
         indexChunks.add(allocator.allocateData());
       }
       ByteBuffer ix = indexChunks.get(indexChunks.size() - 1).buffer();
       int e = slot * ENTRY_SIZE;
-      ix.putInt(e, chunkId);
+      ix.putInt(e, position);
       ix.putInt(e + 4, offset);
       ix.putInt(e + 8, length);
       ix.putLong(e + 12, seqId);
@@ -280,14 +279,35 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
       return this;
     }
 
-    private Chunk holdData(int chunkId) {
-      Chunk c = dataChunks.get(chunkId);
-      if (c == null) {
-        c = allocator.chunk(chunkId);
-        c.retain();
-        dataChunks.put(chunkId, c);
+    private boolean inOrder(Chunk data, int offset, int length, long seqId) {
+      if (prevChunk != null
+          && ChunkCellComparator.compare(prevChunk.buffer(), prevOffset, prevSeq, data.buffer(), offset, seqId) >= 0) {
+        throw new IllegalArgumentException("cells out of order at entry " + size + ": "
+            + prevChunk.cell(prevOffset, prevLength, prevSeq) + " then " + data.cell(offset, length, seqId));
       }
-      return c;
+      return true;
+    }
+
+    /** The position of the data chunk {@code chunkId} in {@link #dataChunks}, retaining it when first met. */
+    private int holdData(int chunkId) {
+      int slot = chunkId & (RECENT - 1);
+      if (recentIds[slot] == chunkId) {
+        return recentPositions[slot];
+      }
+      Integer known = positionOfId.get(chunkId);
+      int position;
+      if (known != null) {
+        position = known;
+      } else {
+        Chunk c = allocator.chunk(chunkId);
+        c.retain();
+        position = dataChunks.size();
+        dataChunks.add(c);
+        positionOfId.put(chunkId, position);
+      }
+      recentIds[slot] = chunkId;
+      recentPositions[slot] = position;
+      return position;
     }
 
     public int size() {
@@ -303,17 +323,8 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
         throw new IllegalStateException("builder already finished");
       }
       done = true;
-      int[] ids = new int[dataChunks.size()];
-      int n = 0;
-      for (int id : dataChunks.keySet()) {
-        ids[n++] = id;
-      }
-      Arrays.sort(ids);
-      Chunk[] data = new Chunk[ids.length];
-      for (int i = 0; i < ids.length; i++) {
-        data[i] = dataChunks.get(ids[i]);
-      }
-      return new ChunkCellIndex(indexChunks.toArray(new Chunk[0]), perChunk, size, ids, data, dataBytes);
+      return new ChunkCellIndex(indexChunks.toArray(new Chunk[0]), perChunk, size, dataChunks.toArray(new Chunk[0]),
+          dataBytes);
     }
 
     /** Releases everything the builder holds; the builder is unusable afterwards. */
@@ -323,7 +334,7 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
       }
       done = true;
       indexChunks.forEach(Chunk::release);
-      dataChunks.values().forEach(Chunk::release);
+      dataChunks.forEach(Chunk::release);
     }
   }
 }
