@@ -203,17 +203,21 @@ public final class Cell {
    * equal family lengths, so equal families and qualifiers.
    */
   public int columnRelation(Cell o) {
-    byte[] b = o.bytes;
-    int aKey = offset + PREFIX;
-    int bKey = o.offset + PREFIX;
-    int rowLen = Bytes.getShort(bytes, aKey);
-    if (rowLen != Bytes.getShort(b, bKey) || !Bytes.equals(bytes, aKey + 2, rowLen, b, bKey + 2, rowLen)) {
+    return columnRelation(bytes, offset, o.bytes, o.offset);
+  }
+
+  /** {@link #columnRelation(Cell)} of the serialized cells starting at {@code aCell} in {@code a} and {@code bCell} in {@code b}. */
+  public static int columnRelation(byte[] a, int aCell, byte[] b, int bCell) {
+    int aKey = aCell + PREFIX;
+    int bKey = bCell + PREFIX;
+    int rowLen = Bytes.getShort(a, aKey);
+    if (rowLen != Bytes.getShort(b, bKey) || !Bytes.equals(a, aKey + 2, rowLen, b, bKey + 2, rowLen)) {
       return OTHER_ROW;
     }
-    int aRest = Bytes.getInt(bytes, offset) - 2 - rowLen - 9;
-    int bRest = Bytes.getInt(b, o.offset) - 2 - rowLen - 9;
+    int aRest = Bytes.getInt(a, aCell) - 2 - rowLen - 9;
+    int bRest = Bytes.getInt(b, bCell) - 2 - rowLen - 9;
     int start = 2 + rowLen;
-    return Bytes.equals(bytes, aKey + start, aRest, b, bKey + start, bRest) ? SAME_COLUMN : SAME_ROW;
+    return Bytes.equals(a, aKey + start, aRest, b, bKey + start, bRest) ? SAME_COLUMN : SAME_ROW;
   }
 
   @Override

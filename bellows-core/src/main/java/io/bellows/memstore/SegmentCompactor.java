@@ -1,7 +1,6 @@
 package io.bellows.memstore;
 
 import io.bellows.cell.Cell;
-import io.bellows.cell.CellComparator;
 import io.bellows.cell.CellType;
 import io.bellows.cell.Cells;
 import io.bellows.memstore.chunk.ChunkCellComparator;
@@ -102,11 +101,12 @@ final class SegmentCompactor {
     try {
       Cell prev = null;
       for (Cell c = run.next(); c != null; c = run.next()) {
-        if (prev == null || CellComparator.compareColumns(prev, c) != 0) {
+        int relation = prev == null ? Cell.OTHER_ROW : prev.columnRelation(c);
+        if (relation != Cell.SAME_COLUMN) {
           distinct++;
         }
-        if (rows != null) {
-          rows.addRow(c.array(), c.rowOffset(), c.rowLength(), i);
+        if (rows != null && relation == Cell.OTHER_ROW) {
+          rows.addRow(c.array(), c.rowOffset(), c.rowLength(), i); // rows come grouped: hash each once
         }
         out[i++] = c;
         acc.add(c, views ? MemoryLayout.CELL_OBJECT : MemoryLayout.cellObjectBytes(c));
@@ -178,17 +178,20 @@ final class SegmentCompactor {
         ByteBuffer buf = min.buffer();
         int off = min.offset();
         long seq = min.seqId();
-        if (prevBuf != null && ChunkCellComparator.compare(prevBuf, prevOff, prevSeq, buf, off, seq) == 0) {
-          dups++; // the same write twice (replayed): keep one, as readers would
+        int relation = prevBuf == null ? Cell.OTHER_ROW : columnRelation(prevBuf, prevOff, buf, off);
+        // The same write twice (replayed) is the same column with the same sequence id and key.
+        if (relation == Cell.SAME_COLUMN && seq == prevSeq
+            && ChunkCellComparator.compare(prevBuf, prevOff, prevSeq, buf, off, seq) == 0) {
+          dups++; // keep one, as readers would
           dupBytes += min.length();
           min.advance();
           continue;
         }
-        if (prevBuf == null || !sameColumn(prevBuf, prevOff, buf, off)) {
+        if (relation != Cell.SAME_COLUMN) {
           distinct++;
         }
         builder.add(min.chunkId(), off, min.length(), seq);
-        if (rows != null) {
+        if (rows != null && relation == Cell.OTHER_ROW) {
           rows.addRow(buf, off, entries);
         }
         entries++;
@@ -216,19 +219,28 @@ final class SegmentCompactor {
   }
 
   /**
-   * Whether two serialized cells have the same row, family and qualifier: the key bytes before
-   * timestamp and type (the length prefixes inside make equal bytes mean equal parts).
+   * {@link Cell#columnRelation} of two serialized cells in chunk buffers: in place for heap chunks;
+   * direct ones compare byte by byte (the row first: its length prefix makes equal bytes mean equal
+   * rows; then the family and qualifier before timestamp and type).
    */
-  private static boolean sameColumn(ByteBuffer a, int aOff, ByteBuffer b, int bOff) {
-    int aLen = a.getInt(aOff) - 9;
-    int bLen = b.getInt(bOff) - 9;
-    if (aLen != bLen) {
-      return false;
+  private static int columnRelation(ByteBuffer a, int aOff, ByteBuffer b, int bOff) {
+    if (a.hasArray() && b.hasArray()) {
+      return Cell.columnRelation(a.array(), a.arrayOffset() + aOff, b.array(), b.arrayOffset() + bOff);
     }
     int ak = aOff + Cell.PREFIX;
     int bk = bOff + Cell.PREFIX;
-    for (int i = 0; i < aLen; i++) {
-      if (a.get(ak + i) != b.get(bk + i)) {
+    int rowEnd = 2 + (a.getShort(ak) & 0xFFFF);
+    if (!sameBytes(a, ak, b, bk, rowEnd)) {
+      return Cell.OTHER_ROW;
+    }
+    int aLen = a.getInt(aOff) - 9;
+    return aLen == b.getInt(bOff) - 9 && sameBytes(a, ak + rowEnd, b, bk + rowEnd, aLen - rowEnd)
+        ? Cell.SAME_COLUMN : Cell.SAME_ROW;
+  }
+
+  private static boolean sameBytes(ByteBuffer a, int aOff, ByteBuffer b, int bOff, int len) {
+    for (int i = 0; i < len; i++) {
+      if (a.get(aOff + i) != b.get(bOff + i)) {
         return false;
       }
     }
@@ -258,18 +270,22 @@ final class SegmentCompactor {
     ImmutableSegment out;
     try {
       Cell prev = null;
+      boolean newRow = false; // no cell of the current row kept yet: the next kept one is its first
       for (Cell c = run.next(); c != null; c = run.next()) {
         read++;
-        if (prev == null || CellComparator.compareColumns(prev, c) != 0) {
+        int relation = prev == null ? Cell.OTHER_ROW : prev.columnRelation(c);
+        if (relation != Cell.SAME_COLUMN) {
           distinct++;
         }
+        newRow |= relation == Cell.OTHER_ROW;
         prev = c;
-        if (!filter.keep(c)) {
+        if (!filter.keep(c, relation)) {
           continue;
         }
-        if (rows != null) {
+        if (rows != null && newRow) {
           rows.addRow(c.array(), c.rowOffset(), c.rowLength(), keptCount);
         }
+        newRow = false;
         keptCount++;
         if (chunkIndex) {
           builder.addCopy(lab, c);

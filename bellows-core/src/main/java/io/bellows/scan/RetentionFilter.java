@@ -25,4 +25,13 @@ public interface RetentionFilter {
 
   /** Whether {@code cell} is kept. */
   boolean keep(Cell cell);
+
+  /**
+   * {@link #keep(Cell)} for a caller that already knows where the cell stands to the cell fed before
+   * it ({@link Cell#columnRelation}, {@link Cell#OTHER_ROW} for the first), so that the filter need
+   * not compare them again.
+   */
+  default boolean keep(Cell cell, int relationToPrevious) {
+    return keep(cell);
+  }
 }

@@ -31,7 +31,16 @@ public final class RetentionFilters {
 
     @Override
     public boolean keep(Cell cell) {
-      switch (tracker.classify(cell)) {
+      return keep(tracker.classify(cell));
+    }
+
+    @Override
+    public boolean keep(Cell cell, int relationToPrevious) {
+      return keep(tracker.classify(cell, relationToPrevious));
+    }
+
+    private boolean keep(VersionTracker.Verdict verdict) {
+      switch (verdict) {
         case UNSEEN:
           // Some open reader may not see it yet, or see it without what it masks: keep, ignore.
           return true;

@@ -82,7 +82,14 @@ final class VersionTracker {
   }
 
   Verdict classify(Cell c) {
-    int relation = last == null ? Cell.OTHER_ROW : c.columnRelation(last);
+    return classify(c, last == null ? Cell.OTHER_ROW : c.columnRelation(last));
+  }
+
+  /**
+   * {@link #classify(Cell)} given {@code relation}, where {@code c} stands to the cell fed before it
+   * ({@link Cell#columnRelation}; {@link Cell#OTHER_ROW} for the first), for callers that know it.
+   */
+  Verdict classify(Cell c, int relation) {
     if (relation == Cell.OTHER_ROW) {
       hasFamilyDelete = false;
       resetColumn();

@@ -114,4 +114,83 @@ class RowFilterSegmentTest {
     ms.close();
     chunks.checkNoChunksInUse();
   }
+
+  /**
+   * A compaction that drops the first column of every row records each row at its first kept
+   * cell: a get's row probe lands there and reads the rest of the row, and rows dropped whole are
+   * not in the filter at all.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("forms")
+  void compactionRecordsEachRowAtItsFirstKeptCell(Form form) {
+    ChunkAllocator chunks = form.allocator();
+    ColumnFamilyDescriptor fam = MemStoreFixtures.family(MemStorePolicy.EAGER, 0.05, 2, 0.2, form);
+    MemStoreFixtures.ManualExecutor bg = new MemStoreFixtures.ManualExecutor();
+    // Drops column "a" of every row, and every cell of the rows whose number is a multiple of 7.
+    java.util.function.Supplier<io.bellows.scan.RetentionFilter> dropA = () -> c -> {
+      String q = Bytes.toStringBinary(c.qualifier());
+      return !q.equals("a") && Integer.parseInt(Bytes.toStringBinary(c.row()).substring(3)) % 7 != 0;
+    };
+    MemStoreContext ctx = MemStoreFixtures.context(fam, 100_000, bg, dropA, MemStoreContext.Listener.NONE, chunks);
+    CompactingMemStore ms = new CompactingMemStore(ctx, () -> 0.0);
+    long seq = 1;
+    for (int i = 0; i < 300; i++) {
+      for (String q : List.of("a", "b", "c")) {
+        ms.add(cell(row(i), q, 1, seq++));
+      }
+      if (i % 30 == 0) {
+        bg.runAll();
+      }
+    }
+    bg.runAll();
+    assertThat(ms.metrics().get("memstore.compactions").longValue()).isPositive();
+    for (int i = 0; i < 300; i++) {
+      byte[] row = Bytes.of(row(i));
+      ScanQuery get = ScanQuery.builder().singleRow(row).build();
+      List<String> flat = new ArrayList<>(); // through the flat segments' filters and row probes
+      java.util.Set<String> all = new java.util.TreeSet<>(); // and the active segment's cells
+      for (CellScanner sc : ms.scanners()) {
+        try (sc) {
+          boolean isFlat = ((SegmentScanner) sc).segment() instanceof ImmutableSegment;
+          if (!sc.shouldUse(get) || !(isFlat ? sc.seekRow(row, get.rowHash()) : sc.seek(CellScanner.rowStart(row)))) {
+            continue;
+          }
+          for (Cell c = sc.next(); c != null && c.isRow(row); c = sc.next()) {
+            String q = Bytes.toStringBinary(c.qualifier());
+            all.add(q);
+            if (isFlat) {
+              flat.add(q);
+            }
+          }
+        }
+      }
+      assertThat(flat).as(row(i)).isSubsetOf("b", "c");
+      if (i % 7 == 0) {
+        assertThat(flat).as(row(i)).isEmpty();
+      } else {
+        assertThat(all).as(row(i)).contains("b", "c");
+      }
+    }
+    int compactedRows = 0;
+    for (CellScanner sc : ms.scanners()) {
+      try (sc) {
+        if (((SegmentScanner) sc).segment() instanceof ImmutableSegment flat && flat.rowFilter() != null
+            && flat.stats().cellCount() > 0) {
+          for (int i = 0; i < 300; i += 7) {
+            byte[] row = Bytes.of(row(i));
+            compactedRows += flat.rowFilter().firstPosition(row, SegmentRowFilter.hash(row, 0, row.length),
+                flat.index()) >= 0 ? 1 : 0;
+          }
+        }
+      }
+    }
+    assertThat(compactedRows).as("rows dropped whole have no position").isZero();
+    ms.releaseSnapshot(ms.snapshot());
+    ms.close();
+    chunks.checkNoChunksInUse();
+  }
+
+  static List<Form> forms() {
+    return Form.ALL;
+  }
 }
