@@ -793,18 +793,7 @@ public final class LocalEngine implements Engine {
     boolean validated = false;
     while (!pending.isEmpty()) {
       TableRegions t = regionsOf(table);
-      // Split by region, keeping each region's rows in batch order.
-      List<List<RowMutation>> byRegion = new ArrayList<>(t.size());
-      for (int i = 0; i < t.size(); i++) {
-        byRegion.add(null);
-      }
-      for (RowMutation m : pending) {
-        int i = t.indexOf(m.row());
-        if (byRegion.get(i) == null) {
-          byRegion.set(i, new ArrayList<>());
-        }
-        byRegion.get(i).add(m);
-      }
+      List<List<RowMutation>> byRegion = byRegion(t, pending);
       // Bad input fails before any region applies anything (one region checks its own batch).
       if (!validated && t.size() > 1) {
         for (int i = 0; i < t.size(); i++) {
@@ -835,6 +824,26 @@ public final class LocalEngine implements Engine {
       }
       pending = retry;
     }
+  }
+
+  /**
+   * The rows split by region, each region's in batch order (null for a region with none). A loop of
+   * its own, out of {@link #mutate(TableRef, List)}, so that the big method is not compiled on stack
+   * (see {@code Region.checked}).
+   */
+  private static List<List<RowMutation>> byRegion(TableRegions t, List<RowMutation> rows) {
+    List<List<RowMutation>> byRegion = new ArrayList<>(t.size());
+    for (int i = 0; i < t.size(); i++) {
+      byRegion.add(null);
+    }
+    for (RowMutation m : rows) {
+      int i = t.indexOf(m.row());
+      if (byRegion.get(i) == null) {
+        byRegion.set(i, new ArrayList<>());
+      }
+      byRegion.get(i).add(m);
+    }
+    return byRegion;
   }
 
   private static List<Region.RowWrite> writes(List<RowMutation> rows) {

@@ -258,19 +258,29 @@ public final class CompactingMemStore implements MemStore {
       if (p.segments.size() <= maxPipelineSegments || tail.size() < 2) {
         return;
       }
-      int best = 0;
-      long bestSize = Long.MAX_VALUE;
-      for (int i = 0; i + 1 < tail.size(); i++) {
-        long size = tail.get(i).stats().footprint() + tail.get(i + 1).stats().footprint();
-        if (size < bestSize) {
-          bestSize = size;
-          best = i;
-        }
-      }
+      int best = smallestAdjacentPair(tail);
       if (!mergeOrCompact(List.of(tail.get(best), tail.get(best + 1)), adaptive.shouldCompact())) {
         return;
       }
     }
+  }
+
+  /**
+   * Where the adjacent pair of segments with the smallest combined footprint starts. Its own
+   * method: with this loop inline, the step loop above was compiled on stack with a whole merge and
+   * compaction inlined, over a second of compiler time on two cores.
+   */
+  private static int smallestAdjacentPair(List<Segment> tail) {
+    int best = 0;
+    long bestSize = Long.MAX_VALUE;
+    for (int i = 0; i + 1 < tail.size(); i++) {
+      long size = tail.get(i).stats().footprint() + tail.get(i + 1).stats().footprint();
+      if (size < bestSize) {
+        bestSize = size;
+        best = i;
+      }
+    }
+    return best;
   }
 
   /** Merges or compacts {@code run} into one segment and installs it; false if it aborted. */
