@@ -360,6 +360,11 @@ public final class MutableSegment extends Segment {
     return index.entries();
   }
 
+  /** Whether the cells' bytes were copied into an MSLAB (else they are the writers' arrays). */
+  boolean hasLab() {
+    return index.lab() != null;
+  }
+
   /** Frees the index and the lab (chunks go back to the pool), after the last reader. */
   @Override
   protected void deallocate() {

@@ -28,18 +28,25 @@ import java.util.function.LongSupplier;
  * distinct columns (row, family, qualifier), which gives ADAPTIVE its uniqueness estimate at no
  * extra cost. The inputs are not changed; the caller installs the result or drops it.
  *
- * <p>Chunk-backed stores ({@link SegmentFactory#mslab()}):
+ * <p>Chunk-backed stores ({@link SegmentFactory#mslab()} or {@link SegmentFactory#chunkFlat()}):
  *
  * <ul>
  *   <li>flatten/merge into a <b>cell array</b>: the array's cells view the inputs' chunks, so the
  *       output retains the inputs' data holders (their MSLABs) — no copy;
- *   <li>flatten/merge into a <b>chunk index</b>: entries (chunk id, offset, length, seqId) are read
- *       from the inputs' chunk structures without materializing cells and written into a new
- *       {@link ChunkCellIndex}, which retains the data chunks itself — no copy;
+ *   <li>flatten/merge into a <b>chunk index</b> of inputs whose cells are in chunks: entries (chunk
+ *       id, offset, length, seqId) are read from the inputs' chunk structures without materializing
+ *       cells and written into a new {@link ChunkCellIndex}, which retains the data chunks itself —
+ *       no copy;
+ *   <li>flatten into a <b>chunk index</b> of an active segment that kept the writers' arrays (no
+ *       MSLAB): the cells are copied into a fresh MSLAB in key order, as a compaction that keeps
+ *       everything — the one copy of the data, on the background thread rather than the writers';
  *   <li><b>compact</b> relocates the survivors into a fresh MSLAB (jumbo cells included), so the
  *       output never points into the inputs' chunks and those go back to the pool once the inputs
  *       are freed: this is what actually returns the memory of eliminated cells.
  * </ul>
+ *
+ * <p>The output's lab and index are told their input's size, so their last chunk is sized to what
+ * is left rather than a whole pooled chunk.
  *
  * <p>Stateless apart from the id source; the caller runs one operation at a time per store.
  */
@@ -69,9 +76,38 @@ final class SegmentCompactor {
     return merge(List.of(in));
   }
 
-  /** Merges the indexes of stable segments into one flat index, keeping every cell. */
+  /**
+   * Merges the indexes of stable segments into one flat index, keeping every cell (but exact
+   * duplicates). Into a chunk index, cells that are not in chunks yet (an active segment's, without
+   * MSLAB) are first copied there, in order.
+   */
   Result merge(List<Segment> inputs) {
-    return factory.chunkFlat() ? mergeEntries(inputs) : mergeIntoArray(inputs);
+    if (!factory.chunkFlat()) {
+      return mergeIntoArray(inputs);
+    }
+    return inChunks(inputs) ? mergeEntries(inputs) : compact(inputs, KEEP_ALL);
+  }
+
+  private static final RetentionFilter KEEP_ALL = c -> true;
+
+  /** Whether every input's cells live in chunks (a chunk index, or an active segment with an MSLAB). */
+  private static boolean inChunks(List<Segment> inputs) {
+    for (Segment s : inputs) {
+      boolean chunked = s.kind() == SegmentKind.CHUNK || s.kind() == SegmentKind.CHUNK_SKIPLIST
+          || (s instanceof MutableSegment m && m.hasLab());
+      if (!chunked) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static long dataBytes(List<Segment> inputs) {
+    long n = 0;
+    for (Segment s : inputs) {
+      n += s.stats().dataBytes();
+    }
+    return n;
   }
 
   private static long cellCount(List<Segment> inputs) {
@@ -143,7 +179,7 @@ final class SegmentCompactor {
       }
       held.add(s);
     }
-    ChunkCellIndex.Builder builder = ChunkCellIndex.builder(factory.chunks());
+    ChunkCellIndex.Builder builder = ChunkCellIndex.builder(factory.chunks(), n);
     List<SegmentStats> parts = new ArrayList<>(inputs.size());
     long distinct = 0;
     long dups = 0;
@@ -257,10 +293,10 @@ final class SegmentCompactor {
     if (run == null) {
       return new Result(null, n, 0);
     }
-    boolean relocate = factory.mslab();
     boolean chunkIndex = factory.chunkFlat();
-    MemStoreLab lab = relocate ? factory.newLab() : null;
-    ChunkCellIndex.Builder builder = chunkIndex ? ChunkCellIndex.builder(factory.chunks()) : null;
+    boolean relocate = chunkIndex || factory.mslab();
+    MemStoreLab lab = relocate ? factory.newLab(dataBytes(inputs)) : null;
+    ChunkCellIndex.Builder builder = chunkIndex ? ChunkCellIndex.builder(factory.chunks(), n) : null;
     List<Cell> kept = new ArrayList<>();
     SegmentStats.Accumulator acc = new SegmentStats.Accumulator();
     long read = 0;

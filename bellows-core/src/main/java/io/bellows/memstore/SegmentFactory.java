@@ -14,11 +14,16 @@ import io.bellows.memstore.chunk.MemStoreLab;
  * <p>Resolution rules (the knobs are requests; these make every combination valid):
  *
  * <ol>
- *   <li>A chunk index (CHUNK_SKIPLIST or CHUNK) refers to cells by chunk position, so either one
- *       implies MSLAB: cell bytes are copied into chunks.
+ *   <li>A chunk skiplist refers to cells by chunk position, so it implies MSLAB: writers copy cell
+ *       bytes into chunks.
+ *   <li>A chunk flat index (CellChunkMap) needs its cells in chunks. With MSLAB they are there
+ *       already and a flatten or merge only writes index entries; without it the writers keep their
+ *       own arrays in the active segment and the flatten copies the cells into chunks, in key order,
+ *       sized to the segment (so an idle store holds no chunk, and writers pay no copy).
  *   <li>With MSLAB and off-heap chunks, both indexes become chunk indexes: a {@code Cell} object
  *       can only view a heap array, so an object skiplist or a cell array over direct memory would
- *       copy every cell back onto the heap.
+ *       copy every cell back onto the heap. Without MSLAB, off-heap chunks make the flat index a
+ *       chunk index (the active segment stays on the heap, in the writers' arrays).
  *   <li>Otherwise each knob is honoured as given.
  * </ol>
  */
@@ -33,14 +38,15 @@ final class SegmentFactory {
     MemStoreOptions o = context.options();
     boolean wantChunkActive = o.activeIndex() == ActiveIndexType.CHUNK_SKIPLIST;
     boolean wantChunkFlat = o.segmentIndex() == SegmentIndexType.CHUNK;
-    this.mslab = o.mslab() || wantChunkActive || wantChunkFlat;
+    boolean wantMslab = o.mslab() || wantChunkActive;
     this.chunks = context.chunks();
-    if (mslab && chunks == null) {
+    if ((wantMslab || wantChunkFlat) && chunks == null) {
       throw new IllegalArgumentException("family " + context.family() + " needs memory chunks (MSLAB or a chunk index)"
           + " but the memory store has no chunk allocator");
     }
-    boolean offHeap = mslab && chunks.offHeap();
-    this.chunkActive = wantChunkActive || offHeap;
+    boolean offHeap = (wantMslab || wantChunkFlat) && chunks.offHeap();
+    this.mslab = wantMslab;
+    this.chunkActive = wantChunkActive || (wantMslab && offHeap);
     this.chunkFlat = wantChunkFlat || offHeap;
     this.rowFilter = o.rowFilter();
   }
@@ -50,7 +56,7 @@ final class SegmentFactory {
     return rowFilter;
   }
 
-  /** Whether cell bytes are copied into chunks. */
+  /** Whether writers' cell bytes are copied into chunks as they are added (MSLAB). */
   boolean mslab() {
     return mslab;
   }
@@ -67,7 +73,7 @@ final class SegmentFactory {
 
   /** Whether cells read from chunk-backed segments view heap memory (copied when handed out). */
   boolean heapViews() {
-    return mslab && !chunks.offHeap();
+    return (mslab || chunkFlat) && !chunks.offHeap();
   }
 
   /** The engine's allocator, or null when this store uses no chunks. */
@@ -75,9 +81,14 @@ final class SegmentFactory {
     return chunks;
   }
 
-  /** A fresh lab for a new segment or a compaction's survivors. */
+  /** A fresh lab for a new active segment. */
   MemStoreLab newLab() {
     return new MemStoreLab(chunks);
+  }
+
+  /** A fresh lab for the cells of a flatten or compaction, which copies at most {@code expectedBytes}. */
+  MemStoreLab newLab(long expectedBytes) {
+    return new MemStoreLab(chunks, expectedBytes);
   }
 
   MutableSegment newActive(long id) {
@@ -101,7 +112,7 @@ final class SegmentFactory {
   @Override
   public String toString() {
     return "segments(mslab=" + mslab + ", active=" + (chunkActive ? "CHUNK_SKIPLIST" : "OBJECT_SKIPLIST")
-        + ", flat=" + (chunkFlat ? "CHUNK" : "ARRAY") + ", offHeap=" + (mslab && chunks.offHeap())
+        + ", flat=" + (chunkFlat ? "CHUNK" : "ARRAY") + ", offHeap=" + ((mslab || chunkFlat) && chunks.offHeap())
         + ", rowFilter=" + rowFilter + ")";
   }
 }

@@ -56,9 +56,17 @@ class ChunkSegmentTest {
     CompactingMemStore ms = store(MemStorePolicy.BASIC,
         new Form(false, ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.CHUNK, false), 1 << 20, false);
     SegmentFactory f = ms.segmentFactory();
-    assertThat(f.mslab()).as("a chunk index implies MSLAB").isTrue();
+    assertThat(f.mslab()).as("a chunk index alone copies at flatten, not as writers add").isFalse();
     assertThat(f.chunkActive()).isFalse();
     assertThat(f.chunkFlat()).isTrue();
+    assertThat(f.heapViews()).as("its cells view heap chunks once flat").isTrue();
+    ms.close();
+    ms = store(MemStorePolicy.BASIC, new Form(false, ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.CHUNK, true),
+        1 << 20, false);
+    f = ms.segmentFactory();
+    assertThat(f.chunkActive()).as("without MSLAB the active segment stays on the heap").isFalse();
+    assertThat(f.chunkFlat()).isTrue();
+    assertThat(f.heapViews()).isFalse();
     ms.close();
     ms = store(MemStorePolicy.BASIC, new Form(true, ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.ARRAY, true),
         1 << 20, false);
@@ -67,6 +75,49 @@ class ChunkSegmentTest {
     assertThat(f.chunkFlat()).isTrue();
     assertThat(f.heapViews()).isFalse();
     ms.close();
+  }
+
+  /**
+   * Without MSLAB a chunk index store keeps the writers' cells in its active segment (an idle store
+   * holds no chunk), and the flatten copies them into chunks sized to the segment: the data chunk is
+   * no bigger than the cells, the index chunk no bigger than their entries.
+   */
+  @Test
+  void flattenCopiesIntoChunksSizedToTheSegment() {
+    CompactingMemStore ms = store(MemStorePolicy.BASIC,
+        new Form(false, ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.CHUNK, false), 1 << 20, false);
+    List<Cell> written = new java.util.ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      Cell c = cell(String.format("row%03d", i), "q", 1, i + 1);
+      written.add(c);
+      ms.add(c);
+    }
+    assertThat(chunks.stats().chunksInUse()).as("the active segment keeps the writers' arrays").isZero();
+    ms.close();
+    chunks.checkNoChunksInUse();
+
+    ms = store(MemStorePolicy.BASIC,
+        new Form(false, ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.CHUNK, false), 1 << 20, false);
+    MutableSegment active = ms.segmentFactory().newActive(1);
+    long data = 0;
+    for (Cell c : written) {
+      active.add(c, new MemStoreAccounting());
+      data += c.length();
+    }
+    active.seal(null);
+    active.awaitSealed();
+    SegmentCompactor.Result r = new SegmentCompactor(() -> 99, ms.segmentFactory()).flatten(active);
+    ImmutableSegment flat = r.output();
+    assertThat(flat.kind()).isEqualTo(SegmentKind.CHUNK);
+    assertThat(readAll(List.of(flat.tryScanner()))).containsExactlyElementsOf(written);
+    io.bellows.memstore.chunk.ChunkAllocator.Stats st = chunks.stats();
+    assertThat(st.chunksInUse()).as("one data chunk, one index chunk").isEqualTo(2);
+    assertThat(st.bytesInUse()).as("sized to the cells and their entries")
+        .isEqualTo(data + 40L * io.bellows.memstore.chunk.ChunkCellIndex.ENTRY_SIZE);
+    flat.release();
+    active.release();
+    ms.close();
+    chunks.checkNoChunksInUse();
   }
 
   /**

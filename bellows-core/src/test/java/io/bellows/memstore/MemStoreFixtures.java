@@ -72,7 +72,8 @@ final class MemStoreFixtures {
   /**
    * Where a memory store's cells and indexes live: the family knobs MSLAB, ACTIVE_INDEX and
    * SEGMENT_INDEX and the engine's off-heap switch. {@link #ALL} lists every distinct resolved form
-   * (with off-heap chunks both indexes are chunk indexes whatever the knobs say).
+   * (with MSLAB and off-heap chunks both indexes are chunk indexes whatever the knobs say; a chunk
+   * index without MSLAB copies at flatten, on or off heap).
    */
   record Form(boolean mslab, ActiveIndexType active, SegmentIndexType flat, boolean offHeap) {
     static final Form PLAIN = new Form(false, ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.ARRAY, false);
@@ -80,6 +81,8 @@ final class MemStoreFixtures {
         PLAIN,
         new Form(true, ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.ARRAY, false),
         new Form(false, ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.CHUNK, false),
+        new Form(true, ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.CHUNK, false),
+        new Form(false, ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.CHUNK, true),
         new Form(false, ActiveIndexType.CHUNK_SKIPLIST, SegmentIndexType.ARRAY, false),
         new Form(true, ActiveIndexType.CHUNK_SKIPLIST, SegmentIndexType.CHUNK, false),
         new Form(true, ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.ARRAY, true));

@@ -40,7 +40,7 @@ class OptionsResolverTest {
     assertThat(resolved.bloomErrorRate()).isEqualTo(builderDefaults.bloomErrorRate())
         .isEqualTo(Knobs.BLOOMFILTER_ERROR_RATE.defaultValue());
     assertThat(OptionsResolver.memStore(f)).isEqualTo(new MemStoreOptions(MemStorePolicy.ADAPTIVE, 0.02, 4, 0.05,
-        ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.ARRAY, false, true));
+        ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.CHUNK, false, true));
     assertThat(OptionsResolver.compaction(EngineOptions.defaults())).isEqualTo(new CompactionOptions(3, 10, 1.2, 32));
     ChunkAllocator chunks = OptionsResolver.chunkAllocator(EngineOptions.defaults());
     assertThat(chunks.chunkSize()).isEqualTo(2 * 1024 * 1024 - 64);

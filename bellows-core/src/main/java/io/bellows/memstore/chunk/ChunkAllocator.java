@@ -15,8 +15,10 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Three kinds of chunk (see {@link Chunk.Kind}): DATA chunks of the configured size, on or off
  * heap per {@code bellows.mslab.offheap}; NODE chunks of the same size but always direct, because
  * the skiplist needs atomic compare-and-set on longs inside the buffer and JDK 22+ supports that
- * only on direct buffers; JUMBO chunks of any size for single cells larger than a chunk, never
- * pooled. Heap and direct memory are pooled separately under one byte budget.
+ * only on direct buffers; JUMBO chunks of any size, never pooled: for single cells larger than a
+ * chunk, and for the last, partial chunk of a lab or an index whose size is known in advance (so
+ * that a small segment does not hold a whole chunk). Heap and direct memory are pooled separately
+ * under one byte budget.
  *
  * <p>Thread-safety: all methods may be called concurrently. Counters are updated with atomics, so
  * {@link #stats()} is a consistent snapshot only when no allocation or release runs concurrently.
@@ -74,7 +76,10 @@ public final class ChunkAllocator {
     return allocate(Chunk.Kind.NODE, chunkSize, true);
   }
 
-  /** A one-off chunk of exactly {@code size} bytes for one cell larger than a chunk; not pooled. */
+  /**
+   * A one-off chunk of exactly {@code size} bytes, heap or direct like DATA chunks; not pooled. For
+   * one cell larger than a chunk, or the exactly sized tail of a lab or index of known size.
+   */
   public Chunk allocateJumbo(int size) {
     if (size <= 0) {
       throw new IllegalArgumentException("jumbo chunk of " + size + " bytes");

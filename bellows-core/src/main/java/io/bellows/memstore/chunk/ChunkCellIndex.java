@@ -65,7 +65,16 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
   }
 
   public static Builder builder(ChunkAllocator allocator) {
-    return new Builder(allocator);
+    return new Builder(allocator, 0);
+  }
+
+  /**
+   * A builder for at most about {@code expectedEntries} entries: the last index chunk is sized to
+   * the entries left rather than a whole chunk (a flat segment of a few thousand cells would
+   * otherwise hold a 2 MiB chunk for a few dozen KiB of entries).
+   */
+  public static Builder builder(ChunkAllocator allocator, long expectedEntries) {
+    return new Builder(allocator, expectedEntries);
   }
 
   public int size() {
@@ -219,6 +228,7 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
 
     private final ChunkAllocator allocator;
     private final int perChunk;
+    private final long expectedEntries;
     private final List<Chunk> indexChunks = new ArrayList<>();
     /** Data chunks held, in the order first met: an entry stores its chunk's position here. */
     private final List<Chunk> dataChunks = new ArrayList<>();
@@ -237,9 +247,10 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
     private long prevSeq;
     private boolean done;
 
-    private Builder(ChunkAllocator allocator) {
+    private Builder(ChunkAllocator allocator, long expectedEntries) {
       this.allocator = allocator;
       this.perChunk = allocator.chunkSize() / ENTRY_SIZE;
+      this.expectedEntries = Math.max(0, expectedEntries);
       Arrays.fill(recentIds, -1);
     }
 
@@ -262,7 +273,9 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
       assert inOrder(data, offset, length, seqId);
       int slot = size % perChunk;
       if (slot == 0) {
-        indexChunks.add(allocator.allocateData());
+        indexChunks.add(newIndexChunk());
+      } else if ((long) slot * ENTRY_SIZE == indexChunks.get(indexChunks.size() - 1).capacity()) {
+        growLastChunk(); // more entries than expected: the short last chunk becomes a whole one
       }
       ByteBuffer ix = indexChunks.get(indexChunks.size() - 1).buffer();
       int e = slot * ENTRY_SIZE;
@@ -277,6 +290,25 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
       prevLength = length;
       prevSeq = seqId;
       return this;
+    }
+
+    /** A pooled chunk, or one just big enough for the entries still expected (at least one). */
+    private Chunk newIndexChunk() {
+      long left = expectedEntries - size;
+      if (expectedEntries > 0 && left < perChunk) {
+        return allocator.allocateJumbo((int) Math.max(1, left) * ENTRY_SIZE);
+      }
+      return allocator.allocateData();
+    }
+
+    /** Moves the entries of a short last chunk into a whole one, so that entry i stays at i / perChunk. */
+    private void growLastChunk() {
+      int last = indexChunks.size() - 1;
+      Chunk shortChunk = indexChunks.get(last);
+      Chunk whole = allocator.allocateData();
+      whole.buffer().put(0, shortChunk.buffer(), 0, shortChunk.capacity());
+      indexChunks.set(last, whole);
+      shortChunk.release();
     }
 
     private boolean inOrder(Chunk data, int offset, int length, long seqId) {

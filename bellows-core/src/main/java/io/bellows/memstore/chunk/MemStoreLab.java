@@ -38,8 +38,21 @@ public final class MemStoreLab extends RefCounted implements AutoCloseable {
   private final LongAdder allocatedBytes = new LongAdder();
   private final LongAdder offHeapBytes = new LongAdder();
 
+  /**
+   * Bytes the owner expects to copy in all (0: unknown). Once less than a chunk of it is left, the
+   * lab takes a chunk of just what is left (unpooled) rather than a whole one: a compaction or
+   * flatten knows its output's size, and a segment should not hold a mostly empty chunk.
+   */
+  private final long expectedBytes;
+
   public MemStoreLab(ChunkAllocator allocator) {
+    this(allocator, 0);
+  }
+
+  /** A lab whose owner expects to copy about {@code expectedBytes} in all (an upper bound is best). */
+  public MemStoreLab(ChunkAllocator allocator, long expectedBytes) {
     this.allocator = allocator;
+    this.expectedBytes = Math.max(0, expectedBytes);
   }
 
   public ChunkAllocator allocator() {
@@ -77,7 +90,7 @@ public final class MemStoreLab extends RefCounted implements AutoCloseable {
           return ChunkRef.of(c.id(), at);
         }
       }
-      Chunk fresh = allocator.allocateData();
+      Chunk fresh = newChunk(len);
       if (current.compareAndSet(c, fresh)) {
         adopt(fresh);
       } else {
@@ -85,6 +98,15 @@ public final class MemStoreLab extends RefCounted implements AutoCloseable {
         fresh.release();
       }
     }
+  }
+
+  /** A pooled chunk, or, when less than a chunk of the expected bytes is left, a chunk of just that. */
+  private Chunk newChunk(int len) {
+    long left = expectedBytes - dataBytes.sum();
+    if (expectedBytes > 0 && left < allocator.chunkSize()) {
+      return allocator.allocateJumbo((int) Math.max(len, left));
+    }
+    return allocator.allocateData();
   }
 
   /** Copies the cell and returns a cell over the copy (see {@link Chunk#cell}) with its seqId. */

@@ -42,6 +42,41 @@ class ChunkCellIndexTest {
     return lo;
   }
 
+  /**
+   * Told how many entries and bytes to expect, the index and the lab take for their last part just
+   * what is left; told too few, they grow into whole chunks and every entry still reads back.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {-150, 0, 150})
+  void lastChunksAreSizedToWhatIsExpected(int misestimate, Seed s) {
+    Random rnd = new Random(s.value());
+    ChunkAllocator alloc = new ChunkAllocator(SIZE, 16 * SIZE, false);
+    List<Cell> cells = sortedCells(rnd, 500); // 204 entries per index chunk: two whole, one tail
+    long data = cells.stream().mapToLong(Cell::length).sum();
+    MemStoreLab lab = new MemStoreLab(alloc, data + misestimate);
+    ChunkCellIndex.Builder b = ChunkCellIndex.builder(alloc, cells.size() + misestimate / 10);
+    for (Cell c : cells) {
+      b.addCopy(lab, c);
+    }
+    ChunkCellIndex index = b.build();
+    lab.close();
+    for (int i = 0; i < cells.size(); i++) {
+      assertThat(index.cell(i)).isEqualTo(cells.get(i));
+    }
+    long wholeIndexChunks = cells.size() / (SIZE / ChunkCellIndex.ENTRY_SIZE);
+    if (misestimate == 0) {
+      assertThat(index.allocatedIndexBytes()).as("two whole chunks and an exact tail")
+          .isEqualTo(wholeIndexChunks * SIZE + (cells.size() % (SIZE / ChunkCellIndex.ENTRY_SIZE)) * 20L);
+      assertThat(alloc.stats().bytesInUse()).as("data chunks hold at most a cell's worth of unused tail per chunk")
+          .isLessThan(index.allocatedIndexBytes() + data + (data / SIZE + 1) * 200);
+    } else if (misestimate < 0) {
+      assertThat(index.allocatedIndexBytes()).as("too few expected: the tail grew into a whole chunk")
+          .isEqualTo((wholeIndexChunks + 1) * SIZE);
+    }
+    index.close();
+    alloc.checkNoChunksInUse();
+  }
+
   @ParameterizedTest
   @ValueSource(booleans = {false, true})
   void matchesASortedListForSeekAndIteration(boolean offHeap, Seed s) {
