@@ -13,6 +13,11 @@ import io.bellows.config.SegmentIndexType;
 public enum IndexKind {
   /** ConcurrentSkipListMap of cell objects; flat segments are arrays of cell references. */
   OBJECT(ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.ARRAY, false, false),
+  /**
+   * The engine's default: the writers' cell objects in the active skiplist; each flatten copies
+   * them into heap chunks in key order, indexed by a serialized flat index.
+   */
+  CHUNK_FLAT(ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.CHUNK, false, false),
   /** Skiplist nodes in chunks, serialized flat index, cell data copied into heap chunks. */
   CHUNK_HEAP(ActiveIndexType.CHUNK_SKIPLIST, SegmentIndexType.CHUNK, true, false),
   /** As {@link #CHUNK_HEAP} with cell data in direct (off-heap) chunks. */

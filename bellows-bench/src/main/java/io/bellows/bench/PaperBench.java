@@ -217,8 +217,10 @@ public final class PaperBench {
       sb.append(String.format(Locale.ROOT, "* %d rounds, the configurations' order rotated each round; the tables"
           + " show each configuration's run of median throughput%n", plan.rounds()));
     }
-    sb.append(String.format(Locale.ROOT, "* Bellows: flush size %.2f MiB, layout OBJECT (flat array segments)%n",
-        plan.flushSize() / 1048576.0));
+    IndexKind layout = PaperConfig.LAYOUT;
+    sb.append(String.format(Locale.ROOT, "* Bellows: flush size %.2f MiB, layout %s (ACTIVE_INDEX=%s,"
+            + " SEGMENT_INDEX=%s, MSLAB=%s: the engine's default unless a configuration sets them)%n",
+        plan.flushSize() / 1048576.0, layout, layout.activeIndex, layout.segmentIndex, layout.mslab));
     for (PaperConfig c : plan.configs()) {
       if (c.isRocksDb()) {
         sb.append("* ").append(RocksDbRun.describe(c.peer(), plan.flushSize())).append('\n');

@@ -114,11 +114,14 @@ record PaperConfig(String spec, MemStorePolicy policy, RocksDbRun.Setup peer, Ma
     return parseList(specs);
   }
 
-  /** The memory-store configuration of a Bellows run (object layout, as the paper's flat segments). */
+  /** The memory layout of a Bellows run unless its spec says otherwise: the engine's default. */
+  static final IndexKind LAYOUT = IndexKind.CHUNK_FLAT;
+
+  /** The memory-store configuration of a Bellows run ({@link #LAYOUT}; the spec's knobs go last). */
   StoreConfig storeConfig(long flushSize) {
     if (policy == null) {
       throw new IllegalStateException(spec + " is not a Bellows configuration");
     }
-    return new StoreConfig(policy, IndexKind.OBJECT, flushSize, -1, familyKnobs);
+    return new StoreConfig(policy, LAYOUT, flushSize, -1, familyKnobs);
   }
 }

@@ -35,6 +35,16 @@ class PaperConfigTest {
   }
 
   @Test
+  void bellowsRunsWithTheEnginesDefaultLayoutUnlessTheSpecSetsOne() {
+    ColumnFamilyDescriptor f = PaperConfig.parse("ADAPTIVE").storeConfig(1 << 20).family();
+    assertThat(f.get(Knobs.SEGMENT_INDEX)).isEqualTo(Knobs.SEGMENT_INDEX.defaultValue());
+    assertThat(f.get(Knobs.ACTIVE_INDEX)).isEqualTo(Knobs.ACTIVE_INDEX.defaultValue());
+    assertThat(f.get(Knobs.MSLAB)).isEqualTo(Knobs.MSLAB.defaultValue());
+    assertThat(PaperConfig.parse("ADAPTIVE:SEGMENT_INDEX=ARRAY").storeConfig(1 << 20).family()
+        .get(Knobs.SEGMENT_INDEX)).isEqualTo(io.bellows.config.SegmentIndexType.ARRAY);
+  }
+
+  @Test
   void anyFamilyKnobMayBeSetByName() {
     PaperConfig c = PaperConfig.parse("ADAPTIVE:segment_index=CHUNK:R=0.2");
     assertThat(c.spec()).isEqualTo("ADAPTIVE:SEGMENT_INDEX=CHUNK:R=0.2");
