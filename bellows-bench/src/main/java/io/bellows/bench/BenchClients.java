@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
 
@@ -26,7 +27,46 @@ final class BenchClients {
    */
   static final LongAdder ROWS_WRITTEN = new LongAdder();
 
+  /** Rows the run writes in all, set by {@link #expect}; 0: no halfway time is taken. */
+  private static volatile long expectedRows;
+  /** {@code System.nanoTime()} when the rows written first reached half, and all, of the expected; 0 until then. */
+  private static final AtomicLong HALF_NANOS = new AtomicLong();
+  private static final AtomicLong ALL_NANOS = new AtomicLong();
+
   private BenchClients() {}
+
+  /** Starts timing the second half of a run of {@code rows} rows (see {@link #secondHalfNanos}). */
+  static void expect(long rows) {
+    HALF_NANOS.set(0);
+    ALL_NANOS.set(0);
+    expectedRows = rows;
+  }
+
+  /**
+   * Time from the moment the writers had written half the expected rows to the moment they had
+   * written them all, or {@link PaperResult#NA} if the run did not get there: the rate past the
+   * warm-up, for every store alike.
+   */
+  static long secondHalfNanos() {
+    long half = HALF_NANOS.get();
+    long all = ALL_NANOS.get();
+    return half == 0 || all == 0 ? PaperResult.NA : all - half;
+  }
+
+  private static void rowsWritten(int n) {
+    ROWS_WRITTEN.add(n);
+    long expected = expectedRows;
+    if (expected > 0 && ALL_NANOS.get() == 0) { // one sum per batch call, only while timing
+      long written = ROWS_WRITTEN.sum();
+      long now = System.nanoTime();
+      if (2 * written >= expected) {
+        HALF_NANOS.compareAndSet(0, now);
+      }
+      if (written >= expected) {
+        ALL_NANOS.compareAndSet(0, now);
+      }
+    }
+  }
 
   /** Runs the tasks on the pool and waits for all; the first failure is rethrown. */
   static void runAll(ExecutorService pool, List<? extends Callable<Void>> tasks) {
@@ -82,7 +122,7 @@ final class BenchClients {
           long t0 = System.nanoTime();
           write(pending);
           latency.recordValue(System.nanoTime() - t0);
-          ROWS_WRITTEN.add(pending.size());
+          rowsWritten(pending.size());
           pending = new ArrayList<>(batch);
         }
       }

@@ -67,6 +67,7 @@ public final class PaperChild {
       PaperResult r = PaperMixedRun.run(config, keys, workload, w, flushSize, readers, ops);
       return r.withProcess(cpu0 < 0 ? PaperResult.NA : (processCpuNanos() - cpu0) / 1_000_000, peakHeap());
     }
+    BenchClients.expect(w.rows());
     EngineRunResult e = config.isRocksDb()
         ? RocksDbRun.run(config.peer(), w, flushSize)
         : EngineRun.run(config.storeConfig(flushSize), w);
@@ -74,7 +75,7 @@ public final class PaperChild {
     return new PaperResult(config.spec(), keys.label, config.isRocksDb() ? "rocksdb" : "bellows", w.rows(),
         e.writeNanos(), e.flushes(), e.compactions(), e.flushBytes(), e.compactionBytes(), e.walBytes(),
         w.userBytes(), e.gcCount(), e.gcMillis(), cpu0 < 0 ? PaperResult.NA : cpuMillis, peakHeap(),
-        e.blockedNanos() / 1_000_000, e.storeFiles());
+        e.blockedNanos() / 1_000_000, e.storeFiles()).withSecondHalf(BenchClients.secondHalfNanos());
   }
 
   private static Thread progressReporter(long periodMillis) {

@@ -186,6 +186,43 @@ final class PaperReport {
     return t.render();
   }
 
+  /** Whether any run timed the second half of its rows. */
+  boolean hasSecondHalves() {
+    return runs.stream().anyMatch(r -> r.secondHalfNanos() > 0);
+  }
+
+  /**
+   * Table 1 over the second half of each run's rows: past the JIT's warm-up, which a cold Bellows
+   * JVM spends its first 10-30 s in on two cores, and closer to the paper's runs of hours.
+   */
+  String secondHalfTable() {
+    List<String> header = new ArrayList<>(List.of("configuration"));
+    for (String k : keys) {
+      header.add(k + " rows/s");
+      header.add(k + " × NONE");
+      peers.forEach(p -> header.add(k + " × " + p));
+    }
+    MarkdownTable t = new MarkdownTable(header.toArray(new String[0]));
+    for (String c : configs) {
+      List<Object> row = new ArrayList<>(List.of(c));
+      for (String k : keys) {
+        Optional<PaperResult> r = find(k, c).filter(x -> x.secondHalfNanos() > 0);
+        row.add(r.map(x -> String.format(Locale.ROOT, "%,.0f", x.secondHalfRowsPerSecond())).orElse("-"));
+        row.add(secondHalfRatio(k, c, "NONE"));
+        peers.forEach(p -> row.add(secondHalfRatio(k, c, p)));
+      }
+      t.row(row.toArray());
+    }
+    return t.render();
+  }
+
+  private String secondHalfRatio(String key, String config, String reference) {
+    if (find(key, config).filter(r -> r.secondHalfNanos() > 0).isEmpty()) {
+      return "-";
+    }
+    return ratio(key, config, reference, r -> r.secondHalfNanos() > 0 ? r.secondHalfRowsPerSecond() : 0);
+  }
+
   /** Table 2 for one key distribution: disk flushes, compactions and the bytes they wrote; the WAL apart. */
   String ioTable(String key) {
     List<String> header = new ArrayList<>(List.of("configuration", "flushes", "compactions", "flush MB",
@@ -233,6 +270,10 @@ final class PaperReport {
   String markdown(String preamble) {
     StringBuilder sb = new StringBuilder(preamble);
     sb.append("\n## Table 1: write throughput (rows/s)\n\n").append(throughputTable());
+    if (hasSecondHalves()) {
+      sb.append("\n## Table 1, second half: rows/s from the moment half the rows were written\n\n")
+          .append(secondHalfTable());
+    }
     if (hasRounds()) {
       sb.append("\nEvery table shows, for each configuration, its run of median throughput.\n");
       for (String k : keys) {

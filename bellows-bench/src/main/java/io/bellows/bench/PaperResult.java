@@ -35,11 +35,15 @@ import java.util.regex.Pattern;
  * @param readOps gets (read-write) or scans (scan-write) of the measured phase; 0 for write
  * @param readMisses gets that found no cell, or scans that found no row
  * @param readP50 read latency percentiles in nanoseconds ({@link #NA} for write)
+ * @param secondHalfNanos time from the moment half the rows were written to the last ({@link #NA}
+ *     when not measured: the mixed workloads): the rate past the JIT's warm-up, which on two cores
+ *     takes a Bellows JVM 10-30 s of C2 compilation
  */
 record PaperResult(String config, String keys, String store, long rows, long writeNanos, long flushes,
     long compactions, long flushBytes, long compactionBytes, long walBytes, long userBytes, long gcCount,
     long gcMillis, long cpuMillis, long peakHeapBytes, long stallMillis, long storeFiles, String workload,
-    long readOps, long readMisses, long readP50, long readP75, long readP90, long readP95, long readP99) {
+    long readOps, long readMisses, long readP50, long readP75, long readP90, long readP95, long readP99,
+    long secondHalfNanos) {
   /** A figure the store does not expose. */
   static final long NA = -1;
   /** The prefix of the child's result line. */
@@ -51,14 +55,26 @@ record PaperResult(String config, String keys, String store, long rows, long wri
       long cpuMillis, long peakHeapBytes, long stallMillis, long storeFiles) {
     this(config, keys, store, rows, writeNanos, flushes, compactions, flushBytes, compactionBytes, walBytes, userBytes,
         gcCount, gcMillis, cpuMillis, peakHeapBytes, stallMillis, storeFiles, PaperWorkload.WRITE.label, 0, 0, NA, NA,
-        NA, NA, NA);
+        NA, NA, NA, NA);
   }
 
   /** The same result with the process's CPU time and peak heap, measured around the run. */
   PaperResult withProcess(long cpu, long peakHeap) {
     return new PaperResult(config, keys, store, rows, writeNanos, flushes, compactions, flushBytes, compactionBytes,
         walBytes, userBytes, gcCount, gcMillis, cpu, peakHeap, stallMillis, storeFiles, workload, readOps, readMisses,
-        readP50, readP75, readP90, readP95, readP99);
+        readP50, readP75, readP90, readP95, readP99, secondHalfNanos);
+  }
+
+  /** The same result with the duration of the second half of its rows. */
+  PaperResult withSecondHalf(long nanos) {
+    return new PaperResult(config, keys, store, rows, writeNanos, flushes, compactions, flushBytes, compactionBytes,
+        walBytes, userBytes, gcCount, gcMillis, cpuMillis, peakHeapBytes, stallMillis, storeFiles, workload, readOps,
+        readMisses, readP50, readP75, readP90, readP95, readP99, nanos);
+  }
+
+  /** Rows per second over the second half of the rows, or {@link #NA} if not measured. */
+  double secondHalfRowsPerSecond() {
+    return secondHalfNanos <= 0 ? NA : (rows - rows / 2) * 1e9 / secondHalfNanos;
   }
 
   /** Reads per second over the measured phase (0 for write). */
@@ -126,6 +142,7 @@ record PaperResult(String config, String keys, String store, long rows, long wri
     m.put("readP90", readP90);
     m.put("readP95", readP95);
     m.put("readP99", readP99);
+    m.put("secondHalfNanos", secondHalfNanos);
     return m;
   }
 
@@ -141,7 +158,7 @@ record PaperResult(String config, String keys, String store, long rows, long wri
           num(v, "walBytes"), num(v, "userBytes"), num(v, "gcCount"), num(v, "gcMillis"), num(v, "cpuMillis"),
           num(v, "peakHeapBytes"), num(v, "stallMillis"), num(v, "storeFiles"), v.get("workload"),
           num(v, "readOps"), num(v, "readMisses"), num(v, "readP50"), num(v, "readP75"), num(v, "readP90"),
-          num(v, "readP95"), num(v, "readP99"));
+          num(v, "readP95"), num(v, "readP99"), num(v, "secondHalfNanos"));
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("not a result line: " + json, e);
     }
@@ -160,9 +177,11 @@ record PaperResult(String config, String keys, String store, long rows, long wri
     String reads = readOps == 0 ? "" : String.format(Locale.ROOT, "%,d %s (%,.0f/s, %d empty), p50 %.0f µs,"
             + " p99 %.0f µs; ", readOps, workload.equals("scan-write") ? "scans" : "gets", readsPerSecond(), readMisses,
         readP50 / 1e3, readP99 / 1e3);
-    return reads + String.format(Locale.ROOT, "%,.0f rows/s, %d flushes, %d compactions, flush+compaction %.1f MB"
+    String half = secondHalfNanos <= 0 ? "" : String.format(Locale.ROOT, " (second half %,.0f)",
+        secondHalfRowsPerSecond());
+    return reads + String.format(Locale.ROOT, "%,.0f rows/s%s, %d flushes, %d compactions, flush+compaction %.1f MB"
             + " (%.2f × user bytes), WAL %.1f MB, GC %d ms in %d, CPU %.1f s, peak heap %d MB, stall %s",
-        rowsPerSecond(), flushes, compactions, (flushBytes + compactionBytes) / 1e6, writeAmplification(),
+        rowsPerSecond(), half, flushes, compactions, (flushBytes + compactionBytes) / 1e6, writeAmplification(),
         walBytes / 1e6, gcMillis, gcCount, cpuMillis / 1e3, peakHeapBytes >> 20,
         stallMillis == NA ? "n/a" : stallMillis + " ms");
   }

@@ -59,6 +59,7 @@ class PaperBenchTest {
       assertThat(Long.parseLong(cells[3])).as("rows").isEqualTo(10_000);
       assertThat(Double.parseDouble(cells[columns - 3])).as("rows/s").isPositive();
       assertThat(cells[columns - 1]).as("round").isEqualTo("1");
+      assertThat(Long.parseLong(cells[columns - 4])).as("second half timed").isPositive();
       assertThat(Long.parseLong(cells[7])).as("flush bytes: the final flush at least").isPositive();
     }
 

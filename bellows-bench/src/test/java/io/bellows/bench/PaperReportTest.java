@@ -75,6 +75,20 @@ class PaperReportTest {
   }
 
   @Test
+  void theSecondHalfTableComparesRatesPastTheWarmUp() {
+    // NONE wrote its second 500,000 rows in 2 s (250K/s), RocksDB in 4 s; BASIC did not time it.
+    PaperReport r = new PaperReport(List.of("NONE", "BASIC", "rocksdb"), List.of("zipf"), List.of(
+        run("NONE", "zipf", 100_000, 1, 1).withSecondHalf(2_000_000_000L),
+        run("BASIC", "zipf", 100_000, 1, 1),
+        run("rocksdb", "zipf", 100_000, 1, 1).withSecondHalf(4_000_000_000L)));
+    assertThat(r.hasSecondHalves()).isTrue();
+    assertThat(r.secondHalfTable()).contains("| NONE | 250,000 | 1.00 | 2.00 |").contains("| BASIC | - | - | - |")
+        .contains("| rocksdb | 125,000 | 0.50 | 1.00 |");
+    assertThat(r.markdown("")).contains("## Table 1, second half");
+    assertThat(report.markdown("")).doesNotContain("second half");
+  }
+
+  @Test
   void resultLinesRoundTrip() {
     for (PaperResult r : runs) {
       assertThat(PaperResult.fromJson(r.toJson())).isEqualTo(r);
