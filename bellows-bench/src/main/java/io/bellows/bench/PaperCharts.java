@@ -72,14 +72,18 @@ final class PaperCharts {
     chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
     List<PaperResult> points = new ArrayList<>();
     for (String c : configs) {
-      report.find(key, c).ifPresent(points::add);
+      points.addAll(report.roundsOf(key, c)); // every round's run: a point per run, as the paper's
     }
     boolean logLog = points.stream().anyMatch(r -> r.gcMillis() > 0);
     chart.getStyler().setXAxisLogarithmic(logLog);
     chart.getStyler().setYAxisLogarithmic(logLog);
     List<PaperResult> shown = points.stream().filter(r -> !logLog || r.gcMillis() > 0).toList();
-    for (PaperResult r : shown) {
-      chart.addSeries(r.config(), new double[] {r.rowsPerSecond()}, new double[] {r.gcMillisPerMinute()});
+    for (String c : configs) {
+      List<PaperResult> mine = shown.stream().filter(r -> r.config().equals(c)).toList();
+      if (!mine.isEmpty()) {
+        chart.addSeries(c, mine.stream().mapToDouble(PaperResult::rowsPerSecond).toArray(),
+            mine.stream().mapToDouble(PaperResult::gcMillisPerMinute).toArray());
+      }
     }
     if (logLog) {
       // XChart labels a log axis at powers of ten only: widen each axis to whole decades so that
