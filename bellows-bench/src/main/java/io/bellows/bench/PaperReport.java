@@ -166,24 +166,7 @@ final class PaperReport {
 
   /** Table 1: rows/s per configuration and key distribution, × NONE and × each RocksDB setup. */
   String throughputTable() {
-    List<String> header = new ArrayList<>(List.of("configuration"));
-    for (String k : keys) {
-      header.add(k + " rows/s");
-      header.add(k + " × NONE");
-      peers.forEach(p -> header.add(k + " × " + p));
-    }
-    MarkdownTable t = new MarkdownTable(header.toArray(new String[0]));
-    for (String c : configs) {
-      List<Object> row = new ArrayList<>(List.of(c));
-      for (String k : keys) {
-        Optional<PaperResult> r = find(k, c);
-        row.add(r.map(x -> String.format(Locale.ROOT, "%,.0f", x.rowsPerSecond())).orElse("-"));
-        row.add(ratio(k, c, "NONE", PaperResult::rowsPerSecond));
-        peers.forEach(p -> row.add(ratio(k, c, p, PaperResult::rowsPerSecond)));
-      }
-      t.row(row.toArray());
-    }
-    return t.render();
+    return rateTable(PaperResult::rowsPerSecond);
   }
 
   /** Whether any run timed the second half of its rows. */
@@ -196,6 +179,11 @@ final class PaperReport {
    * JVM spends its first 10-30 s in on two cores, and closer to the paper's runs of hours.
    */
   String secondHalfTable() {
+    return rateTable(PaperResult::secondHalfRowsPerSecond);
+  }
+
+  /** Rows/s by {@code rate} (not positive: not measured, shown "-"), × NONE and × each RocksDB setup. */
+  private String rateTable(ToDoubleFunction<PaperResult> rate) {
     List<String> header = new ArrayList<>(List.of("configuration"));
     for (String k : keys) {
       header.add(k + " rows/s");
@@ -206,21 +194,14 @@ final class PaperReport {
     for (String c : configs) {
       List<Object> row = new ArrayList<>(List.of(c));
       for (String k : keys) {
-        Optional<PaperResult> r = find(k, c).filter(x -> x.secondHalfNanos() > 0);
-        row.add(r.map(x -> String.format(Locale.ROOT, "%,.0f", x.secondHalfRowsPerSecond())).orElse("-"));
-        row.add(secondHalfRatio(k, c, "NONE"));
-        peers.forEach(p -> row.add(secondHalfRatio(k, c, p)));
+        Optional<PaperResult> r = find(k, c).filter(x -> rate.applyAsDouble(x) > 0);
+        row.add(r.map(x -> String.format(Locale.ROOT, "%,.0f", rate.applyAsDouble(x))).orElse("-"));
+        row.add(r.isEmpty() ? "-" : ratio(k, c, "NONE", rate));
+        peers.forEach(p -> row.add(r.isEmpty() ? "-" : ratio(k, c, p, rate)));
       }
       t.row(row.toArray());
     }
     return t.render();
-  }
-
-  private String secondHalfRatio(String key, String config, String reference) {
-    if (find(key, config).filter(r -> r.secondHalfNanos() > 0).isEmpty()) {
-      return "-";
-    }
-    return ratio(key, config, reference, r -> r.secondHalfNanos() > 0 ? r.secondHalfRowsPerSecond() : 0);
   }
 
   /** Table 2 for one key distribution: disk flushes, compactions and the bytes they wrote; the WAL apart. */
@@ -323,7 +304,7 @@ final class PaperReport {
   private String ratio(String key, String config, String reference, ToDoubleFunction<PaperResult> f) {
     Optional<PaperResult> r = find(key, config);
     Optional<PaperResult> ref = find(key, reference);
-    if (r.isEmpty() || ref.isEmpty() || f.applyAsDouble(ref.get()) == 0) {
+    if (r.isEmpty() || ref.isEmpty() || f.applyAsDouble(ref.get()) <= 0) {
       return "-";
     }
     return String.format(Locale.ROOT, "%.2f", f.applyAsDouble(r.get()) / f.applyAsDouble(ref.get()));
