@@ -239,6 +239,8 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
      */
     private final int[] recentIds = new int[RECENT];
     private final int[] recentPositions = new int[RECENT];
+    /** Entries the last index chunk holds: {@code perChunk}, or fewer for a tail sized to what was expected. */
+    private int lastChunkEntries;
     private int size;
     private long dataBytes;
     private Chunk prevChunk;
@@ -274,7 +276,7 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
       int slot = size % perChunk;
       if (slot == 0) {
         indexChunks.add(newIndexChunk());
-      } else if ((long) slot * ENTRY_SIZE == indexChunks.get(indexChunks.size() - 1).capacity()) {
+      } else if (slot == lastChunkEntries) {
         growLastChunk(); // more entries than expected: the short last chunk becomes a whole one
       }
       ByteBuffer ix = indexChunks.get(indexChunks.size() - 1).buffer();
@@ -296,8 +298,10 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
     private Chunk newIndexChunk() {
       long left = expectedEntries - size;
       if (expectedEntries > 0 && left < perChunk) {
-        return allocator.allocateJumbo((int) Math.max(1, left) * ENTRY_SIZE);
+        lastChunkEntries = (int) Math.max(1, left);
+        return allocator.allocateJumbo(lastChunkEntries * ENTRY_SIZE);
       }
+      lastChunkEntries = perChunk;
       return allocator.allocateData();
     }
 
@@ -308,6 +312,7 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
       Chunk whole = allocator.allocateData();
       whole.buffer().put(0, shortChunk.buffer(), 0, shortChunk.capacity());
       indexChunks.set(last, whole);
+      lastChunkEntries = perChunk;
       shortChunk.release();
     }
 
