@@ -29,7 +29,7 @@ public final class CellComparator implements Comparator<Cell> {
    * column, which is checked before the rest of the key.
    */
   public static boolean sameWrite(Cell a, Cell b) {
-    if (a.seqId() != b.seqId()) {
+    if (a.seqId() != b.seqId() || a.rowPrefix() != b.rowPrefix()) {
       return false;
     }
     byte[] x = a.array();
@@ -53,8 +53,13 @@ public final class CellComparator implements Comparator<Cell> {
     return Bytes.equals(x, xKey, keyLen, y, yKey, keyLen);
   }
 
-  /** Compares everything but the sequence id. */
+  /** Compares everything but the sequence id; the rows' prefixes first (see {@link Cell#rowPrefix()}). */
   public static int compareKeys(Cell a, Cell b) {
+    long ap = a.rowPrefix();
+    long bp = b.rowPrefix();
+    if (ap != bp) {
+      return Long.compareUnsigned(ap, bp);
+    }
     return compareKeys(a.array(), a.offset(), b.array(), b.offset());
   }
 
@@ -123,6 +128,11 @@ public final class CellComparator implements Comparator<Cell> {
 
   /** Compares only the rows of two cells. */
   public static int compareRows(Cell a, Cell b) {
+    long ap = a.rowPrefix();
+    long bp = b.rowPrefix();
+    if (ap != bp) {
+      return Long.compareUnsigned(ap, bp);
+    }
     return Bytes.compare(a.array(), a.rowOffset(), a.rowLength(), b.array(), b.rowOffset(), b.rowLength());
   }
 

@@ -19,8 +19,8 @@ public final class MemoryLayout {
   public static final int ARRAY_HEADER = 16;
   public static final int ALIGNMENT = 8;
 
-  /** {@link Cell}: header + byte[] ref + int offset + int length + long seqId = 32. */
-  public static final int CELL_OBJECT = align(OBJECT_HEADER + REFERENCE + 4 + 4 + 8);
+  /** {@link Cell}: header + byte[] ref + int offset + int length + long row prefix + long seqId = 40. */
+  public static final int CELL_OBJECT = align(OBJECT_HEADER + REFERENCE + 4 + 4 + 8 + 8);
 
   /** A skiplist data node: header + key, value and next references = 24. */
   public static final int SKIPLIST_NODE = align(OBJECT_HEADER + 3 * REFERENCE);

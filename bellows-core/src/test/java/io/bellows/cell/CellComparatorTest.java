@@ -152,6 +152,44 @@ class CellComparatorTest {
     }
   }
 
+  @Test
+  void rowPrefixesThatDifferOrderTheRowsAndEqualRowsShareOne() {
+    long seed = System.nanoTime();
+    System.out.println("CellComparatorTest.rowPrefixesThatDifferOrderTheRowsAndEqualRowsShareOne seed=" + seed);
+    SplittableRandom random = new SplittableRandom(seed);
+    List<Cell> cells = new ArrayList<>();
+    for (int i = 0; i < 400; i++) {
+      Cell c = Cells.create(randomBytes(random, 0, 12), Bytes.of("f"), Bytes.of("q"), 1, CellType.PUT, Bytes.of("v"));
+      // Half of them inside a larger array, at an offset: the prefix is read from the cell's own bytes.
+      int off = random.nextInt(3) * 7;
+      byte[] padded = new byte[off + c.length() + 9];
+      java.util.Arrays.fill(padded, (byte) 0xff);
+      System.arraycopy(c.array(), c.offset(), padded, off, c.length());
+      cells.add(random.nextBoolean() ? c : new Cell(padded, off, c.length(), 0));
+    }
+    for (Cell a : cells) {
+      for (Cell b : cells) {
+        int rows = Integer.signum(java.util.Arrays.compareUnsigned(a.row(), b.row()));
+        if (a.rowPrefix() != b.rowPrefix()) {
+          assertThat(Integer.signum(Long.compareUnsigned(a.rowPrefix(), b.rowPrefix())))
+              .as("seed %d: %s vs %s", seed, a, b).isEqualTo(rows);
+        }
+        if (rows == 0) {
+          assertThat(a.rowPrefix()).as("seed %d: %s vs %s", seed, a, b).isEqualTo(b.rowPrefix());
+        }
+      }
+    }
+  }
+
+  @Test
+  void bytesTooShortForACellHaveAPrefixRatherThanAnException() {
+    assertThat(new Cell(new byte[3]).rowPrefix()).isZero();
+    assertThat(new Cell(new byte[0]).rowPrefix()).isZero();
+    // A row length larger than what follows: only the bytes there count.
+    byte[] b = {0, 0, 0, 0, 0, 0, 0, 0, 0x7f, (byte) 0xff, 'a', 'b'};
+    assertThat(new Cell(b).rowPrefix()).isEqualTo(0x6162L << 48);
+  }
+
   private static byte[] randomBytes(SplittableRandom random, int minLen, int maxLen) {
     byte[] alphabet = {0, 'a', 'b', (byte) 0x80, (byte) 0xff};
     byte[] out = new byte[minLen + random.nextInt(maxLen - minLen + 1)];

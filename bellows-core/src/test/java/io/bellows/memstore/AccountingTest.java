@@ -37,7 +37,7 @@ class AccountingTest {
     Cell d = cell("row", "r", 1, 2); // as long as c: the same overhead, and the filter charged once
     ms.add(d);
     assertThat(ms.size().overheadBytes()).isEqualTo(2 * (objects + MemoryLayout.SKIPLIST_ENTRY) + filter);
-    assertThat(MemoryLayout.CELL_OBJECT).isEqualTo(32);
+    assertThat(MemoryLayout.CELL_OBJECT).isEqualTo(40);
     assertThat(MemoryLayout.SKIPLIST_ENTRY).isEqualTo(36);
   }
 
