@@ -69,7 +69,10 @@ public final class Knobs {
       ENGINE, 1, 1, 64, "threads", "Background threads running in-memory flushes, merges and compactions.");
   public static final Knob<Long> CHUNK_SIZE = Knob.ofLong("bellows.mslab.chunk.size", ENGINE,
       2 * MIB - 64, 4 * KIB, 64 * MIB, "bytes",
-      "Size of a memory-store chunk (MSLAB). Just under 2 MiB so that a heap chunk is not a G1 humongous object with the default region size.");
+      "Size of a memory-store chunk (MSLAB, and the chunks of flat segments). Just under 2 MiB so that a heap chunk"
+          + " is not a G1 humongous object where G1's regions are 4 MiB or larger (its default for heaps of 8 GB and up);"
+          + " with smaller regions heap chunks are humongous, allocated outside the young generation (at -Xmx2g that"
+          + " measured less GC than 4 MiB regions, where young collections copy chunks).");
   public static final Knob<Long> CHUNK_POOL_MAX_BYTES = Knob.ofLong("bellows.mslab.pool.max", ENGINE,
       256 * MIB, 0, 1024 * GIB, "bytes", "Most memory kept in the pool of free chunks for reuse; chunks beyond it are freed.");
   public static final Knob<Boolean> CHUNK_OFF_HEAP = Knob.ofBoolean("bellows.mslab.offheap", ENGINE, false,
