@@ -143,6 +143,17 @@ public final class Knob<T> {
         v -> v >= min && v <= max, range(min, max, unit));
   }
 
+  /**
+   * A long knob whose 0 means "let the engine choose" ({@code zeroMeans} says how), any other value
+   * being in [min, max]; its default is 0.
+   */
+  static Knob<Long> ofLongOrZero(String name, Scope scope, long min, long max, String unit, String zeroMeans,
+      String meaning) {
+    Function<String, Long> parser = isSize(unit) ? Knob::parseSize : s -> Long.parseLong(s.replace("_", ""));
+    return new Knob<>(name, scope, Long.class, 0L, unit, meaning, parser,
+        v -> v == 0 || (v >= min && v <= max), "0 (" + zeroMeans + ") or " + range(min, max, unit));
+  }
+
   private static String range(long min, long max, String unit) {
     return isSize(unit)
         ? "a size from " + min + " to " + max + " bytes; K, M, G suffixes (binary, any case) allowed"

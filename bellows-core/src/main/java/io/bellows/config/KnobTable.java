@@ -27,6 +27,9 @@ public final class KnobTable {
     if (k == Knobs.TTL) {
       return "FOREVER";
     }
+    if (k == Knobs.CHUNK_SIZE) {
+      return "0 (chosen from the heap)";
+    }
     String s = String.valueOf(v);
     if (v instanceof Long && "bytes".equals(k.unit())) {
       long b = (Long) v;

@@ -11,6 +11,7 @@ import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
 import io.bellows.memstore.MemStoreOptions;
 import io.bellows.memstore.chunk.ChunkAllocator;
+import io.bellows.memstore.chunk.DefaultChunkSize;
 import io.bellows.scan.Retention;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.TableDescriptor;
@@ -134,11 +135,18 @@ public final class OptionsResolver {
 
   /**
    * A new chunk allocator configured by the engine's {@code bellows.mslab.*} knobs; the chunk size is
-   * rounded down to a multiple of 8 so that skiplist nodes (multiples of 8 bytes) stay aligned.
+   * rounded down to a multiple of 8 so that skiplist nodes (multiples of 8 bytes) stay aligned. A
+   * chunk size of 0 is {@link DefaultChunkSize#forThisJvm()}.
    */
   public static ChunkAllocator chunkAllocator(EngineOptions engine) {
-    long size = engine.get(Knobs.CHUNK_SIZE);
+    long size = chunkSize(engine);
     return new ChunkAllocator((int) (size & ~7L), engine.get(Knobs.CHUNK_POOL_MAX_BYTES),
         engine.get(Knobs.CHUNK_OFF_HEAP));
+  }
+
+  /** The chunk size the engine's knobs give: the knob, or the JVM's default when it is 0. */
+  public static long chunkSize(EngineOptions engine) {
+    long size = engine.get(Knobs.CHUNK_SIZE);
+    return size == 0 ? DefaultChunkSize.forThisJvm() : size;
   }
 }
