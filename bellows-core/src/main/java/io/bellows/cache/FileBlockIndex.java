@@ -9,8 +9,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * released the file last, possibly a reader's). Thread-safe.
  *
  * <p>A key is added after its block is published in the level's map and removed after it left it.
- * A file's keys are taken out only when no reader of the file is left ({@link BlockCache#evictFile}),
- * so no put of that file races with it.
+ * A block that leaves and is put again at once can have its new add land before the old removal:
+ * a level whose removals and puts are not under one lock checks its map after removing a key and
+ * adds it back if it is mapped again. A file's keys are taken out only when no reader of the file is
+ * left ({@link BlockCache#evictFile}), so no put of that file races with it.
  */
 final class FileBlockIndex {
   private final ConcurrentHashMap<Long, Set<BlockKey>> byFile = new ConcurrentHashMap<>();

@@ -316,6 +316,11 @@ public final class LruBlockCache implements BlockCache {
       return false;
     }
     files.removed(e.key);
+    if (map.containsKey(e.key)) {
+      // A reader put the key again between the map's removal and the index's, and its add to the
+      // index may have come before our removal: put the key back, or evictFile would miss the block.
+      files.added(e.key);
+    }
     stats.held(e.block.kind(), -e.bytes);
     synchronized (e) {
       e.removed = true;
@@ -325,13 +330,23 @@ public final class LruBlockCache implements BlockCache {
     return true;
   }
 
+  /**
+   * Drops the file's blocks. Under the eviction lock, so that no eviction run is between removing a
+   * block of the file from the map and fixing the file index (see {@link #remove}) while the file's
+   * keys are taken.
+   */
   @Override
   public void evictFile(long file) {
-    for (BlockKey k : files.takeFile(file)) {
-      Entry e = map.get(k);
-      if (e != null) {
-        remove(e);
+    evictionLock.lock();
+    try {
+      for (BlockKey k : files.takeFile(file)) {
+        Entry e = map.get(k);
+        if (e != null) {
+          remove(e);
+        }
       }
+    } finally {
+      evictionLock.unlock();
     }
   }
 
