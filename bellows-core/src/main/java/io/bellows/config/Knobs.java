@@ -72,7 +72,7 @@ public final class Knobs {
       "Size of a memory-store chunk (MSLAB, and the chunks of flat segments). 0 chooses it from the JVM: with G1 and"
       + " heap regions of 1 to 8 MiB, max(region, 2 MiB) - 64 bytes, so that a heap chunk is a humongous object filling"
       + " its regions, allocated outside the young generation and never copied by young collections (with 4 MiB"
-      + " regions, an 8 GB heap, that measured 15-52% less GC time than 2 MiB chunks, which G1 copies there);"
+      + " regions, an 8 GB heap, that measured 13-52% less GC time than 2 MiB chunks, which G1 copies there);"
       + " otherwise 2 MiB - 64 (io.bellows.memstore.chunk.DefaultChunkSize).");
   public static final Knob<Long> CHUNK_POOL_MAX_BYTES = Knob.ofLong("bellows.mslab.pool.max", ENGINE,
       256 * MIB, 0, 1024 * GIB, "bytes", "Most memory kept in the pool of free chunks for reuse; chunks beyond it are freed.");

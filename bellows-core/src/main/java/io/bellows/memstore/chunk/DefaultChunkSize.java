@@ -9,7 +9,7 @@ import java.lang.management.ManagementFactory;
  * regions. A humongous object is allocated directly outside the young generation, so young
  * collections never copy it; chunks live for seconds to minutes (as long as the memory store holds
  * their segment), and a chunk in the young generation is copied to a survivor region and then to
- * the old generation. Measured with 4 MiB regions (an 8 GB heap): 4 MiB − 64 chunks took 15–52% less
+ * the old generation. Measured with 4 MiB regions (an 8 GB heap): 4 MiB − 64 chunks took 13–52% less
  * GC time than 2 MiB − 64 ones, which G1 treats as ordinary objects there (BENCHMARKS.md, "Chunks
  * as large as a heap region").
  *
