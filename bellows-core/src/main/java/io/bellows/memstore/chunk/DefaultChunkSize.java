@@ -10,8 +10,8 @@ import java.lang.management.ManagementFactory;
  * collections never copy it; chunks live for seconds to minutes (as long as the memory store holds
  * their segment), and a chunk in the young generation is copied to a survivor region and then to
  * the old generation. Measured with 4 MiB regions (an 8 GB heap): 4 MiB − 64 chunks took 13–52% less
- * GC time than 2 MiB − 64 ones, which G1 treats as ordinary objects there (BENCHMARKS.md, "Chunks
- * as large as a heap region").
+ * GC time than 2 MiB − 64 ones, which G1 treats as ordinary objects there (BENCHMARKS.md, "The
+ * targets' workload: 8M rows at -Xmx8g, and chunks as large as a heap region").
  *
  * <p>The rule: G1 with regions of 1 to 8 MiB: {@code max(region, 2 MiB) − 64} bytes (an array's
  * header is 16 bytes, so the chunk and its header fit in its regions with nothing wasted, and 64
