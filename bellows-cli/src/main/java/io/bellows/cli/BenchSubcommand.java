@@ -50,7 +50,7 @@ final class BenchSubcommand implements Runnable {
           "  --flush-mib M       Bellows' flush size (default 64); RocksDB tuned gets 4 write buffers of it",
           "  --rows N --key-space N --writers N --batch N --dir DIR --progress-ms MS",
           "  --jvm \"FLAGS\"       flags of each child JVM (default -Xms2g -Xmx2g -XX:+UseG1GC"
-              + " -XX:MaxDirectMemorySize=2g)"},
+              + " -XX:MaxDirectMemorySize=2g -XX:+AlwaysPreTouch)"},
       exitCodeListHeading = "Exit codes:%n",
       exitCodeList = {"0:all runs finished", "1:a run failed", "2:bad options"})
   static final class Paper implements Callable<Integer> {
