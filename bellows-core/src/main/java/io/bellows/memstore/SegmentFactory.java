@@ -86,9 +86,12 @@ final class SegmentFactory {
     return new MemStoreLab(chunks);
   }
 
-  /** A fresh lab for the cells of a flatten or compaction, which copies at most {@code expectedBytes}. */
+  /**
+   * A fresh lab for the cells of a flatten or compaction, which copies at most {@code expectedBytes}
+   * from the calling thread alone (the segment it builds is installed after the copying ends).
+   */
   MemStoreLab newLab(long expectedBytes) {
-    return new MemStoreLab(chunks, expectedBytes);
+    return MemStoreLab.forOneWriter(chunks, expectedBytes);
   }
 
   MutableSegment newActive(long id) {

@@ -16,7 +16,7 @@ import java.nio.ByteBuffer;
  * new id, so a stale id or Chunk never silently aliases reused memory.
  *
  * <p>Thread-safety: {@link #alloc} is lock-free (CAS on the bump pointer) and may be called by any
- * number of threads. The buffer is only ever accessed with absolute get/put, never its position or
+ * number of threads; {@link #allocAlone} is for a chunk that one thread alone allocates from. The buffer is only ever accessed with absolute get/put, never its position or
  * limit, so concurrent readers and writers of disjoint ranges do not interfere. Publishing bytes
  * written into a chunk to other threads is the job of the structure that indexes them.
  *
@@ -101,6 +101,20 @@ public final class Chunk extends RefCounted {
         return cur;
       }
     }
+  }
+
+  /**
+   * {@link #alloc} without the compare-and-set, for a chunk that only the calling thread allocates
+   * from (a compaction's output). Other threads may read {@link #used()} stale until the chunk is
+   * published by what indexes it.
+   */
+  public int allocAlone(int size) {
+    int cur = (int) NEXT_FREE.get(this);
+    if (size < 0 || size > buffer.capacity() - cur) {
+      return size < 0 ? alloc(size) : -1; // alloc throws for a negative size
+    }
+    NEXT_FREE.set(this, cur + size);
+    return cur;
   }
 
   /** Copies {@code len} bytes of {@code src} to {@code offset} of this chunk. */

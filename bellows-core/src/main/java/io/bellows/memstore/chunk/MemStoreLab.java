@@ -23,7 +23,11 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Thread-safety: {@link #copy} may be called by many writers at once (the current chunk is
  * bump-allocated with CAS; a writer that finds it full installs a new one with CAS). Copies must
- * not race with {@link #close()}: the owner stops writing to a segment before closing it.
+ * not race with {@link #close()}: the owner stops writing to a segment before closing it. A lab
+ * made by {@link #forOneWriter} is copied into by its creating thread alone (a flatten's or
+ * compaction's output, built before anyone else can see it): its copies skip the two atomic
+ * updates per cell (the bump pointer's CAS and the byte count's adder), which cost the in-memory
+ * compaction thread about a tenth of its time.
  *
  * <p>Invariants: the lab holds exactly one reference on each chunk in {@code chunks}; every byte
  * range returned by {@code copy} lies within one chunk of {@code chunks}.
@@ -45,14 +49,34 @@ public final class MemStoreLab extends RefCounted implements AutoCloseable {
    */
   private final long expectedBytes;
 
+  /** Whether only the creating thread copies into this lab ({@link #forOneWriter}). */
+  private final boolean oneWriter;
+  /** With {@code oneWriter}: the chunk the writer bump-allocates from without CAS, or null. */
+  private Chunk ownCurrent;
+  /** With {@code oneWriter}: bytes copied on the fast path (the rest is in {@code dataBytes}). */
+  private long ownDataBytes;
+
   public MemStoreLab(ChunkAllocator allocator) {
     this(allocator, 0);
   }
 
   /** A lab whose owner expects to copy about {@code expectedBytes} in all (an upper bound is best). */
   public MemStoreLab(ChunkAllocator allocator, long expectedBytes) {
+    this(allocator, expectedBytes, false);
+  }
+
+  private MemStoreLab(ChunkAllocator allocator, long expectedBytes, boolean oneWriter) {
     this.allocator = allocator;
     this.expectedBytes = Math.max(0, expectedBytes);
+    this.oneWriter = oneWriter;
+  }
+
+  /**
+   * A lab that only the calling thread copies into, until it hands the lab (or what indexes its
+   * cells) to others through a synchronizing publication; it expects about {@code expectedBytes}.
+   */
+  public static MemStoreLab forOneWriter(ChunkAllocator allocator, long expectedBytes) {
+    return new MemStoreLab(allocator, expectedBytes, true);
   }
 
   public ChunkAllocator allocator() {
@@ -69,6 +93,24 @@ public final class MemStoreLab extends RefCounted implements AutoCloseable {
 
   /** Copies {@code len} bytes of serialized cell data; returns a {@link ChunkRef}. */
   public long copy(byte[] src, int off, int len) {
+    Chunk own = ownCurrent; // null unless oneWriter (and then until the first chunk, and after close)
+    if (own != null) {
+      int at = own.allocAlone(len);
+      if (at >= 0) {
+        own.put(at, src, off, len);
+        ownDataBytes += len;
+        return ChunkRef.of(own.id(), at);
+      }
+    }
+    long ref = copyShared(src, off, len);
+    if (oneWriter) {
+      ownCurrent = current.get();
+    }
+    return ref;
+  }
+
+  /** {@link #copy} for many writers, and a one-writer lab's first copy into each chunk. */
+  private long copyShared(byte[] src, int off, int len) {
     if (closed.get()) {
       throw new IllegalStateException("MSLAB is closed");
     }
@@ -102,7 +144,7 @@ public final class MemStoreLab extends RefCounted implements AutoCloseable {
 
   /** A pooled chunk, or, when less than a chunk of the expected bytes is left, a chunk of just that. */
   private Chunk newChunk(int len) {
-    long left = expectedBytes - dataBytes.sum();
+    long left = expectedBytes - dataBytes();
     if (expectedBytes > 0 && left < allocator.chunkSize()) {
       return allocator.allocateJumbo((int) Math.max(len, left));
     }
@@ -145,7 +187,7 @@ public final class MemStoreLab extends RefCounted implements AutoCloseable {
 
   /** Serialized cell bytes copied in (O(1)). */
   public long dataBytes() {
-    return dataBytes.sum();
+    return dataBytes.sum() + ownDataBytes;
   }
 
   /** Capacity of the chunks the lab holds, data plus unused tails (O(1)). */
@@ -170,6 +212,7 @@ public final class MemStoreLab extends RefCounted implements AutoCloseable {
   /** Gives up the creator's reference (once; later calls do nothing). */
   @Override
   public void close() {
+    ownCurrent = null; // a one-writer lab's copies after close take the shared path, which refuses them
     if (closed.compareAndSet(false, true)) {
       release();
     }

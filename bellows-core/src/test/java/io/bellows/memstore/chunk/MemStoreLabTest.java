@@ -73,6 +73,60 @@ class MemStoreLabTest {
     alloc.checkNoChunksInUse();
   }
 
+  /**
+   * A one-writer lab lays cells out exactly as a shared lab used by one thread does (same chunks in
+   * the same order, same offsets, same byte counts), jumbo cells and a misestimated size included,
+   * and refuses copies once closed.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void oneWriterLabLaysCellsOutAsASharedLab(boolean offHeap, Seed s) {
+    long seed = s.value();
+    Random rnd = new Random(seed);
+    List<Cell> cells = TestCells.random(rnd, 3000);
+    for (int i = 0; i < 5; i++) {
+      byte[] big = new byte[SIZE + rnd.nextInt(2 * SIZE)];
+      rnd.nextBytes(big);
+      cells.add(rnd.nextInt(cells.size()), Cells.put(Bytes.of("j" + i), Bytes.of("f"), Bytes.of("q"), 1, big));
+    }
+    long data = cells.stream().mapToLong(Cell::length).sum();
+    for (long expected : new long[] {0, data, data / 2, data * 2}) {
+      ChunkAllocator alloc = new ChunkAllocator(SIZE, 64 * SIZE, offHeap);
+      MemStoreLab shared = new MemStoreLab(alloc, expected);
+      MemStoreLab alone = MemStoreLab.forOneWriter(alloc, expected);
+      List<Integer> sharedChunks = new ArrayList<>();
+      List<Integer> aloneChunks = new ArrayList<>();
+      for (int i = 0; i < cells.size(); i++) {
+        Cell c = cells.get(i);
+        long a = shared.copy(c);
+        long b = alone.copy(c);
+        String what = String.format("seed %d expected %d cell %d", seed, expected, i);
+        assertThat(ChunkRef.offset(b)).as(what).isEqualTo(ChunkRef.offset(a));
+        assertThat(alloc.chunk(ChunkRef.chunkId(b)).capacity()).as(what)
+            .isEqualTo(alloc.chunk(ChunkRef.chunkId(a)).capacity());
+        addIfNew(sharedChunks, ChunkRef.chunkId(a));
+        addIfNew(aloneChunks, ChunkRef.chunkId(b));
+        assertThat(aloneChunks).as(what).hasSameSizeAs(sharedChunks);
+        assertThat(alone.dataBytes()).as(what).isEqualTo(shared.dataBytes());
+        assertThat(alone.cellAt(b, c.length(), c.seqId())).as(what).isEqualTo(c);
+      }
+      assertThat(alone.dataBytes()).isEqualTo(data);
+      assertThat(alone.chunkCount()).isEqualTo(shared.chunkCount());
+      assertThat(alone.allocatedBytes()).isEqualTo(shared.allocatedBytes());
+      assertThat(alone.offHeapBytes()).isEqualTo(shared.offHeapBytes());
+      alone.close();
+      shared.close();
+      assertThatThrownBy(() -> alone.copy(cells.get(0))).isInstanceOf(IllegalStateException.class);
+      alloc.checkNoChunksInUse();
+    }
+  }
+
+  private static void addIfNew(List<Integer> ids, int id) {
+    if (!ids.contains(id)) {
+      ids.add(id);
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(booleans = {false, true})
   void cellLargerThanAChunkGoesToAJumboChunk(boolean offHeap) {
