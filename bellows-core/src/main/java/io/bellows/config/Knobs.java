@@ -137,7 +137,8 @@ public final class Knobs {
   public static final Knob<Long> TTL = Knob.ofLong("TTL", FAMILY, Long.MAX_VALUE, 1, Long.MAX_VALUE, "seconds",
       "Cells older than this (by timestamp) expire; the default means forever.");
   public static final Knob<Durability> FAMILY_DURABILITY = Knob.ofEnum("FAMILY_DURABILITY", FAMILY, Durability.class,
-      Durability.USE_DEFAULT, "Durability of mutations touching this family (the strongest of the touched families applies).");
+      Durability.USE_DEFAULT, "Durability of mutations touching this family that ask for none (the strongest of the touched"
+      + " families applies; a family without its own counts as the table's DURABILITY).");
   public static final Knob<Integer> BLOCKSIZE = Knob.ofInt("BLOCKSIZE", FAMILY, 64 * 1024, 1024, 16 * 1024 * 1024,
       "bytes", "Target size of a sorted file's data block (before compression); the maximum when"
       + " MAX_ENTRIES_PER_BLOCK is set (a block then holds between MIN_BLOCKSIZE and BLOCKSIZE plus one cell).");

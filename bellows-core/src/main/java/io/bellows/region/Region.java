@@ -21,6 +21,7 @@ import io.bellows.wal.WalEdit;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,6 +72,8 @@ public final class Region implements AutoCloseable {
   private final int blockingFiles;
   /** Each store's FAMILY_DURABILITY, by position in {@code storeArray}. */
   private final Durability[] familyDurability;
+  /** Whether some family has a durability of its own (else a write's is its request's or the default). */
+  private final boolean anyFamilyDurability;
   /** Why the last flush failed; null once one succeeds. Bounds how long blocked writers wait. */
   private volatile RuntimeException flushFailure;
   private final java.util.concurrent.atomic.AtomicLong lastBlockWarning =
@@ -154,6 +157,7 @@ public final class Region implements AutoCloseable {
       familyNames[i] = storeArray[i].family().nameBytes();
       familyDurability[i] = settings.familyDurability().get(storeArray[i].family().name());
     }
+    this.anyFamilyDurability = Arrays.stream(familyDurability).anyMatch(d -> d != Durability.USE_DEFAULT);
   }
 
   public int id() {
@@ -745,15 +749,27 @@ public final class Region implements AutoCloseable {
     return stamped;
   }
 
+  /**
+   * A write's durability: its own if it asks for one; else the strongest of its families', where a
+   * family without a durability of its own has the table's ({@code defaultDurability}), so that a
+   * SKIP_WAL family never takes another family's cells out of the WAL.
+   */
   private Durability effectiveDurability(Durability requested, List<Cell> cells) {
-    Durability d = requested == null ? Durability.USE_DEFAULT : requested;
-    if (d == Durability.USE_DEFAULT) {
-      for (Cell c : cells) {
-        d = Durability.stronger(d, familyDurability[storeIndexOf(c)]);
-      }
+    if (requested != null && requested != Durability.USE_DEFAULT) {
+      return requested;
     }
-    return d == Durability.USE_DEFAULT ? settings.defaultDurability() : d;
+    Durability table = settings.defaultDurability();
+    if (!anyFamilyDurability) {
+      return table;
+    }
+    Durability d = Durability.USE_DEFAULT;
+    for (Cell c : cells) { // validate() has checked the families
+      Durability f = familyDurability[storeIndexOf(c)];
+      d = Durability.stronger(d, f == Durability.USE_DEFAULT ? table : f);
+    }
+    return d == Durability.USE_DEFAULT ? table : d;
   }
+
 
   /** The newest visible cell of a column including all completed writes (caller holds the row lock). */
   private Cell latestCell(byte[] row, byte[] family, byte[] qualifier) {
