@@ -1,6 +1,7 @@
 package io.bellows.memstore.chunk;
 
 import io.bellows.cell.Cell;
+import io.bellows.util.InvariantDivisor;
 import io.bellows.util.RefCounted;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -39,7 +40,8 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
   public static final int ENTRY_SIZE = 20;
 
   private final Chunk[] indexChunks;
-  private final int perChunk;
+  /** Entries per index chunk, as a divisor: entry numbers are divided by it on every read. */
+  private final InvariantDivisor perChunk;
   private final int size;
   /** Distinct data chunks, in the order the builder first met them: an entry holds its position here. */
   private final Chunk[] dataChunks;
@@ -50,7 +52,7 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
 
   private ChunkCellIndex(Chunk[] indexChunks, int perChunk, int size, Chunk[] dataChunks, long dataBytes) {
     this.indexChunks = indexChunks;
-    this.perChunk = perChunk;
+    this.perChunk = new InvariantDivisor(perChunk);
     this.size = size;
     this.dataChunks = dataChunks;
     this.dataBytes = dataBytes;
@@ -202,11 +204,11 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
     if (i < 0 || i >= size) {
       throw new IndexOutOfBoundsException(i);
     }
-    return indexChunks[i / perChunk].buffer();
+    return indexChunks[perChunk.divide(i)].buffer();
   }
 
   private int entryOffset(int i) {
-    return (i % perChunk) * ENTRY_SIZE;
+    return perChunk.remainder(i) * ENTRY_SIZE;
   }
 
   @Override
@@ -228,6 +230,7 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
 
     private final ChunkAllocator allocator;
     private final int perChunk;
+    private final InvariantDivisor perChunkDivisor;
     private final long expectedEntries;
     private final List<Chunk> indexChunks = new ArrayList<>();
     /** Data chunks held, in the order first met: an entry stores its chunk's position here. */
@@ -252,6 +255,7 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
     private Builder(ChunkAllocator allocator, long expectedEntries) {
       this.allocator = allocator;
       this.perChunk = allocator.chunkSize() / ENTRY_SIZE;
+      this.perChunkDivisor = new InvariantDivisor(perChunk);
       this.expectedEntries = Math.max(0, expectedEntries);
       Arrays.fill(recentIds, -1);
     }
@@ -273,7 +277,7 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
         throw new IllegalArgumentException("cell [" + offset + ", +" + length + ") outside " + data);
       }
       assert inOrder(data, offset, length, seqId);
-      int slot = size % perChunk;
+      int slot = perChunkDivisor.remainder(size);
       if (slot == 0) {
         indexChunks.add(newIndexChunk());
       } else if (slot == lastChunkEntries) {
