@@ -2,13 +2,10 @@ package io.bellows.bench;
 
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellComparator;
-import io.bellows.cell.Cells;
 import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.memstore.chunk.ChunkCellIndex;
 import io.bellows.memstore.chunk.MemStoreLab;
-import io.bellows.util.Bytes;
 import java.util.Arrays;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -44,18 +41,7 @@ public class IndexReadBenchmark {
 
   @Setup
   public void setUp() {
-    SplittableRandom random = new SplittableRandom(42);
-    Cell[] cells = new Cell[CELLS];
-    byte[] value = new byte[PaperRows.VALUE_LENGTH];
-    int n = 0;
-    for (int r = 0; r < ROWS; r++) {
-      byte[] row = Bytes.of(String.format("user%020d", random.nextLong(10_000_000L)));
-      for (int q = 0; q < PaperRows.CELLS_PER_ROW; q++) {
-        cells[n] = Cells.put(row, PaperRows.FAMILY, PaperRows.qualifier(q), 1, value);
-        cells[n].setSeqId(n + 1);
-        n++;
-      }
-    }
+    Cell[] cells = PaperRows.randomRowCells(42, ROWS, 10_000_000L);
     Arrays.sort(cells, CellComparator.INSTANCE);
     allocator = new ChunkAllocator(LabCopyBenchmark.CHUNK, 0, false);
     MemStoreLab lab = MemStoreLab.forOneWriter(allocator, 0);

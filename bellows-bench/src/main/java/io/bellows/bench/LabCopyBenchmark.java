@@ -1,11 +1,8 @@
 package io.bellows.bench;
 
 import io.bellows.cell.Cell;
-import io.bellows.cell.Cells;
 import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.memstore.chunk.MemStoreLab;
-import io.bellows.util.Bytes;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -49,17 +46,9 @@ public class LabCopyBenchmark {
 
   @Setup
   public void setUp() {
-    SplittableRandom random = new SplittableRandom(42);
-    cells = new Cell[CELLS];
-    byte[] value = new byte[PaperRows.VALUE_LENGTH];
-    int n = 0;
-    for (int r = 0; r < ROWS; r++) {
-      byte[] row = Bytes.of(String.format("user%020d", random.nextLong(10_000_000L)));
-      for (int q = 0; q < PaperRows.CELLS_PER_ROW; q++) {
-        cells[n] = Cells.put(row, PaperRows.FAMILY, PaperRows.qualifier(q), 1, value);
-        bytes += cells[n].length();
-        n++;
-      }
+    cells = PaperRows.randomRowCells(42, ROWS, 10_000_000L);
+    for (Cell c : cells) {
+      bytes += c.length();
     }
     allocator = new ChunkAllocator(CHUNK, 64L * CHUNK, false);
   }

@@ -54,6 +54,26 @@ public final class PaperRows {
     }
   }
 
+  /**
+   * The cells of {@code rows} rows with ids drawn uniformly from {@code [0, keySpace)}, in the order
+   * drawn, at timestamp 1, with sequence ids 1, 2, ...: the input of the micro-benchmarks that copy
+   * or index a memory segment's worth of the paper's cells.
+   */
+  static Cell[] randomRowCells(long seed, int rows, long keySpace) {
+    PaperRows gen = new PaperRows(seed);
+    Cell[] cells = new Cell[rows * CELLS_PER_ROW];
+    Cell[] row = new Cell[CELLS_PER_ROW];
+    for (int r = 0; r < rows; r++) {
+      gen.row(gen.random.nextLong(keySpace), 1, row);
+      for (int q = 0; q < CELLS_PER_ROW; q++) {
+        Cell c = row[q];
+        c.setSeqId(r * CELLS_PER_ROW + q + 1);
+        cells[r * CELLS_PER_ROW + q] = c;
+      }
+    }
+    return cells;
+  }
+
   /** Qualifier {@code q} (0..3) of the paper's row; shared, must not be modified. */
   static byte[] qualifier(int q) {
     return QUALIFIERS[q];
