@@ -78,6 +78,11 @@ final class StampedLruCache<K, V> implements BoundedCache<K, V> {
   }
 
   @Override
+  public boolean contains(K key) {
+    return map.containsKey(key);
+  }
+
+  @Override
   public void put(K key, V value, int size) {
     if (size < 0) {
       throw new IllegalArgumentException("bytes must not be negative: " + size);

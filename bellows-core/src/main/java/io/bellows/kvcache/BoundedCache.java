@@ -12,6 +12,9 @@ public interface BoundedCache<K, V> {
   /** The value under {@code key}, recording the access; null if absent. */
   V get(K key);
 
+  /** Whether an entry is under {@code key}; records no access. */
+  boolean contains(K key);
+
   /**
    * Offers an entry of {@code bytes} bytes (replacing any under the key). The policy may decline it
    * (e.g. larger than the capacity, or TinyLFU's admission) and evicts to stay within the capacity.

@@ -135,9 +135,12 @@ public final class KvCache {
       reserveMore();
     }
     RowKey key = new RowKey(file, row);
-    // Indexed before it is put: an eviction right after the put must find it to unindex it.
-    byFile.computeIfAbsent(file, f -> ConcurrentHashMap.newKeySet()).add(key);
+    // Indexed before it is put, so that an eviction right after the put finds it to unindex it; and
+    // again after, for an eviction of the key's previous entry reported in between (see evicted).
+    Set<RowKey> keys = byFile.computeIfAbsent(file, f -> ConcurrentHashMap.newKeySet());
+    keys.add(key);
     rows.put(key, cells.toArray(new Cell[0]), bytes);
+    keys.add(key);
     promotions.incrementAndGet();
     block.markEvictionCandidate();
   }
@@ -152,10 +155,20 @@ public final class KvCache {
     }
   }
 
+  /**
+   * Unindexes an evicted row. The cache reports an eviction after it let go of its lock, so the row
+   * may already have been promoted again: it is then put back in the index, or a dropped file would
+   * leave it cached. (The other order, this report between a promotion's indexing and its put, is
+   * covered by the promotion indexing again after its put.) At worst a key stays indexed with no
+   * row, which dropping its file clears.
+   */
   private void evicted(RowKey key) {
     Set<RowKey> keys = byFile.get(key.file);
     if (keys != null) {
       keys.remove(key);
+      if (rows.contains(key)) {
+        keys.add(key);
+      }
     }
   }
 

@@ -56,6 +56,16 @@ public final class LruCache<K, V> implements BoundedCache<K, V> {
   }
 
   @Override
+  public boolean contains(K key) {
+    lock.lock();
+    try {
+      return map.containsKey(key); // containsKey does not reorder an access-ordered map
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
   public void put(K key, V value, int size) {
     if (size < 0) {
       throw new IllegalArgumentException("bytes must not be negative: " + size);

@@ -55,6 +55,11 @@ public final class TinyLfuCache<K, V> implements BoundedCache<K, V> {
   }
 
   @Override
+  public boolean contains(K key) {
+    return cache.asMap().containsKey(key); // the map view records no access
+  }
+
+  @Override
   public void put(K key, V value, int bytes) {
     if (bytes < 0) {
       throw new IllegalArgumentException("bytes must not be negative: " + bytes);

@@ -74,6 +74,8 @@ class BoundedCacheContractTest {
       int key = random.nextInt(500);
       int op = random.nextInt(10);
       if (op < 6) {
+        assertThat(cache.contains(key)).as("contains %s after op %d, %s", key, serial, seed)
+            .isEqualTo(model.held.containsKey(key));
         Put got = cache.get(key);
         assertThat(got).as("get %s after op %d, %s", key, serial, seed).isEqualTo(model.held.get(key));
       } else if (op < 9) {
@@ -94,6 +96,22 @@ class BoundedCacheContractTest {
       assertThat(cache.evictions()).isEqualTo(model.evicted.size());
     }
     assertThat(model.evicted).as("the policy had to evict").isNotEmpty();
+  }
+
+  @org.junit.jupiter.api.Test
+  void containsRecordsNoAccess() {
+    Model model = new Model();
+    BoundedCache<Integer, Put> cache = cache(KvCachePolicy.LRU, 300, model);
+    for (int key = 0; key < 4; key++) {
+      model.held.put(key, new Put(key, 100));
+    }
+    for (int key = 0; key < 3; key++) {
+      cache.put(key, model.held.get(key), 100);
+    }
+    assertThat(cache.contains(0)).isTrue();
+    cache.put(3, model.held.get(3), 100);
+    assertThat(model.evicted).as("0 stays the least recently used").containsExactly(0);
+    assertThat(cache.contains(0)).isFalse();
   }
 
   @ParameterizedTest
