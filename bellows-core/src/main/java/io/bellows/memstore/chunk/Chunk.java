@@ -16,9 +16,10 @@ import java.nio.ByteBuffer;
  * new id, so a stale id or Chunk never silently aliases reused memory.
  *
  * <p>Thread-safety: {@link #alloc} is lock-free (CAS on the bump pointer) and may be called by any
- * number of threads; {@link #allocAlone} is for a chunk that one thread alone allocates from. The buffer is only ever accessed with absolute get/put, never its position or
- * limit, so concurrent readers and writers of disjoint ranges do not interfere. Publishing bytes
- * written into a chunk to other threads is the job of the structure that indexes them.
+ * number of threads; {@link #allocAlone} is for a chunk that one thread alone allocates from. The
+ * buffer is only ever accessed with absolute get/put, never its position or limit, so concurrent
+ * readers and writers of disjoint ranges do not interfere. Publishing bytes written into a chunk to
+ * other threads is the job of the structure that indexes them.
  *
  * <p>Invariants: {@code 0 <= used() <= capacity()}; allocated ranges never overlap; the buffer is
  * big-endian (the {@link Cell} layout's byte order).
@@ -109,9 +110,12 @@ public final class Chunk extends RefCounted {
    * published by what indexes it.
    */
   public int allocAlone(int size) {
+    if (size < 0) {
+      throw new IllegalArgumentException("negative allocation " + size);
+    }
     int cur = (int) NEXT_FREE.get(this);
-    if (size < 0 || size > buffer.capacity() - cur) {
-      return size < 0 ? alloc(size) : -1; // alloc throws for a negative size
+    if (size > buffer.capacity() - cur) {
+      return -1;
     }
     NEXT_FREE.set(this, cur + size);
     return cur;
