@@ -150,7 +150,7 @@ public final class Knobs {
       0.0001, 0.5, "Target false-positive rate of the Bloom filter.");
   public static final Knob<MemStorePolicy> IN_MEMORY_COMPACTION = Knob.ofEnum("IN_MEMORY_COMPACTION", FAMILY,
       MemStorePolicy.class, MemStorePolicy.ADAPTIVE,
-      "Memory store: NONE (classic skiplist) or the Accordion policies BASIC, EAGER, ADAPTIVE (the default: measured end to end 1.25x NONE on Zipf keys with fewer flushes and compactions, on par on unique keys; see BENCHMARKS.md).");
+      "Memory store: NONE (classic skiplist) or the Accordion policies BASIC, EAGER, ADAPTIVE (the default: in the write suite at 8M rows 1.6-1.8x NONE's throughput on Zipf keys and 1.5x on uniform keys, with less than half the disk flushes on Zipf keys; see BENCHMARKS.md).");
   public static final Knob<Double> IN_MEMORY_FLUSH_FRACTION = Knob.ofDouble("IN_MEMORY_FLUSH_FRACTION", FAMILY,
       0.02, 0.001, 0.9, "Accordion's A: the active segment is flushed in memory when it reaches this fraction of the flush size (the paper's best without MSLAB; with MSLAB each segment holds at least one chunk, so prefer A × flush size >= the chunk size).");
   public static final Knob<Integer> PIPELINE_MAX_SEGMENTS = Knob.ofInt("PIPELINE_MAX_SEGMENTS", FAMILY, 4, 1, 64,
