@@ -27,27 +27,45 @@ public final class Cells {
     if (family.length > Cell.MAX_FAMILY_LENGTH) {
       throw new IllegalArgumentException("family name longer than " + Cell.MAX_FAMILY_LENGTH + " bytes");
     }
-    int keyLen = Cell.KEY_INFRASTRUCTURE + rowLen + family.length + qualLen;
-    byte[] b = new byte[Cell.PREFIX + keyLen + valueLen];
-    int p = 0;
-    Bytes.putInt(b, p, keyLen);
-    p += 4;
-    Bytes.putInt(b, p, valueLen);
-    p += 4;
-    Bytes.putShort(b, p, rowLen);
-    p += 2;
-    System.arraycopy(row, rowOff, b, p, rowLen);
-    p += rowLen;
-    b[p++] = (byte) family.length;
-    System.arraycopy(family, 0, b, p, family.length);
-    p += family.length;
-    System.arraycopy(qualifier, qualOff, b, p, qualLen);
-    p += qualLen;
-    Bytes.putLong(b, p, ts);
-    p += 8;
-    b[p++] = type.code();
-    System.arraycopy(value, valueOff, b, p, valueLen);
+    byte[] b = new byte[serializedLength(rowLen, family.length, qualLen, valueLen)];
+    write(b, 0, row, rowOff, rowLen, family, 0, family.length, qualifier, qualOff, qualLen, ts, type.code(), value,
+        valueOff, valueLen);
     return new Cell(b, 0, b.length, 0);
+  }
+
+  /**
+   * Lays a cell out in the serialized layout at {@code dst[off..]} from parts that all lie in {@code
+   * src}; returns its length. The caller has checked the parts' lengths and made room.
+   */
+  public static int write(byte[] dst, int off, byte[] src, int rowOff, int rowLen, int famOff, int famLen,
+      int qualOff, int qualLen, long ts, byte typeCode, int valueOff, int valueLen) {
+    return write(dst, off, src, rowOff, rowLen, src, famOff, famLen, src, qualOff, qualLen, ts, typeCode, src,
+        valueOff, valueLen);
+  }
+
+  private static int write(byte[] dst, int off, byte[] row, int rowOff, int rowLen, byte[] family, int famOff,
+      int famLen, byte[] qualifier, int qualOff, int qualLen, long ts, byte typeCode, byte[] value, int valueOff,
+      int valueLen) {
+    int keyLen = Cell.KEY_INFRASTRUCTURE + rowLen + famLen + qualLen;
+    int p = off;
+    Bytes.putInt(dst, p, keyLen);
+    p += 4;
+    Bytes.putInt(dst, p, valueLen);
+    p += 4;
+    Bytes.putShort(dst, p, rowLen);
+    p += 2;
+    System.arraycopy(row, rowOff, dst, p, rowLen);
+    p += rowLen;
+    dst[p++] = (byte) famLen;
+    System.arraycopy(family, famOff, dst, p, famLen);
+    p += famLen;
+    System.arraycopy(qualifier, qualOff, dst, p, qualLen);
+    p += qualLen;
+    Bytes.putLong(dst, p, ts);
+    p += 8;
+    dst[p++] = typeCode;
+    System.arraycopy(value, valueOff, dst, p, valueLen);
+    return p + valueLen - off;
   }
 
   public static Cell put(byte[] row, byte[] family, byte[] qualifier, long ts, byte[] value) {

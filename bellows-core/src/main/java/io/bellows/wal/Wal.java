@@ -55,7 +55,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class Wal implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(Wal.class);
-  /** The format version of the log files this build writes (and the only one it reads). */
+  /** The format version of the log files this build writes (it reads this one and version 2). */
   public static final int FORMAT_VERSION = WalFormat.VERSION;
   /**
    * An append that leaves this much unwritten data writes it out, bounding the buffer (each of the

@@ -98,7 +98,7 @@ final class WalFileReader {
         if (allZero(h)) {
           kind = Kind.DAMAGED; // a file system can leave a created file zero-filled after a crash
         } else if (WalFormat.hasMagic(h) && Bytes.getInt(h, 16) == WalFormat.crc(h, 0, 16)
-            && Bytes.getInt(h, 4) != WalFormat.VERSION) {
+            && !WalFormat.readable(WalFormat.version(h))) {
           kind = Kind.UNSUPPORTED;
         } else {
           kind = Kind.CORRUPT;
@@ -106,18 +106,32 @@ final class WalFileReader {
         long resume = kind == Kind.UNSUPPORTED ? -1 : nextValidRecord(ch, 1, size);
         return new Outcome(size, 0, Long.MIN_VALUE, new Problem(0, kind, bad, resume));
       }
-      return readRecords(ch, size, WalFormat.HEADER_SIZE, visitor);
+      return readRecords(ch, size, WalFormat.HEADER_SIZE, WalFormat.version(h), visitor);
     }
   }
 
-  /** Reads the records of {@code file} from {@code start} on (the header is not checked). */
+  /**
+   * Reads the records of {@code file} from {@code start} on. The header is not checked: its version
+   * says how to decode the records if it names one this build reads, else they are taken to be of
+   * the current version.
+   */
   static Outcome readFrom(FileSystem fs, Path file, long start, RecordVisitor visitor) throws IOException {
     try (ReadableFile ch = fs.open(file)) {
-      return readRecords(ch, ch.length(), start, visitor);
+      long size = ch.length();
+      int version = WalFormat.VERSION;
+      if (size >= WalFormat.HEADER_SIZE) {
+        byte[] h = new byte[WalFormat.HEADER_SIZE];
+        readFully(ch, 0, h, h.length);
+        if (WalFormat.hasMagic(h) && WalFormat.readable(WalFormat.version(h))) {
+          version = WalFormat.version(h);
+        }
+      }
+      return readRecords(ch, size, start, version, visitor);
     }
   }
 
-  private static Outcome readRecords(ReadableFile ch, long size, long start, RecordVisitor visitor) throws IOException {
+  private static Outcome readRecords(ReadableFile ch, long size, long start, int version, RecordVisitor visitor)
+      throws IOException {
     long records = 0;
     long maxSeqId = Long.MIN_VALUE;
     // Never a buffer larger than what is left of the file: a damaged file must not cost more memory.
@@ -148,7 +162,7 @@ final class WalFileReader {
             bad = "record checksum mismatch (payload length " + len + ")";
           } else {
             try {
-              WalEdit edit = WalFormat.decodePayload(payload);
+              WalEdit edit = WalFormat.decodePayload(payload, version);
               visitor.accept(pos, len, edit);
               records++;
               maxSeqId = Math.max(maxSeqId, edit.seqId());

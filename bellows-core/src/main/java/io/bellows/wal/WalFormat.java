@@ -2,7 +2,9 @@ package io.bellows.wal;
 
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellType;
+import io.bellows.cell.Cells;
 import io.bellows.util.Bytes;
+import io.bellows.util.VarInt;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,19 +21,32 @@ import java.util.zip.CRC32C;
  * file   := header record*
  * header := magic "BWAL" (4) | version int32 (4) | file number int64 (8) | CRC32C of bytes 0..15 (4)
  * record := payload length int32 (4) | CRC32C of payload (4) | CRC32C of the 8 bytes before (4) | payload
- * payload:= region id int32 | seq id int64 | cell count int32 | (cell length int32 | cell bytes)*
+ * payload:= region id int32 | seq id int64 | cell count int32 | cell*
+ * cell   := flags u8 | [row: varint length, bytes] | [family: u8 length, bytes]
+ *           | qualifier: varint length, bytes | [timestamp int64] | value: varint length, bytes
  * </pre>
  *
- * All integers are big-endian. The record header has its own checksum so that a damaged length is
- * recognised as damage, and the records after it can still be found by scanning (see {@link
- * WalFileReader}).
+ * A cell's flags carry its type code (low four bits) and say which of row, family and timestamp
+ * repeat the previous cell's; a repeated part is not written. A batch of rows of one family written
+ * at one time so stores each row once and each family and timestamp once per edit: half the bytes
+ * of version 2, which logged every cell whole ({@code cell length int32 | cell bytes}). Version 2
+ * files are still read.
+ *
+ * <p>All fixed-width integers are big-endian; varints as {@link VarInt}. The record header has its
+ * own checksum so that a damaged length is recognised as damage, and the records after it can still
+ * be found by scanning (see {@link WalFileReader}).
  */
 final class WalFormat {
   private WalFormat() {}
 
   static final byte[] MAGIC = {'B', 'W', 'A', 'L'};
-  /** 2: the record header carries a checksum of its own. Version 1 files are refused. */
-  static final int VERSION = 2;
+  /**
+   * 3: cells share row, family and timestamp with the cell before. 2: the record header carries a
+   * checksum of its own (version 2 files are still read). Version 1 files are refused.
+   */
+  static final int VERSION = 3;
+  /** The oldest version this build reads. */
+  static final int OLDEST_READABLE = 2;
   static final int HEADER_SIZE = 20;
   static final int RECORD_HEADER_SIZE = 12;
   /** Region id, seq id and cell count: a payload is never shorter. */
@@ -40,6 +55,18 @@ final class WalFormat {
   static final int MAX_PAYLOAD = Integer.MAX_VALUE - RECORD_HEADER_SIZE;
   /** Smallest serialized cell: the two lengths and the key infrastructure, all parts empty. */
   static final int MIN_CELL = Cell.PREFIX + Cell.KEY_INFRASTRUCTURE;
+  /** Smallest version 3 cell: flags, qualifier length and value length, each one byte. */
+  static final int MIN_CELL_V3 = 3;
+
+  /** Version 3 flags: the cell's row is the previous cell's (not written). */
+  static final int SAME_ROW = 0x10;
+  /** Version 3 flags: the cell's family is the previous cell's (not written). */
+  static final int SAME_FAMILY = 0x20;
+  /** Version 3 flags: the cell's timestamp is the previous cell's (not written). */
+  static final int SAME_TIMESTAMP = 0x40;
+  /** Version 3 flags: the bits of the cell type code. The high bit is reserved (always 0). */
+  static final int TYPE_BITS = 0x0F;
+  private static final int REPEATS = SAME_ROW | SAME_FAMILY | SAME_TIMESTAMP;
 
   private static final Pattern NAME = Pattern.compile("wal-(\\d{20})\\.log");
 
@@ -83,7 +110,7 @@ final class WalFormat {
       return "file header checksum mismatch";
     }
     int version = Bytes.getInt(h, 4);
-    if (version != VERSION) {
+    if (!readable(version)) {
       return unsupportedVersion(version);
     }
     long number = Bytes.getLong(h, 8);
@@ -98,8 +125,19 @@ final class WalFormat {
     return h.length >= 4 && Bytes.equals(h, 0, 4, MAGIC, 0, 4);
   }
 
+  /** Whether this build reads files of format {@code version}. */
+  static boolean readable(int version) {
+    return version >= OLDEST_READABLE && version <= VERSION;
+  }
+
+  /** The format version a header says (unchecked). */
+  static int version(byte[] h) {
+    return Bytes.getInt(h, 4);
+  }
+
   static String unsupportedVersion(int version) {
-    return "WAL format version " + version + " is not supported (this build reads version " + VERSION + ")";
+    return "WAL format version " + version + " is not supported (this build reads versions " + OLDEST_READABLE
+        + " to " + VERSION + ")";
   }
 
   /**
@@ -114,14 +152,48 @@ final class WalFormat {
     return len;
   }
 
-  /** The complete record (header with both checksums, then the payload) of an edit. */
+  /**
+   * The complete record (header with both checksums, then the payload) of an edit, in the current
+   * version. Two passes over the cells: the first decides each cell's flags and the length, the
+   * second writes.
+   *
+   * @throws IllegalArgumentException if the edit is too large for one record (its cells, whole, may
+   *     not exceed {@link #MAX_PAYLOAD} bytes: what a reader may have to rebuild) or holds a search key
+   */
   static byte[] encode(WalEdit edit) {
+    List<Cell> cells = edit.cells();
+    int n = cells.size();
+    byte[] flags = new byte[n];
     long payloadLen = MIN_PAYLOAD;
-    for (Cell c : edit.cells()) {
-      payloadLen += 4L + c.length();
+    long wholeLen = 0;
+    Cell prev = null;
+    for (int i = 0; i < n; i++) {
+      Cell c = cells.get(i);
+      int f = storedTypeCode(c);
+      long len = 1L + varintLength(c.qualifierLength()) + c.qualifierLength() + varintLength(c.valueLength())
+          + c.valueLength();
+      if (prev != null && prev.sameRow(c)) {
+        f |= SAME_ROW;
+      } else {
+        len += varintLength(c.rowLength()) + c.rowLength();
+      }
+      if (prev != null && prev.sameFamily(c)) {
+        f |= SAME_FAMILY;
+      } else {
+        len += 1 + c.familyLength();
+      }
+      if (prev != null && prev.timestamp() == c.timestamp()) {
+        f |= SAME_TIMESTAMP;
+      } else {
+        len += 8;
+      }
+      flags[i] = (byte) f;
+      payloadLen += len;
+      wholeLen += c.length();
+      prev = c;
     }
-    if (payloadLen > MAX_PAYLOAD) {
-      throw new IllegalArgumentException("edit of " + payloadLen + " bytes is too large for one WAL record");
+    if (wholeLen > MAX_PAYLOAD) {
+      throw new IllegalArgumentException("edit of " + wholeLen + " bytes is too large for one WAL record");
     }
     byte[] r = new byte[RECORD_HEADER_SIZE + (int) payloadLen];
     int p = RECORD_HEADER_SIZE;
@@ -129,13 +201,36 @@ final class WalFormat {
     p += 4;
     Bytes.putLong(r, p, edit.seqId());
     p += 8;
-    Bytes.putInt(r, p, edit.cells().size());
+    Bytes.putInt(r, p, n);
     p += 4;
-    for (Cell c : edit.cells()) {
-      Bytes.putInt(r, p, c.length());
-      p += 4;
-      System.arraycopy(c.array(), c.offset(), r, p, c.length());
-      p += c.length();
+    for (int i = 0; i < n; i++) {
+      Cell c = cells.get(i);
+      byte[] a = c.array();
+      int f = flags[i];
+      r[p++] = (byte) f;
+      if ((f & SAME_ROW) == 0) {
+        p = VarInt.put(r, p, c.rowLength());
+        System.arraycopy(a, c.rowOffset(), r, p, c.rowLength());
+        p += c.rowLength();
+      }
+      if ((f & SAME_FAMILY) == 0) {
+        int famLen = c.familyLength();
+        r[p++] = (byte) famLen;
+        System.arraycopy(a, c.familyOffset(), r, p, famLen);
+        p += famLen;
+      }
+      int qualLen = c.qualifierLength();
+      p = VarInt.put(r, p, qualLen);
+      System.arraycopy(a, c.qualifierOffset(), r, p, qualLen);
+      p += qualLen;
+      if ((f & SAME_TIMESTAMP) == 0) {
+        Bytes.putLong(r, p, c.timestamp());
+        p += 8;
+      }
+      int valueLen = c.valueLength();
+      p = VarInt.put(r, p, valueLen);
+      System.arraycopy(a, c.valueOffset(), r, p, valueLen);
+      p += valueLen;
     }
     Bytes.putInt(r, 0, (int) payloadLen);
     Bytes.putInt(r, 4, crc(r, RECORD_HEADER_SIZE, (int) payloadLen));
@@ -143,13 +238,166 @@ final class WalFormat {
     return r;
   }
 
+  private static int varintLength(int v) {
+    return VarInt.sizeOf(v);
+  }
+
+  /** The cell's type code, which must be one stored on disk (not a search key's). */
+  private static int storedTypeCode(Cell c) {
+    int code = c.typeCode() & 0xff;
+    if (!isStoredType(code)) {
+      throw new IllegalArgumentException("cell type code " + code + " is a search key's, not a loggable cell's");
+    }
+    return code;
+  }
+
+  private static boolean isStoredType(int code) {
+    return code == CellType.PUT.code() || code == CellType.DELETE.code() || code == CellType.DELETE_COLUMN.code()
+        || code == CellType.DELETE_FAMILY.code();
+  }
+
   /**
-   * Decodes a payload whose checksum has already been verified. The cells are views over {@code
-   * payload} (no copy) stamped with the edit's sequence id.
+   * Decodes a payload of a version {@code version} file whose checksum has already been verified.
+   * The cells are stamped with the edit's sequence id; in version 2 they are views over {@code
+   * payload} (no copy), in version 3 over one array rebuilt for the edit.
    *
    * @throws IllegalArgumentException naming the problem if the payload is not a well-formed edit
    */
-  static WalEdit decodePayload(byte[] payload) {
+  static WalEdit decodePayload(byte[] payload, int version) {
+    return version == 2 ? decodeVersion2(payload) : decodeVersion3(payload);
+  }
+
+  private static WalEdit decodeVersion3(byte[] payload) {
+    int len = payload.length;
+    if (len < MIN_PAYLOAD) {
+      throw new IllegalArgumentException("payload of " + len + " bytes is shorter than " + MIN_PAYLOAD);
+    }
+    int regionId = Bytes.getInt(payload, 0);
+    long seqId = Bytes.getLong(payload, 4);
+    int count = Bytes.getInt(payload, 12);
+    if (count < 0 || count > (len - MIN_PAYLOAD) / MIN_CELL_V3) {
+      throw new IllegalArgumentException("impossible cell count " + count + " for a payload of " + len + " bytes");
+    }
+    // First pass: check every cell and note where its parts are; the second lays the cells out.
+    int[] parts = new int[count * PARTS];
+    long[] timestamps = new long[count];
+    Cursor in = new Cursor(payload);
+    int rowOff = 0;
+    int rowLen = 0;
+    int famOff = 0;
+    int famLen = 0;
+    long ts = 0;
+    long wholeLen = 0;
+    for (int i = 0; i < count; i++) {
+      in.cell = i;
+      int f = in.u8("flags");
+      if ((f & ~(TYPE_BITS | REPEATS)) != 0) {
+        throw new IllegalArgumentException("cell " + i + ": reserved flag bit set in flags 0x" + Integer.toHexString(f));
+      }
+      if (!isStoredType(f & TYPE_BITS)) {
+        throw new IllegalArgumentException("cell " + i + ": unknown cell type code " + (f & TYPE_BITS));
+      }
+      if (i == 0 && (f & REPEATS) != 0) {
+        throw new IllegalArgumentException("cell 0 repeats a part of a cell before it");
+      }
+      if ((f & SAME_ROW) == 0) {
+        rowLen = in.varint("row", Cell.MAX_ROW_LENGTH);
+        rowOff = in.skip(rowLen, "row");
+      }
+      if ((f & SAME_FAMILY) == 0) {
+        famLen = in.u8("family length");
+        if (famLen > Cell.MAX_FAMILY_LENGTH) {
+          throw new IllegalArgumentException("cell " + i + ": family length " + famLen + " over "
+              + Cell.MAX_FAMILY_LENGTH);
+        }
+        famOff = in.skip(famLen, "family");
+      }
+      int qualLen = in.varint("qualifier", Integer.MAX_VALUE);
+      int qualOff = in.skip(qualLen, "qualifier");
+      if ((f & SAME_TIMESTAMP) == 0) {
+        ts = Bytes.getLong(payload, in.skip(8, "timestamp"));
+      }
+      int valueLen = in.varint("value", Integer.MAX_VALUE);
+      int valueOff = in.skip(valueLen, "value");
+      wholeLen += (long) Cell.PREFIX + Cell.KEY_INFRASTRUCTURE + rowLen + famLen + qualLen + valueLen;
+      if (wholeLen > MAX_PAYLOAD) {
+        throw new IllegalArgumentException("cells of over " + MAX_PAYLOAD + " bytes in one edit");
+      }
+      int k = i * PARTS;
+      parts[k] = rowOff;
+      parts[k + 1] = rowLen;
+      parts[k + 2] = famOff;
+      parts[k + 3] = famLen;
+      parts[k + 4] = qualOff;
+      parts[k + 5] = qualLen;
+      parts[k + 6] = valueOff;
+      parts[k + 7] = valueLen;
+      parts[k + 8] = f & TYPE_BITS;
+      timestamps[i] = ts;
+    }
+    if (in.pos != len) {
+      throw new IllegalArgumentException((len - in.pos) + " stray bytes after the last cell");
+    }
+    byte[] out = new byte[(int) wholeLen];
+    List<Cell> cells = new ArrayList<>(count);
+    int p = 0;
+    for (int i = 0; i < count; i++) {
+      int k = i * PARTS;
+      int cellLen = Cells.write(out, p, payload, parts[k], parts[k + 1], parts[k + 2], parts[k + 3],
+          parts[k + 4], parts[k + 5], timestamps[i], (byte) parts[k + 8], parts[k + 6], parts[k + 7]);
+      cells.add(new Cell(out, p, cellLen, seqId));
+      p += cellLen;
+    }
+    return new WalEdit(regionId, seqId, cells);
+  }
+
+  /** Ints noted per cell by the first pass of {@link #decodeVersion3}: four (offset, length) pairs and the type. */
+  private static final int PARTS = 9;
+
+  /** Reads a version 3 payload with bounds checks that name the cell and the part. */
+  private static final class Cursor {
+    final byte[] b;
+    int pos = MIN_PAYLOAD;
+    int cell;
+
+    Cursor(byte[] b) {
+      this.b = b;
+    }
+
+    int u8(String what) {
+      skip(1, what);
+      return b[pos - 1] & 0xff;
+    }
+
+    /** Skips {@code n} bytes; returns where they start. */
+    int skip(int n, String what) {
+      if (n > b.length - pos) {
+        throw new IllegalArgumentException("cell " + cell + ": " + what + " runs past the payload");
+      }
+      int at = pos;
+      pos += n;
+      return at;
+    }
+
+    /** A varint length of at most {@code max}. */
+    int varint(String what, int max) {
+      long v = 0;
+      for (int shift = 0; shift < 35; shift += 7) {
+        int x = u8(what + " length");
+        v |= (long) (x & 0x7F) << shift;
+        if ((x & 0x80) == 0) {
+          if (v > max) {
+            throw new IllegalArgumentException("cell " + cell + ": " + what + " length " + v + " over " + max);
+          }
+          return (int) v;
+        }
+      }
+      throw new IllegalArgumentException("cell " + cell + ": " + what + " length is not a varint of at most 5 bytes");
+    }
+  }
+
+  /** Version 2: every cell whole, after its length; the cells are views over the payload. */
+  private static WalEdit decodeVersion2(byte[] payload) {
     int len = payload.length;
     if (len < MIN_PAYLOAD) {
       throw new IllegalArgumentException("payload of " + len + " bytes is shorter than " + MIN_PAYLOAD);

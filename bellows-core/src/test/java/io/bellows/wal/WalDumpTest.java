@@ -43,7 +43,7 @@ class WalDumpTest {
     String out = dump(dir);
     assertThat(out)
         .contains("wal-00000000000000000001.log")
-        .contains("magic=BWAL version=2 file number=1")
+        .contains("magic=BWAL version=3 file number=1")
         .contains("record @20 ")
         .contains("region=7 seq=3000000000 cells=1")
         .contains("record @" + secondStart + " ")
@@ -134,7 +134,7 @@ class WalDumpTest {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     assertThat(WalDump.print(file, new PrintStream(bytes, true, StandardCharsets.UTF_8))).isFalse();
     assertThat(bytes.toString(StandardCharsets.UTF_8))
-        .contains("UNSUPPORTED: WAL format version 1 is not supported (this build reads version 2)")
+        .contains("UNSUPPORTED: WAL format version 1 is not supported (this build reads versions 2 to 3)")
         .doesNotContain("DAMAGED");
   }
 }
