@@ -229,7 +229,7 @@ public final class PaperBench {
         plan.flushSize() / 1048576.0, layout, layout.activeIndex, layout.segmentIndex, layout.mslab));
     for (PaperConfig c : plan.configs()) {
       if (c.isRocksDb()) {
-        sb.append("* ").append(RocksDbRun.describe(c.peer(), plan.flushSize())).append('\n');
+        sb.append("* ").append(RocksDbRun.describe(c.peer(), plan.flushSize(), c.peerCompression())).append('\n');
       } else if (!c.familyKnobs().isEmpty()) {
         sb.append("* ").append(c.spec()).append(": ").append(c.familyKnobs()).append('\n');
       }

@@ -69,7 +69,7 @@ public final class PaperChild {
     }
     BenchClients.expect(w.rows());
     EngineRunResult e = config.isRocksDb()
-        ? RocksDbRun.run(config.peer(), w, flushSize)
+        ? RocksDbRun.run(config.peer(), config.peerCompression(), w, flushSize)
         : EngineRun.run(config.storeConfig(flushSize), w);
     long cpuMillis = (processCpuNanos() - cpu0) / 1_000_000;
     return new PaperResult(config.spec(), keys.label, config.isRocksDb() ? "rocksdb" : "bellows", w.rows(),

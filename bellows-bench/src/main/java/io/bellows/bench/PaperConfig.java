@@ -15,13 +15,14 @@ import java.util.Map;
  * {@code ADAPTIVE:R=0.35}, {@code BASIC:A=0.05:S=2} — where A, S and R are the family knobs
  * IN_MEMORY_FLUSH_FRACTION, PIPELINE_MAX_SEGMENTS and ADAPTIVE_THRESHOLD, and any other family knob
  * may be given by its name ({@code ADAPTIVE:SEGMENT_INDEX=CHUNK}); or {@code rocksdb} /
- * {@code rocksdb-tuned} ({@link RocksDbRun.Setup}). Accordion policies run with the paper's A = 0.02
+ * {@code rocksdb-tuned} ({@link RocksDbRun.Setup}), either with its compression set
+ * ({@code rocksdb-tuned:COMPRESSION=LZ4}). Accordion policies run with the paper's A = 0.02
  * and S = 5 unless the spec says otherwise. Immutable.
  *
  * @param spec the text it was parsed from, also its label in tables and charts
  * @param policy the Bellows policy, or null for a RocksDB setup
  * @param peer the RocksDB setup, or null for Bellows
- * @param familyKnobs family knobs by name (empty for NONE and for RocksDB)
+ * @param familyKnobs family knobs by name (empty for NONE; for RocksDB only a COMPRESSION set)
  */
 record PaperConfig(String spec, MemStorePolicy policy, RocksDbRun.Setup peer, Map<String, String> familyKnobs) {
   /** The paper's write-only suite (§4.2.1): the three policies, ADAPTIVE at three thresholds, RocksDB twice. */
@@ -42,11 +43,23 @@ record PaperConfig(String spec, MemStorePolicy policy, RocksDbRun.Setup peer, Ma
     return peer != null;
   }
 
+  /** The compression a RocksDB configuration sets ({@code rocksdb-tuned:COMPRESSION=LZ4}), or null. */
+  io.bellows.config.Compression peerCompression() {
+    String c = isRocksDb() ? familyKnobs.get("COMPRESSION") : null;
+    return c == null ? null : (io.bellows.config.Compression) Knobs.COMPRESSION.parse(c);
+  }
+
   static PaperConfig parse(String spec) {
     String s = spec.trim();
     for (RocksDbRun.Setup setup : RocksDbRun.Setup.values()) {
       if (setup.label.equalsIgnoreCase(s)) {
         return new PaperConfig(setup.label, null, setup, Map.of());
+      }
+      String prefix = setup.label + ":COMPRESSION=";
+      if (s.regionMatches(true, 0, prefix, 0, prefix.length())) {
+        String c = s.substring(prefix.length()).trim().toUpperCase(Locale.ROOT);
+        Knobs.COMPRESSION.parse(c); // checked now, in the parent
+        return new PaperConfig(setup.label + ":COMPRESSION=" + c, null, setup, Map.of("COMPRESSION", c));
       }
     }
     String[] parts = s.split(":");

@@ -58,7 +58,7 @@ final class PaperMixedRun {
       return t;
     });
     try (PaperStore store = config.isRocksDb()
-        ? new RocksDbPaperStore(dir, config.peer(), flushSize)
+        ? new RocksDbPaperStore(dir, config.peer(), flushSize, config.peerCompression())
         : new BellowsPaperStore(dir, config.storeConfig(flushSize), w)) {
       BenchClients.runAll(pool, writers(store, w, w.rows(), threads, 0));
 

@@ -33,6 +33,12 @@ final class RocksDbPaperStore implements PaperStore {
   private final WriteOptions writeOptions = new WriteOptions().setSync(false);
 
   RocksDbPaperStore(Path dir, RocksDbRun.Setup setup, long flushSize) throws RocksDBException {
+    this(dir, setup, flushSize, null);
+  }
+
+  /** A store of {@code setup} whose compression is {@code compression} unless null. */
+  RocksDbPaperStore(Path dir, RocksDbRun.Setup setup, long flushSize, io.bellows.config.Compression compression)
+      throws RocksDBException {
     AbstractEventListener counter = new AbstractEventListener() {
       @Override
       public void onFlushCompleted(RocksDB db, FlushJobInfo info) {
@@ -44,7 +50,7 @@ final class RocksDbPaperStore implements PaperStore {
         compactions.incrementAndGet();
       }
     };
-    this.options = RocksDbRun.options(setup, flushSize).setStatistics(stats).setListeners(List.of(counter));
+    this.options = RocksDbRun.options(setup, flushSize, compression).setStatistics(stats).setListeners(List.of(counter));
     this.db = RocksDB.open(options, dir.toString());
   }
 

@@ -2,6 +2,7 @@ package io.bellows.bench;
 
 import io.bellows.cell.Cell;
 import io.bellows.client.Put;
+import io.bellows.config.Compression;
 import io.bellows.config.Knobs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -77,7 +78,12 @@ final class RocksDbRun {
 
   /** The options of a setup, as printed with the results. */
   static String describe(Setup setup, long flushSize) {
-    try (Options o = options(setup, flushSize)) {
+    return describe(setup, flushSize, null);
+  }
+
+  /** {@link #describe(Setup, long)} with the compression set to {@code compression} unless null. */
+  static String describe(Setup setup, long flushSize, Compression compression) {
+    try (Options o = options(setup, flushSize, compression)) {
       return setup.label + ": RocksDB " + RocksDB.rocksdbVersion() + ", write buffer " + o.writeBufferSize() / 1048576
           + " MiB × " + o.maxWriteBufferNumber() + ", background jobs " + o.maxBackgroundJobs() + ", compression "
           + o.compressionType() + ", pipelined writes " + o.enablePipelinedWrite() + ", L0 slowdown/stop "
@@ -86,6 +92,11 @@ final class RocksDbRun {
   }
 
   static Options options(Setup setup, long flushSize) {
+    return options(setup, flushSize, null);
+  }
+
+  /** A setup's options with the compression set to {@code compression} unless null. */
+  static Options options(Setup setup, long flushSize, Compression compression) {
     Options o = new Options().setCreateIfMissing(true);
     if (setup == Setup.TUNED) {
       o.setMaxBackgroundJobs(2)
@@ -95,10 +106,27 @@ final class RocksDbRun {
           .setEnablePipelinedWrite(true)
           .setBytesPerSync(1L << 20);
     }
+    if (compression != null) {
+      o.setCompressionType(compressionType(compression));
+    }
     return o;
   }
 
+  /** RocksDB's name for a Bellows compression (LZ4 and ZSTD are the same libraries' formats). */
+  static CompressionType compressionType(Compression c) {
+    return switch (c) {
+      case NONE -> CompressionType.NO_COMPRESSION;
+      case LZ4 -> CompressionType.LZ4_COMPRESSION;
+      case ZSTD -> CompressionType.ZSTD_COMPRESSION;
+    };
+  }
+
   static EngineRunResult run(Setup setup, EngineWorkload w, long flushSize) {
+    return run(setup, null, w, flushSize);
+  }
+
+  /** Runs the write workload on a fresh RocksDB; {@code compression}, unless null, overrides the setup's. */
+  static EngineRunResult run(Setup setup, Compression compression, EngineWorkload w, long flushSize) {
     Path dir;
     try {
       Files.createDirectories(w.baseDir());
@@ -126,7 +154,7 @@ final class RocksDbRun {
       }
     };
     try (Statistics stats = new Statistics();
-         Options options = options(setup, flushSize).setStatistics(stats).setListeners(List.of(counter));
+         Options options = options(setup, flushSize, compression).setStatistics(stats).setListeners(List.of(counter));
          RocksDB db = RocksDB.open(options, dir.toString());
          WriteOptions writeOptions = new WriteOptions().setSync(false)) {
       List<BenchClients.RowWriter> writers = new ArrayList<>();
