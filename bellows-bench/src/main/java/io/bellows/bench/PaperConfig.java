@@ -46,7 +46,7 @@ record PaperConfig(String spec, MemStorePolicy policy, RocksDbRun.Setup peer, Ma
   /** The compression a RocksDB configuration sets ({@code rocksdb-tuned:COMPRESSION=LZ4}), or null. */
   io.bellows.config.Compression peerCompression() {
     String c = isRocksDb() ? familyKnobs.get("COMPRESSION") : null;
-    return c == null ? null : (io.bellows.config.Compression) Knobs.COMPRESSION.parse(c);
+    return c == null ? null : Knobs.COMPRESSION.parse(c);
   }
 
   static PaperConfig parse(String spec) {

@@ -47,7 +47,7 @@ final class RocksDbRun {
      * Two background jobs for two cores; write buffers of Bellows' flush size, up to four of them,
      * so that RocksDB's memtables may hold what Bellows' memory store may hold before it blocks
      * (four times the flush size, {@code bellows.memstore.block.multiplier}): the same memory for
-     * both. No compression (Bellows' default), pipelined writes, 1 MiB bytes-per-sync.
+     * both. The compression of Bellows' default (LZ4), pipelined writes, 1 MiB bytes-per-sync.
      */
     TUNED("rocksdb-tuned");
 
@@ -102,7 +102,7 @@ final class RocksDbRun {
       o.setMaxBackgroundJobs(2)
           .setWriteBufferSize(Math.max(4L << 20, flushSize))
           .setMaxWriteBufferNumber(MEMTABLES)
-          .setCompressionType(CompressionType.NO_COMPRESSION)
+          .setCompressionType(compressionType(Knobs.COMPRESSION.defaultValue()))
           .setEnablePipelinedWrite(true)
           .setBytesPerSync(1L << 20);
     }

@@ -97,6 +97,24 @@ class PaperBenchTest {
   }
 
   @Test
+  void rocksDbTunedCompressesAsBellowsDefaultUnlessTheSpecSays() {
+    try (org.rocksdb.Options o = RocksDbRun.options(RocksDbRun.Setup.TUNED, 64L << 20)) {
+      assertThat(o.compressionType())
+          .isEqualTo(RocksDbRun.compressionType(io.bellows.config.Knobs.COMPRESSION.defaultValue()));
+    }
+    PaperConfig zstd = PaperConfig.parse("rocksdb-tuned:compression=zstd");
+    assertThat(zstd.spec()).isEqualTo("rocksdb-tuned:COMPRESSION=ZSTD");
+    assertThat(zstd.peer()).isEqualTo(RocksDbRun.Setup.TUNED);
+    assertThat(zstd.peerCompression()).isEqualTo(io.bellows.config.Compression.ZSTD);
+    try (org.rocksdb.Options o = RocksDbRun.options(zstd.peer(), 64L << 20, zstd.peerCompression())) {
+      assertThat(o.compressionType()).isEqualTo(org.rocksdb.CompressionType.ZSTD_COMPRESSION);
+    }
+    assertThat(PaperConfig.parse("rocksdb").peerCompression()).isNull();
+    assertThatThrownBy(() -> PaperConfig.parse("rocksdb-tuned:COMPRESSION=SNAPPY"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void mixedWorkloadsReportReadLatencies() throws IOException {
     for (String workload : List.of("read-write", "scan-write")) {
       Path out = tmp.resolve(workload);

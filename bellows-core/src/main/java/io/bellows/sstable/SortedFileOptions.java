@@ -114,7 +114,7 @@ public final class SortedFileOptions {
     private int blockSize = 64 * 1024;
     private int minBlockSize = 4 * 1024;
     private int maxEntriesPerBlock;
-    private Compression compression = Compression.NONE;
+    private Compression compression = Compression.LZ4;
     private BloomType bloomType = BloomType.ROW;
     private double bloomErrorRate = 0.01;
     private long expectedCellCount = 1024;

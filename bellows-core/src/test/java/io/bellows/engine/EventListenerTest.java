@@ -6,9 +6,11 @@ import io.bellows.client.Bellows;
 import io.bellows.client.Get;
 import io.bellows.client.Put;
 import io.bellows.client.Table;
+import io.bellows.config.Compression;
 import io.bellows.config.Durability;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
+import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.BackgroundError;
 import io.bellows.util.Bytes;
@@ -33,7 +35,9 @@ class EventListenerTest {
     // No background minor compaction of three files: the one compaction is the explicit major one.
     EngineOptions opts = EngineOptions.builder().set(Knobs.COMPACTION_MIN_FILES, 10).eventListener(rec).build();
     try (Bellows db = Bellows.open(dir, opts)) {
-      db.createTable(TableDescriptor.builder("t").family("f").build());
+      // Uncompressed, so that a file's size follows from its cells.
+      db.createTable(TableDescriptor.builder("t")
+          .family(ColumnFamilyDescriptor.builder("f").compression(Compression.NONE).build()).build());
       Table t = db.getTable("t");
       String caller = Thread.currentThread().getName();
       for (int batch = 0; batch < 3; batch++) {

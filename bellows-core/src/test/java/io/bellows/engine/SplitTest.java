@@ -10,6 +10,7 @@ import io.bellows.client.Result;
 import io.bellows.client.ResultScanner;
 import io.bellows.client.Scan;
 import io.bellows.client.Table;
+import io.bellows.config.Compression;
 import io.bellows.config.EngineOptions;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.TableDescriptor;
@@ -193,8 +194,9 @@ class SplitTest {
       TableDescriptor.Builder b = TableDescriptor.builder("t");
       b.set("MAX_FILESIZE", Long.toString(64 * 1024));
       b.flushSize(64 * 1024);
-      b.family(ColumnFamilyDescriptor.builder("f").blockSize(1024).build());
-      b.family(ColumnFamilyDescriptor.builder("g").blockSize(1024).build());
+      // Uncompressed: these rows' values compress so well that the files would not reach the size.
+      b.family(ColumnFamilyDescriptor.builder("f").blockSize(1024).compression(Compression.NONE).build());
+      b.family(ColumnFamilyDescriptor.builder("g").blockSize(1024).compression(Compression.NONE).build());
       db.createTable(b.build());
       Table t = db.getTable("t");
       for (int i = 0; i < 4000 && split.getCount() > 0; i += 100) {

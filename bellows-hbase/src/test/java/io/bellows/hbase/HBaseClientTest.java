@@ -487,6 +487,18 @@ class HBaseClientTest {
     assertThat(conn.getTable(T).exists(new Get(Bytes.toBytes("row49")))).as("close flushed").isTrue();
   }
 
+  /**
+   * HBase's descriptor says NONE for a family that sets no compression (it cannot be told from one
+   * that names NONE), so such a family is uncompressed, as in HBase, not Bellows' default LZ4.
+   */
+  @Test
+  void aFamilyWithoutCompressionIsUncompressedAsInHBase() throws IOException {
+    TableName unset = TableName.valueOf("compression_unset");
+    admin.createTable(TableDescriptorBuilder.newBuilder(unset)
+        .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(F).build()).build());
+    assertThat(admin.getDescriptor(unset).getColumnFamily(F).getCompressionType()).isEqualTo(Compression.Algorithm.NONE);
+  }
+
   @Test
   void adminCreatesDescribesSplitsAndRefusesWhatItCannotDo() throws IOException {
     TableName n = TableName.valueOf("described");

@@ -1,5 +1,7 @@
 package io.bellows.ycsb;
 
+import io.bellows.config.Compression;
+import io.bellows.config.Knobs;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -32,8 +34,11 @@ import site.ycsb.Status;
  *
  * <ul>
  *   <li>{@code rocksdb.dir} — the database directory (required);
- *   <li>{@code rocksdb.tuned} — {@code true}: two background jobs, 64 MiB write buffers × 4, no
- *       compression, pipelined writes; {@code false} (default): {@code new Options()};
+ *   <li>{@code rocksdb.tuned} — {@code true}: two background jobs, 64 MiB write buffers × 4, the
+ *       compression of Bellows' default (LZ4), pipelined writes; {@code false} (default): {@code new
+ *       Options()};
+ *   <li>{@code rocksdb.compression} — {@code NONE}, {@code LZ4} or {@code ZSTD}: overrides either
+ *       setup's compression;
  *   <li>{@code rocksdb.sync} — sync the WAL on every write (default {@code false}, as RocksDB's
  *       default write and Bellows' ASYNC_WAL).
  * </ul>
@@ -74,8 +79,17 @@ public final class RocksDbClient extends DB {
         Options o = new Options().setCreateIfMissing(true);
         if (Boolean.parseBoolean(p.getProperty("rocksdb.tuned", "false"))) {
           o.setMaxBackgroundJobs(2).setWriteBufferSize(64L << 20).setMaxWriteBufferNumber(4)
-              .setCompressionType(CompressionType.NO_COMPRESSION).setEnablePipelinedWrite(true)
+              .setCompressionType(compressionType(Knobs.COMPRESSION.defaultValue())).setEnablePipelinedWrite(true)
               .setBytesPerSync(1L << 20);
+        }
+        String compression = p.getProperty("rocksdb.compression");
+        if (compression != null) {
+          try {
+            o.setCompressionType(compressionType(Knobs.COMPRESSION.parse(compression)));
+          } catch (IllegalArgumentException e) {
+            o.close();
+            throw new DBException("rocksdb.compression: " + e.getMessage(), e);
+          }
         }
         try {
           shared = new Shared(RocksDB.open(o, dir), o);
@@ -88,6 +102,15 @@ public final class RocksDbClient extends DB {
       shared.users++;
     }
     writeOptions = new WriteOptions().setSync(Boolean.parseBoolean(p.getProperty("rocksdb.sync", "false")));
+  }
+
+  /** RocksDB's name for a Bellows compression (the same libraries' formats). */
+  private static CompressionType compressionType(Compression c) {
+    return switch (c) {
+      case NONE -> CompressionType.NO_COMPRESSION;
+      case LZ4 -> CompressionType.LZ4_COMPRESSION;
+      case ZSTD -> CompressionType.ZSTD_COMPRESSION;
+    };
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.bellows.ycsb.hbase;
 
+import io.bellows.config.Knobs;
 import io.bellows.hbase.BellowsConnection;
 import io.bellows.ycsb.YcsbRun;
 import java.nio.file.Path;
@@ -8,8 +9,8 @@ import java.util.List;
 /**
  * The two ways {@link AdapterCost} drives the same embedded engine: Bellows' own YCSB binding, and
  * {@link HBaseApiClient} through HBase's {@code ConnectionFactory} with Bellows plugged in. Both
- * get the same family name; each creates the table the same way (one family, default settings,
- * {@code ASYNC_WAL}, no pre-split).
+ * get the same family name; each creates the table the same way (one family, Bellows' default
+ * settings, {@code ASYNC_WAL}, no pre-split).
  */
 enum Binding {
   NATIVE("native", YcsbRun.BINDINGS.get("bellows")) {
@@ -22,7 +23,8 @@ enum Binding {
     @Override
     List<String> properties(Path dataDir, String family) {
       return List.of("hbase.client.connection.impl=" + BellowsConnection.class.getName(),
-          BellowsConnection.DATA_DIR + "=" + dataDir, "columnfamily=" + family);
+          BellowsConnection.DATA_DIR + "=" + dataDir, "columnfamily=" + family,
+          "compression=" + Knobs.COMPRESSION.defaultValue().name()); // HBase's own default is NONE
     }
   };
 

@@ -29,6 +29,7 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.filter.PageFilter;
+import org.apache.hadoop.hbase.io.compress.Compression;
 import org.apache.hadoop.hbase.util.Bytes;
 import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
@@ -62,8 +63,9 @@ import site.ycsb.Status;
  * YCSB's HBase binding expects the table to exist. This one creates it when missing, laid out as
  * {@code io.bellows.ycsb.BellowsClient} lays out its own, so the two bindings are compared on equal
  * tables: one family with the default settings, no pre-split, the table's durability
- * {@code tabledurability} (default {@code ASYNC_WAL}, as that binding's) and the family's in-memory
- * compaction {@code inmemorycompaction} (default: the store's).
+ * {@code tabledurability} (default {@code ASYNC_WAL}, as that binding's), the family's in-memory
+ * compaction {@code inmemorycompaction} (default: the store's) and its {@code compression} (an HBase
+ * algorithm name; default HBase's, NONE — Bellows' own default is LZ4, which {@code AdapterCost} passes).
  */
 public final class HBaseApiClient extends DB {
   private static final Object LOCK = new Object();
@@ -134,6 +136,10 @@ public final class HBaseApiClient extends DB {
   private org.apache.hadoop.hbase.client.TableDescriptor descriptor(TableName t) {
     Properties p = getProperties();
     ColumnFamilyDescriptorBuilder f = ColumnFamilyDescriptorBuilder.newBuilder(family);
+    String compression = p.getProperty("compression");
+    if (compression != null) {
+      f.setCompressionType(Compression.Algorithm.valueOf(compression.toUpperCase(Locale.ROOT)));
+    }
     String policy = p.getProperty("inmemorycompaction");
     if (policy != null) {
       f.setInMemoryCompaction(MemoryCompactionPolicy.valueOf(policy.toUpperCase(Locale.ROOT)));
