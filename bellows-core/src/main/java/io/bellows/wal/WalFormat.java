@@ -267,17 +267,27 @@ final class WalFormat {
     return version == 2 ? decodeVersion2(payload) : decodeVersion3(payload);
   }
 
-  private static WalEdit decodeVersion3(byte[] payload) {
+  /**
+   * The cell count of a payload, checked against its length at {@code minCell} bytes per cell at
+   * least, which bounds it before anything is allocated for it.
+   */
+  private static int cellCount(byte[] payload, int minCell) {
     int len = payload.length;
     if (len < MIN_PAYLOAD) {
       throw new IllegalArgumentException("payload of " + len + " bytes is shorter than " + MIN_PAYLOAD);
     }
-    int regionId = Bytes.getInt(payload, 0);
-    long seqId = Bytes.getLong(payload, 4);
     int count = Bytes.getInt(payload, 12);
-    if (count < 0 || count > (len - MIN_PAYLOAD) / MIN_CELL_V3) {
+    if (count < 0 || count > (len - MIN_PAYLOAD) / minCell) {
       throw new IllegalArgumentException("impossible cell count " + count + " for a payload of " + len + " bytes");
     }
+    return count;
+  }
+
+  private static WalEdit decodeVersion3(byte[] payload) {
+    int len = payload.length;
+    int count = cellCount(payload, MIN_CELL_V3);
+    int regionId = Bytes.getInt(payload, 0);
+    long seqId = Bytes.getLong(payload, 4);
     // First pass: check every cell and note where its parts are; the second lays the cells out.
     int[] parts = new int[count * PARTS];
     long[] timestamps = new long[count];
@@ -399,16 +409,9 @@ final class WalFormat {
   /** Version 2: every cell whole, after its length; the cells are views over the payload. */
   private static WalEdit decodeVersion2(byte[] payload) {
     int len = payload.length;
-    if (len < MIN_PAYLOAD) {
-      throw new IllegalArgumentException("payload of " + len + " bytes is shorter than " + MIN_PAYLOAD);
-    }
+    int count = cellCount(payload, 4 + MIN_CELL); // a length, then a cell
     int regionId = Bytes.getInt(payload, 0);
     long seqId = Bytes.getLong(payload, 4);
-    int count = Bytes.getInt(payload, 12);
-    // Each cell takes at least 4 + MIN_CELL bytes, which bounds a sane count before allocating.
-    if (count < 0 || count > (len - MIN_PAYLOAD) / (4 + MIN_CELL)) {
-      throw new IllegalArgumentException("impossible cell count " + count + " for a payload of " + len + " bytes");
-    }
     List<Cell> cells = new ArrayList<>(count);
     int p = MIN_PAYLOAD;
     for (int i = 0; i < count; i++) {
