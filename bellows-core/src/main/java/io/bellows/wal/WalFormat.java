@@ -192,7 +192,8 @@ final class WalFormat {
       wholeLen += c.length();
       prev = c;
     }
-    if (wholeLen > MAX_PAYLOAD) {
+    // Both bounds: a cell of empty parts takes up to 3 bytes more here than whole (23 against 20).
+    if (wholeLen > MAX_PAYLOAD || payloadLen > MAX_PAYLOAD) {
       throw new IllegalArgumentException("edit of " + wholeLen + " bytes is too large for one WAL record");
     }
     byte[] r = new byte[RECORD_HEADER_SIZE + (int) payloadLen];
