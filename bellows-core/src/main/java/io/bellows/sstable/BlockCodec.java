@@ -5,7 +5,7 @@ import io.bellows.config.Compression;
 import java.util.Arrays;
 import net.jpountz.lz4.LZ4Compressor;
 import net.jpountz.lz4.LZ4Factory;
-import net.jpountz.lz4.LZ4FastDecompressor;
+import net.jpountz.lz4.LZ4SafeDecompressor;
 
 /**
  * Compresses and decompresses block payloads with one {@link Compression}. Stateless apart from the
@@ -16,12 +16,17 @@ final class BlockCodec {
   private static final int ZSTD_LEVEL = 3;
 
   private final LZ4Compressor lz4Compressor;
-  private final LZ4FastDecompressor lz4Decompressor;
+  /**
+   * The safe decompressor, bounded by the stored length: a block that passed its checksum can still
+   * be malformed (written so, or resealed), and LZ4's "fast" decoder trusts its input and may read
+   * past it (CVE-2025-12183).
+   */
+  private final LZ4SafeDecompressor lz4Decompressor;
 
   BlockCodec() {
     LZ4Factory f = LZ4Factory.fastestInstance();
     this.lz4Compressor = f.fastCompressor();
-    this.lz4Decompressor = f.fastDecompressor();
+    this.lz4Decompressor = f.safeDecompressor();
   }
 
   byte[] compress(Compression c, byte[] src, int off, int len) {
@@ -56,14 +61,15 @@ final class BlockCodec {
         return Arrays.copyOfRange(src, off, off + len);
       case LZ4: {
         byte[] dst = new byte[uncompressedLength];
-        int read;
+        int written;
         try {
-          read = lz4Decompressor.decompress(src, off, dst, 0, uncompressedLength);
+          written = lz4Decompressor.decompress(src, off, len, dst, 0, uncompressedLength);
         } catch (RuntimeException e) {
           throw new IllegalArgumentException("lz4: " + e.getMessage(), e);
         }
-        if (read != len) {
-          throw new IllegalArgumentException("lz4 block used " + read + " of " + len + " stored bytes");
+        if (written != uncompressedLength) {
+          throw new IllegalArgumentException("lz4 block of " + len + " stored bytes decoded to " + written
+              + " bytes, not " + uncompressedLength);
         }
         return dst;
       }
