@@ -170,12 +170,12 @@ final class WalFormat {
     for (int i = 0; i < n; i++) {
       Cell c = cells.get(i);
       int f = storedTypeCode(c);
-      long len = 1L + varintLength(c.qualifierLength()) + c.qualifierLength() + varintLength(c.valueLength())
+      long len = 1L + VarInt.sizeOf(c.qualifierLength()) + c.qualifierLength() + VarInt.sizeOf(c.valueLength())
           + c.valueLength();
       if (prev != null && prev.sameRow(c)) {
         f |= SAME_ROW;
       } else {
-        len += varintLength(c.rowLength()) + c.rowLength();
+        len += VarInt.sizeOf(c.rowLength()) + c.rowLength();
       }
       if (prev != null && prev.sameFamily(c)) {
         f |= SAME_FAMILY;
@@ -237,10 +237,6 @@ final class WalFormat {
     Bytes.putInt(r, 4, crc(r, RECORD_HEADER_SIZE, (int) payloadLen));
     Bytes.putInt(r, 8, crc(r, 0, 8));
     return r;
-  }
-
-  private static int varintLength(int v) {
-    return VarInt.sizeOf(v);
   }
 
   /** The cell's type code, which must be one stored on disk (not a search key's). */
