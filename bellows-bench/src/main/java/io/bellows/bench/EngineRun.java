@@ -103,6 +103,12 @@ final class EngineRun {
 
       db.flush(TABLE);
       Map<String, Number> flushed = db.metrics();
+      long flushedCells = 0;
+      long eliminatedCells = 0;
+      for (Map<String, Number> store : db.storeMetrics(TABLE).values()) {
+        flushedCells += value(store, "flush.cells");
+        eliminatedCells += value(store, "memstore.cells.eliminated");
+      }
       return new EngineRunResult(config, w, writeNanos,
           delta(flushed, before, "flush.count"),
           delta(flushed, before, "compaction.count"),
@@ -119,7 +125,7 @@ final class EngineRun {
           delta(written, before, "jvm.gc.count"),
           delta(written, before, "jvm.gc.time.ms"),
           value(flushed, "store.files"),
-          putNanos, getNanos, misses, getLatency);
+          putNanos, getNanos, misses, getLatency, flushedCells, eliminatedCells);
     } finally {
       pool.shutdownNow();
       deleteRecursively(dir);

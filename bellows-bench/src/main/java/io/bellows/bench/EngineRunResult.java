@@ -6,7 +6,9 @@ import org.HdrHistogram.Histogram;
  * What one engine run measured. Write-phase figures (time, latency, WAL, blocking, pacing, GC) cover the
  * timed puts only; disk figures (flushes, compactions, bytes) are read after the final flush that
  * puts the last of the data on disk, so every policy's figures cover all of its data. Immutable
- * once built (the histograms are not modified after the run).
+ * once built (the histograms are not modified after the run). {@code flushedCells} and {@code
+ * memoryEliminatedCells} are the table's store counters {@code flush.cells} and {@code
+ * memstore.cells.eliminated} after the final flush; -1 for a store without them (RocksDB).
  */
 record EngineRunResult(
     StoreConfig config,
@@ -28,7 +30,9 @@ record EngineRunResult(
     Histogram putNanos,
     long getNanos,
     long getMisses,
-    Histogram getNanosEach) {
+    Histogram getNanosEach,
+    long flushedCells,
+    long memoryEliminatedCells) {
 
   double rowsPerSecond() {
     return workload.rows() * 1e9 / writeNanos;

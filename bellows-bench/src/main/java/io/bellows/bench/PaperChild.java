@@ -75,7 +75,8 @@ public final class PaperChild {
     return new PaperResult(config.spec(), keys.label, config.isRocksDb() ? "rocksdb" : "bellows", w.rows(),
         e.writeNanos(), e.flushes(), e.compactions(), e.flushBytes(), e.compactionBytes(), e.walBytes(),
         w.userBytes(), e.gcCount(), e.gcMillis(), cpu0 < 0 ? PaperResult.NA : cpuMillis, peakHeap(),
-        e.blockedNanos() / 1_000_000, e.storeFiles()).withSecondHalf(BenchClients.secondHalfNanos());
+        e.blockedNanos() / 1_000_000, e.storeFiles()).withSecondHalf(BenchClients.secondHalfNanos())
+        .withCells(e.flushedCells(), e.memoryEliminatedCells());
   }
 
   private static Thread progressReporter(long periodMillis) {

@@ -85,7 +85,8 @@ final class PaperMixedRun {
           rows * PaperRows.CELLS_PER_ROW * (long) PaperRows.cellLength(), gc.gcCount(), gc.gcMillis(),
           PaperResult.NA, PaperResult.NA, during.stallNanos() / 1_000_000, all.files(), kind.label,
           h.getTotalCount(), rowsAndMisses[1], h.getValueAtPercentile(50), h.getValueAtPercentile(75),
-          h.getValueAtPercentile(90), h.getValueAtPercentile(95), h.getValueAtPercentile(99), PaperResult.NA);
+          h.getValueAtPercentile(90), h.getValueAtPercentile(95), h.getValueAtPercentile(99), PaperResult.NA,
+          PaperResult.NA, PaperResult.NA);
     } catch (Exception e) {
       throw e instanceof RuntimeException re ? re : new IllegalStateException(e);
     } finally {

@@ -206,8 +206,9 @@ final class PaperReport {
 
   /** Table 2 for one key distribution: disk flushes, compactions and the bytes they wrote; the WAL apart. */
   String ioTable(String key) {
-    List<String> header = new ArrayList<>(List.of("configuration", "flushes", "compactions", "flush MB",
-        "compaction MB", "flush+compaction MB", "× NONE", "(flush+compaction) / user bytes", "WAL MB"));
+    List<String> header = new ArrayList<>(List.of("configuration", "flushes", "compactions", "cells flushed (M)",
+        "cells dropped in memory (M)", "flush MB", "compaction MB", "flush+compaction MB", "× NONE",
+        "(flush+compaction) / user bytes", "WAL MB"));
     peers.forEach(p -> header.add("bytes × " + p));
     MarkdownTable t = new MarkdownTable(header.toArray(new String[0]));
     ToDoubleFunction<PaperResult> written = r -> r.flushBytes() + r.compactionBytes();
@@ -217,13 +218,19 @@ final class PaperReport {
         continue;
       }
       PaperResult r = o.get();
-      List<Object> row = new ArrayList<>(List.of(c, r.flushes(), r.compactions(), mb(r.flushBytes()),
+      List<Object> row = new ArrayList<>(List.of(c, r.flushes(), r.compactions(), millions(r.flushedCells()),
+          millions(r.memoryEliminatedCells()), mb(r.flushBytes()),
           mb(r.compactionBytes()), mb(r.flushBytes() + r.compactionBytes()), ratio(key, c, "NONE", written),
           String.format(Locale.ROOT, "%.2f", r.writeAmplification()), mb(r.walBytes())));
       peers.forEach(p -> row.add(ratio(key, c, p, written)));
       t.row(row.toArray());
     }
     return t.render();
+  }
+
+  /** A count in millions, or "n/a" for a figure the store does not expose. */
+  private static String millions(long n) {
+    return n == PaperResult.NA ? "n/a" : String.format(Locale.ROOT, "%.2f", n / 1e6);
   }
 
   /** What each run cost the process: GC, CPU, peak heap, stalls. */

@@ -38,12 +38,15 @@ import java.util.regex.Pattern;
  * @param secondHalfNanos time from the moment half the rows were written to the last ({@link #NA}
  *     when not measured: the mixed workloads): the rate past the JIT's warm-up, which on two cores
  *     takes a Bellows JVM 10-30 s of C2 compilation
+ * @param flushedCells cells the flushes wrote to files ({@link #NA} for RocksDB)
+ * @param memoryEliminatedCells cells the memory store dropped before any flush: overwritten versions
+ *     removed by Accordion's in-memory compactions (0 for NONE, {@link #NA} for RocksDB)
  */
 record PaperResult(String config, String keys, String store, long rows, long writeNanos, long flushes,
     long compactions, long flushBytes, long compactionBytes, long walBytes, long userBytes, long gcCount,
     long gcMillis, long cpuMillis, long peakHeapBytes, long stallMillis, long storeFiles, String workload,
     long readOps, long readMisses, long readP50, long readP75, long readP90, long readP95, long readP99,
-    long secondHalfNanos) {
+    long secondHalfNanos, long flushedCells, long memoryEliminatedCells) {
   /** A figure the store does not expose. */
   static final long NA = -1;
   /** The prefix of the child's result line. */
@@ -55,21 +58,28 @@ record PaperResult(String config, String keys, String store, long rows, long wri
       long cpuMillis, long peakHeapBytes, long stallMillis, long storeFiles) {
     this(config, keys, store, rows, writeNanos, flushes, compactions, flushBytes, compactionBytes, walBytes, userBytes,
         gcCount, gcMillis, cpuMillis, peakHeapBytes, stallMillis, storeFiles, PaperWorkload.WRITE.label, 0, 0, NA, NA,
-        NA, NA, NA, NA);
+        NA, NA, NA, NA, NA, NA);
   }
 
   /** The same result with the process's CPU time and peak heap, measured around the run. */
   PaperResult withProcess(long cpu, long peakHeap) {
     return new PaperResult(config, keys, store, rows, writeNanos, flushes, compactions, flushBytes, compactionBytes,
         walBytes, userBytes, gcCount, gcMillis, cpu, peakHeap, stallMillis, storeFiles, workload, readOps, readMisses,
-        readP50, readP75, readP90, readP95, readP99, secondHalfNanos);
+        readP50, readP75, readP90, readP95, readP99, secondHalfNanos, flushedCells, memoryEliminatedCells);
   }
 
   /** The same result with the duration of the second half of its rows. */
   PaperResult withSecondHalf(long nanos) {
     return new PaperResult(config, keys, store, rows, writeNanos, flushes, compactions, flushBytes, compactionBytes,
         walBytes, userBytes, gcCount, gcMillis, cpuMillis, peakHeapBytes, stallMillis, storeFiles, workload, readOps,
-        readMisses, readP50, readP75, readP90, readP95, readP99, nanos);
+        readMisses, readP50, readP75, readP90, readP95, readP99, nanos, flushedCells, memoryEliminatedCells);
+  }
+
+  /** The same result with the memory store's cell counts ({@link #NA} where the store has none). */
+  PaperResult withCells(long flushed, long eliminatedInMemory) {
+    return new PaperResult(config, keys, store, rows, writeNanos, flushes, compactions, flushBytes, compactionBytes,
+        walBytes, userBytes, gcCount, gcMillis, cpuMillis, peakHeapBytes, stallMillis, storeFiles, workload, readOps,
+        readMisses, readP50, readP75, readP90, readP95, readP99, secondHalfNanos, flushed, eliminatedInMemory);
   }
 
   /** Rows per second over the second half of the rows, or {@link #NA} if not measured. */
@@ -143,6 +153,8 @@ record PaperResult(String config, String keys, String store, long rows, long wri
     m.put("readP95", readP95);
     m.put("readP99", readP99);
     m.put("secondHalfNanos", secondHalfNanos);
+    m.put("flushedCells", flushedCells);
+    m.put("memoryEliminatedCells", memoryEliminatedCells);
     return m;
   }
 
@@ -158,7 +170,8 @@ record PaperResult(String config, String keys, String store, long rows, long wri
           num(v, "walBytes"), num(v, "userBytes"), num(v, "gcCount"), num(v, "gcMillis"), num(v, "cpuMillis"),
           num(v, "peakHeapBytes"), num(v, "stallMillis"), num(v, "storeFiles"), v.get("workload"),
           num(v, "readOps"), num(v, "readMisses"), num(v, "readP50"), num(v, "readP75"), num(v, "readP90"),
-          num(v, "readP95"), num(v, "readP99"), num(v, "secondHalfNanos"));
+          num(v, "readP95"), num(v, "readP99"), num(v, "secondHalfNanos"), num(v, "flushedCells"),
+          num(v, "memoryEliminatedCells"));
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("not a result line: " + json, e);
     }

@@ -51,16 +51,31 @@ class PaperBenchTest {
 
     List<String> csv = Files.readAllLines(out.resolve("runs.csv"));
     assertThat(csv).hasSize(7);
-    int columns = csv.get(0).split(",").length;
+    List<String> header = List.of(csv.get(0).split(","));
     for (String line : csv.subList(1, csv.size())) {
       String[] cells = line.split(",");
-      assertThat(cells).hasSize(columns);
-      assertThat(cells[1]).isIn("zipf", "uniform");
-      assertThat(Long.parseLong(cells[3])).as("rows").isEqualTo(10_000);
-      assertThat(Double.parseDouble(cells[columns - 3])).as("rows/s").isPositive();
-      assertThat(cells[columns - 1]).as("round").isEqualTo("1");
-      assertThat(Long.parseLong(cells[columns - 4])).as("second half timed").isPositive();
-      assertThat(Long.parseLong(cells[7])).as("flush bytes: the final flush at least").isPositive();
+      assertThat(cells).hasSize(header.size());
+      java.util.function.Function<String, String> col = name -> cells[header.indexOf(name)];
+      assertThat(col.apply("keys")).isIn("zipf", "uniform");
+      assertThat(Long.parseLong(col.apply("rows"))).as("rows").isEqualTo(10_000);
+      assertThat(Double.parseDouble(col.apply("rowsPerSecond"))).as("rows/s").isPositive();
+      assertThat(col.apply("round")).as("round").isEqualTo("1");
+      assertThat(Long.parseLong(col.apply("secondHalfNanos"))).as("second half timed").isPositive();
+      assertThat(Long.parseLong(col.apply("flushBytes"))).as("flush bytes: the final flush at least").isPositive();
+      long flushed = Long.parseLong(col.apply("flushedCells"));
+      long dropped = Long.parseLong(col.apply("memoryEliminatedCells"));
+      switch (col.apply("config")) {
+        case "rocksdb" -> assertThat(List.of(flushed, dropped)).as("RocksDB counts no cells")
+            .containsOnly(PaperResult.NA);
+        case "NONE" -> {
+          assertThat(flushed).as("cells flushed").isBetween(1L, 4 * 10_000L);
+          assertThat(dropped).as("NONE drops nothing in memory").isZero();
+        }
+        default -> {
+          assertThat(flushed).as("cells flushed").isBetween(1L, 4 * 10_000L);
+          assertThat(flushed + dropped).as("cells flushed and dropped").isLessThanOrEqualTo(4 * 10_000L);
+        }
+      }
     }
 
     for (String png : List.of(PaperCharts.THROUGHPUT, PaperCharts.gcFileName("zipf"),
