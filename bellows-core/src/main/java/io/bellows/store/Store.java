@@ -478,7 +478,7 @@ public final class Store implements AutoCloseable {
       long cells = snap.cellCount();
       memStore.releaseSnapshot(snap);
       flushCount.increment();
-      flushCells.add(cells);
+      flushCells.add(written == null ? 0 : written.cellCount()); // what reached the file, not the snapshot
       if (written != null) {
         flushBytes.add(written.size());
       }

@@ -240,6 +240,20 @@ class EngineApiTest {
   }
 
   @Test
+  void flushCellsCountsWhatTheFlushWroteNotWhatItDropped() {
+    try (Bellows db = open()) {
+      createDefault(db); // family f keeps 3 versions
+      Table t = db.getTable("t");
+      for (long ts = 1; ts <= 5; ts++) {
+        t.put(new Put(b("r")).addColumn(F, Q, ts, b("v" + ts)));
+      }
+      db.flush("t");
+      assertThat(db.storeMetrics("t").get("f").get("flush.cells").longValue()).isEqualTo(3);
+      assertThat(Bytes.str(t.get(new Get(b("r"))).getValue(F, Q))).isEqualTo("v5");
+    }
+  }
+
+  @Test
   void metricsAreReadable() {
     try (Bellows db = open()) {
       createDefault(db);
