@@ -147,6 +147,16 @@ public final class Knobs {
       + " of random bytes, it wrote 21% fewer flush bytes and 16-40% fewer flush and compaction bytes than NONE, at"
       + " NONE's throughput on Zipf keys and 4-10% under it on uniform keys; ZSTD wrote half of NONE's bytes at 9-14%"
       + " less throughput (see BENCHMARKS.md).");
+  public static final Knob<CompactionCompression> COMPRESSION_COMPACT = Knob.ofEnum("COMPRESSION_COMPACT", FAMILY,
+      CompactionCompression.class, CompactionCompression.SAME, "Compression of sorted files written by compactions"
+      + " (HBase's attribute of the same name); SAME: the family's COMPRESSION. Flushes always use COMPRESSION.");
+  public static final Knob<CompactionCompression> COMPRESSION_COMPACT_MINOR = Knob.ofEnum("COMPRESSION_COMPACT_MINOR",
+      FAMILY, CompactionCompression.class, CompactionCompression.SAME, "Compression of sorted files written by minor"
+      + " compactions; SAME: COMPRESSION_COMPACT.");
+  public static final Knob<CompactionCompression> COMPRESSION_COMPACT_MAJOR = Knob.ofEnum("COMPRESSION_COMPACT_MAJOR",
+      FAMILY, CompactionCompression.class, CompactionCompression.SAME, "Compression of sorted files written by major"
+      + " compactions, which hold a store's oldest data in one file (ZSTD there is a common choice: measured in"
+      + " BENCHMARKS.md); SAME: COMPRESSION_COMPACT.");
   public static final Knob<BloomType> BLOOMFILTER = Knob.ofEnum("BLOOMFILTER", FAMILY, BloomType.class, BloomType.ROW,
       "Bloom filter of sorted files: by row, by row and column, or none.");
   public static final Knob<Double> BLOOMFILTER_ERROR_RATE = Knob.ofDouble("BLOOMFILTER_ERROR_RATE", FAMILY, 0.01,
@@ -201,7 +211,8 @@ public final class Knobs {
       KVCACHE_INITIAL_SIZE, KVCACHE_MAX_FRACTION, KVCACHE_POLICY, KVCACHE_PROMOTE_MIN_ACCESSES,
       KVCACHE_WEIGHT_FREQUENCY_EXPONENT, KVCACHE_WEIGHT_SIZE_EXPONENT,
       TABLE_DURABILITY, MEMSTORE_FLUSHSIZE, FLUSH_POLICY, MAX_FILESIZE,
-      VERSIONS, MIN_VERSIONS, TTL, FAMILY_DURABILITY, BLOCKSIZE, MIN_BLOCKSIZE, MAX_ENTRIES_PER_BLOCK, COMPRESSION, BLOOMFILTER, BLOOMFILTER_ERROR_RATE,
+      VERSIONS, MIN_VERSIONS, TTL, FAMILY_DURABILITY, BLOCKSIZE, MIN_BLOCKSIZE, MAX_ENTRIES_PER_BLOCK, COMPRESSION,
+      COMPRESSION_COMPACT, COMPRESSION_COMPACT_MINOR, COMPRESSION_COMPACT_MAJOR, BLOOMFILTER, BLOOMFILTER_ERROR_RATE,
       IN_MEMORY_COMPACTION, IN_MEMORY_FLUSH_FRACTION, PIPELINE_MAX_SEGMENTS, ADAPTIVE_THRESHOLD, SEGMENT_INDEX,
       ACTIVE_INDEX, MSLAB, SEGMENT_ROW_FILTER, BLOCKCACHE, IN_MEMORY, KVCACHE);
 

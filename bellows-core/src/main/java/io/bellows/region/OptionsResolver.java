@@ -7,6 +7,7 @@ import io.bellows.kvcache.BoundedCaches;
 import io.bellows.kvcache.KvCache;
 import io.bellows.kvcache.KvCachingBlockCache;
 import io.bellows.compaction.CompactionOptions;
+import io.bellows.config.Compression;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
 import io.bellows.memstore.MemStoreOptions;
@@ -33,8 +34,11 @@ public final class OptionsResolver {
 
   /** Everything a store of {@code family} in {@code table} needs. */
   public static StoreOptions store(EngineOptions engine, TableDescriptor table, ColumnFamilyDescriptor family) {
-    return new StoreOptions(table.flushSize(), memStore(family), sortedFiles(family), compaction(engine),
-        retention(family), cachePolicy(engine, family));
+    Compression flushed = family.get(Knobs.COMPRESSION);
+    Compression compacted = family.get(Knobs.COMPRESSION_COMPACT).or(flushed);
+    return new StoreOptions(table.flushSize(), memStore(family), sortedFiles(family),
+        family.get(Knobs.COMPRESSION_COMPACT_MINOR).or(compacted), family.get(Knobs.COMPRESSION_COMPACT_MAJOR).or(compacted),
+        compaction(engine), retention(family), cachePolicy(engine, family));
   }
 
   /** The family's {@code BLOCKCACHE} and {@code IN_MEMORY} with the engine's cache-on-write setting. */

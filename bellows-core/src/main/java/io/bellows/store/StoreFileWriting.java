@@ -34,6 +34,7 @@ final class StoreFileWriting {
     SortedFileOptions options = ctx.options().files().toBuilder()
         .expectedCellCount(Math.max(1, expectedCells))
         .majorCompaction(major)
+        .compression(ctx.options().compressionOf(flush, major))
         .build();
     SortedFileWriter writer = SortedFileWriter.create(ctx.fs(), tmp, options, ctx.clock());
     java.util.function.Consumer<io.bellows.sstable.Block> cacheOnWrite = flush ? caching.onFlushedBlock(fileId) : null;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.bellows.compaction.CompactionOptions;
 import io.bellows.config.ActiveIndexType;
 import io.bellows.config.BloomType;
+import io.bellows.config.CompactionCompression;
 import io.bellows.config.Compression;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
@@ -18,6 +19,7 @@ import io.bellows.schema.TableDescriptor;
 import io.bellows.sstable.SortedFileOptions;
 import io.bellows.store.StoreOptions;
 import io.bellows.wal.WalOptions;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Every knob read below the region reaches its options record, and the records' defaults are the knobs'. */
@@ -87,6 +89,27 @@ class OptionsResolverTest {
     assertThat(o.compaction()).isEqualTo(new CompactionOptions(4, 6, 2.5, 30));
     assertThat(o.blockingFiles()).isEqualTo(30);
     assertThat(o.cache()).isEqualTo(new io.bellows.cache.CachePolicy(false, true, true));
+  }
+
+  @Test
+  void compactionCompressionFallsBackFromMinorAndMajorToCompactToCompression() {
+    TableDescriptor t = TableDescriptor.builder("t").family("f").build();
+    EngineOptions e = EngineOptions.defaults();
+    StoreOptions unset = OptionsResolver.store(e, t, ColumnFamilyDescriptor.builder("f").compression(Compression.ZSTD).build());
+    assertThat(List.of(unset.compressionOf(true, false), unset.compressionOf(false, false), unset.compressionOf(false, true)))
+        .as("flush, minor, major").containsOnly(Compression.ZSTD);
+
+    StoreOptions compact = OptionsResolver.store(e, t, ColumnFamilyDescriptor.builder("f")
+        .set(Knobs.COMPRESSION_COMPACT, CompactionCompression.ZSTD).set(Knobs.COMPRESSION_COMPACT_MINOR, CompactionCompression.NONE)
+        .build());
+    assertThat(compact.compressionOf(true, false)).as("flush: COMPRESSION").isEqualTo(Compression.LZ4);
+    assertThat(compact.compressionOf(false, false)).as("minor: its own").isEqualTo(Compression.NONE);
+    assertThat(compact.compressionOf(false, true)).as("major: COMPRESSION_COMPACT").isEqualTo(Compression.ZSTD);
+
+    StoreOptions major = OptionsResolver.store(e, t, ColumnFamilyDescriptor.builder("f")
+        .set("compression_compact_major", "zstd").build());
+    assertThat(List.of(major.compressionOf(true, false), major.compressionOf(false, false), major.compressionOf(false, true)))
+        .containsExactly(Compression.LZ4, Compression.LZ4, Compression.ZSTD);
   }
 
   @Test

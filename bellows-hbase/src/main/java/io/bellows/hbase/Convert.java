@@ -3,6 +3,7 @@ package io.bellows.hbase;
 import io.bellows.cell.CellType;
 import io.bellows.cell.Cells;
 import io.bellows.config.BloomType;
+import io.bellows.config.CompactionCompression;
 import io.bellows.config.Compression;
 import io.bellows.config.Durability;
 import io.bellows.config.Knob;
@@ -31,6 +32,7 @@ import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.TableDescriptor;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.NavigableSet;
 import org.apache.hadoop.hbase.Cell;
@@ -303,6 +305,12 @@ final class Convert {
       b.ttlSeconds(f.getTimeToLive());
     }
     b.compression(compression(f.getCompressionType()));
+    for (Knob<CompactionCompression> k : COMPACTION_COMPRESSIONS) {
+      String v = f.getValue(k.name()); // HBase stores the algorithm's name; unset means "as COMPRESSION"
+      if (v != null) {
+        b.set(k, CompactionCompression.of(compression(Algorithm.valueOf(v.trim().toUpperCase(Locale.ROOT)))));
+      }
+    }
     switch (f.getBloomFilterType()) {
       case NONE: b.bloomType(BloomType.NONE); break;
       case ROW: b.bloomType(BloomType.ROW); break;
@@ -328,6 +336,10 @@ final class Convert {
    * sets them with {@code ColumnFamilyDescriptorBuilder.setValue(name, value)}.
    */
   private static final List<Knob<Integer>> PASSED_AS_VALUES = List.of(Knobs.MIN_BLOCKSIZE, Knobs.MAX_ENTRIES_PER_BLOCK);
+
+  /** HBase's family attributes of the same names (2.5 on), each falling back as in HBase. */
+  private static final List<Knob<CompactionCompression>> COMPACTION_COMPRESSIONS = List.of(Knobs.COMPRESSION_COMPACT,
+      Knobs.COMPRESSION_COMPACT_MINOR, Knobs.COMPRESSION_COMPACT_MAJOR);
 
   private static Compression compression(Algorithm a) {
     switch (a) {
@@ -357,6 +369,15 @@ final class Convert {
         if (f.explicitValues().containsKey(k)) {
           fb.setValue(k.name(), String.valueOf(f.get(k)));
         }
+      }
+      if (f.get(Knobs.COMPRESSION_COMPACT) != CompactionCompression.SAME) {
+        fb.setCompactionCompressionType(Algorithm.valueOf(f.get(Knobs.COMPRESSION_COMPACT).name()));
+      }
+      if (f.get(Knobs.COMPRESSION_COMPACT_MINOR) != CompactionCompression.SAME) {
+        fb.setMinorCompactionCompressionType(Algorithm.valueOf(f.get(Knobs.COMPRESSION_COMPACT_MINOR).name()));
+      }
+      if (f.get(Knobs.COMPRESSION_COMPACT_MAJOR) != CompactionCompression.SAME) {
+        fb.setMajorCompactionCompressionType(Algorithm.valueOf(f.get(Knobs.COMPRESSION_COMPACT_MAJOR).name()));
       }
       b.setColumnFamily(fb.build());
     }

@@ -499,6 +499,37 @@ class HBaseClientTest {
     assertThat(admin.getDescriptor(unset).getColumnFamily(F).getCompressionType()).isEqualTo(Compression.Algorithm.NONE);
   }
 
+  /** HBase's COMPRESSION_COMPACT_MAJOR and _MINOR reach Bellows' knobs of the same names and come back. */
+  @Test
+  void compactionCompressionsPassBothWays() throws IOException {
+    TableName n = TableName.valueOf("compaction_compression");
+    admin.createTable(TableDescriptorBuilder.newBuilder(n).setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(F)
+        .setCompressionType(Compression.Algorithm.LZ4).setMajorCompactionCompressionType(Compression.Algorithm.ZSTD)
+        .setMinorCompactionCompressionType(Compression.Algorithm.NONE).build()).build());
+    var f = admin.getDescriptor(n).getColumnFamily(F);
+    assertThat(f.getCompressionType()).isEqualTo(Compression.Algorithm.LZ4);
+    assertThat(f.getMajorCompactionCompressionType()).isEqualTo(Compression.Algorithm.ZSTD);
+    assertThat(f.getMinorCompactionCompressionType()).isEqualTo(Compression.Algorithm.NONE);
+    io.bellows.schema.ColumnFamilyDescriptor bellows = Convert.descriptor(admin.getDescriptor(n)).family("f");
+    assertThat(bellows.get(io.bellows.config.Knobs.COMPRESSION_COMPACT))
+        .isEqualTo(io.bellows.config.CompactionCompression.SAME);
+    assertThat(bellows.get(io.bellows.config.Knobs.COMPRESSION_COMPACT_MAJOR))
+        .isEqualTo(io.bellows.config.CompactionCompression.ZSTD);
+    assertThat(bellows.get(io.bellows.config.Knobs.COMPRESSION_COMPACT_MINOR))
+        .isEqualTo(io.bellows.config.CompactionCompression.NONE);
+
+    TableName unset = TableName.valueOf("compaction_compression_unset");
+    admin.createTable(TableDescriptorBuilder.newBuilder(unset).setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(F)
+        .setCompressionType(Compression.Algorithm.LZ4).build()).build());
+    var g = admin.getDescriptor(unset).getColumnFamily(F);
+    assertThat(g.getValue("COMPRESSION_COMPACT_MAJOR")).as("unset stays unset").isNull();
+    assertThat(g.getMajorCompactionCompressionType()).isEqualTo(Compression.Algorithm.LZ4);
+    assertThatThrownBy(() -> admin.createTable(TableDescriptorBuilder.newBuilder(TableName.valueOf("gz_major"))
+        .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(F)
+            .setMajorCompactionCompressionType(Compression.Algorithm.GZ).build()).build()))
+        .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("GZ");
+  }
+
   @Test
   void adminCreatesDescribesSplitsAndRefusesWhatItCannotDo() throws IOException {
     TableName n = TableName.valueOf("described");
