@@ -1,6 +1,7 @@
 package io.bellows.metamorphic;
 
 import io.bellows.config.BloomType;
+import io.bellows.config.CompactionCompression;
 import io.bellows.config.Compression;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.FlushPolicy;
@@ -20,7 +21,8 @@ import java.util.function.Consumer;
  * engine stores and finds data, never what a read returns.
  *
  * <p>The dimensions: the memory-store layout ({@link EngineConfigurations}: policy, active and
- * segment index, MSLAB, off-heap chunks), data block size, compression, Bloom filter type, block
+ * segment index, MSLAB, off-heap chunks), data block size, compression (a compressed one has its
+ * compactions write the other two codecs), Bloom filter type, block
  * cache (L1 off, small, default; L2 behind or alone; cache-on-write; BLOCKCACHE off), regions (one,
  * pre-split, splitting by size in the background), Accordion's in-memory flush threshold and
  * pipeline length, the flush size and the flush policy.
@@ -150,6 +152,12 @@ record Configuration(String name, EngineConfigurations layout, int blockSize, Co
         .set(Knobs.PIPELINE_MAX_SEGMENTS, inMemory.segments);
     if (cache == Cache.BLOCKCACHE_OFF) {
       f.set(Knobs.BLOCKCACHE, false);
+    }
+    if (compression != Compression.NONE) {
+      // Compactions write the other two codecs, so stores mix three codecs (the reference keeps NONE).
+      Compression[] all = Compression.values();
+      f.set(Knobs.COMPRESSION_COMPACT_MINOR, CompactionCompression.of(all[(compression.ordinal() + 1) % all.length]))
+          .set(Knobs.COMPRESSION_COMPACT_MAJOR, CompactionCompression.of(all[(compression.ordinal() + 2) % all.length]));
     }
     return f;
   }
