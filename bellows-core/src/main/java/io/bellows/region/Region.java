@@ -980,8 +980,11 @@ public final class Region implements AutoCloseable {
             wholeRegion |= wantsFlush(s);
           }
         }
+        // Under the write lock every sequence id assigned so far is in the memory stores (or was
+        // dropped there as redundant): each snapshot covers the region's edits up to this one.
+        long upTo = services.sequence().get();
         for (Store s : stores.values()) {
-          if ((wholeRegion || wantsFlush(s)) && s.prepareFlush()) {
+          if ((wholeRegion || wantsFlush(s)) && s.prepareFlush(upTo)) {
             prepared.add(s);
           }
         }

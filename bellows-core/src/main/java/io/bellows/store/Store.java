@@ -95,6 +95,8 @@ public final class Store implements AutoCloseable {
   private final ExploringCompactionPolicy compactionPolicy;
   private final ReentrantLock compactionLock = new ReentrantLock();
   private FlushSnapshot pendingSnapshot; // guarded by flushLock
+  /** The sequence id every edit of the pending snapshot's store is covered up to; guarded by flushLock. */
+  private long pendingSnapshotUpTo;
   private volatile boolean closed;
   /** The rows this store serves, [start, end), an empty key unbounded: compactions keep only them. */
   private volatile byte[] rangeStart = io.bellows.util.Bytes.EMPTY;
@@ -431,10 +433,15 @@ public final class Store implements AutoCloseable {
 
   /**
    * Freezes the memory store for a disk flush. The region calls this while no mutation is between
-   * sequence-id assignment and memory-store insertion, so the snapshot holds every edit up to its
-   * largest sequence id. Returns false if there is nothing to flush.
+   * sequence-id assignment and memory-store insertion, with {@code upTo} the highest sequence id
+   * assigned so far: every edit of this store up to it is then in the snapshot, or was dropped
+   * from memory as redundant (an in-memory compaction drops masked and surplus cells, whose
+   * sequence ids the snapshot no longer shows). The flush records {@code upTo} as flushed, so that
+   * replaying the WAL after a crash never brings such a dropped cell back — after a major
+   * compaction has removed what masked it, it would be visible again. Returns false if there is
+   * nothing to flush.
    */
-  public boolean prepareFlush() {
+  public boolean prepareFlush(long upTo) {
     flushLock.lock();
     try {
       if (pendingSnapshot == null) {
@@ -444,6 +451,7 @@ public final class Store implements AutoCloseable {
           return false;
         }
         pendingSnapshot = s;
+        pendingSnapshotUpTo = Math.max(upTo, s.maxSeqId());
       }
       return true;
     } finally {
@@ -472,7 +480,7 @@ public final class Store implements AutoCloseable {
       try (CellScanner in = snap.scanner()) {
         written = StoreFileWriting.write(dir, fileId, ctx, in, filter, snap.cellCount(), false, caching, blockWrapper, true);
       }
-      long flushedUpTo = Math.max(flushedSeqId(), snap.maxSeqId());
+      long flushedUpTo = Math.max(flushedSeqId(), pendingSnapshotUpTo);
       commit(written == null ? List.of() : List.of(written), List.of(), flushedUpTo);
       pendingSnapshot = null;
       long cells = snap.cellCount();

@@ -45,7 +45,7 @@ class MajorCompactionWaitTest {
         Cell c = Cells.put(Bytes.of("r" + file), Bytes.of("f"), Bytes.of("q"), 10, Bytes.of("v"));
         c.setSeqId(seq++);
         store.add(c);
-        assertThat(store.prepareFlush()).isTrue();
+        assertThat(store.prepareFlush(0)).isTrue();
         store.flush();
       }
       assertThat(store.fileCount()).isEqualTo(2);

@@ -67,7 +67,7 @@ class StoreFileNumberTest {
     Cell c = Cells.put(Bytes.of("r" + seq), Bytes.of(family), Bytes.of("q"), 10, Bytes.of("v"));
     c.setSeqId(seq++);
     store.add(c);
-    assertThat(store.prepareFlush()).isTrue();
+    assertThat(store.prepareFlush(0)).isTrue();
     store.flush();
   }
 
