@@ -151,8 +151,7 @@ public final class Knobs {
       CompactionCompression.class, CompactionCompression.SAME, "Compression of sorted files written by compactions"
       + " (HBase's attribute of the same name); SAME: the family's COMPRESSION. Flushes always use COMPRESSION. Measured"
       + " with ZSTD in the 8M-row write suite: 25-41% fewer flush and compaction bytes, throughput -5% to +4%, but"
-      + " minor compaction selection compares on-disk sizes, and with half-size ZSTD files it compacted less and left"
-      + " 19-28 files against 8-19 (BENCHMARKS.md).");
+      + " fewer compactions finished and 19-28 files were left against 8-19 (BENCHMARKS.md).");
   public static final Knob<CompactionCompression> COMPRESSION_COMPACT_MINOR = Knob.ofEnum("COMPRESSION_COMPACT_MINOR",
       FAMILY, CompactionCompression.class, CompactionCompression.SAME, "Compression of sorted files written by minor"
       + " compactions; SAME: COMPRESSION_COMPACT.");
