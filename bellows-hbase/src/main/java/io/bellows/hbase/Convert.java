@@ -289,6 +289,15 @@ final class Convert {
     if (d.getDurability() != org.apache.hadoop.hbase.client.Durability.USE_DEFAULT) {
       b.durability(durability(d.getDurability()));
     }
+    if (d.isReadOnly()) {
+      throw new UnsupportedOperationException("READONLY tables are not supported by Bellows");
+    }
+    if (d.getMemStoreFlushSize() > 0) { // -1: unset
+      b.flushSize(d.getMemStoreFlushSize());
+    }
+    if (d.getMaxFileSize() > 0) {
+      b.set(Knobs.MAX_FILESIZE, d.getMaxFileSize());
+    }
     for (org.apache.hadoop.hbase.client.ColumnFamilyDescriptor f : d.getColumnFamilies()) {
       b.family(family(f));
     }
@@ -298,6 +307,16 @@ final class Convert {
   private static ColumnFamilyDescriptor family(org.apache.hadoop.hbase.client.ColumnFamilyDescriptor f) {
     if (f.getKeepDeletedCells() != KeepDeletedCells.FALSE) {
       throw new UnsupportedOperationException("KEEP_DELETED_CELLS is not supported by Bellows");
+    }
+    // What changes what reads return, or how data is protected, is refused; HBase's storage and
+    // caching hints for its own file format and HDFS (DATA_BLOCK_ENCODING, CACHE_*_ON_WRITE, MOB,
+    // REPLICATION_SCOPE, ...) are accepted and have no effect (README).
+    if (f.isNewVersionBehavior()) {
+      throw new UnsupportedOperationException("NEW_VERSION_BEHAVIOR is not supported by Bellows");
+    }
+    if (f.getEncryptionType() != null) {
+      throw new UnsupportedOperationException("ENCRYPTION is not supported by Bellows: the family would be stored"
+          + " unencrypted");
     }
     ColumnFamilyDescriptor.Builder b = ColumnFamilyDescriptor.builder(f.getNameAsString())
         .maxVersions(f.getMaxVersions()).minVersions(f.getMinVersions()).blockSize(f.getBlocksize());
@@ -354,6 +373,12 @@ final class Convert {
     TableDescriptorBuilder b = TableDescriptorBuilder.newBuilder(TableName.valueOf(d.name()));
     if (d.durability() != Durability.USE_DEFAULT) {
       b.setDurability(org.apache.hadoop.hbase.client.Durability.valueOf(d.durability().name()));
+    }
+    if (d.explicitValues().containsKey(Knobs.MEMSTORE_FLUSHSIZE)) {
+      b.setMemStoreFlushSize(d.flushSize());
+    }
+    if (d.explicitValues().containsKey(Knobs.MAX_FILESIZE)) {
+      b.setMaxFileSize(d.get(Knobs.MAX_FILESIZE));
     }
     for (ColumnFamilyDescriptor f : d.families()) {
       ColumnFamilyDescriptorBuilder fb = ColumnFamilyDescriptorBuilder.newBuilder(f.nameBytes())

@@ -530,6 +530,39 @@ class HBaseClientTest {
         .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("GZ");
   }
 
+  /**
+   * Table sizes Bellows has pass both ways; what would change what reads return or how data is
+   * protected is refused; HBase's storage hints are accepted without effect.
+   */
+  @Test
+  void tableAndFamilyAttributesAreAppliedRefusedOrAcceptedAsDocumented() throws IOException {
+    TableName n = TableName.valueOf("attributes");
+    admin.createTable(TableDescriptorBuilder.newBuilder(n).setMemStoreFlushSize(2L << 20).setMaxFileSize(1L << 30)
+        .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(F)
+            .setDataBlockEncoding(org.apache.hadoop.hbase.io.encoding.DataBlockEncoding.FAST_DIFF)
+            .setCacheDataOnWrite(true).setScope(1).build()).build());
+    TableDescriptor d = admin.getDescriptor(n);
+    assertThat(d.getMemStoreFlushSize()).isEqualTo(2L << 20);
+    assertThat(d.getMaxFileSize()).isEqualTo(1L << 30);
+    io.bellows.schema.TableDescriptor bellows = Convert.descriptor(d);
+    assertThat(bellows.flushSize()).isEqualTo(2L << 20);
+    assertThat(bellows.get(io.bellows.config.Knobs.MAX_FILESIZE)).isEqualTo(1L << 30);
+    Table t = conn.getTable(n);
+    t.put(put("r", F, "q", 1, "v"));
+    assertThat(Bytes.toString(t.get(new Get(Bytes.toBytes("r"))).getValue(F, Bytes.toBytes("q")))).isEqualTo("v");
+
+    assertThatThrownBy(() -> admin.createTable(TableDescriptorBuilder.newBuilder(TableName.valueOf("read_only"))
+        .setReadOnly(true).setColumnFamily(ColumnFamilyDescriptorBuilder.of(F)).build()))
+        .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("READONLY");
+    assertThatThrownBy(() -> admin.createTable(TableDescriptorBuilder.newBuilder(TableName.valueOf("new_versions"))
+        .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(F).setNewVersionBehavior(true).build()).build()))
+        .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("NEW_VERSION_BEHAVIOR");
+    assertThatThrownBy(() -> admin.createTable(TableDescriptorBuilder.newBuilder(TableName.valueOf("encrypted"))
+        .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(F).setEncryptionType("AES").build()).build()))
+        .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("ENCRYPTION");
+    assertThat(admin.tableExists(TableName.valueOf("encrypted"))).isFalse();
+  }
+
   @Test
   void adminCreatesDescribesSplitsAndRefusesWhatItCannotDo() throws IOException {
     TableName n = TableName.valueOf("described");
