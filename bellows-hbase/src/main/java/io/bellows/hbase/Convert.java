@@ -395,14 +395,10 @@ final class Convert {
           fb.setValue(k.name(), String.valueOf(f.get(k)));
         }
       }
-      if (f.get(Knobs.COMPRESSION_COMPACT) != CompactionCompression.SAME) {
-        fb.setCompactionCompressionType(Algorithm.valueOf(f.get(Knobs.COMPRESSION_COMPACT).name()));
-      }
-      if (f.get(Knobs.COMPRESSION_COMPACT_MINOR) != CompactionCompression.SAME) {
-        fb.setMinorCompactionCompressionType(Algorithm.valueOf(f.get(Knobs.COMPRESSION_COMPACT_MINOR).name()));
-      }
-      if (f.get(Knobs.COMPRESSION_COMPACT_MAJOR) != CompactionCompression.SAME) {
-        fb.setMajorCompactionCompressionType(Algorithm.valueOf(f.get(Knobs.COMPRESSION_COMPACT_MAJOR).name()));
+      for (Knob<CompactionCompression> k : COMPACTION_COMPRESSIONS) {
+        if (f.get(k) != CompactionCompression.SAME) {
+          fb.setValue(k.name(), f.get(k).name()); // the key and value HBase's typed setters write
+        }
       }
       b.setColumnFamily(fb.build());
     }
