@@ -8,6 +8,7 @@ import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
 import io.bellows.config.Durability;
 import io.bellows.schema.TableDescriptor;
+import io.bellows.util.EventListener;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -47,6 +48,11 @@ final class EngineRun {
   private EngineRun() {}
 
   static EngineRunResult run(StoreConfig config, EngineWorkload w) {
+    return run(config, w, IoLog.NONE);
+  }
+
+  /** A run whose flushes and compactions are also recorded one by one in {@code io}. */
+  static EngineRunResult run(StoreConfig config, EngineWorkload w, IoLog io) {
     Path dir;
     try {
       Files.createDirectories(w.baseDir());
@@ -60,7 +66,11 @@ final class EngineRun {
       t.setDaemon(true);
       return t;
     });
-    try (Bellows db = Bellows.open(dir, engineOptions(config, w.engineSettings()))) {
+    EngineOptions options = engineOptions(config, w.engineSettings());
+    if (io.enabled()) {
+      options = options.toBuilder().eventListener(ioListener(io)).build();
+    }
+    try (Bellows db = Bellows.open(dir, options)) {
       db.createTable(TableDescriptor.builder(TABLE)
           .durability(w.durability())
           .flushSize(config.flushSize())
@@ -130,6 +140,22 @@ final class EngineRun {
       pool.shutdownNow();
       deleteRecursively(dir);
     }
+  }
+
+  /** Forwards the engine's flush and compaction ends to {@code io}. */
+  private static EventListener ioListener(IoLog io) {
+    return new EventListener() {
+      @Override
+      public void flushEnd(FlushInfo f) {
+        io.flush(f.memStoreBytes(), f.cells(), f.fileBytes(), -1, f.duration().toMillis());
+      }
+
+      @Override
+      public void compactionEnd(CompactionInfo c) {
+        io.compaction(c.inputFiles(), c.inputBytes(), c.inputCells(), c.outputBytes(), c.outputCells(),
+            c.duration().toMillis());
+      }
+    };
   }
 
   static EngineOptions engineOptions(StoreConfig config, Map<String, String> settings) {

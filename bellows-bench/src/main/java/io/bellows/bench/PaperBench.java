@@ -46,12 +46,12 @@ public final class PaperBench {
 
   private static final Set<String> OPTIONS = Set.of("scale", "out", "keys", "configs", "seed", "regions", "rows",
       "key-space", "writers", "batch", "flush-mib", "dir", "jvm", "sweep", "workload", "progress-ms", "readers", "ops",
-      "rounds");
+      "rounds", "io-log");
 
   /** Everything an invocation needs, parsed from the options. */
   record Plan(PaperWorkload workload, List<PaperKeys> keys, List<PaperConfig> configs, long rows, long keySpace,
       int writers, int batch, long flushSize, int regions, long seed, Path out, Path dir, List<String> jvmFlags,
-      long progressMillis, int readers, long ops, int rounds) {
+      long progressMillis, int readers, long ops, int rounds, Path ioLog) {
 
     static Plan parse(String[] argv) {
       Args a = new Args(argv, OPTIONS);
@@ -79,7 +79,8 @@ public final class PaperBench {
           Path.of(a.get("dir", System.getProperty("java.io.tmpdir"))),
           Arrays.stream(a.get("jvm", DEFAULT_JVM).trim().split("\\s+")).filter(s -> !s.isEmpty()).toList(),
           a.getLong("progress-ms", 10_000), (int) a.getLong("readers", 1),
-          Math.max(writers, (long) (a.getLong("ops", OPS) * scale)), rounds(a));
+          Math.max(writers, (long) (a.getLong("ops", OPS) * scale)), rounds(a),
+          a.get("io-log", "").isBlank() ? null : Path.of(a.get("io-log", "")));
     }
 
     private static int rounds(Args a) {
@@ -106,12 +107,23 @@ public final class PaperBench {
       };
     }
 
-    List<String> childArgs(PaperConfig config, PaperKeys k) {
-      return List.of("--config", config.spec(), "--keys", k.label, "--rows", Long.toString(rows), "--key-space",
-          Long.toString(keySpace), "--writers", Integer.toString(writers), "--batch", Integer.toString(batch),
-          "--flush-mib", Double.toString(flushSize / 1048576.0), "--regions", Integer.toString(regions), "--seed",
-          Long.toString(seed), "--dir", dir.toString(), "--progress-ms", Long.toString(progressMillis), "--workload",
-          workload.label, "--readers", Integer.toString(readers), "--ops", Long.toString(ops));
+    List<String> childArgs(PaperConfig config, PaperKeys k, int round) {
+      List<String> args = new ArrayList<>(List.of("--config", config.spec(), "--keys", k.label, "--rows",
+          Long.toString(rows), "--key-space", Long.toString(keySpace), "--writers", Integer.toString(writers),
+          "--batch", Integer.toString(batch), "--flush-mib", Double.toString(flushSize / 1048576.0), "--regions",
+          Integer.toString(regions), "--seed", Long.toString(seed), "--dir", dir.toString(), "--progress-ms",
+          Long.toString(progressMillis), "--workload", workload.label, "--readers", Integer.toString(readers),
+          "--ops", Long.toString(ops)));
+      if (ioLog != null) {
+        args.addAll(List.of("--io-log", ioLogFile(config, k, round).toString()));
+      }
+      return args;
+    }
+
+    /** The I/O log of one run: {@code <keys>-<configuration>-r<round>.csv}, the name made file-safe. */
+    Path ioLogFile(PaperConfig config, PaperKeys k, int round) {
+      String name = k.label + "-" + config.spec().replaceAll("[^A-Za-z0-9._-]", "_") + "-r" + (round + 1) + ".csv";
+      return ioLog.resolve(name);
     }
 
     List<String> configLabels() {
@@ -161,7 +173,7 @@ public final class PaperBench {
           done++;
           PaperResult r;
           try {
-            r = ChildJvm.run(ChildJvm.command(plan.jvmFlags(), plan.childArgs(c, k)), progress::report);
+            r = ChildJvm.run(ChildJvm.command(plan.jvmFlags(), plan.childArgs(c, k, round)), progress::report);
           } catch (RuntimeException e) {
             failed++;
             out.println(tag + ": FAILED: " + e.getMessage());
@@ -233,6 +245,9 @@ public final class PaperBench {
       } else if (!c.familyKnobs().isEmpty()) {
         sb.append("* ").append(c.spec()).append(": ").append(c.familyKnobs()).append('\n');
       }
+    }
+    if (plan.ioLog() != null) {
+      sb.append("* every flush and compaction of each write run logged in ").append(plan.ioLog()).append('\n');
     }
     sb.append("* each run in a fresh JVM: ").append(ChildJvm.javaExecutable()).append(' ')
         .append(String.join(" ", plan.jvmFlags())).append('\n');

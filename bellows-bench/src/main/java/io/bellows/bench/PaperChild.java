@@ -19,7 +19,7 @@ import java.util.Set;
 public final class PaperChild {
   static final String PROGRESS_PREFIX = "PAPER-PROGRESS ";
   private static final Set<String> OPTIONS = Set.of("config", "keys", "rows", "key-space", "writers", "batch",
-      "flush-mib", "regions", "seed", "dir", "progress-ms", "workload", "readers", "ops");
+      "flush-mib", "regions", "seed", "dir", "progress-ms", "workload", "readers", "ops", "io-log");
 
   private PaperChild() {}
 
@@ -46,8 +46,11 @@ public final class PaperChild {
         Durability.ASYNC_WAL, (int) a.getLong("regions", 1), Map.of());
     Thread progress = progressReporter(a.getLong("progress-ms", 5000));
     progress.start();
+    String ioLog = a.get("io-log", "");
+    IoLog io = ioLog.isEmpty() ? IoLog.NONE : new IoLog(Path.of(ioLog));
     PaperResult r = run(config, keys, PaperWorkload.parse(a.get("workload", "write")), w, flushSize,
-        (int) a.getLong("readers", 1), a.getLong("ops", 100_000));
+        (int) a.getLong("readers", 1), a.getLong("ops", 100_000), io);
+    io.write();
     progress.interrupt();
     System.out.println(PaperResult.LINE_PREFIX + r.toJson());
     System.out.flush();
@@ -55,10 +58,11 @@ public final class PaperChild {
 
   /**
    * Runs one configuration in this JVM and measures it; CPU time and peak heap cover the whole run
-   * (for the mixed workloads, the load too).
+   * (for the mixed workloads, the load too). The write workload's flushes and compactions are also
+   * recorded in {@code io}.
    */
   static PaperResult run(PaperConfig config, PaperKeys keys, PaperWorkload workload, EngineWorkload w, long flushSize,
-      int readers, long ops) {
+      int readers, long ops, IoLog io) {
     for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
       pool.resetPeakUsage();
     }
@@ -69,8 +73,8 @@ public final class PaperChild {
     }
     BenchClients.expect(w.rows());
     EngineRunResult e = config.isRocksDb()
-        ? RocksDbRun.run(config.peer(), config.peerCompression(), w, flushSize)
-        : EngineRun.run(config.storeConfig(flushSize), w);
+        ? RocksDbRun.run(config.peer(), config.peerCompression(), w, flushSize, io)
+        : EngineRun.run(config.storeConfig(flushSize), w, io);
     long cpuMillis = (processCpuNanos() - cpu0) / 1_000_000;
     return new PaperResult(config.spec(), keys.label, config.isRocksDb() ? "rocksdb" : "bellows", w.rows(),
         e.writeNanos(), e.flushes(), e.compactions(), e.flushBytes(), e.compactionBytes(), e.walBytes(),

@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 import org.rocksdb.AbstractEventListener;
 import org.rocksdb.CompactionJobInfo;
+import org.rocksdb.CompactionJobStats;
 import org.rocksdb.CompressionType;
 import org.rocksdb.FlushJobInfo;
 import org.rocksdb.Options;
@@ -25,6 +26,7 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Statistics;
+import org.rocksdb.TableProperties;
 import org.rocksdb.TickerType;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
@@ -127,6 +129,11 @@ final class RocksDbRun {
 
   /** Runs the write workload on a fresh RocksDB; {@code compression}, unless null, overrides the setup's. */
   static EngineRunResult run(Setup setup, Compression compression, EngineWorkload w, long flushSize) {
+    return run(setup, compression, w, flushSize, IoLog.NONE);
+  }
+
+  /** A run whose flushes and compactions are also recorded one by one in {@code io}. */
+  static EngineRunResult run(Setup setup, Compression compression, EngineWorkload w, long flushSize, IoLog io) {
     Path dir;
     try {
       Files.createDirectories(w.baseDir());
@@ -146,11 +153,21 @@ final class RocksDbRun {
       @Override
       public void onFlushCompleted(RocksDB db, FlushJobInfo info) {
         flushes.incrementAndGet();
+        if (io.enabled()) {
+          TableProperties t = info.getTableProperties();
+          io.flush(t.getRawKeySize() + t.getRawValueSize(), t.getNumEntries(), fileSize(info.getFilePath()),
+              t.getNumEntries(), -1);
+        }
       }
 
       @Override
       public void onCompactionCompleted(RocksDB db, CompactionJobInfo info) {
         compactions.incrementAndGet();
+        if (io.enabled()) {
+          CompactionJobStats s = info.stats();
+          io.compaction(info.inputFiles().size(), s.totalInputBytes(), s.numInputRecords(), s.totalOutputBytes(),
+              s.numOutputRecords(), s.elapsedMicros() / 1000);
+        }
       }
     };
     try (Statistics stats = new Statistics();
@@ -260,5 +277,14 @@ final class RocksDbRun {
 
   static boolean startsWith(byte[] key, byte[] prefix) {
     return key.length >= prefix.length && java.util.Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
+  }
+
+  /** A new file's size, or -1 if it is gone already (compacted away before the callback ran). */
+  private static long fileSize(String path) {
+    try {
+      return Files.size(Path.of(path));
+    } catch (IOException e) {
+      return -1;
+    }
   }
 }

@@ -33,7 +33,7 @@ class PaperBenchTest {
     int exit = PaperBench.run(new String[] {"--scale", "0.002", "--configs", "NONE,ADAPTIVE:R=0.2,rocksdb",
         "--keys", "zipf,uniform", "--flush-mib", "0.25", "--seed", Long.toString(SEED), "--out", out.toString(),
         "--dir", tmp.resolve("data").toString(), "--jvm", "-Xms128m -Xmx256m -XX:+UseSerialGC",
-        "--progress-ms", "200"}, new PrintWriter(buf, true));
+        "--progress-ms", "200", "--io-log", tmp.resolve("io").toString()}, new PrintWriter(buf, true));
     String printed = buf.toString();
     System.out.println(printed);
     assertThat(exit).isZero();
@@ -76,6 +76,8 @@ class PaperBenchTest {
           assertThat(flushed + dropped).as("cells flushed and dropped").isLessThanOrEqualTo(4 * 10_000L);
         }
       }
+      assertIoLogMatches(tmp.resolve("io").resolve(col.apply("keys") + "-"
+          + col.apply("config").replace(':', '_').replace('=', '_') + "-r1.csv"), col);
     }
 
     for (String png : List.of(PaperCharts.THROUGHPUT, PaperCharts.gcFileName("zipf"),
@@ -86,6 +88,33 @@ class PaperBenchTest {
     }
     try (Stream<Path> left = Files.list(tmp.resolve("data"))) {
       assertThat(left).as("every run deletes its data").isEmpty();
+    }
+  }
+
+  /** A run's I/O log has one line per flush of the run, and its flushes wrote the bytes Table 2 counts. */
+  private static void assertIoLogMatches(Path log, java.util.function.Function<String, String> run)
+      throws IOException {
+    List<String> lines = Files.readAllLines(log);
+    assertThat(lines.get(0)).isEqualTo(IoLog.HEADER);
+    long flushes = 0;
+    long flushBytes = 0;
+    long compactions = 0;
+    for (String line : lines.subList(1, lines.size())) {
+      String[] f = line.split(",");
+      assertThat(f).as(line).hasSize(8);
+      if (f[1].equals("flush")) {
+        flushes++;
+        flushBytes += Long.parseLong(f[5]);
+      } else {
+        assertThat(f[1]).isEqualTo("compaction");
+        assertThat(Long.parseLong(f[2])).as("files a compaction merged").isGreaterThanOrEqualTo(2);
+        compactions++;
+      }
+    }
+    assertThat(flushes).as(log + ": flushes").isEqualTo(Long.parseLong(run.apply("flushes")));
+    assertThat(compactions).as(log + ": compactions").isGreaterThanOrEqualTo(Long.parseLong(run.apply("compactions")));
+    if (!run.apply("store").equals("rocksdb")) {
+      assertThat(flushBytes).as(log + ": flush bytes").isEqualTo(Long.parseLong(run.apply("flushBytes")));
     }
   }
 

@@ -48,6 +48,8 @@ final class BenchSubcommand implements Runnable {
           "  --seed N            seed of keys and values (default 42), the same for every run",
           "  --regions N         pre-split the table (default: the paper's 10M rows per region, at least 1)",
           "  --flush-mib M       Bellows' flush size (default 64); RocksDB tuned gets 4 write buffers of it",
+          "  --io-log DIR        write-only runs: one CSV per run in DIR with every flush and compaction (files,"
+              + " bytes and cells in and out), to see where the bytes written go",
           "  --rows N --key-space N --writers N --batch N --dir DIR --progress-ms MS",
           "  --jvm \"FLAGS\"       flags of each child JVM (default -Xms2g -Xmx2g -XX:+UseG1GC"
               + " -XX:MaxDirectMemorySize=2g -XX:+AlwaysPreTouch)"},
