@@ -206,6 +206,40 @@ class PaperBenchTest {
     assertThat(Files.readString(out.resolve("report.md"))).contains("| NONE | - | - |");
   }
 
+  /**
+   * The documented smoke version, exactly as a user runs it ({@code bench paper --scale 0.05}: every
+   * configuration of the suite, both key distributions, the default JVM flags): it completes and its
+   * outputs are well formed. About a minute on two cores; no figure is checked.
+   */
+  @Test
+  void theSmokeVersionOfTheWholeSuiteCompletes() throws IOException {
+    Path out = tmp.resolve("smoke");
+    StringWriter buf = new StringWriter();
+    int exit = PaperBench.run(new String[] {"--scale", "0.05", "--out", out.toString(), "--dir",
+        tmp.resolve("smoke-data").toString()}, new PrintWriter(buf, true));
+    String printed = buf.toString();
+    assertThat(exit).as(printed).isZero();
+    List<String> suite = PaperConfig.parseList(PaperConfig.DEFAULT_SUITE).stream().map(PaperConfig::spec).toList();
+    assertThat(suite).hasSizeGreaterThan(4);
+    String md = Files.readString(out.resolve("report.md"));
+    for (String keys : List.of("zipf", "uniform")) {
+      assertThat(md).contains("## Table 2: flushes, compactions and bytes written — " + keys + " keys");
+    }
+    for (String config : suite) {
+      assertThat(md).as(config).containsPattern("\\| " + config.replace(".", "\\.")
+          + " \\| [0-9,]+ \\| [0-9.]+ \\| [0-9.]+ \\|");
+    }
+    List<String> csv = Files.readAllLines(out.resolve("runs.csv"));
+    assertThat(csv).as("a line per run").hasSize(1 + 2 * suite.size());
+    for (String line : csv.subList(1, csv.size())) {
+      assertThat(line).as("rows of a run at scale 0.05").contains(",250000,");
+    }
+    for (String png : List.of(PaperCharts.THROUGHPUT, PaperCharts.gcFileName("zipf"),
+        PaperCharts.gcFileName("uniform"))) {
+      assertThat(ImageIO.read(out.resolve(png).toFile())).as(png).isNotNull();
+    }
+  }
+
   @Test
   void badOptionsExitWithUsageCode() {
     StringWriter buf = new StringWriter();
