@@ -39,7 +39,7 @@ record EngineRunResult(
   }
 
   double cellsPerSecond() {
-    return rowsPerSecond() * PaperRows.CELLS_PER_ROW;
+    return rowsPerSecond() * workload.shape().fields();
   }
 
   /** Bytes written to sorted files (flushes + compactions) per byte of user data; the WAL is excluded. */

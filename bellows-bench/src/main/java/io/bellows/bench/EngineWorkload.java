@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * What one engine benchmark run writes and reads, apart from the memory-store configuration:
- * {@code rows} puts of the paper's 4-cell rows from {@code writers} threads with keys drawn from
+ * {@code rows} puts of rows of {@code shape} (the paper's 4 × 25 B unless said otherwise) from {@code writers} threads with keys drawn from
  * {@code keys} over {@code keySpace} rows, then {@code gets} gets of rows that were written, from
  * as many threads. Each run opens a fresh engine in a new directory under {@code baseDir}. Immutable.
  *
@@ -23,9 +23,11 @@ import java.util.Map;
  * @param durability the table's durability
  * @param regions regions the table is pre-split into, evenly over the row-id space (1: no split)
  * @param engineSettings engine knobs set by name for the run (e.g. {@code bellows.compaction.threads})
+ * @param shape the columns of every row put
  */
 record EngineWorkload(KeyDistribution keys, long keySpace, long rows, int writers, long gets, long seed,
-    Path baseDir, int batch, Durability durability, int regions, Map<String, String> engineSettings) {
+    Path baseDir, int batch, Durability durability, int regions, Map<String, String> engineSettings,
+    RowShape shape) {
   /**
    * Default flush size of the engine benchmarks, in MiB: RocksDB's default write buffer, so that
    * RocksDB tuned ({@link RocksDbRun}) keeps its 64 MiB buffers and both stores get the same memory
@@ -38,6 +40,7 @@ record EngineWorkload(KeyDistribution keys, long keySpace, long rows, int writer
       throw new IllegalArgumentException("regions must be at least 1: " + regions);
     }
     engineSettings = Map.copyOf(engineSettings);
+    java.util.Objects.requireNonNull(shape, "shape");
     if (batch < 1) {
       throw new IllegalArgumentException("batch must be at least 1: " + batch);
     }
@@ -53,7 +56,7 @@ record EngineWorkload(KeyDistribution keys, long keySpace, long rows, int writer
   /** The same workload with another number of rows (for the warm-up). */
   EngineWorkload withRows(long n) {
     return new EngineWorkload(keys, keySpace, n, writers, gets, seed, baseDir, batch, durability, regions,
-        engineSettings);
+        engineSettings, shape);
   }
 
   /**
@@ -70,8 +73,13 @@ record EngineWorkload(KeyDistribution keys, long keySpace, long rows, int writer
     return out;
   }
 
-  /** Bytes of user data the puts carry: their serialized cells (76 bytes each, 4 per row). */
+  /** Bytes of user data the puts carry: their serialized cells (the paper's rows: 4 × 76 bytes). */
   long userBytes() {
-    return rows * PaperRows.CELLS_PER_ROW * (long) PaperRows.cellLength();
+    return rows * shape.rowBytes();
+  }
+
+  /** Puts of {@code rows} rows of this workload's shape, seeded {@code seed}. */
+  PaperPuts puts(long seed) {
+    return new PaperPuts(seed, shape);
   }
 }

@@ -97,7 +97,7 @@ public final class EngineWrites {
 
     EngineWorkload workload(KeyDistribution dist) {
       return new EngineWorkload(dist, keySpace, rows, writers, gets, seed, dir, batch, durability, regions,
-          engineSettings);
+          engineSettings, RowShape.PAPER);
     }
 
     StoreConfig config(MemStorePolicy p) {

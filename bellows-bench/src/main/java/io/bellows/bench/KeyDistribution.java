@@ -29,7 +29,31 @@ public enum KeyDistribution {
     public KeyChooser chooser(long keySpace, long seed) {
       return new UniqueKeys(seed);
     }
+  },
+  /**
+   * YCSB's "latest": 5% of puts insert a new row, the others update recent rows, the newest the
+   * most often ({@link LatestKeys}); {@code keySpace} rows exist at the start.
+   */
+  LATEST {
+    @Override
+    public KeyChooser chooser(long keySpace, long seed) {
+      return new LatestKeys(keySpace, seed, 0, 1);
+    }
+
+    @Override
+    public KeyChooser chooser(long keySpace, long seed, int writer, int writers) {
+      return new LatestKeys(keySpace, seed, writer, writers);
+    }
   };
 
+  /** A chooser for a run with a single writer. */
   public abstract KeyChooser chooser(long keySpace, long seed);
+
+  /**
+   * The chooser of writer {@code writer} of {@code writers}: the same as {@link #chooser(long, long)}
+   * unless the distribution's writers must share out new rows (LATEST).
+   */
+  public KeyChooser chooser(long keySpace, long seed, int writer, int writers) {
+    return chooser(keySpace, seed);
+  }
 }

@@ -19,7 +19,7 @@ import java.util.Set;
  * with RocksDB in the same run. For each key distribution (YCSB's scrambled zipfian θ = 0.99, and
  * uniform) and each configuration (NONE, BASIC, EAGER, ADAPTIVE at R = 0.05 (the default), 0.2, 0.35, 0.5, RocksDB
  * default and tuned), one run in a fresh JVM ({@link ChildJvm}, {@link PaperChild}): 4 client
- * threads put rows of 4 × 25-byte cells in batches of 100 into one table, ASYNC_WAL. Then prints
+ * threads put rows (by default 4 × 25-byte cells) in batches (by default 100 rows) into one table, ASYNC_WAL. Then prints
  * and writes to {@code --out} the paper's Table 1 and Table 2 with Bellows/RocksDB ratios ({@link
  * PaperReport}), a CSV of every run and PNG charts ({@link PaperCharts}).
  *
@@ -46,12 +46,12 @@ public final class PaperBench {
 
   private static final Set<String> OPTIONS = Set.of("scale", "out", "keys", "configs", "seed", "regions", "rows",
       "key-space", "writers", "batch", "flush-mib", "dir", "jvm", "sweep", "workload", "progress-ms", "readers", "ops",
-      "rounds", "io-log");
+      "rounds", "io-log", "fields", "field-length", "batch-bytes");
 
   /** Everything an invocation needs, parsed from the options. */
   record Plan(PaperWorkload workload, List<PaperKeys> keys, List<PaperConfig> configs, long rows, long keySpace,
       int writers, int batch, long flushSize, int regions, long seed, Path out, Path dir, List<String> jvmFlags,
-      long progressMillis, int readers, long ops, int rounds, Path ioLog) {
+      long progressMillis, int readers, long ops, int rounds, Path ioLog, RowShape shape, long batchBytes) {
 
     static Plan parse(String[] argv) {
       Args a = new Args(argv, OPTIONS);
@@ -64,23 +64,38 @@ public final class PaperBench {
           keys.add(PaperKeys.parse(k));
         }
       }
+      if (workload != PaperWorkload.WRITE && keys.contains(PaperKeys.LATEST)) {
+        throw new IllegalArgumentException("--keys latest runs with --workload write only (its readers would"
+            + " not see which rows the writers inserted)");
+      }
       String sweep = a.get("sweep", "");
       List<PaperConfig> configs = sweep.isBlank()
           ? PaperConfig.parseList(a.get("configs", PaperConfig.DEFAULT_SUITE))
           : PaperConfig.sweep(sweep);
       int writers = (int) a.getLong("writers", 4);
+      RowShape shape = new RowShape((int) a.getLong("fields", RowShape.PAPER.fields()),
+          (int) a.getLong("field-length", RowShape.PAPER.fieldLength()));
+      boolean byBytes = !a.get("batch-bytes", "").isEmpty();
+      if (byBytes && !a.get("batch", "").isEmpty()) {
+        throw new IllegalArgumentException("give --batch (rows) or --batch-bytes, not both");
+      }
+      long batchBytes = byBytes ? a.getLong("batch-bytes", 0) : 0;
+      int batch = byBytes ? shape.rowsForBytes(batchBytes) : (int) a.getLong("batch", 100);
+      if (batch < 1) {
+        throw new IllegalArgumentException("--batch must be at least 1 row: " + batch);
+      }
       if (rows < writers) {
         throw new IllegalArgumentException("too few rows (" + rows + ") for " + writers + " writers; raise --scale");
       }
       return new Plan(workload, keys, configs, rows, Math.max(2, (long) (a.getLong("key-space", KEY_SPACE) * scale)), writers,
-          (int) a.getLong("batch", 100), (long) (a.getDouble("flush-mib", EngineWorkload.DEFAULT_FLUSH_MIB) * 1024 * 1024),
+          batch, (long) (a.getDouble("flush-mib", EngineWorkload.DEFAULT_FLUSH_MIB) * 1024 * 1024),
           (int) a.getLong("regions", Math.max(1, Math.round((double) rows / PAPER_ROWS_PER_REGION))),
           a.getLong("seed", 42), Path.of(a.get("out", "bench-paper")),
           Path.of(a.get("dir", System.getProperty("java.io.tmpdir"))),
           Arrays.stream(a.get("jvm", DEFAULT_JVM).trim().split("\\s+")).filter(s -> !s.isEmpty()).toList(),
           a.getLong("progress-ms", 10_000), (int) a.getLong("readers", 1),
           Math.max(writers, (long) (a.getLong("ops", OPS) * scale)), rounds(a),
-          a.get("io-log", "").isBlank() ? null : Path.of(a.get("io-log", "")));
+          a.get("io-log", "").isBlank() ? null : Path.of(a.get("io-log", "")), shape, batchBytes);
     }
 
     private static int rounds(Args a) {
@@ -113,7 +128,8 @@ public final class PaperBench {
           "--batch", Integer.toString(batch), "--flush-mib", Double.toString(flushSize / 1048576.0), "--regions",
           Integer.toString(regions), "--seed", Long.toString(seed), "--dir", dir.toString(), "--progress-ms",
           Long.toString(progressMillis), "--workload", workload.label, "--readers", Integer.toString(readers),
-          "--ops", Long.toString(ops)));
+          "--ops", Long.toString(ops), "--fields", Integer.toString(shape.fields()), "--field-length",
+          Integer.toString(shape.fieldLength())));
       if (ioLog != null) {
         args.addAll(List.of("--io-log", ioLogFile(config, k, round).toString()));
       }
@@ -216,9 +232,12 @@ public final class PaperBench {
         + " workload\n\n");
     sb.append(String.format(Locale.ROOT, "* %s, %d CPUs, Java %s; started %s%n", System.getProperty("os.name"),
         Runtime.getRuntime().availableProcessors(), Runtime.version(), Instant.now()));
-    sb.append(String.format(Locale.ROOT, "* workload: %,d rows per run of 4 × 25-byte cells, %d client threads,"
-            + " batches of %d rows, ASYNC_WAL, one table in %d region(s), key space %,d rows, seed %d%n",
-        plan.rows(), plan.writers(), plan.batch(), plan.regions(), plan.keySpace(), plan.seed()));
+    sb.append(String.format(Locale.ROOT, "* workload: %,d rows per run of %d × %d-byte cells (%,d bytes of cells"
+            + " per row), %d client threads, batches of %d rows%s, ASYNC_WAL, one table in %d region(s), key space"
+            + " %,d rows, seed %d%n",
+        plan.rows(), plan.shape().fields(), plan.shape().fieldLength(), plan.shape().rowBytes(), plan.writers(),
+        plan.batch(), plan.batchBytes() > 0 ? String.format(Locale.ROOT, " (at least %,d bytes)", plan.batchBytes())
+            : "", plan.regions(), plan.keySpace(), plan.seed()));
     switch (plan.workload()) {
       case READ_WRITE -> sb.append(String.format(Locale.ROOT, "* read-write: after loading those rows (not"
           + " reported), %d writer(s) put %,d more rows while %d reader(s) get single cells of rows of the same"
@@ -229,8 +248,9 @@ public final class PaperBench {
           plan.writers()));
       case WRITE -> { }
     }
-    sb.append(String.format(Locale.ROOT, "* keys: %s (zipf = YCSB's scrambled zipfian, θ = 0.99)%n",
-        String.join(", ", plan.keyLabels())));
+    sb.append(String.format(Locale.ROOT, "* keys: %s (zipf = YCSB's scrambled zipfian, θ = 0.99%s)%n",
+        String.join(", ", plan.keyLabels()), plan.keys().contains(PaperKeys.LATEST) ? "; latest = YCSB's latest: 5%"
+            + " of puts insert new rows, the others update recent rows, the newest the most often" : ""));
     if (plan.rounds() > 1) {
       sb.append(String.format(Locale.ROOT, "* %d rounds, the configurations' order rotated each round; the tables"
           + " show each configuration's run of median throughput%n", plan.rounds()));

@@ -19,7 +19,8 @@ import java.util.Set;
 public final class PaperChild {
   static final String PROGRESS_PREFIX = "PAPER-PROGRESS ";
   private static final Set<String> OPTIONS = Set.of("config", "keys", "rows", "key-space", "writers", "batch",
-      "flush-mib", "regions", "seed", "dir", "progress-ms", "workload", "readers", "ops", "io-log");
+      "flush-mib", "regions", "seed", "dir", "progress-ms", "workload", "readers", "ops", "io-log",
+      "fields", "field-length");
 
   private PaperChild() {}
 
@@ -43,7 +44,9 @@ public final class PaperChild {
     EngineWorkload w = new EngineWorkload(keys.distribution, a.getLong("key-space", 10_000_000), a.getLong("rows",
         1_000_000), (int) a.getLong("writers", 4), 0, a.getLong("seed", 42),
         Path.of(a.get("dir", System.getProperty("java.io.tmpdir"))), (int) a.getLong("batch", 100),
-        Durability.ASYNC_WAL, (int) a.getLong("regions", 1), Map.of());
+        Durability.ASYNC_WAL, (int) a.getLong("regions", 1), Map.of(),
+        new RowShape((int) a.getLong("fields", RowShape.PAPER.fields()),
+            (int) a.getLong("field-length", RowShape.PAPER.fieldLength())));
     Thread progress = progressReporter(a.getLong("progress-ms", 5000));
     progress.start();
     String ioLog = a.get("io-log", "");

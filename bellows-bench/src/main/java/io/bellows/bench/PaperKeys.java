@@ -2,12 +2,14 @@ package io.bellows.bench;
 
 import java.util.Locale;
 
-/** The paper's two key distributions, by the names the suite's options and reports use. */
+/** The key distributions of the paper's suite (the paper's two, and YCSB's latest), by the names its options and reports use. */
 enum PaperKeys {
   /** YCSB's scrambled zipfian, θ = 0.99 (the paper's "Zipf"). */
   ZIPF("zipf", KeyDistribution.SCRAMBLED_ZIPF),
   /** Uniform over the key space, with repeats (the paper's "uniform"). */
-  UNIFORM("uniform", KeyDistribution.UNIFORM);
+  UNIFORM("uniform", KeyDistribution.UNIFORM),
+  /** YCSB's "latest": recent rows hottest, 5% of puts insert new rows (not in the paper; write workload only). */
+  LATEST("latest", KeyDistribution.LATEST);
 
   final String label;
   final KeyDistribution distribution;
@@ -23,6 +25,6 @@ enum PaperKeys {
         return k;
       }
     }
-    throw new IllegalArgumentException("unknown key distribution '" + s + "': use zipf or uniform");
+    throw new IllegalArgumentException("unknown key distribution '" + s + "': use zipf, uniform or latest");
   }
 }

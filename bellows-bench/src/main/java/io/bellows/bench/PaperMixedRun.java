@@ -82,7 +82,7 @@ final class PaperMixedRun {
       long rows = Math.max(1, rowsAndMisses[0]);
       return new PaperResult(config.spec(), keys.label, config.isRocksDb() ? "rocksdb" : "bellows", rows, nanos,
           all.flushes(), all.compactions(), all.flushBytes(), all.compactionBytes(), during.walBytes(),
-          rows * PaperRows.CELLS_PER_ROW * (long) PaperRows.cellLength(), gc.gcCount(), gc.gcMillis(),
+          rows * w.shape().rowBytes(), gc.gcCount(), gc.gcMillis(),
           PaperResult.NA, PaperResult.NA, during.stallNanos() / 1_000_000, all.files(), kind.label,
           h.getTotalCount(), rowsAndMisses[1], h.getValueAtPercentile(50), h.getValueAtPercentile(75),
           h.getValueAtPercentile(90), h.getValueAtPercentile(95), h.getValueAtPercentile(99), PaperResult.NA,
@@ -102,7 +102,7 @@ final class PaperMixedRun {
     for (int i = 0; i < threads; i++) {
       long n = i == 0 ? rows - per * (threads - 1) : per;
       long seed = w.seed() + seedOffset + i;
-      out.add(new BenchClients.RowWriter(w.keys().chooser(w.keySpace(), seed), new PaperPuts(seed), n, 1, w.batch()) {
+      out.add(new BenchClients.RowWriter(w.keys().chooser(w.keySpace(), seed), w.puts(seed), n, 1, w.batch()) {
         @Override
         void write(List<Put> rows) throws Exception {
           store.write(rows);
@@ -139,7 +139,7 @@ final class PaperMixedRun {
     for (int i = 0; i < readers; i++) {
       int reader = i;
       KeyChooser chooser = w.keys().chooser(w.keySpace(), w.seed() + 1000 + i);
-      PaperPuts names = new PaperPuts(0);
+      PaperPuts names = w.puts(0);
       SplittableRandom random = new SplittableRandom(w.seed() + 2000 + i);
       Histogram h = new Histogram(3);
       latencies.add(h);
@@ -147,7 +147,7 @@ final class PaperMixedRun {
         // At least MIN_READS gets, so a tiny run whose writers finish at once still measures reads.
         for (long n = 0; !done.get() || n < MIN_READS; n++) {
           byte[] row = names.rowKey(chooser.nextRowId());
-          byte[] q = PaperRows.qualifier(random.nextInt(PaperRows.CELLS_PER_ROW));
+          byte[] q = w.shape().qualifier(random.nextInt(w.shape().fields()));
           long t0 = System.nanoTime();
           boolean found = store.getCell(row, q);
           h.recordValue(System.nanoTime() - t0);
@@ -172,7 +172,7 @@ final class PaperMixedRun {
     for (int i = 0; i < threads; i++) {
       int t = i;
       KeyChooser chooser = w.keys().chooser(w.keySpace(), w.seed() + 1000 + i);
-      PaperPuts rows = new PaperPuts(w.seed() + 100 + i);
+      PaperPuts rows = w.puts(w.seed() + 100 + i);
       SplittableRandom random = new SplittableRandom(w.seed() + 2000 + i);
       Histogram h = new Histogram(3);
       latencies.add(h);

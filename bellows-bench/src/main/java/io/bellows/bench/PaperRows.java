@@ -25,6 +25,8 @@ public final class PaperRows {
   private static final int KEY_DIGITS = 20;
   private static final byte[] KEY_PREFIX = Bytes.of("user");
   private static final int VALUE_POOL = 64 * 1024;
+  /** Bytes of every row key: {@code "user"} and 20 digits. */
+  static final int ROW_KEY_LENGTH = KEY_PREFIX.length + KEY_DIGITS;
 
   private final byte[] rowKey = new byte[KEY_PREFIX.length + KEY_DIGITS];
   private final byte[] valuePool = new byte[VALUE_POOL + VALUE_LENGTH];

@@ -179,8 +179,8 @@ final class RocksDbRun {
       for (int i = 0; i < w.writers(); i++) {
         long rows = i == 0 ? w.rows() - perWriter * (w.writers() - 1) : perWriter;
         long sample = Math.max(1, Math.min(rows, w.gets() / w.writers() + 1));
-        writers.add(writer(db, writeOptions, w.keys().chooser(w.keySpace(), w.seed() + i),
-            new PaperPuts(w.seed() + i), rows, (int) sample, w.batch()));
+        writers.add(writer(db, writeOptions, w.keys().chooser(w.keySpace(), w.seed() + i, i, w.writers()),
+            w.puts(w.seed() + i), rows, (int) sample, w.batch()));
       }
       JvmCounters.Sample gcBefore = JvmCounters.sample();
       long start = System.nanoTime();

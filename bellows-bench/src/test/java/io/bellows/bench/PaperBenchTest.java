@@ -245,5 +245,40 @@ class PaperBenchTest {
     StringWriter buf = new StringWriter();
     assertThat(PaperBench.run(new String[] {"--configs", "LAZY"}, new PrintWriter(buf, true))).isEqualTo(2);
     assertThat(buf.toString()).contains("unknown configuration 'LAZY'");
+    for (String[] bad : List.of(new String[] {"--batch", "10", "--batch-bytes", "1000"},
+        new String[] {"--batch", "0"}, new String[] {"--fields", "0"}, new String[] {"--field-length", "0"},
+        new String[] {"--keys", "latest", "--workload", "read-write"}, new String[] {"--keys", "newest"})) {
+      StringWriter err = new StringWriter();
+      assertThat(PaperBench.run(bad, new PrintWriter(err, true))).as(String.join(" ", bad)).isEqualTo(2);
+      assertThat(err.toString()).as(String.join(" ", bad)).startsWith("bench paper: ");
+    }
+  }
+
+  /** YCSB's latest keys, rows of another shape and batches by bytes, end to end on both stores. */
+  @Test
+  void latestKeysOtherRowShapesAndBatchesByBytes() throws IOException {
+    Path out = tmp.resolve("shape");
+    StringWriter buf = new StringWriter();
+    int exit = PaperBench.run(new String[] {"--scale", "0.001", "--keys", "latest", "--configs", "NONE,rocksdb",
+        "--fields", "10", "--field-length", "100", "--batch-bytes", "10240", "--out", out.toString(), "--dir",
+        tmp.resolve("shape-data").toString(), "--jvm", "-Xms128m -Xmx256m -XX:+UseSerialGC"},
+        new PrintWriter(buf, true));
+    String printed = buf.toString();
+    System.out.println(printed);
+    assertThat(exit).isZero();
+    RowShape shape = new RowShape(10, 100);
+    assertThat(printed).contains("of 10 × 100-byte cells")
+        .contains("batches of " + shape.rowsForBytes(10240) + " rows (at least 10,240 bytes)");
+    List<String> csv = Files.readAllLines(out.resolve("runs.csv"));
+    assertThat(csv).hasSize(3);
+    List<String> header = List.of(csv.get(0).split(","));
+    for (String line : csv.subList(1, csv.size())) {
+      String[] cells = line.split(",");
+      assertThat(cells[header.indexOf("keys")]).isEqualTo("latest");
+      long rows = Long.parseLong(cells[header.indexOf("rows")]);
+      assertThat(Long.parseLong(cells[header.indexOf("userBytes")])).as("user bytes of 10 × 100 B rows")
+          .isEqualTo(rows * shape.rowBytes());
+      assertThat(Long.parseLong(cells[header.indexOf("flushBytes")])).as("flushed").isPositive();
+    }
   }
 }

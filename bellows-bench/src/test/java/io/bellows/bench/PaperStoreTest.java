@@ -24,7 +24,7 @@ class PaperStoreTest {
   void bellowsAndRocksDbReadTheRowsThatWereWritten() throws Exception {
     System.out.println("seed " + SEED);
     EngineWorkload w = new EngineWorkload(KeyDistribution.UNIFORM, 1000, 300, 1, 0, SEED, dir, 10,
-        Durability.ASYNC_WAL, 1, Map.of());
+        Durability.ASYNC_WAL, 1, Map.of(), RowShape.PAPER);
     try (PaperStore bellows = new BellowsPaperStore(dir.resolve("b"),
             new StoreConfig(MemStorePolicy.BASIC, IndexKind.OBJECT, 64 * 1024), w);
          PaperStore rocks = new RocksDbPaperStore(dir.resolve("r"), RocksDbRun.Setup.DEFAULT, 64 * 1024)) {

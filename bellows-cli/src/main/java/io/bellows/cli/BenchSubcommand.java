@@ -34,7 +34,8 @@ final class BenchSubcommand implements Runnable {
           "Options (all optional):",
           "  --scale S           rows and key space × S (default 1: 5M rows, 10M keys per run; 0.05: smoke)",
           "  --out DIR           where report.md, runs.csv and the charts go (default bench-paper)",
-          "  --keys LIST         zipf,uniform (zipf = YCSB's scrambled zipfian, theta 0.99)",
+          "  --keys LIST         zipf,uniform (zipf = YCSB's scrambled zipfian, theta 0.99); also latest (YCSB's"
+              + " latest: 5%% of puts insert new rows, the others update recent rows; write workload only)",
           "  --configs LIST      default NONE,BASIC,EAGER,ADAPTIVE:R=0.05,ADAPTIVE:R=0.2,ADAPTIVE:R=0.35,"
               + "ADAPTIVE:R=0.5,rocksdb,rocksdb-tuned; a Bellows spec may set A=, S=, R= or any family knob"
               + " (e.g. BASIC:A=0.05:S=2, ADAPTIVE:SEGMENT_INDEX=CHUNK)",
@@ -50,7 +51,11 @@ final class BenchSubcommand implements Runnable {
           "  --flush-mib M       Bellows' flush size (default 64); RocksDB tuned gets 4 write buffers of it",
           "  --io-log DIR        write-only runs: one CSV per run in DIR with every flush and compaction (files,"
               + " bytes and cells in and out), to see where the bytes written go",
-          "  --rows N --key-space N --writers N --batch N --dir DIR --progress-ms MS",
+          "  --fields F          columns per row (default 4, the paper's; YCSB's default is 10)",
+          "  --field-length L    bytes per column value (default 25, the paper's; YCSB's default is 100)",
+          "  --batch N           rows per client write call (default 100)",
+          "  --batch-bytes B     instead of --batch: the fewest rows whose cells make B bytes (the paper: 10 KB)",
+          "  --rows N --key-space N --writers N --dir DIR --progress-ms MS",
           "  --jvm \"FLAGS\"       flags of each child JVM (default -Xms2g -Xmx2g -XX:+UseG1GC"
               + " -XX:MaxDirectMemorySize=2g -XX:+AlwaysPreTouch)"},
       exitCodeListHeading = "Exit codes:%n",
