@@ -37,6 +37,21 @@ class RowShapeTest {
   }
 
   @Test
+  void valuesArePrintableFreshForEveryCellAndSeeded() {
+    PaperPuts a = new PaperPuts(9);
+    PaperPuts b = new PaperPuts(9);
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (int i = 0; i < 1000; i++) {
+      byte[] v = a.value(25);
+      assertThat(v).isEqualTo(b.value(25));
+      for (byte x : v) {
+        assertThat((int) x).isBetween((int) ' ', ' ' + 63);
+      }
+      assertThat(seen.add(new String(v, java.nio.charset.StandardCharsets.US_ASCII))).as("a fresh value").isTrue();
+    }
+  }
+
+  @Test
   void badShapesAreRefused() {
     assertThatThrownBy(() -> new RowShape(0, 25)).hasMessageContaining("--fields");
     assertThatThrownBy(() -> new RowShape(4, 0)).hasMessageContaining("--field-length");
