@@ -19,8 +19,10 @@ import org.knowm.xchart.style.Styler;
 
 /**
  * PNG charts of the paper suite, drawn with XChart (headless): write throughput per configuration
- * and key distribution (the paper's Figure 5, absolute), and per key distribution GC time per
- * minute of writing against throughput on log-log axes, one point per run (the paper's Figure 7).
+ * and key distribution (the paper's Figure 5, absolute), per key distribution GC time per minute of
+ * writing against throughput on log-log axes, one point per run (the paper's Figure 7), and for the
+ * read-write and scan-write workloads the read latency percentiles per configuration (the
+ * absolute values behind the paper's Figures 9 and 10, on a log axis).
  * A run without any GC time cannot sit on a log axis and is left out of the second chart; if no
  * run has any, the axes are linear. Stateless.
  */
@@ -33,6 +35,10 @@ final class PaperCharts {
     return "gc-vs-throughput-" + key + ".png";
   }
 
+  static String latencyFileName(String key) {
+    return "latency-" + key + ".png";
+  }
+
   /** Writes every chart into {@code dir} and returns the files written. */
   static List<Path> write(Path dir, PaperReport report, List<String> configs, List<String> keys) {
     System.setProperty("java.awt.headless", "true");
@@ -41,7 +47,45 @@ final class PaperCharts {
     for (String k : keys) {
       out.add(save(gcVersusThroughput(report, configs, k), dir.resolve(gcFileName(k))));
     }
+    if (report.latencyOp() != null) {
+      for (String k : keys) {
+        CategoryChart chart = latency(report, configs, k);
+        if (!chart.getSeriesMap().isEmpty()) { // every run failed: nothing to draw
+          out.add(save(chart, dir.resolve(latencyFileName(k))));
+        }
+      }
+    }
     return out;
+  }
+
+  /**
+   * Read latency percentiles (µs, log axis) of each configuration's run that the tables show; a
+   * run without latencies (failed, or none measured) is left out.
+   */
+  static CategoryChart latency(PaperReport report, List<String> configs, String key) {
+    String op = report.latencyOp();
+    CategoryChart chart = new CategoryChartBuilder().width(1000).height(560)
+        .title(op.substring(0, 1).toUpperCase(java.util.Locale.ROOT) + op.substring(1) + " latency, " + key
+            + " keys").xAxisTitle("percentile").yAxisTitle("µs").build();
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+    chart.getStyler().setYAxisLogarithmic(true);
+    List<String> x = List.of("p50", "p75", "p90", "p95", "p99");
+    List<Double> all = new ArrayList<>();
+    for (String c : configs) {
+      Optional<PaperResult> o = report.find(key, c);
+      if (o.isEmpty() || o.get().readP50() <= 0) {
+        continue;
+      }
+      PaperResult r = o.get();
+      List<Double> y = List.of(r.readP50() / 1e3, r.readP75() / 1e3, r.readP90() / 1e3, r.readP95() / 1e3,
+          r.readP99() / 1e3);
+      chart.addSeries(c, x, y);
+      all.addAll(y);
+    }
+    // Bars start from the axis minimum, which a log axis must keep above zero: whole decades, as above.
+    double[] values = all.isEmpty() ? new double[] {1} : all.stream().mapToDouble(Double::doubleValue).toArray();
+    chart.getStyler().setYAxisMin(decadeBelow(values)).setYAxisMax(decadeAbove(values));
+    return chart;
   }
 
   static CategoryChart throughput(PaperReport report, List<String> configs, List<String> keys) {

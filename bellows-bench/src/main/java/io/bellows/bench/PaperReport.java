@@ -37,6 +37,11 @@ final class PaperReport {
     this.peers = configs.stream().filter(c -> c.startsWith("rocksdb")).toList();
   }
 
+  /** "get" or "scan" for a report of read latencies, null for the write workload. */
+  String latencyOp() {
+    return latencyOp;
+  }
+
   /** The same report with a table of read latencies ({@code op}: "get" or "scan") per key distribution. */
   PaperReport withLatency(String op) {
     return new PaperReport(configs, keys, runs, op);

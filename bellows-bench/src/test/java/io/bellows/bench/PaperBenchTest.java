@@ -181,6 +181,9 @@ class PaperBenchTest {
         long p50 = Long.parseLong(cells[header.indexOf("readP50")]);
         assertThat(Long.parseLong(cells[header.indexOf("readP99")])).isGreaterThanOrEqualTo(p50).isPositive();
       }
+      BufferedImage chart = ImageIO.read(out.resolve(PaperCharts.latencyFileName("zipf")).toFile());
+      assertThat(chart).as("latency chart").isNotNull();
+      assertThat(chart.getWidth()).isGreaterThan(100);
     }
   }
 
