@@ -21,7 +21,9 @@ import org.HdrHistogram.Histogram;
  *
  * <ol>
  *   <li><b>load</b> (not reported): the workload's rows from its writers, in batches, so that most
- *       hot rows have versions on disk;
+ *       hot rows have versions on disk; meanwhile one more thread runs the measured phase's reads
+ *       (gets or scans, seed + 3000), thrown away, so that the measured reads run on a read path
+ *       the JIT has compiled, as a server's would (RocksDB's is native code, warm from the start);
  *   <li><b>measured phase</b>: read-write — {@code writers − readers} threads put a fifth of the
  *       load's rows again while {@code readers} threads get one cell of a row chosen by the same
  *       key distribution, until the writers are done; scan-write — every thread runs {@code ops} /
@@ -52,7 +54,7 @@ final class PaperMixedRun {
       throw new UncheckedIOException(e);
     }
     int threads = w.writers();
-    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+    ExecutorService pool = Executors.newFixedThreadPool(threads + 1, r -> {
       Thread t = new Thread(r, "paper-client");
       t.setDaemon(true);
       return t;
@@ -60,7 +62,7 @@ final class PaperMixedRun {
     try (PaperStore store = config.isRocksDb()
         ? new RocksDbPaperStore(dir, config.peer(), flushSize, config.peerCompression())
         : new BellowsPaperStore(dir, config.storeConfig(flushSize), w)) {
-      BenchClients.runAll(pool, writers(store, w, w.rows(), threads, 0));
+      load(pool, store, w, kind, threads);
 
       PaperStore.Counters before = store.counters();
       JvmCounters.Sample gcBefore = JvmCounters.sample();
@@ -93,6 +95,40 @@ final class PaperMixedRun {
       pool.shutdownNow();
       EngineRun.deleteRecursively(dir);
     }
+  }
+
+  /** The load: {@code threads} writers, and one reader warming the read path until they are done. */
+  private static void load(ExecutorService pool, PaperStore store, EngineWorkload w, PaperWorkload kind,
+      int threads) {
+    AtomicBoolean loaded = new AtomicBoolean();
+    AtomicInteger running = new AtomicInteger(threads);
+    List<Callable<Void>> tasks = new ArrayList<>();
+    for (BenchClients.RowWriter wr : writers(store, w, w.rows(), threads, 0)) {
+      tasks.add(() -> {
+        try {
+          return wr.call();
+        } finally {
+          if (running.decrementAndGet() == 0) {
+            loaded.set(true);
+          }
+        }
+      });
+    }
+    KeyChooser chooser = w.keys().chooser(w.keySpace(), w.seed() + 3000);
+    PaperPuts names = w.puts(0);
+    SplittableRandom random = new SplittableRandom(w.seed() + 4000);
+    tasks.add(() -> {
+      while (!loaded.get()) {
+        byte[] row = names.rowKey(chooser.nextRowId());
+        if (kind == PaperWorkload.READ_WRITE) {
+          store.getCell(row, w.shape().qualifier(random.nextInt(w.shape().fields())));
+        } else {
+          store.scan(row, 1 + random.nextInt(MAX_SCAN_ROWS));
+        }
+      }
+      return null;
+    });
+    BenchClients.runAll(pool, tasks);
   }
 
   private static List<BenchClients.RowWriter> writers(PaperStore store, EngineWorkload w, long rows, int threads,
