@@ -85,15 +85,7 @@ final class LatestKeys implements KeyChooser {
 
   /** A Zipf rank over {@code count} rows: 0 (the newest) is the most likely. */
   private long rank() {
-    double u = random.nextDouble();
-    double uz = u * zetaN;
-    if (uz < 1.0) {
-      return 0;
-    }
-    if (uz < 1.0 + half) {
-      return 1;
-    }
-    return Math.min(count - 1, (long) (count * Math.pow(eta * u - eta + 1.0, alpha)));
+    return ZipfKeys.rank(random.nextDouble(), count, zetaN, eta, alpha, half);
   }
 
   /** Rows this writer has inserted so far. */

@@ -97,23 +97,32 @@ final class PaperMixedRun {
     }
   }
 
-  /** The load: {@code threads} writers, and one reader warming the read path until they are done. */
-  private static void load(ExecutorService pool, PaperStore store, EngineWorkload w, PaperWorkload kind,
-      int threads) {
-    AtomicBoolean loaded = new AtomicBoolean();
-    AtomicInteger running = new AtomicInteger(threads);
+  /**
+   * The writers as tasks, the last of them to end (normally or not) setting {@code done}, which
+   * the readers check between reads (no sleeps); the list is mutable so that readers can be added.
+   */
+  private static List<Callable<Void>> settingWhenAllDone(List<BenchClients.RowWriter> writers, AtomicBoolean done) {
+    AtomicInteger running = new AtomicInteger(writers.size());
     List<Callable<Void>> tasks = new ArrayList<>();
-    for (BenchClients.RowWriter wr : writers(store, w, w.rows(), threads, 0)) {
+    for (BenchClients.RowWriter wr : writers) {
       tasks.add(() -> {
         try {
           return wr.call();
         } finally {
           if (running.decrementAndGet() == 0) {
-            loaded.set(true);
+            done.set(true);
           }
         }
       });
     }
+    return tasks;
+  }
+
+  /** The load: {@code threads} writers, and one reader warming the read path until they are done. */
+  private static void load(ExecutorService pool, PaperStore store, EngineWorkload w, PaperWorkload kind,
+      int threads) {
+    AtomicBoolean loaded = new AtomicBoolean();
+    List<Callable<Void>> tasks = settingWhenAllDone(writers(store, w, w.rows(), threads, 0), loaded);
     KeyChooser chooser = w.keys().chooser(w.keySpace(), w.seed() + 3000);
     PaperPuts names = w.puts(0);
     SplittableRandom random = new SplittableRandom(w.seed() + 4000);
@@ -158,19 +167,7 @@ final class PaperMixedRun {
     long rows = Math.max(writerCount, w.rows() / 5);
     List<BenchClients.RowWriter> writers = writers(store, w, rows, Math.max(1, writerCount), 100);
     AtomicBoolean done = new AtomicBoolean();
-    AtomicInteger running = new AtomicInteger(writers.size());
-    List<Callable<Void>> tasks = new ArrayList<>();
-    for (BenchClients.RowWriter wr : writers) {
-      tasks.add(() -> {
-        try {
-          return wr.call();
-        } finally {
-          if (running.decrementAndGet() == 0) {
-            done.set(true);
-          }
-        }
-      });
-    }
+    List<Callable<Void>> tasks = settingWhenAllDone(writers, done);
     long[] misses = new long[readers];
     for (int i = 0; i < readers; i++) {
       int reader = i;

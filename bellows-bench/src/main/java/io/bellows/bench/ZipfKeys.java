@@ -63,7 +63,15 @@ public final class ZipfKeys implements KeyChooser {
 
   /** A 0-based popularity rank: 0 is the most popular row. */
   public long nextRank() {
-    double u = random.nextDouble();
+    return rank(random.nextDouble(), n, zetaN, eta, alpha, half);
+  }
+
+  /**
+   * Gray et al.'s inversion: the rank (0-based, below {@code n}) of the uniform draw {@code u} under
+   * a Zipf law over {@code n} items with ζ(n, θ) = {@code zetaN}, {@code alpha} = 1 / (1 − θ),
+   * {@code half} = 0.5^θ and {@code eta} = (1 − (2/n)^(1−θ)) / (1 − ζ(2, θ) / ζ(n, θ)).
+   */
+  static long rank(double u, long n, double zetaN, double eta, double alpha, double half) {
     double uz = u * zetaN;
     if (uz < 1.0) {
       return 0;
@@ -71,8 +79,7 @@ public final class ZipfKeys implements KeyChooser {
     if (uz < 1.0 + half) {
       return 1;
     }
-    long k = (long) (n * Math.pow(eta * u - eta + 1.0, alpha));
-    return Math.min(k, n - 1);
+    return Math.min(n - 1, (long) (n * Math.pow(eta * u - eta + 1.0, alpha)));
   }
 
   @Override
