@@ -162,11 +162,11 @@ public final class Bellows implements AutoCloseable {
   }
 
   /**
-   * Retries failing flushes and compactions now, on this thread, after the cause (a full disk, a
-   * permission) was fixed; writes resume if they work. Throws {@code WritesStoppedException} if
-   * writes are still stopped: a retry failed again, or the write-ahead log failed, which needs the
-   * engine to be closed and opened again. Background retries would also resume writes, after their
-   * backoff (up to 10 s).
+   * Retries a failed write-ahead log, then failing flushes and compactions, now, on this thread,
+   * after the cause (a full disk, a permission, file descriptors) was fixed; writes resume if they
+   * work. Throws {@code StorageException} if the log still fails, {@code WritesStoppedException} if
+   * writes are still stopped otherwise. Background retries would also resume writes stopped by
+   * flushes, after their backoff (up to 10 s); a failed log is retried only here (or by a reopen).
    */
   public void resume() {
     engine.resume();

@@ -158,8 +158,8 @@ public interface Engine extends AutoCloseable {
   /**
    * Retries the failing background work at once, on the calling thread; each piece that works
    * clears its error, and writes resume once no error stops them. Throws {@code
-   * WritesStoppedException} if writes are still stopped afterwards (a retry failed again; or the
-   * write-ahead log failed, which only a reopen resolves).
+   * WritesStoppedException} if writes are still stopped afterwards (a retry failed again), or
+   * {@code StorageException} if a failed write-ahead log could not be recovered.
    */
   void resume();
 

@@ -515,14 +515,17 @@ public final class LocalEngine implements Engine {
   }
 
   /**
-   * Retries every failing flush and compaction at once, on this thread; each that works clears its
-   * error, and writes resume once no error stops them. Throws if writes are still stopped afterwards
-   * (a retry failed again, or the WAL failed: that needs a reopen), with the error that stops them;
+   * Retries a failed write-ahead log, then every failing flush and compaction at once, on this
+   * thread; each that works clears its error, and writes resume once no error stops them. Throws if
+   * writes are still stopped afterwards (a retry failed again), with the error that stops them;
    * a compaction that still fails is left to its background retries (it does not stop writes).
    */
   @Override
   public void resume() {
     checkOpen();
+    if (errors.walFailed()) {
+      recoverWal();
+    }
     for (Map.Entry<BackgroundError.Kind, Region> f : errors.failing()) {
       Region r = f.getValue();
       if (r.isClosedForWork()) {
@@ -543,6 +546,23 @@ public final class LocalEngine implements Engine {
       }
     }
     errors.checkWritesAllowed();
+  }
+
+  /**
+   * Retries the failed write-ahead log ({@link Wal#recover}: the failed file fenced, its unforced
+   * records rewritten to a new one); once it works, the writes whose sync had failed are durable and
+   * become visible, and writes are accepted again. Throws if the log still fails.
+   */
+  private void recoverWal() {
+    try {
+      wal.recover();
+    } catch (RuntimeException e) {
+      throw new StorageException("the write-ahead log still fails, writes stay stopped: " + e.getMessage()
+          + "; fix the cause (space, file descriptors, the disk) and call resume() again, or close and reopen"
+          + " the engine", e);
+    }
+    allRegions().forEach(Region::logRecovered);
+    errors.walRecovered();
   }
 
   private void wakeBlockedWriters() {
@@ -989,6 +1009,7 @@ public final class LocalEngine implements Engine {
       m.put("wal.files", w.fileCount());
       m.put("wal.files.rolled", w.filesRolled());
       m.put("wal.files.deleted", w.filesDeleted());
+      m.put("wal.files.fenced", w.filesFenced());
     }
     long data = 0;
     long overhead = 0;

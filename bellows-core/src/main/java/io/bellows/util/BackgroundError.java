@@ -11,7 +11,7 @@ import java.util.Objects;
  * (a failing compaction, or a flush that has not failed persistently yet). {@link Severity#HARD}:
  * the engine refuses every write with a {@link WritesStoppedException} naming this error, nothing of
  * it applied; reads keep working. A HARD flush error clears when a retry succeeds — the engine's
- * own, or {@code Bellows.resume()}; a HARD WAL error only by reopening the engine. See
+ * own, or {@code Bellows.resume()}; a HARD WAL error by {@code resume()} recovering the log or a reopen. See
  * docs/ARCHITECTURE.md, "Background errors".
  *
  * @param kind what failed
