@@ -4,6 +4,7 @@ import io.bellows.config.EngineOptions;
 import io.bellows.engine.Engine;
 import io.bellows.engine.LocalEngine;
 import io.bellows.engine.RegionInfo;
+import io.bellows.engine.SnapshotInfo;
 import io.bellows.fs.FileSystem;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.BackgroundError;
@@ -118,6 +119,46 @@ public final class Bellows implements AutoCloseable {
    */
   public Table getTable(String name) {
     return new TableImpl(engine, engine.table(name));
+  }
+
+  /**
+   * Takes snapshot {@code name} of a table, online: the table is flushed, and the snapshot holds its
+   * settings and files (hard links, so it is cheap and costs no space until compactions rewrite the
+   * table) as of one point of its history, every write acknowledged before this call included.
+   * Writes to the table wait while its regions flush; reads go on. Names: letters, digits, {@code
+   * _ - .} (not first). Throws {@code IllegalArgumentException} if the name is taken or invalid.
+   */
+  public void snapshot(String table, String name) {
+    engine.snapshot(table, name, true);
+  }
+
+  /** As {@link #snapshot(String, String)}; with {@code flush} false, without flushing (HBase's SKIP_FLUSH): what is only in memory is not in the snapshot. */
+  public void snapshot(String table, String name, boolean flush) {
+    engine.snapshot(table, name, flush);
+  }
+
+  /** The snapshots of this data directory, by name. */
+  public List<SnapshotInfo> listSnapshots() {
+    return engine.listSnapshots();
+  }
+
+  /** Deletes a snapshot; the tables are not touched. */
+  public void deleteSnapshot(String name) {
+    engine.deleteSnapshot(name);
+  }
+
+  /** Creates table {@code table}, enabled, from a snapshot (its settings, regions and data); the snapshot is unchanged. */
+  public void cloneSnapshot(String name, String table) {
+    engine.cloneSnapshot(name, table);
+  }
+
+  /**
+   * Restores the table a snapshot was taken of to the snapshot: its settings, regions and data as
+   * they were. The table must be disabled (as HBase requires) and stays disabled; if it was dropped,
+   * it is created again (enabled) as by {@link #cloneSnapshot}.
+   */
+  public void restoreSnapshot(String name) {
+    engine.restoreSnapshot(name);
   }
 
   /** Flushes every memory store of the table to disk and waits for it. */

@@ -146,6 +146,35 @@ public interface Engine extends AutoCloseable {
     return out;
   }
 
+  // ------------------------------------------------------------------ snapshots
+
+  /**
+   * Takes a snapshot of a table: a consistent copy of its files and settings at one point of its
+   * history, kept until deleted (flushing first unless {@code flush} is false).
+   */
+  default void snapshot(String table, String name, boolean flush) {
+    throw new UnsupportedOperationException("snapshots are not supported by this engine");
+  }
+
+  /** The snapshots, in name order. */
+  default List<SnapshotInfo> listSnapshots() {
+    throw new UnsupportedOperationException("snapshots are not supported by this engine");
+  }
+
+  default void deleteSnapshot(String name) {
+    throw new UnsupportedOperationException("snapshots are not supported by this engine");
+  }
+
+  /** Creates a new table of a snapshot. */
+  default void cloneSnapshot(String name, String table) {
+    throw new UnsupportedOperationException("snapshots are not supported by this engine");
+  }
+
+  /** Restores the (disabled) table a snapshot was taken of to the snapshot. */
+  default void restoreSnapshot(String name) {
+    throw new UnsupportedOperationException("snapshots are not supported by this engine");
+  }
+
   // ------------------------------------------------------------------ state
 
   /**

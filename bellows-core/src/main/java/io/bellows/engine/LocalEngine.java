@@ -97,6 +97,7 @@ public final class LocalEngine implements Engine {
   /** Blocks of sorted files, shared by every store; keys are (file number, offset). */
   private final BlockCache blockCache;
   private final Services services = new Services();
+  private final Snapshots snapshots;
   private volatile Catalog catalog;
   private volatile Wal wal;
   private volatile boolean closed;
@@ -110,6 +111,7 @@ public final class LocalEngine implements Engine {
     this.fs = fs;
     this.dir = dir.toAbsolutePath();
     this.layout = new DataDirectory(fs, this.dir);
+    this.snapshots = new Snapshots(fs, this.dir);
     this.options = options;
     AtomicFiles.createDirectories(fs, this.dir); // durably: a new directory's name must survive a power loss
     this.lock = DirectoryLock.acquire(fs, this.dir);
@@ -185,6 +187,7 @@ public final class LocalEngine implements Engine {
     for (Catalog.Entry e : catalog.tables().values()) {
       layout.deleteUnlistedRegionDirectories(e);
     }
+    snapshots.deleteIncomplete();
     Map<Integer, Region> byId = new TreeMap<>();
     for (Catalog.Entry e : catalog.tables().values()) {
       if (e.enabled()) {
@@ -504,6 +507,181 @@ public final class LocalEngine implements Engine {
         done.add(r);
       }
     }
+  }
+
+  // ================================================================== snapshots
+
+  /**
+   * Takes snapshot {@code name} of the table: with {@code flush}, every region is flushed and the
+   * snapshot holds every write acknowledged before the call; without, it holds what was flushed
+   * before (HBase's SKIP_FLUSH). The table's writes, flushes and compactions wait while its regions
+   * are blocked one after the other (each flushed), and all stay blocked until every file is linked:
+   * the snapshot is the table at one point of its history. Reads go on. A disabled table's files
+   * are linked as they are on disk.
+   */
+  @Override
+  public void snapshot(String table, String name, boolean flush) {
+    Snapshots.checkName(name);
+    synchronized (ddlLock) {
+      checkOpen();
+      Catalog.Entry e = entry(table);
+      if (snapshots.exists(name)) {
+        throw new IllegalArgumentException("snapshot '" + name + "' already exists");
+      }
+      long now = options.clock().currentTimeMillis();
+      if (!e.enabled()) {
+        snapshots.write(name, table, e, layout, null, now);
+        return;
+      }
+      List<Region> regions = regionsOf(table).regions();
+      List<Region> blocked = new ArrayList<>();
+      try {
+        for (Region r : regions) {
+          r.blockForSnapshot(flush);
+          blocked.add(r);
+        }
+        snapshots.write(name, table, e, layout, regions, now);
+      } finally {
+        for (int i = blocked.size() - 1; i >= 0; i--) {
+          blocked.get(i).unblockAfterSplit();
+        }
+      }
+      if (flush) {
+        deleteObsoleteWalFiles();
+      }
+    }
+  }
+
+  @Override
+  public List<SnapshotInfo> listSnapshots() {
+    checkOpen();
+    synchronized (ddlLock) {
+      return snapshots.list();
+    }
+  }
+
+  @Override
+  public void deleteSnapshot(String name) {
+    synchronized (ddlLock) {
+      checkOpen();
+      snapshots.delete(name);
+    }
+  }
+
+  /**
+   * Makes a new, enabled table {@code table} of snapshot {@code name}: the snapshot's settings,
+   * families and region boundaries, new region ids, and its files hard-linked under new file
+   * numbers. The snapshot is not changed. The catalog is the commit point, as for a create.
+   */
+  @Override
+  public void cloneSnapshot(String name, String table) {
+    synchronized (ddlLock) {
+      checkOpen();
+      Snapshots.Loaded s = snapshots.load(name);
+      if (catalog.tables().containsKey(table)) {
+        throw new TableExistsException("table '" + table + "' already exists");
+      }
+      TableDescriptor d = s.table().descriptor().toBuilder(table).build();
+      Catalog.Entry e = new Catalog.Entry(catalog.nextTableId(), d, true, catalog.newRegions(splitKeysOf(s.table())));
+      Path td = layout.tableDir(e);
+      try {
+        if (fs.exists(td)) {
+          DataDirectory.deleteTableDirectory(fs, td); // an interrupted create's leftovers: its id was never listed
+        }
+        AtomicFiles.createDirectories(fs, td);
+        linkSnapshotRegions(s, e);
+        writeCatalog(catalog.with(e));
+      } catch (IOException | RuntimeException ex) {
+        RuntimeException failure = ex instanceof RuntimeException re ? re
+            : new StorageException("cannot clone snapshot '" + name + "' into table '" + table + "'", ex);
+        try {
+          DataDirectory.deleteTableDirectory(fs, td);
+        } catch (IOException suppressed) {
+          failure.addSuppressed(suppressed); // unlisted: deleted at the next open
+        }
+        throw failure;
+      }
+      TableRegions t = openRegions(e);
+      for (Region r : t.regions()) {
+        r.recovered(sequence.get());
+      }
+      openTables.put(table, t);
+    }
+  }
+
+  /**
+   * Restores a disabled table to snapshot {@code name} (the table it was taken of, by name): its
+   * settings, families, region boundaries and files become the snapshot's, in new regions; the
+   * table stays disabled. The catalog is the commit point; the old regions' directories are deleted
+   * after it (or at the next open). If no table of that name exists, it is created as by {@link
+   * #cloneSnapshot}.
+   */
+  @Override
+  public void restoreSnapshot(String name) {
+    String table;
+    synchronized (ddlLock) {
+      checkOpen();
+      Snapshots.Loaded s = snapshots.load(name);
+      table = s.info().table();
+      Catalog.Entry old = catalog.tables().get(table);
+      if (old == null) {
+        table = null;
+      } else {
+        if (old.enabled()) {
+          throw new TableNotEnabledException("table '" + table + "' is enabled: disable it before restoring a"
+              + " snapshot into it");
+        }
+        TableDescriptor d = s.table().descriptor().toBuilder(table).build();
+        Catalog.Entry e = new Catalog.Entry(old.id(), d, false, catalog.newRegions(splitKeysOf(s.table())));
+        try {
+          linkSnapshotRegions(s, e);
+        } catch (RuntimeException ex) {
+          for (Catalog.Span span : e.regions()) {
+            try {
+              TableDirectories.deleteRegion(fs, layout.regionDir(e, span));
+            } catch (IOException suppressed) {
+              ex.addSuppressed(suppressed); // unlisted: deleted at the next open
+            }
+          }
+          throw ex;
+        }
+        writeCatalog(catalog.with(e)); // the commit point: the old regions are unlisted now
+        for (Catalog.Span span : old.regions()) {
+          try {
+            TableDirectories.deleteRegion(fs, layout.regionDir(old, span));
+          } catch (IOException ex) {
+            LOG.warn("could not delete region {} of table '{}' after a restore; it is deleted at the next open",
+                span.id(), table, ex);
+          }
+        }
+        return;
+      }
+    }
+    cloneSnapshot(name, snapshotsTable(name));
+  }
+
+  private String snapshotsTable(String name) {
+    return snapshots.load(name).info().table();
+  }
+
+  /** The split keys that give a table the region boundaries of {@code e}. */
+  private static List<byte[]> splitKeysOf(Catalog.Entry e) {
+    List<byte[]> keys = new ArrayList<>();
+    for (int i = 1; i < e.regions().size(); i++) {
+      keys.add(e.regions().get(i).start());
+    }
+    return keys;
+  }
+
+  /** Links each region of the snapshot into the matching region of {@code e}; raises the sequence above its edits. */
+  private void linkSnapshotRegions(Snapshots.Loaded s, Catalog.Entry e) {
+    long highest = 0;
+    for (int i = 0; i < e.regions().size(); i++) {
+      highest = Math.max(highest, snapshots.linkRegion(s, s.table().regions().get(i),
+          layout.regionDir(e, e.regions().get(i)), fileNumbers));
+    }
+    long h = highest;
+    sequence.accumulateAndGet(h, Math::max); // a snapshot from another engine may hold later sequence ids
   }
 
   // ================================================================== background errors

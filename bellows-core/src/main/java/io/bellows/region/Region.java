@@ -1043,11 +1043,27 @@ public final class Region implements AutoCloseable {
    * write enters until {@link #unblockAfterSplit}. On failure everything is released and it throws.
    */
   public void blockForSplit() {
+    block(true);
+  }
+
+  /**
+   * Blocks writes, flushes and compactions of this region as {@link #blockForSplit} does, for a
+   * snapshot: with {@code flush}, every store is flushed first (the snapshot then holds every write
+   * made before the block); without, the files hold what was flushed before (HBase's SKIP_FLUSH).
+   * Release with {@link #unblockAfterSplit}.
+   */
+  public void blockForSnapshot(boolean flush) {
+    block(flush);
+  }
+
+  private void block(boolean flushFirst) {
     flushLock.lock();
     updatesLock.writeLock().lock();
     int blocked = 0;
     try {
-      flush(true);
+      if (flushFirst) {
+        flush(true);
+      }
       for (Store s : storeArray) {
         s.blockCompactions();
         blocked++;

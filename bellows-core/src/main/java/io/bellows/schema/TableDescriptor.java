@@ -26,7 +26,12 @@ public final class TableDescriptor extends Settings {
   }
 
   public Builder toBuilder() {
-    Builder b = new Builder(name);
+    return toBuilder(name);
+  }
+
+  /** A builder holding this table's settings and families under another name (a clone's). */
+  public Builder toBuilder(String newName) {
+    Builder b = new Builder(newName);
     b.setAllFrom(explicitValues());
     families.values().forEach(b::family);
     return b;

@@ -215,6 +215,34 @@ public final class Store implements AutoCloseable {
     }
   }
 
+  /**
+   * Makes a store in {@code target} of the files the store in {@code source} lists (its manifest):
+   * each hard-linked under a new number from {@code numbers}, so that the files join the numbering
+   * of the engine that will open {@code target} (a clone of a snapshot, possibly made by another
+   * engine) and a number never names two files' bytes; with {@code numbers} null, under its own
+   * number. The new manifest keeps the source's flushedSeqId, which this returns. Neither store may
+   * be open. The target directory is made, its entries and its parent's synced.
+   */
+  public static long linkStore(FileSystem fs, Path source, Path target, FileNumberAllocator numbers) {
+    try {
+      StoreManifest m = StoreManifest.load(fs, source);
+      AtomicFiles.createDirectories(fs, target);
+      List<Long> ids = new ArrayList<>(m.fileIds().size());
+      for (long id : m.fileIds()) {
+        long to = numbers == null ? id : numbers.allocate();
+        fs.link(source.resolve(StoreManifest.fileName(id)), target.resolve(StoreManifest.fileName(to)));
+        ids.add(to);
+      }
+      fs.syncDirectory(target);
+      long next = numbers == null ? m.nextFileId() : numbers.next();
+      new StoreManifest(m.flushedSeqId(), next, ids).write(fs, target);
+      fs.syncDirectory(target.toAbsolutePath().getParent());
+      return m.flushedSeqId();
+    } catch (IOException e) {
+      throw new StorageException("cannot link the files of " + source + " into " + target, e);
+    }
+  }
+
   /** The family's descriptor, as the store was opened with (the store itself uses only its name). */
   public ColumnFamilyDescriptor family() {
     return family;
