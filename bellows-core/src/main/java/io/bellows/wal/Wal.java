@@ -65,9 +65,11 @@ public final class Wal implements Closeable {
   /**
    * Most bytes written but not forced that the log keeps copies of: a write-out that would pass it
    * forces the file instead, so the copies (kept to rewrite them if the file fails) stay bounded
-   * when writes outpace the background sync.
+   * when writes outpace the background sync. A sixteenth of the heap, at most 64 MiB: above the
+   * bytes a second of heavy SYNC_WAL writing appends (the background sync forces every second by
+   * default), so the bound rarely adds a force to the write path.
    */
-  static final int UNFORCED_MAX = PendingBuffer.KEEP_MAX;
+  static final long UNFORCED_MAX = Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 16);
   /** After a failed roll, how many more bytes (at most the roll size) the current file takes before the next attempt. */
   static final long ROLL_RETRY_BYTES = 1024 * 1024;
 
@@ -122,7 +124,7 @@ public final class Wal implements Closeable {
    * Copies of the records written to the current file but not yet forced (txids forcedTxid to
    * writtenTxid, in order): what a failed file loses, rewritten to the next one (see {@link #heal}).
    */
-  private final PendingBuffer unforced = new PendingBuffer();
+  private final UnforcedCopies unforced = new UnforcedCopies();
   /** A file this log created that a failed step left behind and could not delete: nothing may follow it. */
   private Path leftover;
   private volatile long writtenTxid;
@@ -433,8 +435,9 @@ public final class Wal implements Closeable {
   /**
    * Takes everything appended so far, writes it to the current file and, if asked (or if the
    * unforced copies would grow past {@link #UNFORCED_MAX}), forces the file. ioLock held; appendLock
-   * is taken only to swap the buffer (it may already be held, when rolling). The bytes are copied to
-   * {@link #unforced} before the write, so a failure of the write or the force loses none of them.
+   * is taken only to swap the buffer (it may already be held, when rolling). Bytes written without a
+   * force are copied to {@link #unforced}, and so are the bytes of a write-out that fails, so a failed
+   * write or force loses none of them.
    */
   private void writeOut(boolean forceAsked) throws IOException {
     boolean force = forceAsked;
@@ -451,11 +454,15 @@ public final class Wal implements Closeable {
       appendLock.unlock();
     }
     spare = null;
+    boolean copied = false;
     try {
       boolean io = false;
       force |= unforced.size() + toWrite.size() > UNFORCED_MAX;
       if (toWrite.size() > 0) {
-        unforced.append(toWrite);
+        if (!force) {
+          unforced.append(toWrite.contents()); // kept until a later force
+          copied = true;
+        }
         ch.append(toWrite.contents());
         io = true;
       }
@@ -465,7 +472,7 @@ public final class Wal implements Closeable {
       if (force && forcedTxid < target) {
         ch.syncData();
         forcedTxid = target;
-        unforced.reset();
+        unforced.clear();
         forces.incrementAndGet();
         forcedAdvanced.signalAll();
         io = true;
@@ -473,6 +480,11 @@ public final class Wal implements Closeable {
       if (io) {
         syncs.incrementAndGet();
       }
+    } catch (IOException e) {
+      if (!copied) {
+        unforced.append(toWrite.contents()); // the heal rewrites them
+      }
+      throw e;
     } finally {
       toWrite.reset();
       spare = toWrite;
@@ -537,9 +549,7 @@ public final class Wal implements Closeable {
     WritableFile ch = createFile();
     WalFile f = created;
     try {
-      if (unforced.size() > 0) {
-        ch.append(unforced.contents());
-      }
+      unforced.writeTo(ch);
       long target = appendedTxid;
       long size = WalFormat.HEADER_SIZE + unforced.size() + pending.size();
       if (pending.size() > 0) {
@@ -555,7 +565,7 @@ public final class Wal implements Closeable {
       currentSize = size;
       rollAt = options.rollSize();
       pending.reset();
-      unforced.reset();
+      unforced.clear();
       writtenTxid = target;
       forcedTxid = target;
       forces.incrementAndGet();

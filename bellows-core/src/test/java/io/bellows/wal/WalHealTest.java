@@ -64,21 +64,22 @@ class WalHealTest {
         wal.sync(wal.append(e), Durability.FSYNC_WAL);
         written.add(e);
       }
-      // Written to the file but not forced (SYNC_WAL), then a force that fails.
-      for (int i = 6; i <= 9; i++) {
+      // Written to the file but not forced (SYNC_WAL; more than one chunk of copies), then a force
+      // that fails.
+      for (int i = 6; i <= 4000; i++) {
         WalEdit e = edit(1, i, rnd);
         wal.sync(wal.append(e), Durability.SYNC_WAL);
         written.add(e);
       }
       Fault fault = fs.inject(Fault.on(Error.FSYNC, Op.SYNC).paths("/wal/").nth(1));
-      WalEdit last = edit(1, 10, rnd);
+      WalEdit last = edit(1, 4001, rnd);
       wal.sync(wal.append(last), Durability.FSYNC_WAL);
       written.add(last);
       assertThat(fault.fired()).isEqualTo(1);
       assertThat(wal.filesFenced()).isEqualTo(1);
       assertThat(wal.failed()).isFalse();
       assertThat(wal.files()).hasSize(2);
-      WalEdit after = edit(1, 11, rnd);
+      WalEdit after = edit(1, 4002, rnd);
       wal.sync(wal.append(after), Durability.FSYNC_WAL);
       written.add(after);
     }
