@@ -63,12 +63,16 @@ final class DataDirectory {
     }
   }
 
-  /** Whether a directory without a catalog is new: nothing but the lock and empty subdirectories. */
+  /**
+   * Whether a directory without a catalog is new: nothing but the lock, empty subdirectories and
+   * snapshots (imported into a new directory: each holds its own table's catalog).
+   */
   static boolean isNew(FileSystem fs, Path dir) throws IOException {
     for (Path p : fs.list(dir)) {
       String name = p.getFileName().toString();
       boolean emptyOwnDir = (name.equals(TABLES) || name.equals(WAL)) && fs.isDirectory(p) && fs.list(p).isEmpty();
-      if (!name.equals(DirectoryLock.FILE_NAME) && !emptyOwnDir) {
+      boolean snapshots = name.equals(Snapshots.DIRECTORY) && fs.isDirectory(p);
+      if (!name.equals(DirectoryLock.FILE_NAME) && !emptyOwnDir && !snapshots) {
         return false;
       }
     }

@@ -76,7 +76,7 @@ final class Snapshots {
       for (Path p : fs.list(root)) {
         String name = p.getFileName().toString();
         if (NAME.matcher(name).matches() && fs.exists(p.resolve(INFO))) {
-          out.add(readInfo(p));
+          out.add(readInfo(fs, p));
         }
       }
     } catch (IOException e) {
@@ -137,7 +137,7 @@ final class Snapshots {
       throw new IllegalArgumentException("snapshot '" + name + "' does not exist");
     }
     try {
-      SnapshotInfo info = readInfo(dir);
+      SnapshotInfo info = readInfo(fs, dir);
       Catalog c = Catalog.load(fs, dir);
       if (c.tables().size() != 1) {
         throw new CorruptionException(dir.resolve(Catalog.FILE_NAME) + ": a snapshot holds one table, this holds "
@@ -199,7 +199,7 @@ final class Snapshots {
     }
   }
 
-  private void deleteIfIncomplete(String name) throws IOException {
+  void deleteIfIncomplete(String name) throws IOException {
     Path dir = dir(name);
     if (fs.isDirectory(dir) && !fs.exists(dir.resolve(INFO))) {
       deleteContents(dir);
@@ -227,7 +227,7 @@ final class Snapshots {
     }
   }
 
-  private SnapshotInfo readInfo(Path dir) throws IOException {
+  static SnapshotInfo readInfo(FileSystem fs, Path dir) throws IOException {
     Path p = dir.resolve(INFO);
     String body;
     try {
@@ -244,7 +244,11 @@ final class Snapshots {
       } else if (line.startsWith("table ")) {
         table = line.substring(6);
       } else if (line.startsWith("created ")) {
-        created = Long.parseLong(line.substring(8));
+        try {
+          created = Long.parseLong(line.substring(8));
+        } catch (NumberFormatException e) {
+          throw new CorruptionException(p + ": bad creation time '" + line.substring(8) + "'");
+        }
       }
     }
     if (name == null || table == null || created < 0) {
