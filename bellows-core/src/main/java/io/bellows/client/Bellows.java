@@ -6,6 +6,7 @@ import io.bellows.engine.LocalEngine;
 import io.bellows.engine.RegionInfo;
 import io.bellows.engine.SnapshotInfo;
 import io.bellows.fs.FileSystem;
+import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.BackgroundError;
 import java.nio.file.Path;
@@ -119,6 +120,37 @@ public final class Bellows implements AutoCloseable {
    */
   public Table getTable(String name) {
     return new TableImpl(engine, engine.table(name));
+  }
+
+  /**
+   * Changes a table's settings and families to {@code next} (same name), online (HBase's alter):
+   * each region is flushed and reopened under the new settings, its writes waiting meanwhile; reads
+   * go on. New settings apply to every later write, read (TTL, VERSIONS), flush and compaction;
+   * a family no longer in {@code next} is deleted with its data. Start from {@link
+   * #describeTable}{@code (t).toBuilder()}.
+   */
+  public void modifyTable(TableDescriptor next) {
+    engine.modifyTable(next);
+  }
+
+  /** Adds a column family to a table, online. */
+  public void addFamily(String table, ColumnFamilyDescriptor family) {
+    modifyTable(describeTable(table).toBuilder().family(family).build());
+  }
+
+  /** Replaces a column family's settings, online. */
+  public void modifyFamily(String table, ColumnFamilyDescriptor family) {
+    TableDescriptor d = describeTable(table);
+    if (d.family(family.name()) == null) {
+      throw new io.bellows.util.NoSuchColumnFamilyException("table '" + table + "' has no column family '"
+          + family.name() + "'");
+    }
+    modifyTable(d.toBuilder().modifyFamily(family).build());
+  }
+
+  /** Deletes a column family and its data from a table, online; a table keeps at least one. */
+  public void deleteFamily(String table, String family) {
+    modifyTable(describeTable(table).toBuilder().removeFamily(family).build());
   }
 
   /**

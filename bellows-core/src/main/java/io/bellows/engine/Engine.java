@@ -146,6 +146,14 @@ public interface Engine extends AutoCloseable {
     return out;
   }
 
+  /**
+   * Changes a table's settings and families, online: families added or deleted, knobs changed
+   * (HBase's alter / modifyTable). The table keeps its name and data (but a deleted family's).
+   */
+  default void modifyTable(TableDescriptor next) {
+    throw new UnsupportedOperationException("alter is not supported by this engine");
+  }
+
   // ------------------------------------------------------------------ snapshots
 
   /**

@@ -509,6 +509,92 @@ public final class LocalEngine implements Engine {
     }
   }
 
+  // ================================================================== alter
+
+  /**
+   * Changes a table's settings and families to {@code next} (same name), online, as HBase's alter
+   * does: stores of added families are made in every region first (their manifests start at the
+   * engine's sequence, so no older log edit of a deleted family of that name comes back), then the
+   * catalog is written (the commit point), then each open region is reopened under the new settings
+   * as a split reopens its parent (its writes wait, it is flushed, the new region takes its place),
+   * and last the stores of deleted families go. New settings take effect for every later write,
+   * read, flush and compaction (data already in files keeps its block size and compression until
+   * rewritten); a deleted family's data is gone.
+   */
+  @Override
+  public void modifyTable(TableDescriptor next) {
+    synchronized (ddlLock) {
+      checkOpen();
+      Catalog.Entry e = entry(next.name());
+      Set<String> before = familyNames(e.descriptor());
+      Set<String> after = familyNames(next);
+      Catalog.Entry changed = new Catalog.Entry(e.id(), next, e.enabled(), e.regions());
+      try {
+        for (Catalog.Span span : e.regions()) {
+          Path region = layout.regionDir(e, span);
+          for (String f : after) {
+            if (!before.contains(f)) {
+              Path store = region.resolve(f);
+              TableDirectories.deleteStore(fs, store); // a crashed alter's leftovers: never listed
+              AtomicFiles.createDirectories(fs, store);
+              new io.bellows.manifest.StoreManifest(sequence.get(), fileNumbers.next(), List.of()).write(fs, store);
+            }
+          }
+          fs.syncDirectory(region);
+        }
+      } catch (IOException ex) {
+        throw new StorageException("cannot alter table '" + next.name() + "': " + ex.getMessage(), ex);
+      }
+      writeCatalog(catalog.with(changed)); // the commit point
+      TableRegions t = openTables.get(next.name());
+      if (t != null) {
+        for (int i = 0; i < t.regions().size(); i++) {
+          reopen(next.name(), changed, i);
+        }
+      }
+      for (Catalog.Span span : e.regions()) {
+        for (String f : before) {
+          if (!after.contains(f)) {
+            try {
+              TableDirectories.deleteStore(fs, layout.regionDir(e, span).resolve(f));
+            } catch (IOException ex) {
+              LOG.warn("could not delete the store of deleted family '{}' of table '{}'; it is deleted at the next"
+                  + " open", f, next.name(), ex);
+            }
+          }
+        }
+      }
+      LOG.info("altered table '{}': {}", next.name(), next);
+    }
+  }
+
+  /** Reopens region {@code i} of an open table under {@code e}'s settings, as a split replaces its parent. */
+  private void reopen(String table, Catalog.Entry e, int i) {
+    TableRegions t = openTables.get(table);
+    Region old = t.regions().get(i);
+    Catalog.Span span = t.spans().get(i);
+    old.blockForSplit(); // writes wait, every store flushed, compactions kept out
+    try {
+      Region fresh = new Region(span.id(), e.descriptor(), layout.regionDir(e, span), services, span.start(), span.end());
+      fresh.recovered(sequence.get());
+      List<Region> regions = new ArrayList<>(t.regions());
+      regions.set(i, fresh);
+      openTables.put(table, new TableRegions(t.tableId(), t.spans(), regions));
+      old.close(false); // waiting writers find it closed and out of the routing: they go to the new one
+      errors.forget(old);
+    } finally {
+      old.unblockAfterSplit();
+    }
+  }
+
+  private static Set<String> familyNames(TableDescriptor d) {
+    Set<String> out = new java.util.LinkedHashSet<>();
+    for (io.bellows.schema.ColumnFamilyDescriptor f : d.families()) {
+      out.add(f.name());
+    }
+    return out;
+  }
+
   // ================================================================== snapshots
 
   /**

@@ -102,6 +102,14 @@ public final class TableDescriptor extends Settings {
       return this;
     }
 
+    /** Removes a family; throws if the builder has none of that name. */
+    public Builder removeFamily(String name) {
+      if (families.remove(name) == null) {
+        throw new io.bellows.util.NoSuchColumnFamilyException("no column family '" + name + "'");
+      }
+      return this;
+    }
+
     public Builder durability(Durability d) {
       return set(Knobs.TABLE_DURABILITY, d);
     }
