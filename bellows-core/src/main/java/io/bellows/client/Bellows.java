@@ -123,6 +123,19 @@ public final class Bellows implements AutoCloseable {
   }
 
   /**
+   * Loads sorted files built elsewhere with {@link BulkFileWriter} into a table, atomically (HBase's
+   * bulk load, RocksDB's ingest): {@code files} maps a family to its files. Every file is checked
+   * whole first, and nothing is loaded if one is damaged, unsorted or holds another family's cells
+   * (the exception names it). The loaded cells are newer than every write before the call and older
+   * than every write after it; a file spanning several regions is split among them. The table's
+   * writes wait while its regions flush and the cells are written; the input files are not changed.
+   * Returns the number of cells loaded.
+   */
+  public long bulkLoad(String table, Map<String, List<Path>> files) {
+    return engine.bulkLoad(table, files);
+  }
+
+  /**
    * Changes a table's settings and families to {@code next} (same name), online (HBase's alter):
    * each region is flushed and reopened under the new settings, its writes waiting meanwhile; reads
    * go on. New settings apply to every later write, read (TTL, VERSIONS), flush and compaction;

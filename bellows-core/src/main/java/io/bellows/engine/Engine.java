@@ -154,6 +154,14 @@ public interface Engine extends AutoCloseable {
     throw new UnsupportedOperationException("alter is not supported by this engine");
   }
 
+  /**
+   * Adopts sorted files built elsewhere ({@code BulkFileWriter}), by family, into the table,
+   * atomically; returns the cells loaded.
+   */
+  default long bulkLoad(String table, Map<String, List<java.nio.file.Path>> files) {
+    throw new UnsupportedOperationException("bulk load is not supported by this engine");
+  }
+
   // ------------------------------------------------------------------ snapshots
 
   /**
