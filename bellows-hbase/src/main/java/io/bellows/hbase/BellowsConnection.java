@@ -8,11 +8,13 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Hbck;
 import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableBuilder;
@@ -101,6 +103,21 @@ public final class BellowsConnection implements Connection {
   public Admin getAdmin() {
     checkOpen();
     return Unsupported.proxy(Admin.class, new BellowsAdmin(engine, this));
+  }
+
+  /**
+   * An {@code Hbck} whose repair operations throw {@link UnsupportedOperationException}: HBase's
+   * shell takes one when it starts (HBase's default for a connection throws there).
+   */
+  @Override
+  public Hbck getHbck() {
+    checkOpen();
+    return Unsupported.proxy(Hbck.class, new BellowsHbck());
+  }
+
+  @Override
+  public Hbck getHbck(ServerName master) {
+    return getHbck();
   }
 
   @Override

@@ -74,6 +74,12 @@ public final class BellowsTable {
     return Convert.descriptor(engine.describeTable(Convert.name(name)));
   }
 
+  /** The deprecated form of {@link #getDescriptor}, which HBase's shell calls to list a table's families. */
+  @SuppressWarnings("deprecation")
+  public org.apache.hadoop.hbase.HTableDescriptor getTableDescriptor() {
+    return new org.apache.hadoop.hbase.HTableDescriptor(getDescriptor());
+  }
+
   public void close() {}
 
   // ------------------------------------------------------------------ reads

@@ -49,6 +49,9 @@ final class Exceptions {
     if (e instanceof IOException io) {
       return io;
     }
+    if (e instanceof RegionNames.NotARegionName) {
+      return null; // HBase's client throws it unchecked too, and its shell catches it
+    }
     String message = e.getMessage();
     IOException out;
     if (e instanceof io.bellows.util.NoSuchColumnFamilyException) {
