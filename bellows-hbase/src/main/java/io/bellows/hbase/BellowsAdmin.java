@@ -14,7 +14,6 @@ import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.CompactType;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.RegionInfo;
-import org.apache.hadoop.hbase.client.RegionInfoBuilder;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -263,11 +262,7 @@ public final class BellowsAdmin {
   }
 
   public List<RegionInfo> getRegions(TableName t) {
-    List<RegionInfo> out = new ArrayList<>();
-    for (io.bellows.engine.RegionInfo r : engine.regions(Convert.name(t))) {
-      out.add(RegionInfoBuilder.newBuilder(t).setStartKey(r.startKey()).setEndKey(r.endKey()).setRegionId(r.id()).build());
-    }
-    return out;
+    return Convert.regions(t, engine.regions(Convert.name(t)));
   }
 
   @Override

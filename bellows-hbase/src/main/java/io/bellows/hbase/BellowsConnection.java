@@ -91,13 +91,13 @@ public final class BellowsConnection implements Connection {
 
   @Override
   public RegionLocator getRegionLocator(TableName name) {
-    throw new UnsupportedOperationException("Connection.getRegionLocator is not supported by Bellows");
+    checkOpen();
+    return BellowsRegionLocator.open(engine, name, conf);
   }
 
+  /** Nothing to clear: a Bellows region locator has no cache. */
   @Override
-  public void clearRegionLocationCache() {
-    throw new UnsupportedOperationException("Connection.clearRegionLocationCache is not supported by Bellows");
-  }
+  public void clearRegionLocationCache() {}
 
   @Override
   public Admin getAdmin() {

@@ -80,6 +80,10 @@ public final class BellowsTable {
     return new org.apache.hadoop.hbase.HTableDescriptor(getDescriptor());
   }
 
+  public org.apache.hadoop.hbase.client.RegionLocator getRegionLocator() {
+    return BellowsRegionLocator.open(engine, name, conf);
+  }
+
   public void close() {}
 
   // ------------------------------------------------------------------ reads

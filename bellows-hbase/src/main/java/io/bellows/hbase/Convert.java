@@ -407,6 +407,16 @@ final class Convert {
     return b.build();
   }
 
+  /** Bellows' regions of table {@code t} as HBase's, in key order. */
+  static List<org.apache.hadoop.hbase.client.RegionInfo> regions(TableName t, List<io.bellows.engine.RegionInfo> regions) {
+    List<org.apache.hadoop.hbase.client.RegionInfo> out = new ArrayList<>();
+    for (io.bellows.engine.RegionInfo r : regions) {
+      out.add(org.apache.hadoop.hbase.client.RegionInfoBuilder.newBuilder(t).setStartKey(r.startKey())
+          .setEndKey(r.endKey()).setRegionId(r.id()).build());
+    }
+    return out;
+  }
+
   /** Whether {@code t} is in HBase's default namespace, the only one whose tables Bellows holds. */
   static boolean inDefaultNamespace(TableName t) {
     return t.getNamespaceAsString().equals("default");

@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HColumnDescriptor;
 import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.HRegionLocation;
 import org.apache.hadoop.hbase.HTableDescriptor;
 import org.apache.hadoop.hbase.MemoryCompactionPolicy;
 import org.apache.hadoop.hbase.ServerName;
@@ -32,6 +33,8 @@ import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Hbck;
 import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.client.RegionReplicaUtil;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
@@ -375,6 +378,37 @@ class HBaseShellCallsTest {
         .isInstanceOf(TableNotFoundException.class);
   }
 
+  /** {@code get_splits} (every region's start key but the first) and {@code locate_region}. */
+  @Test
+  void getSplitsAndLocateRegion() throws IOException {
+    Table t = create("sp", new byte[][] {Bytes.toBytes("g"), Bytes.toBytes("p")}, new HColumnDescriptor("f"));
+    List<String> splits = new ArrayList<>();
+    try (RegionLocator locator = t.getRegionLocator()) {
+      for (HRegionLocation l : locator.getAllRegionLocations()) {
+        if (RegionReplicaUtil.isDefaultReplica(l.getRegion())) {
+          splits.add(Bytes.toStringBinary(l.getRegionInfo().getStartKey()));
+        }
+      }
+    }
+    splits.removeIf(String::isEmpty);
+    assertThat(splits).containsExactly("g", "p");
+
+    try (RegionLocator locator = conn.getRegionLocator(TableName.valueOf("sp"))) {
+      HRegionLocation l = locator.getRegionLocation(Bytes.toBytesBinary("h"));
+      assertThat(Bytes.toString(l.getRegion().getStartKey())).isEqualTo("g");
+      assertThat(Bytes.toString(l.getRegion().getEndKey())).isEqualTo("p");
+      assertThat(l.getServerName().getHostname()).isEqualTo("localhost");
+      assertThat(l.getRegion().getRegionNameAsString()).startsWith("sp,g,");
+      assertThat(Bytes.toString(locator.getRegionLocation(new byte[0]).getRegion().getEndKey())).isEqualTo("g");
+      assertThat(Bytes.toString(locator.getRegionLocation(Bytes.toBytes("p")).getRegion().getStartKey())).isEqualTo("p");
+      assertThat(locator.getStartKeys().length).isEqualTo(3);
+      assertThat(locator.getEndKeys()[2]).isEmpty();
+    }
+    try (RegionLocator missing = conn.getRegionLocator(TableName.valueOf("missing"))) {
+      assertThatThrownBy(missing::getAllRegionLocations).isInstanceOf(TableNotFoundException.class);
+    }
+  }
+
   /** The shell turns TableNotFoundException into "Unknown table". */
   @Test
   void anUnknownTableIsHBasesTableNotFoundException() {
@@ -392,10 +426,6 @@ class HBaseShellCallsTest {
     htd.addFamily(new HColumnDescriptor("g"));
     assertThatThrownBy(() -> admin.modifyTable(TableName.valueOf("u"), htd))
         .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("Admin.modifyTable");
-    assertThatThrownBy(() -> table("u").getRegionLocator()).isInstanceOf(UnsupportedOperationException.class)
-        .hasMessageContaining("Table.getRegionLocator"); // get_splits
-    assertThatThrownBy(() -> conn.getRegionLocator(TableName.valueOf("u")))
-        .isInstanceOf(UnsupportedOperationException.class); // locate_region
     assertThatThrownBy(() -> admin.listNamespaceDescriptors()).isInstanceOf(UnsupportedOperationException.class)
         .hasMessageContaining("Admin.listNamespaceDescriptors"); // list_namespace
     assertThatThrownBy(() -> admin.getClusterStatus()).isInstanceOf(UnsupportedOperationException.class)
@@ -425,6 +455,11 @@ class HBaseShellCallsTest {
         truncate("st", true);
         assertThat(count(table("st"))).isZero();
         assertThat(regionStarts(admin, "st")).containsExactly("", "m");
+        try (RegionLocator locator = table("st").getRegionLocator()) {
+          HRegionLocation l = locator.getRegionLocation(Bytes.toBytes("x"));
+          assertThat(l.getServerName().getPort()).isEqualTo(server.port());
+          assertThat(Bytes.toString(l.getRegion().getStartKey())).isEqualTo("m");
+        }
         assertThat(admin.isTableEnabled(TableName.valueOf("st"))).isTrue();
         assertThat(hbck.isAborted()).isFalse();
         admin.close();
