@@ -108,15 +108,36 @@ public final class BellowsAdmin {
       throw new TableNotDisabledException(t);
     }
     io.bellows.schema.TableDescriptor d = engine.describeTable(name);
-    List<byte[]> splitKeys = new ArrayList<>();
-    if (preserveSplits) {
-      for (io.bellows.engine.RegionInfo r : engine.regions(name)) {
-        if (r.startKey().length > 0) { // the first region starts at the empty key
-          splitKeys.add(r.startKey());
-        }
+    List<byte[]> splitKeys = preserveSplits ? splitKeys(name) : List.of();
+    engine.dropTable(name);
+    create(d, splitKeys);
+  }
+
+  /**
+   * As HBase: a new, empty table {@code to} with the settings of {@code from} (and its region
+   * boundaries with {@code preserveSplits}); the shell's {@code clone_table_schema}.
+   */
+  public void cloneTableSchema(TableName from, TableName to, boolean preserveSplits) {
+    String source = Convert.name(from);
+    io.bellows.schema.TableDescriptor d = engine.describeTable(source);
+    io.bellows.schema.TableDescriptor.Builder b = io.bellows.schema.TableDescriptor.builder(Convert.name(to));
+    d.explicitValues().forEach((knob, value) -> b.set(knob.name(), value));
+    d.families().forEach(b::family);
+    create(b.build(), preserveSplits ? splitKeys(source) : List.of());
+  }
+
+  /** The start keys of a table's regions but the first (which starts at the empty key). */
+  private List<byte[]> splitKeys(String table) {
+    List<byte[]> out = new ArrayList<>();
+    for (io.bellows.engine.RegionInfo r : engine.regions(table)) {
+      if (r.startKey().length > 0) {
+        out.add(r.startKey());
       }
     }
-    engine.dropTable(name);
+    return out;
+  }
+
+  private void create(io.bellows.schema.TableDescriptor d, List<byte[]> splitKeys) {
     if (splitKeys.isEmpty()) {
       engine.createTable(d);
     } else {

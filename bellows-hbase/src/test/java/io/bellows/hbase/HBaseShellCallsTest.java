@@ -322,6 +322,38 @@ class HBaseShellCallsTest {
         .isInstanceOf(TableNotFoundException.class);
   }
 
+  /** {@code clone_table_schema 'from', 'to'[, false]}: settings, and boundaries unless told not to. */
+  @Test
+  void cloneTableSchemaCopiesSettingsAndBoundaries() throws IOException {
+    HColumnDescriptor f = new HColumnDescriptor("f");
+    f.setMaxVersions(2);
+    f.setBloomFilterType(org.apache.hadoop.hbase.regionserver.BloomType.ROWCOL);
+    HTableDescriptor htd = new HTableDescriptor(TableName.valueOf("src"));
+    htd.addFamily(f);
+    htd.addFamily(new HColumnDescriptor("g"));
+    htd.setDurability(org.apache.hadoop.hbase.client.Durability.ASYNC_WAL);
+    htd.setMemStoreFlushSize(8L << 20);
+    admin.createTable(htd, new byte[][] {Bytes.toBytes("m")});
+    put(table("src"), "a", "1");
+
+    admin.cloneTableSchema(TableName.valueOf("src"), TableName.valueOf("dst"), true);
+    TableDescriptor src = admin.getDescriptor(TableName.valueOf("src"));
+    TableDescriptor dst = admin.getDescriptor(TableName.valueOf("dst"));
+    assertThat(dst.getTableName().getNameAsString()).isEqualTo("dst");
+    assertThat(org.apache.hadoop.hbase.client.TableDescriptorBuilder.copy(TableName.valueOf("src"), dst))
+        .isEqualTo(src);
+    assertThat(regionStarts(admin, "dst")).containsExactly("", "m");
+    assertThat(count(table("dst"))).isZero();
+    assertThat(admin.isTableEnabled(TableName.valueOf("dst"))).isTrue();
+
+    admin.cloneTableSchema(TableName.valueOf("src"), TableName.valueOf("dst2"), false);
+    assertThat(regionStarts(admin, "dst2")).containsExactly("");
+    assertThatThrownBy(() -> admin.cloneTableSchema(TableName.valueOf("src"), TableName.valueOf("dst"), false))
+        .isInstanceOf(org.apache.hadoop.hbase.TableExistsException.class);
+    assertThatThrownBy(() -> admin.cloneTableSchema(TableName.valueOf("missing"), TableName.valueOf("x"), false))
+        .isInstanceOf(TableNotFoundException.class);
+  }
+
   @Test
   void disableEnableIsDisabledAndDrop() throws IOException {
     create("d", new HColumnDescriptor("f"));
