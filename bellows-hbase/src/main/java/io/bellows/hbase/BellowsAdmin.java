@@ -20,7 +20,8 @@ import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * The supported part of HBase's {@link Admin}: tables (create with split keys, delete, disable,
- * enable, exists, list, describe, truncate), flush, compactions, split and the region list. {@link
+ * enable, exists, list, describe, truncate, clone the schema), flush, compactions, split and the
+ * region list ({@link RegionNames} for the per-region methods HBase's shell tries first). {@link
  * Unsupported} makes it an {@code Admin} whose other methods throw, and gives HBase's exceptions
  * for Bellows' ({@link Exceptions}).
  */
