@@ -39,8 +39,20 @@ public final class BellowsRegionLocator {
     if (hostPort == null) {
       return ServerName.valueOf("localhost", 0, 0);
     }
-    int colon = hostPort.lastIndexOf(':'); // the connection has opened, so it is host:port
-    return ServerName.valueOf(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1).trim()), 0);
+    String target = hostPort.trim();
+    int scheme = target.indexOf(":///"); // a gRPC target such as dns:///host:port
+    if (scheme >= 0) {
+      target = target.substring(scheme + 4);
+    }
+    int colon = target.lastIndexOf(':');
+    if (colon > 0) {
+      try {
+        return ServerName.valueOf(target.substring(0, colon), Integer.parseInt(target.substring(colon + 1)), 0);
+      } catch (NumberFormatException e) {
+        // not host:port; named as given, without a port
+      }
+    }
+    return ServerName.valueOf(target, 0, 0);
   }
 
   public TableName getName() {

@@ -498,6 +498,13 @@ class HBaseShellCallsTest {
         hbck.close();
         conn = null;
       }
+      conf.set("bellows.server", "dns:///127.0.0.1:" + server.port()); // a gRPC target with a scheme
+      try (Connection remote = ConnectionFactory.createConnection(conf);
+          RegionLocator locator = remote.getRegionLocator(TableName.valueOf("st"))) {
+        ServerName at = locator.getRegionLocation(Bytes.toBytes("a")).getServerName();
+        assertThat(at.getHostname()).isEqualTo("127.0.0.1");
+        assertThat(at.getPort()).isEqualTo(server.port());
+      }
     }
   }
 
