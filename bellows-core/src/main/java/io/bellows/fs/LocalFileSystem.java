@@ -19,8 +19,9 @@ import java.util.stream.Stream;
  * The engine's default file system: the local disk through {@code java.nio}. Appends go straight to
  * the operating system (a {@link FileChannel} write), {@link WritableFile#sync} is {@code
  * force(true)}, {@link WritableFile#syncData} {@code force(false)}, a directory sync forces the
- * directory opened for reading, the lock is an OS file lock. Stateless; one shared {@link
- * #INSTANCE}.
+ * directory opened for reading, the lock is an OS file lock. Open files survive the interrupts of
+ * their callers ({@link LocalReadableFile}, {@link LocalWritableFile}). Stateless; one shared
+ * {@link #INSTANCE}.
  */
 public final class LocalFileSystem implements FileSystem {
   public static final LocalFileSystem INSTANCE = new LocalFileSystem();
@@ -31,7 +32,7 @@ public final class LocalFileSystem implements FileSystem {
 
   @Override
   public WritableFile create(Path file) throws IOException {
-    return new LocalWritableFile(FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
+    return new LocalWritableFile(file);
   }
 
   @Override
@@ -39,23 +40,7 @@ public final class LocalFileSystem implements FileSystem {
     if (Files.isDirectory(file)) { // some platforms open a directory and fail only on reading
       throw new IOException(file + " is a directory");
     }
-    FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
-    return new ReadableFile() {
-      @Override
-      public int read(ByteBuffer dst, long position) throws IOException {
-        return ch.read(dst, position);
-      }
-
-      @Override
-      public long length() throws IOException {
-        return ch.size();
-      }
-
-      @Override
-      public void close() throws IOException {
-        ch.close();
-      }
-    };
+    return new LocalReadableFile(file);
   }
 
   @Override
@@ -180,42 +165,5 @@ public final class LocalFileSystem implements FileSystem {
   @Override
   public String toString() {
     return "local";
-  }
-
-  /** A {@link FileChannel} opened for writing; every append goes straight to the operating system. */
-  private static final class LocalWritableFile implements WritableFile {
-    private final FileChannel channel;
-    private long size;
-
-    LocalWritableFile(FileChannel channel) {
-      this.channel = channel;
-    }
-
-    @Override
-    public void append(ByteBuffer src) throws IOException {
-      while (src.hasRemaining()) {
-        size += channel.write(src);
-      }
-    }
-
-    @Override
-    public void sync() throws IOException {
-      channel.force(true);
-    }
-
-    @Override
-    public void syncData() throws IOException {
-      channel.force(false);
-    }
-
-    @Override
-    public long size() {
-      return size;
-    }
-
-    @Override
-    public void close() throws IOException {
-      channel.close();
-    }
   }
 }
