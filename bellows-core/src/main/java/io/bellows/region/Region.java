@@ -660,8 +660,13 @@ public final class Region implements AutoCloseable {
         }
       } catch (RuntimeException e) {
         mvcc.complete(we); // nothing was inserted: completing publishes nothing
-        services.walFailed(e);
-        throw new StorageException("write-ahead log append failed; the engine stops accepting writes", e);
+        if (services.wal().failed()) {
+          services.walFailed(e);
+          throw new StorageException("write-ahead log append failed; the engine stops accepting writes", e);
+        }
+        // The log works but could not take this edit (its first file could not be made): this
+        // write fails alone, and the next one tries again.
+        throw new StorageException("write-ahead log append failed; nothing of the write was applied", e);
       }
       addToStores(stamped);
     } finally {

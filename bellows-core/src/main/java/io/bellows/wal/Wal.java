@@ -517,8 +517,9 @@ public final class Wal implements Closeable {
    * When this returns, everything appended so far is durable. If a step fails, the log fails: it
    * refuses appends and syncs until {@link #recover} works.
    *
-   * <p>A write that was interrupted (its channel closed by the interrupt) heals the same way; the
-   * interrupt is set aside while this runs and restored after.
+   * <p>A write that was interrupted heals the same way; the interrupt is set aside while this runs
+   * and restored after, and an attempt that another interrupt cuts short is made again (at most
+   * {@link #INTERRUPTED_ATTEMPTS} times): an interrupt is the caller's, never the log's failure.
    *
    * @throws StorageException if the log could not be healed
    */
@@ -530,7 +531,17 @@ public final class Wal implements Closeable {
         if (closed && channel == null) {
           throw fail(cause);
         }
-        fenceAndRewrite(cause);
+        for (int attempt = 1; ; attempt++) {
+          try {
+            fenceAndRewrite(cause);
+            return;
+          } catch (IOException e) {
+            if (!byInterrupt(e) || attempt == INTERRUPTED_ATTEMPTS) {
+              throw e;
+            }
+            interrupted |= Thread.interrupted();
+          }
+        }
       } finally {
         appendLock.unlock();
       }
@@ -542,6 +553,14 @@ public final class Wal implements Closeable {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  /** How often a heal or a file creation cut short by an interrupt is tried again. */
+  static final int INTERRUPTED_ATTEMPTS = 8;
+
+  /** Whether an I/O failure is an interrupt of the calling thread rather than of the disk. */
+  static boolean byInterrupt(IOException e) {
+    return e instanceof java.io.InterruptedIOException || e instanceof java.nio.channels.ClosedByInterruptException;
   }
 
   /** ioLock and appendLock held. */
@@ -603,6 +622,26 @@ public final class Wal implements Closeable {
    * sets {@code current} back if it does not). ioLock and appendLock held.
    */
   private WritableFile createFile(long fencedLength) throws IOException {
+    boolean interrupted = false;
+    try {
+      for (int attempt = 1; ; attempt++) {
+        try {
+          return createFileOnce(fencedLength);
+        } catch (IOException e) {
+          if (!byInterrupt(e) || attempt == INTERRUPTED_ATTEMPTS) {
+            throw e;
+          }
+          interrupted |= Thread.interrupted(); // the caller's: kept for it, not the file's failure
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private WritableFile createFileOnce(long fencedLength) throws IOException {
     clearLeftover();
     long number = nextFileNumber++;
     Path path = dir.resolve(WalFormat.fileName(number));

@@ -36,22 +36,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The engine on the local disk while some of its callers are interrupted again and again: readers
- * (gets and scans) and callers of compactions (and, with {@link #INTERRUPT_WAL_WRITERS}, of puts and
- * flushes). Steady threads (gets, scans, puts) are never
- * interrupted and must succeed on every call; an interrupted caller may fail, but only because of
+ * (gets and scans), and callers of compactions, puts and flushes (which write and force the WAL).
+ * Steady threads (gets, scans, puts) are never interrupted and must succeed on every call; an interrupted caller may fail, but only because of
  * its interrupt. Afterwards every acknowledged write is readable, before and after a reopen. No
  * block cache, so every data block read goes to a file shared by all readers.
  */
 @ExtendWith(SeedExtension.class)
 class InterruptTest {
-  /**
-   * Whether callers that write or sync the WAL are interrupted too: a thread doing puts, and the
-   * caller of flush (a flush first forces the WAL). Off: the WAL takes any failed append or sync,
-   * an interrupted one included, as the end of the log, and writes stop until a reopen. Turn this on
-   * once the WAL's failure handling rolls to a new log file instead.
-   */
-  static final boolean INTERRUPT_WAL_WRITERS = false;
-
   private static final int ROWS = 400;
   private static final int STEADY_GETS = 1500;
   private static final int STEADY_SCANS = 40;
@@ -173,40 +164,31 @@ class InterruptTest {
           Thread.interrupted();
         }
       }, "victim-compact"));
-      // Flushes keep coming either way (compactions need new files): interrupted or steady.
+      // Flushes keep coming (compactions need new files), their caller interrupted too.
       Thread flusher = new Thread(() -> {
         for (int n = 0; n < STEADY_FLUSHES; n++) {
           try {
             db.flush("t");
           } catch (RuntimeException e) {
-            if (!INTERRUPT_WAL_WRITERS) {
-              throw e;
-            }
             record(e, victimFailures, interruptedCalls);
             Thread.interrupted();
           }
         }
       }, "flush");
-      if (INTERRUPT_WAL_WRITERS) {
-        victims.add(flusher);
-      } else {
-        steady.add(flusher);
-      }
-      if (INTERRUPT_WAL_WRITERS) {
-        Random r = seed.random(20);
-        victims.add(new Thread(() -> {
-          while (!stop.get()) {
-            int i = ROWS + STEADY_PUTS + r.nextInt(ROWS);
-            try {
-              t.put(new Put(row(i)).addColumn(F, Q, value(i, 2)));
-              acked.put(i, value(i, 2));
-            } catch (RuntimeException e) {
-              record(e, victimFailures, interruptedCalls);
-            }
-            Thread.interrupted();
+      victims.add(flusher);
+      Random putRows = seed.random(20);
+      victims.add(new Thread(() -> {
+        while (!stop.get()) {
+          int i = ROWS + STEADY_PUTS + putRows.nextInt(ROWS);
+          try {
+            t.put(new Put(row(i)).addColumn(F, Q, value(i, 2)));
+            acked.put(i, value(i, 2));
+          } catch (RuntimeException e) {
+            record(e, victimFailures, interruptedCalls);
           }
-        }, "victim-put"));
-      }
+          Thread.interrupted();
+        }
+      }, "victim-put"));
 
       CountDownLatch steadyDone = new CountDownLatch(steady.size());
       List<Thread> steadyRunners = new ArrayList<>();
