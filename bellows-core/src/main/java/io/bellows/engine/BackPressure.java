@@ -104,7 +104,9 @@ final class BackPressure {
     long until = now + wait;
     pacing.incrementAndGet();
     try {
-      for (long left = wait; left > 0; left = until - System.nanoTime()) {
+      // An interrupted writer is not paced further: parkNanos would return at once, again and
+      // again (a busy spin), and the interrupt is its caller's to see.
+      for (long left = wait; left > 0 && !Thread.currentThread().isInterrupted(); left = until - System.nanoTime()) {
         LockSupport.parkNanos(left);
       }
     } finally {
