@@ -17,6 +17,7 @@ import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
 import io.bellows.fs.AtomicFiles;
 import io.bellows.fs.MemFileSystem;
+import io.bellows.fs.MemFileSystem.Tail;
 import io.bellows.scan.ScanQuery;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.Bytes;
@@ -39,7 +40,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * deletes of every kind, increments, check-and-mutate, batches, reads, flushes, minor and major
  * compactions, in-memory flushes and compactions, splits, reopen) are cut by a power loss, after
  * which the engine reopens on what the file system kept: only synced bytes, only directory entries
- * whose directory was synced, optionally a torn unsynced tail. Then, against {@link ReferenceTable}
+ * whose directory was synced, an unsynced tail dropped, torn or torn and followed by garbage. Then, against {@link ReferenceTable}
  * replaying the acknowledged operations:
  *
  * <ul>
@@ -66,6 +67,9 @@ class PowerLossTest {
   private static final byte[][] QUALIFIERS = bytes("q0", "q1", "q2", "n");
   private static final byte[] COUNTER = Bytes.of("n");
 
+  /** What a power loss leaves of unsynced tails; each run draws one. */
+  private static final Tail[] TAILS = Tail.values();
+
   static Stream<Arguments> randomCrashes() {
     List<Arguments> out = new ArrayList<>();
     for (EngineConfigurations c : EngineConfigurations.all()) {
@@ -88,11 +92,11 @@ class PowerLossTest {
           + " (re-run: -Dtest=PowerLossTest -Dbellows.test.seed=" + seed + ")");
       // Count the run's operations, then cut the same run at a random one of them.
       Workload counting = new Workload(config, durability, seed, false);
-      counting.run(ops, -1, false);
+      counting.run(ops, -1, Tail.DROP);
       long total = counting.mutations;
       Random r = new Random(seed);
       long at = total <= 0 ? 0 : (long) (r.nextDouble() * total);
-      new Workload(config, durability, seed, false).run(ops, at, r.nextBoolean());
+      new Workload(config, durability, seed, false).run(ops, at, TAILS[r.nextInt(TAILS.length)]);
     }
   }
 
@@ -104,13 +108,13 @@ class PowerLossTest {
       System.out.println("PowerLossTest every operation " + config + " seed=" + SEED
           + " (re-run: -Dtest=PowerLossTest -Dbellows.test.seed=" + SEED + ")");
       Workload counting = new Workload(config, Durability.FSYNC_WAL, SEED, true);
-      counting.run(0, -1, false);
+      counting.run(0, -1, Tail.DROP);
       long total = counting.mutations;
       assertThat(total).as("file-system operations of one run").isGreaterThan(50);
       int crashes = 0;
       for (long at = 0; at < total; at++) {
         Workload w = new Workload(config, Durability.FSYNC_WAL, SEED, true);
-        w.run(0, at, at % 3 == 0);
+        w.run(0, at, TAILS[(int) (at % TAILS.length)]);
         crashes += w.crashed ? 1 : 0;
       }
       System.out.println("PowerLossTest " + config + ": power lost at " + crashes + " of " + total + " operations");
@@ -174,11 +178,11 @@ class PowerLossTest {
      * Runs {@code ops} random operations (or the fixed script), with a power loss armed at mutating
      * operation {@code crashAt} (-1: none); then checks what a reopen finds.
      */
-    void run(int ops, long crashAt, boolean tear) throws IOException {
+    void run(int ops, long crashAt, Tail tail) throws IOException {
       AtomicFiles.createDirectories(fs, DIR.getParent()); // the data directory's parent exists, durably
       long base = fs.mutations();
       if (crashAt >= 0) {
-        fs.crashAtOperation(base + crashAt, new Random(seed ^ crashAt), tear);
+        fs.crashAtOperation(base + crashAt, new Random(seed ^ crashAt), tail);
       }
       boolean survived = false;
       try {
