@@ -83,15 +83,17 @@ final class StressSubcommand implements Callable<Integer> {
       converter = FsModeConverter.class,
       description = {"local (default): the store on disk; --kill-every kills processes with SIGKILL.",
           "crashable: the store in a crashable in-memory file system, in this process; --kill-every simulates"
-              + " power losses while the writers run (unsynced data lost, unsynced tails torn at a random byte,"
-              + " unsynced directory changes undone), then reopens and verifies every key.",
+              + " power losses while the writers run (unsynced data lost, unsynced tails torn at a random byte"
+              + " or torn and followed by garbage, unsynced directory changes undone), then reopens and verifies"
+              + " every key; every other power loss ends a window of injected faults as with faulty.",
           "faulty: the store on disk behind a fault-injecting file system; for windows of --kill-every,"
-              + " --fault-rate of file writes, syncs, renames and creations fail with EIO, ENOSPC or a failed"
+              + " --fault-rate of file reads, writes, syncs, renames and creations fail with EIO, ENOSPC or a failed"
               + " fsync; after each window the store is reopened and every key verified."})
   io.bellows.cli.stress.StressConfig.FsMode fs;
 
   @Option(names = "--fault-rate", defaultValue = "0.002", paramLabel = "P",
-      description = "With --fs faulty: the share of selected file operations that fail (default: ${DEFAULT-VALUE}).")
+      description = "With --fs faulty or crashable: the share of selected file operations that fail in a fault"
+          + " window (default: ${DEFAULT-VALUE}).")
   double faultRate;
 
   @Option(names = "--child", hidden = true, description = "Internal: one child process of a --kill-every run.")

@@ -82,6 +82,17 @@ class StressSubcommandTest {
 
   @Test
   @Timeout(180)
+  void faultWindowsEndingInAPowerLossLoseNoAcknowledgedWrite(@TempDir Path tmp) {
+    int code = run("stress", "--dir", tmp.resolve("s").toString(), "--fs", "crashable", "--fault-rate", "0.02",
+        "--duration", "5s", "--kill-every", "500ms", "--keys", "500", "--threads", "3", "--seed", Long.toString(SEED));
+    assertThat(code).as(output()).isZero();
+    assertThat(figure(output(), "kills")).as(output()).isGreaterThan(1);
+    assertThat(output()).containsPattern("injected faults: [1-9]");
+    assertThat(figure(output(), "violations")).isZero();
+  }
+
+  @Test
+  @Timeout(180)
   void injectedIoErrorsLoseNoAcknowledgedWrite(@TempDir Path tmp) {
     int code = run("stress", "--dir", tmp.resolve("s").toString(), "--fs", "faulty", "--fault-rate", "0.01",
         "--duration", "5s", "--kill-every", "700ms", "--keys", "500", "--threads", "3", "--seed", Long.toString(SEED));

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * A file system in memory that can lose power: it keeps, per file, how much of it was synced, and
@@ -28,9 +29,15 @@ import java.util.TreeMap;
  *   <li>every directory holds exactly the names it held at its last sync (creations, renames, links
  *       and deletions since are undone; a directory never synced into its parent is gone with
  *       everything under it);
- *   <li>every file holds its synced bytes; its unsynced tail is dropped, or, when tearing is asked
- *       for, cut at a random byte (the operating system may have written some of it back).
+ *   <li>every file holds its synced bytes; its unsynced tail is dropped ({@link Tail#DROP}), cut at a
+ *       random byte ({@link Tail#TEAR}: the operating system may have written some of it back), or
+ *       cut at a random byte and followed by random bytes up to at most its old length ({@link
+ *       Tail#GARBAGE}: blocks allocated to the file whose new contents never reached the disk).
  * </ul>
+ *
+ * <p>A sync can also lie ({@link #lyingSyncs}): it reports success but the bytes stay unsynced, so
+ * the next power loss treats them as the unsynced tail it is, as a disk or controller whose write
+ * cache ignores flushes would.
  *
  * <p>A crash can also be armed at the n-th mutating operation ({@link #crashAtOperation}): the
  * snapshot is taken just before that operation, which fails, as does every operation after it on
@@ -57,15 +64,46 @@ public final class MemFileSystem implements FileSystem {
     TreeMap<String, Object> durable = new TreeMap<>();
   }
 
+  /** What a power loss leaves of a file's unsynced tail. */
+  public enum Tail {
+    /** Nothing: the file ends at its synced length. */
+    DROP,
+    /** A random prefix of it. */
+    TEAR,
+    /** A random prefix of it, then random bytes, in all no longer than the file was. */
+    GARBAGE;
+
+    static Tail of(boolean tear) {
+      return tear ? TEAR : DROP;
+    }
+  }
+
   private final Dir root = new Dir();
   private final Set<Path> locked = new HashSet<>();
   private long mutations;
   private long crashAt = -1;
   private Random crashRandom;
-  private boolean crashTear;
+  private Tail crashTail = Tail.DROP;
   private MemFileSystem crashed;
+  private Pattern lyingSyncs;
+  private long lies;
 
   public MemFileSystem() {}
+
+  // ------------------------------------------------------------------ lying syncs
+
+  /**
+   * From now on, a sync of a file whose path contains a match of {@code regex} reports success and
+   * changes nothing ({@code null}: every sync is true again). Directory syncs are not affected.
+   */
+  public synchronized void lyingSyncs(String regex) {
+    this.lyingSyncs = regex == null ? null : Pattern.compile(regex);
+  }
+
+  /** Syncs that lied so far. */
+  public synchronized long lies() {
+    return lies;
+  }
 
   // ------------------------------------------------------------------ power loss
 
@@ -75,8 +113,13 @@ public final class MemFileSystem implements FileSystem {
    * instance is down afterwards: every operation on it fails.
    */
   public synchronized MemFileSystem crash(Random random, boolean tear) {
+    return crash(random, Tail.of(tear));
+  }
+
+  /** The file system a power loss now would leave, each file's unsynced tail treated as {@code tail} says. */
+  public synchronized MemFileSystem crash(Random random, Tail tail) {
     if (crashed == null) {
-      crashed = durableCopy(random, tear);
+      crashed = durableCopy(random, tail);
     }
     return crashed;
   }
@@ -86,9 +129,14 @@ public final class MemFileSystem implements FileSystem {
    * instance's creation). {@link #crashed()} then returns the state it left.
    */
   public synchronized void crashAtOperation(long n, Random random, boolean tear) {
+    crashAtOperation(n, random, Tail.of(tear));
+  }
+
+  /** As {@link #crashAtOperation(long, Random, boolean)}, each unsynced tail treated as {@code tail} says. */
+  public synchronized void crashAtOperation(long n, Random random, Tail tail) {
     this.crashAt = n;
     this.crashRandom = random;
-    this.crashTear = tear;
+    this.crashTail = tail;
   }
 
   /** The state a power loss left, or null if none happened yet. */
@@ -101,30 +149,37 @@ public final class MemFileSystem implements FileSystem {
     return mutations;
   }
 
-  private MemFileSystem durableCopy(Random random, boolean tear) {
+  private MemFileSystem durableCopy(Random random, Tail tail) {
     MemFileSystem copy = new MemFileSystem();
-    copyDurable(root, copy.root, new IdentityHashMap<>(), random, tear);
+    copyDurable(root, copy.root, new IdentityHashMap<>(), random, tail);
     return copy;
   }
 
-  private static void copyDurable(Dir from, Dir to, Map<Inode, Inode> copied, Random random, boolean tear) {
+  private static void copyDurable(Dir from, Dir to, Map<Inode, Inode> copied, Random random, Tail tail) {
     for (Map.Entry<String, Object> e : from.durable.entrySet()) {
       if (e.getValue() instanceof Dir d) {
         Dir c = new Dir();
-        copyDurable(d, c, copied, random, tear);
+        copyDurable(d, c, copied, random, tail);
         to.live.put(e.getKey(), c);
       } else {
         Inode f = (Inode) e.getValue();
         Inode c = copied.get(f);
         if (c == null) {
           int keep = f.synced;
-          if (tear && f.length > f.synced) {
+          int length = f.synced;
+          if (tail != Tail.DROP && f.length > f.synced) {
             keep += random.nextInt(f.length - f.synced + 1);
+            length = tail == Tail.GARBAGE ? keep + random.nextInt(f.length - keep + 1) : keep;
           }
           c = new Inode();
-          c.data = Arrays.copyOf(f.data, keep);
-          c.length = keep;
-          c.synced = keep;
+          c.data = Arrays.copyOf(f.data, length);
+          if (length > keep) {
+            byte[] junk = new byte[length - keep];
+            random.nextBytes(junk);
+            System.arraycopy(junk, 0, c.data, keep, junk.length);
+          }
+          c.length = length;
+          c.synced = length;
           copied.put(f, c);
         }
         to.live.put(e.getKey(), c);
@@ -137,7 +192,7 @@ public final class MemFileSystem implements FileSystem {
   private void mutation(String what, Path path) throws IOException {
     checkUp(what, path);
     if (mutations++ == crashAt) {
-      crashed = durableCopy(crashRandom, crashTear);
+      crashed = durableCopy(crashRandom, crashTail);
       checkUp(what, path);
     }
   }
@@ -428,6 +483,10 @@ public final class MemFileSystem implements FileSystem {
     public void sync() throws IOException {
       synchronized (MemFileSystem.this) {
         mutation("sync", path);
+        if (lyingSyncs != null && lyingSyncs.matcher(path.toString()).find()) {
+          lies++; // reports success; the bytes stay as unsynced as they were
+          return;
+        }
         inode.synced = inode.length;
       }
     }

@@ -73,6 +73,72 @@ class MemFileSystemTest {
     assertThat(fs.crash(new Random(5), true).readAll(p).length).isBetween(100, 1100);
   }
 
+  @Test
+  void aGarbageTailKeepsTheSyncedBytesThenAPrefixOfTheRestThenRandomBytesNoLongerThanTheFile() throws IOException {
+    byte[] synced = bytes(100, 1);
+    byte[] tail = bytes(1000, 2);
+    int garbled = 0;
+    for (int seed = 0; seed < 20; seed++) {
+      // the same state, crashed with different seeds
+      MemFileSystem m = new MemFileSystem();
+      m.createDirectories(DIR);
+      m.syncDirectory(DIR.getParent());
+      Path p = DIR.resolve("f");
+      WritableFile f = m.create(p);
+      m.syncDirectory(DIR);
+      f.append(ByteBuffer.wrap(synced));
+      f.sync();
+      f.append(ByteBuffer.wrap(tail));
+      byte[] got = m.crash(new Random(seed), MemFileSystem.Tail.GARBAGE).readAll(p);
+      assertThat(got.length).isBetween(100, 1100);
+      assertThat(Arrays.copyOf(got, 100)).as("the synced bytes").isEqualTo(synced);
+      int same = 100;
+      while (same < got.length && got[same] == tail[same - 100]) {
+        same++;
+      }
+      // after the real prefix, the rest is junk: it differs from what was written (but for a
+      // chance byte or two)
+      if (got.length - same > 8) {
+        garbled++;
+      }
+    }
+    assertThat(garbled).as("crashes that left junk after the real bytes").isPositive();
+  }
+
+  @Test
+  void aLyingSyncReportsSuccessButItsBytesAreAnUnsyncedTailAtThePowerLoss() throws IOException {
+    Path wal = DIR.resolve("wal-1");
+    Path other = DIR.resolve("other");
+    WritableFile w = createDurably(wal);
+    WritableFile o = createDurably(other);
+    w.append(ByteBuffer.wrap(bytes(100, 1)));
+    w.sync(); // a true sync
+    fs.lyingSyncs("/wal-");
+    w.append(ByteBuffer.wrap(bytes(50, 2)));
+    w.sync(); // lies
+    o.append(ByteBuffer.wrap(bytes(70, 3)));
+    o.sync(); // not selected: true
+    assertThat(fs.lies()).isEqualTo(1);
+    assertThat(fs.length(wal)).as("the data is readable until the power goes").isEqualTo(150);
+    MemFileSystem after = fs.crash(random, MemFileSystem.Tail.DROP);
+    assertThat(after.readAll(wal)).isEqualTo(bytes(100, 1));
+    assertThat(after.readAll(other)).isEqualTo(bytes(70, 3));
+  }
+
+  @Test
+  void syncsAreTrueAgainOnceLyingIsSwitchedOff() throws IOException {
+    Path p = DIR.resolve("f");
+    WritableFile f = createDurably(p);
+    fs.lyingSyncs("");
+    f.append(ByteBuffer.wrap(bytes(10, 1)));
+    f.sync();
+    fs.lyingSyncs(null);
+    f.append(ByteBuffer.wrap(bytes(10, 2)));
+    f.sync();
+    assertThat(fs.lies()).isEqualTo(1);
+    assertThat(fs.crash(random, MemFileSystem.Tail.DROP).readAll(p)).hasSize(20);
+  }
+
   private static byte[] crashCopyOf(byte[] whole, int synced, int seed) throws IOException {
     MemFileSystem m = new MemFileSystem();
     m.createDirectories(DIR);

@@ -13,12 +13,14 @@ import java.util.SplittableRandom;
 /**
  * The in-process failure modes of a stress run. {@code CRASHABLE}: the store lives in a crashable
  * in-memory file system; every {@code --kill-every} (on average) a simulated power loss takes it,
- * while the writers run — unsynced data dropped, unsynced tails torn at a random byte, unsynced
- * directory changes undone — and the store is reopened on what is left and every key verified.
- * {@code FAULTY}: the store is on the local disk behind a fault-injecting file system; during
- * windows of {@code --kill-every} a share of file writes, syncs, directory syncs, renames and
- * creations fail with EIO, ENOSPC or a failed fsync; after each window the faults stop, the store is
- * closed (as it can be), reopened and every key verified. Writes that failed are in doubt until then.
+ * while the writers run — unsynced data dropped, unsynced tails torn at a random byte or torn and
+ * followed by garbage, unsynced directory changes undone — and the store is reopened on what is left
+ * and every key verified. Every other round is a fault window that ends in the power loss: until it,
+ * a share of the file operations fail as with {@code FAULTY}. {@code FAULTY}: the store is on the
+ * local disk behind a fault-injecting file system; during windows of {@code --kill-every} a share of
+ * file reads, writes, syncs, directory syncs, renames and creations fail with EIO, ENOSPC or a failed
+ * fsync; after each window the faults stop, the store is closed (as it can be), reopened and every
+ * key verified. Writes that failed are in doubt until then.
  */
 final class InProcessFailures {
   private final StressConfig config;
@@ -43,8 +45,17 @@ final class InProcessFailures {
     MemFileSystem mem = crashable ? new MemFileSystem() : null;
     FaultInjectingFileSystem faulty = crashable ? null : new FaultInjectingFileSystem(LocalFileSystem.INSTANCE);
     Fault[] faults = crashable ? new Fault[0] : injectFaults(faulty, config.seed());
+    long[] injected = new long[FaultInjectingFileSystem.Error.values().length];
     for (int round = 1; System.nanoTime() < deadlineNanos; round++) {
-      FileSystem fs = crashable ? mem : faulty;
+      if (crashable) {
+        // Each round on the state the last power loss left; every other round a fault window before it.
+        if (faulty != null) {
+          count(faulty, injected);
+        }
+        faulty = new FaultInjectingFileSystem(mem);
+        faults = round % 2 == 0 ? injectFaults(faulty, config.seed() + 1000L * round) : new Fault[0];
+      }
+      FileSystem fs = faulty;
       counters.failuresExpected = false;
       Bellows db = StressRun.open(config, fs);
       StressVerifier.verifyAll(db.getTable(StressRun.TABLE), expected, rows, counters);
@@ -59,7 +70,7 @@ final class InProcessFailures {
       }, "stress-round-" + round);
       worker.start();
       long delay = (long) (config.killEvery().toMillis() * (0.5 + random.nextDouble()));
-      if (!crashable) {
+      if (faults.length > 0) {
         counters.failuresExpected = true; // every failure in a fault window is an injected one
         for (Fault f : faults) {
           f.enable();
@@ -70,7 +81,8 @@ final class InProcessFailures {
       if (failed) {
         if (crashable) {
           counters.failuresExpected = true;
-          mem = mem.crash(new Random(seed), true);
+          Random r = new Random(seed);
+          mem = mem.crash(r, r.nextBoolean() ? MemFileSystem.Tail.GARBAGE : MemFileSystem.Tail.TEAR);
         }
         failures.incrementAndGet();
       }
@@ -89,12 +101,18 @@ final class InProcessFailures {
     try (Bellows db = StressRun.open(config, crashable ? mem : faulty)) {
       StressVerifier.verifyAll(db.getTable(StressRun.TABLE), expected, rows, counters);
     }
-    if (!crashable) {
-      out.printf("injected faults: %d (EIO %d, ENOSPC %d, failed fsync %d)%n", faulty.injected(),
-          faulty.injected(FaultInjectingFileSystem.Error.EIO), faulty.injected(FaultInjectingFileSystem.Error.ENOSPC),
-          faulty.injected(FaultInjectingFileSystem.Error.FSYNC));
-    }
+    count(faulty, injected);
+    out.printf("injected faults: %d (EIO %d, ENOSPC %d, failed fsync %d)%n",
+        java.util.Arrays.stream(injected).sum(), injected[FaultInjectingFileSystem.Error.EIO.ordinal()],
+        injected[FaultInjectingFileSystem.Error.ENOSPC.ordinal()], injected[FaultInjectingFileSystem.Error.FSYNC.ordinal()]);
     return failures.get();
+  }
+
+  /** Adds what {@code fs} injected to {@code injected} (per error) and forgets it there. */
+  private static void count(FaultInjectingFileSystem fs, long[] injected) {
+    for (FaultInjectingFileSystem.Error e : FaultInjectingFileSystem.Error.values()) {
+      injected[e.ordinal()] += fs.injected(e);
+    }
   }
 
   private Fault[] injectFaults(FaultInjectingFileSystem fs, long seed) {
@@ -104,6 +122,8 @@ final class InProcessFailures {
     return new Fault[] {
         fs.inject(Fault.on(FaultInjectingFileSystem.Error.EIO, FaultInjectingFileSystem.Op.WRITE,
             FaultInjectingFileSystem.Op.RENAME, FaultInjectingFileSystem.Op.CREATE).paths(paths).probability(p, seed).disable()),
+        fs.inject(Fault.on(FaultInjectingFileSystem.Error.EIO, FaultInjectingFileSystem.Op.READ)
+            .paths(paths).probability(p, seed + 3).disable()),
         fs.inject(Fault.on(FaultInjectingFileSystem.Error.ENOSPC, FaultInjectingFileSystem.Op.WRITE,
             FaultInjectingFileSystem.Op.CREATE).paths(paths).probability(p, seed + 1).disable()),
         fs.inject(Fault.on(FaultInjectingFileSystem.Error.FSYNC, FaultInjectingFileSystem.Op.SYNC,

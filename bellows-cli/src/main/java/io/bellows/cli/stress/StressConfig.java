@@ -13,7 +13,7 @@ import java.util.Map;
  * @param killEvery mean time between SIGKILLs of the process doing the work, or null for none
  * @param settings engine, table and family knobs by name, as {@code --set name=value}
  * @param fs where the store lives and how it fails
- * @param faultRate with {@link FsMode#FAULTY}: the share of file writes, syncs, renames and creations that fail
+ * @param faultRate with {@link FsMode#FAULTY} or {@link FsMode#CRASHABLE}: the share of file reads, writes, syncs, renames and creations that fail in a fault window
  */
 public record StressConfig(Path dir, int threads, int keys, int columns, int valueSize,
     Duration duration, Duration killEvery, Duration reportEvery, long seed, Durability durability,
@@ -23,7 +23,7 @@ public record StressConfig(Path dir, int threads, int keys, int columns, int val
   public enum FsMode {
     /** The local disk; --kill-every kills processes with SIGKILL. */
     LOCAL,
-    /** In memory, in this process; --kill-every simulates power losses (unsynced data lost, tails torn). */
+    /** In memory, in this process; --kill-every simulates power losses (unsynced data lost, tails torn or garbled), every other one ending a fault window. */
     CRASHABLE,
     /** The local disk with injected I/O errors (EIO, ENOSPC, failed fsync) in windows of --kill-every. */
     FAULTY
