@@ -89,6 +89,9 @@ public final class CommandCatalog {
       new Entry("resume", "tools", "resume",
           "Retries failing flushes and compactions now (after freeing space or fixing permissions); writes\n"
               + "are accepted again if they work. A WAL failure needs the engine closed and opened again.", ""),
+      new Entry("verify", "tools", "verify",
+          "Checks every block of every sorted file, each store's manifest and the closed WAL files, online;\n"
+              + "prints each damage with its file and offset (bellows repair, offline, fixes them).", ""),
       new Entry("stats", "tools", "stats ['t']", "Prints the engine's metrics, or with a table name its stores' metrics.", ""),
       new Entry("help", "general", "help ['command']", "Lists the commands, or explains one.", ""),
       new Entry("exit", "general", "exit | quit", "Leaves the shell and closes the engine.", ""));
