@@ -84,7 +84,7 @@ public final class CommandCatalog {
               + "first row of the middle block of its largest file (flush first to count data in memory).",
           "  split 't1'\n  split 't1', 'm'"),
       new Entry("background_error", "tools", "background_error",
-          "Prints the failing flush, compaction or WAL write that matters most: whether writes are stopped,\n"
+          "Prints the failing flush, compaction or WAL write (or damaged file) that matters most: whether writes are stopped,\n"
               + "since when, how many attempts, and why; or that there is none.", ""),
       new Entry("resume", "tools", "resume",
           "Retries failing flushes and compactions now (after freeing space or fixing permissions); writes\n"

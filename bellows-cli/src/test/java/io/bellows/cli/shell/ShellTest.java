@@ -44,6 +44,15 @@ class ShellTest {
   }
 
   @Test
+  void aCorruptionErrorSaysOnlyOneStoreStopped() {
+    engine.backgroundError = new io.bellows.util.BackgroundError(io.bellows.util.BackgroundError.Kind.CORRUPTION,
+        io.bellows.util.BackgroundError.Severity.HARD, "t", "f/1.sst: checksum mismatch in block at offset 0",
+        java.time.Instant.parse("2026-11-23T07:00:00Z"), 1);
+    assertThat(run("background_error\n")).isEqualTo("WRITES TO ONE STORE STOPPED by a damaged file of table t found"
+        + " 2026-11-23T07:00:00Z: f/1.sst: checksum mismatch in block at offset 0\n");
+  }
+
+  @Test
   void verifyPrintsEachDamageWithFileAndOffsetThenWhatWasChecked() {
     engine.verifyReport = new io.bellows.engine.VerifyReport(2, 2, 3, 9, 600, 1, java.util.List.of());
     String clean = run("verify\n");
