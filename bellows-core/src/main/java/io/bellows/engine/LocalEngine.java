@@ -537,18 +537,18 @@ public final class LocalEngine implements Engine {
         LOG.error("cannot set damaged {} aside; writes to its store stay stopped", e.file(), failed);
       }
     }
+    if (aside == null && store != null && store.damageError() != null) {
+      errors.corrupted(region, store.damageError(), e); // recorded before the event: listeners see it
+    }
     events.corruptionFound(new EventListener.CorruptionInfo(e.table(), e.family(), dir.relativize(e.file()).toString(),
         e.offset(), e.getMessage(), aside));
-    if (aside != null) {
-      LOG.error("{}: a compaction of table '{}' met a damaged file; set it aside as {} (its cells are lost; older"
-          + " versions they hid may show again); the store goes on: {}", dir, e.table(), aside, e.getMessage());
-      background.requestCompaction(region);
-      return true;
+    if (aside == null) {
+      return false;
     }
-    if (store != null && store.damageError() != null) {
-      errors.corrupted(region, store.damageError(), e);
-    }
-    return false;
+    LOG.error("{}: a compaction of table '{}' met a damaged file; set it aside as {} (its cells are lost; older"
+        + " versions they hid may show again); the store goes on: {}", dir, e.table(), aside, e.getMessage());
+    background.requestCompaction(region);
+    return true;
   }
 
   /** Stores refusing writes because a compaction met a damaged file (the metric corruption.stores.damaged). */

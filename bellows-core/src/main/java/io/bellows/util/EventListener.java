@@ -120,7 +120,8 @@ public interface EventListener {
 
   /**
    * Background work met a damaged sorted file. Called once per damaged file, on the thread that met
-   * it, before {@link #backgroundError} (which follows only when the file was not set aside).
+   * it; when the file was not set aside, after the {@link #backgroundError} that records it (so the
+   * engine's state already shows it).
    */
   default void corruptionFound(CorruptionInfo info) {}
 }

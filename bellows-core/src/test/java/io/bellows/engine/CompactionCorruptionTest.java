@@ -9,6 +9,9 @@ import io.bellows.client.Put;
 import io.bellows.client.Table;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
+import io.bellows.fs.Fault;
+import io.bellows.fs.FaultInjectingFileSystem;
+import io.bellows.fs.LocalFileSystem;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.BackgroundError;
 import io.bellows.util.Bytes;
@@ -181,6 +184,36 @@ class CompactionCorruptionTest {
       assertThat(Bytes.str(t.get(new Get(Bytes.of("a7"))).getValue(G, Q))).isEqualTo("g-a7");
     }
     assertThat(dir.resolve(Repair.DAMAGED).resolve(dir.relativize(damaged))).as("kept for inspection").exists();
+  }
+
+  /**
+   * Quarantine stopped between its two steps (the file linked into damaged/, the manifest write
+   * failing), then the engine closed: the store still opens, with the file still listed, and the
+   * writes to it were refused meanwhile rather than the file being lost half set aside.
+   */
+  @Test
+  @Timeout(60)
+  void quarantineInterruptedBeforeTheManifestWriteLeavesAStoreThatOpens() throws Exception {
+    RecordingListener rec = new RecordingListener();
+    FaultInjectingFileSystem fs = new FaultInjectingFileSystem(LocalFileSystem.INSTANCE);
+    Path damaged;
+    try (Bellows db = Bellows.open(dir, options(rec, true), fs)) {
+      damaged = twoFilesThenDamage(db);
+      fs.inject(Fault.on(FaultInjectingFileSystem.Error.EIO, FaultInjectingFileSystem.Op.RENAME)
+          .paths("1-t/1/f/MANIFEST").from(2)); // the third flush commits; the quarantine does not
+      thirdFileStartsACompaction(db);
+      assertThat(rec.corruptionFound.await(30, TimeUnit.SECONDS)).as("corruption found").isTrue();
+      assertThat(rec.corruptions.get(0).info().quarantinedTo()).isNull();
+      assertThat(db.backgroundError().orElseThrow().kind()).isEqualTo(BackgroundError.Kind.CORRUPTION);
+      assertThatThrownBy(() -> db.getTable("t").put(new Put(Bytes.of("new")).addColumn(F, Q, Bytes.of("x"))))
+          .isInstanceOf(WritesStoppedException.class);
+      assertThat(damaged).exists();
+      assertThat(dir.resolve(Repair.DAMAGED).resolve(dir.relativize(damaged))).exists();
+    }
+    try (Bellows db = Bellows.open(dir, options(new RecordingListener(), false))) {
+      assertThat(sortedFiles(StoreDirs.store(dir, "t", "f"))).contains(damaged);
+      assertThat(Bytes.str(db.getTable("t").get(new Get(Bytes.of("c7"))).getValue(F, Q))).isEqualTo("f-c7");
+    }
   }
 
   static List<Path> sortedFiles(Path store) throws IOException {
