@@ -66,4 +66,32 @@ class VerifyTest {
       assertThat(db.verify().damages()).hasSize(1);
     }
   }
+
+  @Test
+  void aDamagedRecordOfAClosedWalFileIsFoundWithItsOffset() throws Exception {
+    EngineOptions opts = EngineOptions.builder().set(io.bellows.config.Knobs.WAL_ROLL_SIZE, 64L * 1024).build();
+    try (Bellows db = Bellows.open(dir, opts)) {
+      db.createTable(TableDescriptor.builder("t").family("f").build());
+      Table t = db.getTable("t");
+      for (int i = 0; i < 200; i++) { // past the roll size: a closed WAL file and the one being written
+        t.put(new Put(Bytes.of("r" + i)).addColumn(F, Q, new byte[1000]));
+      }
+      List<String> wal;
+      try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir.resolve("wal"))) {
+        wal = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("wal-")).sorted().toList();
+      }
+      assertThat(wal.size()).isGreaterThanOrEqualTo(2);
+      assertThat(db.verify().clean()).isTrue();
+      Path closed = dir.resolve("wal").resolve(wal.get(0));
+      CompactionCorruptionTest.flipByte(closed, 200);
+
+      VerifyReport r = db.verify();
+      assertThat(r.walFiles()).isEqualTo(wal.size() - 1);
+      assertThat(r.damages()).singleElement().satisfies(d -> {
+        assertThat(d.file()).isEqualTo("wal/" + wal.get(0));
+        assertThat(d.offset()).isBetween(0L, 200L);
+        assertThat(d.problem()).contains("DAMAGED");
+      });
+    }
+  }
 }
