@@ -286,4 +286,33 @@ class BellowsCliTest {
     assertThat(run("repair", "--fix", tmp.toString())).isEqualTo(1);
     assertThat(output()).contains("is not a Bellows data directory").contains("nothing was changed");
   }
+
+  @Test
+  void snapshotExportAndImportCopyASnapshotToAnotherDataDirectory(@TempDir Path tmp) {
+    Path data = tmp.resolve("data");
+    try (Bellows db = Bellows.open(data, EngineOptions.defaults())) {
+      db.createTable(TableDescriptor.builder("t").family("f").build());
+      db.getTable("t").put(new Put("r").addColumn("f", "q", "v"));
+      db.snapshot("t", "s1");
+      assertThat(run("snapshot", "export", "--data", data.toString(), "--snapshot", "s1", "--to",
+          tmp.resolve("backup").toString())).as(output()).isZero(); // while the engine runs
+    }
+    assertThat(output()).contains("copied snapshot s1: 1 sorted files");
+    Path other = tmp.resolve("other");
+    assertThat(run("snapshot", "import", "--from", tmp.resolve("backup").resolve("s1").toString(), "--data",
+        other.toString())).as(output()).isZero();
+    try (Bellows db = Bellows.open(other, EngineOptions.defaults())) {
+      db.cloneSnapshot("s1", "t");
+      assertThat(db.getTable("t").get(new io.bellows.client.Get("r")).getValue(io.bellows.util.Bytes.of("f"),
+          io.bellows.util.Bytes.of("q"))).isEqualTo(io.bellows.util.Bytes.of("v"));
+    }
+    bytes.reset();
+    assertThat(run("snapshot", "import", "--from", tmp.resolve("backup").resolve("s1").toString(), "--data",
+        other.toString())).isEqualTo(2);
+    assertThat(output()).contains("ERROR: snapshot 's1' already exists");
+    bytes.reset();
+    assertThat(run("snapshot", "export", "--data", data.toString(), "--snapshot", "nope", "--to",
+        tmp.resolve("backup").toString())).isEqualTo(2);
+    assertThat(output()).contains("ERROR: snapshot 'nope' does not exist");
+  }
 }

@@ -4,7 +4,9 @@ import io.bellows.config.EngineOptions;
 import io.bellows.engine.Engine;
 import io.bellows.engine.LocalEngine;
 import io.bellows.engine.RegionInfo;
+import io.bellows.engine.SnapshotInfo;
 import io.bellows.fs.FileSystem;
+import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.BackgroundError;
 import java.nio.file.Path;
@@ -120,6 +122,90 @@ public final class Bellows implements AutoCloseable {
     return new TableImpl(engine, engine.table(name));
   }
 
+  /**
+   * Loads sorted files built elsewhere with {@link BulkFileWriter} into a table, atomically (HBase's
+   * bulk load, RocksDB's ingest): {@code files} maps a family to its files. Every file is checked
+   * whole first, and nothing is loaded if one is damaged, unsorted or holds another family's cells
+   * (the exception names it). The loaded cells are newer than every write before the call and older
+   * than every write after it; a file spanning several regions is split among them. The table's
+   * writes wait while its regions flush and the cells are written; the input files are not changed.
+   * Returns the number of cells loaded.
+   */
+  public long bulkLoad(String table, Map<String, List<Path>> files) {
+    return engine.bulkLoad(table, files);
+  }
+
+  /**
+   * Changes a table's settings and families to {@code next} (same name), online (HBase's alter):
+   * each region is flushed and reopened under the new settings, its writes waiting meanwhile; reads
+   * go on. New settings apply to every later write, read (TTL, VERSIONS), flush and compaction;
+   * a family no longer in {@code next} is deleted with its data. Start from {@link
+   * #describeTable}{@code (t).toBuilder()}.
+   */
+  public void modifyTable(TableDescriptor next) {
+    engine.modifyTable(next);
+  }
+
+  /** Adds a column family to a table, online. */
+  public void addFamily(String table, ColumnFamilyDescriptor family) {
+    modifyTable(describeTable(table).toBuilder().family(family).build());
+  }
+
+  /** Replaces a column family's settings, online. */
+  public void modifyFamily(String table, ColumnFamilyDescriptor family) {
+    TableDescriptor d = describeTable(table);
+    if (d.family(family.name()) == null) {
+      throw new io.bellows.util.NoSuchColumnFamilyException("table '" + table + "' has no column family '"
+          + family.name() + "'");
+    }
+    modifyTable(d.toBuilder().modifyFamily(family).build());
+  }
+
+  /** Deletes a column family and its data from a table, online; a table keeps at least one. */
+  public void deleteFamily(String table, String family) {
+    modifyTable(describeTable(table).toBuilder().removeFamily(family).build());
+  }
+
+  /**
+   * Takes snapshot {@code name} of a table, online: the table is flushed, and the snapshot holds its
+   * settings and files (hard links, so it is cheap and costs no space until compactions rewrite the
+   * table) as of one point of its history, every write acknowledged before this call included.
+   * Writes to the table wait while its regions flush; reads go on. Names: letters, digits, {@code
+   * _ - .} (not first). Throws {@code IllegalArgumentException} if the name is taken or invalid.
+   */
+  public void snapshot(String table, String name) {
+    engine.snapshot(table, name, true);
+  }
+
+  /** As {@link #snapshot(String, String)}; with {@code flush} false, without flushing (HBase's SKIP_FLUSH): what is only in memory is not in the snapshot. */
+  public void snapshot(String table, String name, boolean flush) {
+    engine.snapshot(table, name, flush);
+  }
+
+  /** The snapshots of this data directory, by name. */
+  public List<SnapshotInfo> listSnapshots() {
+    return engine.listSnapshots();
+  }
+
+  /** Deletes a snapshot; the tables are not touched. */
+  public void deleteSnapshot(String name) {
+    engine.deleteSnapshot(name);
+  }
+
+  /** Creates table {@code table}, enabled, from a snapshot (its settings, regions and data); the snapshot is unchanged. */
+  public void cloneSnapshot(String name, String table) {
+    engine.cloneSnapshot(name, table);
+  }
+
+  /**
+   * Restores the table a snapshot was taken of to the snapshot: its settings, regions and data as
+   * they were. The table must be disabled (as HBase requires) and stays disabled; if it was dropped,
+   * it is created again (enabled) as by {@link #cloneSnapshot}.
+   */
+  public void restoreSnapshot(String name) {
+    engine.restoreSnapshot(name);
+  }
+
   /** Flushes every memory store of the table to disk and waits for it. */
   public void flush(String table) {
     engine.flush(table);
@@ -162,11 +248,11 @@ public final class Bellows implements AutoCloseable {
   }
 
   /**
-   * Retries failing flushes and compactions now, on this thread, after the cause (a full disk, a
-   * permission) was fixed; writes resume if they work. Throws {@code WritesStoppedException} if
-   * writes are still stopped: a retry failed again, or the write-ahead log failed, which needs the
-   * engine to be closed and opened again. Background retries would also resume writes, after their
-   * backoff (up to 10 s).
+   * Retries a failed write-ahead log, then failing flushes and compactions, now, on this thread,
+   * after the cause (a full disk, a permission, file descriptors) was fixed; writes resume if they
+   * work. Throws {@code StorageException} if the log still fails, {@code WritesStoppedException} if
+   * writes are still stopped otherwise. Background retries would also resume writes stopped by
+   * flushes, after their backoff (up to 10 s); a failed log is retried only here (or by a reopen).
    */
   public void resume() {
     engine.resume();

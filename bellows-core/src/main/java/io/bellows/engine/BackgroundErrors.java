@@ -125,7 +125,7 @@ final class BackgroundErrors {
     }
   }
 
-  /** Whether the WAL failed: then writes are stopped until the engine is reopened. */
+  /** Whether the WAL failed: then writes are stopped until resume() recovers it or the engine is reopened. */
   synchronized boolean walFailed() {
     return entries.containsKey(new Key(Kind.WAL, null));
   }
@@ -211,7 +211,7 @@ final class BackgroundErrors {
     return refusal(stopped);
   }
 
-  /** The WAL failed: writes stop until the engine is reopened. */
+  /** The WAL failed and could not heal itself: writes stop until resume() recovers it or the engine is reopened. */
   synchronized void walFailed(Throwable cause) {
     Key key = new Key(Kind.WAL, null);
     BackgroundError before = entries.get(key);
@@ -221,10 +221,22 @@ final class BackgroundErrors {
     BackgroundError now = new BackgroundError(Kind.WAL, Severity.HARD, null, BackgroundError.messageOf(cause),
         now(), 1);
     put(key, now, cause);
-    LOG.error("write-ahead log failure: {} stops accepting writes until it is reopened (reads keep working)",
-        engineName, cause);
+    LOG.error("write-ahead log failure: {} stops accepting writes until resume() recovers the log or the engine is"
+        + " reopened (reads keep working)", engineName, cause);
     events.backgroundError(now);
     wakeWriters.run();
+  }
+
+  /** The WAL works again ({@code resume()} recovered it): its entry goes and writes resume. */
+  synchronized void walRecovered() {
+    Key key = new Key(Kind.WAL, null);
+    BackgroundError gone = entries.get(key);
+    if (gone == null) {
+      return;
+    }
+    remove(key);
+    LOG.info("the write-ahead log of {} works again{}", engineName, stopped == null ? "; writes are accepted again" : "");
+    events.errorRecovered(gone);
   }
 
   /** The work succeeded: its entry, if any, goes. */
@@ -256,8 +268,8 @@ final class BackgroundErrors {
   private WritesStoppedException refusal(BackgroundError reason) {
     Throwable cause = reason == stopped ? stoppedCause : null;
     String resume = reason.kind() == Kind.WAL
-        ? "writes resume only after the engine is closed and reopened (the log's tail is unknown after a failed"
-            + " write; the open's replay settles it)"
+        ? "writes resume once Bellows.resume() recovers the log (it fences the failed file and rewrites what was"
+            + " not yet forced to a new one) or the engine is closed and reopened"
         : "writes resume once a background retry or Bellows.resume() succeeds";
     return new WritesStoppedException("write refused, nothing of it was applied: " + engineName
         + " stopped accepting writes because " + reason.describe() + "; " + resume, reason, cause);

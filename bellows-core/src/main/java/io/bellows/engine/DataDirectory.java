@@ -63,12 +63,16 @@ final class DataDirectory {
     }
   }
 
-  /** Whether a directory without a catalog is new: nothing but the lock and empty subdirectories. */
+  /**
+   * Whether a directory without a catalog is new: nothing but the lock, empty subdirectories and
+   * snapshots (imported into a new directory: each holds its own table's catalog).
+   */
   static boolean isNew(FileSystem fs, Path dir) throws IOException {
     for (Path p : fs.list(dir)) {
       String name = p.getFileName().toString();
       boolean emptyOwnDir = (name.equals(TABLES) || name.equals(WAL)) && fs.isDirectory(p) && fs.list(p).isEmpty();
-      if (!name.equals(DirectoryLock.FILE_NAME) && !emptyOwnDir) {
+      boolean snapshots = name.equals(Snapshots.DIRECTORY) && fs.isDirectory(p);
+      if (!name.equals(DirectoryLock.FILE_NAME) && !emptyOwnDir && !snapshots) {
         return false;
       }
     }
@@ -141,6 +145,23 @@ final class DataDirectory {
   }
 
   /**
+   * Deletes the stores of a listed region whose family the table no longer has: a family deletion
+   * whose cleanup a crash interrupted. Only Bellows' files are deleted.
+   */
+  private void deleteUnlistedStores(Path region, Set<String> families) throws IOException {
+    for (Path store : fs.list(region)) {
+      if (fs.isDirectory(store) && !families.contains(store.getFileName().toString())
+          && fs.exists(store.resolve(io.bellows.manifest.StoreManifest.FILE_NAME))) {
+        LOG.info("deleting {} of a deleted column family", store);
+        List<Path> left = TableDirectories.deleteStore(fs, store);
+        if (!left.isEmpty()) {
+          LOG.warn("left {} in {}: not made by Bellows", left, store);
+        }
+      }
+    }
+  }
+
+  /**
    * Deletes the directories of regions that a listed table no longer lists: a split parent whose
    * cleanup a crash interrupted. Only Bellows' files are deleted.
    */
@@ -153,8 +174,15 @@ final class DataDirectory {
     for (Catalog.Span span : e.regions()) {
       live.add(TableDirectories.regionName(span.id()));
     }
+    Set<String> families = new HashSet<>();
+    for (ColumnFamilyDescriptor f : e.descriptor().families()) {
+      families.add(f.name());
+    }
     for (Path p : fs.list(td)) {
       String name = p.getFileName().toString();
+      if (live.contains(name) && fs.isDirectory(p)) {
+        deleteUnlistedStores(p, families);
+      }
       if (!live.contains(name) && fs.isDirectory(p) && TableDirectories.isRegionDirectoryName(name)) {
         LOG.info("deleting {} of a region no longer listed (a split parent)", p);
         List<Path> left = TableDirectories.deleteRegion(fs, p);

@@ -146,6 +146,51 @@ public interface Engine extends AutoCloseable {
     return out;
   }
 
+  /**
+   * Changes a table's settings and families, online: families added or deleted, knobs changed
+   * (HBase's alter / modifyTable). The table keeps its name and data (but a deleted family's).
+   */
+  default void modifyTable(TableDescriptor next) {
+    throw new UnsupportedOperationException("alter is not supported by this engine");
+  }
+
+  /**
+   * Adopts sorted files built elsewhere ({@code BulkFileWriter}), by family, into the table,
+   * atomically; returns the cells loaded.
+   */
+  default long bulkLoad(String table, Map<String, List<java.nio.file.Path>> files) {
+    throw new UnsupportedOperationException("bulk load is not supported by this engine");
+  }
+
+  // ------------------------------------------------------------------ snapshots
+
+  /**
+   * Takes a snapshot of a table: a consistent copy of its files and settings at one point of its
+   * history, kept until deleted (flushing first unless {@code flush} is false).
+   */
+  default void snapshot(String table, String name, boolean flush) {
+    throw new UnsupportedOperationException("snapshots are not supported by this engine");
+  }
+
+  /** The snapshots, in name order. */
+  default List<SnapshotInfo> listSnapshots() {
+    throw new UnsupportedOperationException("snapshots are not supported by this engine");
+  }
+
+  default void deleteSnapshot(String name) {
+    throw new UnsupportedOperationException("snapshots are not supported by this engine");
+  }
+
+  /** Creates a new table of a snapshot. */
+  default void cloneSnapshot(String name, String table) {
+    throw new UnsupportedOperationException("snapshots are not supported by this engine");
+  }
+
+  /** Restores the (disabled) table a snapshot was taken of to the snapshot. */
+  default void restoreSnapshot(String name) {
+    throw new UnsupportedOperationException("snapshots are not supported by this engine");
+  }
+
   // ------------------------------------------------------------------ state
 
   /**
@@ -158,8 +203,8 @@ public interface Engine extends AutoCloseable {
   /**
    * Retries the failing background work at once, on the calling thread; each piece that works
    * clears its error, and writes resume once no error stops them. Throws {@code
-   * WritesStoppedException} if writes are still stopped afterwards (a retry failed again; or the
-   * write-ahead log failed, which only a reopen resolves).
+   * WritesStoppedException} if writes are still stopped afterwards (a retry failed again), or
+   * {@code StorageException} if a failed write-ahead log could not be recovered.
    */
   void resume();
 

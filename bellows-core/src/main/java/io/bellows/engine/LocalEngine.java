@@ -98,6 +98,7 @@ public final class LocalEngine implements Engine {
   /** Blocks of sorted files, shared by every store; keys are (file number, offset). */
   private final BlockCache blockCache;
   private final Services services = new Services();
+  private final Snapshots snapshots;
   private volatile Catalog catalog;
   private volatile Wal wal;
   private volatile boolean closed;
@@ -115,6 +116,7 @@ public final class LocalEngine implements Engine {
     this.fs = fs;
     this.dir = dir.toAbsolutePath();
     this.layout = new DataDirectory(fs, this.dir);
+    this.snapshots = new Snapshots(fs, this.dir);
     this.options = options;
     AtomicFiles.createDirectories(fs, this.dir); // durably: a new directory's name must survive a power loss
     this.lock = DirectoryLock.acquire(fs, this.dir);
@@ -192,6 +194,8 @@ public final class LocalEngine implements Engine {
     for (Catalog.Entry e : catalog.tables().values()) {
       layout.deleteUnlistedRegionDirectories(e);
     }
+    snapshots.deleteIncomplete();
+    new BulkLoader(fs, dir).rollForward(); // before any store opens: it would delete the files as unlisted
     Map<Integer, Region> byId = new TreeMap<>();
     for (Catalog.Entry e : catalog.tables().values()) {
       if (e.enabled()) {
@@ -590,6 +594,297 @@ public final class LocalEngine implements Engine {
     }
   }
 
+  // ================================================================== bulk load
+
+  /**
+   * Adopts sorted files built elsewhere into the table, atomically ({@link BulkLoader}): every file
+   * is checked whole first (nothing is loaded if one is damaged, unsorted or of another family);
+   * then, with the table's writes held while its regions flush, the cells are written into each
+   * region's stores under one new sequence id, so they are newer than every earlier write and
+   * older than every later one. The files are not changed. Returns the number of cells loaded.
+   */
+  @Override
+  public long bulkLoad(String table, Map<String, List<Path>> files) {
+    BulkLoader loader = new BulkLoader(fs, dir);
+    long cells = loader.check(entry(table).descriptor(), files);
+    synchronized (ddlLock) {
+      checkOpen();
+      Catalog.Entry e = entry(table);
+      for (String f : files.keySet()) { // an alter may have deleted a family while the files were checked
+        if (e.descriptor().family(f) == null) {
+          throw new io.bellows.util.NoSuchColumnFamilyException("table '" + table + "' has no column family '" + f + "'");
+        }
+      }
+      if (!e.enabled()) {
+        throw new TableNotEnabledException("table '" + table + "' is disabled: enable it to bulk load into it");
+      }
+      loader.load(e, regionsOf(table), layout, files, sequence::incrementAndGet);
+      LOG.info("bulk loaded {} cells from {} into table '{}'", cells, files, table);
+      return cells;
+    }
+  }
+
+  // ================================================================== alter
+
+  /**
+   * Changes a table's settings and families to {@code next} (same name), online, as HBase's alter
+   * does: stores of added families are made in every region first (their manifests start at the
+   * engine's sequence, so no older log edit of a deleted family of that name comes back), then the
+   * catalog is written (the commit point), then each open region is reopened under the new settings
+   * as a split reopens its parent (its writes wait, it is flushed, the new region takes its place),
+   * and last the stores of deleted families go. New settings take effect for every later write,
+   * read, flush and compaction (data already in files keeps its block size and compression until
+   * rewritten); a deleted family's data is gone.
+   */
+  @Override
+  public void modifyTable(TableDescriptor next) {
+    synchronized (ddlLock) {
+      checkOpen();
+      Catalog.Entry e = entry(next.name());
+      Set<String> before = familyNames(e.descriptor());
+      Set<String> after = familyNames(next);
+      Catalog.Entry changed = new Catalog.Entry(e.id(), next, e.enabled(), e.regions());
+      try {
+        for (Catalog.Span span : e.regions()) {
+          Path region = layout.regionDir(e, span);
+          for (String f : after) {
+            if (!before.contains(f)) {
+              Path store = region.resolve(f);
+              TableDirectories.deleteStore(fs, store); // a crashed alter's leftovers: never listed
+              AtomicFiles.createDirectories(fs, store);
+              new io.bellows.manifest.StoreManifest(sequence.get(), fileNumbers.next(), List.of()).write(fs, store);
+            }
+          }
+          fs.syncDirectory(region);
+        }
+      } catch (IOException ex) {
+        throw new StorageException("cannot alter table '" + next.name() + "': " + ex.getMessage(), ex);
+      }
+      writeCatalog(catalog.with(changed)); // the commit point
+      TableRegions t = openTables.get(next.name());
+      if (t != null) {
+        for (int i = 0; i < t.regions().size(); i++) {
+          reopen(next.name(), changed, i);
+        }
+      }
+      for (Catalog.Span span : e.regions()) {
+        for (String f : before) {
+          if (!after.contains(f)) {
+            try {
+              TableDirectories.deleteStore(fs, layout.regionDir(e, span).resolve(f));
+            } catch (IOException ex) {
+              LOG.warn("could not delete the store of deleted family '{}' of table '{}'; it is deleted at the next"
+                  + " open", f, next.name(), ex);
+            }
+          }
+        }
+      }
+      LOG.info("altered table '{}': {}", next.name(), next);
+    }
+  }
+
+  /** Reopens region {@code i} of an open table under {@code e}'s settings, as a split replaces its parent. */
+  private void reopen(String table, Catalog.Entry e, int i) {
+    TableRegions t = openTables.get(table);
+    Region old = t.regions().get(i);
+    Catalog.Span span = t.spans().get(i);
+    old.blockForSplit(); // writes wait, every store flushed, compactions kept out
+    try {
+      Region fresh = new Region(span.id(), e.descriptor(), layout.regionDir(e, span), services, span.start(), span.end());
+      fresh.recovered(sequence.get());
+      List<Region> regions = new ArrayList<>(t.regions());
+      regions.set(i, fresh);
+      openTables.put(table, new TableRegions(t.tableId(), t.spans(), regions));
+      old.close(false); // waiting writers find it closed and out of the routing: they go to the new one
+      errors.forget(old);
+    } finally {
+      old.unblockAfterSplit();
+    }
+  }
+
+  private static Set<String> familyNames(TableDescriptor d) {
+    Set<String> out = new java.util.LinkedHashSet<>();
+    for (io.bellows.schema.ColumnFamilyDescriptor f : d.families()) {
+      out.add(f.name());
+    }
+    return out;
+  }
+
+  // ================================================================== snapshots
+
+  /**
+   * Takes snapshot {@code name} of the table: with {@code flush}, every region is flushed and the
+   * snapshot holds every write acknowledged before the call; without, it holds what was flushed
+   * before (HBase's SKIP_FLUSH). The table's writes, flushes and compactions wait while its regions
+   * are blocked one after the other (each flushed), and all stay blocked until every file is linked:
+   * the snapshot is the table at one point of its history. Reads go on. A disabled table's files
+   * are linked as they are on disk.
+   */
+  @Override
+  public void snapshot(String table, String name, boolean flush) {
+    Snapshots.checkName(name);
+    synchronized (ddlLock) {
+      checkOpen();
+      Catalog.Entry e = entry(table);
+      if (snapshots.exists(name)) {
+        throw new IllegalArgumentException("snapshot '" + name + "' already exists");
+      }
+      long now = options.clock().currentTimeMillis();
+      if (!e.enabled()) {
+        snapshots.write(name, table, e, layout, null, now);
+        return;
+      }
+      List<Region> regions = regionsOf(table).regions();
+      List<Region> blocked = new ArrayList<>();
+      try {
+        for (Region r : regions) {
+          r.blockForSnapshot(flush);
+          blocked.add(r);
+        }
+        snapshots.write(name, table, e, layout, regions, now);
+      } finally {
+        for (int i = blocked.size() - 1; i >= 0; i--) {
+          blocked.get(i).unblockAfterSplit();
+        }
+      }
+      if (flush) {
+        deleteObsoleteWalFiles();
+      }
+    }
+  }
+
+  @Override
+  public List<SnapshotInfo> listSnapshots() {
+    checkOpen();
+    synchronized (ddlLock) {
+      return snapshots.list();
+    }
+  }
+
+  @Override
+  public void deleteSnapshot(String name) {
+    synchronized (ddlLock) {
+      checkOpen();
+      snapshots.delete(name);
+    }
+  }
+
+  /**
+   * Makes a new, enabled table {@code table} of snapshot {@code name}: the snapshot's settings,
+   * families and region boundaries, new region ids, and its files hard-linked under new file
+   * numbers. The snapshot is not changed. The catalog is the commit point, as for a create.
+   */
+  @Override
+  public void cloneSnapshot(String name, String table) {
+    synchronized (ddlLock) {
+      checkOpen();
+      Snapshots.Loaded s = snapshots.load(name);
+      if (catalog.tables().containsKey(table)) {
+        throw new TableExistsException("table '" + table + "' already exists");
+      }
+      TableDescriptor d = s.table().descriptor().toBuilder(table).build();
+      Catalog.Entry e = new Catalog.Entry(catalog.nextTableId(), d, true, catalog.newRegions(splitKeysOf(s.table())));
+      Path td = layout.tableDir(e);
+      try {
+        if (fs.exists(td)) {
+          DataDirectory.deleteTableDirectory(fs, td); // an interrupted create's leftovers: its id was never listed
+        }
+        AtomicFiles.createDirectories(fs, td);
+        linkSnapshotRegions(s, e);
+        writeCatalog(catalog.with(e));
+      } catch (IOException | RuntimeException ex) {
+        RuntimeException failure = ex instanceof RuntimeException re ? re
+            : new StorageException("cannot clone snapshot '" + name + "' into table '" + table + "'", ex);
+        try {
+          DataDirectory.deleteTableDirectory(fs, td);
+        } catch (IOException suppressed) {
+          failure.addSuppressed(suppressed); // unlisted: deleted at the next open
+        }
+        throw failure;
+      }
+      TableRegions t = openRegions(e);
+      for (Region r : t.regions()) {
+        r.recovered(sequence.get());
+      }
+      openTables.put(table, t);
+    }
+  }
+
+  /**
+   * Restores a disabled table to snapshot {@code name} (the table it was taken of, by name): its
+   * settings, families, region boundaries and files become the snapshot's, in new regions; the
+   * table stays disabled. The catalog is the commit point; the old regions' directories are deleted
+   * after it (or at the next open). If no table of that name exists, it is created as by {@link
+   * #cloneSnapshot}.
+   */
+  @Override
+  public void restoreSnapshot(String name) {
+    String table;
+    synchronized (ddlLock) {
+      checkOpen();
+      Snapshots.Loaded s = snapshots.load(name);
+      table = s.info().table();
+      Catalog.Entry old = catalog.tables().get(table);
+      if (old == null) {
+        table = null;
+      } else {
+        if (old.enabled()) {
+          throw new TableNotEnabledException("table '" + table + "' is enabled: disable it before restoring a"
+              + " snapshot into it");
+        }
+        TableDescriptor d = s.table().descriptor().toBuilder(table).build();
+        Catalog.Entry e = new Catalog.Entry(old.id(), d, false, catalog.newRegions(splitKeysOf(s.table())));
+        try {
+          linkSnapshotRegions(s, e);
+        } catch (RuntimeException ex) {
+          for (Catalog.Span span : e.regions()) {
+            try {
+              TableDirectories.deleteRegion(fs, layout.regionDir(e, span));
+            } catch (IOException suppressed) {
+              ex.addSuppressed(suppressed); // unlisted: deleted at the next open
+            }
+          }
+          throw ex;
+        }
+        writeCatalog(catalog.with(e)); // the commit point: the old regions are unlisted now
+        for (Catalog.Span span : old.regions()) {
+          try {
+            TableDirectories.deleteRegion(fs, layout.regionDir(old, span));
+          } catch (IOException ex) {
+            LOG.warn("could not delete region {} of table '{}' after a restore; it is deleted at the next open",
+                span.id(), table, ex);
+          }
+        }
+        return;
+      }
+    }
+    cloneSnapshot(name, snapshotsTable(name));
+  }
+
+  private String snapshotsTable(String name) {
+    return snapshots.load(name).info().table();
+  }
+
+  /** The split keys that give a table the region boundaries of {@code e}. */
+  private static List<byte[]> splitKeysOf(Catalog.Entry e) {
+    List<byte[]> keys = new ArrayList<>();
+    for (int i = 1; i < e.regions().size(); i++) {
+      keys.add(e.regions().get(i).start());
+    }
+    return keys;
+  }
+
+  /** Links each region of the snapshot into the matching region of {@code e}; raises the sequence above its edits. */
+  private void linkSnapshotRegions(Snapshots.Loaded s, Catalog.Entry e) {
+    long highest = 0;
+    for (int i = 0; i < e.regions().size(); i++) {
+      highest = Math.max(highest, snapshots.linkRegion(s, s.table().regions().get(i),
+          layout.regionDir(e, e.regions().get(i)), fileNumbers));
+    }
+    long h = highest;
+    sequence.accumulateAndGet(h, Math::max); // a snapshot from another engine may hold later sequence ids
+  }
+
   // ================================================================== background errors
 
   @Override
@@ -599,14 +894,17 @@ public final class LocalEngine implements Engine {
   }
 
   /**
-   * Retries every failing flush and compaction at once, on this thread; each that works clears its
-   * error, and writes resume once no error stops them. Throws if writes are still stopped afterwards
-   * (a retry failed again, or the WAL failed: that needs a reopen), with the error that stops them;
+   * Retries a failed write-ahead log, then every failing flush and compaction at once, on this
+   * thread; each that works clears its error, and writes resume once no error stops them. Throws if
+   * writes are still stopped afterwards (a retry failed again), with the error that stops them;
    * a compaction that still fails is left to its background retries (it does not stop writes).
    */
   @Override
   public void resume() {
     checkOpen();
+    if (errors.walFailed()) {
+      recoverWal();
+    }
     for (Map.Entry<BackgroundError.Kind, Region> f : errors.failing()) {
       Region r = f.getValue();
       if (r.isClosedForWork()) {
@@ -629,6 +927,23 @@ public final class LocalEngine implements Engine {
       }
     }
     errors.checkWritesAllowed();
+  }
+
+  /**
+   * Retries the failed write-ahead log ({@link Wal#recover}: the failed file fenced, its unforced
+   * records rewritten to a new one); once it works, the writes whose sync had failed are durable and
+   * become visible, and writes are accepted again. Throws if the log still fails.
+   */
+  private void recoverWal() {
+    try {
+      wal.recover();
+    } catch (RuntimeException e) {
+      throw new StorageException("the write-ahead log still fails, writes stay stopped: " + e.getMessage()
+          + "; fix the cause (space, file descriptors, the disk) and call resume() again, or close and reopen"
+          + " the engine", e);
+    }
+    allRegions().forEach(Region::logRecovered);
+    errors.walRecovered();
   }
 
   private void wakeBlockedWriters() {
@@ -1075,6 +1390,7 @@ public final class LocalEngine implements Engine {
       m.put("wal.files", w.fileCount());
       m.put("wal.files.rolled", w.filesRolled());
       m.put("wal.files.deleted", w.filesDeleted());
+      m.put("wal.files.fenced", w.filesFenced());
     }
     long data = 0;
     long overhead = 0;

@@ -91,6 +91,7 @@ public final class Repair {
       r.checkOptions();
       r.checkStores();
       r.checkWal();
+      r.checkSnapshots();
       return new Report(List.copyOf(r.findings), r.stores, r.sortedFiles, r.cells, r.walFiles);
     } catch (IOException e) {
       throw new StorageException(dir + ": " + StorageException.reason(e), e);
@@ -292,6 +293,57 @@ public final class Repair {
         boolean moved = setAside(f);
         found(f, reason(headerDamaged), "move the file to " + DAMAGED + "/, losing all of its records", moved);
       }
+    }
+  }
+
+  /**
+   * Every snapshot: its SNAPSHOT and CATALOG files, and each store's MANIFEST and every block of the
+   * sorted files it lists. A damaged snapshot cannot be partly trusted (it is one point of a table's
+   * history): --fix moves its whole directory to damaged/snapshots/.
+   */
+  private void checkSnapshots() throws IOException {
+    Path root = dir.resolve(Snapshots.DIRECTORY);
+    if (!fs.isDirectory(root)) {
+      return;
+    }
+    for (Path snapshot : list(root)) {
+      if (!fs.isDirectory(snapshot) || !fs.exists(snapshot.resolve(Snapshots.INFO))) {
+        continue; // incomplete: the next open deletes it
+      }
+      String problem = snapshotProblem(snapshot);
+      if (problem == null) {
+        out.println("snapshot " + snapshot.getFileName() + ": ok");
+      } else {
+        boolean done = fix && setAside(snapshot);
+        found(snapshot, problem, "move the snapshot to " + DAMAGED + "/" + Snapshots.DIRECTORY + "/ (it is no longer"
+            + " listed; the tables are not touched)", done);
+      }
+    }
+  }
+
+  /** What is wrong with a committed snapshot, or null. */
+  private String snapshotProblem(Path snapshot) {
+    try {
+      Snapshots.readInfo(fs, snapshot);
+      Catalog c = Catalog.load(fs, snapshot);
+      for (Catalog.Entry e : c.tables().values()) {
+        for (Catalog.Span span : e.regions()) {
+          for (var f : e.descriptor().families()) {
+            Path store = snapshot.resolve(TableDirectories.regionName(span.id())).resolve(f.name());
+            StoreManifest m = StoreManifest.load(fs, store);
+            for (long id : m.fileIds()) {
+              Path file = store.resolve(StoreManifest.fileName(id));
+              String bad = verify(file, id);
+              if (bad != null) {
+                return dir.relativize(file) + ": " + bad;
+              }
+            }
+          }
+        }
+      }
+      return null;
+    } catch (IOException | RuntimeException e) {
+      return reason(e);
     }
   }
 

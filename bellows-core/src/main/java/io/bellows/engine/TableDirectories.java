@@ -87,6 +87,15 @@ final class TableDirectories {
     }
   }
 
+  /** Deletes a store directory's Bellows files and the directory; returns what it left because Bellows did not make it. */
+  static List<Path> deleteStore(FileSystem fs, Path family) throws IOException {
+    List<Path> foreign = new ArrayList<>();
+    if (fs.isDirectory(family)) {
+      deleteStore(fs, family, foreign);
+    }
+    return foreign;
+  }
+
   /** Deletes a store directory's Bellows files, and the directory if nothing else is in it. */
   private static void deleteStore(FileSystem fs, Path family, List<Path> foreign) throws IOException {
     if (!fs.isDirectory(family)) {

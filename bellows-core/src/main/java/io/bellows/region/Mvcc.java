@@ -17,11 +17,14 @@ public final class Mvcc {
   private final AtomicLong engineSequence;
   private final ArrayDeque<WriteEntry> pending = new ArrayDeque<>();
   private volatile long readPoint;
+  /** Entries parked because their log sync failed (see {@link #park}). */
+  private int parked;
 
   /** One mutation in flight. */
   public static final class WriteEntry {
     private final long seqId;
     private boolean completed;
+    private boolean parked;
 
     WriteEntry(long seqId) {
       this.seqId = seqId;
@@ -46,6 +49,11 @@ public final class Mvcc {
   /** Marks the mutation done and advances the read point over every completed prefix. */
   public synchronized void complete(WriteEntry e) {
     e.completed = true;
+    advance();
+  }
+
+  /** Moves the read point over every completed prefix of the pending entries (monitor held). */
+  private void advance() {
     long rp = readPoint;
     while (!pending.isEmpty() && pending.peekFirst().completed) {
       rp = pending.pollFirst().seqId;
@@ -59,21 +67,55 @@ public final class Mvcc {
    * only once its write is visible: its next read sees it (read-your-writes). Without the wait, a
    * mutation that completes while an earlier one of the region is still in flight (waiting for its
    * WAL sync) would return invisible. Entries ahead of it complete without waiting for anything
-   * this thread holds, so the wait ends.
+   * this thread holds, so the wait ends, unless one of them is {@link #park parked}: then this
+   * returns false at once, the mutation complete but not yet visible.
    */
-  public synchronized void completeAndWait(WriteEntry e) {
+  public synchronized boolean completeAndWait(WriteEntry e) {
     complete(e);
     boolean interrupted = false;
-    while (readPoint < e.seqId) {
-      try {
-        wait();
-      } catch (InterruptedException ie) {
-        interrupted = true; // the write is applied: finish waiting, keep the interrupt for the caller
+    try {
+      while (readPoint < e.seqId) {
+        if (parked > 0) {
+          return false;
+        }
+        try {
+          wait();
+        } catch (InterruptedException ie) {
+          interrupted = true; // the write is applied: finish waiting, keep the interrupt for the caller
+        }
+      }
+      return true;
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
     }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
+  }
+
+  /**
+   * The mutation's cells are in the memory stores but its log sync failed: it must not become
+   * visible, since a crash could take it back. It stays in flight, holding the read point below it,
+   * until {@link #releaseParked} (the log recovered and made it durable) or the engine closes.
+   */
+  public synchronized void park(WriteEntry e) {
+    e.parked = true;
+    parked++;
+    notifyAll(); // writers behind it stop waiting to become visible
+  }
+
+  /** The log recovered, so every parked mutation is durable: they complete. */
+  public synchronized void releaseParked() {
+    if (parked == 0) {
+      return;
     }
+    for (WriteEntry e : pending) {
+      if (e.parked) {
+        e.parked = false;
+        e.completed = true;
+      }
+    }
+    parked = 0;
+    advance();
   }
 
   /** After WAL replay: everything up to {@code seqId} is complete. */

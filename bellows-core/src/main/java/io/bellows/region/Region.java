@@ -672,12 +672,23 @@ public final class Region implements AutoCloseable {
         services.wal().sync(txid, durability);
       }
     } catch (RuntimeException e) {
+      // The log could not make the write durable (and could not heal itself): it must not become
+      // visible, for a crash could take it back. It stays invisible until resume() recovers the log,
+      // which makes it durable first; the engine refuses writes meanwhile.
+      mvcc.park(we);
       services.walFailed(e);
-      throw new StorageException("write-ahead log sync failed; the write may not be durable and the engine"
-          + " stops accepting writes", e);
-    } finally {
-      mvcc.completeAndWait(we); // return only once the write is visible
+      throw new StorageException("write-ahead log sync failed: the write was not acknowledged and is not visible;"
+          + " writes are refused until Bellows.resume() recovers the log or the engine is reopened", e);
     }
+    if (!mvcc.completeAndWait(we)) { // return only once the write is visible
+      throw new StorageException("the write is applied but not visible: an earlier write of the region waits for"
+          + " the write-ahead log to recover (Bellows.resume()); until then neither is acknowledged");
+    }
+  }
+
+  /** The log recovered: every write whose sync had failed is durable now, and becomes visible. */
+  public void logRecovered() {
+    mvcc.releaseParked();
   }
 
   /**
@@ -1049,11 +1060,27 @@ public final class Region implements AutoCloseable {
    * write enters until {@link #unblockAfterSplit}. On failure everything is released and it throws.
    */
   public void blockForSplit() {
+    block(true);
+  }
+
+  /**
+   * Blocks writes, flushes and compactions of this region as {@link #blockForSplit} does, for a
+   * snapshot: with {@code flush}, every store is flushed first (the snapshot then holds every write
+   * made before the block); without, the files hold what was flushed before (HBase's SKIP_FLUSH).
+   * Release with {@link #unblockAfterSplit}.
+   */
+  public void blockForSnapshot(boolean flush) {
+    block(flush);
+  }
+
+  private void block(boolean flushFirst) {
     flushLock.lock();
     updatesLock.writeLock().lock();
     int blocked = 0;
     try {
-      flush(true);
+      if (flushFirst) {
+        flush(true);
+      }
       for (Store s : storeArray) {
         s.blockCompactions();
         blocked++;

@@ -26,7 +26,12 @@ public final class TableDescriptor extends Settings {
   }
 
   public Builder toBuilder() {
-    Builder b = new Builder(name);
+    return toBuilder(name);
+  }
+
+  /** A builder holding this table's settings and families under another name (a clone's). */
+  public Builder toBuilder(String newName) {
+    Builder b = new Builder(newName);
     b.setAllFrom(explicitValues());
     families.values().forEach(b::family);
     return b;
@@ -94,6 +99,14 @@ public final class TableDescriptor extends Settings {
     /** Replaces or adds a family. */
     public Builder modifyFamily(ColumnFamilyDescriptor f) {
       families.put(f.name(), f);
+      return this;
+    }
+
+    /** Removes a family; throws if the builder has none of that name. */
+    public Builder removeFamily(String name) {
+      if (families.remove(name) == null) {
+        throw new io.bellows.util.NoSuchColumnFamilyException("no column family '" + name + "'");
+      }
       return this;
     }
 

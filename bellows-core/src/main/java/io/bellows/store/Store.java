@@ -227,6 +227,34 @@ public final class Store implements AutoCloseable {
     }
   }
 
+  /**
+   * Makes a store in {@code target} of the files the store in {@code source} lists (its manifest):
+   * each hard-linked under a new number from {@code numbers}, so that the files join the numbering
+   * of the engine that will open {@code target} (a clone of a snapshot, possibly made by another
+   * engine) and a number never names two files' bytes; with {@code numbers} null, under its own
+   * number. The new manifest keeps the source's flushedSeqId, which this returns. Neither store may
+   * be open. The target directory is made, its entries and its parent's synced.
+   */
+  public static long linkStore(FileSystem fs, Path source, Path target, FileNumberAllocator numbers) {
+    try {
+      StoreManifest m = StoreManifest.load(fs, source);
+      AtomicFiles.createDirectories(fs, target);
+      List<Long> ids = new ArrayList<>(m.fileIds().size());
+      for (long id : m.fileIds()) {
+        long to = numbers == null ? id : numbers.allocate();
+        fs.link(source.resolve(StoreManifest.fileName(id)), target.resolve(StoreManifest.fileName(to)));
+        ids.add(to);
+      }
+      fs.syncDirectory(target);
+      long next = numbers == null ? m.nextFileId() : numbers.next();
+      new StoreManifest(m.flushedSeqId(), next, ids).write(fs, target);
+      fs.syncDirectory(target.toAbsolutePath().getParent());
+      return m.flushedSeqId();
+    } catch (IOException e) {
+      throw new StorageException("cannot link the files of " + source + " into " + target, e);
+    }
+  }
+
   /** The family's descriptor, as the store was opened with (the store itself uses only its name). */
   public ColumnFamilyDescriptor family() {
     return family;
@@ -721,6 +749,44 @@ public final class Store implements AutoCloseable {
       }
     }
     return out;
+  }
+
+  // ------------------------------------------------------------------ bulk load
+
+  /**
+   * A bulk load's first step: writes {@code cells} (sorted, of this family; the caller stamps their
+   * sequence id and keeps them to this store's rows) to a new file of this store, forced and under
+   * its final name but not live: the manifest does not list it until {@link #adoptLoaded}. Returns
+   * null if no cell was left to write (the version and TTL rules apply as in a flush).
+   */
+  public StoreFile writeLoaded(CellScanner cells, long expectedCells) {
+    return StoreFileWriting.write(dir, allocateFileId(), ctx, cells, retention(RetentionFilter.Mode.FLUSH),
+        expectedCells, false, caching, blockWrapper, false);
+  }
+
+  /** A bulk load's commit for this store: the loaded files become live, newest, in one manifest write. */
+  public void adoptLoaded(List<StoreFile> loaded, long seqId) {
+    commit(loaded, List.of(), seqId);
+  }
+
+  /** Drops a file {@link #writeLoaded} wrote that is not to be adopted: it is deleted. */
+  public static void discardLoaded(StoreFile f) {
+    f.markForDeletion();
+    f.release();
+  }
+
+  /**
+   * Adds a loaded file to the manifest of the (closed) store in {@code storeDir} if it is there and
+   * not yet listed: the roll-forward of a bulk load that a crash interrupted after its commit point.
+   */
+  public static void adoptLoadedOffline(FileSystem fs, Path storeDir, long fileId, long seqId) throws IOException {
+    StoreManifest m = StoreManifest.load(fs, storeDir);
+    if (m.fileIds().contains(fileId) || !fs.exists(storeDir.resolve(StoreManifest.fileName(fileId)))) {
+      return;
+    }
+    List<Long> ids = new ArrayList<>(m.fileIds());
+    ids.add(fileId);
+    new StoreManifest(Math.max(m.flushedSeqId(), seqId), Math.max(m.nextFileId(), fileId + 1), ids).write(fs, storeDir);
   }
 
   // ------------------------------------------------------------------ file set changes

@@ -11,9 +11,9 @@ import java.util.Objects;
  * (a failing compaction, or a flush that has not failed persistently yet). {@link Severity#HARD}:
  * the engine refuses every write with a {@link WritesStoppedException} naming this error, nothing of
  * it applied; reads keep working. A HARD flush error clears when a retry succeeds — the engine's
- * own, or {@code Bellows.resume()}; a HARD WAL error only by reopening the engine; a {@link
- * Kind#CORRUPTION} error stops writes to one store only (see {@link #stopsWrites}) and clears only by
- * repairing the file and reopening. See
+ * own, or {@code Bellows.resume()}; a HARD WAL error by {@code resume()} recovering the log or a reopen;
+ * a {@link Kind#CORRUPTION} error stops writes to one store only (see {@link #stopsWrites}) and clears
+ * only when the file is set aside. See
  * docs/ARCHITECTURE.md, "Background errors".
  *
  * @param kind what failed

@@ -4,7 +4,7 @@ package io.bellows.util;
  * A write refused, with nothing of it applied, because the engine stopped accepting writes after a
  * background error ({@link #reason()}, always {@link BackgroundError.Severity#HARD}). Reads keep
  * working. Writes resume when the error clears: for a failing flush, when a background retry or
- * {@code Bellows.resume()} succeeds; for a failed write-ahead log, only by reopening the engine.
+ * {@code Bellows.resume()} succeeds; for a failed write-ahead log, when resume() recovers it or the engine is reopened.
  */
 public class WritesStoppedException extends StorageException {
   private final transient BackgroundError reason;

@@ -19,9 +19,18 @@ final class PendingBuffer {
   private byte[] buf = new byte[INITIAL];
   private int size;
 
+  /** Appends the bytes of another buffer. */
+  void append(PendingBuffer other) {
+    append(other.buf, other.size);
+  }
+
   void append(byte[] b) {
-    if (b.length > buf.length - size) {
-      long want = Math.max((long) buf.length * 2, (long) size + b.length);
+    append(b, b.length);
+  }
+
+  private void append(byte[] b, int length) {
+    if (length > buf.length - size) {
+      long want = Math.max((long) buf.length * 2, (long) size + length);
       if (want > Integer.MAX_VALUE - 8) {
         throw new IllegalStateException("WAL write buffer would exceed 2 GiB");
       }
@@ -29,8 +38,8 @@ final class PendingBuffer {
       System.arraycopy(buf, 0, nb, 0, size);
       buf = nb;
     }
-    System.arraycopy(b, 0, buf, size, b.length);
-    size += b.length;
+    System.arraycopy(b, 0, buf, size, length);
+    size += length;
   }
 
   int size() {

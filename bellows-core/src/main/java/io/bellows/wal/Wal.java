@@ -62,6 +62,16 @@ public final class Wal implements Closeable {
    * two pending buffers then stays at most {@link PendingBuffer#KEEP_MAX} and is reused).
    */
   static final int PENDING_WRITE_THRESHOLD = 4 * 1024 * 1024;
+  /**
+   * Most bytes written but not forced that the log keeps copies of: a write-out that would pass it
+   * forces the file instead, so the copies (kept to rewrite them if the file fails) stay bounded
+   * when writes outpace the background sync. A sixteenth of the heap, at most 64 MiB: above the
+   * bytes a second of heavy SYNC_WAL writing appends (the background sync forces every second by
+   * default), so the bound rarely adds a force to the write path.
+   */
+  static final long UNFORCED_MAX = Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 16);
+  /** After a failed roll, how many more bytes (at most the roll size) the current file takes before the next attempt. */
+  static final long ROLL_RETRY_BYTES = 1024 * 1024;
 
   /** One file of the log and what is known about its edits. Fields guarded by {@code appendLock}. */
   private static final class WalFile {
@@ -71,6 +81,10 @@ public final class Wal implements Closeable {
     long maxSeqId = Long.MIN_VALUE;
     /** Whether {@link #maxSeqId} is known: always for files of this run, after reading for older ones. */
     boolean seqKnown;
+    /** For files of this run: the log's txid just before the file's first record (its bytes start there). */
+    long baseTxid;
+    /** Whether the file failed and was cut back to its last forced byte: it is never written again. */
+    boolean fenced;
 
     WalFile(long number, Path path) {
       this.number = number;
@@ -98,12 +112,21 @@ public final class Wal implements Closeable {
   private WalFile current;
   private WritableFile channel;
   private long currentSize;
+  /** The size at which the current file rolls: the roll size, or later after a failed roll (see there). */
+  private long rollAt;
   private PendingBuffer pending = new PendingBuffer();
   private boolean closed;
   private volatile long appendedTxid;
 
   // ---- guarded by ioLock
   private PendingBuffer spare = new PendingBuffer();
+  /**
+   * Copies of the records written to the current file but not yet forced (txids forcedTxid to
+   * writtenTxid, in order): what a failed file loses, rewritten to the next one (see {@link #heal}).
+   */
+  private final UnforcedCopies unforced = new UnforcedCopies();
+  /** A file this log created that a failed step left behind and could not delete: nothing may follow it. */
+  private Path leftover;
   private volatile long writtenTxid;
   private volatile long forcedTxid;
 
@@ -115,6 +138,7 @@ public final class Wal implements Closeable {
   private final AtomicLong syncs = new AtomicLong();
   private final AtomicLong forces = new AtomicLong();
   private final AtomicLong filesRolled = new AtomicLong();
+  private final AtomicLong filesFenced = new AtomicLong();
   private final AtomicLong filesDeleted = new AtomicLong();
 
   private Wal(FileSystem fs, Path dir, WalOptions options, List<WalFile> preexisting) {
@@ -255,6 +279,15 @@ public final class Wal implements Closeable {
       } catch (IOException e) {
         throw new StorageException("cannot cut the torn tail of WAL file " + f.path, e);
       }
+    } else if (last) {
+      // The last file may hold records the previous run wrote but never forced (it was killed, or
+      // its force failed): they are about to become visible, so they must be durable first. The cut
+      // at the file's own length changes nothing but forces it.
+      try {
+        fs.truncate(f.path, o.fileSize());
+      } catch (IOException e) {
+        throw new StorageException("cannot force WAL file " + f.path + " before replaying it", e);
+      }
     }
     appendLock.lock();
     try {
@@ -294,7 +327,7 @@ public final class Wal implements Closeable {
       appendLock.lock();
       try {
         checkUsable();
-        if (current != null && currentSize < options.rollSize()) {
+        if (current != null && currentSize < rollAt) {
           pending.append(record);
           currentSize += record.length;
           txid = appendedTxid + record.length;
@@ -313,7 +346,13 @@ public final class Wal implements Closeable {
     bytesAppended.add(record.length);
     recordsAppended.increment();
     if (writeOut) {
-      syncUpTo(txid, false);
+      try {
+        syncUpTo(txid, false);
+      } catch (StorageException e) {
+        // The edit is in the log's buffer: whoever syncs it learns of the failure (and after a
+        // recovery of the log it is rewritten with the rest), so this caller gets its txid.
+        LOG.debug("writing out the WAL buffer failed; the edit's sync will report it", e);
+      }
     }
     return txid;
   }
@@ -374,21 +413,34 @@ public final class Wal implements Closeable {
       }
       Throwable f = failure;
       if (f != null) {
-        throw new StorageException("the WAL in " + dir + " failed earlier", f);
+        throw failedEarlier(f);
       }
-      writeOut(force);
-    } catch (IOException e) {
-      throw fail(e);
+      // The caller's interrupt is set aside during the I/O: it would close the file's channel (for
+      // every writer); it is the caller's, to see after this returns.
+      boolean interrupted = Thread.interrupted();
+      try {
+        writeOut(force);
+      } catch (IOException e) {
+        heal(e); // everything appended is forced in a new file once this returns
+      } finally {
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
+      }
     } finally {
       ioLock.unlock();
     }
   }
 
   /**
-   * Takes everything appended so far, writes it to the current file and, if asked, forces the file.
-   * ioLock held; appendLock is taken only to swap the buffer (it may already be held, when rolling).
+   * Takes everything appended so far, writes it to the current file and, if asked (or if the
+   * unforced copies would grow past {@link #UNFORCED_MAX}), forces the file. ioLock held; appendLock
+   * is taken only to swap the buffer (it may already be held, when rolling). Bytes written without a
+   * force are copied to {@link #unforced}, and so are the bytes of a write-out that fails, so a failed
+   * write or force loses none of them.
    */
-  private void writeOut(boolean force) throws IOException {
+  private void writeOut(boolean forceAsked) throws IOException {
+    boolean force = forceAsked;
     PendingBuffer toWrite;
     long target;
     WritableFile ch;
@@ -402,9 +454,15 @@ public final class Wal implements Closeable {
       appendLock.unlock();
     }
     spare = null;
+    boolean copied = false;
     try {
       boolean io = false;
+      force |= unforced.size() + toWrite.size() > UNFORCED_MAX;
       if (toWrite.size() > 0) {
+        if (!force) {
+          unforced.append(toWrite.contents()); // kept until a later force
+          copied = true;
+        }
         ch.append(toWrite.contents());
         io = true;
       }
@@ -414,6 +472,7 @@ public final class Wal implements Closeable {
       if (force && forcedTxid < target) {
         ch.syncData();
         forcedTxid = target;
+        unforced.clear();
         forces.incrementAndGet();
         forcedAdvanced.signalAll();
         io = true;
@@ -421,6 +480,11 @@ public final class Wal implements Closeable {
       if (io) {
         syncs.incrementAndGet();
       }
+    } catch (IOException e) {
+      if (!copied) {
+        unforced.append(toWrite.contents()); // the heal rewrites them
+      }
+      throw e;
     } finally {
       toWrite.reset();
       spare = toWrite;
@@ -428,54 +492,245 @@ public final class Wal implements Closeable {
   }
 
   /**
+   * Recovers from a failed write or force of the current file, ioLock held: the file is
+   * <em>fenced</em> (closed, never written again, cut back to its last forced byte, so replay
+   * cannot meet a torn or unforced record in a file that is no longer the last), and every record
+   * after that byte (the unforced copies and the buffer) is written to a new file and forced there.
+   * When this returns, everything appended so far is durable. If a step fails, the log fails: it
+   * refuses appends and syncs until {@link #recover} works.
+   *
+   * <p>A write that was interrupted (its channel closed by the interrupt) heals the same way; the
+   * interrupt is set aside while this runs and restored after.
+   *
+   * @throws StorageException if the log could not be healed
+   */
+  private void heal(IOException cause) {
+    boolean interrupted = Thread.interrupted();
+    try {
+      appendLock.lock();
+      try {
+        if (closed && channel == null) {
+          throw fail(cause);
+        }
+        fenceAndRewrite(cause);
+      } finally {
+        appendLock.unlock();
+      }
+    } catch (IOException e) {
+      e.addSuppressed(cause);
+      throw fail(e);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** ioLock and appendLock held. */
+  private void fenceAndRewrite(IOException cause) throws IOException {
+    WalFile failed = current;
+    if (channel != null) {
+      try {
+        channel.close();
+      } catch (IOException suppressed) {
+        cause.addSuppressed(suppressed);
+      }
+      channel = null;
+    }
+    if (failed != null && !failed.fenced) {
+      long keep = WalFormat.HEADER_SIZE + (forcedTxid - failed.baseTxid);
+      LOG.warn("WAL file {} failed ({}); fencing it at its last forced byte {} and rewriting the {} bytes after it"
+          + " to a new file", failed.path, cause.toString(), keep, unforced.size() + pending.size());
+      fs.truncate(failed.path, keep); // forces the cut: a later file must not follow a torn tail
+      failed.fenced = true;
+      filesFenced.incrementAndGet();
+    }
+    long base = forcedTxid;
+    WritableFile ch = createFile();
+    WalFile f = created;
+    try {
+      unforced.writeTo(ch);
+      long target = appendedTxid;
+      long size = WalFormat.HEADER_SIZE + unforced.size() + pending.size();
+      if (pending.size() > 0) {
+        ch.append(pending.contents());
+      }
+      ch.syncData();
+      // Only now is the new file the log's: every record in it is forced.
+      f.baseTxid = base;
+      f.maxSeqId = failed == null ? Long.MIN_VALUE : failed.maxSeqId; // covers every rewritten edit
+      files.put(f.number, f);
+      current = f;
+      channel = ch;
+      currentSize = size;
+      rollAt = options.rollSize();
+      pending.reset();
+      unforced.clear();
+      writtenTxid = target;
+      forcedTxid = target;
+      forces.incrementAndGet();
+      forcedAdvanced.signalAll();
+    } catch (IOException e) {
+      discard(ch, f.path, e);
+      throw e;
+    }
+  }
+
+  /**
+   * Creates the next file with its header, forced, and its name made durable; returns its channel
+   * and leaves the file's entry in {@link #current}'s place for the caller to install (the caller
+   * sets {@code current} back if it does not). ioLock and appendLock held.
+   */
+  private WritableFile createFile() throws IOException {
+    clearLeftover();
+    long number = nextFileNumber++;
+    Path path = dir.resolve(WalFormat.fileName(number));
+    WritableFile ch = fs.create(path);
+    try {
+      ch.append(ByteBuffer.wrap(WalFormat.header(number)));
+      ch.sync();
+      // The new name must be durable before any record in the file is acknowledged: a failed
+      // directory sync fails this file, never ignored.
+      fs.syncDirectory(dir);
+    } catch (IOException e) {
+      discard(ch, path, e);
+      throw e;
+    }
+    WalFile f = new WalFile(number, path);
+    f.seqKnown = true;
+    created = f;
+    return ch;
+  }
+
+  /** The entry of the file {@link #createFile} made last (appendLock held). */
+  private WalFile created;
+
+  /** Closes and deletes a file this log just created and could not finish; remembers it if the delete fails. */
+  private void discard(WritableFile ch, Path path, IOException cause) {
+    try {
+      ch.close();
+    } catch (IOException suppressed) {
+      cause.addSuppressed(suppressed);
+    }
+    try {
+      fs.delete(path);
+    } catch (IOException suppressed) {
+      cause.addSuppressed(suppressed);
+      leftover = path;
+    }
+  }
+
+  /** A file left by a failed step must go before another is created after it (replay would meet it). */
+  private void clearLeftover() throws IOException {
+    if (leftover != null) {
+      fs.delete(leftover);
+      fs.syncDirectory(dir);
+      leftover = null;
+    }
+  }
+
+  /**
+   * Makes a failed log usable again, as {@link #heal} would have: fences the failed file, rewrites
+   * every record appended since its last forced byte to a new file and forces it. Called by the
+   * engine's {@code resume()}. Returns normally when the log works (at once if it had not failed).
+   *
+   * @throws StorageException if it fails again
+   * @throws IllegalStateException if the log is closed
+   */
+  public void recover() {
+    ioLock.lock();
+    try {
+      appendLock.lock();
+      try {
+        if (closed) {
+          throw new IllegalStateException("the WAL in " + dir + " is closed");
+        }
+        Throwable f = failure;
+        if (f == null) {
+          return;
+        }
+        boolean interrupted = Thread.interrupted();
+        try {
+          fenceAndRewrite(f instanceof IOException io ? io : new IOException(f));
+          failure = null;
+          LOG.info("the WAL in {} works again: its unforced records were rewritten to {}", dir, current.path);
+        } catch (IOException e) {
+          throw new StorageException("the WAL in " + dir + " still fails", e);
+        } finally {
+          if (interrupted) {
+            Thread.currentThread().interrupt();
+          }
+        }
+      } finally {
+        appendLock.unlock();
+      }
+    } finally {
+      ioLock.unlock();
+    }
+  }
+
+  /**
    * Closes the full current file (after writing and forcing it) and creates the next one. Called by
-   * an append that found no room; another thread may have done it meanwhile.
+   * an append that found no room; another thread may have done it meanwhile. If the next file cannot
+   * be created (no space, no file descriptor left), appends go on to the current file, which is
+   * sound, and the roll is tried again {@link #ROLL_RETRY_BYTES} (or the roll size) later; only when there is no
+   * current file does the append fail (and the next one tries again).
    */
   private void startNewFile() {
     repairTailIfNeeded();
+    boolean interrupted = Thread.interrupted(); // set aside during the I/O, as in syncUpTo
     ioLock.lock();
     try {
       appendLock.lock();
       try {
         checkUsable();
-        if (current != null && currentSize < options.rollSize()) {
+        if (current != null && currentSize < rollAt) {
           return;
         }
         if (current != null) {
-          writeOut(true);
-          channel.close();
+          try {
+            writeOut(true);
+          } catch (IOException e) {
+            heal(e); // the healed log has a new current file: the roll is done
+            return;
+          }
+        }
+        long base = appendedTxid;
+        WritableFile ch;
+        try {
+          ch = createFile();
+        } catch (IOException e) {
+          if (current == null) {
+            throw new StorageException("cannot create a WAL file in " + dir, e);
+          }
+          rollAt = currentSize + Math.min(ROLL_RETRY_BYTES, options.rollSize());
+          LOG.warn("cannot start a new WAL file in {}; appending to {} (now {} bytes) and trying again later",
+              dir, current.path, currentSize, e);
+          return;
+        }
+        if (channel != null) {
+          try {
+            channel.close();
+          } catch (IOException e) {
+            LOG.warn("cannot close WAL file {} (it was forced)", current.path, e);
+          }
           filesRolled.incrementAndGet();
         }
-        long number = nextFileNumber++;
-        Path path = dir.resolve(WalFormat.fileName(number));
-        WritableFile ch = fs.create(path);
-        try {
-          ch.append(ByteBuffer.wrap(WalFormat.header(number)));
-          ch.sync();
-          // The new name must be durable before any record in the file is acknowledged: a failed
-          // directory sync fails the log, never ignored.
-          fs.syncDirectory(dir);
-        } catch (IOException e) {
-          try {
-            ch.close();
-          } catch (IOException suppressed) {
-            e.addSuppressed(suppressed);
-          }
-          throw e;
-        }
-        WalFile f = new WalFile(number, path);
-        f.seqKnown = true;
-        files.put(number, f);
+        WalFile f = created;
+        f.baseTxid = base;
+        files.put(f.number, f);
         current = f;
         channel = ch;
         currentSize = WalFormat.HEADER_SIZE;
+        rollAt = options.rollSize();
       } finally {
         appendLock.unlock();
       }
-    } catch (IOException e) {
-      throw fail(e);
     } finally {
       ioLock.unlock();
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
@@ -487,15 +742,21 @@ public final class Wal implements Closeable {
     }
     Throwable f = failure;
     if (f != null) {
-      throw new StorageException("the WAL in " + dir + " failed earlier", f);
+      throw failedEarlier(f);
     }
+  }
+
+  private StorageException failedEarlier(Throwable f) {
+    return new StorageException("the WAL in " + dir + " failed earlier and could not be healed (" + f
+        + "); Bellows.resume() tries again, or close and reopen the engine", f);
   }
 
   private StorageException fail(IOException e) {
     if (failure == null) {
       failure = e;
     }
-    return new StorageException("WAL write failed in " + dir, e);
+    return new StorageException("WAL write failed in " + dir + " and the log could not be healed (" + e
+        + "); writes are refused until Bellows.resume() succeeds or the engine is reopened", e);
   }
 
   private void backgroundSync() {
@@ -570,11 +831,13 @@ public final class Wal implements Closeable {
     syncer.stop();
     ioLock.lock();
     try {
-      if (failure == null) {
-        writeOut(true);
+      if (failure == null && channel != null) {
+        try {
+          writeOut(true);
+        } catch (IOException e) {
+          heal(e);
+        }
       }
-    } catch (IOException e) {
-      throw fail(e);
     } finally {
       try {
         if (channel != null) {
@@ -650,6 +913,16 @@ public final class Wal implements Closeable {
   /** Files closed because they reached the roll size. */
   public long filesRolled() {
     return filesRolled.get();
+  }
+
+  /** Files that failed a write or force and were fenced (their unforced records rewritten to a new file). */
+  public long filesFenced() {
+    return filesFenced.get();
+  }
+
+  /** Whether the log failed and could not heal: it refuses appends until {@link #recover} works. */
+  public boolean failed() {
+    return failure != null;
   }
 
   public long filesDeleted() {

@@ -33,8 +33,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * What the engine does when the disk fails, on {@link FaultInjectingFileSystem} over {@link
- * MemFileSystem}: a failing log stops writes with nothing acknowledged lost, even across a power
- * loss; a failing flush is retried, stops writes with the disk's own reason, leaves no file half
+ * MemFileSystem}: a log whose write or force fails once heals itself (the write is acknowledged);
+ * one that keeps failing stops writes, shows no write it could not make durable, loses nothing
+ * acknowledged even across a power loss, and works again after resume() once the fault is gone; a failing flush is retried, stops writes with the disk's own reason, leaves no file half
  * there and resumes by itself once the fault is gone ("space freed"); a failing compaction is
  * retried without stopping writes; a failed directory sync after a rename fails the step it belongs
  * to. Every write here is FSYNC_WAL, so "acknowledged" means "survives a power loss". Waiting is on
@@ -111,17 +112,59 @@ class IoErrorTest {
 
   @Test
   @Timeout(60)
-  void aFailingLogWriteStopsWritesAndLosesNoAcknowledgedWriteEvenInAPowerLoss() {
-    aFailingLogStopsWrites(Fault.on(Error.EIO, Op.WRITE).paths("/wal/"), "Input/output error");
+  void aTransientLogWriteFailureHealsTheLogAndTheWriteIsAcknowledgedAndDurable() {
+    aTransientLogFailureHeals(Fault.on(Error.EIO, Op.WRITE).paths("/wal/").nth(1));
   }
 
   @Test
   @Timeout(60)
-  void aFailingLogSyncStopsWritesAndLosesNoAcknowledgedWriteEvenInAPowerLoss() {
-    aFailingLogStopsWrites(Fault.on(Error.FSYNC, Op.SYNC).paths("/wal/"), "fsync failed");
+  void aTransientLogSyncFailureHealsTheLogAndTheWriteIsAcknowledgedAndDurable() {
+    aTransientLogFailureHeals(Fault.on(Error.FSYNC, Op.SYNC).paths("/wal/").nth(1));
   }
 
-  private void aFailingLogStopsWrites(Fault fault, String reason) {
+  /**
+   * One failed write or force of the log: the log fences the file (cut back to its last forced
+   * byte) and rewrites what it had not forced to a new file, so the write that met the fault is
+   * acknowledged, writes never stop, and a power loss keeps every acknowledged row.
+   */
+  private void aTransientLogFailureHeals(Fault fault) {
+    Bellows db = open(options());
+    Table t = db.getTable("t");
+    for (int i = 0; i < 10; i++) {
+      put(t, i);
+    }
+    fs.inject(fault);
+    for (int i = 10; i < 30; i++) {
+      put(t, i); // none fails
+    }
+    assertThat(fault.fired()).as("the fault met a write").isEqualTo(1);
+    assertThat(db.backgroundError()).isEmpty();
+    assertThat(db.metrics().get("wal.files.fenced").longValue()).isEqualTo(1);
+    try (Bellows reopened = powerLossAndReopen(db)) {
+      assertThat(reopened.backgroundError()).isEmpty();
+      assertRows(reopened, 30);
+      put(reopened.getTable("t"), 30);
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void aLogWriteThatCannotHealIsNeitherAcknowledgedNorVisibleAndResumeRecoversTheLog() {
+    aLogThatCannotHeal(Fault.on(Error.EIO, Op.WRITE).paths("/wal/"), "Input/output error");
+  }
+
+  @Test
+  @Timeout(60)
+  void aLogSyncThatCannotHealIsNeitherAcknowledgedNorVisibleAndResumeRecoversTheLog() {
+    aLogThatCannotHeal(Fault.on(Error.FSYNC, Op.SYNC).paths("/wal/"), "fsync failed");
+  }
+
+  /**
+   * The log keeps failing, so it cannot heal: the write that met the fault throws, is not visible
+   * (a power loss could take it back) and writes stop with the reason; once the fault is gone,
+   * resume() recovers the log, which makes that write durable, and only then visible.
+   */
+  private void aLogThatCannotHeal(Fault fault, String reason) {
     Bellows db = open(options());
     Table t = db.getTable("t");
     for (int i = 0; i < 10; i++) {
@@ -132,36 +175,86 @@ class IoErrorTest {
     int acknowledged = writeUntilFailure(t, 10, failed);
     assertThat(acknowledged).as("the first write after the fault fails").isEqualTo(10);
     assertThat(failed[0]).isInstanceOf(StorageException.class).isNotInstanceOf(WritesStoppedException.class)
-        .hasStackTraceContaining(reason);
+        .hasMessageContaining("not acknowledged and is not visible").hasStackTraceContaining(reason);
+    assertThat(t.get(new Get(Bytes.of(row(10)))).isEmpty()).as("the failed write is not visible").isTrue();
     BackgroundError e = db.backgroundError().orElseThrow();
     assertThat(e.kind()).isEqualTo(BackgroundError.Kind.WAL);
     assertThat(e.severity()).isEqualTo(BackgroundError.Severity.HARD);
-    assertThatThrownBy(() -> put(t, 11)).isInstanceOf(WritesStoppedException.class);
+    assertThatThrownBy(() -> put(t, 11)).isInstanceOf(WritesStoppedException.class).hasMessageContaining("resume()");
     assertRows(db, acknowledged); // reads go on
+    assertThatThrownBy(db::resume).as("the fault is still there").isInstanceOf(StorageException.class)
+        .hasMessageContaining("still fails");
+    assertThat(t.get(new Get(Bytes.of(row(10)))).isEmpty()).isTrue();
+
     fault.disable();
-    assertThatThrownBy(db::resume).as("only a reopen settles the log").isInstanceOf(WritesStoppedException.class);
+    db.resume();
+    assertThat(db.backgroundError()).isEmpty();
+    assertThat(t.get(new Get(Bytes.of(row(10)))).isEmpty()).as("durable now, so visible").isFalse();
+    put(t, 11);
     try (Bellows reopened = powerLossAndReopen(db)) {
       assertThat(reopened.backgroundError()).isEmpty();
-      assertRows(reopened, acknowledged);
-      put(reopened.getTable("t"), 12);
+      assertRows(reopened, 12);
     }
   }
 
   @Test
   @Timeout(60)
-  void aFailedDirectorySyncOfANewLogFileFailsTheWrite() {
+  void aLogThatCannotHealLosesNoAcknowledgedWriteInAPowerLossAndShowsNoUnacknowledgedOneBeforeIt() {
+    Bellows db = open(options());
+    Table t = db.getTable("t");
+    for (int i = 0; i < 10; i++) {
+      put(t, i);
+    }
+    fs.inject(Fault.on(Error.FSYNC, Op.SYNC).paths("/wal/"));
+    assertThatThrownBy(() -> put(t, 10)).isInstanceOf(StorageException.class);
+    assertThat(t.get(new Get(Bytes.of(row(10)))).isEmpty()).isTrue();
+    try (Bellows reopened = powerLossAndReopen(db)) {
+      assertRows(reopened, 10);
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void aBatchWhoseLogCannotHealAcknowledgesAndShowsNoRowOfIt() {
+    Bellows db = open(options());
+    Table t = db.getTable("t");
+    put(t, 0);
+    Fault fault = fs.inject(Fault.on(Error.EIO, Op.WRITE).paths("/wal/"));
+    List<Put> batch = new java.util.ArrayList<>();
+    for (int i = 1; i <= 20; i++) {
+      batch.add(new Put(Bytes.of(row(i))).addColumn(F, Q, new byte[100]));
+    }
+    assertThatThrownBy(() -> t.put(batch)).isInstanceOf(StorageException.class);
+    for (int i = 1; i <= 20; i++) {
+      assertThat(t.get(new Get(Bytes.of(row(i)))).isEmpty()).as("row %d of the failed batch", i).isTrue();
+    }
+    fault.disable();
+    db.resume();
+    assertRows(db, 21);
+    db.close();
+  }
+
+  @Test
+  @Timeout(60)
+  void aLogRollThatCannotSyncTheDirectoryIsPostponedAndNoWriteFails() {
     Bellows db = open(options().set(Knobs.WAL_ROLL_SIZE, 64L * 1024));
     Table t = db.getTable("t");
     put(t, 0); // the first log file exists now
     Fault fault = fs.inject(Fault.on(Error.FSYNC, Op.SYNC_DIRECTORY).paths("/wal$"));
-    RuntimeException[] failed = new RuntimeException[1];
-    int acknowledged = writeUntilFailure(t, 1, failed);
-    assertThat(failed[0]).as("a write into a log file whose name may not survive").isNotNull()
-        .hasStackTraceContaining("fsync failed");
-    assertThat(db.backgroundError()).get().extracting(BackgroundError::kind).isEqualTo(BackgroundError.Kind.WAL);
+    for (int i = 1; i < 200; i++) {
+      put(t, i); // past the roll size: the roll cannot make its file's name durable, appends go on
+    }
+    assertThat(fault.fired()).as("rolls were tried").isGreaterThanOrEqualTo(1);
+    assertThat(db.backgroundError()).isEmpty();
+    long rolled = db.metrics().get("wal.files.rolled").longValue();
     fault.disable();
+    for (int i = 200; i < 1400; i++) {
+      put(t, i);
+    }
+    assertThat(db.metrics().get("wal.files.rolled").longValue()).as("the roll happened once it could")
+        .isGreaterThan(rolled);
     try (Bellows reopened = powerLossAndReopen(db)) {
-      assertRows(reopened, acknowledged);
+      assertRows(reopened, 1400);
     }
   }
 

@@ -107,6 +107,40 @@ class RepairTest {
   }
 
   @Test
+  void aDamagedSnapshotIsReportedAndMovedAsideWholeLeavingTheTablesAlone() throws IOException {
+    writeTwoFiles();
+    try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
+      db.snapshot("t", "good");
+      db.snapshot("t", "bad");
+      db.majorCompact("t"); // the table's files are new ones now: the snapshots alone hold the old
+    }
+    Path bad = dir.resolve("snapshots").resolve("bad");
+    Path victim;
+    try (Stream<Path> s = Files.walk(bad)) {
+      victim = s.filter(p -> p.getFileName().toString().endsWith(".sst")).sorted().findFirst().orElseThrow();
+    }
+    // The two snapshots share the bytes (hard links): give the bad one its own copy first.
+    byte[] copy = Files.readAllBytes(victim);
+    Files.delete(victim);
+    Files.write(victim, copy);
+    flipByte(victim, 40);
+
+    Repair.Report check = repair(false);
+    assertThat(check.findings()).singleElement().satisfies(f -> assertThat(f.file()).isEqualTo(bad));
+    assertThat(output()).contains("snapshot good: ok").contains("DAMAGED snapshots/bad")
+        .contains(victim.getFileName().toString());
+    Repair.Report fixed = repair(true);
+    assertThat(fixed.allRepaired()).as(output()).isTrue();
+    assertThat(bad).doesNotExist();
+    assertThat(dir.resolve(Repair.DAMAGED).resolve("snapshots").resolve("bad")).isDirectory();
+    try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
+      assertThat(db.listSnapshots()).extracting(SnapshotInfo::name).containsExactly("good");
+      db.cloneSnapshot("good", "c");
+    }
+    assertThat(rows()).isEqualTo(range(0, 200));
+  }
+
+  @Test
   void aDamagedSortedFileIsSetAsideAndDroppedFromItsManifestLosingOnlyItsRows() throws IOException {
     writeTwoFiles();
     Path second = sortedFiles().get(1);

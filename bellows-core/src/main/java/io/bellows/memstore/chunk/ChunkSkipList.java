@@ -9,7 +9,6 @@ import java.nio.ByteOrder;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -127,7 +126,7 @@ public final class ChunkSkipList extends RefCounted implements AutoCloseable {
     if (p[MAX_LEVEL] != ChunkRef.NULL && compareNode(p[MAX_LEVEL], key, offset, seqId) == 0) {
       return -1;
     }
-    int level = randomLevel();
+    int level = levelOf(chunkId, offset, seqId);
     long node = allocNode(level);
     ByteBuffer nb = nodeBuffer(node);
     int n = ChunkRef.offset(node);
@@ -288,11 +287,22 @@ public final class ChunkSkipList extends RefCounted implements AutoCloseable {
     return refLevel(nodeBuffer(node).getLong(ChunkRef.offset(node) + CELL_REF));
   }
 
-  private static int randomLevel() {
-    // Each further level with probability 1/4: count pairs of trailing zero bits.
-    int level = 1 + Integer.numberOfTrailingZeros(ThreadLocalRandom.current().nextInt()) / 2;
+  /**
+   * A node's level, 1 + one more with probability 1/4 each (up to {@link #MAX_LEVEL}), drawn from a
+   * hash of where its cell is and its sequence id rather than from a thread's random generator: the
+   * same inserts give the same skiplist, and so the same footprint, in every run (LevelDB seeds its
+   * skiplist's generator for the same reason). The splitmix64 finalizer spreads the bits.
+   */
+  static int levelOf(int chunkId, int offset, long seqId) {
+    long z = (seqId * 0x9E3779B97F4A7C15L) ^ (((long) chunkId << 32) | offset) ^ LEVEL_SEED;
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    z ^= z >>> 31;
+    int level = 1 + Long.numberOfTrailingZeros(z) / 2; // pairs of trailing zero bits
     return Math.min(level, MAX_LEVEL);
   }
+
+  private static final long LEVEL_SEED = 0xDEADBEEFL;
 
   private long allocNode(int level) {
     int size = nodeSize(level);

@@ -250,4 +250,34 @@ class ChunkSkipListTest {
     c.setSeqId(i);
     return c;
   }
+
+  /** The same cells inserted in the same order give the same nodes: footprints replay exactly. */
+  @Test
+  void theSameInsertsGiveTheSameNodeBytes(Seed s) {
+    long[] nodeBytes = new long[2];
+    for (int run = 0; run < 2; run++) {
+      ChunkAllocator alloc = new ChunkAllocator(SIZE, 64 * SIZE, false);
+      MemStoreLab lab = new MemStoreLab(alloc);
+      ChunkSkipList list = new ChunkSkipList(alloc);
+      Random rnd = s.random();
+      for (int i = 0; i < 5000; i++) {
+        list.insertCopy(lab, TestCells.random(rnd));
+      }
+      nodeBytes[run] = list.nodeBytes();
+    }
+    assertThat(nodeBytes[1]).as(s.toString()).isEqualTo(nodeBytes[0]);
+  }
+
+  /** Levels are geometric with p = 1/4, as a random generator's would be (the hash is fixed: exact counts). */
+  @Test
+  void levelsAreGeometricWithAQuarterPerLevel() {
+    int n = 1 << 20;
+    int[] perLevel = new int[ChunkSkipList.MAX_LEVEL + 1];
+    for (int i = 0; i < n; i++) {
+      perLevel[ChunkSkipList.levelOf(1 + i % 7, (i * 48) & 0xFFFFFF, 1000L + i)]++;
+    }
+    assertThat(perLevel[1] / (double) n).isBetween(0.74, 0.76);
+    assertThat(perLevel[2] / (double) n).isBetween(0.18, 0.195);
+    assertThat(perLevel[3] / (double) n).isBetween(0.04, 0.055);
+  }
 }

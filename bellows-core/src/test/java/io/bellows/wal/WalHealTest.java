@@ -1,0 +1,190 @@
+package io.bellows.wal;
+
+import static io.bellows.wal.WalTestSupport.edit;
+import static io.bellows.wal.WalTestSupport.flat;
+import static io.bellows.wal.WalTestSupport.quiet;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.bellows.config.Durability;
+import io.bellows.fs.Fault;
+import io.bellows.fs.FaultInjectingFileSystem;
+import io.bellows.fs.FaultInjectingFileSystem.Error;
+import io.bellows.fs.FaultInjectingFileSystem.Op;
+import io.bellows.fs.MemFileSystem;
+import io.bellows.testing.Seed;
+import io.bellows.testing.SeedExtension;
+import io.bellows.util.StorageException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * How the log heals a failed write or force: the failed file is fenced (cut back to its last forced
+ * byte, never written again) and every record after that byte is rewritten to a new file and forced
+ * there, so the sync that met the fault succeeds; a log that cannot heal refuses appends until
+ * {@link Wal#recover} works. Replay then returns every edit once, in order, whatever the failed file
+ * held past its forced byte.
+ */
+@ExtendWith(SeedExtension.class)
+class WalHealTest {
+  private static final Path DIR = Path.of("/wal");
+
+  @TempDir Path tmp;
+  private Seed seed;
+
+  @BeforeEach
+  void takeSeed(Seed seed) {
+    this.seed = seed;
+  }
+
+  private final MemFileSystem disk = new MemFileSystem();
+  private final FaultInjectingFileSystem fs = new FaultInjectingFileSystem(disk);
+
+  private static List<String> replay(MemFileSystem fs) {
+    List<WalEdit> out = new ArrayList<>();
+    try (Wal wal = Wal.open(fs, DIR, quiet())) {
+      wal.replay(out::add);
+    }
+    return flat(out);
+  }
+
+  @Test
+  void aFailedForceFencesTheFileRewritesWhatItHadNotForcedAndTheSyncSucceeds() {
+    Random rnd = seed.random();
+    List<WalEdit> written = new ArrayList<>();
+    try (Wal wal = Wal.open(fs, DIR, quiet())) {
+      for (int i = 1; i <= 5; i++) {
+        WalEdit e = edit(1, i, rnd);
+        wal.sync(wal.append(e), Durability.FSYNC_WAL);
+        written.add(e);
+      }
+      // Written to the file but not forced (SYNC_WAL; more than one chunk of copies), then a force
+      // that fails.
+      for (int i = 6; i <= 4000; i++) {
+        WalEdit e = edit(1, i, rnd);
+        wal.sync(wal.append(e), Durability.SYNC_WAL);
+        written.add(e);
+      }
+      Fault fault = fs.inject(Fault.on(Error.FSYNC, Op.SYNC).paths("/wal/").nth(1));
+      WalEdit last = edit(1, 4001, rnd);
+      wal.sync(wal.append(last), Durability.FSYNC_WAL);
+      written.add(last);
+      assertThat(fault.fired()).isEqualTo(1);
+      assertThat(wal.filesFenced()).isEqualTo(1);
+      assertThat(wal.failed()).isFalse();
+      assertThat(wal.files()).hasSize(2);
+      WalEdit after = edit(1, 4002, rnd);
+      wal.sync(wal.append(after), Durability.FSYNC_WAL);
+      written.add(after);
+    }
+    // A power loss keeps what was forced: every edit, once, in order (the fenced file was cut at
+    // its forced byte, so the rewritten edits are not met twice).
+    assertThat(replay(disk.crash(seed.random(1), true))).as(seed.toString()).isEqualTo(flat(written));
+  }
+
+  @Test
+  void aLogThatCannotHealRefusesAppendsUntilRecoverWorksAndLosesNothingItAcknowledged() {
+    Random rnd = seed.random();
+    List<WalEdit> acknowledged = new ArrayList<>();
+    try (Wal wal = Wal.open(fs, DIR, quiet())) {
+      for (int i = 1; i <= 3; i++) {
+        WalEdit e = edit(1, i, rnd);
+        wal.sync(wal.append(e), Durability.FSYNC_WAL);
+        acknowledged.add(e);
+      }
+      Fault fault = fs.inject(Fault.on(Error.EIO, Op.WRITE).paths("/wal/"));
+      WalEdit failed = edit(1, 4, rnd);
+      long txid = wal.append(failed);
+      assertThatThrownBy(() -> wal.sync(txid, Durability.FSYNC_WAL)).isInstanceOf(StorageException.class)
+          .hasMessageContaining("could not be healed");
+      assertThat(wal.failed()).isTrue();
+      assertThatThrownBy(() -> wal.append(edit(1, 5, rnd))).isInstanceOf(StorageException.class)
+          .hasMessageContaining("resume()");
+      assertThatThrownBy(wal::recover).isInstanceOf(StorageException.class).hasMessageContaining("still fails");
+      fault.disable();
+      wal.recover();
+      assertThat(wal.failed()).isFalse();
+      acknowledged.add(failed); // recover() rewrote and forced it
+      wal.sync(txid, Durability.FSYNC_WAL); // covered now
+      WalEdit next = edit(1, 6, rnd);
+      wal.sync(wal.append(next), Durability.FSYNC_WAL);
+      acknowledged.add(next);
+    }
+    assertThat(replay(disk.crash(seed.random(1), true))).as(seed.toString()).isEqualTo(flat(acknowledged));
+  }
+
+  @Test
+  void aFailedRollKeepsAppendingToTheCurrentFile() {
+    Random rnd = new Random(7);
+    List<WalEdit> written = new ArrayList<>();
+    try (Wal wal = Wal.open(fs, DIR, new WalOptions(4096, 3_600_000))) {
+      WalEdit first = edit(1, 1, rnd);
+      wal.sync(wal.append(first), Durability.FSYNC_WAL);
+      written.add(first);
+      Fault fault = fs.inject(Fault.on(Error.EIO, Op.CREATE).paths("/wal/"));
+      for (int i = 2; i < 200; i++) {
+        WalEdit e = edit(1, i, rnd);
+        wal.sync(wal.append(e), Durability.FSYNC_WAL);
+        written.add(e);
+      }
+      assertThat(fault.fired()).as("rolls were tried").isGreaterThanOrEqualTo(1);
+      assertThat(wal.files()).hasSize(1);
+      assertThat(wal.failed()).isFalse();
+      fault.disable();
+      for (int i = 200; i < 400; i++) {
+        WalEdit e = edit(1, i, rnd);
+        wal.sync(wal.append(e), Durability.FSYNC_WAL);
+        written.add(e);
+      }
+      assertThat(wal.files().size()).isGreaterThan(1);
+    }
+    assertThat(replay(disk.crash(new Random(7), true))).isEqualTo(flat(written));
+  }
+
+  /**
+   * A writer interrupted while it writes the log (an interrupt closes a {@code FileChannel}): its
+   * own sync still succeeds (the log heals if the channel was lost) and keeps its interrupt status;
+   * other writers go on. On the real file system.
+   */
+  @Test
+  void anInterruptedWriterDoesNotBreakTheLog() throws Exception {
+    Path dir = tmp.resolve("wal");
+    Random rnd = new Random(11);
+    List<WalEdit> written = new ArrayList<>();
+    try (Wal wal = Wal.open(dir, quiet())) {
+      for (int i = 1; i <= 50; i++) {
+        WalEdit e = edit(1, i, rnd);
+        long txid = wal.append(e);
+        written.add(e);
+        if (i % 5 == 0) {
+          Thread.currentThread().interrupt(); // set before the write: the channel's write sees it
+        }
+        wal.sync(txid, i % 2 == 0 ? Durability.FSYNC_WAL : Durability.SYNC_WAL);
+        assertThat(Thread.interrupted()).as("the interrupt is kept for the caller").isEqualTo(i % 5 == 0);
+      }
+      Thread other = new Thread(() -> {
+        for (int i = 51; i <= 60; i++) {
+          WalEdit e = edit(2, i, new Random(i));
+          wal.sync(wal.append(e), Durability.FSYNC_WAL);
+        }
+      });
+      other.start();
+      other.join();
+      for (int i = 51; i <= 60; i++) {
+        written.add(edit(2, i, new Random(i)));
+      }
+      assertThat(wal.failed()).isFalse();
+    }
+    List<WalEdit> out = new ArrayList<>();
+    try (Wal wal = Wal.open(dir, quiet())) {
+      wal.replay(out::add);
+    }
+    assertThat(flat(out)).isEqualTo(flat(written));
+  }
+}
