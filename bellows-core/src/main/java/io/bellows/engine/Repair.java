@@ -265,11 +265,21 @@ public final class Repair {
       return;
     }
     PrintStream silent = new PrintStream(OutputStream.nullOutputStream());
+    List<Path> logs = new ArrayList<>();
     for (Path f : list(wal)) {
-      if (!fs.isFile(f) || !f.getFileName().toString().startsWith("wal-")) {
+      if (fs.isFile(f) && f.getFileName().toString().startsWith("wal-")) {
+        logs.add(f);
+      }
+    }
+    for (int i = 0; i < logs.size(); i++) {
+      Path f = logs.get(i);
+      walFiles++;
+      long fenced = i + 1 < logs.size() ? WalDump.fencedTail(f, logs.get(i + 1)) : -1;
+      if (fenced >= 0) {
+        out.println("wal " + f.getFileName() + ": fenced after a failure at byte offset " + fenced
+            + "; what followed was rewritten to the next file");
         continue;
       }
-      walFiles++;
       boolean sound;
       try {
         sound = WalDump.print(f, silent);

@@ -47,9 +47,8 @@ public interface FileSystem {
 
   /**
    * Cuts a file to {@code length} bytes (not more than it has) and syncs it (a cut at the file's own
-   * length only syncs it). Only for logs: repairing or forcing the last file of a log whose writer is
-   * gone, and fencing a log file whose writes failed (its channel closed first); never applied to a
-   * file being written.
+   * length only syncs it). Only for repairing or forcing the last file of a log whose writer is gone;
+   * never applied to a file being written.
    */
   void truncate(Path file, long length) throws IOException;
 

@@ -86,7 +86,7 @@ public final class MetricCatalog {
     add("wal.files", Kind.GAUGE, Unit.NONE, "WAL files kept (the live one and those holding unflushed edits).");
     add("wal.files.rolled", Kind.COUNTER, Unit.NONE, "WAL files rolled (closed, a new one started).");
     add("wal.files.deleted", Kind.COUNTER, Unit.NONE, "WAL files deleted once every edit in them was flushed.");
-    add("wal.files.fenced", Kind.COUNTER, Unit.NONE, "WAL files whose write or force failed: each was cut back to its last forced byte and never written again, and what it had not forced was rewritten to a new file (the log heals itself; see docs/design/wal.md).");
+    add("wal.files.fenced", Kind.COUNTER, Unit.NONE, "WAL files whose write or force failed: each was fenced (never written again) and what it had not forced was rewritten to a new file (the log heals itself; see docs/design/wal.md).");
     add("wal.edits.replayed", Kind.COUNTER, Unit.NONE, "WAL edits replayed into memory stores at open.");
     add("wal.edits.skipped", Kind.COUNTER, Unit.NONE, "WAL edits skipped at open because sorted files already held them.");
     add("writes.refused", Kind.COUNTER, Unit.NONE, "Writes refused because writes were stopped by a background error.");

@@ -83,7 +83,7 @@ public final class Wal implements Closeable {
     boolean seqKnown;
     /** For files of this run: the log's txid just before the file's first record (its bytes start there). */
     long baseTxid;
-    /** Whether the file failed and was cut back to its last forced byte: it is never written again. */
+    /** Whether the file failed: it is never written again, and the next file's header says where its forced part ends. */
     boolean fenced;
 
     WalFile(long number, Path path) {
@@ -212,8 +212,17 @@ public final class Wal implements Closeable {
       replayed = true;
       for (int i = 0; i < preexisting.size(); i++) {
         WalFile f = preexisting.get(i);
-        WalFileReader.Outcome o = readFile(f, (off, len, edit) -> sink.accept(edit));
-        settle(f, o, i == preexisting.size() - 1);
+        boolean last = i == preexisting.size() - 1;
+        // A file that failed was fenced: the next file's header says where its forced part ends, and
+        // holds what came after, rewritten. Its records from there on are not read (they would be
+        // read twice), and damage from there on is no damage.
+        long fencedAt = last ? -1 : WalFileReader.fencedLength(fs, preexisting.get(i + 1).path);
+        WalFileReader.Outcome o = readFile(f, (off, len, edit) -> {
+          if (fencedAt < 0 || off < fencedAt) {
+            sink.accept(edit);
+          }
+        });
+        settle(f, o, last, fencedAt);
       }
       tailRepaired = true;
     } finally {
@@ -233,7 +242,7 @@ public final class Wal implements Closeable {
     try {
       if (!tailRepaired && !preexisting.isEmpty()) {
         WalFile last = preexisting.get(preexisting.size() - 1);
-        settle(last, readFile(last, (off, len, edit) -> { }), true);
+        settle(last, readFile(last, (off, len, edit) -> { }), true, -1);
       }
       tailRepaired = true;
     } finally {
@@ -249,9 +258,17 @@ public final class Wal implements Closeable {
     }
   }
 
-  /** Throws on corruption, cuts a torn tail, and records what the file holds. recoveryLock held. */
-  private void settle(WalFile f, WalFileReader.Outcome o, boolean last) {
+  /**
+   * Throws on corruption, cuts a torn tail, and records what the file holds. A bad spot at or after
+   * {@code fencedAt} (&gt;= 0: the file was fenced there) is no damage. recoveryLock held.
+   */
+  private void settle(WalFile f, WalFileReader.Outcome o, boolean last, long fencedAt) {
     WalFileReader.Problem p = o.problem();
+    if (p != null && fencedAt >= 0 && p.offset() >= fencedAt && p.kind() != WalFileReader.Kind.UNSUPPORTED) {
+      LOG.info("WAL file {} was fenced at byte offset {} after a failure; what follows there ({}) was rewritten to"
+          + " the next file", f.path, fencedAt, p.reason());
+      p = null;
+    }
     if (p != null) {
       if (p.kind() == WalFileReader.Kind.UNSUPPORTED) {
         throw new StorageException("WAL file " + f.path + " cannot be read: " + p.reason() + ". Open the data"
@@ -493,9 +510,10 @@ public final class Wal implements Closeable {
 
   /**
    * Recovers from a failed write or force of the current file, ioLock held: the file is
-   * <em>fenced</em> (closed, never written again, cut back to its last forced byte, so replay
-   * cannot meet a torn or unforced record in a file that is no longer the last), and every record
-   * after that byte (the unforced copies and the buffer) is written to a new file and forced there.
+   * <em>fenced</em> (closed, never written again, left as it is), and every record after its last
+   * forced byte (the unforced copies and the buffer) is written to a new file and forced there; the
+   * new file's header names that byte, so replay stops reading the fenced file there and takes
+   * damage after it for what it is, a failed write.
    * When this returns, everything appended so far is durable. If a step fails, the log fails: it
    * refuses appends and syncs until {@link #recover} works.
    *
@@ -537,16 +555,19 @@ public final class Wal implements Closeable {
       }
       channel = null;
     }
+    // Where the failed file's last forced record ends: what follows may be torn, garbage or lost
+    // (after a failed fsync the kernel may drop the pages), and it is all rewritten to the new file,
+    // whose header says so. The failed file itself is left as it is, never written again: should the
+    // rewrite fail, it still holds what it held for a restart to read.
+    long fencedLength = failed == null ? -1 : WalFormat.HEADER_SIZE + (forcedTxid - failed.baseTxid);
     if (failed != null && !failed.fenced) {
-      long keep = WalFormat.HEADER_SIZE + (forcedTxid - failed.baseTxid);
       LOG.warn("WAL file {} failed ({}); fencing it at its last forced byte {} and rewriting the {} bytes after it"
-          + " to a new file", failed.path, cause.toString(), keep, unforced.size() + pending.size());
-      fs.truncate(failed.path, keep); // forces the cut: a later file must not follow a torn tail
+          + " to a new file", failed.path, cause.toString(), fencedLength, unforced.size() + pending.size());
       failed.fenced = true;
       filesFenced.incrementAndGet();
     }
     long base = forcedTxid;
-    WritableFile ch = createFile();
+    WritableFile ch = createFile(fencedLength);
     WalFile f = created;
     try {
       unforced.writeTo(ch);
@@ -581,13 +602,13 @@ public final class Wal implements Closeable {
    * and leaves the file's entry in {@link #current}'s place for the caller to install (the caller
    * sets {@code current} back if it does not). ioLock and appendLock held.
    */
-  private WritableFile createFile() throws IOException {
+  private WritableFile createFile(long fencedLength) throws IOException {
     clearLeftover();
     long number = nextFileNumber++;
     Path path = dir.resolve(WalFormat.fileName(number));
     WritableFile ch = fs.create(path);
     try {
-      ch.append(ByteBuffer.wrap(WalFormat.header(number)));
+      ch.append(ByteBuffer.wrap(WalFormat.header(number, fencedLength)));
       ch.sync();
       // The new name must be durable before any record in the file is acknowledged: a failed
       // directory sync fails this file, never ignored.
@@ -698,7 +719,7 @@ public final class Wal implements Closeable {
         long base = appendedTxid;
         WritableFile ch;
         try {
-          ch = createFile();
+          ch = createFile(-1);
         } catch (IOException e) {
           if (current == null) {
             throw new StorageException("cannot create a WAL file in " + dir, e);

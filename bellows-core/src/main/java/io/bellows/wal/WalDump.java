@@ -26,6 +26,24 @@ public final class WalDump {
   private WalDump() {}
 
   /**
+   * The offset at which {@code file} was fenced if its damage all lies after it: the log started
+   * {@code next} because {@code file} failed, and rewrote there what followed its last forced record
+   * (docs/design/wal.md). -1 if {@code next} says no such thing or the damage starts before.
+   */
+  public static long fencedTail(Path file, Path next) {
+    long fencedAt = WalFileReader.fencedLength(FS, next);
+    if (fencedAt < 0) {
+      return -1;
+    }
+    try {
+      WalFileReader.Outcome o = WalFileReader.read(FS, file, WalFormat.parseFileNumber(file), (off, len, e) -> { });
+      return o.problem() == null || o.problem().offset() >= fencedAt ? fencedAt : -1;
+    } catch (IOException e) {
+      return -1;
+    }
+  }
+
+  /**
    * Prints one WAL file, or every WAL file of a directory in log order: per file its header, per
    * record its offset, payload length, region id, sequence id and cell count, and each cell with its
    * value. Each damaged region is printed with its offset and the reason, and the dump goes on with
@@ -77,9 +95,10 @@ public final class WalDump {
     }
     out.println("WAL file " + file + " (" + size + " bytes)");
     long number = WalFormat.parseFileNumber(file);
-    if (h.length == WalFormat.HEADER_SIZE) {
+    if (h.length >= WalFormat.HEADER_SIZE_V3) {
       out.println("  header: magic=" + Bytes.toStringBinary(h, 0, 4) + " version=" + Bytes.getInt(h, 4)
-          + " file number=" + Bytes.getLong(h, 8));
+          + " file number=" + Bytes.getLong(h, 8)
+          + (Bytes.getInt(h, 4) >= 4 && h.length >= WalFormat.HEADER_SIZE ? " fenced length=" + Bytes.getLong(h, 16) : ""));
       if (number < 0) {
         number = Bytes.getLong(h, 8); // not named like a WAL file: trust the header's number
       }

@@ -74,7 +74,15 @@ final class WalFileReader {
    * @param maxSeqId highest sequence id among the good records, {@link Long#MIN_VALUE} if none
    * @param problem the first bad spot, or null if the file is good to its end
    */
-  record Outcome(long fileSize, long records, long maxSeqId, Problem problem) {
+  record Outcome(long fileSize, long records, long maxSeqId, Problem problem, long fencedLength) {
+    Outcome(long fileSize, long records, long maxSeqId, Problem problem) {
+      this(fileSize, records, maxSeqId, problem, -1);
+    }
+
+    Outcome withFencedLength(long fenced) {
+      return new Outcome(fileSize, records, maxSeqId, problem, fenced);
+    }
+
     /** Where the good part that was read ends. */
     long validEnd() {
       return problem == null ? fileSize : problem.offset();
@@ -85,19 +93,18 @@ final class WalFileReader {
   static Outcome read(FileSystem fs, Path file, long fileNumber, RecordVisitor visitor) throws IOException {
     try (ReadableFile ch = fs.open(file)) {
       long size = ch.length();
-      if (size < WalFormat.HEADER_SIZE) {
+      byte[] h = readHeader(ch, size);
+      if (h == null) {
         // The header is forced before any record is written: a short file is an interrupted creation.
         return new Outcome(size, 0, Long.MIN_VALUE,
             new Problem(0, Kind.DAMAGED, "file header incomplete: file has " + size + " bytes", -1));
       }
-      byte[] h = new byte[WalFormat.HEADER_SIZE];
-      readFully(ch, 0, h, h.length);
       String bad = WalFormat.checkHeader(h, fileNumber);
       if (bad != null) {
         Kind kind;
         if (allZero(h)) {
           kind = Kind.DAMAGED; // a file system can leave a created file zero-filled after a crash
-        } else if (WalFormat.hasMagic(h) && Bytes.getInt(h, 16) == WalFormat.crc(h, 0, 16)
+        } else if (WalFormat.hasMagic(h) && WalFormat.headerChecksumMatches(h)
             && !WalFormat.readable(WalFormat.version(h))) {
           kind = Kind.UNSUPPORTED;
         } else {
@@ -106,7 +113,40 @@ final class WalFileReader {
         long resume = kind == Kind.UNSUPPORTED ? -1 : nextValidRecord(ch, 1, size);
         return new Outcome(size, 0, Long.MIN_VALUE, new Problem(0, kind, bad, resume));
       }
-      return readRecords(ch, size, WalFormat.HEADER_SIZE, WalFormat.version(h), visitor);
+      int version = WalFormat.version(h);
+      return readRecords(ch, size, WalFormat.headerSize(version), version, visitor)
+          .withFencedLength(WalFormat.fencedLength(h));
+    }
+  }
+
+  /**
+   * The header bytes (20 before version 4, 28 from it, as the version field says), or null if the
+   * file is too short for them.
+   */
+  private static byte[] readHeader(ReadableFile ch, long size) throws IOException {
+    if (size < WalFormat.HEADER_SIZE_V3) {
+      return null;
+    }
+    byte[] h = new byte[WalFormat.HEADER_SIZE_V3];
+    readFully(ch, 0, h, h.length);
+    int want = WalFormat.hasMagic(h) ? WalFormat.headerSize(WalFormat.version(h)) : h.length;
+    if (want > h.length) {
+      if (size < want) {
+        return null;
+      }
+      h = new byte[want];
+      readFully(ch, 0, h, h.length);
+    }
+    return h;
+  }
+
+  /** The fenced length in the header of {@code file} (-1 if none, or if the header cannot be read). */
+  static long fencedLength(FileSystem fs, Path file) {
+    try (ReadableFile ch = fs.open(file)) {
+      byte[] h = readHeader(ch, ch.length());
+      return h != null && WalFormat.hasMagic(h) && WalFormat.headerChecksumMatches(h) ? WalFormat.fencedLength(h) : -1;
+    } catch (IOException e) {
+      return -1;
     }
   }
 
@@ -119,8 +159,8 @@ final class WalFileReader {
     try (ReadableFile ch = fs.open(file)) {
       long size = ch.length();
       int version = WalFormat.VERSION;
-      if (size >= WalFormat.HEADER_SIZE) {
-        byte[] h = new byte[WalFormat.HEADER_SIZE];
+      if (size >= WalFormat.HEADER_SIZE_V3) {
+        byte[] h = new byte[WalFormat.HEADER_SIZE_V3];
         readFully(ch, 0, h, h.length);
         if (WalFormat.hasMagic(h) && WalFormat.readable(WalFormat.version(h))) {
           version = WalFormat.version(h);

@@ -19,7 +19,8 @@ import java.util.zip.CRC32C;
  *
  * <pre>
  * file   := header record*
- * header := magic "BWAL" (4) | version int32 (4) | file number int64 (8) | CRC32C of bytes 0..15 (4)
+ * header := magic "BWAL" (4) | version int32 (4) | file number int64 (8)
+ *           | fenced length int64 (8; version 4 on) | CRC32C of the bytes before (4)
  * record := payload length int32 (4) | CRC32C of payload (4) | CRC32C of the 8 bytes before (4) | payload
  * payload:= region id int32 | seq id int64 | cell count int32 | cell*
  * cell   := flags u8 | [row: varint length, bytes] | [family: u8 length, bytes]
@@ -44,10 +45,17 @@ final class WalFormat {
    * 3: cells share row, family and timestamp with the cell before. 2: the record header carries a
    * checksum of its own (version 2 files are still read). Version 1 files are refused.
    */
-  static final int VERSION = 3;
+  static final int VERSION = 4;
   /** The oldest version this build reads. */
   static final int OLDEST_READABLE = 2;
-  static final int HEADER_SIZE = 20;
+  /**
+   * The header of the files this build writes (version 4). Version 4 adds the fenced length: -1, or
+   * the file was started because the previous file failed, and that file's records from this offset
+   * on (where its last forced record ends) are rewritten here, so a bad spot there is no damage.
+   */
+  static final int HEADER_SIZE = 28;
+  /** The header of versions 2 and 3, which have no fenced length. */
+  static final int HEADER_SIZE_V3 = 20;
   static final int RECORD_HEADER_SIZE = 12;
   /** Region id, seq id and cell count: a payload is never shorter. */
   static final int MIN_PAYLOAD = 4 + 8 + 4;
@@ -89,12 +97,34 @@ final class WalFormat {
   }
 
   static byte[] header(long fileNumber) {
+    return header(fileNumber, -1);
+  }
+
+  /** The header of a new file; {@code fencedLength} -1, or where the failed previous file's rewritten records began. */
+  static byte[] header(long fileNumber, long fencedLength) {
     byte[] h = new byte[HEADER_SIZE];
     System.arraycopy(MAGIC, 0, h, 0, 4);
     Bytes.putInt(h, 4, VERSION);
     Bytes.putLong(h, 8, fileNumber);
-    Bytes.putInt(h, 16, crc(h, 0, 16));
+    Bytes.putLong(h, 16, fencedLength);
+    Bytes.putInt(h, 24, crc(h, 0, 24));
     return h;
+  }
+
+  /** The size of the header of a file of {@code version}. */
+  static int headerSize(int version) {
+    return version >= 4 ? HEADER_SIZE : HEADER_SIZE_V3;
+  }
+
+  /** A good header's fenced length: -1 if the previous file was not fenced (and always before version 4). */
+  static long fencedLength(byte[] h) {
+    return version(h) >= 4 ? Bytes.getLong(h, 16) : -1;
+  }
+
+  /** Whether the header's own checksum (at its end, by its version) matches. */
+  static boolean headerChecksumMatches(byte[] h) {
+    int size = h.length >= 8 && version(h) >= 4 ? HEADER_SIZE : HEADER_SIZE_V3;
+    return h.length >= size && Bytes.getInt(h, size - 4) == crc(h, 0, size - 4);
   }
 
   /**
@@ -106,10 +136,10 @@ final class WalFormat {
       return "no WAL magic \"BWAL\" at offset 0 (found \"" + Bytes.toStringBinary(h, 0, Math.min(4, h.length))
           + "\"): not a Bellows WAL file, or its header is damaged";
     }
-    if (Bytes.getInt(h, 16) != crc(h, 0, 16)) {
+    int version = Bytes.getInt(h, 4);
+    if (h.length < headerSize(version) || !headerChecksumMatches(h)) {
       return "file header checksum mismatch";
     }
-    int version = Bytes.getInt(h, 4);
     if (!readable(version)) {
       return unsupportedVersion(version);
     }

@@ -123,8 +123,8 @@ class IoErrorTest {
   }
 
   /**
-   * One failed write or force of the log: the log fences the file (cut back to its last forced
-   * byte) and rewrites what it had not forced to a new file, so the write that met the fault is
+   * One failed write or force of the log: the log fences the file (never written again) and
+   * rewrites what it had not forced to a new file, so the write that met the fault is
    * acknowledged, writes never stop, and a power loss keeps every acknowledged row.
    */
   private void aTransientLogFailureHeals(Fault fault) {

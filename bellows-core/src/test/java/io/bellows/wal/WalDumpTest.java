@@ -43,8 +43,8 @@ class WalDumpTest {
     String out = dump(dir);
     assertThat(out)
         .contains("wal-00000000000000000001.log")
-        .contains("magic=BWAL version=3 file number=1")
-        .contains("record @20 ")
+        .contains("magic=BWAL version=4 file number=1 fenced length=-1")
+        .contains("record @28 ")
         .contains("region=7 seq=3000000000 cells=1")
         .contains("record @" + secondStart + " ")
         .contains("region=8 seq=3000000001 cells=1")
@@ -70,7 +70,7 @@ class WalDumpTest {
     String out = bytes.toString(StandardCharsets.UTF_8);
     assertThat(clean).isFalse();
     assertThat(out)
-        .contains("record @20 ")
+        .contains("record @28 ")
         .contains("DAMAGED record @" + secondStart + ": record header checksum mismatch; bytes " + secondStart + ".."
             + thirdStart)
         .doesNotContain("seq=2 ")
@@ -134,7 +134,7 @@ class WalDumpTest {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     assertThat(WalDump.print(file, new PrintStream(bytes, true, StandardCharsets.UTF_8))).isFalse();
     assertThat(bytes.toString(StandardCharsets.UTF_8))
-        .contains("UNSUPPORTED: WAL format version 1 is not supported (this build reads versions 2 to 3)")
+        .contains("UNSUPPORTED: WAL format version 1 is not supported (this build reads versions 2 to 4)")
         .doesNotContain("DAMAGED");
   }
 }

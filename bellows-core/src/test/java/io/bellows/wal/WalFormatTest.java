@@ -148,15 +148,16 @@ class WalFormatTest {
   void headerChecksNumberAndChecksum() {
     byte[] h = WalFormat.header(12);
     assertThat(WalFormat.checkHeader(h, 12)).isNull();
-    byte[] version2 = h.clone();
-    Bytes.putInt(version2, 4, 2);
-    Bytes.putInt(version2, 16, WalFormat.crc(version2, 0, 16));
-    assertThat(WalFormat.checkHeader(version2, 12)).isNull();
-    byte[] version4 = h.clone();
-    Bytes.putInt(version4, 4, 4);
-    Bytes.putInt(version4, 16, WalFormat.crc(version4, 0, 16));
-    assertThat(WalFormat.checkHeader(version4, 12)).isEqualTo(
-        "WAL format version 4 is not supported (this build reads versions 2 to 3)");
+    assertThat(WalFormat.fencedLength(h)).isEqualTo(-1);
+    assertThat(WalFormat.fencedLength(WalFormat.header(12, 4096))).isEqualTo(4096);
+    assertThat(WalFormat.checkHeader(WalTestSupport.oldHeader(12, 2), 12)).isNull();
+    assertThat(WalFormat.checkHeader(WalTestSupport.oldHeader(12, 3), 12)).isNull();
+    assertThat(WalFormat.fencedLength(WalTestSupport.oldHeader(12, 3))).isEqualTo(-1);
+    byte[] version5 = h.clone();
+    Bytes.putInt(version5, 4, 5);
+    Bytes.putInt(version5, 24, WalFormat.crc(version5, 0, 24));
+    assertThat(WalFormat.checkHeader(version5, 12)).isEqualTo(
+        "WAL format version 5 is not supported (this build reads versions 2 to 4)");
     assertThat(WalFormat.checkHeader(h, 13)).contains("file number 12");
     h[5] ^= 1;
     assertThat(WalFormat.checkHeader(h, 12)).contains("checksum");

@@ -21,14 +21,21 @@ import org.junit.jupiter.api.io.TempDir;
  * the document cannot drift from the code: header, then records of edits.
  */
 class WalGoldenFileTest {
-  /**
-   * Header: "BWAL", version 3, file number 1, CRC32C. Record: payload length, CRC32C of the
-   * payload, CRC32C of the 8 bytes before, payload = region 7, sequence id 2^31 + 1, 2 cells: r/f:q
-   * @5 PUT "v" (flags, row, family, qualifier, timestamp, value) and r/f:q2 @5 DELETE_COLUMN with
-   * no value (flags saying row, family and timestamp repeat, qualifier, value).
-   */
-  static final String GOLDEN = "4257414c00000003000000000000000185ccb07a" + "00000026d10c12fe2bd9608a"
+  /** The record of both golden files: see {@link #GOLDEN}. */
+  static final String RECORD = "00000026d10c12fe2bd9608a"
       + "00000007000000008000000100000002" + "0401720166017100000000000000050176" + "7c02713200";
+
+  /**
+   * Header: "BWAL", version 4, file number 1, fenced length -1 (the previous file did not fail),
+   * CRC32C of the 24 bytes before. Record: payload length, CRC32C of the payload, CRC32C of the 8
+   * bytes before, payload = region 7, sequence id 2^31 + 1, 2 cells: r/f:q @5 PUT "v" (flags, row,
+   * family, qualifier, timestamp, value) and r/f:q2 @5 DELETE_COLUMN with no value (flags saying
+   * row, family and timestamp repeat, qualifier, value).
+   */
+  static final String GOLDEN = "4257414c000000040000000000000001ffffffffffffffff" + "%s" + RECORD;
+
+  /** The same file in version 3, which builds before version 4 wrote (read, no longer written): a 20-byte header. */
+  static final String GOLDEN_VERSION_3 = "4257414c00000003000000000000000185ccb07a" + RECORD;
 
   /**
    * A version 2 file (this build reads it, and no longer writes it): the same header but version 2,
@@ -54,7 +61,18 @@ class WalGoldenFileTest {
     }
     assertThat(file.getFileName().toString()).isEqualTo("wal-00000000000000000001.log");
     String hex = HexFormat.of().formatHex(Files.readAllBytes(file));
-    assertThat(hex).isEqualTo(GOLDEN);
+    byte[] header = HexFormat.of().parseHex("4257414c000000040000000000000001ffffffffffffffff");
+    assertThat(hex).isEqualTo(String.format(GOLDEN, String.format("%08x", WalFormat.crc(header, 0, 24))));
+  }
+
+  /** A version 3 file, as builds before version 4 wrote it, replays to its cells. */
+  @Test
+  void aVersion3FileReplays() throws IOException {
+    Files.write(dir.resolve("wal-00000000000000000001.log"), HexFormat.of().parseHex(GOLDEN_VERSION_3));
+    Cell cell = Cells.put(Bytes.of("r"), Bytes.of("f"), Bytes.of("q"), 5, Bytes.of("v"));
+    Cell tombstone = Cells.create(Bytes.of("r"), Bytes.of("f"), Bytes.of("q2"), 5, CellType.DELETE_COLUMN, Bytes.EMPTY);
+    assertThat(WalTestSupport.flat(WalTestSupport.reopenAndReplay(dir))).containsExactly(
+        WalTestSupport.flat(new WalEdit(7, (1L << 31) + 1, List.of(cell, tombstone))));
   }
 
   /** A version 2 file, as builds before version 3 wrote it, replays to its cell. */

@@ -119,6 +119,72 @@ class WalHealTest {
     assertThat(replay(disk.crash(seed.random(1), true))).as(seed.toString()).isEqualTo(flat(acknowledged));
   }
 
+  /**
+   * The disk is full: the failed file cannot be rewritten anywhere, so the log fails, and the file
+   * is left as it was: a restart (no power loss) reads every SYNC_WAL edit that reached it.
+   */
+  @Test
+  void aLogThatCannotHealLeavesTheFailedFileWholeForARestart() {
+    Random rnd = seed.random();
+    List<WalEdit> written = new ArrayList<>();
+    try (Wal wal = Wal.open(fs, DIR, quiet())) {
+      for (int i = 1; i <= 300; i++) {
+        WalEdit e = edit(1, i, rnd);
+        wal.sync(wal.append(e), i % 100 == 0 ? Durability.FSYNC_WAL : Durability.SYNC_WAL);
+        written.add(e);
+      }
+      fs.inject(Fault.on(Error.ENOSPC, Op.WRITE, Op.CREATE).paths("/wal/"));
+      long txid = wal.append(edit(1, 301, rnd));
+      assertThatThrownBy(() -> wal.sync(txid, Durability.FSYNC_WAL)).isInstanceOf(StorageException.class);
+    } catch (StorageException closing) {
+      // closing a failed log reports nothing more; the engine closes it the same way
+    }
+    fs.clear();
+    List<WalEdit> out = new ArrayList<>();
+    try (Wal wal = Wal.open(disk, DIR, quiet())) {
+      wal.replay(out::add);
+    }
+    assertThat(flat(out)).as(seed.toString()).startsWith(flat(written).toArray(new String[0]));
+  }
+
+  /**
+   * A fenced file's tail is garbage (the write that failed tore it): replay reads it up to where the
+   * next file's header says it was fenced and then that file; the same garbage in a file that was
+   * not fenced is damage.
+   */
+  @Test
+  void aFencedFilesGarbageTailIsNoDamageButTheSameTailUnfencedIs() throws Exception {
+    Random rnd = seed.random();
+    List<WalEdit> written = new ArrayList<>();
+    Path dir = tmp.resolve("wal");
+    try (Wal wal = Wal.open(dir, quiet())) {
+      for (int i = 1; i <= 20; i++) {
+        WalEdit e = edit(1, i, rnd);
+        wal.sync(wal.append(e), Durability.FSYNC_WAL);
+        written.add(e);
+      }
+    }
+    Path first = WalTestSupport.walFiles(dir).get(0);
+    long forcedEnd = java.nio.file.Files.size(first);
+    byte[] garbage = new byte[300];
+    rnd.nextBytes(garbage);
+    java.nio.file.Files.write(first, garbage, java.nio.file.StandardOpenOption.APPEND);
+    WalEdit rewritten = edit(1, 21, rnd);
+    byte[] record = WalFormat.encode(rewritten);
+    byte[] next = new byte[WalFormat.HEADER_SIZE + record.length];
+    System.arraycopy(WalFormat.header(2, forcedEnd), 0, next, 0, WalFormat.HEADER_SIZE);
+    System.arraycopy(record, 0, next, WalFormat.HEADER_SIZE, record.length);
+    Path second = dir.resolve(WalFormat.fileName(2));
+    java.nio.file.Files.write(second, next);
+    written.add(rewritten);
+    assertThat(flat(WalTestSupport.reopenAndReplay(dir))).as(seed.toString()).isEqualTo(flat(written));
+
+    System.arraycopy(WalFormat.header(2, -1), 0, next, 0, WalFormat.HEADER_SIZE);
+    java.nio.file.Files.write(second, next);
+    assertThatThrownBy(() -> WalTestSupport.reopenAndReplay(dir)).isInstanceOf(io.bellows.util.CorruptionException.class)
+        .hasMessageContaining(first.getFileName().toString());
+  }
+
   @Test
   void aFailedRollKeepsAppendingToTheCurrentFile() {
     Random rnd = new Random(7);

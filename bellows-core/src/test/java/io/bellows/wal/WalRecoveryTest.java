@@ -267,6 +267,6 @@ class WalRecoveryTest {
         .isInstanceOf(io.bellows.util.StorageException.class)
         .isNotInstanceOf(CorruptionException.class)
         .hasMessageContaining(file.toString())
-        .hasMessageContaining("WAL format version 1 is not supported (this build reads versions 2 to 3)");
+        .hasMessageContaining("WAL format version 1 is not supported (this build reads versions 2 to 4)");
   }
 }

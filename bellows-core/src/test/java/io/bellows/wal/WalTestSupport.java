@@ -106,8 +106,15 @@ final class WalTestSupport {
 
   /** A version 2 file header, checksum included. */
   static byte[] version2Header(long fileNumber) {
-    byte[] h = WalFormat.header(fileNumber);
-    Bytes.putInt(h, 4, 2);
+    return oldHeader(fileNumber, 2);
+  }
+
+  /** The 20-byte header of versions 2 and 3 (no fenced length). */
+  static byte[] oldHeader(long fileNumber, int version) {
+    byte[] h = new byte[WalFormat.HEADER_SIZE_V3];
+    System.arraycopy(WalFormat.MAGIC, 0, h, 0, 4);
+    Bytes.putInt(h, 4, version);
+    Bytes.putLong(h, 8, fileNumber);
     Bytes.putInt(h, 16, WalFormat.crc(h, 0, 16));
     return h;
   }

@@ -8,11 +8,13 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Hbck;
 import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableBuilder;
@@ -89,18 +91,33 @@ public final class BellowsConnection implements Connection {
 
   @Override
   public RegionLocator getRegionLocator(TableName name) {
-    throw new UnsupportedOperationException("Connection.getRegionLocator is not supported by Bellows");
+    checkOpen();
+    return BellowsRegionLocator.open(engine, name, conf);
   }
 
+  /** Nothing to clear: a Bellows region locator has no cache. */
   @Override
-  public void clearRegionLocationCache() {
-    throw new UnsupportedOperationException("Connection.clearRegionLocationCache is not supported by Bellows");
-  }
+  public void clearRegionLocationCache() {}
 
   @Override
   public Admin getAdmin() {
     checkOpen();
     return Unsupported.proxy(Admin.class, new BellowsAdmin(engine, this));
+  }
+
+  /**
+   * An {@code Hbck} whose repair operations throw {@link UnsupportedOperationException}: HBase's
+   * shell takes one when it starts (HBase's default for a connection throws there).
+   */
+  @Override
+  public Hbck getHbck() {
+    checkOpen();
+    return Unsupported.proxy(Hbck.class, new BellowsHbck());
+  }
+
+  @Override
+  public Hbck getHbck(ServerName master) {
+    return getHbck();
   }
 
   @Override

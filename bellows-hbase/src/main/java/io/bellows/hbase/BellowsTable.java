@@ -74,6 +74,16 @@ public final class BellowsTable {
     return Convert.descriptor(engine.describeTable(Convert.name(name)));
   }
 
+  /** The deprecated form of {@link #getDescriptor}, which HBase's shell calls to list a table's families. */
+  @SuppressWarnings("deprecation")
+  public org.apache.hadoop.hbase.HTableDescriptor getTableDescriptor() {
+    return new org.apache.hadoop.hbase.HTableDescriptor(getDescriptor());
+  }
+
+  public org.apache.hadoop.hbase.client.RegionLocator getRegionLocator() {
+    return BellowsRegionLocator.open(engine, name, conf);
+  }
+
   public void close() {}
 
   // ------------------------------------------------------------------ reads

@@ -386,8 +386,10 @@ final class Convert {
           .setBlocksize(f.get(Knobs.BLOCKSIZE))
           .setCompressionType(Algorithm.valueOf(f.get(Knobs.COMPRESSION).name()))
           .setBloomFilterType(org.apache.hadoop.hbase.regionserver.BloomType.valueOf(f.get(Knobs.BLOOMFILTER).name()))
-          .setInMemoryCompaction(MemoryCompactionPolicy.valueOf(f.memStorePolicy().name()))
           .setInMemory(f.get(Knobs.IN_MEMORY)).setBlockCacheEnabled(f.get(Knobs.BLOCKCACHE));
+      if (f.explicitValues().containsKey(Knobs.IN_MEMORY_COMPACTION)) { // HBase shows a set one as METADATA
+        fb.setInMemoryCompaction(MemoryCompactionPolicy.valueOf(f.memStorePolicy().name()));
+      }
       long ttl = f.get(Knobs.TTL);
       fb.setTimeToLive(ttl >= HConstants.FOREVER ? HConstants.FOREVER : (int) ttl);
       for (Knob<Integer> k : PASSED_AS_VALUES) {
@@ -405,9 +407,24 @@ final class Convert {
     return b.build();
   }
 
+  /** Bellows' regions of table {@code t} as HBase's, in key order. */
+  static List<org.apache.hadoop.hbase.client.RegionInfo> regions(TableName t, List<io.bellows.engine.RegionInfo> regions) {
+    List<org.apache.hadoop.hbase.client.RegionInfo> out = new ArrayList<>();
+    for (io.bellows.engine.RegionInfo r : regions) {
+      out.add(org.apache.hadoop.hbase.client.RegionInfoBuilder.newBuilder(t).setStartKey(r.startKey())
+          .setEndKey(r.endKey()).setRegionId(r.id()).build());
+    }
+    return out;
+  }
+
+  /** Whether {@code t} is in HBase's default namespace, the only one whose tables Bellows holds. */
+  static boolean inDefaultNamespace(TableName t) {
+    return t.getNamespaceAsString().equals("default");
+  }
+
   /** Bellows table names carry no namespace: "default" maps to the bare name, others are refused. */
   static String name(TableName t) {
-    if (!t.getNamespaceAsString().equals("default")) {
+    if (!inDefaultNamespace(t)) {
       throw new UnsupportedOperationException("namespaces are not supported by Bellows: " + t);
     }
     return t.getQualifierAsString();

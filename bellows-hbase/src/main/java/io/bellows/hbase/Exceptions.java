@@ -21,7 +21,8 @@ import org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException;
  * not 8 bytes) {@link DoNotRetryIOException} with its message, and any other Bellows failure
  * (storage, stopped writes, a closed engine, a remote call) an {@link IOException} with it as the
  * cause. Everything else ({@link UnsupportedOperationException} naming what Bellows does not do,
- * the JDK's own state errors) passes unchanged.
+ * the JDK's own state errors, and {@link RegionNames.NotARegionName}, which HBase's client throws
+ * unchecked too) passes unchanged.
  */
 final class Exceptions {
   private Exceptions() {}
@@ -48,6 +49,9 @@ final class Exceptions {
   static IOException translate(Throwable e) {
     if (e instanceof IOException io) {
       return io;
+    }
+    if (e instanceof RegionNames.NotARegionName) {
+      return null; // HBase's client throws it unchecked too, and its shell catches it
     }
     String message = e.getMessage();
     IOException out;

@@ -604,8 +604,8 @@ class HBaseClientTest {
         .hasMessageContaining("Admin.snapshot");
     assertThatThrownBy(() -> admin.getClusterMetrics()).isInstanceOf(UnsupportedOperationException.class)
         .hasMessageContaining("getClusterMetrics");
-    assertThatThrownBy(() -> conn.getTable(T).getRegionLocator()).isInstanceOf(UnsupportedOperationException.class)
-        .hasMessageContaining("Table.getRegionLocator");
+    assertThatThrownBy(() -> conn.getTable(T).coprocessorService(Bytes.toBytes("r")))
+        .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("Table.coprocessorService");
     assertThatThrownBy(() -> admin.createTable(TableDescriptorBuilder.newBuilder(TableName.valueOf("snappy"))
         .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(F).setCompressionType(Compression.Algorithm.SNAPPY).build())
         .build())).isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("SNAPPY");
