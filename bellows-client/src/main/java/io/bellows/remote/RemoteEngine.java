@@ -364,6 +364,11 @@ public final class RemoteEngine implements Engine {
   }
 
   @Override
+  public io.bellows.engine.VerifyReport verify() {
+    return Wire.fromWire(read(() -> admin().verify(Empty.getDefaultInstance())));
+  }
+
+  @Override
   public Map<String, Number> metrics() {
     return Wire.metricsFromWire(read(() -> admin().metrics(Empty.getDefaultInstance())).getMetricsMap());
   }

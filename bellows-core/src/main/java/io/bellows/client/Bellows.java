@@ -258,6 +258,15 @@ public final class Bellows implements AutoCloseable {
     engine.resume();
   }
 
+  /**
+   * Checks every block of every sorted file online, as a scrub (reads and writes go on), and the
+   * manifests and closed WAL files: a report of what was checked and each damage with the file and
+   * offset. Changes nothing; {@code bellows repair} (offline) fixes what it finds.
+   */
+  public io.bellows.engine.VerifyReport verify() {
+    return engine.verify();
+  }
+
   /** Engine-wide metrics by name (WAL, flushes, compactions, memory, blocked time, GC). */
   public Map<String, Number> metrics() {
     return engine.metrics();

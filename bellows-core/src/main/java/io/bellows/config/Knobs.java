@@ -55,6 +55,10 @@ public final class Knobs {
   public static final Knob<Integer> FLUSH_FAILURES_STOP_WRITES = Knob.ofInt("bellows.flush.failures.stop.writes", ENGINE,
       5, 1, 1_000_000, "attempts", "Failed attempts in a row of a table's background flush (retried with backoff from 100 ms"
           + " doubling to 10 s) after which the engine stops accepting writes until a retry or resume() succeeds.");
+  public static final Knob<Boolean> CORRUPTION_QUARANTINE = Knob.ofBoolean("bellows.corruption.quarantine", ENGINE,
+      false, "When a background compaction meets a damaged sorted file: true sets the file aside online in"
+          + " DIR/damaged/ (as `bellows repair --fix` does; its cells are lost) and the store goes on; false (the default)"
+          + " stops writes to that store until the file is repaired offline, losing nothing more.");
   public static final Knob<Integer> COMPACTION_MIN_FILES = Knob.ofInt("bellows.compaction.min.files", ENGINE,
       3, 2, 1000, "files", "Fewest files a minor compaction merges.");
   public static final Knob<Integer> COMPACTION_MAX_FILES = Knob.ofInt("bellows.compaction.max.files", ENGINE,
@@ -207,7 +211,7 @@ public final class Knobs {
   public static final List<Knob<?>> ALL = List.of(
       DEFAULT_DURABILITY, WAL_ROLL_SIZE, WAL_ASYNC_SYNC_PERIOD_MS, WAL_MAX_FILES, MAX_VALUE_SIZE, MEMSTORE_BLOCK_MULTIPLIER,
       MEMSTORE_GLOBAL_FRACTION, MEMSTORE_GLOBAL_SIZE, MEMSTORE_GLOBAL_LOWER_FRACTION, WRITE_DELAYED_RATE,
-      BLOCKING_STORE_FILES, BLOCKING_WAIT_MS, FLUSH_FAILURES_STOP_WRITES, COMPACTION_MIN_FILES, COMPACTION_MAX_FILES, COMPACTION_RATIO,
+      BLOCKING_STORE_FILES, BLOCKING_WAIT_MS, FLUSH_FAILURES_STOP_WRITES, CORRUPTION_QUARANTINE, COMPACTION_MIN_FILES, COMPACTION_MAX_FILES, COMPACTION_RATIO,
       FLUSH_THREADS, COMPACTION_THREADS, IN_MEMORY_COMPACTION_THREADS, CHUNK_SIZE, CHUNK_POOL_MAX_BYTES,
       CHUNK_OFF_HEAP, BLOCKCACHE_L1_FRACTION, BLOCKCACHE_L1_SIZE, BLOCKCACHE_L2_SIZE, BLOCKCACHE_CACHE_ON_WRITE,
       KVCACHE_INITIAL_SIZE, KVCACHE_MAX_FRACTION, KVCACHE_POLICY, KVCACHE_PROMOTE_MIN_ACCESSES,

@@ -29,10 +29,13 @@ import org.slf4j.LoggerFactory;
  *       times in a row, or until a writer blocked on the table's full memory store has waited
  *       {@code bellows.store.blocking.wait.ms} for it; then HARD;
  *   <li>a failing compaction is SOFT (it stops writes only through the too-many-files back-pressure);
- *   <li>a WAL failure is HARD at once and clears only by reopening the engine.
+ *   <li>a WAL failure is HARD at once and clears only by reopening the engine;
+ *   <li>a damaged file met by a compaction (CORRUPTION) is HARD at once and never retried; it stops
+ *       writes to its store only (the store refuses them), and clears only when the file is set
+ *       aside: online by quarantine, or offline by {@code bellows repair --fix} and a reopen.
  * </ul>
  *
- * <p>While any entry is HARD every write is refused. An entry goes when its work succeeds. The log
+ * <p>While any FLUSH or WAL entry is HARD every write is refused. An entry goes when its work succeeds. The log
  * gets one line per change (an ERROR when work starts failing or stops writes, an INFO when it works
  * again), and listeners get {@link EventListener#backgroundError} and {@link
  * EventListener#errorRecovered} for the same changes, on the thread that saw the change.
@@ -43,9 +46,9 @@ import org.slf4j.LoggerFactory;
 final class BackgroundErrors {
   private static final Logger LOG = LoggerFactory.getLogger(BackgroundErrors.class);
 
-  /** Worst first: HARD before SOFT, then WAL, FLUSH, COMPACTION, then the oldest. */
+  /** Worst first: stopping all writes, then other HARD (a damaged store), then SOFT; then WAL, FLUSH, the rest; then the oldest. */
   private static final Comparator<BackgroundError> WORST_FIRST = Comparator
-      .comparing((BackgroundError e) -> e.severity() == Severity.HARD ? 0 : 1)
+      .comparing((BackgroundError e) -> e.stopsWrites() ? 0 : e.severity() == Severity.HARD ? 1 : 2)
       .thenComparing(e -> e.kind() == Kind.WAL ? 0 : e.kind() == Kind.FLUSH ? 1 : 2)
       .thenComparing(BackgroundError::since);
 
@@ -89,7 +92,10 @@ final class BackgroundErrors {
     return Optional.ofNullable(worst);
   }
 
-  /** 0: no error, 1: SOFT errors only, 2: writes stopped (the metric background.error.state). */
+  /**
+   * 0: no error, 1: work failing and retried, or a store refusing writes for a damaged file, 2: all
+   * writes stopped (the metric background.error.state).
+   */
   int stateCode() {
     BackgroundError w = worst;
     return w == null ? 0 : w.stopsWrites() ? 2 : 1;
@@ -128,11 +134,27 @@ final class BackgroundErrors {
   synchronized List<Map.Entry<Kind, Region>> failing() {
     List<Map.Entry<Kind, Region>> out = new ArrayList<>();
     for (Key k : entries.keySet()) {
-      if (k.region() != null) {
+      if (k.region() != null && k.kind() != Kind.CORRUPTION) {
         out.add(Map.entry(k.kind(), k.region()));
       }
     }
     return out;
+  }
+
+  /**
+   * A compaction of the region met a damaged file (the store now refuses writes; {@code error} is
+   * its CORRUPTION error): recorded HARD at once, never retried. One entry per region (the first
+   * damaged file; each is logged).
+   */
+  synchronized void corrupted(Region region, BackgroundError error, Throwable cause) {
+    Key key = new Key(Kind.CORRUPTION, region);
+    LOG.error("{}: a background compaction of table '{}' met a damaged file, not retried; writes to its store are"
+        + " refused, reads of other data go on: {}", engineName, error.table(), error.message(), cause);
+    if (entries.containsKey(key)) {
+      return;
+    }
+    put(key, error, cause);
+    events.backgroundError(error);
   }
 
   /** An attempt of background work failed. */
@@ -237,7 +259,7 @@ final class BackgroundErrors {
 
   /** The region was closed (its table disabled): its entries go without an event. */
   synchronized void forget(Region region) {
-    for (Kind k : new Kind[] {Kind.FLUSH, Kind.COMPACTION}) {
+    for (Kind k : new Kind[] {Kind.FLUSH, Kind.COMPACTION, Kind.CORRUPTION}) {
       remove(new Key(k, region));
     }
   }
@@ -269,7 +291,7 @@ final class BackgroundErrors {
     BackgroundError w = entries.values().stream().min(WORST_FIRST).orElse(null);
     int work = 0;
     for (Key k : entries.keySet()) {
-      if (k.region() != null) {
+      if (k.region() != null && k.kind() != Kind.CORRUPTION) {
         work++;
       }
     }
@@ -281,7 +303,7 @@ final class BackgroundErrors {
       }
     }
     stoppedCause = wk == null ? null : causes.get(wk);
-    stopped = w != null && w.stopsWrites() ? w : null;
+    stopped = w != null && w.stopsWrites() ? w : null; // worst first: a stopping entry comes before the rest
     worst = w;
   }
 

@@ -5,6 +5,8 @@ import io.bellows.config.Knobs;
 import io.bellows.memstore.InMemoryWork;
 import io.bellows.region.Region;
 import io.bellows.util.BackgroundError.Kind;
+import io.bellows.util.DamagedFileException;
+import java.util.function.BiConsumer;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -25,7 +27,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * up to {@link #RETRY_MAX_MS}, until it works: a persistent cause (a full disk) costs a few attempts
  * a minute rather than a tight loop, and the first retry that works after the cause went away clears
  * the state (and resumes writes if they were stopped) without anyone asking. A retried flush flushes
- * every store of the table.
+ * every store of the table. An {@link Error} (out of memory, a stack overflow) fails the work as an
+ * exception does: recorded and retried, never silent.
+ *
+ * <p>Corruption is not retried: a compaction that met a damaged file ({@link DamagedFileException})
+ * goes to the engine's corruption policy ({@link #onDamagedFile}) once, and the damaged store
+ * compacts no more until the file is set aside.
  */
 final class BackgroundWork {
   private final ExecutorService flushes;
@@ -35,6 +42,8 @@ final class BackgroundWork {
   private final ExecutorService splits = Executors.newSingleThreadExecutor(daemon("bellows-split"));
   /** Called with a region after a flush or compaction of it: the engine checks whether it should split. */
   private volatile java.util.function.Consumer<Region> afterWork = r -> { };
+  /** The engine's corruption policy, called with a region whose compaction met a damaged file. */
+  private volatile BiConsumer<Region, DamagedFileException> onDamagedFile = (r, e) -> { };
   private final BackgroundErrors errors;
   private final Runnable memoryReleased;
   private final Set<Region> flushQueued = ConcurrentHashMap.newKeySet();
@@ -79,6 +88,11 @@ final class BackgroundWork {
   /** Sets what runs with a region after each background flush or compaction of it. */
   void afterWork(java.util.function.Consumer<Region> check) {
     this.afterWork = check;
+  }
+
+  /** Sets what runs when a background compaction meets a damaged file (instead of a retry). */
+  void onDamagedFile(BiConsumer<Region, DamagedFileException> policy) {
+    this.onDamagedFile = policy;
   }
 
   /** Runs a split on the split thread; dropped when shutting down. */
@@ -157,7 +171,13 @@ final class BackgroundWork {
     Runnable task = () -> {
       try {
         work.run();
-      } catch (RuntimeException e) {
+      } catch (DamagedFileException e) {
+        if (!stopping && !region.isClosedForWork()) {
+          onDamagedFile.accept(region, e); // never retried: the file stays damaged
+        }
+        return;
+      } catch (RuntimeException | Error e) {
+        // An Error too (resource exhaustion): recorded and retried, never lost with the pool's thread.
         if (!stopping && !region.isClosedForWork()) {
           errors.failed(kind, region, e);
           retry.run();

@@ -208,6 +208,15 @@ public interface Engine extends AutoCloseable {
    */
   void resume();
 
+  /**
+   * Checks, online, every block of every live sorted file of every open table, every store's
+   * manifest and the WAL files no longer written to, as a scrub; reads and writes go on meanwhile.
+   * Changes nothing; reports each damage with the file and offset.
+   */
+  default VerifyReport verify() {
+    throw new UnsupportedOperationException("verify is not supported by " + getClass().getSimpleName());
+  }
+
   /** Engine-wide metrics by name. */
   Map<String, Number> metrics();
 

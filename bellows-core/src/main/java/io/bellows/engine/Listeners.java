@@ -91,4 +91,9 @@ final class Listeners implements EventListener {
   public void errorRecovered(BackgroundError cleared) {
     each("errorRecovered", l -> l.errorRecovered(cleared));
   }
+
+  @Override
+  public void corruptionFound(CorruptionInfo info) {
+    each("corruptionFound", l -> l.corruptionFound(info));
+  }
 }

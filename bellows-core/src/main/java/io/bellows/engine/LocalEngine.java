@@ -11,6 +11,7 @@ import io.bellows.scan.ScanQuery;
 import io.bellows.metrics.EventMetrics;
 import io.bellows.util.BackgroundError;
 import io.bellows.util.Bytes;
+import io.bellows.util.DamagedFileException;
 import io.bellows.util.EngineClosedException;
 import io.bellows.util.EventListener;
 import io.bellows.util.WritesStoppedException;
@@ -104,6 +105,10 @@ public final class LocalEngine implements Engine {
   private final Listeners events;
   private final BackgroundErrors errors;
   private final LongAdder writesRefused = metrics.counter("writes.refused");
+  private final LongAdder corruptFiles = metrics.counter("corruption.files.found");
+  private final LongAdder quarantinedFiles = metrics.counter("corruption.files.quarantined");
+  /** Damaged-file findings already handled (a damaged store throws the same one again). */
+  private final Set<DamagedFileException> corruptionHandled = ConcurrentHashMap.newKeySet();
   /** WAL rolls already checked against bellows.wal.max.files. */
   private final AtomicLong rollsChecked = new AtomicLong();
 
@@ -123,11 +128,13 @@ public final class LocalEngine implements Engine {
         this::wakeBlockedWriters, "the engine of " + this.dir);
     this.background = new BackgroundWork(options, errors, this::memoryReleased);
     this.background.afterWork(this::maybeSplit);
+    this.background.onDamagedFile(this::damagedFileFound);
     this.walMaxFiles = options.get(Knobs.WAL_MAX_FILES);
     this.backPressure = new BackPressure(options, metrics, events, this::allRegions, background::requestFlushAll,
         () -> services.checkWritesAllowed());
     metrics.gauge("background.error.state", errors::stateCode);
     metrics.gauge("background.work.failing", errors::failingWork);
+    metrics.gauge("corruption.stores.damaged", this::damagedStores);
     metrics.gauge("event.listener.failures", events::failures);
     this.chunks = EngineChunks.create(options);
     this.blockCache = OptionsResolver.blockCache(options, Runtime.getRuntime().maxMemory());
@@ -482,13 +489,90 @@ public final class LocalEngine implements Engine {
     }
   }
 
-  /** Runs a minor compaction of each store of each region of the table if its policy picks files; waits. */
+  /**
+   * Runs a minor compaction of each store of each region of the table if its policy picks files;
+   * waits. A damaged file met goes to the corruption policy ({@link #damagedFileFound}) and is thrown
+   * unless it was set aside (then the compaction runs again without it).
+   */
   @Override
   public void compact(String table) {
     for (Region r : regionsOf(table).regions()) {
-      r.compact(false);
+      compactHandlingDamage(r, false);
       errors.succeeded(BackgroundError.Kind.COMPACTION, r);
     }
+  }
+
+  private void compactHandlingDamage(Region r, boolean major) {
+    while (true) {
+      try {
+        r.compact(major);
+        return;
+      } catch (DamagedFileException e) {
+        if (!damagedFileFound(r, e)) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /**
+   * The corruption policy (docs/ARCHITECTURE.md, "Background errors"), when a compaction of the
+   * region met a damaged sorted file; the store already refuses writes and compactions. Counts it
+   * and tells the listeners; then, with {@code bellows.corruption.quarantine}, sets the file aside
+   * online as {@code repair --fix} would (the store goes on without its cells), else records a HARD
+   * CORRUPTION background error naming the file. Never a retry. Returns whether the file was set
+   * aside. Each finding is handled once.
+   */
+  private boolean damagedFileFound(Region region, DamagedFileException e) {
+    if (!corruptionHandled.add(e)) {
+      return false;
+    }
+    corruptFiles.increment();
+    Store store = region.stores().get(e.family());
+    String aside = null;
+    if (options.get(Knobs.CORRUPTION_QUARANTINE) && store != null) {
+      Path target = Repair.setAsideTarget(fs, dir, e.file());
+      try {
+        if (store.quarantine(e, target)) {
+          aside = dir.relativize(target).toString();
+          quarantinedFiles.increment();
+        }
+      } catch (RuntimeException failed) {
+        LOG.error("cannot set damaged {} aside; writes to its store stay stopped", e.file(), failed);
+      }
+    }
+    if (aside == null && store != null && store.damageError() != null) {
+      errors.corrupted(region, store.damageError(), e); // recorded before the event: listeners see it
+    }
+    events.corruptionFound(new EventListener.CorruptionInfo(e.table(), e.family(), dir.relativize(e.file()).toString(),
+        e.offset(), e.getMessage(), aside));
+    if (aside == null) {
+      return false;
+    }
+    LOG.error("{}: a compaction of table '{}' met a damaged file; set it aside as {} (its cells are lost; older"
+        + " versions they hid may show again); the store goes on: {}", dir, e.table(), aside, e.getMessage());
+    background.requestCompaction(region);
+    return true;
+  }
+
+  /** Stores refusing writes because a compaction met a damaged file (the metric corruption.stores.damaged). */
+  private int damagedStores() {
+    int n = 0;
+    for (Region r : allRegions()) {
+      for (Store s : r.stores().values()) {
+        if (s.damage() != null) {
+          n++;
+        }
+      }
+    }
+    return n;
+  }
+
+  @Override
+  public VerifyReport verify() {
+    checkOpen();
+    Wal w = wal;
+    return Verifier.run(fs, dir, allRegions(), w == null ? List.of() : w.files());
   }
 
   /**
@@ -503,7 +587,7 @@ public final class LocalEngine implements Engine {
     for (List<Region> pending = regionsOf(table).regions(); !pending.isEmpty();
         pending = regionsOf(table).regions().stream().filter(r -> !done.contains(r)).toList()) {
       for (Region r : pending) {
-        r.compact(true);
+        compactHandlingDamage(r, true);
         errors.succeeded(BackgroundError.Kind.COMPACTION, r);
         done.add(r);
       }
@@ -836,6 +920,8 @@ public final class LocalEngine implements Engine {
         errors.succeeded(f.getKey(), r);
       } catch (RegionClosedException e) {
         errors.forget(r);
+      } catch (DamagedFileException e) {
+        damagedFileFound(r, e); // never a retry: the corruption policy
       } catch (RuntimeException e) {
         errors.failed(f.getKey(), r, e);
       }

@@ -359,15 +359,25 @@ public final class Repair {
 
   /** Moves a file to the same relative path under damaged/ (never over an earlier one). */
   private boolean setAside(Path file) throws IOException {
-    Path target = dir.resolve(DAMAGED).resolve(dir.relativize(file));
+    Path target = setAsideTarget(fs, dir, file);
     fs.createDirectories(target.getParent());
-    for (int n = 1; fs.exists(target); n++) {
-      target = target.resolveSibling(file.getFileName() + "." + n);
-    }
     fs.rename(file, target);
     fs.syncDirectory(target.getParent());
     fs.syncDirectory(file.getParent());
     return true;
+  }
+
+  /**
+   * Where a damaged file of data directory {@code dir} is set aside: the same relative path under
+   * damaged/, with ".1", ".2"... added if an earlier one is there (never over it). Shared with the
+   * engine's online quarantine.
+   */
+  static Path setAsideTarget(FileSystem fs, Path dir, Path file) {
+    Path target = dir.resolve(DAMAGED).resolve(dir.relativize(file));
+    for (int n = 1; fs.exists(target); n++) {
+      target = target.resolveSibling(file.getFileName() + "." + n);
+    }
+    return target;
   }
 
   private void markRepaired(List<Path> files) {

@@ -65,8 +65,14 @@ public final class MetricCatalog {
     add("regions.split", Kind.COUNTER, Unit.NONE, "Regions split since open.");
     add("file.number.next", Kind.INFO, Unit.NONE, "The next engine-wide file number.");
     add("background.error.state", Kind.GAUGE, Unit.NONE,
-        "Background-error state: 0 none, 1 writes throttled while work is retried, 2 writes stopped.");
+        "Background-error state: 0 none, 1 work failing and retried or a store refusing writes for a damaged file, 2 all writes stopped.");
     add("background.work.failing", Kind.GAUGE, Unit.NONE, "Background jobs (flushes, compactions) now failing and retried.");
+    add("corruption.files.found", Kind.COUNTER, Unit.NONE,
+        "Damaged sorted files met by background compactions (each a CORRUPTION background error, never retried).");
+    add("corruption.files.quarantined", Kind.COUNTER, Unit.NONE,
+        "Damaged sorted files set aside online in damaged/ (bellows.corruption.quarantine).");
+    add("corruption.stores.damaged", Kind.GAUGE, Unit.NONE,
+        "Stores refusing writes because a compaction met a damaged file of theirs (until bellows repair --fix).");
     add("event.listener.failures", Kind.COUNTER, Unit.NONE, "Exceptions thrown by event listeners (logged, ignored).");
     add("jvm.gc.count", Kind.COUNTER, Unit.NONE, "Garbage collections of this JVM.");
     add("jvm.gc.time.ms", Kind.COUNTER, Unit.MILLISECONDS, "Time this JVM spent in garbage collection.");

@@ -379,6 +379,25 @@ public final class SortedFileReader extends RefCounted {
     return index;
   }
 
+  /**
+   * Reads one data block from the file (never the cache), checks it and decodes every entry: a
+   * scrub's check of one block. Returns the block's cell count; throws {@link CorruptionException}
+   * naming the file and the block's offset.
+   */
+  public int checkDataBlock(IndexEntry e) {
+    Block b = readDataBlock(e.offset(), e.onDiskSize(), false);
+    DataBlockCursor c = cursor(b);
+    int n = 0;
+    try {
+      for (c.seekToFirst(); c.valid(); c.advance()) {
+        n++;
+      }
+    } catch (MalformedBlockException ex) {
+      throw corrupt(e.offset(), ex);
+    }
+    return n;
+  }
+
   /** Reads a data block through the block source (the cache) or from the file, and checks its type. */
   Block readDataBlock(long offset, int onDiskSize, boolean useCache) {
     return expect((useCache ? source : fileSource).read(offset, onDiskSize), BlockType.DATA);

@@ -27,9 +27,13 @@ import io.bellows.scan.ScanQuery;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.sstable.BlockCaching;
 import io.bellows.sstable.BlockSource;
+import io.bellows.util.BackgroundError;
+import io.bellows.util.CorruptionException;
+import io.bellows.util.DamagedFileException;
 import io.bellows.util.EventListener;
 import io.bellows.util.SourceClosedException;
 import io.bellows.util.StorageException;
+import io.bellows.util.WritesStoppedException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -98,6 +102,14 @@ public final class Store implements AutoCloseable {
   /** The sequence id every edit of the pending snapshot's store is covered up to; guarded by flushLock. */
   private long pendingSnapshotUpTo;
   private volatile boolean closed;
+  /**
+   * The damaged file a compaction met, null while none: it stops this store's compactions and
+   * writes (the corruption policy, docs/ARCHITECTURE.md) until it is set aside ({@link #quarantine})
+   * or repaired offline.
+   */
+  private volatile DamagedFileException damaged;
+  /** The background error {@link #damaged} stands for (what refused writes name). */
+  private volatile BackgroundError damageError;
   /** The rows this store serves, [start, end), an empty key unbounded: compactions keep only them. */
   private volatile byte[] rangeStart = io.bellows.util.Bytes.EMPTY;
   private volatile byte[] rangeEnd = io.bellows.util.Bytes.EMPTY;
@@ -531,6 +543,9 @@ public final class Store implements AutoCloseable {
 
   /** Files a minor compaction would merge now (empty if none). */
   public List<StoreFile> selectMinor() {
+    if (damaged != null) {
+      return List.of(); // a compaction would meet the damaged file again
+    }
     List<StoreFile> current = files;
     List<CompactionCandidate> candidates = new ArrayList<>(current.size());
     for (StoreFile f : current) {
@@ -564,6 +579,10 @@ public final class Store implements AutoCloseable {
       if (closed) {
         return false;
       }
+      DamagedFileException known = damaged;
+      if (known != null) {
+        throw known; // never a retry loop over a file known to be damaged
+      }
       List<StoreFile> inputs = major ? files : selectMinor();
       if (inputs.isEmpty() || (!major && inputs.size() < 2)) {
         return false;
@@ -591,6 +610,8 @@ public final class Store implements AutoCloseable {
           written = StoreFileWriting.write(dir, fileId, ctx, merged, retention(mode), inputCells, major, caching, blockWrapper,
               false);
         }
+      } catch (CorruptionException e) {
+        throw damagedInput(inputs, e); // the inputs are still retained: safe to check
       } finally {
         for (StoreFile f : inputs) {
           f.release();
@@ -615,6 +636,119 @@ public final class Store implements AutoCloseable {
     } finally {
       compactionLock.unlock();
     }
+  }
+
+  /**
+   * A compaction met corruption: checks each input, block by block, to name the damaged file. If
+   * one is, marks the store damaged (its compactions and writes stop) and returns what to throw;
+   * if none is (the damage was not on disk), the original failure, retried as any other.
+   */
+  private RuntimeException damagedInput(List<StoreFile> inputs, CorruptionException e) {
+    for (StoreFile f : inputs) {
+      FileCheck.Result r = FileCheck.check(ctx.fs(), f.path(), f.id());
+      if (r.clean()) {
+        continue;
+      }
+      FileCheck.Damage d = r.damages().get(0);
+      DamagedFileException found = new DamagedFileException(d.problem(), f.path(), d.offset(), ctx.table(),
+          family.name(), e);
+      damageError = new BackgroundError(BackgroundError.Kind.CORRUPTION, BackgroundError.Severity.HARD, ctx.table(),
+          d.problem() + "; writes to family '" + family.name() + "' are refused until `bellows repair --fix` sets the"
+              + " file aside (with the engine closed)",
+          java.time.Instant.ofEpochMilli(ctx.clock().currentTimeMillis()), 1);
+      damaged = found;
+      return found;
+    }
+    return e;
+  }
+
+  /** The damaged file a compaction met (writes and compactions of this store are stopped), or null. */
+  public DamagedFileException damage() {
+    return damaged;
+  }
+
+  /** The background error of {@link #damage()}, or null. */
+  public BackgroundError damageError() {
+    return damageError;
+  }
+
+  /**
+   * Throws {@link WritesStoppedException} if a compaction met a damaged file of this store: a write
+   * could not be compacted with it, and a repair may bring older versions back. One volatile read.
+   */
+  public void checkWritable() {
+    DamagedFileException d = damaged;
+    if (d != null) {
+      throw new WritesStoppedException("write refused, nothing of it was applied: family '" + family.name()
+          + "' of table '" + ctx.table() + "' stopped accepting writes because its sorted file " + d.file()
+          + " is damaged (" + d.getMessage() + "); reads of other data go on. Close the engine and run"
+          + " `bellows repair --fix DATA_DIR` (it sets the file aside, losing its cells), then reopen", damageError, d);
+    }
+  }
+
+  /**
+   * Sets the damaged file aside online, as {@code bellows repair --fix} does offline: gives it the
+   * name {@code target} (a hard link, synced), then drops it from the manifest, and only then lets
+   * the store's name of it go (when its last reader closes). A crash in between leaves a store that
+   * opens: before the manifest write the file is still listed (and also under {@code target}); after
+   * it, the old name is a leftover the next open deletes, its bytes kept under {@code target}.
+   * Nothing is copied or lost beyond the file's cells. Clears the damage: compactions and writes go
+   * on. Returns false if the file is no longer live (nothing done).
+   */
+  public boolean quarantine(DamagedFileException d, Path target) {
+    compactionLock.lock();
+    try {
+      StoreFile victim = null;
+      for (StoreFile f : files) {
+        if (f.path().equals(d.file())) {
+          victim = f;
+        }
+      }
+      if (victim == null || closed) {
+        return false;
+      }
+      try {
+        ctx.fs().createDirectories(target.getParent());
+        ctx.fs().link(victim.path(), target);
+        ctx.fs().syncDirectory(target.getParent());
+      } catch (IOException e) {
+        throw new StorageException("cannot set damaged " + victim.path() + " aside as " + target, e);
+      }
+      victim.retain(); // commit releases the store's reference
+      try {
+        commit(List.of(), List.of(victim), flushedSeqId());
+      } finally {
+        victim.release();
+      }
+      damaged = null;
+      damageError = null;
+      return true;
+    } finally {
+      compactionLock.unlock();
+    }
+  }
+
+  /**
+   * Checks every block of every live file (see {@link FileCheck}), holding a reference to each while
+   * it is checked so a concurrent compaction cannot delete it under the check.
+   */
+  public List<FileCheck.Result> verifyFiles() {
+    List<StoreFile> current;
+    synchronized (filesLock) {
+      current = files;
+      for (StoreFile f : current) {
+        f.retain();
+      }
+    }
+    List<FileCheck.Result> out = new ArrayList<>();
+    for (StoreFile f : current) {
+      try {
+        out.add(FileCheck.check(ctx.fs(), f.path(), f.id()));
+      } finally {
+        f.release();
+      }
+    }
+    return out;
   }
 
   // ------------------------------------------------------------------ bulk load

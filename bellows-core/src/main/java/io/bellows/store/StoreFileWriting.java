@@ -67,8 +67,8 @@ final class StoreFileWriting {
       writer.abort();
       caching.forget(fileId);
       throw new StorageException("cannot write " + finalPath, e);
-    } catch (RuntimeException e) {
-      writer.abort();
+    } catch (RuntimeException | Error e) {
+      writer.abort(); // an Error too: the open temporary file is not left behind
       caching.forget(fileId);
       throw e;
     }

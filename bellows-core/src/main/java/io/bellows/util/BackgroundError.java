@@ -11,7 +11,9 @@ import java.util.Objects;
  * (a failing compaction, or a flush that has not failed persistently yet). {@link Severity#HARD}:
  * the engine refuses every write with a {@link WritesStoppedException} naming this error, nothing of
  * it applied; reads keep working. A HARD flush error clears when a retry succeeds — the engine's
- * own, or {@code Bellows.resume()}; a HARD WAL error by {@code resume()} recovering the log or a reopen. See
+ * own, or {@code Bellows.resume()}; a HARD WAL error by {@code resume()} recovering the log or a reopen;
+ * a {@link Kind#CORRUPTION} error stops writes to one store only (see {@link #stopsWrites}) and clears
+ * only when the file is set aside. See
  * docs/ARCHITECTURE.md, "Background errors".
  *
  * @param kind what failed
@@ -30,7 +32,13 @@ public record BackgroundError(Kind kind, Severity severity, String table, String
     /** Merging sorted files. */
     COMPACTION,
     /** Appending to or syncing the write-ahead log (a writer's work, but it stops every writer). */
-    WAL
+    WAL,
+    /**
+     * A damaged sorted file met by background work (a compaction): HARD at once and never retried;
+     * it stops writes to the damaged file's store only (the other stores and tables go on), until
+     * {@code bellows repair --fix} sets the file aside and the engine is reopened.
+     */
+    CORRUPTION
   }
 
   /** Whether writes are still accepted. */
@@ -48,9 +56,12 @@ public record BackgroundError(Kind kind, Severity severity, String table, String
     Objects.requireNonNull(since, "since");
   }
 
-  /** Whether the engine refuses writes while this error lasts. */
+  /**
+   * Whether the engine refuses every write while this error lasts. A {@link Kind#CORRUPTION} error
+   * is HARD but refuses only the writes to the damaged file's store: false here.
+   */
   public boolean stopsWrites() {
-    return severity == Severity.HARD;
+    return severity == Severity.HARD && kind != Kind.CORRUPTION;
   }
 
   /** One line for logs and exception messages, e.g. "flush of table 't' failing (5 attempts since ...): ...". */
@@ -59,7 +70,11 @@ public record BackgroundError(Kind kind, Severity severity, String table, String
       case FLUSH -> "background flush of table '" + table + "'";
       case COMPACTION -> "background compaction of table '" + table + "'";
       case WAL -> "the write-ahead log";
+      case CORRUPTION -> "a damaged file in table '" + table + "'";
     };
+    if (kind == Kind.CORRUPTION) {
+      return what + " (found " + since + "): " + message;
+    }
     return what + " failed (" + attempts + (attempts == 1 ? " attempt" : " attempts") + " since " + since
         + "): " + message;
   }

@@ -81,6 +81,21 @@ public interface EventListener {
    */
   record WriteStallInfo(String table, String family, StallCause cause, Duration duration) {}
 
+  /**
+   * A damaged sorted file found by background work (a compaction reading it).
+   *
+   * @param table table name
+   * @param family column family name
+   * @param file the damaged file (where it was found)
+   * @param offset offset of the damaged block, -1 if the damage is in the file's trailer, metadata or
+   *     index (then {@code problem} says where)
+   * @param problem what is wrong, naming the file and offset
+   * @param quarantinedTo where the file was set aside ({@code bellows.corruption.quarantine} on), or
+   *     null: then writes to the store are refused until {@code bellows repair --fix}
+   */
+  record CorruptionInfo(String table, String family, String file, long offset, String problem,
+      String quarantinedTo) {}
+
   default void flushBegin(FlushInfo info) {}
 
   default void flushEnd(FlushInfo info) {}
@@ -102,4 +117,11 @@ public interface EventListener {
 
   /** A background error cleared: the work succeeded again. {@code cleared} is its last state. */
   default void errorRecovered(BackgroundError cleared) {}
+
+  /**
+   * Background work met a damaged sorted file. Called once per damaged file, on the thread that met
+   * it; when the file was not set aside, after the {@link #backgroundError} that records it (so the
+   * engine's state already shows it).
+   */
+  default void corruptionFound(CorruptionInfo info) {}
 }

@@ -18,6 +18,8 @@ final class RecordingListener implements EventListener {
   final List<Seen<WriteStallInfo>> stallEnds = new CopyOnWriteArrayList<>();
   final List<Seen<BackgroundError>> errors = new CopyOnWriteArrayList<>();
   final List<Seen<BackgroundError>> recoveries = new CopyOnWriteArrayList<>();
+  final List<Seen<CorruptionInfo>> corruptions = new CopyOnWriteArrayList<>();
+  final CountDownLatch corruptionFound = new CountDownLatch(1);
   final CountDownLatch firstError = new CountDownLatch(1);
   final CountDownLatch writesStopped = new CountDownLatch(1);
   final CountDownLatch recovered = new CountDownLatch(1);
@@ -71,5 +73,11 @@ final class RecordingListener implements EventListener {
   public void errorRecovered(BackgroundError cleared) {
     recoveries.add(seen(cleared));
     recovered.countDown();
+  }
+
+  @Override
+  public void corruptionFound(CorruptionInfo info) {
+    corruptions.add(seen(info));
+    corruptionFound.countDown();
   }
 }

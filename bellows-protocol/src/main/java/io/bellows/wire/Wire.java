@@ -289,6 +289,26 @@ public final class Wire {
         Instant.ofEpochMilli(e.getSinceEpochMillis()), e.getAttempts());
   }
 
+  public static io.bellows.protocol.VerifyResponse toWire(io.bellows.engine.VerifyReport r) {
+    io.bellows.protocol.VerifyResponse.Builder b = io.bellows.protocol.VerifyResponse.newBuilder()
+        .setStores(r.stores()).setManifests(r.manifests()).setFiles(r.files()).setBlocks(r.blocks())
+        .setCells(r.cells()).setWalFiles(r.walFiles());
+    for (io.bellows.engine.VerifyReport.Damage d : r.damages()) {
+      b.addDamages(io.bellows.protocol.VerifyDamage.newBuilder().setFile(d.file()).setOffset(d.offset())
+          .setProblem(d.problem()));
+    }
+    return b.build();
+  }
+
+  public static io.bellows.engine.VerifyReport fromWire(io.bellows.protocol.VerifyResponse r) {
+    java.util.List<io.bellows.engine.VerifyReport.Damage> damages = new java.util.ArrayList<>();
+    for (io.bellows.protocol.VerifyDamage d : r.getDamagesList()) {
+      damages.add(new io.bellows.engine.VerifyReport.Damage(d.getFile(), d.getOffset(), d.getProblem()));
+    }
+    return new io.bellows.engine.VerifyReport(r.getStores(), r.getManifests(), r.getFiles(), r.getBlocks(),
+        r.getCells(), r.getWalFiles(), damages);
+  }
+
   public static MetricValue toWire(Number n) {
     if (n instanceof Double || n instanceof Float) {
       return MetricValue.newBuilder().setDoubleValue(n.doubleValue()).build();

@@ -160,6 +160,11 @@ final class AdminService extends AdminGrpc.AdminImplBase {
   }
 
   @Override
+  public void verify(Empty request, StreamObserver<io.bellows.protocol.VerifyResponse> response) {
+    Calls.unary(response, () -> Wire.toWire(engine.verify()));
+  }
+
+  @Override
   public void metrics(Empty request, StreamObserver<MetricsResponse> response) {
     Calls.unary(response, () -> MetricsResponse.newBuilder().putAllMetrics(Wire.toWire(engine.metrics())).build());
   }

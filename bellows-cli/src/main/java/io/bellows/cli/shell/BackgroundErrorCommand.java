@@ -6,7 +6,8 @@ import java.util.Optional;
 /**
  * {@code background_error}: prints the failing background work that matters most — its kind
  * (FLUSH, COMPACTION, WAL), whether writes are stopped (HARD) or still accepted while it is retried
- * (SOFT), the table, since when, after how many attempts, and why — or that there is none.
+ * (SOFT), the table, since when, after how many attempts, and why — or that there is none. A
+ * damaged file (CORRUPTION) stops writes to its store only, and is never retried: said so.
  */
 public record BackgroundErrorCommand() implements Command {
   @Override
@@ -17,6 +18,11 @@ public record BackgroundErrorCommand() implements Command {
       return;
     }
     BackgroundError b = e.get();
+    if (b.kind() == BackgroundError.Kind.CORRUPTION) {
+      ctx.printer().line("WRITES TO ONE STORE STOPPED by a damaged file of table " + b.table() + " found " + b.since()
+          + ": " + b.message());
+      return;
+    }
     ctx.printer().line((b.severity() == BackgroundError.Severity.HARD ? "WRITES STOPPED" : "Writes accepted")
         + " by a failing " + b.kind() + (b.table() == null ? "" : " of table " + b.table()) + " since " + b.since()
         + " (" + b.attempts() + " attempt(s)): " + b.message());

@@ -81,6 +81,11 @@ final class BellowsEngine implements Engine {
   }
 
   @Override
+  public io.bellows.engine.VerifyReport verify() {
+    return db.verify();
+  }
+
+  @Override
   public void flush(String table) {
     db.flush(table);
   }

@@ -84,11 +84,14 @@ public final class CommandCatalog {
               + "first row of the middle block of its largest file (flush first to count data in memory).",
           "  split 't1'\n  split 't1', 'm'"),
       new Entry("background_error", "tools", "background_error",
-          "Prints the failing flush, compaction or WAL write that matters most: whether writes are stopped,\n"
+          "Prints the failing flush, compaction or WAL write (or damaged file) that matters most: whether writes are stopped,\n"
               + "since when, how many attempts, and why; or that there is none.", ""),
       new Entry("resume", "tools", "resume",
           "Retries failing flushes and compactions now (after freeing space or fixing permissions); writes\n"
               + "are accepted again if they work. A WAL failure needs the engine closed and opened again.", ""),
+      new Entry("verify", "tools", "verify",
+          "Checks every block of every sorted file, each store's manifest and the closed WAL files, online;\n"
+              + "prints each damage with its file and offset (bellows repair, offline, fixes them).", ""),
       new Entry("stats", "tools", "stats ['t']", "Prints the engine's metrics, or with a table name its stores' metrics.", ""),
       new Entry("help", "general", "help ['command']", "Lists the commands, or explains one.", ""),
       new Entry("exit", "general", "exit | quit", "Leaves the shell and closes the engine.", ""));

@@ -91,6 +91,9 @@ public final class CommandTranslator {
         case "resume":
           a.arity(0, 0);
           return new ResumeCommand();
+        case "verify":
+          a.arity(0, 0);
+          return new VerifyCommand();
         case "stats":
           a.arity(0, 1);
           return new StatsCommand(a.size() == 0 ? null : a.name(0, "table name"));

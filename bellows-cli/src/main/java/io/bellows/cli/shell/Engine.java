@@ -57,6 +57,9 @@ public interface Engine extends AutoCloseable {
   /** Retries failing flushes and compactions now; throws if writes are still stopped afterwards. */
   void resume();
 
+  /** Checks every file online (a scrub); see {@code Bellows.verify()}. */
+  io.bellows.engine.VerifyReport verify();
+
   Map<String, Map<String, Number>> storeMetrics(String table);
 
   @Override

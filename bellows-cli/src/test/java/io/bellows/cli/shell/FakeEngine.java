@@ -370,4 +370,13 @@ final class FakeEngine implements Engine {
     calls.add("resume");
     backgroundError = null;
   }
+
+  /** What {@link #verify()} answers. */
+  io.bellows.engine.VerifyReport verifyReport = new io.bellows.engine.VerifyReport(0, 0, 0, 0, 0, 0, java.util.List.of());
+
+  @Override
+  public io.bellows.engine.VerifyReport verify() {
+    calls.add("verify");
+    return verifyReport;
+  }
 }

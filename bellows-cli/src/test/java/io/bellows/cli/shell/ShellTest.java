@@ -44,6 +44,37 @@ class ShellTest {
   }
 
   @Test
+  void aCorruptionErrorSaysOnlyOneStoreStopped() {
+    engine.backgroundError = new io.bellows.util.BackgroundError(io.bellows.util.BackgroundError.Kind.CORRUPTION,
+        io.bellows.util.BackgroundError.Severity.HARD, "t", "f/1.sst: checksum mismatch in block at offset 0",
+        java.time.Instant.parse("2026-11-23T07:00:00Z"), 1);
+    assertThat(run("background_error\n")).isEqualTo("WRITES TO ONE STORE STOPPED by a damaged file of table t found"
+        + " 2026-11-23T07:00:00Z: f/1.sst: checksum mismatch in block at offset 0\n");
+  }
+
+  @Test
+  void verifyPrintsEachDamageWithFileAndOffsetThenWhatWasChecked() {
+    engine.verifyReport = new io.bellows.engine.VerifyReport(2, 2, 3, 9, 600, 1, java.util.List.of());
+    String clean = run("verify\n");
+    engine.verifyReport = new io.bellows.engine.VerifyReport(2, 1, 3, 9, 600, 1, java.util.List.of(
+        new io.bellows.engine.VerifyReport.Damage("tables/1-t/1/f/00000000000000000001.sst", 0,
+            "checksum mismatch in block at offset 0"),
+        new io.bellows.engine.VerifyReport.Damage("tables/1-t/1/g/MANIFEST", -1, "manifest checksum mismatch")));
+    String damaged = run("verify\nverify 't'\n");
+    assertThat(clean).isEqualTo("Checked 2 store(s): 2 manifest(s), 3 sorted file(s) (9 block(s), 600 cell(s)), 1 WAL"
+        + " file(s); no damage\n");
+    assertThat(damaged).isEqualTo(String.join("\n",
+        "FILE                               DAMAGE",
+        " tables/1-t/1/f/00000000000000000001.sst offset=0, checksum mismatch in block at offset 0",
+        " tables/1-t/1/g/MANIFEST           manifest checksum mismatch",
+        "Checked 2 store(s): 1 manifest(s), 3 sorted file(s) (9 block(s), 600 cell(s)), 1 WAL file(s); 2 damage(s):"
+            + " close the engine and run `bellows repair DIR` to see what --fix would do",
+        "ERROR: verify: wrong number of arguments (given 1, expected 0)",
+        "Usage: verify",
+        ""));
+  }
+
+  @Test
   void putGetScanInHBaseLayout() {
     String out = run(String.join("\n",
         "create 't', 'f1', {NAME => 'f2', VERSIONS => 3}",
