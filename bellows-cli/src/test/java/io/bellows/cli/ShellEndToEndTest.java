@@ -159,6 +159,13 @@ class ShellEndToEndTest {
   }
 
   @Test
+  void countWithFilterOverSortedFiles() {
+    String out = shell("create 't', 'f'", "put 't', 'a', 'f:q', 'v'", "put 't', 'b', 'f:q', 'v'", "flush 't'",
+        "count 't'", "count 't', FILTER => \"FirstKeyOnlyFilter()\"", "count 't', FILTER => \"PrefixFilter('b')\"");
+    assertThat(out).isEqualTo(lines("Created table t", "2 row(s)", "2 row(s)", "1 row(s)"));
+  }
+
+  @Test
   void statusVersionAndWhoamiOnAnEmbeddedEngine() {
     String out = shell("create 't', 'f', SPLITS => ['m']", "put 't', 'a', 'f:q', 'v'", "flush 't'", "status", "version",
         "whoami");

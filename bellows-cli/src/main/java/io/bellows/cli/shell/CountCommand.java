@@ -4,13 +4,12 @@ import io.bellows.client.Result;
 import io.bellows.client.ResultScanner;
 import io.bellows.client.Scan;
 import io.bellows.filter.Filter;
-import io.bellows.filter.FirstKeyOnlyFilter;
 import io.bellows.util.Bytes;
 import java.util.List;
 
 /**
- * {@code count}: counts rows, printing progress every {@code interval} rows as HBase does. Without
- * a filter only each row's first cell is read (as HBase's count does), which is all a count needs.
+ * {@code count}: counts rows (those the filter keeps, if one is given), printing progress every
+ * {@code interval} rows as HBase does.
  */
 public record CountCommand(String table, long interval, Filter filter) implements Command {
   public CountCommand(String table, long interval) {
@@ -20,7 +19,7 @@ public record CountCommand(String table, long interval, Filter filter) implement
   @Override
   public void execute(ShellContext ctx) {
     long rows = 0;
-    Scan scan = new Scan().setFilter(filter != null ? filter : new FirstKeyOnlyFilter());
+    Scan scan = new Scan().setFilter(filter);
     try (ResultScanner scanner = ctx.requireEnabledTable(table, List.of()).getScanner(scan)) {
       for (Result r = scanner.next(); r != null; r = scanner.next()) {
         rows++;
