@@ -1,6 +1,7 @@
 package io.bellows.cli;
 
 import io.bellows.cli.shell.Engine;
+import io.bellows.cli.shell.Session;
 import io.bellows.cli.shell.ErrorMessages;
 import io.bellows.cli.shell.Shell;
 import io.bellows.client.Bellows;
@@ -104,7 +105,7 @@ final class ShellSubcommand implements Callable<Integer> {
         out.println("ERROR: cannot connect to " + connect + ": " + ErrorMessages.describe(e));
         return 2;
       }
-      return runShell(db, out);
+      return runShell(db, Session.remote(connect, System.getenv("BELLOWS_TOKEN") != null, tlsCa != null), out);
     }
     String cannotOpen = "ERROR: cannot open " + data.toAbsolutePath() + ": ";
     if (Files.exists(data) && !Files.isDirectory(data)) {
@@ -121,12 +122,12 @@ final class ShellSubcommand implements Callable<Integer> {
       out.println(cannotOpen + ErrorMessages.describe(wrapped ? e.getCause() : e));
       return 2;
     }
-    return runShell(db, out);
+    return runShell(db, Session.embedded(data), out);
   }
 
-  private int runShell(Bellows db, PrintStream out) {
+  private int runShell(Bellows db, Session session, PrintStream out) {
     AtomicBoolean closed = new AtomicBoolean();
-    Engine engine = Engine.of(db);
+    Engine engine = Engine.of(db, session);
     // Ctrl-C ends the JVM: still release the WAL and directory lock cleanly.
     Thread hook = new Thread(() -> closeOnce(engine, closed), "bellows-shell-close");
     Runtime.getRuntime().addShutdownHook(hook);

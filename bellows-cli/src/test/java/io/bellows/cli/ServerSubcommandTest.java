@@ -132,6 +132,25 @@ class ServerSubcommandTest {
     }
   }
 
+  /** Filters and reversed scans cross the wire: the same script prints the same as on an embedded engine. */
+  @Test
+  void theShellsFiltersReversedScansAndNewCommandsWorkOverAServer() {
+    try (LocalEngine engine = LocalEngine.open(dir, EngineOptions.defaults());
+        BellowsServer server = BellowsServer.start(engine, ServerConfig.defaults().withPorts(0, -1), ServerEvents.NONE)) {
+      String script = String.join("\n", ShellEndToEndTest.CATCH_UP_SCRIPT) + "\nstatus\nwhoami\n";
+      int code = run(script, "shell", "--connect", "127.0.0.1:" + server.port(), "--no-timing");
+      assertThat(code).as(output()).isEqualTo(1); // the refused filter
+      assertThat(output()).startsWith(ShellEndToEndTest.CATCH_UP_OUTPUT);
+      String[] tail = output().substring(ShellEndToEndTest.CATCH_UP_OUTPUT.length()).split("\n");
+      assertThat(tail[0]).isEqualTo("1 active master, 0 backup masters, 1 servers, 0 dead, 2.0000 average load");
+      assertThat(tail[1]).startsWith("numberOfTables=1 (0 disabled), numberOfOnlineRegions=2,");
+      assertThat(tail[2]).isEqualTo("background error: none");
+      boolean token = System.getenv("BELLOWS_TOKEN") != null; // the shell sends it if the environment has one
+      assertThat(tail[3]).isEqualTo(System.getProperty("user.name") + " (auth:" + (token ? "TOKEN" : "NONE") + ")");
+      assertThat(tail[4]).startsWith("    engine: the server at 127.0.0.1:" + server.port());
+    }
+  }
+
   @Test
   void theShellSaysSoWhenNoServerAnswers() throws Exception {
     int port;

@@ -82,6 +82,104 @@ class ShellEndToEndTest {
     assertThat(status).isZero();
   }
 
+  /** The statements of {@link #filtersReversedScansAndTheNewCommands} and what they print, here and over a server. */
+  static final String[] CATCH_UP_SCRIPT = {
+      "create 't', 'f', SPLITS => ['r2']",
+      "put 't', 'r1', 'f:a', 'apple', 1",
+      "put 't', 'r1', 'f:b', 'x', 1",
+      "put 't', 'r2', 'f:a', 'banana', 1",
+      "put 't', 'r3', 'f:a', 'cherry', 1",
+      "put 't', 's1', 'f:a', 'apple pie', 1",
+      "scan 't', {FILTER => \"PrefixFilter('r1')\"}",
+      "scan 't', {FILTER => \"ValueFilter(=, 'substring:APPLE') AND QualifierFilter(=, 'binary:a')\"}",
+      "scan 't', {FILTER => \"RowFilter(>=, 'binary:r3') OR SingleColumnValueFilter('f', 'a', =, 'regexstring:^ban', true, true)\"}",
+      "scan 't', {FILTER => \"KeyOnlyFilter() AND FirstKeyOnlyFilter()\", LIMIT => 1}",
+      "scan 't', {REVERSED => true}",
+      "scan 't', {REVERSED => true, STARTROW => 'r3', STOPROW => 'r1', COLUMNS => ['f:a']}",
+      "scan 't', {REVERSED => true, ROWPREFIXFILTER => 'r', FILTER => \"ColumnPrefixFilter('a')\"}",
+      "count 't', {INTERVAL => 2, CACHE => 100}",
+      "count 't', FILTER => \"PrefixFilter('r')\"",
+      "append 't', 'r1', 'f:b', 'yz'",
+      "append 't', 'r9', 'f:new', 'v'",
+      "get_splits 't'",
+      "scan 't', {FILTER => \"InclusiveStopFilter('r2')\"}"};
+
+  static final String CATCH_UP_OUTPUT = lines(
+      "Created table t",
+      "ROW                                COLUMN+CELL",
+      " r1                                column=f:a, timestamp=1, value=apple",
+      " r1                                column=f:b, timestamp=1, value=x",
+      "1 row(s)",
+      "ROW                                COLUMN+CELL",
+      " r1                                column=f:a, timestamp=1, value=apple",
+      " s1                                column=f:a, timestamp=1, value=apple pie",
+      "2 row(s)",
+      "ROW                                COLUMN+CELL",
+      " r2                                column=f:a, timestamp=1, value=banana",
+      " r3                                column=f:a, timestamp=1, value=cherry",
+      " s1                                column=f:a, timestamp=1, value=apple pie",
+      "3 row(s)",
+      "ROW                                COLUMN+CELL",
+      " r1                                column=f:a, timestamp=1, value=",
+      "1 row(s)",
+      "ROW                                COLUMN+CELL",
+      " s1                                column=f:a, timestamp=1, value=apple pie",
+      " r3                                column=f:a, timestamp=1, value=cherry",
+      " r2                                column=f:a, timestamp=1, value=banana",
+      " r1                                column=f:a, timestamp=1, value=apple",
+      " r1                                column=f:b, timestamp=1, value=x",
+      "4 row(s)",
+      "ROW                                COLUMN+CELL",
+      " r3                                column=f:a, timestamp=1, value=cherry",
+      " r2                                column=f:a, timestamp=1, value=banana",
+      "2 row(s)",
+      "ROW                                COLUMN+CELL",
+      " r3                                column=f:a, timestamp=1, value=cherry",
+      " r2                                column=f:a, timestamp=1, value=banana",
+      " r1                                column=f:a, timestamp=1, value=apple",
+      "3 row(s)",
+      "Current count: 2, row: r2",
+      "Current count: 4, row: s1",
+      "4 row(s)",
+      "3 row(s)",
+      "CURRENT VALUE = xyz",
+      "CURRENT VALUE = v",
+      "Total number of splits = 2",
+      "r2",
+      "ERROR: scan: FILTER: bad filter at column 1: InclusiveStopFilter: this filter of HBase is not supported by"
+          + " Bellows (supported: KeyOnlyFilter, FirstKeyOnlyFilter, PrefixFilter, ColumnPrefixFilter,"
+          + " MultipleColumnPrefixFilter, PageFilter, TimestampsFilter, RowFilter, FamilyFilter, QualifierFilter,"
+          + " ValueFilter, SingleColumnValueFilter, ColumnRangeFilter)",
+      "Usage: " + io.bellows.cli.shell.CommandCatalog.find("scan").usage());
+
+  @Test
+  void filtersReversedScansAndTheNewCommands() {
+    assertThat(shell(CATCH_UP_SCRIPT)).isEqualTo(CATCH_UP_OUTPUT);
+    assertThat(status).isEqualTo(1); // the refused filter
+  }
+
+  @Test
+  void countWithFilterOverSortedFiles() {
+    String out = shell("create 't', 'f'", "put 't', 'a', 'f:q', 'v'", "put 't', 'b', 'f:q', 'v'", "flush 't'",
+        "count 't'", "count 't', FILTER => \"FirstKeyOnlyFilter()\"", "count 't', FILTER => \"PrefixFilter('b')\"");
+    assertThat(out).isEqualTo(lines("Created table t", "2 row(s)", "2 row(s)", "1 row(s)"));
+  }
+
+  @Test
+  void statusVersionAndWhoamiOnAnEmbeddedEngine() {
+    String out = shell("create 't', 'f', SPLITS => ['m']", "put 't', 'a', 'f:q', 'v'", "flush 't'", "status", "version",
+        "whoami");
+    String[] l = out.split("\n");
+    assertThat(l[1]).isEqualTo("1 active master, 0 backup masters, 1 servers, 0 dead, 2.0000 average load");
+    assertThat(l[2]).matches("numberOfTables=1 \\(0 disabled\\), numberOfOnlineRegions=2, numberOfStorefiles=1,"
+        + " storefileSizeBytes=[1-9]\\d*, memstoreSizeBytes=0, memstoreLimitBytes=[1-9]\\d*, usedHeapBytes=[1-9]\\d*");
+    assertThat(l[3]).isEqualTo("background error: none");
+    assertThat(l[4]).matches("\\d+\\.\\d+\\.\\d+(-SNAPSHOT)?, Java .*");
+    assertThat(l[5]).isEqualTo(System.getProperty("user.name") + " (auth:SIMPLE)");
+    assertThat(l[6]).isEqualTo("    engine: the embedded engine on " + dir.resolve("data").toAbsolutePath());
+    assertThat(l).hasSize(7);
+  }
+
   @Test
   void anUnclosedParenthesisDoesNotSwallowTheNextStatement() {
     String out = shell(
@@ -322,7 +420,7 @@ class ShellEndToEndTest {
         "put 't', 'r', 'nofamily:q', 'v'",
         "get 'missing', 'r'",
         "create 't', 'f'",
-        "scan 't', {REVERSED => true}",
+        "scan 't', {FILTER => \"SKIP ValueFilter(=, 'binary:x')\"}",
         "put 't', 'r', 'f:q', \"\\xZZ\"",
         "create 'x', {NAME => 'f', VERSIONS => 'lots'}",
         "put 't', 'r', 'f:q', 'fine', 1",

@@ -102,14 +102,14 @@ class AlterTest {
       writer.start();
       db.addFamily("t", ColumnFamilyDescriptor.of("g"));
       t.put(new Put(Bytes.of("r1")).addColumn(G, Q, Bytes.of("g1")));
-      db.modifyTable(db.describeTable("t").toBuilder().durability(Durability.ASYNC_WAL).build());
+      db.modifyTable(db.describeTable("t").toBuilder().flushSize(128L * 1024).build());
       t.put(new Put(Bytes.of("r2")).addColumn(G, Q, Bytes.of("g2")));
       db.deleteFamily("t", "g");
       stop.set(true);
       writer.join();
       assertThat(failure.get()).as("no write of the other family failed").isNull();
       assertThat(db.describeTable("t").family("g")).isNull();
-      assertThat(db.describeTable("t").durability()).isEqualTo(Durability.ASYNC_WAL);
+      assertThat(db.describeTable("t").flushSize()).isEqualTo(128L * 1024);
       assertThatThrownBy(() -> db.deleteFamily("t", "f")).isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("at least one column family");
       for (int i = 0; i < acknowledged.get(); i++) {

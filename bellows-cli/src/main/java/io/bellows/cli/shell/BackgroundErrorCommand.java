@@ -17,14 +17,17 @@ public record BackgroundErrorCommand() implements Command {
       ctx.printer().line("No background error: flushes and compactions work, writes are accepted");
       return;
     }
-    BackgroundError b = e.get();
+    ctx.printer().line(describe(e.get()));
+  }
+
+  /** One line: whether writes are stopped, by what failing work, since when, how often tried, why. */
+  static String describe(BackgroundError b) {
     if (b.kind() == BackgroundError.Kind.CORRUPTION) {
-      ctx.printer().line("WRITES TO ONE STORE STOPPED by a damaged file of table " + b.table() + " found " + b.since()
-          + ": " + b.message());
-      return;
+      return "WRITES TO ONE STORE STOPPED by a damaged file of table " + b.table() + " found " + b.since() + ": "
+          + b.message();
     }
-    ctx.printer().line((b.severity() == BackgroundError.Severity.HARD ? "WRITES STOPPED" : "Writes accepted")
+    return (b.severity() == BackgroundError.Severity.HARD ? "WRITES STOPPED" : "Writes accepted")
         + " by a failing " + b.kind() + (b.table() == null ? "" : " of table " + b.table()) + " since " + b.since()
-        + " (" + b.attempts() + " attempt(s)): " + b.message());
+        + " (" + b.attempts() + " attempt(s)): " + b.message();
   }
 }

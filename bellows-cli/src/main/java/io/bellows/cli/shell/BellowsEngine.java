@@ -10,9 +10,16 @@ import java.util.Map;
 /** {@link Engine} over a real {@link Bellows}: every call delegates. Thread-safe as Bellows is. */
 final class BellowsEngine implements Engine {
   private final Bellows db;
+  private final Session session;
 
-  BellowsEngine(Bellows db) {
+  BellowsEngine(Bellows db, Session session) {
     this.db = db;
+    this.session = session;
+  }
+
+  @Override
+  public Session session() {
+    return session;
   }
 
   @Override

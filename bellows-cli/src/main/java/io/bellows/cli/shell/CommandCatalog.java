@@ -42,6 +42,10 @@ public final class CommandCatalog {
           "Prints the table's regions in key order: id, start and end key (empty: unbounded), SIZE (bytes of\n"
               + "its sorted files), STOREFILES (their number) and MEMSTORE_SIZE (bytes of data in memory).",
           "  list_regions 't1'"),
+      new Entry("get_splits", "ddl", "get_splits 't'",
+          "Prints 'Total number of splits = N' (N: the table's regions) and then each split key, the start\n"
+              + "key of every region but the first, in key order.",
+          "  get_splits 't1'"),
       new Entry("list", "ddl", "list ['regex']", "Lists the tables, all or those whose whole name matches the regular expression.",
           "  list\n  list 'ab.*'"),
       new Entry("exists", "ddl", "exists 't'", "Says whether the table exists.", ""),
@@ -58,12 +62,21 @@ public final class CommandCatalog {
           "Prints the cells of one row. COLUMN (or COLUMNS) takes 'f' (whole family), 'f:q' or an array of them;\n"
               + "TIMERANGE is [min, max) in milliseconds.",
           "  get 't1', 'r1'\n  get 't1', 'r1', 'f1:q'\n  get 't1', 'r1', {COLUMN => ['f1:a', 'f2'], VERSIONS => 3}"),
-      new Entry("scan", "dml", "scan 't' [, {STARTROW => 'a', STOPROW => 'b', ROWPREFIXFILTER => 'p', LIMIT => n, COLUMNS => [...], VERSIONS => n, TIMESTAMP => ts, TIMERANGE => [a, b]}]",
+      new Entry("scan", "dml", "scan 't' [, {STARTROW => 'a', STOPROW => 'b', ROWPREFIXFILTER => 'p', LIMIT => n, COLUMNS => [...], VERSIONS => n,"
+          + " TIMESTAMP => ts, TIMERANGE => [a, b], FILTER => \"...\", REVERSED => true}]",
           "Prints the cells of the rows in [STARTROW, STOPROW) in key order, at most LIMIT rows.\n"
               + "COLUMNS (or COLUMN) takes 'f' (whole family), 'f:q' or an array of them; TIMESTAMP keeps the\n"
               + "versions written at exactly that time, TIMERANGE those in [min, max) in milliseconds.\n"
-              + "REVERSED scans and filters are not supported (REVERSED => false is accepted).",
-          "  scan 't1'\n  scan 't1', {STARTROW => 'r1', STOPROW => 'r5', LIMIT => 10, COLUMNS => ['f1:q']}"),
+              + "REVERSED => true walks the rows in descending order: STARTROW is then the higher row, STOPROW the lower.\n"
+              + "FILTER takes a string in HBase's filter language: Name(args) joined by AND, OR and parentheses;\n"
+              + "arguments are 'quoted' ('' is a quote), integers, true/false, the operators = != < <= > >= and\n"
+              + "comparators 'binary:x', 'binaryprefix:x', 'regexstring:x', 'substring:x' (the last two with = or !=).\n"
+              + "Filters: " + FilterParser.SUPPORTED + ".\n"
+              + "SKIP, WHILE and HBase's other filters are not supported, nor Java filter objects (no JRuby).",
+          "  scan 't1'\n  scan 't1', {STARTROW => 'r1', STOPROW => 'r5', LIMIT => 10, COLUMNS => ['f1:q']}\n"
+              + "  scan 't1', {FILTER => \"PrefixFilter('r1') AND ValueFilter(=, 'substring:abc')\"}\n"
+              + "  scan 't1', {FILTER => \"SingleColumnValueFilter('f1', 'q', >=, 'binary:5', true, true)\"}\n"
+              + "  scan 't1', {REVERSED => true, STARTROW => 'r5', STOPROW => 'r1'}"),
       new Entry("delete", "dml", "delete 't', 'row', 'f:q' [, timestamp]",
           "Deletes the newest version of the column, or with a timestamp exactly that version.", ""),
       new Entry("deleteall", "dml", "deleteall 't', 'row' [, 'f:q' | 'f'] [, timestamp]",
@@ -72,8 +85,15 @@ public final class CommandCatalog {
       new Entry("incr", "dml", "incr 't', 'row', 'f:q' [, amount]",
           "Adds the amount (default 1) to a counter column (an 8-byte big-endian long) and prints the new value.", ""),
       new Entry("get_counter", "dml", "get_counter 't', 'row', 'f:q'", "Prints the value of a counter column.", ""),
-      new Entry("count", "dml", "count 't' [, {INTERVAL => n}]",
-          "Counts the rows of the table, printing the count every INTERVAL (default 1000) rows.", ""),
+      new Entry("count", "dml", "count 't' [, {INTERVAL => n, CACHE => n, FILTER => \"...\"}]",
+          "Counts the rows of the table, printing 'Current count: N, row: R' every INTERVAL (default 1000)\n"
+              + "rows. CACHE (rows per round trip in HBase) is checked and accepted for HBase scripts; Bellows'\n"
+              + "scanners stream rows, so it changes nothing. FILTER counts only the rows it keeps (see help 'scan').",
+          "  count 't1'\n  count 't1', {INTERVAL => 100000, CACHE => 1000}\n  count 't1', FILTER => \"PrefixFilter('r')\""),
+      new Entry("append", "dml", "append 't', 'row', 'f:q', 'value'",
+          "Appends the value to the column's newest value (an absent column counts as empty), atomically,\n"
+              + "and prints the new value as CURRENT VALUE = ....",
+          "  append 't1', 'r1', 'f1:q', '-tail'"),
       new Entry("flush", "tools", "flush 't'", "Writes the table's memory stores to disk and waits.", ""),
       new Entry("compact", "tools", "compact 't'", "Runs a minor compaction of each store of the table if its policy picks files.", ""),
       new Entry("major_compact", "tools", "major_compact 't'",
@@ -93,6 +113,19 @@ public final class CommandCatalog {
           "Checks every block of every sorted file, each store's manifest and the closed WAL files, online;\n"
               + "prints each damage with its file and offset (bellows repair, offline, fixes them).", ""),
       new Entry("stats", "tools", "stats ['t']", "Prints the engine's metrics, or with a table name its stores' metrics.", ""),
+      new Entry("status", "general", "status ['summary']",
+          "Prints HBase's summary line for this one engine (1 active master, 1 server, 0 dead, the average\n"
+              + "load being its online regions), then numberOfTables, numberOfOnlineRegions (of enabled tables),\n"
+              + "numberOfStorefiles, storefileSizeBytes, memstoreSizeBytes, memstoreLimitBytes and usedHeapBytes,\n"
+              + "and the background error or none. HBase's 'simple', 'detailed', 'replication' and 'tasks'\n"
+              + "describe a cluster's servers and are refused. Over --connect: the server's numbers.", ""),
+      new Entry("version", "general", "version",
+          "Prints Bellows' version and the Java runtime, in HBase's 'VERSION, ...' layout (the shell's own\n"
+              + "version; over --connect the server's may differ).", ""),
+      new Entry("whoami", "general", "whoami",
+          "Prints the user the shell runs as with its authentication (SIMPLE: embedded, TOKEN or NONE: a\n"
+              + "server reached with or without BELLOWS_TOKEN), then the engine used. A token's role is\n"
+              + "known only to the server.", ""),
       new Entry("help", "general", "help ['command']", "Lists the commands, or explains one.", ""),
       new Entry("exit", "general", "exit | quit", "Leaves the shell and closes the engine.", ""));
 
@@ -106,13 +139,11 @@ public final class CommandCatalog {
       "enable_all", "disable_all", "drop_all", "get_table", "show_filters",
       "create_namespace", "alter_namespace", "describe_namespace", "drop_namespace", "list_namespace",
       "list_namespace_tables",
-      // data
-      "append", "get_splits",
       // snapshots
       "snapshot", "clone_snapshot", "restore_snapshot", "delete_snapshot", "delete_all_snapshot",
       "list_snapshots",
       // cluster administration
-      "status", "version", "whoami", "processlist", "table_help", "locate_region",
+      "processlist", "table_help", "locate_region",
       "assign", "unassign", "move", "merge_region", "balancer", "balance_switch",
       "normalize", "close_region", "compact_rs", "compaction_state", "wal_roll", "zk_dump",
       "clear_block_cache", "set_quota", "list_quotas",

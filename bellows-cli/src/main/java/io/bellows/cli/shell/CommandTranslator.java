@@ -11,6 +11,7 @@ import io.bellows.config.Settings;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.engine.SplitKeys;
+import io.bellows.filter.Filter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -26,7 +27,7 @@ import java.util.regex.PatternSyntaxException;
 public final class CommandTranslator {
   private static final String GET_OPTIONS = "COLUMN, COLUMNS, VERSIONS, TIMESTAMP, TIMERANGE";
   private static final String SCAN_OPTIONS =
-      "STARTROW, STOPROW, ROWPREFIXFILTER, LIMIT, COLUMN, COLUMNS, VERSIONS, TIMESTAMP, TIMERANGE";
+      "STARTROW, STOPROW, ROWPREFIXFILTER, LIMIT, COLUMN, COLUMNS, VERSIONS, TIMESTAMP, TIMERANGE, FILTER, REVERSED";
 
   private CommandTranslator() {}
 
@@ -64,6 +65,19 @@ public final class CommandTranslator {
           return getCounter(a);
         case "count":
           return count(a);
+        case "append":
+          return append(a);
+        case "get_splits":
+          a.arity(1, 1);
+          return new GetSplitsCommand(a.name(0, "table name"));
+        case "status":
+          return status(a);
+        case "version":
+          a.arity(0, 0);
+          return new VersionCommand();
+        case "whoami":
+          a.arity(0, 0);
+          return new WhoamiCommand();
         case "split": {
           a.arity(1, 2);
           String table = a.name(0, "table name");
@@ -278,9 +292,11 @@ public final class CommandTranslator {
     if (a.size() == 2) {
       Options o = a.hash(1, "options");
       Object reversed = o.take("REVERSED");
-      if (reversed != null && !Boolean.FALSE.equals(reversed)) {
-        throw a.usage("REVERSED scans are not supported by Bellows");
+      if (reversed != null && !(reversed instanceof Boolean)) {
+        throw a.usage("REVERSED must be true or false, not " + Args.describe(reversed));
       }
+      // Reversed, as in HBase, STARTROW is the higher row and the scan walks down to STOPROW.
+      s.setReversed(Boolean.TRUE.equals(reversed));
       ByteString prefix = o.takeString("ROWPREFIXFILTER");
       ByteString start = o.takeString("STARTROW");
       ByteString stop = o.takeString("STOPROW");
@@ -288,7 +304,11 @@ public final class CommandTranslator {
         throw a.usage("ROWPREFIXFILTER cannot be combined with STARTROW or STOPROW");
       }
       if (prefix != null) {
-        s.withStartRow(prefix.bytes()).withStopRow(prefixStop(prefix.bytes()));
+        prefixRange(s, prefix.bytes());
+      }
+      Filter filter = filter(o);
+      if (filter != null) {
+        s.setFilter(filter);
       }
       if (start != null) {
         s.withStartRow(start.bytes());
@@ -308,6 +328,37 @@ public final class CommandTranslator {
       o.rejectRest(SCAN_OPTIONS);
     }
     return new ScanCommand(table, s);
+  }
+
+  /** Limits the scan to the rows starting with the prefix, in either direction. */
+  private static void prefixRange(Scan s, byte[] prefix) {
+    byte[] after = prefixStop(prefix);
+    if (!s.isReversed()) {
+      s.withStartRow(prefix).withStopRow(after);
+      return;
+    }
+    // Down from just below the first row after the prefix (the end of the table if none) to the prefix itself.
+    s.withStartRow(after, false).withStopRow(prefix, true);
+  }
+
+  /**
+   * The filter of {@code FILTER => "..."} in HBase's filter language, or null if not given. HBase's
+   * shell also takes Java filter objects; this shell has no JRuby, so only the string form exists.
+   */
+  private static Filter filter(Options o) {
+    Object f = o.take("FILTER");
+    if (f == null) {
+      return null;
+    }
+    if (!(f instanceof ByteString text)) {
+      throw o.usage("FILTER must be a string in HBase's filter language, such as \"PrefixFilter('r1')\", not "
+          + Args.describe(f));
+    }
+    try {
+      return FilterParser.parse(text.bytes());
+    } catch (IllegalArgumentException e) {
+      throw o.usage("FILTER: " + e.getMessage());
+    }
   }
 
   /** The first row after every row starting with the prefix; empty (no stop) if there is none. */
@@ -434,22 +485,54 @@ public final class CommandTranslator {
     return new GetCounterCommand(table, row, c.family, c.qualifier);
   }
 
+  static AppendCommand append(Args a) {
+    a.arity(4, 4);
+    String table = a.name(0, "table name");
+    byte[] row = a.string(1, "row").bytes();
+    Column c = column(a, 2, false);
+    byte[] value = a.string(3, "value").bytes();
+    if (row.length == 0) {
+      throw a.usage("row must not be empty");
+    }
+    return new AppendCommand(table, row, c.family, c.qualifier, value);
+  }
+
+  /** {@code status} and {@code status 'summary'}; HBase's other formats describe a cluster's servers. */
+  static StatusCommand status(Args a) {
+    a.arity(0, 1);
+    if (a.size() == 1) {
+      String format = a.string(0, "format").text();
+      if (!format.equals("summary")) {
+        throw a.usage("only status 'summary' is supported by Bellows, not '" + format + "' (HBase's 'simple',"
+            + " 'detailed', 'replication' and 'tasks' describe a cluster's servers; Bellows is one engine)");
+      }
+    }
+    return new StatusCommand();
+  }
+
   static CountCommand count(Args a) {
     a.arity(1, 2);
     String table = a.name(0, "table name");
     long interval = 1000;
+    Filter filter = null;
     if (a.size() == 2) {
       Options o = a.hash(1, "options");
       Long i = o.takeLong("INTERVAL");
-      o.rejectRest("INTERVAL");
+      // HBase's scanner caching (rows per round trip): Bellows' scanners stream rows, so it is only checked.
+      Long cache = o.takeLong("CACHE");
+      filter = filter(o);
+      o.rejectRest("INTERVAL, CACHE, FILTER");
       if (i != null) {
         if (i < 1) {
           throw a.usage("INTERVAL must be at least 1");
         }
         interval = i;
       }
+      if (cache != null && cache < 1) {
+        throw a.usage("CACHE must be at least 1, not " + cache);
+      }
     }
-    return new CountCommand(table, interval);
+    return new CountCommand(table, interval, filter);
   }
 
   /**

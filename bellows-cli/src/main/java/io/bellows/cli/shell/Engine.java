@@ -65,8 +65,18 @@ public interface Engine extends AutoCloseable {
   @Override
   void close();
 
+  /** Who runs the shell and on which engine (for {@code whoami}). */
+  default Session session() {
+    return Session.embedded(null);
+  }
+
   /** The shell's view of a real engine; closing it closes the engine. */
   static Engine of(Bellows db) {
-    return new BellowsEngine(db);
+    return of(db, db.directory() == null ? Session.embedded(null) : Session.embedded(db.directory()));
+  }
+
+  /** The shell's view of a real engine reached as {@code session} says. */
+  static Engine of(Bellows db, Session session) {
+    return new BellowsEngine(db, session);
   }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellType;
 import io.bellows.client.Mutation;
+import io.bellows.client.Scan;
 import io.bellows.config.Knob;
 import io.bellows.config.Knobs;
 import io.bellows.schema.ColumnFamilyDescriptor;
@@ -241,9 +242,73 @@ class CommandTranslatorTest {
   }
 
   @Test
-  void scanRefusesReversedAndUnknownOptions() {
-    assertThatThrownBy(() -> translate("scan 't', {REVERSED => true}"))
-        .isInstanceOf(UsageException.class).hasMessage("scan: REVERSED scans are not supported by Bellows");
+  void scanReversedStartsAtTheHigherRow() {
+    Scan s = ((ScanCommand) translate("scan 't', {REVERSED => true, STARTROW => 'm', STOPROW => 'a'}")).scan();
+    assertThat(s.isReversed()).isTrue();
+    assertThat(s.startRow()).isEqualTo(Bytes.of("m"));
+    assertThat(s.stopRow()).isEqualTo(Bytes.of("a"));
+    assertThat(((ScanCommand) translate("scan 't', {REVERSED => false}")).scan().isReversed()).isFalse();
+    // a prefix walked down: from below the first row after it, down to the prefix itself
+    Scan p = ((ScanCommand) translate("scan 't', {REVERSED => true, ROWPREFIXFILTER => 'ab'}")).scan();
+    assertThat(p.startRow()).isEqualTo(Bytes.of("ac"));
+    assertThat(p.startInclusive()).isFalse();
+    assertThat(p.stopRow()).isEqualTo(Bytes.of("ab"));
+    assertThat(p.stopInclusive()).isTrue();
+    assertThatThrownBy(() -> translate("scan 't', {REVERSED => 'yes'}"))
+        .isInstanceOf(UsageException.class).hasMessage("scan: REVERSED must be true or false, not the string 'yes'");
+  }
+
+  @Test
+  void scanFilterIsReadInHBasesFilterLanguage() {
+    Scan s = ((ScanCommand) translate("scan 't', {FILTER => \"PrefixFilter('r1')\"}")).scan();
+    assertThat(s.filter()).isInstanceOf(io.bellows.filter.PrefixFilter.class);
+    assertThat(((io.bellows.filter.PrefixFilter) s.filter()).prefix()).isEqualTo(Bytes.of("r1"));
+    assertThat(((CountCommand) translate("count 't', FILTER => \"KeyOnlyFilter()\"")).filter())
+        .isInstanceOf(io.bellows.filter.KeyOnlyFilter.class);
+    assertThatThrownBy(() -> translate("scan 't', {FILTER => 5}"))
+        .isInstanceOf(UsageException.class).hasMessageContaining("FILTER must be a string in HBase's filter language");
+    assertThatThrownBy(() -> translate("scan 't', {FILTER => \"PrefixFilter('r1'\"}"))
+        .isInstanceOf(UsageException.class).hasMessage("scan: FILTER: bad filter at column 18: missing ')'");
+  }
+
+  @Test
+  void countTakesIntervalAndCache() {
+    assertThat(((CountCommand) translate("count 't', {INTERVAL => 2, CACHE => 500}")).interval()).isEqualTo(2);
+    assertThat(((CountCommand) translate("count 't'")).filter()).isNull();
+    assertThatThrownBy(() -> translate("count 't', CACHE => 0"))
+        .isInstanceOf(UsageException.class).hasMessage("count: CACHE must be at least 1, not 0");
+    assertThatThrownBy(() -> translate("count 't', CACHE => 'lots'")).hasMessageContaining("CACHE must be an integer");
+    assertThatThrownBy(() -> translate("count 't', BATCH => 1"))
+        .hasMessage("count: option BATCH is not supported (supported: INTERVAL, CACHE, FILTER)");
+  }
+
+  @Test
+  void newCommandsCheckTheirArguments() {
+    AppendCommand a = (AppendCommand) translate("append 't', 'r', 'f:q', \"\\x00z\"");
+    assertThat(a.table()).isEqualTo("t");
+    assertThat(a.row()).isEqualTo(Bytes.of("r"));
+    assertThat(a.family()).isEqualTo(Bytes.of("f"));
+    assertThat(a.qualifier()).isEqualTo(Bytes.of("q"));
+    assertThat(a.suffix()).containsExactly(0, 'z');
+    assertThat(((AppendCommand) translate("append 't', 'r', 'f', 'v'")).qualifier()).isEmpty();
+    assertThatThrownBy(() -> translate("append 't', 'r', 'f:q'"))
+        .isInstanceOf(UsageException.class).hasMessage("append: wrong number of arguments (given 3, expected 4)");
+    assertThatThrownBy(() -> translate("append 't', '', 'f:q', 'v'")).hasMessage("append: row must not be empty");
+    assertThatThrownBy(() -> translate("append 't', 'r', ':q', 'v'")).hasMessageContaining("empty family name");
+    assertThat(translate("get_splits 't'")).isEqualTo(new GetSplitsCommand("t"));
+    assertThatThrownBy(() -> translate("get_splits")).isInstanceOf(UsageException.class);
+    assertThat(translate("status")).isEqualTo(new StatusCommand());
+    assertThat(translate("status 'summary'")).isEqualTo(new StatusCommand());
+    assertThatThrownBy(() -> translate("status 'detailed'"))
+        .isInstanceOf(UsageException.class).hasMessageStartingWith("status: only status 'summary' is supported by Bellows");
+    assertThat(translate("version")).isEqualTo(new VersionCommand());
+    assertThatThrownBy(() -> translate("version 'x'")).isInstanceOf(UsageException.class);
+    assertThat(translate("whoami")).isEqualTo(new WhoamiCommand());
+    assertThatThrownBy(() -> translate("whoami 'x'")).isInstanceOf(UsageException.class);
+  }
+
+  @Test
+  void scanRefusesUnknownOptions() {
     assertThatThrownBy(() -> translate("scan 't', {CACHE_BLOCKS => false}")).hasMessageContaining("CACHE_BLOCKS is not supported");
     assertThatThrownBy(() -> translate("scan 't', {LIMIT => 0}")).isInstanceOf(UsageException.class);
     assertThatThrownBy(() -> translate("scan 't', {LIMIT => 'many'}")).hasMessageContaining("LIMIT must be an integer");

@@ -337,7 +337,13 @@ final class FakeEngine implements Engine {
 
     @Override
     public Result append(io.bellows.client.Append append) {
-      throw new UnsupportedOperationException();
+      // One column, as the shell's append writes: the newest value with the suffix after it.
+      io.bellows.atomic.ColumnUpdate add = append.columns().get(0);
+      byte[] old = get(new Get(append.row()).addColumn(add.family(), add.qualifier())).getValue(add.family(), add.qualifier());
+      byte[] v = java.util.Arrays.copyOf(old == null ? Bytes.EMPTY : old, (old == null ? 0 : old.length) + add.operand().length);
+      System.arraycopy(add.operand(), 0, v, v.length - add.operand().length, add.operand().length);
+      put(new Put(append.row()).addColumn(add.family(), add.qualifier(), v));
+      return get(new Get(append.row()).addColumn(add.family(), add.qualifier()));
     }
 
     @Override

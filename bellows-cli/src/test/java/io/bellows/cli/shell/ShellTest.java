@@ -120,7 +120,7 @@ class ShellTest {
         "put 't', 'r', 'g:q', 'v'",
         "get 't' 'r'",
         "drop 't'",
-        "scan 't', {REVERSED => true}",
+        "scan 't', {REVERSED => 'yes'}",
         "put 't', 'r', 'f:q', 'ok', 7",
         "get 't', 'r'",
         ""));
@@ -133,7 +133,7 @@ class ShellTest {
         "ERROR: Unknown column family 'g' of table t; its families are: f",
         "ERROR: syntax error at column 9: unexpected ''' after the arguments",
         "ERROR: Table t is enabled. Disable it first.",
-        "ERROR: scan: REVERSED scans are not supported by Bellows",
+        "ERROR: scan: REVERSED must be true or false, not the string 'yes'",
         "Usage: " + CommandCatalog.find("scan").usage(),
         "COLUMN                             CELL",
         " f:q                               timestamp=7, value=ok",
@@ -355,6 +355,102 @@ class ShellTest {
     for (CommandCatalog.Entry e : CommandCatalog.entries()) {
       assertThat(out).contains(e.usage());
     }
-    assertThat(out).contains("REVERSED scans and filters are").contains("ERROR: Unknown command 'nope'");
+    assertThat(out).contains("FILTER takes a string in HBase's filter language").contains("ERROR: Unknown command 'nope'");
+  }
+
+  @Test
+  void appendPrintsTheNewValue() {
+    String out = run(String.join("\n",
+        "create 't', 'f'",
+        "append 't', 'r', 'f:q', 'ab'",
+        "append 't', 'r', 'f:q', \"\\x00c\"",
+        "append 't', 'r', 'g:q', 'x'",
+        "append 't', 'r'",
+        ""));
+    assertThat(out).isEqualTo(String.join("\n",
+        "Created table t",
+        "CURRENT VALUE = ab",
+        "CURRENT VALUE = ab\\x00c",
+        "ERROR: Unknown column family 'g' of table t; its families are: f",
+        "ERROR: append: wrong number of arguments (given 2, expected 4)",
+        "Usage: append 't', 'row', 'f:q', 'value'",
+        ""));
+  }
+
+  @Test
+  void getSplitsCountsRegionsAndListsSplitKeys() {
+    String out = run(String.join("\n",
+        "create 't', 'f', SPLITS => ['g', \"n\\x00\"]",
+        "create 'one', 'f'",
+        "get_splits 't'",
+        "get_splits 'one'",
+        "disable 'one'",
+        "get_splits 'one'",
+        "get_splits 'nope'",
+        ""));
+    assertThat(out).isEqualTo(String.join("\n",
+        "Created table t",
+        "Created table one",
+        "Total number of splits = 3",
+        "g",
+        "n\\x00",
+        "Total number of splits = 1",
+        "ERROR: Table one is disabled!",
+        "ERROR: Unknown table nope!",
+        ""));
+  }
+
+  @Test
+  void statusSummarizesTheEngineInHBasesLayout() {
+    String out = run(String.join("\n",
+        "create 't', 'f', SPLITS => ['m']",
+        "create 'off', 'f'",
+        "disable 'off'",
+        "status",
+        "status 'simple'",
+        ""));
+    assertThat(out).isEqualTo(String.join("\n",
+        "Created table t",
+        "Created table off",
+        "1 active master, 0 backup masters, 1 servers, 0 dead, 2.0000 average load",
+        "numberOfTables=2 (1 disabled), numberOfOnlineRegions=2, numberOfStorefiles=0, storefileSizeBytes=0,"
+            + " memstoreSizeBytes=0",
+        "background error: none",
+        "ERROR: status: only status 'summary' is supported by Bellows, not 'simple' (HBase's 'simple', 'detailed',"
+            + " 'replication' and 'tasks' describe a cluster's servers; Bellows is one engine)",
+        "Usage: status ['summary']",
+        ""));
+    engine.backgroundError = new io.bellows.util.BackgroundError(io.bellows.util.BackgroundError.Kind.COMPACTION,
+        io.bellows.util.BackgroundError.Severity.SOFT, "t", "disk full", java.time.Instant.parse("2026-11-23T07:00:00Z"), 2);
+    assertThat(run("status 'summary'\n")).endsWith("\nbackground error: Writes accepted by a failing COMPACTION of table t"
+        + " since 2026-11-23T07:00:00Z (2 attempt(s)): disk full\n");
+  }
+
+  @Test
+  void versionAndWhoami() {
+    String out = run("version\nwhoami\n");
+    String[] lines = out.split("\n");
+    assertThat(lines).hasSize(3);
+    // the project's version, filled in by the build, then the runtime
+    assertThat(lines[0]).matches("\\d+\\.\\d+\\.\\d+(-SNAPSHOT)?, Java " + java.util.regex.Pattern.quote(
+        Runtime.version().toString()) + " \\(.*\\)");
+    assertThat(lines[1]).isEqualTo(System.getProperty("user.name") + " (auth:SIMPLE)");
+    assertThat(lines[2]).isEqualTo("    engine: an engine given to the shell");
+  }
+
+  @Test
+  void countPrintsProgressEveryInterval() {
+    String out = run(String.join("\n",
+        "create 't', 'f'",
+        "put 't', 'r1', 'f:q', 'v'",
+        "put 't', 'r2', 'f:q', 'v'",
+        "put 't', 'r3', 'f:q', 'v'",
+        "count 't', {INTERVAL => 2, CACHE => 10}",
+        ""));
+    assertThat(out).isEqualTo(String.join("\n",
+        "Created table t",
+        "Current count: 2, row: r2",
+        "3 row(s)",
+        ""));
   }
 }
