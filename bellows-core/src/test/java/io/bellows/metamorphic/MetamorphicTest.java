@@ -1,7 +1,12 @@
 package io.bellows.metamorphic;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import io.bellows.fs.Fault;
+import io.bellows.fs.FaultInjectingFileSystem;
+import io.bellows.fs.FaultInjectingFileSystem.Error;
+import io.bellows.fs.LocalFileSystem;
 import io.bellows.testing.Seed;
 import io.bellows.testing.SeedExtension;
 import java.nio.file.Path;
@@ -9,6 +14,7 @@ import java.util.List;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,5 +68,31 @@ class MetamorphicTest {
         fail(difference);
       }
     }));
+  }
+
+  /**
+   * The reference configuration again, on a file system that fails now and then: WAL syncs (the log
+   * heals itself) and the creation of sorted files (flushes and compactions fail and are made again).
+   * Each fault fires once, at an operation drawn from the seed. No answer may change.
+   */
+  @Test
+  void transientFaultsChangeNoAnswer(Seed seed) {
+    Configuration config = Configuration.reference();
+    int ops = Math.min(OPS, 800);
+    Transcript clean = Transcript.record(config, seed.value(), ops, dir.resolve("clean"));
+    FaultInjectingFileSystem fs = new FaultInjectingFileSystem(LocalFileSystem.INSTANCE);
+    java.util.Random r = seed.random(7);
+    for (int k = 0; k < 4; k++) {
+      fs.inject(Fault.on(Error.FSYNC, FaultInjectingFileSystem.Op.SYNC).paths("/wal/").nth(1 + k * 25 + r.nextInt(20)));
+      fs.inject(Fault.on(Error.EIO, FaultInjectingFileSystem.Op.CREATE).paths("\\.sst").nth(1 + k * 6 + r.nextInt(5)));
+    }
+    Transcript faulty = Transcript.record(config, seed.value(), ops, dir.resolve("faulty"), fs);
+    System.out.println("MetamorphicTest " + seed + " with faults: " + fs.injected() + " injected");
+    assertThat(fs.injected()).as("faults were met").isGreaterThan(0);
+    String difference = faulty.firstDifference(clean, seed.value());
+    if (difference != null) {
+      System.out.println(difference);
+      fail(difference);
+    }
   }
 }

@@ -131,7 +131,7 @@ sealed interface Op {
 
   record Flush() implements Op {
     public String run(Subject s) {
-      s.db().flush(Configuration.TABLE);
+      s.maintain(() -> s.db().flush(Configuration.TABLE));
       return null;
     }
 
@@ -143,10 +143,10 @@ sealed interface Op {
   record Compact(boolean major) implements Op {
     public String run(Subject s) {
       if (major) {
-        s.db().flush(Configuration.TABLE);
-        s.db().majorCompact(Configuration.TABLE);
+        s.maintain(() -> s.db().flush(Configuration.TABLE));
+        s.maintain(() -> s.db().majorCompact(Configuration.TABLE));
       } else {
-        s.db().compact(Configuration.TABLE);
+        s.maintain(() -> s.db().compact(Configuration.TABLE));
       }
       return null;
     }

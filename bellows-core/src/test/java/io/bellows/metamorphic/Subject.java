@@ -6,7 +6,9 @@ import io.bellows.config.Durability;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
 import io.bellows.engine.RegionInfo;
+import io.bellows.fs.FileSystem;
 import io.bellows.util.Clock;
+import io.bellows.util.StorageException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -23,12 +25,24 @@ final class Subject implements AutoCloseable {
   private final Configuration config;
   private final Path dir;
   private final Clock.Manual clock;
+  /** The file system with injected faults, or null for the local disk without them. */
+  private final FileSystem faulty;
   private Bellows db;
   private Table table;
 
   Subject(Configuration config, Path dir, long startMillis) {
+    this(config, dir, startMillis, null);
+  }
+
+  /**
+   * With {@code faulty}, the engine runs on that file system, whose faults must change no answer:
+   * a flush, compaction or split that meets one is made again (the engine retries them in the
+   * background too; none of them changes what reads see).
+   */
+  Subject(Configuration config, Path dir, long startMillis, FileSystem faulty) {
     this.config = config;
     this.dir = dir;
+    this.faulty = faulty;
     this.clock = new Clock.Manual(startMillis);
     db = open();
     db.createTable(config.table(), config.regions().splitKeys());
@@ -40,7 +54,19 @@ final class Subject implements AutoCloseable {
         // Durability across crashes is CrashRecoveryTest's concern; this test closes cleanly.
         .set(Knobs.DEFAULT_DURABILITY, Durability.ASYNC_WAL);
     config.engine(b);
-    return Bellows.open(dir, b.build());
+    return faulty == null ? Bellows.open(dir, b.build()) : Bellows.open(dir, b.build(), faulty);
+  }
+
+  /** Runs a flush, compaction or split; with faults, one that failed on an injected fault is made once more. */
+  void maintain(Runnable work) {
+    try {
+      work.run();
+    } catch (StorageException e) {
+      if (faulty == null) {
+        throw e;
+      }
+      work.run();
+    }
   }
 
   Bellows db() {
@@ -56,7 +82,14 @@ final class Subject implements AutoCloseable {
   }
 
   void reopen() {
-    db.close();
+    try {
+      db.close();
+    } catch (StorageException e) {
+      if (faulty == null) {
+        throw e;
+      }
+      // a flush at close met a fault: what it did not write is in the log, replayed at the open
+    }
     db = open();
     table = db.getTable(Configuration.TABLE);
   }
@@ -71,7 +104,7 @@ final class Subject implements AutoCloseable {
       return;
     }
     try {
-      db.split(Configuration.TABLE, row);
+      maintain(() -> db.split(Configuration.TABLE, row));
     } catch (IllegalArgumentException e) {
       // A split by size in the background made the row a region's start meanwhile.
       if (db.regions(Configuration.TABLE).stream().noneMatch(r -> Arrays.equals(r.startKey(), row))) {
@@ -82,6 +115,12 @@ final class Subject implements AutoCloseable {
 
   @Override
   public void close() {
-    db.close();
+    try {
+      db.close();
+    } catch (StorageException e) {
+      if (faulty == null) {
+        throw e;
+      }
+    }
   }
 }

@@ -20,9 +20,14 @@ record Transcript(Configuration config, String[] answers) {
    * scan again (the last two answers). An exception in an operation fails with the operation named.
    */
   static Transcript record(Configuration config, long seed, int ops, Path dir) {
+    return record(config, seed, ops, dir, null);
+  }
+
+  /** As {@link #record(Configuration, long, int, Path)}, on {@code faulty} (null: the local disk). */
+  static Transcript record(Configuration config, long seed, int ops, Path dir, io.bellows.fs.FileSystem faulty) {
     OpStream stream = new OpStream(seed);
     String[] answers = new String[ops + 2];
-    try (Subject s = new Subject(config, dir, OpStream.START_MILLIS)) {
+    try (Subject s = new Subject(config, dir, OpStream.START_MILLIS, faulty)) {
       for (int i = 0; i < ops; i++) {
         Op op = stream.next();
         try {

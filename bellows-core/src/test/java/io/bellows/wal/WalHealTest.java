@@ -253,4 +253,44 @@ class WalHealTest {
     }
     assertThat(flat(out)).isEqualTo(flat(written));
   }
+
+  /**
+   * A power loss at every file-system operation of a log that rolls every few edits (the new
+   * file's creation, its header, its directory sync, the old file's last force): the reopened log
+   * holds every edit that was acknowledged (FSYNC_WAL), in order, and at most the one in flight.
+   */
+  @Test
+  void aPowerLossAtEveryStepOfARollLosesNoAcknowledgedEdit() {
+    int cut = 0;
+    for (int at = 0; ; at++) {
+      MemFileSystem mem = new MemFileSystem();
+      Random rnd = seed.random(at);
+      List<WalEdit> acknowledged = new ArrayList<>();
+      WalEdit inFlight = null;
+      mem.crashAtOperation(at, seed.random(1000 + at), MemFileSystem.Tail.GARBAGE);
+      try (Wal wal = Wal.open(mem, DIR, new WalOptions(1024, 3_600_000))) {
+        for (int i = 1; i <= 40; i++) {
+          inFlight = edit(1, i, rnd);
+          wal.sync(wal.append(inFlight), Durability.FSYNC_WAL);
+          acknowledged.add(inFlight);
+          inFlight = null;
+        }
+      } catch (RuntimeException e) {
+        if (mem.crashed() == null) {
+          throw new AssertionError(seed + ": failed without a power loss at operation " + at, e);
+        }
+      }
+      if (mem.crashed() == null) {
+        assertThat(cut).as("operations cut").isGreaterThan(50);
+        return;
+      }
+      cut++;
+      List<String> replayed = replay(mem.crashed());
+      List<String> want = flat(acknowledged);
+      assertThat(replayed.subList(0, Math.min(replayed.size(), want.size()))).as("%s, power loss at %d", seed, at)
+          .isEqualTo(want);
+      assertThat(replayed.size()).as("%s, power loss at %d: only the edit in flight may follow", seed, at)
+          .isLessThanOrEqualTo(want.size() + (inFlight == null ? 0 : 1));
+    }
+  }
 }
