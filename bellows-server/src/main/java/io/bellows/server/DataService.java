@@ -160,7 +160,7 @@ final class DataService extends DataGrpc.DataImplBase {
    * {@code scan.check.rows} rows of the call's deadline passing or its client going away, even
    * while its filter drops every row.
    */
-  private ScanQuery query(Query q) {
+  ScanQuery query(Query q) {
     if (q.hasFilter()) {
       Requests.check(q.getFilter());
     }

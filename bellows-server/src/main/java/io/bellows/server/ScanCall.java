@@ -44,6 +44,8 @@ final class ScanCall implements Runnable {
   private final ServerEvents events;
   private final ScanLeases.Lease lease;
   private final long leaseMillis;
+  /** Gives the call's admission slot back (see ThrottleInterceptor.RELEASE). */
+  private final Runnable releaseSlot;
   private long rowsSent;
   private boolean closed;
 
@@ -55,6 +57,8 @@ final class ScanCall implements Runnable {
     this.events = events;
     this.lease = leases.lease(this::leaseExpired);
     this.leaseMillis = leases.leaseMillis();
+    Runnable release = ThrottleInterceptor.RELEASE.get();
+    this.releaseSlot = release == null ? () -> {} : release;
   }
 
   void start() {
@@ -123,10 +127,15 @@ final class ScanCall implements Runnable {
     close(true);
   }
 
-  /** The client did not read for the lease's time: end the scan, free its slot and its files. */
+  /**
+   * The client did not read for the lease's time: end the scan, free its files and its admission
+   * slot. The end of the stream reaches the client once it reads what is on the way (at most about
+   * one flow-control window and one message).
+   */
   private synchronized void leaseExpired() {
     if (!closed) {
       close(true);
+      releaseSlot.run();
       call.onError(Status.ABORTED.withDescription("scan ended by the server: its client read nothing for "
           + leaseMillis + " ms (scanner.lease.ms); resume it from the last row received").asRuntimeException());
     }

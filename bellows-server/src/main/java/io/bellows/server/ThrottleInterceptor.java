@@ -2,6 +2,8 @@ package io.bellows.server;
 
 import io.bellows.protocol.AdminGrpc;
 import io.bellows.wire.WireErrors;
+import io.grpc.Context;
+import io.grpc.Contexts;
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
@@ -19,6 +21,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * data calls never lock an operator out. Thread-safe.
  */
 final class ThrottleInterceptor implements ServerInterceptor {
+  /**
+   * In a call's context: gives its slot back before the call ends, for a scan whose lease expired
+   * (its stream may stay open until the client reads its end). Runs once; later runs do nothing.
+   */
+  static final Context.Key<Runnable> RELEASE = Context.key("bellows-call-release");
+
   /** The retry hint: about the time a typical call takes to make room. */
   static final long RETRY_AFTER_MS = 50;
 
@@ -53,7 +61,7 @@ final class ThrottleInterceptor implements ServerInterceptor {
     };
     ServerCall.Listener<Q> listener;
     try {
-      listener = next.startCall(call, headers);
+      listener = Contexts.interceptCall(Context.current().withValue(RELEASE, release), call, headers, next);
     } catch (RuntimeException e) {
       release.run();
       throw e;
