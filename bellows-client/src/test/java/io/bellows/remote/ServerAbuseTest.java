@@ -1,6 +1,7 @@
 package io.bellows.remote;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bellows.client.Bellows;
 import io.bellows.client.Get;
@@ -26,6 +27,19 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import com.google.protobuf.ByteString;
+import io.bellows.engine.TableRef;
+import io.bellows.protocol.Cell;
+import io.bellows.protocol.CellType;
+import io.bellows.protocol.DataGrpc;
+import io.bellows.protocol.MultiGetRequest;
+import io.bellows.protocol.MutateRequest;
+import io.bellows.protocol.Query;
+import io.bellows.protocol.TableId;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -165,6 +179,64 @@ class ServerAbuseTest {
       }
       assertThat(server.log()).containsPattern("bellows\\.audit - token 'ops' from 127\\.0\\.0\\.1:\\d+: CreateTable")
           .containsPattern("bellows\\.audit - refused ListTables from 127\\.0\\.0\\.1:\\d+: unknown bearer token");
+    }
+  }
+
+  @Test
+  void oneSmallRequestCannotExhaustTheHeap() throws Exception {
+    try (ChildServer server = new ChildServer(dir, "http.port = -1\n", 1024, "512m");
+        RemoteEngine remote = RemoteEngine.open(server.target(), ONCE);
+        Bellows db = Bellows.over(remote)) {
+      db.createTable(TableDescriptor.builder("t").family("f").build());
+      Table t = db.getTable("t");
+      byte[] mib = new byte[1 << 20];
+      for (int r = 0; r < 12; r++) {
+        Put p = new Put("big" + r);
+        for (int c = 0; c < 4; c++) {
+          p.addColumn(Bytes.of("f"), Bytes.of("q" + c), mib);
+        }
+        try {
+          t.put(p);
+        } catch (RuntimeException e) {
+          throw new AssertionError("put failed; server alive " + server.process.isAlive() + "; its log:\n" + server.log(), e);
+        }
+      }
+      TableRef ref = remote.table("t");
+      TableId id = TableId.newBuilder().setName(ref.name()).setId(ref.id()).build();
+      ManagedChannel ch = NettyChannelBuilder.forTarget(server.target()).usePlaintext()
+          .maxInboundMessageSize(Integer.MAX_VALUE).build();
+      try {
+        DataGrpc.DataBlockingStub data = DataGrpc.newBlockingStub(ch);
+        // A read-only MultiGet of a few bytes asking for 12 rows of 4 MiB.
+        MultiGetRequest.Builder twelve = MultiGetRequest.newBuilder().setTable(id);
+        for (int r = 0; r < 12; r++) {
+          twelve.addQueries(Query.newBuilder().setStartRow(ByteString.copyFromUtf8("big" + r)).setSingleRow(true));
+        }
+        assertThat(twelve.build().getSerializedSize()).isLessThan(200);
+        assertThatThrownBy(() -> data.multiGet(twelve.build())).isInstanceOfSatisfying(StatusRuntimeException.class,
+            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED));
+        // A Mutate of a million small rows, about 45 MB: under the old 64 MiB message cap.
+        MutateRequest.Builder million = MutateRequest.newBuilder().setTable(id);
+        for (int i = 0; i < 1_000_000; i++) {
+          ByteString row = ByteString.copyFromUtf8(String.format("m%07d", i));
+          million.addRows(io.bellows.protocol.RowMutation.newBuilder().setRow(row)
+              .addCells(Cell.newBuilder().setRow(row).setFamily(ByteString.copyFromUtf8("f"))
+                  .setQualifier(ByteString.copyFromUtf8("q")).setTimestamp(Long.MAX_VALUE).setType(CellType.PUT)
+                  .setValue(ByteString.copyFromUtf8("01234567"))));
+        }
+        MutateRequest request = million.build();
+        million = null;
+        assertThat(request.getSerializedSize()).isBetween(40 << 20, 64 << 20);
+        assertThatThrownBy(() -> data.mutate(request)).isInstanceOfSatisfying(StatusRuntimeException.class,
+            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED));
+      } finally {
+        ch.shutdownNow();
+      }
+      // The server is still up, and nothing of the refused mutation was applied.
+      assertThat(server.process.isAlive()).isTrue();
+      assertThat(t.get(new Get("m0000000")).isEmpty()).isTrue();
+      assertThat(t.get(new Get("big11")).getValue(Bytes.of("f"), Bytes.of("q3"))).hasSize(1 << 20);
+      assertThat(server.log()).doesNotContain("OutOfMemoryError");
     }
   }
 }
