@@ -254,7 +254,9 @@ class ServerLimitsTest {
         stalledScan(stalled, t, ends);
         DataGrpc.DataBlockingStub data = DataGrpc.newBlockingStub(other);
         // The leases run out: the scans end and give their slots and files back.
-        await(() -> f.server.openScans() == 0 && f.server.callsInProgress() == 0);
+        await(() -> f.server.expiredScans() == 2);
+        assertThat(f.server.openScans()).isZero();
+        assertThat(f.server.callsInProgress()).isZero();
         assertThat(data.get(GetRequest.newBuilder().setTable(t).setQuery(get("r00001")).build()).hasRow()).isTrue();
         assertThat(ends).doesNotContain("OK");
       } finally {

@@ -94,7 +94,7 @@ public final class BellowsServer implements AutoCloseable {
     }
     ScanLeases leases = new ScanLeases(limits.scannerLeaseMillis());
     ServerMetrics metrics = new ServerMetrics(engine);
-    metrics.gauges(throttle::inProgress, leases::open, connections::open, connections::refused);
+    metrics.gauges(throttle::inProgress, leases::open, leases::expired, connections::open, connections::refused);
     AuthInterceptor auth = new AuthInterceptor(config.tokens(), config.tlsClientCa() != null ? config.tlsClientRole() : null,
         Clock.systemUTC());
     // Netty's NIO transport, so that the listening channel can count and refuse connections at accept.
@@ -152,7 +152,7 @@ public final class BellowsServer implements AutoCloseable {
       }
       try {
         http = HttpEndpoints.start(new InetSocketAddress(httpAddress, config.httpPort()), metrics.registry(), engine,
-            HttpEndpoints.Access.of(config, httpAddress), limits);
+            HttpEndpoints.Access.of(config), limits);
       } catch (IOException e) {
         grpc.shutdownNow();
         executor.shutdownNow();
@@ -227,6 +227,11 @@ public final class BellowsServer implements AutoCloseable {
   /** Scans open now. */
   public int openScans() {
     return leases.open();
+  }
+
+  /** Scans ended since start because their client read nothing for {@code scanner.lease.ms}. */
+  public long expiredScans() {
+    return leases.expired();
   }
 
   /**

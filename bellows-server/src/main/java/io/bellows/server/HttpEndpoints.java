@@ -9,7 +9,6 @@ import io.bellows.engine.Engine;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.security.MessageDigest;
 import java.nio.charset.StandardCharsets;
@@ -37,24 +36,24 @@ final class HttpEndpoints implements AutoCloseable {
    * {@code hosts}, and, if {@code tokens} is not null, that carry one of them unexpired.
    */
   record Access(List<ServerConfig.Token> tokens, Set<String> hosts) {
-    static Access of(ServerConfig config, InetAddress bound) {
+    static Access of(ServerConfig config) {
       Set<String> hosts = new HashSet<>(config.httpHosts());
       hosts.add("localhost");
       return new Access(config.httpNeedsToken() ? config.tokens() : null, Set.copyOf(hosts));
     }
 
-    /** Null if the request may go on, else the status and message to refuse it with. */
-    Object[] refusal(HttpExchange exchange, Instant now) {
+    /** Null if the request may go on, else how to refuse it. */
+    Refusal refusal(HttpExchange exchange, Instant now) {
       String host = exchange.getRequestHeaders().getFirst("Host");
       if (host == null || !hostAllowed(host)) {
-        return new Object[] {421, "this server does not answer to host '" + host + "' (http.hosts)\n"};
+        return new Refusal(421, "this server does not answer to host '" + host + "' (http.hosts)\n");
       }
       if (tokens == null) {
         return null;
       }
       String header = exchange.getRequestHeaders().getFirst("Authorization");
       if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-        return new Object[] {401, "a bearer token is needed (http.auth)\n"};
+        return new Refusal(401, "a bearer token is needed (http.auth)\n");
       }
       byte[] hash = AuthInterceptor.sha256(header.substring(7).trim());
       boolean valid = false;
@@ -63,7 +62,7 @@ final class HttpEndpoints implements AutoCloseable {
           valid = true;
         }
       }
-      return valid ? null : new Object[] {401, "unknown or expired bearer token\n"};
+      return valid ? null : new Refusal(401, "unknown or expired bearer token\n");
     }
 
     private boolean hostAllowed(String hostHeader) {
@@ -78,6 +77,9 @@ final class HttpEndpoints implements AutoCloseable {
       return hosts.contains(h) || IPV4.matcher(h).matches();
     }
   }
+
+  /** An HTTP status and its message. */
+  record Refusal(int code, String message) {}
 
   private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
 
@@ -141,12 +143,12 @@ final class HttpEndpoints implements AutoCloseable {
   private static void get(HttpServer http, Access access, String path, Handler handler) {
     http.createContext(path, exchange -> {
       try (exchange) {
-        Object[] refusal = access.refusal(exchange, Instant.now());
+        Refusal refusal = access.refusal(exchange, Instant.now());
         if (refusal != null) {
-          if ((int) refusal[0] == 401) {
+          if (refusal.code() == 401) {
             exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"bellows\"");
           }
-          send(exchange, (int) refusal[0], "text/plain; charset=utf-8", ((String) refusal[1]).getBytes(StandardCharsets.UTF_8));
+          send(exchange, refusal.code(), "text/plain; charset=utf-8", refusal.message().getBytes(StandardCharsets.UTF_8));
         } else if (!exchange.getRequestURI().getPath().equals(path)) {
           send(exchange, 404, "text/plain; charset=utf-8", "not found\n".getBytes(StandardCharsets.UTF_8));
         } else if (!"GET".equals(exchange.getRequestMethod()) && !"HEAD".equals(exchange.getRequestMethod())) {

@@ -4,6 +4,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The open scans and their leases: a scan waiting for its client to read (its flow-control window
@@ -13,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class ScanLeases implements AutoCloseable {
   private final long leaseMillis;
   private final AtomicInteger open = new AtomicInteger();
+  private final AtomicLong expired = new AtomicLong();
   private final ScheduledThreadPoolExecutor timer;
 
   ScanLeases(long leaseMillis) {
@@ -31,6 +33,11 @@ final class ScanLeases implements AutoCloseable {
 
   int open() {
     return open.get();
+  }
+
+  /** Leases that expired since start: scans the server ended because their client did not read. */
+  long expired() {
+    return expired.get();
   }
 
   /** A lease for a new scan; {@code onExpiry} runs (on the lease thread) if it waits too long. */
@@ -57,7 +64,10 @@ final class ScanLeases implements AutoCloseable {
     /** The scan waits for its client: the lease runs from now. */
     void waiting() {
       if (!ended && expiry == null && !timer.isShutdown()) {
-        expiry = timer.schedule(onExpiry, leaseMillis, TimeUnit.MILLISECONDS);
+        expiry = timer.schedule(() -> {
+          expired.incrementAndGet();
+          onExpiry.run();
+        }, leaseMillis, TimeUnit.MILLISECONDS);
       }
     }
 

@@ -65,14 +65,17 @@ final class ServerMetrics implements ServerInterceptor {
   }
 
   /** The server's own gauges and counters of what clients hold, read at each scrape. */
-  void gauges(IntSupplier callsInProgress, IntSupplier openScans, IntSupplier openConnections,
-      LongSupplier refusedConnections) {
+  void gauges(IntSupplier callsInProgress, IntSupplier openScans, LongSupplier expiredScans,
+      IntSupplier openConnections, LongSupplier refusedConnections) {
     GaugeWithCallback.builder().name("bellows_grpc_calls_in_progress")
         .help("gRPC calls in progress (an open scan counts until it ends)")
         .callback(cb -> cb.call(callsInProgress.getAsInt())).register(registry);
     GaugeWithCallback.builder().name("bellows_grpc_open_scans")
         .help("Scans open (streaming or waiting for their client to read)")
         .callback(cb -> cb.call(openScans.getAsInt())).register(registry);
+    CounterWithCallback.builder().name("bellows_grpc_scan_leases_expired_total")
+        .help("Scans the server ended because their client read nothing for scanner.lease.ms")
+        .callback(cb -> cb.call(expiredScans.getAsLong())).register(registry);
     GaugeWithCallback.builder().name("bellows_grpc_connections")
         .help("TCP connections open to the gRPC port")
         .callback(cb -> cb.call(openConnections.getAsInt())).register(registry);
