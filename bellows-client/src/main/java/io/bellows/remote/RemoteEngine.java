@@ -45,6 +45,8 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
 import io.grpc.stub.MetadataUtils;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -104,11 +106,39 @@ public final class RemoteEngine implements Engine {
    * connections, made at the first calls.
    */
   public static RemoteEngine open(String target, RemoteOptions options) {
+    if (options.token() != null && options.trustedCa() == null && !loopback(target)) {
+      throw new IllegalArgumentException("refusing to send a bearer token in plain text to " + target
+          + ": configure TLS (RemoteOptions.withTls) or connect to a loopback address");
+    }
     List<ManagedChannel> channels = new ArrayList<>();
     for (int i = 0; i < options.connections(); i++) {
       channels.add(channel(target, options));
     }
     return new RemoteEngine(channels, options);
+  }
+
+  /** Whether "host:port" names this machine's loopback: localhost or a loopback IP literal (no DNS asked). */
+  static boolean loopback(String target) {
+    String t = target.startsWith("dns:///") ? target.substring("dns:///".length()) : target;
+    String host;
+    if (t.startsWith("[")) {
+      int end = t.indexOf(']');
+      host = end < 0 ? t : t.substring(1, end);
+    } else {
+      int colon = t.lastIndexOf(':');
+      host = colon < 0 ? t : t.substring(0, colon);
+    }
+    if (host.equalsIgnoreCase("localhost")) {
+      return true;
+    }
+    if (!host.matches("[0-9.]+") && !host.contains(":")) {
+      return false; // a name other than localhost could resolve anywhere
+    }
+    try {
+      return InetAddress.getByName(host).isLoopbackAddress();
+    } catch (UnknownHostException bad) {
+      return false;
+    }
   }
 
   private static ManagedChannel channel(String target, RemoteOptions options) {

@@ -116,7 +116,8 @@ class RemoteErrorsTest {
 
   @Test
   void beyondMaxCallsACallIsThrottledWithARetryHintAndRetriedWithBackoff() throws Exception {
-    ServerConfig oneCall = ServerConfig.defaults().withMaxCalls(1);
+    // No calls kept for admin: the probe below is an admin call.
+    ServerConfig oneCall = ServerConfig.defaults().withMaxCalls(1).withLimits(java.util.Map.of("admin.reserved.calls", 0L));
     try (ServerFixture f = new ServerFixture(dir, oneCall.withPorts(0, 0), ServerEvents.NONE, 0);
         Bellows db = f.connect(RemoteOptions.defaults().withRetries(3, Duration.ofMillis(1), Duration.ofMillis(10))
             .withFlowControlWindow(65_535))) {

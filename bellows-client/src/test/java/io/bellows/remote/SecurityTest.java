@@ -125,4 +125,37 @@ class SecurityTest {
       }
     }
   }
+
+  @Test
+  void withMutualTlsAndNoTokensACertificateGetsTheConfiguredRoleReadOnlyByDefault() throws Exception {
+    TestCertificates pki = new TestCertificates(dir);
+    TableDescriptor t = TableDescriptor.builder("t").family("f").build();
+    ServerConfig mtls = ServerConfig.defaults().withBind("127.0.0.1").withTls(pki.serverCert, pki.serverKey, pki.ca);
+    try (ServerFixture f = new ServerFixture(dir.resolve("data"), mtls, ServerEvents.NONE);
+        Bellows holder = f.connect(ONCE.withTls(pki.ca, pki.clientCert, pki.clientKey))) {
+      assertThat(holder.listTables()).isEmpty();
+      refused(() -> holder.createTable(t), Status.Code.PERMISSION_DENIED,
+          "client certificates are read-only (tls.client.role); CreateTable needs admin");
+      assertThat(f.engine.listTables()).isEmpty();
+    }
+    try (ServerFixture f = new ServerFixture(dir.resolve("data2"), mtls.withTlsClientRole(Role.ADMIN), ServerEvents.NONE);
+        Bellows holder = f.connect(ONCE.withTls(pki.ca, pki.clientCert, pki.clientKey))) {
+      holder.createTable(t);
+      assertThat(f.engine.listTables()).containsExactly("t");
+    }
+  }
+
+  @Test
+  void theClientSendsATokenInPlainTextOnlyToLoopback() {
+    assertThatThrownBy(() -> RemoteEngine.open("db.example:7070", ONCE.withToken("secret")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("plain text to db.example:7070");
+    assertThatThrownBy(() -> RemoteEngine.open("10.0.0.7:7070", ONCE.withToken("secret")))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(RemoteEngine.loopback("127.0.0.1:7070")).isTrue();
+    assertThat(RemoteEngine.loopback("localhost:7070")).isTrue();
+    assertThat(RemoteEngine.loopback("[::1]:7070")).isTrue();
+    assertThat(RemoteEngine.loopback("dns:///127.0.0.2:7070")).isTrue();
+    assertThat(RemoteEngine.loopback("localhost.attacker.example:7070")).isFalse();
+    RemoteEngine.open("db.example:7070", ONCE).close(); // no token: nothing to leak (connects lazily)
+  }
 }

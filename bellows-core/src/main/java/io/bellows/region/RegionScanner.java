@@ -5,6 +5,7 @@ import io.bellows.cell.CellComparator;
 import io.bellows.filter.RowFilterRun;
 import io.bellows.scan.CellScanner;
 import io.bellows.scan.RowScanner;
+import io.bellows.scan.ScanCheck;
 import io.bellows.scan.ScanQuery;
 import io.bellows.scan.StoreScanner;
 import io.bellows.store.Store;
@@ -30,6 +31,10 @@ public final class RegionScanner implements RowScanner {
   /** The query's filter for this region, or null. */
   private final RowFilterRun filter;
   private final boolean reversed;
+  private final ScanCheck check;
+  private final int checkEveryRows;
+  /** Rows read from the stores, filtered out or not: what the scan check counts. */
+  private long rowsRead;
   private long rowsReturned;
   private boolean closed;
 
@@ -40,6 +45,8 @@ public final class RegionScanner implements RowScanner {
     this.limit = query.limit();
     this.filter = query.filter() == null ? null : new RowFilterRun(query.filter(), query.reversed());
     this.reversed = query.reversed();
+    this.check = query.check();
+    this.checkEveryRows = query.checkEveryRows();
     long now = region.servicesClockNow();
     query = region.bounded(query); // null: the query wants no row of this region
     try {
@@ -86,6 +93,9 @@ public final class RegionScanner implements RowScanner {
       List<Cell> row = new ArrayList<>();
       if (!nextMergedRow(row)) {
         return false;
+      }
+      if (++rowsRead % checkEveryRows == 0) {
+        check.check();
       }
       if (filter == null || filter.apply(row)) {
         out.addAll(row);

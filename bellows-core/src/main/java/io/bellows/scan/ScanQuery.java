@@ -34,6 +34,8 @@ public final class ScanQuery {
   private final long readPoint;
   private final Filter filter;
   private final boolean reversed;
+  private final ScanCheck check;
+  private final int checkEveryRows;
   /** xxHash64 of {@link #startRow} for a get (0 otherwise): computed once, asked by every filter the get meets. */
   private final long rowHash;
 
@@ -53,6 +55,8 @@ public final class ScanQuery {
     this.readPoint = b.readPoint;
     this.filter = b.filter;
     this.reversed = b.reversed;
+    this.check = b.check;
+    this.checkEveryRows = b.checkEveryRows;
     this.rowHash = singleRow ? XxHash.hash64(startRow, 0, startRow.length) : 0;
   }
 
@@ -75,6 +79,8 @@ public final class ScanQuery {
     b.readPoint = readPoint;
     b.filter = filter;
     b.reversed = reversed;
+    b.check = check;
+    b.checkEveryRows = checkEveryRows;
     return b;
   }
 
@@ -152,6 +158,15 @@ public final class ScanQuery {
     return filter;
   }
 
+  /** What the scan calls every {@link #checkEveryRows()} rows it reads; {@link ScanCheck#NONE} by default. */
+  public ScanCheck check() {
+    return check;
+  }
+
+  public int checkEveryRows() {
+    return checkEveryRows;
+  }
+
   /** Whether rows come from the highest down; {@link #startRow()} is still the low bound. */
   public boolean reversed() {
     return reversed;
@@ -195,6 +210,18 @@ public final class ScanQuery {
     private long readPoint = Long.MAX_VALUE;
     private Filter filter;
     private boolean reversed;
+    private ScanCheck check = ScanCheck.NONE;
+    private int checkEveryRows = 1;
+
+    /** Calls {@code check} every {@code everyRows} rows read (filtered-out ones included); it throws to end the scan. */
+    public Builder check(ScanCheck check, int everyRows) {
+      if (check == null || everyRows < 1) {
+        throw new IllegalArgumentException("a scan check needs a check and a period of at least 1 row");
+      }
+      this.check = check;
+      this.checkEveryRows = everyRows;
+      return this;
+    }
 
     /** Rows and cells must also pass this filter (null for none). */
     public Builder filter(Filter f) {

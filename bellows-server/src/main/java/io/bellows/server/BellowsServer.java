@@ -5,6 +5,9 @@ import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
 import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
 import java.io.IOException;
@@ -26,27 +29,36 @@ import org.slf4j.LoggerFactory;
  * and leaves the engine open.
  *
  * <p>Threads: Netty's event loops (I/O only); a fixed pool of {@code threads} running the calls
- * (engine reads and writes block); one HTTP thread. Each call passes, in order, the metrics, the
- * token check ({@link AuthInterceptor}) and admission control ({@link ThrottleInterceptor}).
+ * (engine reads and writes block); a few HTTP threads. Connections are counted and capped at accept
+ * ({@link ConnectionLimiter}). Each call passes, in order, the metrics, the token check ({@link
+ * AuthInterceptor}), admission control ({@link ThrottleInterceptor}); the token check writes the audit log. Its request is parsed inside that chain ({@link RequestGuard}). The limits are
+ * {@link ServerLimits}.
  *
  * <p>Without TLS and authentication it listens on loopback only, and says so in its log; asked to
  * listen elsewhere so, it refuses to start.
  */
 public final class BellowsServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BellowsServer.class);
-  /** Largest request message: room for a batch of puts of values up to the engine's largest (10 MiB). */
-  public static final int MAX_REQUEST_BYTES = 64 << 20;
+  /** How long a pinged connection has to answer before it is closed. */
+  static final long KEEPALIVE_TIMEOUT_MILLIS = 20_000;
 
   private final Server grpc;
   private final HttpEndpoints http;
   private final ExecutorService executor;
   private final ThrottleInterceptor throttle;
+  private final ConnectionLimiter connections;
+  private final ScanLeases leases;
+  private final EventLoopGroup[] eventLoops;
 
-  private BellowsServer(Server grpc, HttpEndpoints http, ExecutorService executor, ThrottleInterceptor throttle) {
+  private BellowsServer(Server grpc, HttpEndpoints http, ExecutorService executor, ThrottleInterceptor throttle,
+      ConnectionLimiter connections, ScanLeases leases, EventLoopGroup[] eventLoops) {
     this.grpc = grpc;
     this.http = http;
     this.executor = executor;
     this.throttle = throttle;
+    this.connections = connections;
+    this.leases = leases;
+    this.eventLoops = eventLoops;
   }
 
   /**
@@ -70,16 +82,41 @@ public final class BellowsServer implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
+    ServerLimits limits = config.limits();
     Tables tables = new Tables(engine);
+    ThrottleInterceptor throttle = new ThrottleInterceptor(config.maxCalls(), limits.adminReservedCalls());
+    long openFiles = ConnectionLimiter.openFileLimit();
+    ConnectionLimiter connections = new ConnectionLimiter(
+        ConnectionLimiter.capped(limits.maxConnections(), openFiles), limits.maxConnectionsPerAddress());
+    if (connections.max() < limits.maxConnections()) {
+      LOG.info("at most {} connections (max.connections {}): a quarter of the open-file limit {}", connections.max(),
+          limits.maxConnections(), openFiles);
+    }
+    ScanLeases leases = new ScanLeases(limits.scannerLeaseMillis());
     ServerMetrics metrics = new ServerMetrics(engine);
-    ThrottleInterceptor throttle = new ThrottleInterceptor(config.maxCalls());
-    AuthInterceptor auth = new AuthInterceptor(config.tokens(), Clock.systemUTC());
+    metrics.gauges(throttle::inProgress, leases::open, leases::expired, connections::open, connections::refused);
+    AuthInterceptor auth = new AuthInterceptor(config.tokens(), config.tlsClientCa() != null ? config.tlsClientRole() : null,
+        Clock.systemUTC());
+    // Netty's NIO transport, so that the listening channel can count and refuse connections at accept.
+    EventLoopGroup boss = new NioEventLoopGroup(1, daemonThreads("bellows-accept"));
+    EventLoopGroup workers = new NioEventLoopGroup(0, daemonThreads("bellows-io"));
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(address, config.port()))
+        .channelFactory(connections.new ListeningChannelFactory())
+        .bossEventLoopGroup(boss)
+        .workerEventLoopGroup(workers)
         .executor(executor)
-        .maxInboundMessageSize(MAX_REQUEST_BYTES)
-        .addService(ServerInterceptors.intercept(new AdminService(engine, tables), throttle, auth, metrics))
-        .addService(ServerInterceptors.intercept(
-            new DataService(engine, tables, events, ScanCall.Limits.DEFAULT), throttle, auth, metrics));
+        .maxInboundMessageSize(limits.maxRequestBytes())
+        .maxConcurrentCallsPerConnection(limits.maxStreamsPerConnection())
+        .keepAliveTime(limits.keepaliveMillis(), TimeUnit.MILLISECONDS)
+        .keepAliveTimeout(KEEPALIVE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
+        .permitKeepAliveTime(limits.keepaliveMillis(), TimeUnit.MILLISECONDS)
+        .maxConnectionIdle(limits.connectionIdleMillis(), TimeUnit.MILLISECONDS)
+        .handshakeTimeout(limits.handshakeTimeoutMillis(), TimeUnit.MILLISECONDS)
+        .addService(RequestGuard.wrap(ServerInterceptors.intercept(new AdminService(engine, tables), throttle, auth,
+            metrics)))
+        .addService(RequestGuard.wrap(ServerInterceptors.intercept(
+            new DataService(engine, tables, events, ScanCall.Limits.DEFAULT, limits, leases), throttle, auth,
+            metrics)));
     if (config.tls()) {
       try {
         SslContextBuilder ssl = GrpcSslContexts.forServer(config.tlsCert().toFile(), config.tlsKey().toFile());
@@ -89,6 +126,7 @@ public final class BellowsServer implements AutoCloseable {
         builder.sslContext(ssl.build());
       } catch (IOException | IllegalArgumentException e) {
         executor.shutdownNow();
+        shutdown(boss, workers);
         throw new ServerStartException("cannot read the TLS certificate or key (" + config.tlsCert() + ", "
             + config.tlsKey() + "): " + e.getMessage(), e);
       }
@@ -98,6 +136,7 @@ public final class BellowsServer implements AutoCloseable {
       grpc.start();
     } catch (IOException e) {
       executor.shutdownNow();
+      shutdown(boss, workers);
       throw new ServerStartException(bindMessage("gRPC", address, config.port(), e), e);
     }
     HttpEndpoints http = null;
@@ -108,23 +147,43 @@ public final class BellowsServer implements AutoCloseable {
       } catch (UnknownHostException e) {
         grpc.shutdownNow();
         executor.shutdownNow();
+        shutdown(boss, workers);
         throw new ServerStartException("unknown http.bind address '" + config.httpBind() + "'", e);
       }
       try {
-        http = HttpEndpoints.start(new InetSocketAddress(httpAddress, config.httpPort()), metrics.registry(), engine);
+        http = HttpEndpoints.start(new InetSocketAddress(httpAddress, config.httpPort()), metrics.registry(), engine,
+            HttpEndpoints.Access.of(config), limits);
       } catch (IOException e) {
         grpc.shutdownNow();
         executor.shutdownNow();
+        shutdown(boss, workers);
         throw new ServerStartException(bindMessage("HTTP", httpAddress, config.httpPort(), e), e);
       }
     }
-    BellowsServer server = new BellowsServer(grpc, http, executor, throttle);
+    BellowsServer server = new BellowsServer(grpc, http, executor, throttle, connections, leases,
+        new EventLoopGroup[] {boss, workers});
     LOG.info("listening on {}:{} (gRPC{}), {}; {}", address.getHostAddress(), server.port(),
-        http == null ? "" : ", HTTP /metrics and /status on " + config.httpBind() + ":" + http.port(), security,
-        address.isLoopbackAddress() && !config.secured()
-            ? "loopback only, as no TLS and authentication are configured"
-            : "reachable from other hosts");
+        http == null ? "" : ", HTTP /metrics and /status on " + config.httpBind() + ":" + http.port()
+            + (config.httpNeedsToken() ? " (token needed)" : ""), security, reach(address, config));
     return server;
+  }
+
+  /** Who can reach the port, for the log: the address decides it, not the security. */
+  static String reach(InetAddress address, ServerConfig config) {
+    if (address.isLoopbackAddress()) {
+      return config.secured() ? "loopback only" : "loopback only, as no TLS and authentication are configured";
+    }
+    return "reachable from other hosts";
+  }
+
+  private static DefaultThreadFactory daemonThreads(String name) {
+    return new DefaultThreadFactory(name, true);
+  }
+
+  private static void shutdown(EventLoopGroup... groups) {
+    for (EventLoopGroup g : groups) {
+      g.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+    }
   }
 
   private static InetAddress address(ServerConfig config) {
@@ -160,6 +219,21 @@ public final class BellowsServer implements AutoCloseable {
     return throttle.inProgress();
   }
 
+  /** Open TCP connections to the gRPC port now. */
+  public int openConnections() {
+    return connections.open();
+  }
+
+  /** Scans open now. */
+  public int openScans() {
+    return leases.open();
+  }
+
+  /** Scans ended since start because their client read nothing for {@code scanner.lease.ms}. */
+  public long expiredScans() {
+    return leases.expired();
+  }
+
   /**
    * Stops taking calls, lets those in progress finish for up to {@code graceMillis}, then cancels
    * the rest (open scans among them). The engine stays open.
@@ -178,7 +252,9 @@ public final class BellowsServer implements AutoCloseable {
     if (http != null) {
       http.close();
     }
+    leases.close();
     executor.shutdownNow();
+    shutdown(eventLoops);
   }
 
   @Override

@@ -43,6 +43,15 @@ final class Calls {
         .asRuntimeException();
   }
 
+  /** DEADLINE_EXCEEDED or CANCELLED for a read that was running when its deadline passed or its client gave up. */
+  static StatusRuntimeException ended(Context context) {
+    boolean late = context.getDeadline() != null && context.getDeadline().isExpired();
+    return (late ? Status.DEADLINE_EXCEEDED : Status.CANCELLED)
+        .withDescription(late ? "the read passed its deadline" : "the read was cancelled")
+        .withCause(context.cancellationCause())
+        .asRuntimeException();
+  }
+
   /** The status for an engine exception; failures that are not the caller's are logged. */
   static StatusRuntimeException toStatus(Throwable e) {
     StatusRuntimeException s = WireErrors.toStatus(e);

@@ -37,20 +37,27 @@ final class DataService extends DataGrpc.DataImplBase {
   private final Tables tables;
   private final ServerEvents events;
   private final ScanCall.Limits scanLimits;
+  private final ServerLimits limits;
+  private final ScanLeases leases;
 
-  DataService(Engine engine, Tables tables, ServerEvents events, ScanCall.Limits scanLimits) {
+  DataService(Engine engine, Tables tables, ServerEvents events, ScanCall.Limits scanLimits, ServerLimits limits,
+      ScanLeases leases) {
     this.engine = engine;
     this.tables = tables;
     this.events = events;
-    this.scanLimits = scanLimits;
+    this.scanLimits = scanLimits.withMaxRowBytes(limits.maxResponseBytes());
+    this.limits = limits;
+    this.leases = leases;
   }
 
   @Override
   public void mutate(MutateRequest request, StreamObserver<Empty> response) {
     Calls.unary(response, () -> {
+      Requests.checkBatch("rows", request.getRowsCount(), limits);
       TableRef table = tables.resolve(request.getTable());
       List<RowMutation> rows = new ArrayList<>(request.getRowsCount());
       for (io.bellows.protocol.RowMutation m : request.getRowsList()) {
+        Requests.check(m);
         rows.add(Wire.fromWire(m));
       }
       engine.mutate(table, rows);
@@ -61,6 +68,7 @@ final class DataService extends DataGrpc.DataImplBase {
   @Override
   public void checkAndMutate(CheckAndMutateRequest request, StreamObserver<BoolResponse> response) {
     Calls.unary(response, () -> {
+      Requests.check(request.getMutation());
       TableRef table = tables.resolve(request.getTable());
       byte[] expected = request.hasExpected() ? request.getExpected().toByteArray() : null;
       boolean applied = engine.checkAndMutate(table, request.getFamily().toByteArray(),
@@ -85,6 +93,7 @@ final class DataService extends DataGrpc.DataImplBase {
   @Override
   public void mutateRow(MutateRowRequest request, StreamObserver<MutateRowResponse> response) {
     Calls.unary(response, () -> {
+      Requests.check(request);
       TableRef table = tables.resolve(request.getTable());
       return WireAtomic.toWire(engine.mutateRow(table, WireAtomic.fromWire(request)));
     });
@@ -95,6 +104,7 @@ final class DataService extends DataGrpc.DataImplBase {
     Calls.unary(response, () -> {
       TableRef table = tables.resolve(request.getTable());
       List<Cell> cells = getRow(table, request.getQuery());
+      new Requests.ResponseBudget(limits.maxResponseBytes()).add(cells);
       GetResponse.Builder b = GetResponse.newBuilder();
       if (!cells.isEmpty()) {
         b.setRow(Wire.toWireRow(cells));
@@ -106,13 +116,16 @@ final class DataService extends DataGrpc.DataImplBase {
   @Override
   public void multiGet(MultiGetRequest request, StreamObserver<MultiGetResponse> response) {
     Calls.unary(response, () -> {
+      Requests.checkBatch("queries", request.getQueriesCount(), limits);
       TableRef table = tables.resolve(request.getTable());
       MultiGetResponse.Builder b = MultiGetResponse.newBuilder();
+      Requests.ResponseBudget budget = new Requests.ResponseBudget(limits.maxResponseBytes());
       for (Query q : request.getQueriesList()) {
         if (Context.current().isCancelled()) {
           throw Calls.cancelled(Context.current());
         }
         List<Cell> cells = getRow(table, q);
+        budget.add(cells);
         b.addRows(cells.isEmpty() ? Row.newBuilder().setRow(q.getStartRow()).build() : Wire.toWireRow(cells));
       }
       return b.build();
@@ -120,7 +133,7 @@ final class DataService extends DataGrpc.DataImplBase {
   }
 
   private List<Cell> getRow(TableRef table, Query q) {
-    ScanQuery query = Wire.fromWire(q.toBuilder().setSingleRow(true).build());
+    ScanQuery query = query(q.toBuilder().setSingleRow(true).build());
     List<Cell> cells = new ArrayList<>();
     try (RowScanner s = engine.scan(table, query)) {
       s.nextRow(cells);
@@ -134,11 +147,28 @@ final class DataService extends DataGrpc.DataImplBase {
     RowScanner scanner;
     try {
       TableRef table = tables.resolve(request.getTable());
-      scanner = engine.scan(table, Wire.fromWire(request.getQuery()));
+      scanner = engine.scan(table, query(request.getQuery()));
     } catch (RuntimeException e) {
       response.onError(Calls.toStatus(e));
       return;
     }
-    new ScanCall(call, scanner, scanLimits.forRequest(request.getBatchRows()), events).start();
+    new ScanCall(call, scanner, scanLimits.forRequest(request.getBatchRows()), events, leases).start();
+  }
+
+  /**
+   * The engine's query for a wire one, checked, that ends (DEADLINE_EXCEEDED or CANCELLED) within
+   * {@code scan.check.rows} rows of the call's deadline passing or its client going away, even
+   * while its filter drops every row.
+   */
+  ScanQuery query(Query q) {
+    if (q.hasFilter()) {
+      Requests.check(q.getFilter());
+    }
+    Context context = Context.current();
+    return Wire.fromWire(q).toBuilder().check(() -> {
+      if (context.isCancelled()) {
+        throw Calls.ended(context);
+      }
+    }, limits.scanCheckRows()).build();
   }
 }

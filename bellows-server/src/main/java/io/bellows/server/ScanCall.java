@@ -4,6 +4,7 @@ import io.bellows.cell.Cell;
 import io.bellows.protocol.ScanResponse;
 import io.bellows.scan.RowScanner;
 import io.bellows.wire.Wire;
+import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,15 +18,23 @@ import java.util.List;
  *
  * <p>Thread-safety: gRPC runs the start, the on-ready and the on-cancel callbacks of one call one at
  * a time, but on any of the server's threads; they also synchronize on this object so that the
- * scanner (not thread-safe) is always used under one lock and closed exactly once.
+ * scanner (not thread-safe) is always used under one lock and closed exactly once. A scan that waits
+ * for its client longer than its lease ({@link ScanLeases}) is ended with ABORTED.
  */
 final class ScanCall implements Runnable {
-  /** How much one response message carries at most. */
-  record Limits(int maxRows, long maxBytes) {
-    static final Limits DEFAULT = new Limits(1000, 1 << 20);
+  /**
+   * How much one response message carries at most: rows, and bytes (one more row may pass them);
+   * a single row larger than {@code maxRowBytes} ends the scan with RESOURCE_EXHAUSTED.
+   */
+  record Limits(int maxRows, long maxBytes, long maxRowBytes) {
+    static final Limits DEFAULT = new Limits(1000, 1 << 20, 16 << 20);
 
     Limits forRequest(int batchRows) {
-      return batchRows > 0 && batchRows < maxRows ? new Limits(batchRows, maxBytes) : this;
+      return batchRows > 0 && batchRows < maxRows ? new Limits(batchRows, maxBytes, maxRowBytes) : this;
+    }
+
+    Limits withMaxRowBytes(long bytes) {
+      return new Limits(maxRows, maxBytes, bytes);
     }
   }
 
@@ -33,14 +42,23 @@ final class ScanCall implements Runnable {
   private final RowScanner scanner;
   private final Limits limits;
   private final ServerEvents events;
+  private final ScanLeases.Lease lease;
+  private final long leaseMillis;
+  /** Gives the call's admission slot back (see ThrottleInterceptor.RELEASE). */
+  private final Runnable releaseSlot;
   private long rowsSent;
   private boolean closed;
 
-  ScanCall(ServerCallStreamObserver<ScanResponse> call, RowScanner scanner, Limits limits, ServerEvents events) {
+  ScanCall(ServerCallStreamObserver<ScanResponse> call, RowScanner scanner, Limits limits, ServerEvents events,
+      ScanLeases leases) {
     this.call = call;
     this.scanner = scanner;
     this.limits = limits;
     this.events = events;
+    this.lease = leases.lease(this::leaseExpired);
+    this.leaseMillis = leases.leaseMillis();
+    Runnable release = ThrottleInterceptor.RELEASE.get();
+    this.releaseSlot = release == null ? () -> {} : release;
   }
 
   void start() {
@@ -55,6 +73,7 @@ final class ScanCall implements Runnable {
     if (closed) {
       return;
     }
+    lease.reading();
     try {
       while (call.isReady()) {
         if (call.isCancelled()) {
@@ -73,6 +92,7 @@ final class ScanCall implements Runnable {
           return;
         }
       }
+      lease.waiting();
       events.scanPaused(rowsSent);
     } catch (RuntimeException e) {
       close(false);
@@ -89,9 +109,15 @@ final class ScanCall implements Runnable {
       if (!scanner.nextRow(cells)) {
         return false;
       }
+      long rowBytes = 0;
       for (Cell c : cells) {
-        bytes += c.length();
+        rowBytes += c.length();
       }
+      if (rowBytes > limits.maxRowBytes()) {
+        throw Requests.exceeded("a row of " + rowBytes + " bytes is more than max.response.bytes (" + limits.maxRowBytes()
+            + "); ask for fewer columns or versions");
+      }
+      bytes += rowBytes;
       batch.addRows(Wire.toWireRow(cells));
     }
     return true;
@@ -101,9 +127,24 @@ final class ScanCall implements Runnable {
     close(true);
   }
 
+  /**
+   * The client did not read for the lease's time: end the scan, free its files and its admission
+   * slot. The end of the stream reaches the client once it reads what is on the way (at most about
+   * one flow-control window and one message).
+   */
+  private synchronized void leaseExpired() {
+    if (!closed) {
+      close(true);
+      releaseSlot.run();
+      call.onError(Status.ABORTED.withDescription("scan ended by the server: its client read nothing for "
+          + leaseMillis + " ms (scanner.lease.ms); resume it from the last row received").asRuntimeException());
+    }
+  }
+
   private void close(boolean cancelled) {
     if (!closed) {
       closed = true;
+      lease.end();
       scanner.close();
       events.scanClosed(rowsSent, cancelled);
     }

@@ -32,9 +32,14 @@ import java.util.TreeMap;
  * @param tlsClientCa CA (PEM) that client certificates must be signed by (mutual TLS), or null
  * @param tokens bearer tokens; empty: no token asked for
  * @param engine engine knobs
+ * @param limits what one client may take (connections, bytes, rows, idle times)
+ * @param httpAuth whether the HTTP pages need a bearer token; null: when tokens are configured
+ * @param httpHosts host names the HTTP pages answer to besides IP addresses and localhost
+ * @param tlsClientRole the role of a client proven by its certificate alone (mutual TLS, no token)
  */
 public record ServerConfig(String bind, int port, int httpPort, String httpBind, int maxCalls, int threads, Path tlsCert, Path tlsKey,
-    Path tlsClientCa, List<Token> tokens, EngineOptions engine) {
+    Path tlsClientCa, List<Token> tokens, EngineOptions engine, ServerLimits limits, Boolean httpAuth,
+    List<String> httpHosts, Role tlsClientRole) {
 
   /** A bearer token: its name (for logs), role, SHA-256 of the secret, and an optional expiry. */
   public record Token(String name, Role role, byte[] sha256, Instant expires) {}
@@ -51,7 +56,11 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
       new String[] {"http.port", "7080",
           "HTTP port of `/metrics` and `/status`; 0 picks a free one, -1 none."},
       new String[] {"http.bind", "127.0.0.1",
-          "Address the HTTP port listens on. Its pages have no authentication and show table names and region keys: expose them deliberately."},
+          "Address the HTTP port listens on. Its pages show table names and region keys (row keys): expose them deliberately, with `http.auth`."},
+      new String[] {"http.auth", "true when tokens are configured, else false",
+          "Whether `/metrics` and `/status` need a bearer token (any role) in an `Authorization` header; without one they answer 401."},
+      new String[] {"http.hosts", "none",
+          "Comma-separated host names the HTTP pages answer to, besides IP addresses and `localhost`; another `Host` header gets 421 (a defence against DNS rebinding)."},
       new String[] {"max.calls", "1024",
           "Calls in progress at most (an open scan counts until it ends); more are refused at once with `RESOURCE_EXHAUSTED` and a retry hint, nothing run."},
       new String[] {"threads", "16",
@@ -62,13 +71,47 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
           "Private key of `tls.cert`, PKCS#8 PEM."},
       new String[] {"tls.client.ca", "none",
           "CA certificates, PEM: clients must present a certificate signed by one of them (mutual TLS)."},
+      new String[] {"tls.client.role", "read-only",
+          "With mutual TLS and no tokens, the role every client certificate gets: read-only, read-write or admin."},
       new String[] {"token.NAME", "none",
           "A bearer token: `ROLE SHA256HEX [EXPIRES]`; ROLE one of read-only, read-write, admin; SHA256HEX the SHA-256 of the token in hex; EXPIRES an ISO-8601 instant. With any token, every call needs one."},
       new String[] {"bellows.*", "see the README's configuration table",
           "Engine knobs, e.g. `bellows.wal.max.files = 64`."});
 
+  /** The limits' keys, defaults and meanings (Markdown), as docs/SERVER.md's "Limits" table shows them. */
+  public static final List<String[]> LIMIT_KEYS = List.of(
+      new String[] {"max.connections", "256",
+          "Open TCP connections at most, counted from accept (before any TLS handshake); more are closed at once. Never more than a quarter of the process's open-file limit (`ulimit -n`), so that clients cannot take the file descriptors the engine needs."},
+      new String[] {"max.connections.per.address", "32",
+          "Open connections from one client IP address at most; more are closed at once."},
+      new String[] {"max.streams.per.connection", "100",
+          "Calls in progress on one connection at most (HTTP/2 `MAX_CONCURRENT_STREAMS`); the client queues the rest."},
+      new String[] {"max.request.bytes", "16777216",
+          "Largest request message (16 MiB, room for a 10 MiB value); a larger one is refused with `RESOURCE_EXHAUSTED`, nothing applied."},
+      new String[] {"max.response.bytes", "16777216",
+          "Most bytes of cells one `Get` or `MultiGet` answers; more is refused with `RESOURCE_EXHAUSTED` (ask for fewer rows or scan). Scans send at most 1 MiB per message."},
+      new String[] {"max.batch.rows", "10000",
+          "Most rows in one `Mutate`, queries in one `MultiGet`; more is refused with `RESOURCE_EXHAUSTED`, nothing applied."},
+      new String[] {"scanner.lease.ms", "60000",
+          "How long an open scan may wait for its client to read (its flow-control window full) before the server ends it with `ABORTED` and frees its call and its files."},
+      new String[] {"keepalive.ms", "60000",
+          "After this long without traffic the server pings a connection, and closes it if no answer comes in 20 s; clients may ping no more often than this."},
+      new String[] {"connection.idle.ms", "600000",
+          "A connection without calls for this long is closed (gracefully: the client reconnects when it needs to)."},
+      new String[] {"handshake.timeout.ms", "10000",
+          "A new connection must finish its TLS and HTTP/2 handshakes in this time, or it is closed."},
+      new String[] {"admin.reserved.calls", "8",
+          "Calls beyond `max.calls` that only Admin methods may use, so that an operator can still act when data calls (stalled scans among them) fill the server."},
+      new String[] {"scan.check.rows", "64",
+          "A scan or get checks its deadline and cancellation every this many rows it reads, filtered-out rows included."},
+      new String[] {"http.threads", "4",
+          "Threads serving the HTTP pages."},
+      new String[] {"http.request.timeout.ms", "10000",
+          "An HTTP request must arrive, and its answer be sent, in this time (rounded up to seconds) or its connection is closed. One per process."});
+
   public static ServerConfig defaults() {
-    return new ServerConfig(null, 7070, 7080, "127.0.0.1", 1024, 16, null, null, null, List.of(), EngineOptions.defaults());
+    return new ServerConfig(null, 7070, 7080, "127.0.0.1", 1024, 16, null, null, null, List.of(), EngineOptions.defaults(),
+        ServerLimits.defaults(), null, List.of(), Role.READ_ONLY);
   }
 
   /** Reads a config file; unknown keys and bad values are errors naming the key. */
@@ -96,6 +139,10 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
     Path clientCa = null;
     List<Token> tokens = new ArrayList<>();
     EngineOptions.Builder engine = EngineOptions.builder();
+    Map<String, Long> limits = new TreeMap<>();
+    Boolean httpAuth = null;
+    List<String> httpHosts = List.of();
+    Role clientRole = d.tlsClientRole();
     for (Map.Entry<String, String> e : map.entrySet()) {
       String k = e.getKey();
       String v = e.getValue();
@@ -109,8 +156,14 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
         case "tls.cert" -> cert = base.resolve(v);
         case "tls.key" -> key = base.resolve(v);
         case "tls.client.ca" -> clientCa = base.resolve(v);
+        case "tls.client.role" -> clientRole = Role.parse(v);
+        case "http.auth" -> httpAuth = bool(k, v);
+        case "http.hosts" -> httpHosts = List.of(v.toLowerCase(Locale.ROOT).split("\\s*,\\s*"));
         default -> {
-          if (k.startsWith("token.")) {
+          if (ServerLimits.KEYS.containsKey(k)) {
+            long[] range = ServerLimits.KEYS.get(k);
+            limits.put(k, longIn(k, v, range[1], range[2]));
+          } else if (k.startsWith("token.")) {
             tokens.add(token(k.substring("token.".length()), v));
           } else if (k.startsWith("bellows.")) {
             engine.set(k, v);
@@ -126,8 +179,30 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
     if (clientCa != null && cert == null) {
       throw new IllegalArgumentException("tls.client.ca needs tls.cert and tls.key");
     }
+    ServerLimits l = ServerLimits.of(limits);
     return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, cert, key, clientCa, List.copyOf(tokens),
-        engine.build());
+        engine.build(), l, httpAuth, httpHosts, clientRole);
+  }
+
+  private static boolean bool(String key, String v) {
+    return switch (v.toLowerCase(Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new IllegalArgumentException(key + ": '" + v + "' is not true or false");
+    };
+  }
+
+  private static long longIn(String key, String v, long min, long max) {
+    long n;
+    try {
+      n = Long.parseLong(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + ": '" + v + "' is not an integer");
+    }
+    if (n < min || n > max) {
+      throw new IllegalArgumentException(key + ": " + n + " is not in [" + min + ", " + max + "]");
+    }
+    return n;
   }
 
   private static Token token(String name, String v) {
@@ -185,22 +260,63 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
 
   public ServerConfig withPorts(Integer port, Integer httpPort) {
     return new ServerConfig(bind, port == null ? this.port : port, httpPort == null ? this.httpPort : httpPort, httpBind,
-        maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens, engine);
+        maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens, engine, limits, httpAuth, httpHosts, tlsClientRole);
   }
 
   public ServerConfig withBind(String bind) {
-    return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens, engine);
+    return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens, engine, limits, httpAuth, httpHosts, tlsClientRole);
   }
 
   public ServerConfig withMaxCalls(int maxCalls) {
-    return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens, engine);
+    return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens, engine, limits, httpAuth, httpHosts, tlsClientRole);
   }
 
   public ServerConfig withTls(Path cert, Path key, Path clientCa) {
-    return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, cert, key, clientCa, tokens, engine);
+    return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, cert, key, clientCa, tokens, engine, limits, httpAuth, httpHosts, tlsClientRole);
   }
 
   public ServerConfig withTokens(List<Token> tokens) {
-    return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, List.copyOf(tokens), engine);
+    return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, List.copyOf(tokens), engine, limits, httpAuth,
+        httpHosts, tlsClientRole);
+  }
+
+  public ServerConfig withLimits(ServerLimits limits) {
+    return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens, engine,
+        limits, httpAuth, httpHosts, tlsClientRole);
+  }
+
+  /** Changes some limits by their config keys (as a config file would). */
+  public ServerConfig withLimits(Map<String, Long> values) {
+    Map<String, Long> all = new TreeMap<>();
+    List<String> keys = List.copyOf(ServerLimits.KEYS.keySet());
+    Object[] current = {limits.maxConnections(), limits.maxConnectionsPerAddress(), limits.maxStreamsPerConnection(),
+        limits.maxRequestBytes(), limits.maxResponseBytes(), limits.maxBatchRows(), limits.scannerLeaseMillis(),
+        limits.keepaliveMillis(), limits.connectionIdleMillis(), limits.handshakeTimeoutMillis(),
+        limits.adminReservedCalls(), limits.scanCheckRows(), limits.httpThreads(), limits.httpRequestTimeoutMillis()};
+    for (int i = 0; i < keys.size(); i++) {
+      all.put(keys.get(i), ((Number) current[i]).longValue());
+    }
+    values.forEach((k, v) -> {
+      if (!ServerLimits.KEYS.containsKey(k)) {
+        throw new IllegalArgumentException("unknown limit '" + k + "'");
+      }
+      all.put(k, v);
+    });
+    return withLimits(ServerLimits.of(all));
+  }
+
+  public ServerConfig withHttp(Boolean auth, List<String> hosts) {
+    return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens, engine,
+        limits, auth, List.copyOf(hosts), tlsClientRole);
+  }
+
+  public ServerConfig withTlsClientRole(Role role) {
+    return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens, engine,
+        limits, httpAuth, httpHosts, role);
+  }
+
+  /** Whether the HTTP pages ask for a token: as configured, else when there are tokens. */
+  public boolean httpNeedsToken() {
+    return httpAuth != null ? httpAuth : !tokens.isEmpty();
   }
 }

@@ -10,6 +10,8 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.MultiCollector;
@@ -27,6 +29,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * The server's Prometheus metrics, in a registry of its own (no global state): per gRPC method,
@@ -58,6 +62,26 @@ final class ServerMetrics implements ServerInterceptor {
 
   PrometheusRegistry registry() {
     return registry;
+  }
+
+  /** The server's own gauges and counters of what clients hold, read at each scrape. */
+  void gauges(IntSupplier callsInProgress, IntSupplier openScans, LongSupplier expiredScans,
+      IntSupplier openConnections, LongSupplier refusedConnections) {
+    GaugeWithCallback.builder().name("bellows_grpc_calls_in_progress")
+        .help("gRPC calls in progress (an open scan counts until it ends)")
+        .callback(cb -> cb.call(callsInProgress.getAsInt())).register(registry);
+    GaugeWithCallback.builder().name("bellows_grpc_open_scans")
+        .help("Scans open (streaming or waiting for their client to read)")
+        .callback(cb -> cb.call(openScans.getAsInt())).register(registry);
+    CounterWithCallback.builder().name("bellows_grpc_scan_leases_expired_total")
+        .help("Scans the server ended because their client read nothing for scanner.lease.ms")
+        .callback(cb -> cb.call(expiredScans.getAsLong())).register(registry);
+    GaugeWithCallback.builder().name("bellows_grpc_connections")
+        .help("TCP connections open to the gRPC port")
+        .callback(cb -> cb.call(openConnections.getAsInt())).register(registry);
+    CounterWithCallback.builder().name("bellows_grpc_connections_refused_total")
+        .help("Connections closed at accept because of max.connections or max.connections.per.address")
+        .callback(cb -> cb.call(refusedConnections.getAsLong())).register(registry);
   }
 
   @Override

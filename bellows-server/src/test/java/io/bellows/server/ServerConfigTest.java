@@ -66,6 +66,53 @@ class ServerConfigTest {
   }
 
   @Test
+  void docsShowEveryLimitWithTheDefaultTheServerUses() throws Exception {
+    String doc = Files.readString(Path.of("..", "docs", "SERVER.md"));
+    assertThat(ServerConfig.LIMIT_KEYS.stream().map(k -> k[0]).toList())
+        .containsExactlyElementsOf(ServerLimits.KEYS.keySet());
+    for (String[] k : ServerConfig.LIMIT_KEYS) {
+      assertThat(doc).contains("| `" + k[0] + "` | " + k[1] + " | " + k[2] + " |");
+      assertThat(Long.parseLong(k[1])).as(k[0]).isEqualTo(ServerLimits.KEYS.get(k[0])[0]);
+    }
+    assertThat(doc).contains("## Limits").contains("## Hardening");
+  }
+
+  @Test
+  void readsLimitsAndAccessSettings() {
+    ServerConfig c = ServerConfig.parse(Map.of("max.connections", "40", "scanner.lease.ms", "500",
+        "max.response.bytes", "2048", "http.auth", "true", "http.hosts", "db.example, Status.Example",
+        "tls.client.role", "admin"), Path.of("."));
+    assertThat(c.limits().maxConnections()).isEqualTo(40);
+    assertThat(c.limits().scannerLeaseMillis()).isEqualTo(500);
+    assertThat(c.limits().maxResponseBytes()).isEqualTo(2048);
+    assertThat(c.limits().maxConnectionsPerAddress()).isEqualTo(32);
+    assertThat(c.httpNeedsToken()).isTrue();
+    assertThat(c.httpHosts()).containsExactly("db.example", "status.example");
+    assertThat(c.tlsClientRole()).isEqualTo(Role.ADMIN);
+    assertThat(ServerConfig.defaults().tlsClientRole()).isEqualTo(Role.READ_ONLY);
+    assertThat(ServerConfig.defaults().httpNeedsToken()).isFalse();
+    assertThatThrownBy(() -> parse("max.connections", "0")).hasMessageContaining("max.connections: 0 is not in");
+    assertThatThrownBy(() -> parse("http.auth", "yes")).hasMessageContaining("http.auth: 'yes' is not true or false");
+    assertThatThrownBy(() -> parse("scanner.lease.ms", "soon")).hasMessageContaining("not an integer");
+  }
+
+  @Test
+  void theConnectionCapLeavesThreeQuartersOfTheOpenFilesToTheEngine() {
+    assertThat(ConnectionLimiter.capped(256, 160)).isEqualTo(40);
+    assertThat(ConnectionLimiter.capped(256, 1 << 20)).isEqualTo(256);
+    assertThat(ConnectionLimiter.capped(256, -1)).isEqualTo(256);
+    assertThat(ConnectionLimiter.capped(256, 2)).isEqualTo(1);
+  }
+
+  @Test
+  void theLogSaysWhoCanReachThePortByItsAddress() throws Exception {
+    ServerConfig secured = ServerConfig.defaults().withTls(Path.of("c"), Path.of("k"), Path.of("ca"));
+    assertThat(BellowsServer.reach(java.net.InetAddress.getByName("127.0.0.1"), secured)).isEqualTo("loopback only");
+    assertThat(BellowsServer.reach(java.net.InetAddress.getByName("0.0.0.0"), secured))
+        .isEqualTo("reachable from other hosts");
+  }
+
+  @Test
   void badKeysAndValuesAreNamed() {
     assertThatThrownBy(() -> parse("prot", "1")).hasMessageContaining("unknown server setting 'prot'");
     assertThatThrownBy(() -> parse("port", "70000")).hasMessageContaining("port");
