@@ -382,6 +382,7 @@ public final class LocalEngine implements Engine {
         throw new TableNotEnabledException("table '" + name + "' is already disabled");
       }
       TableRegions t = openTables.remove(name);
+      splitUnfinished.remove(name); // enabling opens the regions the catalog lists
       if (t != null) {
         for (Region r : t.regions()) {
           r.close(true);
@@ -618,6 +619,7 @@ public final class LocalEngine implements Engine {
       if (!e.enabled()) {
         throw new TableNotEnabledException("table '" + table + "' is disabled: enable it to bulk load into it");
       }
+      checkRoutingCurrent(table);
       loader.load(e, regionsOf(table), layout, files, sequence::incrementAndGet);
       LOG.info("bulk loaded {} cells from {} into table '{}'", cells, files, table);
       return cells;
@@ -641,6 +643,7 @@ public final class LocalEngine implements Engine {
     synchronized (ddlLock) {
       checkOpen();
       Catalog.Entry e = entry(next.name());
+      checkRoutingCurrent(next.name());
       Set<String> before = familyNames(e.descriptor());
       Set<String> after = familyNames(next);
       Catalog.Entry changed = new Catalog.Entry(e.id(), next, e.enabled(), e.regions());
@@ -730,6 +733,7 @@ public final class LocalEngine implements Engine {
         throw new IllegalArgumentException("snapshot '" + name + "' already exists");
       }
       long now = options.clock().currentTimeMillis();
+      checkRoutingCurrent(table);
       if (!e.enabled()) {
         snapshots.write(name, table, e, layout, null, now);
         return;
@@ -1026,6 +1030,7 @@ public final class LocalEngine implements Engine {
   }
 
   private void splitRegion(String table, Catalog.Entry e, TableRegions t, int index, Region parent, byte[] key) {
+    checkRoutingCurrent(table);
     Catalog.Span span = t.spans().get(index);
     parent.blockForSplit(); // writes wait, every store flushed, compactions kept out
     Catalog.SplitIntent intent = null;
@@ -1065,14 +1070,22 @@ public final class LocalEngine implements Engine {
       if (!committed) {
         rollBack(e, intent, ex);
       } else {
-        // Committed, but a daughter did not open: the table is served by nothing consistent.
+        // Committed, but a daughter did not open. The parent was flushed under the block, so the
+        // daughters' files hold all of its data; it is closed and stays in the routing, so reads and
+        // writes of its rows fail (RegionClosedException) until a reopen opens the daughters. The
+        // table's other regions go on serving, and are flushed and closed with the engine: were
+        // they dropped from the routing, nothing would flush them, and the log files holding their
+        // edits would be deleted as if they were.
         for (Region r : daughters) {
           r.close(false);
         }
         parent.close(false);
-        openTables.remove(table);
+        splitUnfinished.add(table);
         ex.addSuppressed(new StorageException("the split of region " + span.id() + " of table '" + table
-            + "' committed but its daughters could not be opened; reopen the engine"));
+            + "' committed but its daughters could not be opened; its rows are unavailable until the engine is"
+            + " reopened"));
+        LOG.error("the split of region {} of table '{}' committed but its daughters could not be opened; its rows"
+            + " are unavailable until the engine is reopened", span.id(), table, ex);
       }
       throw ex;
     } finally {
@@ -1093,6 +1106,20 @@ public final class LocalEngine implements Engine {
     metrics.counter("regions.split").increment();
     for (Region r : daughters) {
       services.requestCompaction(r);
+    }
+  }
+
+  /**
+   * Tables whose routing no longer matches the catalog: a split committed but its daughters did not
+   * open. Their splits, snapshots, alters and bulk loads are refused until the table is disabled and
+   * enabled again or the engine reopened (either opens the daughters).
+   */
+  private final Set<String> splitUnfinished = ConcurrentHashMap.newKeySet();
+
+  private void checkRoutingCurrent(String table) {
+    if (splitUnfinished.contains(table)) {
+      throw new StorageException("a split of table '" + table + "' committed but its daughters could not be opened:"
+          + " disable and enable the table, or reopen the engine, first");
     }
   }
 

@@ -214,6 +214,54 @@ class SplitTest {
     }
   }
 
+  /**
+   * A split commits, then its daughters cannot open their files (a read error): the table's other
+   * region goes on, and its acknowledged rows, still only in memory and the log, survive the close
+   * and the reopen, which opens the daughters. (The table's regions were once dropped from the
+   * routing here, so the close flushed none of them and deleted the log as if it had.)
+   */
+  @Test
+  @Timeout(60)
+  void aSplitWhoseDaughtersCannotOpenLosesNothingOfTheOtherRegions() {
+    io.bellows.fs.FaultInjectingFileSystem fs = new io.bellows.fs.FaultInjectingFileSystem(
+        io.bellows.fs.LocalFileSystem.INSTANCE);
+    io.bellows.fs.Fault readsFail = fs.inject(io.bellows.fs.Fault.on(io.bellows.fs.FaultInjectingFileSystem.Error.EIO,
+        io.bellows.fs.FaultInjectingFileSystem.Op.READ).paths("\\.sst").disable());
+    LocalEngine.splitHook = step -> {
+      if (step.equals("committed")) {
+        readsFail.enable(); // the daughters open their linked files next
+      }
+    };
+    try (Bellows db = Bellows.open(dir, EngineOptions.builder()
+        .set(io.bellows.config.Knobs.DEFAULT_DURABILITY, io.bellows.config.Durability.FSYNC_WAL).build(), fs)) {
+      db.createTable(table("t"), List.of(Bytes.of("m")));
+      Table t = db.getTable("t");
+      for (int i = 0; i < 20; i++) {
+        t.put(new Put(Bytes.of("a" + i)).addColumn(F, Q, Bytes.of("v" + i)));
+      }
+      db.flush("t"); // the region to split needs a file to find its middle
+      for (int i = 0; i < 20; i++) {
+        t.put(new Put(Bytes.of("z" + i)).addColumn(F, Q, Bytes.of("w" + i))); // the other region, in memory
+      }
+      assertThatThrownBy(() -> db.split("t", Bytes.of("a5"))).isInstanceOf(RuntimeException.class);
+      readsFail.disable();
+      LocalEngine.splitHook = step -> { };
+      assertThat(Bytes.str(t.get(new Get(Bytes.of("z3"))).getValue(F, Q))).as("the other region serves").isEqualTo("w3");
+      t.put(new Put(Bytes.of("z99")).addColumn(F, Q, Bytes.of("late")));
+      assertThatThrownBy(() -> db.split("t", Bytes.of("z5"))).isInstanceOf(io.bellows.util.StorageException.class)
+          .hasMessageContaining("disable and enable the table");
+    }
+    try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
+      Table t = db.getTable("t");
+      for (int i = 0; i < 20; i++) {
+        assertThat(Bytes.str(t.get(new Get(Bytes.of("a" + i))).getValue(F, Q))).isEqualTo("v" + i);
+        assertThat(Bytes.str(t.get(new Get(Bytes.of("z" + i))).getValue(F, Q))).as("row z%d", i).isEqualTo("w" + i);
+      }
+      assertThat(Bytes.str(t.get(new Get(Bytes.of("z99"))).getValue(F, Q))).isEqualTo("late");
+      assertThat(db.regions("t")).hasSize(3);
+    }
+  }
+
   @Test
   void badSplitKeysAreRefused() {
     try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
