@@ -203,7 +203,7 @@ class BellowsCliTest {
     long second;
     try (Wal wal = Wal.open(walDir, WalOptions.defaults())) {
       wal.append(edit("a"));
-      second = 20 + wal.appendedTxid(); // the file header is 20 bytes; txids count record bytes
+      second = 28 + wal.appendedTxid(); // the file header is 28 bytes (format 4); txids count record bytes
       wal.append(edit("b"));
       wal.append(edit("c"));
     }
