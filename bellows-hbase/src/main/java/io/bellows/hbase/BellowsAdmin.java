@@ -383,6 +383,14 @@ public final class BellowsAdmin {
     return CompletableFuture.completedFuture(null);
   }
 
+  /**
+   * Only each table's region counts ({@link TableRegionStates}), which HBase's shell polls after an
+   * alter; the rest of the cluster's metrics (servers, masters, load) are refused.
+   */
+  public org.apache.hadoop.hbase.ClusterMetrics getClusterMetrics() {
+    return TableRegionStates.metrics(engine);
+  }
+
   // ------------------------------------------------------------------ snapshots
 
   /** HBase's key for whether restoreSnapshot(name) takes a fail-safe snapshot first (true in hbase-default.xml). */
@@ -409,11 +417,19 @@ public final class BellowsAdmin {
     }
   }
 
-  /** HBase's snapshot properties (TTL, MAX_FILESIZE) are refused but an empty map (the shell's default). */
+  /**
+   * HBase's snapshot properties TTL and MAX_FILESIZE are refused when set; the shell passes both as
+   * -1 when not given.
+   */
   public void snapshot(String name, TableName t, SnapshotType type, Map<String, Object> props) throws IOException {
-    if (props != null && !props.isEmpty()) {
-      throw new UnsupportedOperationException("snapshot properties " + props.keySet()
-          + " are not supported by Bellows (its snapshots live until deleted)");
+    if (props != null) {
+      for (Map.Entry<String, Object> p : props.entrySet()) {
+        boolean unset = p.getValue() == null || (p.getValue() instanceof Number n && n.longValue() <= 0);
+        if (!unset || !(p.getKey().equals("TTL") || p.getKey().equals("MAX_FILESIZE"))) {
+          throw new UnsupportedOperationException("snapshot property " + p.getKey() + " => " + p.getValue()
+              + " is not supported by Bellows (its snapshots live until deleted)");
+        }
+      }
     }
     snapshot(name, t, type);
   }

@@ -109,7 +109,10 @@ class HBaseSnapshotsAndAlterTest {
       // snapshot 't', 's1'  and  snapshot 't', 's2', {SKIP_FLUSH => true}
       admin.snapshot("s1", T);
       put(conn, T, "r2", "v2");
-      admin.snapshot("s2", T, SnapshotType.SKIPFLUSH, new HashMap<>());
+      Map<String, Object> unset = new HashMap<>(); // what the shell passes when TTL, MAX_FILESIZE are not given
+      unset.put("TTL", -1L);
+      unset.put("MAX_FILESIZE", -1L);
+      admin.snapshot("s2", T, SnapshotType.SKIPFLUSH, unset);
 
       // list_snapshots, list_table_snapshots
       List<SnapshotDescription> all = admin.listSnapshots(Pattern.compile(".*"));
@@ -196,6 +199,11 @@ class HBaseSnapshotsAndAlterTest {
       htd.addFamily(new HColumnDescriptor("g"));
       admin.modifyTable(T, htd);
       assertThat(admin.getDescriptor(T).hasColumnFamily(Bytes.toBytes("g"))).isTrue();
+      // then, unless alter_async, it polls the table's region states until none is in transition
+      var states = admin.getClusterMetrics().getTableRegionStatesCount().get(T);
+      assertThat(states.getTotalRegions()).isEqualTo(1);
+      assertThat(states.getRegionsInTransition()).isZero();
+      assertThat(states.getClosedRegions()).isZero();
       // alter 't', NAME => 'f', VERSIONS => 5
       admin.modifyColumnFamily(T, ColumnFamilyDescriptorBuilder.newBuilder(F).setMaxVersions(5).build());
       assertThat(admin.getDescriptor(T).getColumnFamily(F).getMaxVersions()).isEqualTo(5);
