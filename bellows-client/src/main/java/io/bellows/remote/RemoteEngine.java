@@ -9,8 +9,12 @@ import io.bellows.engine.Engine;
 import io.bellows.engine.RegionInfo;
 import io.bellows.engine.RowMutation;
 import io.bellows.engine.RowOperation;
+import io.bellows.engine.SnapshotInfo;
 import io.bellows.engine.TableRef;
 import io.bellows.protocol.AdminGrpc;
+import io.bellows.protocol.BulkLoadFiles;
+import io.bellows.protocol.BulkLoadRequest;
+import io.bellows.protocol.CloneSnapshotRequest;
 import io.bellows.protocol.CompactRequest;
 import io.bellows.protocol.CreateTableRequest;
 import io.bellows.protocol.DataGrpc;
@@ -20,9 +24,12 @@ import io.bellows.protocol.MultiGetRequest;
 import io.bellows.protocol.MultiGetResponse;
 import io.bellows.protocol.GetResponse;
 import io.bellows.protocol.ListTablesRequest;
+import io.bellows.protocol.ModifyTableRequest;
 import io.bellows.protocol.MutateRequest;
 import io.bellows.protocol.MutateRowRequest;
 import io.bellows.protocol.ScanRequest;
+import io.bellows.protocol.SnapshotName;
+import io.bellows.protocol.SnapshotRequest;
 import io.bellows.protocol.SplitRequest;
 import io.bellows.protocol.StoreMetrics;
 import io.bellows.protocol.TableId;
@@ -47,6 +54,7 @@ import io.grpc.stub.MetadataUtils;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -296,6 +304,57 @@ public final class RemoteEngine implements Engine {
   @Override
   public void majorCompact(String table) {
     read(() -> admin().compact(CompactRequest.newBuilder().setTable(table).setMajor(true).build()));
+  }
+
+  /** Sends the whole descriptor; a retry after a lost answer applies the same descriptor again. */
+  @Override
+  public void modifyTable(TableDescriptor next) {
+    write(() -> admin().modifyTable(ModifyTableRequest.newBuilder().setSchema(Wire.toWire(next)).build()));
+  }
+
+  /** The paths name files on the server's disk. */
+  @Override
+  public long bulkLoad(String table, Map<String, List<Path>> files) {
+    BulkLoadRequest.Builder b = BulkLoadRequest.newBuilder().setTable(table);
+    for (Map.Entry<String, List<Path>> e : files.entrySet()) {
+      BulkLoadFiles.Builder f = BulkLoadFiles.newBuilder();
+      e.getValue().forEach(p -> f.addPaths(p.toString()));
+      b.putFiles(e.getKey(), f.build());
+    }
+    return write(() -> admin().bulkLoad(b.build())).getCells();
+  }
+
+  // ------------------------------------------------------------------ snapshots
+
+  @Override
+  public void snapshot(String table, String name, boolean flush) {
+    write(() -> admin().snapshot(SnapshotRequest.newBuilder().setTable(table).setName(name).setSkipFlush(!flush).build()));
+  }
+
+  @Override
+  public List<SnapshotInfo> listSnapshots() {
+    List<SnapshotInfo> out = new ArrayList<>();
+    read(() -> admin().listSnapshots(Empty.getDefaultInstance())).getSnapshotsList().forEach(s -> out.add(Wire.fromWire(s)));
+    return List.copyOf(out);
+  }
+
+  @Override
+  public void deleteSnapshot(String name) {
+    write(() -> admin().deleteSnapshot(snapshotName(name)));
+  }
+
+  @Override
+  public void cloneSnapshot(String name, String table) {
+    write(() -> admin().cloneSnapshot(CloneSnapshotRequest.newBuilder().setName(name).setTable(table).build()));
+  }
+
+  @Override
+  public void restoreSnapshot(String name) {
+    write(() -> admin().restoreSnapshot(snapshotName(name)));
+  }
+
+  private static SnapshotName snapshotName(String name) {
+    return SnapshotName.newBuilder().setName(name).build();
   }
 
   // ------------------------------------------------------------------ data

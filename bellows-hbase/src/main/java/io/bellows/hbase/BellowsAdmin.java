@@ -1,27 +1,39 @@
 package io.bellows.hbase;
 
 import io.bellows.engine.Engine;
+import io.bellows.engine.SnapshotInfo;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HTableDescriptor;
+import org.apache.hadoop.hbase.InvalidFamilyOperationException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.TableNotDisabledException;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.CompactType;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.client.SnapshotDescription;
+import org.apache.hadoop.hbase.client.SnapshotType;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException;
+import org.apache.hadoop.hbase.snapshot.RestoreSnapshotException;
+import org.apache.hadoop.hbase.snapshot.SnapshotDoesNotExistException;
+import org.apache.hadoop.hbase.snapshot.SnapshotExistsException;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * The supported part of HBase's {@link Admin}: tables (create with split keys, delete, disable,
- * enable, exists, list, describe, truncate, clone the schema), flush, compactions, split and the
- * region list ({@link RegionNames} for the per-region methods HBase's shell tries first). {@link
+ * enable, exists, list, describe, truncate, clone the schema, alter), snapshots, flush, compactions,
+ * split and the region list ({@link RegionNames} for the per-region methods HBase's shell tries
+ * first). {@link
  * Unsupported} makes it an {@code Admin} whose other methods throw, and gives HBase's exceptions
  * for Bellows' ({@link Exceptions}).
  */
@@ -281,6 +293,352 @@ public final class BellowsAdmin {
     if (type == CompactType.MOB) {
       throw new UnsupportedOperationException("MOB compactions are not supported by Bellows (it has no MOB files)");
     }
+  }
+
+  // ------------------------------------------------------------------ alter
+
+  /** Online, as HBase's: the whole new descriptor; families absent from it are deleted with their data. */
+  public void modifyTable(TableDescriptor d) {
+    engine.modifyTable(Convert.descriptor(d));
+  }
+
+  public void modifyTable(TableName t, TableDescriptor d) {
+    if (!t.equals(d.getTableName())) {
+      throw new IllegalArgumentException("the descriptor is of table " + d.getTableName() + ", not " + t);
+    }
+    modifyTable(d);
+  }
+
+  /** Done when it returns: the future is complete. */
+  public Future<Void> modifyTableAsync(TableDescriptor d) {
+    modifyTable(d);
+    return done();
+  }
+
+  public Future<Void> modifyTableAsync(TableName t, TableDescriptor d) {
+    modifyTable(t, d);
+    return done();
+  }
+
+  /** As HBase: a family the table has already is {@link InvalidFamilyOperationException}. */
+  public void addColumnFamily(TableName t, ColumnFamilyDescriptor f) throws IOException {
+    TableDescriptor d = getDescriptor(t);
+    if (d.hasColumnFamily(f.getName())) {
+      throw new InvalidFamilyOperationException("column family '" + f.getNameAsString() + "' in table '" + t
+          + "' already exists so cannot be added");
+    }
+    modifyTable(org.apache.hadoop.hbase.client.TableDescriptorBuilder.newBuilder(d).setColumnFamily(f).build());
+  }
+
+  public void addColumn(TableName t, ColumnFamilyDescriptor f) throws IOException {
+    addColumnFamily(t, f);
+  }
+
+  public Future<Void> addColumnFamilyAsync(TableName t, ColumnFamilyDescriptor f) throws IOException {
+    addColumnFamily(t, f);
+    return done();
+  }
+
+  /** As HBase: a family the table lacks is {@link InvalidFamilyOperationException}. */
+  public void modifyColumnFamily(TableName t, ColumnFamilyDescriptor f) throws IOException {
+    TableDescriptor d = getDescriptor(t);
+    requireFamily(t, d, f.getName(), "modified");
+    modifyTable(org.apache.hadoop.hbase.client.TableDescriptorBuilder.newBuilder(d).modifyColumnFamily(f).build());
+  }
+
+  public void modifyColumn(TableName t, ColumnFamilyDescriptor f) throws IOException {
+    modifyColumnFamily(t, f);
+  }
+
+  public Future<Void> modifyColumnFamilyAsync(TableName t, ColumnFamilyDescriptor f) throws IOException {
+    modifyColumnFamily(t, f);
+    return done();
+  }
+
+  /** As HBase: a family the table lacks, or its only one, is {@link InvalidFamilyOperationException}. */
+  public void deleteColumnFamily(TableName t, byte[] family) throws IOException {
+    TableDescriptor d = getDescriptor(t);
+    requireFamily(t, d, family, "deleted");
+    if (d.getColumnFamilyCount() == 1) {
+      throw new InvalidFamilyOperationException("column family '" + Bytes.toStringBinary(family)
+          + "' is the only column family in table '" + t + "' so it cannot be deleted");
+    }
+    modifyTable(org.apache.hadoop.hbase.client.TableDescriptorBuilder.newBuilder(d).removeColumnFamily(family).build());
+  }
+
+  public Future<Void> deleteColumnFamilyAsync(TableName t, byte[] family) throws IOException {
+    deleteColumnFamily(t, family);
+    return done();
+  }
+
+  private static void requireFamily(TableName t, TableDescriptor d, byte[] family, String what)
+      throws InvalidFamilyOperationException {
+    if (!d.hasColumnFamily(family)) {
+      throw new InvalidFamilyOperationException("column family '" + Bytes.toStringBinary(family)
+          + "' does not exist in table '" + t + "' so it cannot be " + what);
+    }
+  }
+
+  private static Future<Void> done() {
+    return CompletableFuture.completedFuture(null);
+  }
+
+  /**
+   * Only each table's region counts ({@link TableRegionStates}), which HBase's shell polls after an
+   * alter; the rest of the cluster's metrics (servers, masters, load) are refused.
+   */
+  public org.apache.hadoop.hbase.ClusterMetrics getClusterMetrics() {
+    return TableRegionStates.metrics(engine);
+  }
+
+  // ------------------------------------------------------------------ snapshots
+
+  /** HBase's key for whether restoreSnapshot(name) takes a fail-safe snapshot first (true in hbase-default.xml). */
+  static final String FAIL_SAFE_KEY = "hbase.snapshot.restore.take.failsafe.snapshot";
+
+  public void snapshot(String name, TableName t) throws IOException {
+    snapshot(name, t, SnapshotType.FLUSH);
+  }
+
+  public void snapshot(byte[] name, TableName t) throws IOException {
+    snapshot(Bytes.toString(name), t);
+  }
+
+  /** SKIPFLUSH (the shell's SKIP_FLUSH): without flushing (what is only in memory is not in it); FLUSH and DISABLED: flushed. */
+  public void snapshot(String name, TableName t, SnapshotType type) throws IOException {
+    boolean flush = type != SnapshotType.SKIPFLUSH;
+    try {
+      engine.snapshot(Convert.name(t), name, flush);
+    } catch (IllegalArgumentException e) {
+      if (snapshotExists(name)) {
+        throw (IOException) new SnapshotExistsException(e.getMessage()).initCause(e);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * HBase's snapshot properties TTL and MAX_FILESIZE are refused when set; the shell passes both as
+   * -1 when not given.
+   */
+  public void snapshot(String name, TableName t, SnapshotType type, Map<String, Object> props) throws IOException {
+    if (props != null) {
+      for (Map.Entry<String, Object> p : props.entrySet()) {
+        boolean unset = p.getValue() == null || (p.getValue() instanceof Number n && n.longValue() <= 0);
+        if (!unset || !(p.getKey().equals("TTL") || p.getKey().equals("MAX_FILESIZE"))) {
+          throw new UnsupportedOperationException("snapshot property " + p.getKey() + " => " + p.getValue()
+              + " is not supported by Bellows (its snapshots live until deleted)");
+        }
+      }
+    }
+    snapshot(name, t, type);
+  }
+
+  public void snapshot(String name, TableName t, Map<String, Object> props) throws IOException {
+    snapshot(name, t, SnapshotType.FLUSH, props);
+  }
+
+  public void snapshot(SnapshotDescription d) throws IOException {
+    if (d.getTtl() > 0) {
+      throw new UnsupportedOperationException("a snapshot TTL is not supported by Bellows (its snapshots live until deleted)");
+    }
+    snapshot(d.getName(), d.getTableName(), d.getType());
+  }
+
+  /** Done when it returns: the future is complete. */
+  public Future<Void> snapshotAsync(SnapshotDescription d) throws IOException {
+    snapshot(d);
+    return done();
+  }
+
+  /**
+   * Each snapshot's name, table and creation time; its type is reported as FLUSH (Bellows does not
+   * record whether it was flushed).
+   */
+  public List<SnapshotDescription> listSnapshots() {
+    List<SnapshotDescription> out = new ArrayList<>();
+    for (SnapshotInfo s : engine.listSnapshots()) {
+      out.add(new SnapshotDescription(s.name(), TableName.valueOf(s.table()), SnapshotType.FLUSH, null,
+          s.createdMillis(), SNAPSHOT_VERSION));
+    }
+    return out;
+  }
+
+  /** The snapshot format version HBase 2 reports (its manifest v2). */
+  private static final int SNAPSHOT_VERSION = 2;
+
+  public List<SnapshotDescription> listSnapshots(Pattern name) {
+    return listTableSnapshots(MATCH_ALL, name);
+  }
+
+  public List<SnapshotDescription> listSnapshots(String nameRegex) {
+    return listSnapshots(Pattern.compile(nameRegex));
+  }
+
+  private static final Pattern MATCH_ALL = Pattern.compile(".*");
+
+  /**
+   * The snapshots whose table and name match (whole). Unlike HBase, the table pattern is matched
+   * against the name the snapshot's table had, so snapshots of dropped tables are listed too.
+   */
+  public List<SnapshotDescription> listTableSnapshots(Pattern table, Pattern name) {
+    List<SnapshotDescription> out = new ArrayList<>();
+    for (SnapshotDescription d : listSnapshots()) {
+      if (table.matcher(d.getTableNameAsString()).matches() && name.matcher(d.getName()).matches()) {
+        out.add(d);
+      }
+    }
+    return out;
+  }
+
+  public List<SnapshotDescription> listTableSnapshots(String tableRegex, String nameRegex) {
+    return listTableSnapshots(Pattern.compile(tableRegex), Pattern.compile(nameRegex));
+  }
+
+  public void deleteSnapshot(String name) throws IOException {
+    requireSnapshot(name);
+    engine.deleteSnapshot(name);
+  }
+
+  public void deleteSnapshot(byte[] name) throws IOException {
+    deleteSnapshot(Bytes.toString(name));
+  }
+
+  public void deleteSnapshots(Pattern name) throws IOException {
+    deleteTableSnapshots(MATCH_ALL, name);
+  }
+
+  public void deleteSnapshots(String nameRegex) throws IOException {
+    deleteSnapshots(Pattern.compile(nameRegex));
+  }
+
+  public void deleteTableSnapshots(Pattern table, Pattern name) throws IOException {
+    for (SnapshotDescription d : listTableSnapshots(table, name)) {
+      deleteSnapshot(d.getName());
+    }
+  }
+
+  public void deleteTableSnapshots(String tableRegex, String nameRegex) throws IOException {
+    deleteTableSnapshots(Pattern.compile(tableRegex), Pattern.compile(nameRegex));
+  }
+
+  public void cloneSnapshot(String name, TableName t) throws IOException {
+    requireSnapshot(name);
+    engine.cloneSnapshot(name, Convert.name(t));
+  }
+
+  public void cloneSnapshot(byte[] name, TableName t) throws IOException {
+    cloneSnapshot(Bytes.toString(name), t);
+  }
+
+  /** {@code restoreAcl} restores no permissions: Bellows has none to keep in a snapshot. */
+  public void cloneSnapshot(String name, TableName t, boolean restoreAcl) throws IOException {
+    cloneSnapshot(name, t);
+  }
+
+  /** A store-file tracker other than the default (null) is refused: Bellows has one kind of store. */
+  public void cloneSnapshot(String name, TableName t, boolean restoreAcl, String customSft) throws IOException {
+    if (customSft != null) {
+      throw new UnsupportedOperationException("store file tracker '" + customSft + "' is not supported by Bellows");
+    }
+    cloneSnapshot(name, t);
+  }
+
+  public Future<Void> cloneSnapshotAsync(String name, TableName t) throws IOException {
+    cloneSnapshot(name, t);
+    return done();
+  }
+
+  public Future<Void> cloneSnapshotAsync(String name, TableName t, boolean restoreAcl) throws IOException {
+    cloneSnapshot(name, t, restoreAcl);
+    return done();
+  }
+
+  public Future<Void> cloneSnapshotAsync(String name, TableName t, boolean restoreAcl, String customSft)
+      throws IOException {
+    cloneSnapshot(name, t, restoreAcl, customSft);
+    return done();
+  }
+
+  /** With a fail-safe snapshot if the configuration asks for one (HBase's default does), as HBase. */
+  public void restoreSnapshot(String name) throws IOException {
+    restoreSnapshot(name, getConfiguration().getBoolean(FAIL_SAFE_KEY, false), false);
+  }
+
+  public void restoreSnapshot(byte[] name) throws IOException {
+    restoreSnapshot(Bytes.toString(name));
+  }
+
+  public void restoreSnapshot(String name, boolean takeFailSafeSnapshot) throws IOException {
+    restoreSnapshot(name, takeFailSafeSnapshot, false);
+  }
+
+  public void restoreSnapshot(byte[] name, boolean takeFailSafeSnapshot) throws IOException {
+    restoreSnapshot(Bytes.toString(name), takeFailSafeSnapshot);
+  }
+
+  /**
+   * As HBase: the table must be disabled ({@link TableNotDisabledException}), and a dropped one is
+   * created again. With {@code takeFailSafeSnapshot} and the table present, a snapshot of it is
+   * taken first ({@code hbase.snapshot.restore.failsafe.name}), restored if the restore fails and
+   * deleted once it succeeds. {@code restoreAcl} restores no permissions: Bellows has none.
+   */
+  public void restoreSnapshot(String name, boolean takeFailSafeSnapshot, boolean restoreAcl) throws IOException {
+    SnapshotInfo s = requireSnapshot(name);
+    String table = s.table();
+    boolean failSafe = takeFailSafeSnapshot && engine.tableExists(table);
+    if (engine.tableExists(table) && engine.isTableEnabled(table)) {
+      throw new TableNotDisabledException(TableName.valueOf(table));
+    }
+    if (!failSafe) {
+      engine.restoreSnapshot(name);
+      return;
+    }
+    String failSafeName = failSafeName(s);
+    engine.snapshot(table, failSafeName, true);
+    try {
+      engine.restoreSnapshot(name);
+    } catch (RuntimeException e) {
+      try {
+        engine.restoreSnapshot(failSafeName);
+      } catch (RuntimeException rollback) {
+        e.addSuppressed(rollback);
+        throw new RestoreSnapshotException("restoring snapshot '" + name + "' failed (" + e.getMessage()
+            + "), and so did rolling back to fail-safe snapshot '" + failSafeName + "', which is kept", e);
+      }
+      throw new RestoreSnapshotException("restoring snapshot '" + name + "' failed (" + e.getMessage()
+          + "); table '" + table + "' was rolled back to fail-safe snapshot '" + failSafeName + "', which is kept", e);
+    }
+    engine.deleteSnapshot(failSafeName);
+  }
+
+  /** HBase's key for the fail-safe snapshot's name, and HBase's default template. */
+  static final String FAIL_SAFE_NAME_KEY = "hbase.snapshot.restore.failsafe.name";
+  private static final String FAIL_SAFE_NAME = "hbase-failsafe-{snapshot.name}-{restore.timestamp}";
+
+  private String failSafeName(SnapshotInfo s) {
+    return getConfiguration().get(FAIL_SAFE_NAME_KEY, FAIL_SAFE_NAME)
+        .replace("{snapshot.name}", s.name())
+        .replace("{table.name}", s.table())
+        .replace("{restore.timestamp}", Long.toString(System.currentTimeMillis()));
+  }
+
+  public Future<Void> restoreSnapshotAsync(String name) throws IOException {
+    restoreSnapshot(name);
+    return done();
+  }
+
+  private boolean snapshotExists(String name) {
+    return engine.listSnapshots().stream().anyMatch(s -> s.name().equals(name));
+  }
+
+  private SnapshotInfo requireSnapshot(String name) throws SnapshotDoesNotExistException {
+    for (SnapshotInfo s : engine.listSnapshots()) {
+      if (s.name().equals(name)) {
+        return s;
+      }
+    }
+    throw new SnapshotDoesNotExistException("snapshot '" + name + "' does not exist");
   }
 
   public List<RegionInfo> getRegions(TableName t) {

@@ -37,6 +37,7 @@ import org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException;
 import org.apache.hadoop.hbase.client.Row;
 import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.SnapshotDescription;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
@@ -600,10 +601,10 @@ class HBaseClientTest {
     admin.deleteTable(n);
     assertThat(admin.tableExists(n)).isFalse();
 
-    assertThatThrownBy(() -> admin.snapshot("s", T)).isInstanceOf(UnsupportedOperationException.class)
-        .hasMessageContaining("Admin.snapshot");
-    assertThatThrownBy(() -> admin.getClusterMetrics()).isInstanceOf(UnsupportedOperationException.class)
-        .hasMessageContaining("getClusterMetrics");
+    assertThatThrownBy(() -> admin.isSnapshotFinished(new SnapshotDescription("s", T)))
+        .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("Admin.isSnapshotFinished");
+    assertThatThrownBy(() -> admin.getClusterMetrics().getLiveServerMetrics())
+        .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("getLiveServerMetrics");
     assertThatThrownBy(() -> conn.getTable(T).coprocessorService(Bytes.toBytes("r")))
         .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("Table.coprocessorService");
     assertThatThrownBy(() -> admin.createTable(TableDescriptorBuilder.newBuilder(TableName.valueOf("snappy"))

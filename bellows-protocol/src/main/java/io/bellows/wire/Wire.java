@@ -270,6 +270,15 @@ public final class Wire {
         r.getStoreFileBytes(), r.getStoreFiles(), r.getMemStoreBytes());
   }
 
+  public static io.bellows.protocol.SnapshotInfo toWire(io.bellows.engine.SnapshotInfo s) {
+    return io.bellows.protocol.SnapshotInfo.newBuilder()
+        .setName(s.name()).setTable(s.table()).setCreatedMillis(s.createdMillis()).build();
+  }
+
+  public static io.bellows.engine.SnapshotInfo fromWire(io.bellows.protocol.SnapshotInfo s) {
+    return new io.bellows.engine.SnapshotInfo(s.getName(), s.getTable(), s.getCreatedMillis());
+  }
+
   public static BackgroundError toWire(io.bellows.util.BackgroundError e) {
     return BackgroundError.newBuilder()
         .setKind(BackgroundError.Kind.valueOf(e.kind().name()))

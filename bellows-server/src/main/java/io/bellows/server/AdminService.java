@@ -6,14 +6,22 @@ import io.bellows.engine.RegionInfo;
 import io.bellows.protocol.AdminGrpc;
 import io.bellows.protocol.BackgroundErrorResponse;
 import io.bellows.protocol.BoolResponse;
+import io.bellows.protocol.BulkLoadFiles;
+import io.bellows.protocol.BulkLoadRequest;
+import io.bellows.protocol.BulkLoadResponse;
+import io.bellows.protocol.CloneSnapshotRequest;
 import io.bellows.protocol.CompactRequest;
 import io.bellows.protocol.CreateTableRequest;
 import io.bellows.protocol.Empty;
 import io.bellows.protocol.ListTablesRequest;
+import io.bellows.protocol.ListSnapshotsResponse;
 import io.bellows.protocol.ListTablesResponse;
 import io.bellows.protocol.MetricsResponse;
+import io.bellows.protocol.ModifyTableRequest;
 import io.bellows.protocol.OptionsResponse;
 import io.bellows.protocol.RegionsResponse;
+import io.bellows.protocol.SnapshotName;
+import io.bellows.protocol.SnapshotRequest;
 import io.bellows.protocol.SplitRequest;
 import io.bellows.protocol.StoreMetrics;
 import io.bellows.protocol.StoreMetricsResponse;
@@ -22,7 +30,10 @@ import io.bellows.protocol.TableName;
 import io.bellows.protocol.TableRef;
 import io.bellows.wire.Wire;
 import io.grpc.stub.StreamObserver;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -184,6 +195,75 @@ final class AdminService extends AdminGrpc.AdminImplBase {
   public void options(Empty request, StreamObserver<OptionsResponse> response) {
     Calls.unary(response, () ->
         OptionsResponse.newBuilder().putAllSettings(Wire.settings(engine.options().explicitValues())).build());
+  }
+
+  @Override
+  public void snapshot(SnapshotRequest request, StreamObserver<Empty> response) {
+    Calls.unary(response, () -> {
+      engine.snapshot(request.getTable(), request.getName(), !request.getSkipFlush());
+      return EMPTY;
+    });
+  }
+
+  @Override
+  public void listSnapshots(Empty request, StreamObserver<ListSnapshotsResponse> response) {
+    Calls.unary(response, () -> {
+      ListSnapshotsResponse.Builder b = ListSnapshotsResponse.newBuilder();
+      engine.listSnapshots().forEach(s -> b.addSnapshots(Wire.toWire(s)));
+      return b.build();
+    });
+  }
+
+  @Override
+  public void deleteSnapshot(SnapshotName request, StreamObserver<Empty> response) {
+    Calls.unary(response, () -> {
+      engine.deleteSnapshot(request.getName());
+      return EMPTY;
+    });
+  }
+
+  @Override
+  public void cloneSnapshot(CloneSnapshotRequest request, StreamObserver<Empty> response) {
+    Calls.unary(response, () -> {
+      engine.cloneSnapshot(request.getName(), request.getTable());
+      return EMPTY;
+    });
+  }
+
+  @Override
+  public void restoreSnapshot(SnapshotName request, StreamObserver<Empty> response) {
+    Calls.unary(response, () -> {
+      engine.restoreSnapshot(request.getName());
+      return EMPTY;
+    });
+  }
+
+  @Override
+  public void modifyTable(ModifyTableRequest request, StreamObserver<Empty> response) {
+    Calls.unary(response, () -> {
+      engine.modifyTable(Wire.fromWire(request.getSchema()));
+      return EMPTY;
+    });
+  }
+
+  @Override
+  public void bulkLoad(BulkLoadRequest request, StreamObserver<BulkLoadResponse> response) {
+    Calls.unary(response, () -> {
+      // The paths name files on this server's disk; the admin role the call needs vouches for them.
+      Map<String, List<Path>> files = new LinkedHashMap<>();
+      for (Map.Entry<String, BulkLoadFiles> e : request.getFilesMap().entrySet()) {
+        List<Path> paths = new ArrayList<>(e.getValue().getPathsCount());
+        for (String p : e.getValue().getPathsList()) {
+          try {
+            paths.add(Path.of(p));
+          } catch (InvalidPathException bad) {
+            throw new IllegalArgumentException("bulk load: not a path: " + p + " (" + bad.getReason() + ")");
+          }
+        }
+        files.put(e.getKey(), paths);
+      }
+      return BulkLoadResponse.newBuilder().setCells(engine.bulkLoad(request.getTable(), files)).build();
+    });
   }
 
   private static BoolResponse bool(boolean v) {

@@ -74,6 +74,7 @@ final class AuthInterceptor implements ServerInterceptor {
         DataGrpc.getIncrementMethod(), DataGrpc.getMutateRowMethod())) {
       m.put(d.getFullMethodName(), Role.READ_WRITE);
     }
+    m.put(AdminGrpc.getListSnapshotsMethod().getFullMethodName(), Role.READ_ONLY); // the snapshot calls but this: admin
     return Map.copyOf(m);
   }
 
