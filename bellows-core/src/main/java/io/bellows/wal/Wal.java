@@ -555,6 +555,9 @@ public final class Wal implements Closeable {
     }
   }
 
+  /** How often a new file is tried when its creation fails for another reason than an interrupt. */
+  static final int CREATE_ATTEMPTS = 2;
+
   /** How often a heal or a file creation cut short by an interrupt is tried again. */
   static final int INTERRUPTED_ATTEMPTS = 8;
 
@@ -623,15 +626,18 @@ public final class Wal implements Closeable {
    */
   private WritableFile createFile(long fencedLength) throws IOException {
     boolean interrupted = false;
+    int failures = 0;
     try {
       for (int attempt = 1; ; attempt++) {
         try {
           return createFileOnce(fencedLength);
         } catch (IOException e) {
-          if (!byInterrupt(e) || attempt == INTERRUPTED_ATTEMPTS) {
+          // An interrupt is the caller's, kept for it, never the file's failure; another error may
+          // be a passing one, so a new file is tried once more before the caller is told.
+          if (byInterrupt(e) ? attempt >= INTERRUPTED_ATTEMPTS : ++failures >= CREATE_ATTEMPTS) {
             throw e;
           }
-          interrupted |= Thread.interrupted(); // the caller's: kept for it, not the file's failure
+          interrupted |= Thread.interrupted();
         }
       }
     } finally {
