@@ -1,16 +1,11 @@
 package io.bellows.engine;
 
-import io.bellows.cell.Cell;
-import io.bellows.cell.Cells;
 import io.bellows.fs.AtomicFiles;
 import io.bellows.fs.FileSystem;
 import io.bellows.fs.ReadableFile;
 import io.bellows.fs.WritableFile;
 import io.bellows.manifest.StoreManifest;
-import io.bellows.sstable.BlockSource;
-import io.bellows.sstable.SortedFileReader;
-import io.bellows.sstable.SortedFileScanner;
-import io.bellows.util.Bytes;
+import io.bellows.store.FileCheck;
 import io.bellows.util.StorageException;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -175,26 +170,13 @@ public final class SnapshotTransfer {
     AtomicFiles.write(fs, target, fs.readAll(source));
   }
 
-  /** Reads every cell of a sorted file; returns what is wrong, or null if it reads back whole. */
+  /** Reads every block of a sorted file back; returns what is wrong (with the offset), or null. */
   private String check(Path file, long id) {
-    SortedFileReader r;
-    try {
-      r = SortedFileReader.open(fs, file, id, BlockSource.Wrapper.IDENTITY);
-    } catch (RuntimeException e) {
-      return String.valueOf(e.getMessage());
+    FileCheck.Result r = FileCheck.check(fs, file, id);
+    if (r.clean()) {
+      return null;
     }
-    try (SortedFileScanner s = r.uncachedScanner()) {
-      long n = 0;
-      s.seek(Cells.firstOnRow(Bytes.EMPTY));
-      for (Cell c = s.next(); c != null; c = s.next()) {
-        n++;
-      }
-      return n == r.metadata().cellCount() ? null
-          : "holds " + n + " cells, its metadata says " + r.metadata().cellCount();
-    } catch (RuntimeException e) {
-      return String.valueOf(e.getMessage());
-    } finally {
-      r.release();
-    }
+    FileCheck.Damage d = r.damages().get(0);
+    return (d.offset() >= 0 ? "at byte offset " + d.offset() + ": " : "") + d.problem();
   }
 }
