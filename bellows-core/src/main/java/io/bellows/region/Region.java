@@ -1056,6 +1056,35 @@ public final class Region implements AutoCloseable {
     }
   }
 
+  /**
+   * Flushes until no store holds data in memory, for the callers that rely on every edit being in
+   * sorted files afterwards (a split, a snapshot, an alter, a close). One flush may not be enough:
+   * after a flush failed, a store first writes that failed flush's snapshot, and what came into its
+   * memory since stays there. Throws if data is still in memory after three rounds (a writer got in:
+   * the caller did not hold the updates lock) rather than let the caller drop it.
+   */
+  private void flushAll() {
+    for (int round = 1; ; round++) {
+      flush(true);
+      if (!anyStoreHoldsCells()) {
+        return;
+      }
+      if (round == 3) {
+        throw new StorageException("region " + regionId + " of table '" + descriptor.name() + "' still holds data in"
+            + " memory after flushing three times");
+      }
+    }
+  }
+
+  private boolean anyStoreHoldsCells() {
+    for (Store s : storeArray) {
+      if (s.memStoreSize().cellCount() > 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   // ================================================================== split
 
   /**
@@ -1084,7 +1113,7 @@ public final class Region implements AutoCloseable {
     int blocked = 0;
     try {
       if (flushFirst) {
-        flush(true);
+        flushAll();
       }
       for (Store s : storeArray) {
         s.blockCompactions();
@@ -1206,7 +1235,7 @@ public final class Region implements AutoCloseable {
   /** Flushes (if {@code flush}) and closes every store; wakes blocked writers. */
   public void close(boolean flush) {
     if (flush && !closed) {
-      flush(true);
+      flushAll();
     }
     closed = true;
     synchronized (flushSignal) {
