@@ -1235,7 +1235,17 @@ public final class Region implements AutoCloseable {
   /** Flushes (if {@code flush}) and closes every store; wakes blocked writers. */
   public void close(boolean flush) {
     if (flush && !closed) {
-      flushAll();
+      // Writes wait while the region flushes and closes: one that got in after the last flush would
+      // be dropped with the memory (or keep the memory from emptying).
+      flushLock.lock();
+      updatesLock.writeLock().lock();
+      try {
+        flushAll();
+        closed = true;
+      } finally {
+        updatesLock.writeLock().unlock();
+        flushLock.unlock();
+      }
     }
     closed = true;
     synchronized (flushSignal) {
