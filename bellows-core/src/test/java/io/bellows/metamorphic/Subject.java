@@ -57,17 +57,25 @@ final class Subject implements AutoCloseable {
     return faulty == null ? Bellows.open(dir, b.build()) : Bellows.open(dir, b.build(), faulty);
   }
 
-  /** Runs a flush, compaction or split; with faults, one that failed on an injected fault is made once more. */
+  /**
+   * Runs a flush, compaction or split; with faults, one that failed on an injected fault is made
+   * again, up to {@link #MAINTAIN_ATTEMPTS} times in all (each fault fires once, and one operation
+   * writes several files, so two can meet the same operation).
+   */
   void maintain(Runnable work) {
-    try {
-      work.run();
-    } catch (StorageException e) {
-      if (faulty == null) {
-        throw e;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        work.run();
+        return;
+      } catch (StorageException e) {
+        if (faulty == null || attempt == MAINTAIN_ATTEMPTS) {
+          throw e;
+        }
       }
-      work.run();
     }
   }
+
+  private static final int MAINTAIN_ATTEMPTS = 6;
 
   Bellows db() {
     return db;
