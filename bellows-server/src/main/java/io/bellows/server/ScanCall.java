@@ -95,8 +95,13 @@ final class ScanCall implements Runnable {
       lease.waiting();
       events.scanPaused(rowsSent);
     } catch (RuntimeException e) {
-      close(false);
-      call.onError(Calls.toStatus(e));
+      // A cancelled call's scan may end here rather than in the cancel handler: the scan's own
+      // check of the call (every few rows) met the cancellation first.
+      boolean cancelled = call.isCancelled();
+      close(cancelled);
+      if (!cancelled) {
+        call.onError(Calls.toStatus(e));
+      }
     }
   }
 
