@@ -41,8 +41,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * is recorded on one clock, and {@link LinearizabilityChecker} must find, for each column, one
  * order of the calls that respects real time and that a register would have answered alike. A
  * write acknowledged then missed, a read that goes back in time or two winners of one
- * check-and-put fail it. The same history test runs on the replicated engine. Prints its seed;
- * replay with -Dbellows.test.seed=N.
+ * check-and-put fail it. Prints its seed; replay with -Dbellows.test.seed=N.
  */
 @ExtendWith(SeedExtension.class)
 class LinearizableHistoryTest {
