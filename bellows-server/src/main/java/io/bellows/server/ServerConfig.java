@@ -1,6 +1,8 @@
 package io.bellows.server;
 
 import io.bellows.config.EngineOptions;
+import io.bellows.config.Knob;
+import io.bellows.config.KnobAssignments;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -138,7 +140,7 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
     Path key = null;
     Path clientCa = null;
     List<Token> tokens = new ArrayList<>();
-    EngineOptions.Builder engine = EngineOptions.builder();
+    Map<String, String> engineKnobs = new TreeMap<>();
     Map<String, Long> limits = new TreeMap<>();
     Boolean httpAuth = null;
     List<String> httpHosts = List.of();
@@ -166,7 +168,7 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
           } else if (k.startsWith("token.")) {
             tokens.add(token(k.substring("token.".length()), v));
           } else if (k.startsWith("bellows.")) {
-            engine.set(k, v);
+            engineKnobs.put(k, v);
           } else {
             throw new IllegalArgumentException("unknown server setting '" + k + "'");
           }
@@ -181,7 +183,7 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
     }
     ServerLimits l = ServerLimits.of(limits);
     return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, cert, key, clientCa, List.copyOf(tokens),
-        engine.build(), l, httpAuth, httpHosts, clientRole);
+        engineOptions(EngineOptions.defaults(), KnobAssignments.of(engineKnobs)), l, httpAuth, httpHosts, clientRole);
   }
 
   private static boolean bool(String key, String v) {
@@ -261,6 +263,18 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
   public ServerConfig withPorts(Integer port, Integer httpPort) {
     return new ServerConfig(bind, port == null ? this.port : port, httpPort == null ? this.httpPort : httpPort, httpBind,
         maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens, engine, limits, httpAuth, httpHosts, tlsClientRole);
+  }
+
+  /** This config with engine knobs set over the file's (as {@code bellows server --set} gives them). */
+  public ServerConfig withEngineSettings(KnobAssignments settings) {
+    return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens,
+        engineOptions(engine, settings), limits, httpAuth, httpHosts, tlsClientRole);
+  }
+
+  /** Engine knobs only: a server's tables and families take theirs from create and alter. */
+  private static EngineOptions engineOptions(EngineOptions base, KnobAssignments settings) {
+    return settings.requireScopes("a server takes engine knobs; set table and family knobs with create and alter",
+        Knob.Scope.ENGINE).applyTo(base.toBuilder()).build();
   }
 
   public ServerConfig withBind(String bind) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bellows.config.EngineOptions;
+import io.bellows.config.KnobAssignments;
 import io.bellows.config.Knobs;
 import io.bellows.engine.LocalEngine;
 import io.bellows.protocol.AdminGrpc;
@@ -121,6 +122,19 @@ class ServerConfigTest {
     assertThatThrownBy(() -> parse("token.x", "admin " + HASH + " tomorrow")).hasMessageContaining("ISO-8601");
     assertThatThrownBy(() -> parse("tls.cert", "a.pem")).hasMessageContaining("tls.cert and tls.key go together");
     assertThatThrownBy(() -> parse("bellows.nope", "1")).hasMessageContaining("nope");
+  }
+
+  /** The file's engine knobs and {@code --set}'s go through the one parser of the registry. */
+  @Test
+  void engineKnobsAreReadByTheRegistrysParserAndSetOverridesTheFile() {
+    ServerConfig c = parse("bellows.wal.max.files", "7")
+        .withEngineSettings(KnobAssignments.parse(java.util.List.of("bellows.wal.max.files=9", "bellows.mslab.pool.max=1M")));
+    assertThat(c.engine().get(Knobs.WAL_MAX_FILES)).isEqualTo(9);
+    assertThat(c.engine().get(Knobs.CHUNK_POOL_MAX_BYTES)).isEqualTo(1L << 20);
+    assertThatThrownBy(() -> parse("bellows.kvcache.policy", "MRU"))
+        .hasMessageContaining("bellows.kvcache.policy: cannot read 'MRU' as one of");
+    assertThatThrownBy(() -> ServerConfig.defaults().withEngineSettings(KnobAssignments.parse(java.util.List.of("TTL=60"))))
+        .hasMessageContaining("TTL (a family setting): not settable here");
   }
 
   private static ServerConfig parse(String key, String value) {
