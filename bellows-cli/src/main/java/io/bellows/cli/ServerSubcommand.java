@@ -42,7 +42,7 @@ final class ServerSubcommand implements Callable<Integer> {
   @Option(names = "--set", paramLabel = "name=value",
       description = "An engine knob (the README's configuration table), over the config file's, e.g."
           + " --set bellows.wal.max.files=64. Repeatable.")
-  List<String> settings = new ArrayList<>();
+  List<String> knobs = new ArrayList<>();
 
   @Spec
   CommandSpec spec;
@@ -61,7 +61,7 @@ final class ServerSubcommand implements Callable<Integer> {
       return 2;
     }
     try {
-      settings = settings.withEngineSettings(KnobAssignments.parse(this.settings));
+      settings = settings.withEngineSettings(KnobAssignments.parse(knobs));
     } catch (IllegalArgumentException e) {
       err.println("ERROR: --set " + e.getMessage());
       return 2;

@@ -50,8 +50,9 @@ import site.ycsb.Status;
  * </ul>
  *
  * Every value is read by the knob registry's parser ({@link KnobAssignments}); a {@code bellows.} property
- * that is none of these is refused by name. The table is created on first use if it does not exist. One engine serves all the threads'
- * clients ({@link SharedEngine}); each client is used by one thread, as YCSB does.
+ * that is none of these is refused by name. The table is created on first use if it does not exist. One
+ * engine serves all the threads' clients ({@link SharedEngine}); each client is used by one thread, as
+ * YCSB does.
  */
 public final class BellowsClient extends DB {
   private static final String FAMILY_SETTING = "bellows.family.";
