@@ -5,6 +5,7 @@ import io.bellows.client.Get;
 import io.bellows.client.Put;
 import io.bellows.client.Table;
 import io.bellows.config.EngineOptions;
+import io.bellows.config.KnobAssignments;
 import io.bellows.config.Knobs;
 import io.bellows.config.Durability;
 import io.bellows.schema.TableDescriptor;
@@ -160,8 +161,7 @@ final class EngineRun {
 
   static EngineOptions engineOptions(StoreConfig config, Map<String, String> settings) {
     EngineOptions.Builder b = EngineOptions.builder().set(Knobs.CHUNK_OFF_HEAP, config.index().offHeap);
-    settings.forEach(b::set);
-    return b.build();
+    return KnobAssignments.of(settings).applyTo(b).build();
   }
 
   private static long value(Map<String, Number> m, String name) {

@@ -1,6 +1,8 @@
 package io.bellows.bench;
 
 import io.bellows.config.Durability;
+import io.bellows.config.Knob;
+import io.bellows.config.KnobAssignments;
 import io.bellows.config.MemStorePolicy;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -79,17 +81,26 @@ public final class EngineWrites {
       return out;
     }
 
-    /** {@code name=value,name=value} → a map (engine knobs by their documented names). */
+    /**
+     * {@code name=value,name=value} → a map of engine knobs by their documented names, each value read and
+     * checked now by the registry's parser ({@link KnobAssignments}), so a wrong one fails before any run.
+     */
     private static Map<String, String> settings(String spec) {
-      Map<String, String> out = new java.util.LinkedHashMap<>();
+      List<String> pairs = new ArrayList<>();
       for (String pair : spec.split(",")) {
-        if (pair.isBlank()) {
-          continue;
+        if (!pair.isBlank()) {
+          pairs.add(pair);
         }
+      }
+      Map<String, String> out = new java.util.LinkedHashMap<>();
+      try {
+        KnobAssignments.parse(pairs).requireScopes("--set takes engine knobs; see --layout, --policies and"
+            + " --durability for the table's and family's", Knob.Scope.ENGINE);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--set " + e.getMessage(), e);
+      }
+      for (String pair : pairs) {
         int eq = pair.indexOf('=');
-        if (eq <= 0) {
-          throw new IllegalArgumentException("--set wants name=value pairs separated by commas: " + pair);
-        }
         out.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
       }
       return out;

@@ -1,6 +1,7 @@
 package io.bellows.bench;
 
 import io.bellows.config.Knob;
+import io.bellows.config.KnobAssignments;
 import io.bellows.config.Knobs;
 import io.bellows.config.MemStorePolicy;
 import java.util.ArrayList;
@@ -89,7 +90,7 @@ record PaperConfig(String spec, MemStorePolicy policy, RocksDbRun.Setup peer, Ma
     }
     params.forEach((k, v) -> knobs.put(PARAMETERS.getOrDefault(k, k), v));
     // Check the values now, in the parent, rather than in a child JVM after the runs before it.
-    knobs.forEach((name, value) -> Knobs.find(Knob.Scope.FAMILY, name).parse(value));
+    KnobAssignments.of(knobs).requireScopes("a configuration takes family knobs", Knob.Scope.FAMILY);
     String label = policy.name() + (parts.length > 1 ? s.substring(parts[0].length()).toUpperCase(Locale.ROOT) : "");
     return new PaperConfig(label, policy, null, knobs);
   }

@@ -93,6 +93,16 @@ class EngineWritesTest {
     assertThat(split.engineSettings()).containsEntry("bellows.compaction.threads", "2");
   }
 
+  /** --set goes through the knob registry's parser: a wrong value or name fails before any run, naming the knob. */
+  @Test
+  void aWrongSetIsRefusedBeforeAnyRunNamingTheKnob() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> plan("UNIQUE", "BASIC", "--set", "bellows.compaction.threads=two"))
+        .hasMessageContaining("--set bellows.compaction.threads: cannot read 'two' as an integer from");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> plan("UNIQUE", "BASIC", "--set", "BLOCKSIZE=4K"))
+        .hasMessageContaining("BLOCKSIZE (a family setting): not settable here");
+  }
+
   @Test
   void rocksDbPeersRunTheSameWorkloadInTheSameRounds() {
     EngineWrites.Plan withPeers = plan("UNIQUE", "ADAPTIVE", "--peers", "rocksdb,rocksdb-tuned", "--batch", "10");

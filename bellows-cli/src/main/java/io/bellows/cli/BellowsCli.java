@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
 
 /**
  * The {@code bellows} command line: {@code shell}, {@code server}, {@code inspect}, {@code stress}, {@code
- * wal-dump}, {@code ycsb} and {@code bench}. Without a subcommand it prints its usage.
+ * wal-dump}, {@code repair} and {@code snapshot}. Without a subcommand it prints its usage. {@code bench} and
+ * {@code ycsb} belong to the benchmark lab ({@code io.bellows.bench.lab.BellowsLab}); here they say so.
  */
 @Command(
     name = "bellows",
@@ -18,8 +19,8 @@ import picocli.CommandLine.Command;
     version = "bellows 0.1.0-SNAPSHOT",
     description = "Bellows, an embeddable LSM wide-column store: shell and tools.",
     subcommands = {ShellSubcommand.class, ServerSubcommand.class, InspectSubcommand.class,
-        WalDumpSubcommand.class, RepairSubcommand.class, YcsbSubcommand.class, StressSubcommand.class,
-        BenchSubcommand.class, SnapshotSubcommand.class})
+        WalDumpSubcommand.class, RepairSubcommand.class, StressSubcommand.class, SnapshotSubcommand.class,
+        LabSubcommand.Bench.class, LabSubcommand.Ycsb.class})
 public final class BellowsCli implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

@@ -1,11 +1,14 @@
 package io.bellows.cli;
 
+import io.bellows.config.KnobAssignments;
 import io.bellows.server.ServerConfig;
 import io.bellows.server.ServerProcess;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -36,6 +39,11 @@ final class ServerSubcommand implements Callable<Integer> {
   @Option(names = "--config", paramLabel = "FILE", description = "Server settings (properties file; see docs/SERVER.md).")
   Path config;
 
+  @Option(names = "--set", paramLabel = "name=value",
+      description = "An engine knob (the README's configuration table), over the config file's, e.g."
+          + " --set bellows.wal.max.files=64. Repeatable.")
+  List<String> knobs = new ArrayList<>();
+
   @Spec
   CommandSpec spec;
 
@@ -50,6 +58,12 @@ final class ServerSubcommand implements Callable<Integer> {
       return 2;
     } catch (IOException | IllegalArgumentException e) {
       err.println("ERROR: cannot read " + config + ": " + e.getMessage());
+      return 2;
+    }
+    try {
+      settings = settings.withEngineSettings(KnobAssignments.parse(knobs));
+    } catch (IllegalArgumentException e) {
+      err.println("ERROR: --set " + e.getMessage());
       return 2;
     }
     if ((port != null && (port < 0 || port > 65535)) || (httpPort != null && (httpPort < -1 || httpPort > 65535))) {

@@ -6,6 +6,8 @@ import io.bellows.cli.shell.ErrorMessages;
 import io.bellows.cli.shell.Shell;
 import io.bellows.client.Bellows;
 import io.bellows.config.EngineOptions;
+import io.bellows.config.Knob;
+import io.bellows.config.KnobAssignments;
 import io.bellows.remote.RemoteEngine;
 import io.bellows.remote.RemoteOptions;
 import java.io.BufferedReader;
@@ -16,6 +18,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
@@ -47,6 +51,11 @@ final class ShellSubcommand implements Callable<Integer> {
 
   @Option(names = "--no-timing", description = "Do not print the 'Took N seconds' line after each command.")
   boolean noTiming;
+
+  @Option(names = "--set", paramLabel = "name=value",
+      description = "An engine knob of the opened data directory (the README's configuration table), e.g."
+          + " --set bellows.blockcache.l1.size=256M. Repeatable. Table and family knobs are set with create and alter.")
+  List<String> settings = new ArrayList<>();
 
   private final InputStream in;
   private final PrintStream out;
@@ -86,6 +95,20 @@ final class ShellSubcommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintStream out = new PrintStream(this.out, true, StandardCharsets.UTF_8);
+    EngineOptions engineOptions;
+    try {
+      engineOptions = KnobAssignments.parse(settings)
+          .requireScopes("set table and family knobs with create and alter", Knob.Scope.ENGINE)
+          .applyTo(EngineOptions.builder()).build();
+    } catch (IllegalArgumentException e) {
+      out.println("ERROR: --set " + e.getMessage());
+      return 2;
+    }
+    if (connect != null && !settings.isEmpty()) {
+      out.println("ERROR: --set configures an engine this shell opens; the server's engine takes its knobs from"
+          + " 'bellows server --set' or its config file");
+      return 2;
+    }
     if (connect != null) {
       Bellows db;
       try {
@@ -115,7 +138,7 @@ final class ShellSubcommand implements Callable<Integer> {
     }
     Bellows db;
     try {
-      db = Bellows.open(data, EngineOptions.defaults());
+      db = Bellows.open(data, engineOptions);
     } catch (RuntimeException e) {
       // Bellows.open wraps I/O failures as "cannot open DIR" around the reason; say that once.
       boolean wrapped = e.getCause() != null && String.valueOf(e.getMessage()).startsWith("cannot open ");

@@ -126,6 +126,11 @@ final class StressSubcommand implements Callable<Integer> {
     if (killEvery != null && killEvery.toMillis() < 100) {
       throw new ParameterException(spec.commandLine(), "--kill-every must be at least 100ms: " + killEvery);
     }
+    try { // read by the knob registry's parser now, so that a wrong one fails before the directory is touched
+      io.bellows.config.KnobAssignments.of(settings);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), "--set " + e.getMessage());
+    }
     long s = seed != null ? seed : new java.security.SecureRandom().nextLong();
     StressConfig config = new StressConfig(dir.toAbsolutePath(), threads, keys, columns, valueSize, duration,
         killEvery, reportEvery, s, durability, settings, fs, faultRate);

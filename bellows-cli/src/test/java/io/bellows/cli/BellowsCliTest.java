@@ -136,27 +136,12 @@ class BellowsCliTest {
   }
 
   @Test
-  void ycsbLoadsAndRunsACoreWorkloadAndRefusesBadArguments(@TempDir Path tmp) throws Exception {
-    assertThat(run("ycsb", "--help")).isZero();
-    assertThat(output()).contains("--workload").contains("read-modify-write").contains("Exit codes:");
-    bytes.reset();
-    assertThat(run("ycsb", "load", "--workload", "a", "--data", tmp.toString(), "--db", "leveldb")).isEqualTo(2);
-    assertThat(output()).contains("unknown store 'leveldb'");
-    bytes.reset();
-    assertThat(run("ycsb", "load", "--workload", "z", "--data", tmp.toString())).isEqualTo(2);
-    assertThat(output()).contains("no workload 'z'");
-    Path data = tmp.resolve("db");
-    assertThat(run("ycsb", "load", "--workload", "c", "--data", data.toString(), "-p", "recordcount=50")).isZero();
-    assertThat(run("ycsb", "run", "--workload", "c", "--data", data.toString(), "--threads", "2",
-        "-p", "recordcount=50", "-p", "operationcount=100")).isZero();
-    try (Bellows db = Bellows.open(data, EngineOptions.defaults())) {
-      try (var s = db.getTable("usertable").getScanner(new io.bellows.client.Scan())) {
-        int rows = 0;
-        for (var r : s) {
-          rows++;
-        }
-        assertThat(rows).as("the records YCSB loaded").isEqualTo(50);
-      }
+  void benchAndYcsbPointToTheBenchmarkLab() {
+    for (String command : List.of("bench", "ycsb")) {
+      bytes.reset();
+      assertThat(run(command, "paper", "--scale", "0.05")).as(command).isEqualTo(2);
+      assertThat(output()).contains("'bellows " + command + "' is part of the benchmark lab")
+          .contains("./bellows " + command).contains("bellows-bench/target/benchmarks.jar");
     }
   }
 

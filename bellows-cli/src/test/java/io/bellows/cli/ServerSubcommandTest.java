@@ -78,6 +78,12 @@ class ServerSubcommandTest {
   }
 
   @Test
+  void aWrongSetValueNamesTheKnobAndWhatItAccepts() {
+    assertThat(run("", "server", "--data", dir.resolve("d").toString(), "--set", "bellows.wal.max.files=1")).isEqualTo(2);
+    assertThat(output()).contains("ERROR: --set bellows.wal.max.files = 1 is invalid: must be an integer from 2 to 100000");
+  }
+
+  @Test
   void sigtermFlushesClosesAndExitsZero() throws Exception {
     String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");

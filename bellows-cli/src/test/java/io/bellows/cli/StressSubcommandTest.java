@@ -59,6 +59,15 @@ class StressSubcommandTest {
   }
 
   @Test
+  void aWrongSetIsRefusedBeforeTheRunNamingTheKnob(@TempDir Path tmp) {
+    int code = run("stress", "--dir", tmp.resolve("s").toString(), "--duration", "1s", "--seed", "1",
+        "--set", "IN_MEMORY_COMPACTION=SOMETIMES");
+    assertThat(code).isEqualTo(2);
+    assertThat(output()).contains("--set IN_MEMORY_COMPACTION: cannot read 'SOMETIMES' as one of NONE BASIC EAGER ADAPTIVE");
+    assertThat(tmp.resolve("s")).doesNotExist();
+  }
+
+  @Test
   @Timeout(300)
   void killsWithSigkillLoseNoAcknowledgedWrite(@TempDir Path tmp) {
     System.out.println("StressSubcommandTest seed " + SEED + " (replay: -Dbellows.test.seed=" + SEED + ")");

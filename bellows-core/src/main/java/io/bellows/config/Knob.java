@@ -20,7 +20,12 @@ public final class Knob<T> {
     /** Per table, in the table descriptor. */
     TABLE,
     /** Per column family, in the family descriptor. */
-    FAMILY
+    FAMILY,
+    /**
+     * A server's own, in its config file; declared by the server module (its {@code ServerKnobs}), never in
+     * {@link Knobs}, so no engine, table or family setting can be given one of these names.
+     */
+    SERVER
   }
 
   /** A size: digits, then optionally K, M or G, alone or as KB or KiB (upper-cased before matching). */
@@ -129,15 +134,15 @@ public final class Knob<T> {
     return name;
   }
 
-  // ---- builders used by Knobs ----
+  // ---- builders used by Knobs, and (public) by the registries of other scopes, such as the server's ----
 
-  static Knob<Integer> ofInt(String name, Scope scope, int def, int min, int max, String unit, String meaning) {
+  public static Knob<Integer> ofInt(String name, Scope scope, int def, int min, int max, String unit, String meaning) {
     Function<String, Integer> parser = isSize(unit) ? s -> Math.toIntExact(parseSize(s)) : Integer::valueOf;
     return new Knob<>(name, scope, Integer.class, def, unit, meaning, parser,
         v -> v >= min && v <= max, range(min, max, unit));
   }
 
-  static Knob<Long> ofLong(String name, Scope scope, long def, long min, long max, String unit, String meaning) {
+  public static Knob<Long> ofLong(String name, Scope scope, long def, long min, long max, String unit, String meaning) {
     Function<String, Long> parser = isSize(unit) ? Knob::parseSize : s -> Long.parseLong(s.replace("_", ""));
     return new Knob<>(name, scope, Long.class, def, unit, meaning, parser,
         v -> v >= min && v <= max, range(min, max, unit));

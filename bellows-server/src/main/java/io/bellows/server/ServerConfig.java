@@ -1,6 +1,8 @@
 package io.bellows.server;
 
 import io.bellows.config.EngineOptions;
+import io.bellows.config.Knob;
+import io.bellows.config.KnobAssignments;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -51,20 +53,16 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
   public static final List<String[]> KEYS = List.of(
       new String[] {"bind", "127.0.0.1 without security, 0.0.0.0 with it",
           "Address the gRPC port listens on. Without TLS and authentication (tokens or client certificates) only a loopback address is accepted."},
-      new String[] {"port", "7070",
-          "gRPC port; 0 picks a free one (logged)."},
-      new String[] {"http.port", "7080",
-          "HTTP port of `/metrics` and `/status`; 0 picks a free one, -1 none."},
+      row(ServerKnobs.PORT),
+      row(ServerKnobs.HTTP_PORT),
       new String[] {"http.bind", "127.0.0.1",
           "Address the HTTP port listens on. Its pages show table names and region keys (row keys): expose them deliberately, with `http.auth`."},
       new String[] {"http.auth", "true when tokens are configured, else false",
           "Whether `/metrics` and `/status` need a bearer token (any role) in an `Authorization` header; without one they answer 401."},
       new String[] {"http.hosts", "none",
           "Comma-separated host names the HTTP pages answer to, besides IP addresses and `localhost`; another `Host` header gets 421 (a defence against DNS rebinding)."},
-      new String[] {"max.calls", "1024",
-          "Calls in progress at most (an open scan counts until it ends); more are refused at once with `RESOURCE_EXHAUSTED` and a retry hint, nothing run."},
-      new String[] {"threads", "16",
-          "Threads running calls; engine reads and writes block them (a write waits for its WAL sync and for back-pressure)."},
+      row(ServerKnobs.MAX_CALLS),
+      row(ServerKnobs.THREADS),
       new String[] {"tls.cert", "none",
           "Server certificate chain, PEM. With `tls.key` the server speaks TLS only."},
       new String[] {"tls.key", "none",
@@ -79,38 +77,17 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
           "Engine knobs, e.g. `bellows.wal.max.files = 64`."});
 
   /** The limits' keys, defaults and meanings (Markdown), as docs/SERVER.md's "Limits" table shows them. */
-  public static final List<String[]> LIMIT_KEYS = List.of(
-      new String[] {"max.connections", "256",
-          "Open TCP connections at most, counted from accept (before any TLS handshake); more are closed at once. Never more than a quarter of the process's open-file limit (`ulimit -n`), so that clients cannot take the file descriptors the engine needs."},
-      new String[] {"max.connections.per.address", "32",
-          "Open connections from one client IP address at most; more are closed at once."},
-      new String[] {"max.streams.per.connection", "100",
-          "Calls in progress on one connection at most (HTTP/2 `MAX_CONCURRENT_STREAMS`); the client queues the rest."},
-      new String[] {"max.request.bytes", "16777216",
-          "Largest request message (16 MiB, room for a 10 MiB value); a larger one is refused with `RESOURCE_EXHAUSTED`, nothing applied."},
-      new String[] {"max.response.bytes", "16777216",
-          "Most bytes of cells one `Get` or `MultiGet` answers; more is refused with `RESOURCE_EXHAUSTED` (ask for fewer rows or scan). Scans send at most 1 MiB per message."},
-      new String[] {"max.batch.rows", "10000",
-          "Most rows in one `Mutate`, queries in one `MultiGet`; more is refused with `RESOURCE_EXHAUSTED`, nothing applied."},
-      new String[] {"scanner.lease.ms", "60000",
-          "How long an open scan may wait for its client to read (its flow-control window full) before the server ends it with `ABORTED` and frees its call and its files."},
-      new String[] {"keepalive.ms", "60000",
-          "After this long without traffic the server pings a connection, and closes it if no answer comes in 20 s; clients may ping no more often than this."},
-      new String[] {"connection.idle.ms", "600000",
-          "A connection without calls for this long is closed (gracefully: the client reconnects when it needs to)."},
-      new String[] {"handshake.timeout.ms", "10000",
-          "A new connection must finish its TLS and HTTP/2 handshakes in this time, or it is closed."},
-      new String[] {"admin.reserved.calls", "8",
-          "Calls beyond `max.calls` that only Admin methods may use, so that an operator can still act when data calls (stalled scans among them) fill the server."},
-      new String[] {"scan.check.rows", "64",
-          "A scan or get checks its deadline and cancellation every this many rows it reads, filtered-out rows included."},
-      new String[] {"http.threads", "4",
-          "Threads serving the HTTP pages."},
-      new String[] {"http.request.timeout.ms", "10000",
-          "An HTTP request must arrive, and its answer be sent, in this time (rounded up to seconds) or its connection is closed. One per process."});
+  public static final List<String[]> LIMIT_KEYS = ServerKnobs.LIMITS.stream().map(ServerConfig::row).toList();
+
+  /** A knob's row of the tables of docs/SERVER.md: key, default, meaning. */
+  private static String[] row(Knob<?> k) {
+    return new String[] {k.name(), String.valueOf(k.defaultValue()), k.meaning()};
+  }
 
   public static ServerConfig defaults() {
-    return new ServerConfig(null, 7070, 7080, "127.0.0.1", 1024, 16, null, null, null, List.of(), EngineOptions.defaults(),
+    return new ServerConfig(null, ServerKnobs.PORT.defaultValue(), ServerKnobs.HTTP_PORT.defaultValue(), "127.0.0.1",
+        ServerKnobs.MAX_CALLS.defaultValue(), ServerKnobs.THREADS.defaultValue(), null, null, null, List.of(),
+        EngineOptions.defaults(),
         ServerLimits.defaults(), null, List.of(), Role.READ_ONLY);
   }
 
@@ -138,7 +115,7 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
     Path key = null;
     Path clientCa = null;
     List<Token> tokens = new ArrayList<>();
-    EngineOptions.Builder engine = EngineOptions.builder();
+    Map<String, String> engineKnobs = new TreeMap<>();
     Map<String, Long> limits = new TreeMap<>();
     Boolean httpAuth = null;
     List<String> httpHosts = List.of();
@@ -148,11 +125,11 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
       String v = e.getValue();
       switch (k) {
         case "bind" -> bind = v;
-        case "port" -> port = intIn(k, v, 0, 65535);
-        case "http.port" -> httpPort = intIn(k, v, -1, 65535);
+        case "port" -> port = ServerKnobs.PORT.parse(v);
+        case "http.port" -> httpPort = ServerKnobs.HTTP_PORT.parse(v);
         case "http.bind" -> httpBind = v;
-        case "max.calls" -> maxCalls = intIn(k, v, 1, 1_000_000);
-        case "threads" -> threads = intIn(k, v, 1, 10_000);
+        case "max.calls" -> maxCalls = ServerKnobs.MAX_CALLS.parse(v);
+        case "threads" -> threads = ServerKnobs.THREADS.parse(v);
         case "tls.cert" -> cert = base.resolve(v);
         case "tls.key" -> key = base.resolve(v);
         case "tls.client.ca" -> clientCa = base.resolve(v);
@@ -160,13 +137,12 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
         case "http.auth" -> httpAuth = bool(k, v);
         case "http.hosts" -> httpHosts = List.of(v.toLowerCase(Locale.ROOT).split("\\s*,\\s*"));
         default -> {
-          if (ServerLimits.KEYS.containsKey(k)) {
-            long[] range = ServerLimits.KEYS.get(k);
-            limits.put(k, longIn(k, v, range[1], range[2]));
+          if (ServerKnobs.limit(k) != null) {
+            limits.put(k, ServerKnobs.limit(k).parse(v));
           } else if (k.startsWith("token.")) {
             tokens.add(token(k.substring("token.".length()), v));
           } else if (k.startsWith("bellows.")) {
-            engine.set(k, v);
+            engineKnobs.put(k, v);
           } else {
             throw new IllegalArgumentException("unknown server setting '" + k + "'");
           }
@@ -181,7 +157,7 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
     }
     ServerLimits l = ServerLimits.of(limits);
     return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, cert, key, clientCa, List.copyOf(tokens),
-        engine.build(), l, httpAuth, httpHosts, clientRole);
+        engineOptions(EngineOptions.defaults(), KnobAssignments.of(engineKnobs)), l, httpAuth, httpHosts, clientRole);
   }
 
   private static boolean bool(String key, String v) {
@@ -190,19 +166,6 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
       case "false" -> false;
       default -> throw new IllegalArgumentException(key + ": '" + v + "' is not true or false");
     };
-  }
-
-  private static long longIn(String key, String v, long min, long max) {
-    long n;
-    try {
-      n = Long.parseLong(v);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(key + ": '" + v + "' is not an integer");
-    }
-    if (n < min || n > max) {
-      throw new IllegalArgumentException(key + ": " + n + " is not in [" + min + ", " + max + "]");
-    }
-    return n;
   }
 
   private static Token token(String name, String v) {
@@ -231,19 +194,6 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
     return new Token(name, role, hash, expires);
   }
 
-  private static int intIn(String key, String v, int min, int max) {
-    int n;
-    try {
-      n = Integer.parseInt(v);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(key + ": '" + v + "' is not an integer");
-    }
-    if (n < min || n > max) {
-      throw new IllegalArgumentException(key + ": " + n + " is not in [" + min + ", " + max + "]");
-    }
-    return n;
-  }
-
   public boolean tls() {
     return tlsCert != null;
   }
@@ -261,6 +211,18 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
   public ServerConfig withPorts(Integer port, Integer httpPort) {
     return new ServerConfig(bind, port == null ? this.port : port, httpPort == null ? this.httpPort : httpPort, httpBind,
         maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens, engine, limits, httpAuth, httpHosts, tlsClientRole);
+  }
+
+  /** This config with engine knobs set over the file's (as {@code bellows server --set} gives them). */
+  public ServerConfig withEngineSettings(KnobAssignments settings) {
+    return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens,
+        engineOptions(engine, settings), limits, httpAuth, httpHosts, tlsClientRole);
+  }
+
+  /** Engine knobs only: a server's tables and families take theirs from create and alter. */
+  private static EngineOptions engineOptions(EngineOptions base, KnobAssignments settings) {
+    return settings.requireScopes("a server takes engine knobs; set table and family knobs with create and alter",
+        Knob.Scope.ENGINE).applyTo(base.toBuilder()).build();
   }
 
   public ServerConfig withBind(String bind) {
@@ -288,7 +250,7 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
   /** Changes some limits by their config keys (as a config file would). */
   public ServerConfig withLimits(Map<String, Long> values) {
     Map<String, Long> all = new TreeMap<>();
-    List<String> keys = List.copyOf(ServerLimits.KEYS.keySet());
+    List<String> keys = ServerKnobs.LIMITS.stream().map(Knob::name).toList();
     Object[] current = {limits.maxConnections(), limits.maxConnectionsPerAddress(), limits.maxStreamsPerConnection(),
         limits.maxRequestBytes(), limits.maxResponseBytes(), limits.maxBatchRows(), limits.scannerLeaseMillis(),
         limits.keepaliveMillis(), limits.connectionIdleMillis(), limits.handshakeTimeoutMillis(),
@@ -297,10 +259,11 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
       all.put(keys.get(i), ((Number) current[i]).longValue());
     }
     values.forEach((k, v) -> {
-      if (!ServerLimits.KEYS.containsKey(k)) {
+      Knob<Long> knob = ServerKnobs.limit(k);
+      if (knob == null) {
         throw new IllegalArgumentException("unknown limit '" + k + "'");
       }
-      all.put(k, v);
+      all.put(k, knob.validate(v));
     });
     return withLimits(ServerLimits.of(all));
   }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bellows.config.EngineOptions;
+import io.bellows.config.Knob;
+import io.bellows.config.KnobAssignments;
 import io.bellows.config.Knobs;
 import io.bellows.engine.LocalEngine;
 import io.bellows.protocol.AdminGrpc;
@@ -68,11 +70,8 @@ class ServerConfigTest {
   @Test
   void docsShowEveryLimitWithTheDefaultTheServerUses() throws Exception {
     String doc = Files.readString(Path.of("..", "docs", "SERVER.md"));
-    assertThat(ServerConfig.LIMIT_KEYS.stream().map(k -> k[0]).toList())
-        .containsExactlyElementsOf(ServerLimits.KEYS.keySet());
     for (String[] k : ServerConfig.LIMIT_KEYS) {
       assertThat(doc).contains("| `" + k[0] + "` | " + k[1] + " | " + k[2] + " |");
-      assertThat(Long.parseLong(k[1])).as(k[0]).isEqualTo(ServerLimits.KEYS.get(k[0])[0]);
     }
     assertThat(doc).contains("## Limits").contains("## Hardening");
   }
@@ -91,9 +90,11 @@ class ServerConfigTest {
     assertThat(c.tlsClientRole()).isEqualTo(Role.ADMIN);
     assertThat(ServerConfig.defaults().tlsClientRole()).isEqualTo(Role.READ_ONLY);
     assertThat(ServerConfig.defaults().httpNeedsToken()).isFalse();
-    assertThatThrownBy(() -> parse("max.connections", "0")).hasMessageContaining("max.connections: 0 is not in");
+    assertThatThrownBy(() -> parse("max.connections", "0"))
+        .hasMessageContaining("max.connections = 0 is invalid: must be an integer from 1 to 1000000");
     assertThatThrownBy(() -> parse("http.auth", "yes")).hasMessageContaining("http.auth: 'yes' is not true or false");
-    assertThatThrownBy(() -> parse("scanner.lease.ms", "soon")).hasMessageContaining("not an integer");
+    assertThatThrownBy(() -> parse("scanner.lease.ms", "soon"))
+        .hasMessageContaining("scanner.lease.ms: cannot read 'soon' as an integer from 1 to");
   }
 
   @Test
@@ -121,6 +122,34 @@ class ServerConfigTest {
     assertThatThrownBy(() -> parse("token.x", "admin " + HASH + " tomorrow")).hasMessageContaining("ISO-8601");
     assertThatThrownBy(() -> parse("tls.cert", "a.pem")).hasMessageContaining("tls.cert and tls.key go together");
     assertThatThrownBy(() -> parse("bellows.nope", "1")).hasMessageContaining("nope");
+  }
+
+  /** The file's engine knobs and {@code --set}'s go through the one parser of the registry. */
+  @Test
+  void engineKnobsAreReadByTheRegistrysParserAndSetOverridesTheFile() {
+    ServerConfig c = parse("bellows.wal.max.files", "7")
+        .withEngineSettings(KnobAssignments.parse(java.util.List.of("bellows.wal.max.files=9", "bellows.mslab.pool.max=1M")));
+    assertThat(c.engine().get(Knobs.WAL_MAX_FILES)).isEqualTo(9);
+    assertThat(c.engine().get(Knobs.CHUNK_POOL_MAX_BYTES)).isEqualTo(1L << 20);
+    assertThatThrownBy(() -> parse("bellows.kvcache.policy", "MRU"))
+        .hasMessageContaining("bellows.kvcache.policy: cannot read 'MRU' as one of");
+    assertThatThrownBy(() -> ServerConfig.defaults().withEngineSettings(KnobAssignments.parse(java.util.List.of("TTL=60"))))
+        .hasMessageContaining("TTL (a family setting): not settable here");
+  }
+
+  /** The server's numeric keys are knobs of scope SERVER, read by the registry's parser, as engine knobs are. */
+  @Test
+  void numericKeysAreServerKnobsReadByTheKnobParser() {
+    assertThatThrownBy(() -> parse("threads", "many"))
+        .hasMessage("threads: cannot read 'many' as an integer from 1 to 10000");
+    assertThatThrownBy(() -> parse("max.calls", "0")).hasMessage("max.calls = 0 is invalid: must be an integer from 1 to 1000000");
+    assertThat(parse("max.batch.rows", "500").limits().maxBatchRows()).isEqualTo(500);
+    assertThat(ServerKnobs.LIMITS).allSatisfy(k -> assertThat(k.scope()).isEqualTo(Knob.Scope.SERVER));
+    assertThat(ServerConfig.defaults().limits().maxRequestBytes()).isEqualTo(16 << 20);
+    assertThatThrownBy(() -> ServerConfig.defaults().withLimits(java.util.Map.of("max.batch.rows", 0L)))
+        .hasMessageContaining("max.batch.rows = 0 is invalid");
+    assertThatThrownBy(() -> KnobAssignments.knob("max.calls")).as("a server key is no engine setting")
+        .hasMessageContaining("unknown setting 'max.calls'");
   }
 
   private static ServerConfig parse(String key, String value) {

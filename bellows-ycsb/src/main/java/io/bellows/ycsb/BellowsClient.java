@@ -9,9 +9,9 @@ import io.bellows.client.Result;
 import io.bellows.client.ResultScanner;
 import io.bellows.client.Scan;
 import io.bellows.client.Table;
-import io.bellows.config.Durability;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knob;
+import io.bellows.config.KnobAssignments;
 import io.bellows.config.Knobs;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.TableDescriptor;
@@ -22,6 +22,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.Vector;
 import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
@@ -36,27 +38,36 @@ import site.ycsb.Status;
  * <ul>
  *   <li>{@code bellows.dir} — the data directory (required);
  *   <li>{@code bellows.family} — the column family (default {@code f});
- *   <li>{@code bellows.durability} — the table's durability when the binding creates it (default
- *       {@code ASYNC_WAL}: logged, synced in the background, as RocksDB's default write);
- *   <li>{@code bellows.memstore.policy} — the family's in-memory compaction when the binding creates
- *       the table ({@code NONE}, {@code BASIC}, {@code EAGER}, {@code ADAPTIVE}; default the
- *       engine's);
- *   <li>{@code bellows.flush.size} — the table's flush size in bytes when the binding creates it;
+ *   <li>{@code bellows.durability}, {@code bellows.memstore.policy} and {@code bellows.flush.size} — short
+ *       names of the table's {@code DURABILITY}, the family's {@code IN_MEMORY_COMPACTION} and the table's
+ *       {@code MEMSTORE_FLUSHSIZE}, applied when the binding creates the table; unset, each is the engine's
+ *       default (durability: {@code bellows.durability.default}, SYNC_WAL, written to the operating system
+ *       before acknowledging, as RocksDB's default write is; before, this binding defaulted to ASYNC_WAL);
  *   <li>{@code bellows.family.NAME} and {@code bellows.table.NAME} — any family or table setting
  *       by its name (README, "Configuration"), e.g. {@code bellows.family.BLOCKSIZE=4096}, when the
  *       binding creates the table;
  *   <li>any engine setting by its name, e.g. {@code bellows.blockcache.l1.size=256m}.
  * </ul>
  *
- * The table is created on first use if it does not exist. One engine serves all the threads'
- * clients ({@link SharedEngine}); each client is used by one thread, as YCSB does.
+ * Every value is read by the knob registry's parser ({@link KnobAssignments}); a {@code bellows.} property
+ * that is none of these is refused by name. The table is created on first use if it does not exist. One
+ * engine serves all the threads' clients ({@link SharedEngine}); each client is used by one thread, as
+ * YCSB does.
  */
 public final class BellowsClient extends DB {
   private static final String FAMILY_SETTING = "bellows.family.";
   private static final String TABLE_SETTING = "bellows.table.";
+  private static final String WHERE = "give family knobs as bellows.family.NAME, table knobs as bellows.table.NAME"
+      + " and engine knobs by their own names";
+  /** The binding's own properties, which are not knobs. */
+  private static final Set<String> OWN = Set.of("bellows.dir", "bellows.family");
+  /** Short names of knobs, kept from the binding's first versions. */
+  static final Map<String, Knob<?>> ALIASES = Map.of("bellows.durability", Knobs.TABLE_DURABILITY,
+      "bellows.memstore.policy", Knobs.IN_MEMORY_COMPACTION, "bellows.flush.size", Knobs.MEMSTORE_FLUSHSIZE);
 
   private SharedEngine engine;
   private byte[] family;
+  private KnobAssignments settings;
   private final Map<String, Table> tables = new HashMap<>();
 
   @Override
@@ -68,37 +79,44 @@ public final class BellowsClient extends DB {
     }
     family = Bytes.of(p.getProperty("bellows.family", "f"));
     try { // settings named wrong fail here, not on every operation
-      schemaSettings(p, ColumnFamilyDescriptor.builder("f"), TableDescriptor.builder("t"));
+      settings = settings(p);
     } catch (IllegalArgumentException e) {
       throw new DBException(e.getMessage(), e);
     }
     try {
-      engine = SharedEngine.acquire(Path.of(dir), engineOptions(p));
+      engine = SharedEngine.acquire(Path.of(dir), settings.applyTo(EngineOptions.builder()).build());
     } catch (RuntimeException e) {
       throw new DBException("cannot open " + dir + ": " + e.getMessage(), e);
     }
   }
 
-  /** Applies the bellows.family.NAME and bellows.table.NAME properties; unknown names and bad values throw. */
-  private static void schemaSettings(Properties p, ColumnFamilyDescriptor.Builder f, TableDescriptor.Builder b) {
-    for (String key : p.stringPropertyNames()) {
-      if (key.startsWith(FAMILY_SETTING)) {
-        f.set(key.substring(FAMILY_SETTING.length()), p.getProperty(key));
-      } else if (key.startsWith(TABLE_SETTING)) {
-        b.set(key.substring(TABLE_SETTING.length()), p.getProperty(key));
+  /**
+   * The knobs among the properties, read by the registry's parser: {@code bellows.family.NAME} (a family
+   * knob), {@code bellows.table.NAME} (a table knob), the {@link #ALIASES} and engine knobs by their names.
+   */
+  static KnobAssignments settings(Properties p) {
+    Map<String, String> byName = new TreeMap<>();
+    for (String key : new TreeSet<>(p.stringPropertyNames())) {
+      String value = p.getProperty(key);
+      if (key.startsWith(FAMILY_SETTING) || key.startsWith(TABLE_SETTING)) {
+        Knob.Scope scope = key.startsWith(FAMILY_SETTING) ? Knob.Scope.FAMILY : Knob.Scope.TABLE;
+        String name = key.substring((scope == Knob.Scope.FAMILY ? FAMILY_SETTING : TABLE_SETTING).length());
+        KnobAssignments.of(Map.of(name, value)).requireScopes(WHERE, scope);
+        byName.put(name, value);
+      } else if (ALIASES.containsKey(key)) {
+        String name = ALIASES.get(key).name();
+        try {
+          KnobAssignments.of(Map.of(name, value));
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException(key + " (short for " + name + "): " + e.getMessage(), e);
+        }
+        byName.put(name, value);
+      } else if (key.startsWith("bellows.") && !OWN.contains(key)) {
+        KnobAssignments.of(Map.of(key, value)).requireScopes(WHERE, Knob.Scope.ENGINE);
+        byName.put(key, value);
       }
     }
-  }
-
-  /** The engine defaults, with every property named as an engine setting (bellows.*) applied. */
-  private static EngineOptions engineOptions(Properties p) {
-    EngineOptions.Builder b = EngineOptions.builder();
-    for (String name : p.stringPropertyNames()) {
-      if (Knobs.find(Knob.Scope.ENGINE, name) != null) {
-        b.set(name, p.getProperty(name));
-      }
-    }
-    return b.build();
+    return KnobAssignments.of(byName);
   }
 
   @Override
@@ -118,19 +136,8 @@ public final class BellowsClient extends DB {
     Bellows db = engine.db();
     synchronized (SharedEngine.class) {
       if (!db.tableExists(name)) {
-        Properties p = getProperties();
-        ColumnFamilyDescriptor.Builder f = ColumnFamilyDescriptor.builder(Bytes.str(family));
-        String policy = p.getProperty("bellows.memstore.policy");
-        if (policy != null) {
-          f.memStorePolicy(io.bellows.config.MemStorePolicy.valueOf(policy.toUpperCase(java.util.Locale.ROOT)));
-        }
-        TableDescriptor.Builder b = TableDescriptor.builder(name)
-            .durability(Durability.valueOf(p.getProperty("bellows.durability", "ASYNC_WAL")));
-        String flushSize = p.getProperty("bellows.flush.size");
-        if (flushSize != null) {
-          b.flushSize(Long.parseLong(flushSize));
-        }
-        schemaSettings(p, f, b);
+        ColumnFamilyDescriptor.Builder f = settings.applyTo(ColumnFamilyDescriptor.builder(Bytes.str(family)));
+        TableDescriptor.Builder b = settings.applyTo(TableDescriptor.builder(name));
         db.createTable(b.family(f.build()).build());
       }
     }

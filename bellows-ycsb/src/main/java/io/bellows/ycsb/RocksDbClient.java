@@ -40,7 +40,8 @@ import site.ycsb.Status;
  *   <li>{@code rocksdb.compression} — {@code NONE}, {@code LZ4} or {@code ZSTD}: overrides either
  *       setup's compression;
  *   <li>{@code rocksdb.sync} — sync the WAL on every write (default {@code false}, as RocksDB's
- *       default write and Bellows' ASYNC_WAL).
+ *       default write: each write reaches the operating system, as with Bellows' default durability,
+ *       SYNC_WAL).
  * </ul>
  */
 public final class RocksDbClient extends DB {

@@ -3,6 +3,9 @@ package io.bellows.ycsb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.bellows.config.Durability;
+import io.bellows.config.Knobs;
+import io.bellows.config.MemStorePolicy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -237,6 +240,49 @@ class YcsbBindingTest {
     BellowsClient refused = new BellowsClient();
     refused.setProperties(bad);
     assertThatThrownBy(refused::init).isInstanceOf(site.ycsb.DBException.class).hasMessageContaining("VERSIONZ");
+  }
+
+  /** The binding reads its properties with the registry's parser; its short names are knobs' names. */
+  @Test
+  void aliasesAreKnobsAndTheDurabilityDefaultIsTheEngines() throws Exception {
+    Properties p = properties("bellows", "readproportion=1");
+    assertThat(BellowsClient.settings(p).values()).isEmpty();
+    BellowsClient db = new BellowsClient();
+    db.setProperties(p);
+    db.init();
+    try {
+      HashMap<String, ByteIterator> v = new HashMap<>();
+      v.put("field0", new StringByteIterator("x"));
+      assertThat(db.insert("usertable", "user1", v)).isEqualTo(Status.OK);
+    } finally {
+      db.cleanup();
+    }
+    try (io.bellows.client.Bellows b = io.bellows.client.Bellows.open(dir.resolve("bellows"),
+        io.bellows.config.EngineOptions.defaults())) {
+      assertThat(b.describeTable("usertable").get(Knobs.TABLE_DURABILITY))
+          .as("unset, the engine's default (bellows.durability.default) applies").isEqualTo(Durability.USE_DEFAULT);
+    }
+    p.setProperty("bellows.durability", "async_wal");
+    p.setProperty("bellows.memstore.policy", "basic");
+    p.setProperty("bellows.flush.size", "2M");
+    assertThat(BellowsClient.settings(p).values()).containsEntry(Knobs.TABLE_DURABILITY, Durability.ASYNC_WAL)
+        .containsEntry(Knobs.IN_MEMORY_COMPACTION, MemStorePolicy.BASIC).containsEntry(Knobs.MEMSTORE_FLUSHSIZE, 2L << 20);
+  }
+
+  @Test
+  void wrongValuesAndUnknownNamesAreRefusedNamingTheKnob() {
+    Properties p = properties("bellows", "readproportion=1");
+    p.setProperty("bellows.memstore.policy", "SOMETIMES");
+    assertThatThrownBy(() -> BellowsClient.settings(p))
+        .hasMessageContaining("bellows.memstore.policy (short for IN_MEMORY_COMPACTION)")
+        .hasMessageContaining("one of NONE BASIC EAGER ADAPTIVE");
+    Properties typo = properties("bellows", "readproportion=1");
+    typo.setProperty("bellows.wal.maxfiles", "8");
+    assertThatThrownBy(() -> BellowsClient.settings(typo)).hasMessageContaining("unknown setting 'bellows.wal.maxfiles'");
+    Properties scope = properties("bellows", "readproportion=1");
+    scope.setProperty("bellows.family.MEMSTORE_FLUSHSIZE", "1M");
+    assertThatThrownBy(() -> BellowsClient.settings(scope))
+        .hasMessageContaining("MEMSTORE_FLUSHSIZE (a table setting): not settable here");
   }
 
   @Test

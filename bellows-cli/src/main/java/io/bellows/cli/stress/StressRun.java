@@ -2,8 +2,7 @@ package io.bellows.cli.stress;
 
 import io.bellows.client.Bellows;
 import io.bellows.config.EngineOptions;
-import io.bellows.config.Knob;
-import io.bellows.config.Knobs;
+import io.bellows.config.KnobAssignments;
 import io.bellows.fs.FileSystem;
 import io.bellows.fs.LocalFileSystem;
 import io.bellows.schema.ColumnFamilyDescriptor;
@@ -12,7 +11,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 
 /**
  * One process's part of a stress run: opens the store of the stress directory (creating it and its
@@ -54,18 +52,15 @@ public final class StressRun {
     EngineOptions.Builder options = EngineOptions.builder();
     TableDescriptor.Builder table = TableDescriptor.builder(TABLE).durability(config.durability());
     ColumnFamilyDescriptor.Builder family = ColumnFamilyDescriptor.builder(StressRows.FAMILY_NAME);
-    for (Map.Entry<String, String> e : config.settings().entrySet()) {
-      if (Knobs.find(Knob.Scope.ENGINE, e.getKey()) != null) {
-        options.set(e.getKey(), e.getValue());
-      } else if (Knobs.find(Knob.Scope.TABLE, e.getKey()) != null) {
-        table.set(e.getKey(), e.getValue());
-      } else if (Knobs.find(Knob.Scope.FAMILY, e.getKey()) != null) {
-        family.set(e.getKey(), e.getValue());
-      } else {
-        throw new IllegalArgumentException("--set " + e.getKey() + ": no engine, table or family setting has"
-            + " that name (the README's configuration table lists them)");
-      }
+    KnobAssignments knobs;
+    try {
+      knobs = KnobAssignments.of(config.settings());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--set " + e.getMessage(), e);
     }
+    knobs.applyTo(options);
+    knobs.applyTo(table);
+    knobs.applyTo(family);
     Bellows db = Bellows.open(config.dir().resolve(STORE), options.build(), fs);
     try {
       if (!db.tableExists(TABLE)) {

@@ -16,7 +16,8 @@ enum Binding {
   NATIVE("native", YcsbRun.BINDINGS.get("bellows")) {
     @Override
     List<String> properties(Path dataDir, String family) {
-      return List.of("bellows.dir=" + dataDir, "bellows.family=" + family);
+      // ASYNC_WAL as HBaseApiClient's default (YCSB's HBase binding's): Bellows' binding takes the engine's.
+      return List.of("bellows.dir=" + dataDir, "bellows.family=" + family, "bellows.durability=ASYNC_WAL");
     }
   },
   HBASE_API("hbase-api", HBaseApiClient.class.getName()) {

@@ -1,8 +1,7 @@
-package io.bellows.cli;
+package io.bellows.bench.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +16,7 @@ class BenchReadSubcommandTest {
 
   private int run(String... args) {
     PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-    return BellowsCli.execute(new ByteArrayInputStream(new byte[0]), out, args);
+    return BellowsLab.execute(out, args);
   }
 
   private String output() {

@@ -1,4 +1,4 @@
-package io.bellows.cli;
+package io.bellows.bench.lab;
 
 import io.bellows.bench.KvCachePolicyTraces;
 import io.bellows.bench.PaperBench;

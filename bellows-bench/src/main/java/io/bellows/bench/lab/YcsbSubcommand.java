@@ -1,4 +1,4 @@
-package io.bellows.cli;
+package io.bellows.bench.lab;
 
 import io.bellows.ycsb.YcsbRun;
 import java.nio.file.Files;
