@@ -169,15 +169,19 @@ public final class Knobs {
       0.0001, 0.5, "Target false-positive rate of the Bloom filter.");
   public static final Knob<MemStorePolicy> IN_MEMORY_COMPACTION = Knob.ofEnum("IN_MEMORY_COMPACTION", FAMILY,
       MemStorePolicy.class, MemStorePolicy.ADAPTIVE,
-      "Memory store: NONE (classic skiplist) or the Accordion policies BASIC, EAGER, ADAPTIVE (the default: in the write suite at 8M rows 1.6-1.8x NONE's throughput on Zipf keys and 1.5x on uniform keys, with less than half the disk flushes on Zipf keys; see BENCHMARKS.md).");
+      "Memory store: NONE (classic skiplist of cell objects) or the Accordion policies BASIC, EAGER, ADAPTIVE (the"
+      + " default: in the write suite at 8M rows 1.66-1.79x the throughput of NONE at the same 64 MiB flush size on"
+      + " Zipf keys and 1.34-1.50x on uniform keys, with less than half the disk flushes on Zipf keys; see"
+      + " BENCHMARKS.md).");
   public static final Knob<Double> IN_MEMORY_FLUSH_FRACTION = Knob.ofDouble("IN_MEMORY_FLUSH_FRACTION", FAMILY,
       0.02, 0.001, 0.9, "Accordion's A: the active segment is flushed in memory when it reaches this fraction of the flush size (the paper's best without MSLAB; with MSLAB each segment holds at least one chunk, so prefer A × flush size >= the chunk size).");
   public static final Knob<Integer> PIPELINE_MAX_SEGMENTS = Knob.ofInt("PIPELINE_MAX_SEGMENTS", FAMILY, 4, 1, 64,
       "segments", "Accordion's S: most immutable segments in the pipeline before they are merged or compacted (the paper: 2 favours reads, 5 writes; per-segment row filters make extra segments cheap for gets).");
   public static final Knob<Double> ADAPTIVE_THRESHOLD = Knob.ofDouble("ADAPTIVE_THRESHOLD", FAMILY, 0.05, 0.0, 1.0,
-      "Accordion's R: ADAPTIVE compacts (rather than merges) when the estimated redundancy 1-u exceeds it. Lower"
-      + " than the paper's 0.2: measured, 0.05 writes as fast or faster with fewer flushes and bytes, and drops"
-      + " the versions of hot rows that reads would skip (YCSB A +33%; BENCHMARKS.md).");
+      "Accordion's R: ADAPTIVE compacts (rather than merges) when the estimated redundancy 1-u exceeds it. The"
+      + " paper studied 0.2, 0.35 and 0.5; 0.05 was chosen from YCSB A, where compacting more pairs drops versions"
+      + " of hot rows that gets would skip (read p99 0.3 ms against 1-4 ms at 0.2); on the write suite R makes no"
+      + " difference beyond the run-to-run spread (BENCHMARKS.md).");
   public static final Knob<SegmentIndexType> SEGMENT_INDEX = Knob.ofEnum("SEGMENT_INDEX", FAMILY,
       SegmentIndexType.class, SegmentIndexType.CHUNK, "Index of immutable memory segments: CHUNK (the default: cells"
       + " serialized into chunks in key order when the active segment is flattened, 20 bytes of index per cell and no"
