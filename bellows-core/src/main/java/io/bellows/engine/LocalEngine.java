@@ -25,13 +25,11 @@ import io.bellows.fs.AtomicFiles;
 import io.bellows.fs.FileSystem;
 import io.bellows.fs.LocalFileSystem;
 import io.bellows.manifest.StoreManifest;
-import io.bellows.memstore.InMemoryWork;
 import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.metrics.JvmMetrics;
 import io.bellows.metrics.MetricSet;
 import io.bellows.region.OptionsResolver;
 import io.bellows.region.Region;
-import io.bellows.region.RegionServices;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.store.FileNumberAllocator;
@@ -77,40 +75,40 @@ public final class LocalEngine implements Engine {
   private static final Logger LOG = LoggerFactory.getLogger(LocalEngine.class);
   private static final SecureRandom INSTANCE_IDS = new SecureRandom();
 
-  private final FileSystem fs;
+  final FileSystem fs;
   private final Path dir;
   private final DataDirectory layout;
-  private final EngineOptions options;
+  final EngineOptions options;
   private final DirectoryLock lock;
-  private final MetricSet metrics = new MetricSet();
-  private final AtomicLong sequence = new AtomicLong();
+  final MetricSet metrics = new MetricSet();
+  final AtomicLong sequence = new AtomicLong();
   /** The next sorted-file number, engine-wide; set at open above every number on disk. */
   private final AtomicLong nextFileNumber = new AtomicLong(1);
-  private final FileNumberAllocator fileNumbers = FileNumberAllocator.over(nextFileNumber);
-  private final long instanceId = newInstanceId();
+  final FileNumberAllocator fileNumbers = FileNumberAllocator.over(nextFileNumber);
+  final long instanceId = newInstanceId();
   private final Object ddlLock = new Object();
   /** The open regions of every enabled table, by table name. */
   private final Map<String, TableRegions> openTables = new ConcurrentHashMap<>();
-  private final BackgroundWork background;
-  private final BackPressure backPressure;
+  final BackgroundWork background;
+  final BackPressure backPressure;
   private final int walMaxFiles;
-  private final ChunkAllocator chunks;
+  final ChunkAllocator chunks;
   /** Blocks of sorted files, shared by every store; keys are (file number, offset). */
-  private final BlockCache blockCache;
-  private final Services services = new Services();
+  final BlockCache blockCache;
+  private final EngineServices services = new EngineServices(this);
   private final Snapshots snapshots;
   private volatile Catalog catalog;
-  private volatile Wal wal;
-  private volatile boolean closed;
-  private final Listeners events;
-  private final BackgroundErrors errors;
-  private final LongAdder writesRefused = metrics.counter("writes.refused");
+  volatile Wal wal;
+  volatile boolean closed;
+  final Listeners events;
+  final BackgroundErrors errors;
+  final LongAdder writesRefused = metrics.counter("writes.refused");
   private final LongAdder corruptFiles = metrics.counter("corruption.files.found");
   private final LongAdder quarantinedFiles = metrics.counter("corruption.files.quarantined");
   /** Damaged-file findings already handled (a damaged store throws the same one again). */
   private final Set<DamagedFileException> corruptionHandled = ConcurrentHashMap.newKeySet();
   /** WAL rolls already checked against bellows.wal.max.files. */
-  private final AtomicLong rollsChecked = new AtomicLong();
+  final AtomicLong rollsChecked = new AtomicLong();
 
   private LocalEngine(FileSystem fs, Path dir, EngineOptions options) throws IOException {
     this.fs = fs;
@@ -1599,7 +1597,7 @@ public final class LocalEngine implements Engine {
    * the oldest file, so that the file can be deleted (the WAL would otherwise grow without bound
    * under a table that is written slowly).
    */
-  private void flushForWalSize(Wal w) {
+  void flushForWalSize(Wal w) {
     int max = walMaxFiles;
     if (w.fileCount() <= max) {
       return;
@@ -1675,124 +1673,5 @@ public final class LocalEngine implements Engine {
       }
     }
     lock.release();
-  }
-
-  /** The engine's side of the region contract. */
-  private final class Services implements RegionServices {
-    @Override
-    public void admitWrite(Region region, long bytes) {
-      backPressure.admit(region, bytes);
-    }
-
-    @Override
-    public void paceWrite(long bytes, double position, String cause) {
-      backPressure.pace(bytes, position, cause);
-    }
-
-    @Override
-    public EngineOptions options() {
-      return options;
-    }
-
-    @Override
-    public FileSystem fileSystem() {
-      return fs;
-    }
-
-    @Override
-    public Wal wal() {
-      return wal;
-    }
-
-    @Override
-    public AtomicLong sequence() {
-      return sequence;
-    }
-
-    @Override
-    public FileNumberAllocator fileNumbers() {
-      return fileNumbers;
-    }
-
-    @Override
-    public long engineInstanceId() {
-      return instanceId;
-    }
-
-    @Override
-    public MetricSet metrics() {
-      return metrics;
-    }
-
-    @Override
-    public InMemoryWork inMemoryCompactions() {
-      return background.inMemoryCompactions();
-    }
-
-    @Override
-    public ChunkAllocator chunks() {
-      return chunks;
-    }
-
-    @Override
-    public BlockCache blockCache() {
-      return blockCache;
-    }
-
-    @Override
-    public io.bellows.kvcache.KvCache kvCache() {
-      return blockCache instanceof io.bellows.kvcache.KvCachingBlockCache k ? k.kvCache() : null;
-    }
-
-    @Override
-    public void requestFlush(Region region) {
-      if (!closed) {
-        background.requestFlush(region);
-      }
-    }
-
-    @Override
-    public void requestCompaction(Region region) {
-      if (!closed) {
-        background.requestCompaction(region);
-      }
-    }
-
-    @Override
-    public void wrote(Region region) {
-      Wal w = wal;
-      long rolled = w.filesRolled();
-      if (rolled != rollsChecked.get() && rollsChecked.getAndSet(rolled) != rolled) {
-        flushForWalSize(w);
-      }
-    }
-
-    @Override
-    public void walFailed(Throwable cause) {
-      errors.walFailed(cause);
-    }
-
-    @Override
-    public EventListener events() {
-      return events;
-    }
-
-    @Override
-    public void checkWritesAllowed() {
-      try {
-        errors.checkWritesAllowed();
-      } catch (WritesStoppedException e) {
-        writesRefused.increment();
-        throw e;
-      }
-    }
-
-    @Override
-    public WritesStoppedException flushStalled(Region region, RuntimeException flushFailure) {
-      writesRefused.increment();
-      WritesStoppedException refused = errors.flushStalled(region, flushFailure, options.get(Knobs.BLOCKING_WAIT_MS));
-      background.requestFlush(region); // a retry is queued whichever flush failed (it may have been an explicit one)
-      return refused;
-    }
   }
 }
