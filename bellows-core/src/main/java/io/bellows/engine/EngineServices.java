@@ -14,128 +14,156 @@ import io.bellows.util.EventListener;
 import io.bellows.util.WritesStoppedException;
 import io.bellows.wal.Wal;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /** The engine's side of the region contract: what every region of a {@link LocalEngine} shares. */
 final class EngineServices implements RegionServices {
-  private final LocalEngine engine;
+  private final EngineOptions options;
+  private final FileSystem fs;
+  private final EngineTables tables;
+  private final WalRetention walRetention;
+  private final AtomicLong sequence;
+  private final FileNumberAllocator fileNumbers;
+  private final long instanceId;
+  private final MetricSet metrics;
+  private final BackgroundWork background;
+  private final ChunkAllocator chunks;
+  private final BlockCache blockCache;
+  private final BackPressure backPressure;
+  private final BackgroundErrors errors;
+  private final Listeners events;
+  private final LongAdder writesRefused;
 
-  EngineServices(LocalEngine engine) {
-    this.engine = engine;
+  EngineServices(EngineOptions options, FileSystem fs, EngineTables tables, WalRetention walRetention,
+      AtomicLong sequence, FileNumberAllocator fileNumbers, long instanceId, MetricSet metrics,
+      BackgroundWork background, ChunkAllocator chunks, BlockCache blockCache, BackPressure backPressure,
+      BackgroundErrors errors, Listeners events) {
+    this.options = options;
+    this.fs = fs;
+    this.tables = tables;
+    this.walRetention = walRetention;
+    this.sequence = sequence;
+    this.fileNumbers = fileNumbers;
+    this.instanceId = instanceId;
+    this.metrics = metrics;
+    this.background = background;
+    this.chunks = chunks;
+    this.blockCache = blockCache;
+    this.backPressure = backPressure;
+    this.errors = errors;
+    this.events = events;
+    this.writesRefused = metrics.counter("writes.refused");
   }
 
   @Override
   public void admitWrite(Region region, long bytes) {
-    engine.backPressure.admit(region, bytes);
+    backPressure.admit(region, bytes);
   }
 
   @Override
   public void paceWrite(long bytes, double position, String cause) {
-    engine.backPressure.pace(bytes, position, cause);
+    backPressure.pace(bytes, position, cause);
   }
 
   @Override
   public EngineOptions options() {
-    return engine.options;
+    return options;
   }
 
   @Override
   public FileSystem fileSystem() {
-    return engine.fs;
+    return fs;
   }
 
   @Override
   public Wal wal() {
-    return engine.wal;
+    return walRetention.wal();
   }
 
   @Override
   public AtomicLong sequence() {
-    return engine.sequence;
+    return sequence;
   }
 
   @Override
   public FileNumberAllocator fileNumbers() {
-    return engine.fileNumbers;
+    return fileNumbers;
   }
 
   @Override
   public long engineInstanceId() {
-    return engine.instanceId;
+    return instanceId;
   }
 
   @Override
   public MetricSet metrics() {
-    return engine.metrics;
+    return metrics;
   }
 
   @Override
   public InMemoryWork inMemoryCompactions() {
-    return engine.background.inMemoryCompactions();
+    return background.inMemoryCompactions();
   }
 
   @Override
   public ChunkAllocator chunks() {
-    return engine.chunks;
+    return chunks;
   }
 
   @Override
   public BlockCache blockCache() {
-    return engine.blockCache;
+    return blockCache;
   }
 
   @Override
   public io.bellows.kvcache.KvCache kvCache() {
-    return engine.blockCache instanceof io.bellows.kvcache.KvCachingBlockCache k ? k.kvCache() : null;
+    return blockCache instanceof io.bellows.kvcache.KvCachingBlockCache k ? k.kvCache() : null;
   }
 
   @Override
   public void requestFlush(Region region) {
-    if (!engine.closed) {
-      engine.background.requestFlush(region);
+    if (!tables.closed()) {
+      background.requestFlush(region);
     }
   }
 
   @Override
   public void requestCompaction(Region region) {
-    if (!engine.closed) {
-      engine.background.requestCompaction(region);
+    if (!tables.closed()) {
+      background.requestCompaction(region);
     }
   }
 
   @Override
   public void wrote(Region region) {
-    Wal w = engine.wal;
-    long rolled = w.filesRolled();
-    if (rolled != engine.rollsChecked.get() && engine.rollsChecked.getAndSet(rolled) != rolled) {
-      engine.flushForWalSize(w);
-    }
+    walRetention.wrote();
   }
 
   @Override
   public void walFailed(Throwable cause) {
-    engine.errors.walFailed(cause);
+    errors.walFailed(cause);
   }
 
   @Override
   public EventListener events() {
-    return engine.events;
+    return events;
   }
 
   @Override
   public void checkWritesAllowed() {
     try {
-      engine.errors.checkWritesAllowed();
+      errors.checkWritesAllowed();
     } catch (WritesStoppedException e) {
-      engine.writesRefused.increment();
+      writesRefused.increment();
       throw e;
     }
   }
 
   @Override
   public WritesStoppedException flushStalled(Region region, RuntimeException flushFailure) {
-    engine.writesRefused.increment();
-    WritesStoppedException refused = engine.errors.flushStalled(region, flushFailure, engine.options.get(Knobs.BLOCKING_WAIT_MS));
-    engine.background.requestFlush(region); // a retry is queued whichever flush failed (it may have been an explicit one)
+    writesRefused.increment();
+    WritesStoppedException refused = errors.flushStalled(region, flushFailure, options.get(Knobs.BLOCKING_WAIT_MS));
+    background.requestFlush(region); // a retry is queued whichever flush failed (it may have been an explicit one)
     return refused;
   }
 }
