@@ -15,6 +15,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.UUID;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,14 +29,14 @@ import java.util.Map;
  * atomically; the last line is a CRC32C of the rest. Layout (docs/FORMAT.md):
  *
  * <pre>
- *   bellows-catalog 2
+ *   bellows-catalog 3
  *   next-table-id &lt;int&gt;
  *   next-region-id &lt;int&gt;
  *   table &lt;id&gt; &lt;name&gt; &lt;enabled|disabled&gt;
  *   table-option &lt;id&gt; &lt;KNOB&gt; &lt;value&gt;
  *   family &lt;id&gt; &lt;family&gt;
  *   family-option &lt;id&gt; &lt;family&gt; &lt;KNOB&gt; &lt;value&gt;
- *   region &lt;table id&gt; &lt;region id&gt; &lt;start key&gt; &lt;end key&gt;
+ *   region &lt;table id&gt; &lt;region id&gt; &lt;start key&gt; &lt;end key&gt; &lt;identity&gt; &lt;sequence id base&gt;
  *   split-intent &lt;table id&gt; &lt;parent id&gt; &lt;daughter a id&gt; &lt;daughter b id&gt; &lt;split key&gt;
  *   crc32c &lt;8 hex digits&gt;
  * </pre>
@@ -42,6 +45,14 @@ import java.util.Map;
  * in key order and cover the whole key space: the first starts with {@code -}, the last ends with
  * {@code -}, and each ends where the next starts. Version 1 catalogs (no regions) are refused.
  *
+ * <p>A region's id is its local handle (small, engine-wide, what the WAL records); its identity is
+ * a random 128-bit UUID, unique across data directories, so that a region can move to another
+ * engine without colliding with one there. Its sequence id base is the engine's sequence id when
+ * it was made: every edit it holds is numbered above it (for a split's daughter, above every edit
+ * of its parent). Version 2 catalogs (regions without either) are still read: their regions get
+ * new identities and base 0, and the engine writes the catalog as version 3 at open ({@link
+ * #upgraded}).
+ *
  * <p>At most one {@code split-intent} line: a split of the parent region was under way (its
  * daughters' directories may exist, partly made) and did not commit. The next open rolls it back:
  * it deletes the daughters' directories and rewrites the catalog without the line. A split commits
@@ -49,13 +60,28 @@ import java.util.Map;
  */
 final class Catalog {
   static final String FILE_NAME = "CATALOG";
-  static final int VERSION = 2;
+  static final int VERSION = 3;
+  /** The oldest version still read: regions without identity or sequence id base. */
+  static final int VERSION_WITHOUT_IDENTITIES = 2;
   private static final String PREFIX = "bellows-catalog ";
   private static final String HEADER = PREFIX + VERSION;
   private static final HexFormat HEX = HexFormat.of();
 
-  /** One region of a table: engine-wide id and key range (start inclusive, end exclusive, empty = unbounded). */
-  record Span(int id, byte[] start, byte[] end) {
+  /**
+   * One region of a table: engine-wide id (its local handle), key range (start inclusive, end
+   * exclusive, empty = unbounded), identity (unique across data directories) and the base of its
+   * sequence ids (every edit of the region is numbered above it).
+   */
+  record Span(int id, byte[] start, byte[] end, UUID identity, long seqIdBase) {
+    Span {
+      java.util.Objects.requireNonNull(identity, "identity");
+    }
+
+    /** A new region: a new identity. */
+    static Span create(int id, byte[] start, byte[] end, long seqIdBase) {
+      return new Span(id, start, end, UUID.randomUUID(), seqIdBase);
+    }
+
     boolean contains(byte[] row) {
       return Bytes.compare(row, start) >= 0 && (end.length == 0 || Bytes.compare(row, end) < 0);
     }
@@ -70,6 +96,15 @@ final class Catalog {
     Entry withEnabled(boolean on) {
       return new Entry(id, descriptor, on, regions);
     }
+
+    /** This entry with every region's sequence id base at {@code seqIdBase} (a table made of linked files). */
+    Entry withSeqIdBase(long seqIdBase) {
+      List<Span> out = new ArrayList<>(regions.size());
+      for (Span s : regions) {
+        out.add(new Span(s.id(), s.start(), s.end(), s.identity(), seqIdBase));
+      }
+      return new Entry(id, descriptor, enabled, out);
+    }
   }
 
   /** A split under way: the parent region of a table, the ids of its daughters and the split key. */
@@ -79,16 +114,31 @@ final class Catalog {
   private final int nextTableId;
   private final int nextRegionId;
   private final SplitIntent intent;
+  /** Whether this was read from an older version: the engine writes it again at open. */
+  private final boolean upgraded;
 
   Catalog(Map<String, Entry> tables, int nextTableId, int nextRegionId) {
     this(tables, nextTableId, nextRegionId, null);
   }
 
   Catalog(Map<String, Entry> tables, int nextTableId, int nextRegionId, SplitIntent intent) {
+    this(tables, nextTableId, nextRegionId, intent, false);
+  }
+
+  private Catalog(Map<String, Entry> tables, int nextTableId, int nextRegionId, SplitIntent intent, boolean upgraded) {
+    this.upgraded = upgraded;
     this.tables = Collections.unmodifiableMap(new LinkedHashMap<>(tables));
     this.nextTableId = nextTableId;
     this.nextRegionId = nextRegionId;
     this.intent = intent;
+  }
+
+  /**
+   * Whether this catalog was read from an older format version (its regions got identities now):
+   * it must be written before any region is opened, so that the identities stay.
+   */
+  boolean upgraded() {
+    return upgraded;
   }
 
   /** The split under way, or null. */
@@ -112,9 +162,10 @@ final class Catalog {
 
   /**
    * The committed split of the intent: the table's parent region replaced by its two daughters,
-   * {@code [parent start, key)} and {@code [key, parent end)}, and no intent.
+   * {@code [parent start, key)} and {@code [key, parent end)}, new identities each and sequence id
+   * base {@code seqIdBase} (at least the parent's last sequence id), and no intent.
    */
-  Catalog splitCommitted() {
+  Catalog splitCommitted(long seqIdBase) {
     SplitIntent i = intent;
     Entry target = null;
     for (Entry e : tables.values()) {
@@ -125,8 +176,8 @@ final class Catalog {
     List<Span> spans = new ArrayList<>();
     for (Span s : target.regions()) {
       if (s.id() == i.parent()) {
-        spans.add(new Span(i.daughterA(), s.start(), i.key()));
-        spans.add(new Span(i.daughterB(), i.key(), s.end()));
+        spans.add(Span.create(i.daughterA(), s.start(), i.key(), seqIdBase));
+        spans.add(Span.create(i.daughterB(), i.key(), s.end(), seqIdBase));
       } else {
         spans.add(s);
       }
@@ -146,17 +197,18 @@ final class Catalog {
 
   /**
    * The regions of a new table with these split keys (sorted, distinct, non-empty: see {@link
-   * SplitKeys#check}): {@code splitKeys.size() + 1} regions numbered from {@link #nextRegionId}.
+   * SplitKeys#check}): {@code splitKeys.size() + 1} regions numbered from {@link #nextRegionId}, new
+   * identities each, their sequence ids based at {@code seqIdBase}.
    */
-  List<Span> newRegions(List<byte[]> splitKeys) {
+  List<Span> newRegions(List<byte[]> splitKeys, long seqIdBase) {
     List<Span> out = new ArrayList<>(splitKeys.size() + 1);
     byte[] start = Bytes.EMPTY;
     int id = nextRegionId;
     for (byte[] k : splitKeys) {
-      out.add(new Span(id++, start, k.clone()));
+      out.add(Span.create(id++, start, k.clone(), seqIdBase));
       start = k.clone();
     }
-    out.add(new Span(id, start, Bytes.EMPTY));
+    out.add(Span.create(id, start, Bytes.EMPTY, seqIdBase));
     return out;
   }
 
@@ -206,7 +258,8 @@ final class Catalog {
       }
       for (Span r : e.regions()) {
         sb.append("region ").append(e.id()).append(' ').append(r.id()).append(' ').append(key(r.start()))
-            .append(' ').append(key(r.end())).append('\n');
+            .append(' ').append(key(r.end())).append(' ').append(r.identity()).append(' ').append(r.seqIdBase())
+            .append('\n');
       }
     }
     if (intent != null) {
@@ -225,9 +278,10 @@ final class Catalog {
   static Catalog load(FileSystem fs, Path dir) throws IOException {
     Path p = dir.resolve(FILE_NAME);
     String body;
+    int version;
     try {
-      checkVersion(fs, p);
-      body = ChecksummedText.read(fs, p, HEADER, "catalog");
+      version = checkVersion(fs, p);
+      body = ChecksummedText.read(fs, p, PREFIX + version, "catalog");
     } catch (NoSuchFileException e) {
       throw new CorruptionException(p + ": the catalog is missing");
     }
@@ -252,8 +306,7 @@ final class Catalog {
             nextRegion = Integer.parseInt(f[1]);
             break;
           case "region":
-            spans.computeIfAbsent(Integer.parseInt(f[1]), k -> new ArrayList<>())
-                .add(new Span(Integer.parseInt(f[2]), parseKey(f[3]), parseKey(f[4])));
+            spans.computeIfAbsent(Integer.parseInt(f[1]), k -> new ArrayList<>()).add(region(f, version));
             break;
           case "split-intent":
             if (intent != null) {
@@ -317,7 +370,39 @@ final class Catalog {
         || spans.get(in.tableId()).stream().noneMatch(r -> r.id() == in.parent()))) {
       throw new CorruptionException(p + ": the split-intent names a region the catalog does not list");
     }
-    return new Catalog(tables, nextId, nextRegion, intent);
+    checkIdentitiesDistinct(p, tables);
+    return new Catalog(tables, nextId, nextRegion, intent, version != VERSION);
+  }
+
+  /** A region line's span; a version 2 line has no identity and base: a new identity, base 0. */
+  private static Span region(String[] f, int version) {
+    int id = Integer.parseInt(f[2]);
+    if (version == VERSION_WITHOUT_IDENTITIES) {
+      if (f.length != 5) {
+        throw new IllegalArgumentException("a version " + version + " region line has 5 fields");
+      }
+      return Span.create(id, parseKey(f[3]), parseKey(f[4]), 0);
+    }
+    if (f.length != 7) {
+      throw new IllegalArgumentException("a region line has 7 fields");
+    }
+    long base = Long.parseLong(f[6]);
+    if (base < 0) {
+      throw new IllegalArgumentException("a negative sequence id base");
+    }
+    return new Span(id, parseKey(f[3]), parseKey(f[4]), UUID.fromString(f[5]), base);
+  }
+
+  /** Two regions of one identity would collide wherever either moves: damage. */
+  private static void checkIdentitiesDistinct(Path p, Map<String, Entry> tables) {
+    Set<UUID> seen = new HashSet<>();
+    for (Entry e : tables.values()) {
+      for (Span s : e.regions()) {
+        if (!seen.add(s.identity())) {
+          throw new CorruptionException(p + ": region identity " + s.identity() + " is listed twice");
+        }
+      }
+    }
   }
 
   /** A table's regions must cover every key, in order, without gaps or overlaps. */
@@ -340,19 +425,24 @@ final class Catalog {
   }
 
   /**
-   * Refuses a catalog of another format version with a message saying so, before its checksum is
-   * checked (a version 1 catalog is whole, just older).
+   * The catalog's format version (this one or version 2); refuses another with a message saying
+   * so, before its checksum is checked (a version 1 catalog is whole, just older).
    */
-  private static void checkVersion(FileSystem fs, Path p) throws IOException {
+  private static int checkVersion(FileSystem fs, Path p) throws IOException {
     String whole = new String(fs.readAll(p), StandardCharsets.ISO_8859_1);
     int eol = whole.indexOf('\n');
     String first = eol < 0 ? whole : whole.substring(0, eol);
+    if (first.equals(PREFIX + VERSION_WITHOUT_IDENTITIES)) {
+      return VERSION_WITHOUT_IDENTITIES;
+    }
     if (first.startsWith(PREFIX) && !first.equals(HEADER)) {
       String v = first.substring(PREFIX.length());
       throw new StorageException(p + ": catalog format version " + v + " is not supported: this build"
-          + " reads version " + VERSION + " (tables split into regions). Version 1 data directories"
+          + " reads versions " + VERSION_WITHOUT_IDENTITIES + " and " + VERSION + " (tables split into regions)."
+          + " Version 1 data directories"
           + " cannot be opened; export the data with the build that wrote them");
     }
+    return VERSION; // or not a catalog at all: the header check says so
   }
 
   /** A key as the catalog writes it: lower-case hex, {@code -} for the empty key. */

@@ -14,7 +14,7 @@ import java.util.List;
  * allowed by its limit. Fails as the API says once the engine, or the table, is closed.
  */
 final class TableScanner implements RowScanner {
-  private final LocalEngine engine;
+  private final RowRouter router;
   private final TableRef table;
   private final ScanQuery query;
   private List<Region> regions;
@@ -23,8 +23,8 @@ final class TableScanner implements RowScanner {
   private byte[] lastRow;
   private RegionScanner scanner;
 
-  TableScanner(LocalEngine engine, TableRef table, ScanQuery query, List<Region> regions) {
-    this.engine = engine;
+  TableScanner(RowRouter router, TableRef table, ScanQuery query, List<Region> regions) {
+    this.router = router;
     this.table = table;
     this.query = query;
     this.regions = inScanOrder(regions);
@@ -59,12 +59,12 @@ final class TableScanner implements RowScanner {
    * scan across regions is); else it fails as the API says.
    */
   private void reroute(Region r, RegionClosedException e) {
-    RuntimeException cause = engine.closedCause(table, e);
-    if (!engine.wasSplit(table, r)) {
+    RuntimeException cause = router.closedCause(table, e);
+    if (!router.wasSplit(table, r)) {
       throw cause;
     }
     ScanQuery rest = lastRow == null ? query : rest(query);
-    regions = inScanOrder(engine.wantedRegions(table, rest));
+    regions = inScanOrder(router.wantedRegions(table, rest));
     next = 0;
   }
 

@@ -305,16 +305,57 @@ class RegionsTest {
     }
   }
 
+  /** Regions with identities 1, 2, ... in order (a golden text needs them fixed) and the given base. */
+  private static List<Catalog.Span> fixedIdentities(List<Catalog.Span> spans, long firstIdentity, long seqIdBase) {
+    List<Catalog.Span> out = new java.util.ArrayList<>();
+    for (Catalog.Span s : spans) {
+      out.add(new Catalog.Span(s.id(), s.start(), s.end(), new java.util.UUID(0, firstIdentity++), seqIdBase));
+    }
+    return out;
+  }
+
   @Test
   void catalogRoundTripAndGoldenText() throws IOException {
     Catalog c = Catalog.empty();
     c = c.with(new Catalog.Entry(c.nextTableId(), TableDescriptor.builder("users").family("f").build(), true,
-        c.newRegions(List.of(Bytes.of("g"), new byte[] {(byte) 0xff, 0}))));
+        fixedIdentities(c.newRegions(List.of(Bytes.of("g"), new byte[] {(byte) 0xff, 0}), 0), 1, 0)));
     c = c.with(new Catalog.Entry(c.nextTableId(), TableDescriptor.builder("logs").family("d").build(), false,
-        c.newRegions(List.of())));
+        fixedIdentities(c.newRegions(List.of(), 0), 4, 42)));
     c.write(io.bellows.fs.LocalFileSystem.INSTANCE, dir);
     String text = Files.readString(dir.resolve("CATALOG"));
     assertThat(text).isEqualTo("""
+        bellows-catalog 3
+        next-table-id 3
+        next-region-id 5
+        table 1 users enabled
+        family 1 f
+        region 1 1 - 67 00000000-0000-0000-0000-000000000001 0
+        region 1 2 67 ff00 00000000-0000-0000-0000-000000000002 0
+        region 1 3 ff00 - 00000000-0000-0000-0000-000000000003 0
+        table 2 logs disabled
+        family 2 d
+        region 2 4 - - 00000000-0000-0000-0000-000000000004 42
+        crc32c 50f0120b
+        """);
+    Catalog back = Catalog.load(io.bellows.fs.LocalFileSystem.INSTANCE, dir);
+    assertThat(back.upgraded()).isFalse();
+    assertThat(back.nextRegionId()).isEqualTo(5);
+    assertThat(back.nextTableId()).isEqualTo(3);
+    List<Catalog.Span> users = back.tables().get("users").regions();
+    assertThat(users).extracting(Catalog.Span::id).containsExactly(1, 2, 3);
+    assertThat(users.get(1).start()).isEqualTo(Bytes.of("g"));
+    assertThat(users.get(1).end()).isEqualTo(new byte[] {(byte) 0xff, 0});
+    assertThat(users.get(2).identity()).isEqualTo(new java.util.UUID(0, 3));
+    assertThat(back.tables().get("logs").regions().get(0).seqIdBase()).isEqualTo(42);
+    assertThat(back.tables().get("logs").enabled()).isFalse();
+    // Dropping a table never lowers the next region id: ids are not reused.
+    assertThat(back.without("logs").nextRegionId()).isEqualTo(5);
+  }
+
+  /** Golden: the bytes a version 2 catalog (before region identities) has are still read. */
+  @Test
+  void aVersion2CatalogIsStillRead() throws IOException {
+    Files.writeString(dir.resolve("CATALOG"), """
         bellows-catalog 2
         next-table-id 3
         next-region-id 5
@@ -329,6 +370,7 @@ class RegionsTest {
         crc32c e261b604
         """);
     Catalog back = Catalog.load(io.bellows.fs.LocalFileSystem.INSTANCE, dir);
+    assertThat(back.upgraded()).as("to be written as version 3 at open").isTrue();
     assertThat(back.nextRegionId()).isEqualTo(5);
     assertThat(back.nextTableId()).isEqualTo(3);
     List<Catalog.Span> users = back.tables().get("users").regions();
@@ -336,8 +378,62 @@ class RegionsTest {
     assertThat(users.get(1).start()).isEqualTo(Bytes.of("g"));
     assertThat(users.get(1).end()).isEqualTo(new byte[] {(byte) 0xff, 0});
     assertThat(back.tables().get("logs").enabled()).isFalse();
-    // Dropping a table never lowers the next region id: ids are not reused.
-    assertThat(back.without("logs").nextRegionId()).isEqualTo(5);
+    List<Catalog.Span> all = new java.util.ArrayList<>(users);
+    all.addAll(back.tables().get("logs").regions());
+    assertThat(all).extracting(Catalog.Span::seqIdBase).containsOnly(0L);
+    assertThat(all).extracting(Catalog.Span::identity).doesNotContainNull().doesNotHaveDuplicates();
+  }
+
+  /** Golden: a version 2 catalog with options, written by the build before region identities. */
+  @Test
+  void theVersion2CatalogOfTheCorpusIsStillRead() throws Exception {
+    Path from = Path.of(RegionsTest.class.getResource("catalog-v2/CATALOG").toURI());
+    Files.copy(from, dir.resolve("CATALOG"));
+    Catalog back = Catalog.load(io.bellows.fs.LocalFileSystem.INSTANCE, dir);
+    assertThat(back.tables().keySet()).containsExactly("users", "logs");
+    assertThat(back.tables().get("users").descriptor().family("f").maxVersions()).isEqualTo(3);
+    assertThat(back.tables().get("users").regions()).hasSize(3);
+  }
+
+  /**
+   * A data directory whose catalog is of version 2 opens with every row, its regions get
+   * identities, and the catalog is written as version 3 at once: the identities stay the same
+   * across reopens.
+   */
+  @Test
+  void aDataDirectoryWithAVersion2CatalogOpensAndKeepsItsNewIdentities() throws IOException {
+    try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
+      db.createTable(table("t"), List.of(Bytes.of("m")));
+      db.getTable("t").put(new Put(Bytes.of("a")).addColumn(F, Q, Bytes.of("1")));
+      db.getTable("t").put(new Put(Bytes.of("x")).addColumn(F, Q, Bytes.of("2")));
+    }
+    String v3 = Files.readString(dir.resolve("CATALOG"));
+    StringBuilder v2 = new StringBuilder();
+    for (String line : v3.split("\n")) {
+      if (line.startsWith("crc32c")) {
+        continue;
+      }
+      String[] f = line.split(" ");
+      if (line.startsWith("bellows-catalog")) {
+        line = "bellows-catalog 2";
+      } else if (f[0].equals("region")) {
+        line = String.join(" ", f[0], f[1], f[2], f[3], f[4]); // no identity, no base
+      }
+      v2.append(line).append('\n');
+    }
+    io.bellows.fs.ChecksummedText.write(io.bellows.fs.LocalFileSystem.INSTANCE, dir.resolve("CATALOG"), v2.toString());
+    List<RegionInfo> first;
+    try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
+      first = db.regions("t");
+      assertThat(first).extracting(RegionInfo::identity).doesNotContainNull().doesNotHaveDuplicates();
+      assertThat(first).extracting(RegionInfo::seqIdBase).containsOnly(0L);
+      assertThat(Bytes.str(db.getTable("t").get(new io.bellows.client.Get(Bytes.of("x"))).getValue(F, Q))).isEqualTo("2");
+    }
+    assertThat(Files.readString(dir.resolve("CATALOG"))).startsWith("bellows-catalog 3\n");
+    try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
+      assertThat(db.regions("t")).extracting(RegionInfo::identity)
+          .containsExactlyElementsOf(first.stream().map(RegionInfo::identity).toList());
+    }
   }
 
   @Test

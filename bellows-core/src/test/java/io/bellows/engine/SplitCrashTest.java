@@ -59,7 +59,7 @@ class SplitCrashTest {
     }
     assertThat(paused).as("the child reached step %s", step).isTrue();
     assertThat(acked).hasSizeGreaterThanOrEqualTo(600);
-    boolean committed = LocalEngine.SPLIT_STEPS.indexOf(step) >= LocalEngine.SPLIT_STEPS.indexOf("committed");
+    boolean committed = SplitListener.STEPS.indexOf(step) >= SplitListener.STEPS.indexOf("committed");
     try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
       List<RegionInfo> regions = db.regions(SplitCrashWriter.TABLE);
       assertThat(regions).hasSize(committed ? 2 : 1);

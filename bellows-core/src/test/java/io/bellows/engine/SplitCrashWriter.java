@@ -17,7 +17,7 @@ import java.util.concurrent.CountDownLatch;
  * on writing; at the named split step it prints {@code PAUSED} and waits there for ever, and the
  * parent kills it with SIGKILL.
  *
- * <p>Arguments: data directory, split step ({@link LocalEngine#SPLIT_STEPS}).
+ * <p>Arguments: data directory, split step ({@link SplitListener#STEPS}).
  */
 public final class SplitCrashWriter {
   static final String TABLE = "splitcrash";
@@ -28,18 +28,10 @@ public final class SplitCrashWriter {
     Path dir = Path.of(args[0]);
     String step = args[1];
     PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false);
-    Bellows db = Bellows.open(dir, EngineOptions.defaults());
-    db.createTable(TableDescriptor.builder(TABLE).family("f").build());
-    Table t = db.getTable(TABLE);
-    for (int n = 0; n < 600; n++) {
-      put(t, n, out);
-      if (n == 400) {
-        db.flush(TABLE); // rows 0..400 in a sorted file, the rest only in the WAL and memory
-      }
-    }
     CountDownLatch never = new CountDownLatch(1);
-    LocalEngine.splitHook = s -> {
-      if (s.equals(step)) {
+    java.util.concurrent.atomic.AtomicBoolean splitting = new java.util.concurrent.atomic.AtomicBoolean();
+    SplitListener pauseAtStep = s -> {
+      if (splitting.get() && s.equals(step)) {
         synchronized (out) {
           out.println("PAUSED " + s);
           out.flush();
@@ -51,6 +43,17 @@ public final class SplitCrashWriter {
         }
       }
     };
+    Bellows db = Bellows.over(LocalEngine.open(dir, EngineOptions.defaults(), io.bellows.fs.LocalFileSystem.INSTANCE,
+        pauseAtStep));
+    db.createTable(TableDescriptor.builder(TABLE).family("f").build());
+    Table t = db.getTable(TABLE);
+    for (int n = 0; n < 600; n++) {
+      put(t, n, out);
+      if (n == 400) {
+        db.flush(TABLE); // rows 0..400 in a sorted file, the rest only in the WAL and memory
+      }
+    }
+    splitting.set(true); // the rows are written: pause at the step of the split below
     Thread writer = new Thread(() -> {
       for (int n = 600; ; n++) {
         put(t, n, out); // blocked while the split holds the region; acknowledged rows must survive

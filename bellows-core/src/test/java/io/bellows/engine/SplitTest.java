@@ -43,9 +43,21 @@ class SplitTest {
 
   @TempDir Path dir;
 
+  /** What the tests do at each split step; the engines opened with {@link #openListening} call it. */
+  private volatile SplitListener hook = SplitListener.NONE;
+
   @AfterEach
   void resetHook() {
-    LocalEngine.splitHook = step -> { };
+    hook = SplitListener.NONE;
+  }
+
+  /** Opens the engine on {@code d} with the split listener that calls {@link #hook}. */
+  private Bellows openListening(Path d, EngineOptions options, io.bellows.fs.FileSystem fs) {
+    return Bellows.over(LocalEngine.open(d, options, fs, step -> hook.step(step)));
+  }
+
+  private Bellows openListening(Path d, EngineOptions options) {
+    return openListening(d, options, io.bellows.fs.LocalFileSystem.INSTANCE);
   }
 
   /** Uncompressed: the tests choose split points by file sizes, which follow from the rows so. */
@@ -185,13 +197,13 @@ class SplitTest {
   @Timeout(60)
   void aRegionSplitsByItselfAtMaxFileSize() throws Exception {
     CountDownLatch split = new CountDownLatch(1);
-    LocalEngine.splitHook = step -> {
+    hook = step -> {
       if (step.equals("parent-deleted")) {
         split.countDown();
       }
     };
     NavigableMap<String, String> model = new TreeMap<>();
-    try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
+    try (Bellows db = openListening(dir, EngineOptions.defaults())) {
       TableDescriptor.Builder b = TableDescriptor.builder("t");
       b.set("MAX_FILESIZE", Long.toString(64 * 1024));
       b.flushSize(64 * 1024);
@@ -207,7 +219,7 @@ class SplitTest {
       assertThat(db.regions("t").size()).isGreaterThanOrEqualTo(2);
       assertThat(scanAll(t)).isEqualTo(model);
     }
-    LocalEngine.splitHook = step -> { };
+    hook = SplitListener.NONE;
     try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
       assertThat(db.regions("t").size()).isGreaterThanOrEqualTo(2);
       assertThat(scanAll(db.getTable("t"))).isEqualTo(model);
@@ -227,12 +239,12 @@ class SplitTest {
         io.bellows.fs.LocalFileSystem.INSTANCE);
     io.bellows.fs.Fault readsFail = fs.inject(io.bellows.fs.Fault.on(io.bellows.fs.FaultInjectingFileSystem.Error.EIO,
         io.bellows.fs.FaultInjectingFileSystem.Op.READ).paths("\\.sst").disable());
-    LocalEngine.splitHook = step -> {
+    hook = step -> {
       if (step.equals("committed")) {
         readsFail.enable(); // the daughters open their linked files next
       }
     };
-    try (Bellows db = Bellows.open(dir, EngineOptions.builder()
+    try (Bellows db = openListening(dir, EngineOptions.builder()
         .set(io.bellows.config.Knobs.DEFAULT_DURABILITY, io.bellows.config.Durability.FSYNC_WAL).build(), fs)) {
       db.createTable(table("t"), List.of(Bytes.of("m")));
       Table t = db.getTable("t");
@@ -245,7 +257,7 @@ class SplitTest {
       }
       assertThatThrownBy(() -> db.split("t", Bytes.of("a5"))).isInstanceOf(RuntimeException.class);
       readsFail.disable();
-      LocalEngine.splitHook = step -> { };
+      hook = SplitListener.NONE;
       assertThat(Bytes.str(t.get(new Get(Bytes.of("z3"))).getValue(F, Q))).as("the other region serves").isEqualTo("w3");
       t.put(new Put(Bytes.of("z99")).addColumn(F, Q, Bytes.of("late")));
       assertThatThrownBy(() -> db.split("t", Bytes.of("z5"))).isInstanceOf(io.bellows.util.StorageException.class)
@@ -331,7 +343,7 @@ class SplitTest {
   @Timeout(60)
   void writesDuringASplitAllLand() throws Exception {
     NavigableMap<String, String> model = new TreeMap<>();
-    try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
+    try (Bellows db = openListening(dir, EngineOptions.defaults())) {
       db.createTable(table("t"));
       Table t = db.getTable("t");
       write(t, 0, 3000, "a", model);
@@ -342,7 +354,7 @@ class SplitTest {
       AtomicReference<Throwable> failure = new AtomicReference<>();
       ConcurrentWriter w = new ConcurrentWriter(t, written, failure, inSplit, writerStarted);
       java.util.concurrent.atomic.AtomicBoolean writerBlocked = new java.util.concurrent.atomic.AtomicBoolean();
-      LocalEngine.splitHook = step -> {
+      hook = step -> {
         if (step.equals("flushed")) {
           inSplit.countDown();
           try {
@@ -466,21 +478,21 @@ class SplitTest {
     NavigableMap<String, String> model = new TreeMap<>();
     Path copy = dir.resolve("crashed");
     Path live = dir.resolve("live");
-    try (Bellows db = Bellows.open(live, EngineOptions.defaults())) {
+    try (Bellows db = openListening(live, EngineOptions.defaults())) {
       db.createTable(table("t"));
       Table t = db.getTable("t");
       write(t, 0, 1000, "a", model);
       db.flush("t");
       write(t, 500, 1500, "b", model); // in the WAL and memory only when the split starts
-      LocalEngine.splitHook = s -> {
+      hook = s -> {
         if (s.equals(step)) {
-          LocalEngine.splitHook = x -> { };
+          hook = SplitListener.NONE;
           copyTree(live, copy);
         }
       };
       db.split("t", Bytes.of(row(700)));
     }
-    boolean committed = LocalEngine.SPLIT_STEPS.indexOf(step) >= LocalEngine.SPLIT_STEPS.indexOf("committed");
+    boolean committed = SplitListener.STEPS.indexOf(step) >= SplitListener.STEPS.indexOf("committed");
     try (Bellows db = Bellows.open(copy, EngineOptions.defaults())) {
       List<RegionInfo> regions = db.regions("t");
       if (committed) {
