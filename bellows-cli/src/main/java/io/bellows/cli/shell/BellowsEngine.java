@@ -128,6 +128,41 @@ final class BellowsEngine implements Engine {
   }
 
   @Override
+  public void modifyTable(TableDescriptor next) {
+    db.modifyTable(next);
+  }
+
+  @Override
+  public long bulkLoad(String table, Map<String, List<java.nio.file.Path>> files) {
+    return db.bulkLoad(table, files);
+  }
+
+  @Override
+  public void snapshot(String table, String name, boolean flush) {
+    db.snapshot(table, name, flush);
+  }
+
+  @Override
+  public List<io.bellows.engine.SnapshotInfo> listSnapshots() {
+    return db.listSnapshots();
+  }
+
+  @Override
+  public void deleteSnapshot(String name) {
+    db.deleteSnapshot(name);
+  }
+
+  @Override
+  public void cloneSnapshot(String name, String table) {
+    db.cloneSnapshot(name, table);
+  }
+
+  @Override
+  public void restoreSnapshot(String name) {
+    db.restoreSnapshot(name);
+  }
+
+  @Override
   public void close() {
     db.close();
   }

@@ -62,6 +62,26 @@ public interface Engine extends AutoCloseable {
 
   Map<String, Map<String, Number>> storeMetrics(String table);
 
+  /** Changes a table's settings and families, online (see {@code Bellows.modifyTable}). */
+  void modifyTable(TableDescriptor next);
+
+  /** Loads sorted files, by family, into a table atomically; returns the cells loaded. */
+  long bulkLoad(String table, Map<String, List<java.nio.file.Path>> files);
+
+  /** Takes snapshot {@code name} of a table, flushing it first unless {@code flush} is false. */
+  void snapshot(String table, String name, boolean flush);
+
+  /** The snapshots, by name. */
+  List<io.bellows.engine.SnapshotInfo> listSnapshots();
+
+  void deleteSnapshot(String name);
+
+  /** Creates table {@code table} of a snapshot. */
+  void cloneSnapshot(String name, String table);
+
+  /** Restores the (disabled) table a snapshot was taken of to it. */
+  void restoreSnapshot(String name);
+
   @Override
   void close();
 

@@ -62,4 +62,14 @@ public final class ShellContext {
     }
     return engine.getTable(name);
   }
+
+  /** The snapshot of this name; refuses an unknown one in the words of {@link #requireTable}. */
+  public io.bellows.engine.SnapshotInfo requireSnapshot(String name) {
+    for (io.bellows.engine.SnapshotInfo s : engine.listSnapshots()) {
+      if (s.name().equals(name)) {
+        return s;
+      }
+    }
+    throw new ShellException("Unknown snapshot " + name + "!");
+  }
 }

@@ -167,12 +167,48 @@ final class FakeEngine implements Engine {
   }
 
   @Override
+  public void modifyTable(TableDescriptor next) {
+    table(next.name()).descriptor = next;
+  }
+
+  /** Snapshots and bulk loads are tested against the real engine (ShellAdminTest). */
+  @Override
+  public long bulkLoad(String table, Map<String, List<java.nio.file.Path>> files) {
+    throw new UnsupportedOperationException("bulk load");
+  }
+
+  @Override
+  public void snapshot(String table, String name, boolean flush) {
+    throw new UnsupportedOperationException("snapshot");
+  }
+
+  @Override
+  public List<io.bellows.engine.SnapshotInfo> listSnapshots() {
+    return List.of();
+  }
+
+  @Override
+  public void deleteSnapshot(String name) {
+    throw new UnsupportedOperationException("snapshot");
+  }
+
+  @Override
+  public void cloneSnapshot(String name, String table) {
+    throw new UnsupportedOperationException("snapshot");
+  }
+
+  @Override
+  public void restoreSnapshot(String name) {
+    throw new UnsupportedOperationException("snapshot");
+  }
+
+  @Override
   public void close() {
     closed = true;
   }
 
   private final class FakeTable implements Table {
-    final TableDescriptor descriptor;
+    TableDescriptor descriptor;
     final NavigableSet<Cell> cells = new TreeSet<>(CellComparator.INSTANCE);
     boolean enabled = true;
     List<byte[]> splitKeys = List.of();

@@ -339,11 +339,12 @@ class ShellTest {
 
   @Test
   void hbaseCommandsBellowsLacksAreNotSupportedRatherThanUnknown() {
-    String out = run("alter 't', NAME => 'f', VERSIONS => 5\nhelp 'alter'\nsnapshot 't', 's'\nfrobnicate\n");
+    String out = run("alter_async 't', NAME => 'f', VERSIONS => 5\nhelp 'alter_async'\ndelete_all_snapshot 's.*'\n"
+        + "frobnicate\n");
     assertThat(out).isEqualTo(String.join("\n",
-        "ERROR: 'alter' is not supported by Bellows. Type 'help' for the list of commands.",
-        "ERROR: 'alter' is not supported by Bellows. Type 'help' for the list of commands.",
-        "ERROR: 'snapshot' is not supported by Bellows. Type 'help' for the list of commands.",
+        "ERROR: 'alter_async' is not supported by Bellows. Type 'help' for the list of commands.",
+        "ERROR: 'alter_async' is not supported by Bellows. Type 'help' for the list of commands.",
+        "ERROR: 'delete_all_snapshot' is not supported by Bellows. Type 'help' for the list of commands.",
         "ERROR: Unknown command 'frobnicate'. Type 'help' for the list of commands.",
         ""));
     assertThat(run("help 'desc'\n")).startsWith("describe 't'");
