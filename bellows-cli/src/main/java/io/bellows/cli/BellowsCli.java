@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
     description = "Bellows, an embeddable LSM wide-column store: shell and tools.",
     subcommands = {ShellSubcommand.class, ServerSubcommand.class, InspectSubcommand.class,
         WalDumpSubcommand.class, RepairSubcommand.class, YcsbSubcommand.class, StressSubcommand.class,
-        BenchSubcommand.class, SnapshotSubcommand.class})
+        BenchSubcommand.class, SnapshotSubcommand.class, BulkLoadSubcommand.class})
 public final class BellowsCli implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
