@@ -2,10 +2,11 @@ package io.bellows.cli.shell;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.bellows.client.Bellows;
 import io.bellows.client.BulkFileWriter;
 import io.bellows.config.Durability;
 import io.bellows.config.EngineOptions;
+import io.bellows.engine.Engine;
+import io.bellows.engine.LocalEngine;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.util.Bytes;
 import io.bellows.util.Clock;
@@ -32,26 +33,24 @@ class ShellAdminTest {
   @TempDir
   Path dir;
 
-  private Bellows db;
-  private Engine engine;
+  private Engine db;
   private int status;
 
   @BeforeEach
   void open() {
-    db = Bellows.open(dir.resolve("data"), EngineOptions.builder().clock(new Clock.Manual(NOW)).build());
-    engine = Engine.of(db);
+    db = LocalEngine.open(dir.resolve("data"), EngineOptions.builder().clock(new Clock.Manual(NOW)).build());
   }
 
   @AfterEach
   void close() {
-    engine.close();
+    db.close();
   }
 
   private String run(String... lines) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
     String script = String.join("\n", lines) + "\n";
-    status = new Shell(engine, new BufferedReader(new StringReader(script)), out, false, false).run();
+    status = new Shell(db, Session.embedded(null), new BufferedReader(new StringReader(script)), out, false, false).run();
     return bytes.toString(StandardCharsets.UTF_8);
   }
 
