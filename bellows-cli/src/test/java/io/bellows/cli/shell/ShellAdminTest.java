@@ -211,6 +211,16 @@ class ShellAdminTest {
   }
 
   @Test
+  void aDisabledTableIsAlteredToo() {
+    String out = run("create 't', 'f'", "disable 't'", "alter 't', 'g', {NAME => 'f', VERSIONS => 2}", "enable 't'",
+        "describe 't'");
+    assertThat(out).startsWith(lines("Created table t", "Updating all regions with the new schema...",
+        "1/1 regions updated.", "Done.", "Table t is ENABLED"));
+    assertThat(db.describeTable("t").families()).extracting(ColumnFamilyDescriptor::name).containsExactly("f", "g");
+    assertThat(db.describeTable("t").family("f").maxVersions()).isEqualTo(2);
+  }
+
+  @Test
   void alterRefusesAMissingFamilyOrTableAndAppliesNoneOfItsChanges() {
     String out = run(
         "create 't', 'f', 'g'",
