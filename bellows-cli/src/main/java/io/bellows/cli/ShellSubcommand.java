@@ -1,13 +1,13 @@
 package io.bellows.cli;
 
-import io.bellows.cli.shell.Engine;
 import io.bellows.cli.shell.Session;
 import io.bellows.cli.shell.ErrorMessages;
 import io.bellows.cli.shell.Shell;
-import io.bellows.client.Bellows;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knob;
 import io.bellows.config.KnobAssignments;
+import io.bellows.engine.Engine;
+import io.bellows.engine.LocalEngine;
 import io.bellows.remote.RemoteEngine;
 import io.bellows.remote.RemoteOptions;
 import java.io.BufferedReader;
@@ -110,13 +110,13 @@ final class ShellSubcommand implements Callable<Integer> {
       return 2;
     }
     if (connect != null) {
-      Bellows db;
+      Engine db;
       try {
         RemoteOptions options = RemoteOptions.defaults().withToken(System.getenv("BELLOWS_TOKEN"));
         if (tlsCa != null) {
           options = options.withTls(tlsCa, null, null);
         }
-        db = RemoteEngine.connect(connect, options);
+        db = RemoteEngine.open(connect, options);
       } catch (RuntimeException e) {
         out.println("ERROR: cannot connect to " + connect + ": " + ErrorMessages.describe(e));
         return 2;
@@ -136,11 +136,11 @@ final class ShellSubcommand implements Callable<Integer> {
       out.println(cannotOpen + "not a directory");
       return 2;
     }
-    Bellows db;
+    Engine db;
     try {
-      db = Bellows.open(data, engineOptions);
+      db = LocalEngine.open(data, engineOptions);
     } catch (RuntimeException e) {
-      // Bellows.open wraps I/O failures as "cannot open DIR" around the reason; say that once.
+      // LocalEngine.open wraps I/O failures as "cannot open DIR" around the reason; say that once.
       boolean wrapped = e.getCause() != null && String.valueOf(e.getMessage()).startsWith("cannot open ");
       out.println(cannotOpen + ErrorMessages.describe(wrapped ? e.getCause() : e));
       return 2;
@@ -148,16 +148,15 @@ final class ShellSubcommand implements Callable<Integer> {
     return runShell(db, Session.embedded(data), out);
   }
 
-  private int runShell(Bellows db, Session session, PrintStream out) {
+  private int runShell(Engine engine, Session session, PrintStream out) {
     AtomicBoolean closed = new AtomicBoolean();
-    Engine engine = Engine.of(db, session);
     // Ctrl-C ends the JVM: still release the WAL and directory lock cleanly.
     Thread hook = new Thread(() -> closeOnce(engine, closed), "bellows-shell-close");
     Runtime.getRuntime().addShutdownHook(hook);
     int status;
     try {
       BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-      status = new Shell(engine, reader, out, interactive, !noTiming).run();
+      status = new Shell(engine, session, reader, out, interactive, !noTiming).run();
     } finally {
       closeOnce(engine, closed);
       try {

@@ -300,4 +300,35 @@ class BellowsCliTest {
         tmp.resolve("backup").toString())).isEqualTo(2);
     assertThat(output()).contains("ERROR: snapshot 'nope' does not exist");
   }
+
+  @Test
+  void bulkLoadLoadsADirectoryOfFamilyFilesIntoATable(@TempDir Path tmp) throws java.io.IOException {
+    Path data = tmp.resolve("data");
+    try (Bellows db = Bellows.open(data, EngineOptions.defaults())) {
+      db.createTable(TableDescriptor.builder("t").family("f").build());
+    }
+    Path load = tmp.resolve("load");
+    java.nio.file.Files.createDirectories(load.resolve("f"));
+    try (io.bellows.client.BulkFileWriter w = io.bellows.client.BulkFileWriter.create(load.resolve("f/part-0"),
+        io.bellows.schema.ColumnFamilyDescriptor.of("f"))) {
+      w.put(io.bellows.util.Bytes.of("r"), io.bellows.util.Bytes.of("q"), 5, io.bellows.util.Bytes.of("v"));
+      w.finish();
+    }
+    assertThat(run("bulk-load", "--data", data.toString(), "t", load.toString())).as(output()).isZero();
+    assertThat(output()).isEqualTo("Loaded 1 cell(s) from 1 file(s) into table t\n");
+    try (Bellows db = Bellows.open(data, EngineOptions.defaults())) {
+      assertThat(db.getTable("t").get(new io.bellows.client.Get("r")).getValue(io.bellows.util.Bytes.of("f"),
+          io.bellows.util.Bytes.of("q"))).isEqualTo(io.bellows.util.Bytes.of("v"));
+    }
+    bytes.reset();
+    assertThat(run("bulk-load", "--data", data.toString(), "nope", load.toString())).isEqualTo(2);
+    assertThat(output()).contains("ERROR: ").contains("nope");
+    bytes.reset();
+    assertThat(run("bulk-load", "--data", data.toString(), "t", tmp.resolve("missing").toString())).isEqualTo(2);
+    assertThat(output()).contains("is not a directory");
+    bytes.reset();
+    java.nio.file.Files.write(load.resolve("f/part-1"), new byte[] {1, 2, 3});
+    assertThat(run("bulk-load", "--data", data.toString(), "t", load.toString())).isEqualTo(1);
+    assertThat(output()).contains("ERROR: bulk load: " + load.resolve("f/part-1").toAbsolutePath());
+  }
 }

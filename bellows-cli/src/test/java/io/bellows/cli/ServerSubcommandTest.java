@@ -157,6 +157,58 @@ class ServerSubcommandTest {
     }
   }
 
+  /** Snapshots, alter and bulk load print the same over a server as on an embedded engine. */
+  @Test
+  void theShellsSnapshotAlterAndBulkLoadCommandsWorkOverAServer() throws Exception {
+    Path load = dir.resolve("load");
+    java.nio.file.Files.createDirectories(load.resolve("g"));
+    try (io.bellows.client.BulkFileWriter w = io.bellows.client.BulkFileWriter.create(load.resolve("g/part-0"),
+        io.bellows.schema.ColumnFamilyDescriptor.of("g"))) {
+      w.put(Bytes.of("r2"), Bytes.of("q"), 5, Bytes.of("loaded"));
+      w.finish();
+    }
+    String script = String.join("\n",
+        "create 't', 'f', SPLITS => ['m']",
+        "put 't', 'r1', 'f:q', 'v1', 1",
+        "snapshot 't', 's1'",
+        "alter 't', {NAME => 'f', VERSIONS => 3}, 'g'",
+        "bulk_load 't', '" + load + "'",
+        "clone_snapshot 's1', 'c'",
+        "restore_snapshot 's1'",
+        "disable 't'",
+        "restore_snapshot 's1'",
+        "enable 't'",
+        "scan 't'",
+        "scan 'c'",
+        "delete_snapshot 's1'",
+        "delete_snapshot 's1'",
+        "list_snapshots",
+        "");
+    int embedded = run(script, "shell", "--data", dir.resolve("embedded").toString(), "--no-timing");
+    String expected = output();
+    bytes.reset();
+    try (LocalEngine engine = LocalEngine.open(dir.resolve("served"), EngineOptions.defaults());
+        BellowsServer server = BellowsServer.start(engine, ServerConfig.defaults().withPorts(0, -1), ServerEvents.NONE)) {
+      int code = run(script, "shell", "--connect", "127.0.0.1:" + server.port(), "--no-timing");
+      assertThat(code).as(output()).isEqualTo(embedded).isEqualTo(1); // the refused restore and delete
+      assertThat(output()).isEqualTo(expected);
+    }
+    assertThat(expected).contains("Updating all regions with the new schema...\n2/2 regions updated.\nDone.\n"
+        + "Loaded 1 cell(s) from 1 file(s) into table t\n"
+        + "ERROR: Table t is enabled. Disable it before restoring snapshot s1 into it.\n");
+    assertThat(expected).endsWith(String.join("\n",
+        "ROW                                COLUMN+CELL",
+        " r1                                column=f:q, timestamp=1, value=v1",
+        "1 row(s)",
+        "ROW                                COLUMN+CELL",
+        " r1                                column=f:q, timestamp=1, value=v1",
+        "1 row(s)",
+        "ERROR: Unknown snapshot s1!",
+        "SNAPSHOT                           TABLE + CREATION TIME",
+        "0 row(s)",
+        ""));
+  }
+
   @Test
   void theShellSaysSoWhenNoServerAnswers() throws Exception {
     int port;

@@ -42,7 +42,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Power loss, on {@link MemFileSystem}: seeded random workloads through the public API (puts,
  * deletes of every kind, increments, check-and-mutate, batches, reads, flushes, minor and major
- * compactions, in-memory flushes and compactions, splits, reopen) are cut by a power loss, after
+ * compactions, in-memory flushes and compactions, splits, reopen, and the table-wide operations:
+ * snapshots taken and deleted, clones, a restore between a disable and an enable, alters that add or
+ * delete a family or change a setting, bulk loads of sorted files spanning regions) are cut by a power loss, after
  * which the engine reopens on what the file system kept: only synced bytes, only directory entries
  * whose directory was synced, an unsynced tail dropped, torn or torn and followed by garbage. Then, against {@link ReferenceTable}
  * replaying the acknowledged operations:
@@ -52,7 +54,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  *   <li>with FSYNC_WAL, everything acknowledged is there, and of the operation the power cut, all,
  *       none or (for a batch) a prefix of its row mutations in the order the engine applies them;
  *   <li>with ASYNC_WAL, what is there is the state after some prefix of the row mutations;
- *   <li>both say that no row mutation is half there.
+ *   <li>both say that no row mutation is half there;
+ *   <li>a snapshot, clone, restore, alter or bulk load is whole or absent: the table's descriptor is
+ *       the last acknowledged one or the interrupted alter's or restore's; every acknowledged
+ *       snapshot is listed and no other but the interrupted one, and each listed snapshot, cloned,
+ *       holds exactly the table as it was when it was taken; every clone holds its snapshot's data
+ *       (an interrupted one is absent or whole); a bulk load is one step of the model, all or none.
  * </ul>
  *
  * Two modes: a power loss at a random file-system operation of a longer random workload, under every
@@ -179,6 +186,17 @@ class PowerLossTest {
     private Bellows db;
     private Table table;
     private boolean tableAcknowledged;
+    /** The table's descriptor as last acknowledged, and that of an alter or restore in flight (else null). */
+    private TableDescriptor ackedDescriptor;
+    private TableDescriptor inFlightDescriptor;
+    /** Acknowledged snapshots by name; one being taken or deleted, and clones acknowledged or in flight. */
+    private final java.util.Map<String, TakenSnapshot> snapshots = new java.util.TreeMap<>();
+    private TakenSnapshot inFlightSnapshot;
+    private String deletingSnapshot;
+    private final java.util.Map<String, TakenSnapshot> clones = new java.util.TreeMap<>();
+    private String inFlightClone;
+    private int snapshotsTaken;
+    private int bulkLoads;
     /** Syncs of paths matching this lie from operation {@link #lieFrom} on (null: syncs are true). */
     String lying;
     int lieFrom;
@@ -227,6 +245,7 @@ class PowerLossTest {
         db = open(fs);
         db.createTable(descriptor, List.of(Bytes.of("f")));
         tableAcknowledged = true;
+        ackedDescriptor = db.describeTable(TABLE);
         table = db.getTable(TABLE);
         if (scripted) {
           script();
@@ -294,6 +313,18 @@ class PowerLossTest {
       }
       majorCompact();
       mutation();
+      // the table-wide operations, each cut at every one of its file-system operations
+      alter("add family c");
+      snapshot();
+      bulkLoad();
+      cloneSnapshot();
+      for (int i = 0; i < 2; i++) {
+        mutation();
+      }
+      alter("change b's block size and delete c");
+      restore();
+      mutation();
+      deleteSnapshot();
     }
 
     private void operation() {
@@ -313,11 +344,156 @@ class PowerLossTest {
         db.compact(TABLE);
       } else if (p < 94) {
         majorCompact();
-      } else if (p < 97) {
+      } else if (p < 96) {
         reopen();
-      } else {
+      } else if (p < 98) {
         split(ROWS[1 + random.nextInt(ROWS.length - 1)]);
+      } else {
+        tableOperation();
       }
+    }
+
+    /** One of the operations on the table as a whole, at random. */
+    private void tableOperation() {
+      switch (random.nextInt(6)) {
+        case 0 -> snapshot();
+        case 1 -> cloneSnapshot();
+        case 2 -> restore();
+        case 3 -> alter(ackedDescriptor.family("c") == null ? "add family c" : "delete family c");
+        case 4 -> alter("change b's block size");
+        default -> bulkLoad();
+      }
+    }
+
+    /** Takes a snapshot (with a flush): it holds every acknowledged step. */
+    private void snapshot() {
+      String name = "s" + (++snapshotsTaken);
+      log("snapshot " + name);
+      inFlightSnapshot = new TakenSnapshot(name, List.copyOf(acked), ackedDescriptor);
+      db.snapshot(TABLE, name);
+      snapshots.put(name, inFlightSnapshot);
+      inFlightSnapshot = null;
+    }
+
+    /** Clones the newest snapshot into a new table (at most two clones, to keep the checks short). */
+    private void cloneSnapshot() {
+      if (snapshots.isEmpty() || clones.size() >= 2) {
+        return;
+      }
+      TakenSnapshot s = newestSnapshot();
+      String name = "c" + (clones.size() + 1);
+      log("clone " + s.name() + " into " + name);
+      inFlightClone = name;
+      db.cloneSnapshot(s.name(), name);
+      clones.put(name, s);
+      inFlightClone = null;
+    }
+
+    /** Disables the table, restores the newest snapshot into it and enables it again. */
+    private void restore() {
+      if (snapshots.isEmpty()) {
+        return;
+      }
+      TakenSnapshot s = newestSnapshot();
+      log("disable, restore " + s.name() + ", enable");
+      db.disableTable(TABLE);
+      inFlightDescriptor = s.descriptor();
+      inFlight = List.of(m -> {
+        m.restore(replay(s.steps()));
+        return null;
+      });
+      db.restoreSnapshot(s.name());
+      acknowledge();
+      ackedDescriptor = inFlightDescriptor;
+      inFlightDescriptor = null;
+      db.enableTable(TABLE);
+      table = db.getTable(TABLE);
+    }
+
+    private void deleteSnapshot() {
+      if (snapshots.isEmpty()) {
+        return;
+      }
+      String name = snapshots.keySet().iterator().next();
+      log("delete snapshot " + name);
+      deletingSnapshot = name;
+      db.deleteSnapshot(name);
+      snapshots.remove(name);
+      deletingSnapshot = null;
+    }
+
+    private TakenSnapshot newestSnapshot() {
+      TakenSnapshot newest = null;
+      for (TakenSnapshot s : snapshots.values()) {
+        if (newest == null || Integer.parseInt(s.name().substring(1)) > Integer.parseInt(newest.name().substring(1))) {
+          newest = s;
+        }
+      }
+      return newest;
+    }
+
+    /**
+     * An alter: family c (never written; a whole-row delete leaves only markers in it) added or
+     * deleted, and/or family b's block size changed. The data the model holds does not change.
+     */
+    private void alter(String what) {
+      TableDescriptor d = ackedDescriptor;
+      TableDescriptor.Builder next = d.toBuilder();
+      if (what.contains("add family c")) {
+        next.family(config.family("c").build());
+      }
+      if (what.contains("block size")) {
+        int size = d.family("b").get(Knobs.BLOCKSIZE) == 4096 ? 16 * 1024 : 4096;
+        next.modifyFamily(d.family("b").toBuilder().set(Knobs.BLOCKSIZE, size).build());
+      }
+      if (what.contains("delete") && d.family("c") != null) {
+        next.removeFamily("c");
+      }
+      log("alter: " + what);
+      inFlightDescriptor = next.build();
+      db.modifyTable(inFlightDescriptor);
+      ackedDescriptor = inFlightDescriptor;
+      inFlightDescriptor = null;
+    }
+
+    /**
+     * Loads a file of sorted cells of one family, spanning the regions, written with {@link
+     * io.bellows.client.BulkFileWriter} on the same file system; one step: all of it or none.
+     */
+    private void bulkLoad() {
+      String family = random.nextBoolean() ? "a" : "b";
+      long ts = randomTimestamp();
+      List<Cell> cells = new ArrayList<>();
+      for (byte[] row : ROWS) {
+        if (random.nextInt(3) == 0) {
+          byte[] qualifier = pick(QUALIFIERS);
+          byte[] value = Arrays.equals(qualifier, COUNTER) ? Bytes.toBytes((long) random.nextInt(100)) : randomValue();
+          cells.add(io.bellows.cell.Cells.put(row, Bytes.of(family), qualifier, ts, value));
+          wrote(new Put(row).addColumn(Bytes.of(family), qualifier, ts, value));
+        }
+      }
+      if (cells.isEmpty()) {
+        return;
+      }
+      Path file = DIR.getParent().resolve("load").resolve(++bulkLoads + "-" + family + ".sst");
+      try {
+        AtomicFiles.createDirectories(fs, file.getParent());
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      try (io.bellows.client.BulkFileWriter w = io.bellows.client.BulkFileWriter.create(fs, file,
+          ackedDescriptor.family(family))) {
+        cells.forEach(w::add);
+        w.finish();
+      }
+      long now = clock.currentTimeMillis();
+      log("bulk load of " + cells.size() + " cells of " + family + " at ts " + ts);
+      inFlight = List.of(m -> {
+        m.mutate(cells.get(0).row(), cells, -1, now); // one sequence id for all, as the load
+        return null;
+      });
+      db.bulkLoad(TABLE, java.util.Map.of(family, List.of(file)));
+      acknowledge();
     }
 
     private void flush() {
@@ -517,6 +693,7 @@ class PowerLossTest {
           assertThat(tableAcknowledged).as(context() + "the table whose creation was acknowledged is gone").isFalse();
           return;
         }
+        checkTableOperations(reopened);
         List<String> found = scan(reopened);
         List<Step> all = new ArrayList<>(acked);
         all.addAll(inFlight);
@@ -554,6 +731,65 @@ class PowerLossTest {
       }
     }
 
+    /**
+     * The table's descriptor, snapshots and clones after a power loss: each operation whole or
+     * absent. Enables the table if the power loss left it disabled (between a restore's disable and
+     * enable).
+     */
+    private void checkTableOperations(Bellows reopened) {
+      if (!reopened.isTableEnabled(TABLE)) {
+        reopened.enableTable(TABLE);
+      }
+      if (ackedDescriptor != null) {
+        String found = shape(reopened.describeTable(TABLE));
+        if (inFlightDescriptor == null || !found.equals(shape(inFlightDescriptor))) {
+          assertThat(found).as(context() + "the table's settings and families: the acknowledged ones, or those of the"
+              + " interrupted alter or restore").isEqualTo(shape(ackedDescriptor));
+        }
+      }
+      java.util.Map<String, TakenSnapshot> allowed = new java.util.TreeMap<>(snapshots);
+      if (inFlightSnapshot != null) {
+        allowed.put(inFlightSnapshot.name(), inFlightSnapshot);
+      }
+      List<String> listed = reopened.listSnapshots().stream().map(SnapshotInfo::name).toList();
+      for (String name : snapshots.keySet()) {
+        if (!name.equals(deletingSnapshot)) {
+          assertThat(listed).as(context() + "acknowledged snapshot " + name).contains(name);
+        }
+      }
+      int checks = 0;
+      for (String name : listed) {
+        TakenSnapshot s = allowed.get(name);
+        assertThat(s).as(context() + "snapshot " + name + " was never taken (listed: " + listed + ")").isNotNull();
+        String copy = "check" + (++checks);
+        reopened.cloneSnapshot(name, copy);
+        assertThat(scan(reopened, copy)).as(context() + "snapshot " + name + " holds the table as it was when taken")
+            .isEqualTo(render(replay(s.steps())));
+      }
+      for (String t : reopened.listTables()) {
+        if (t.equals(TABLE) || t.startsWith("check")) {
+          continue;
+        }
+        TakenSnapshot of = clones.get(t);
+        if (of == null) {
+          assertThat(t).as(context() + "a table nobody made").isEqualTo(inFlightClone);
+          of = newestSnapshot();
+        }
+        assertThat(scan(reopened, t)).as(context() + "clone " + t + " holds its snapshot")
+            .isEqualTo(render(replay(of.steps())));
+      }
+      for (String t : clones.keySet()) {
+        assertThat(reopened.tableExists(t)).as(context() + "acknowledged clone " + t).isTrue();
+      }
+    }
+
+    /** The model after the steps, from an empty table. */
+    private ReferenceTable replay(List<Step> steps) {
+      ReferenceTable model = new ReferenceTable(descriptor);
+      steps.forEach(step -> step.apply(model));
+      return model;
+    }
+
     /** After lying syncs: the engine opens or names the file it cannot trust; what it returns was written. */
     private void checkNothingWrong(MemFileSystem after) {
       Bellows reopened;
@@ -572,6 +808,9 @@ class PowerLossTest {
         }
         List<String> found;
         try {
+          if (!reopened.isTableEnabled(TABLE)) {
+            reopened.enableTable(TABLE); // a power loss between a restore's disable and enable
+          }
           found = scan(reopened);
         } catch (StorageException e) {
           System.out.println("  the read failed: " + e.getMessage());
@@ -657,8 +896,12 @@ class PowerLossTest {
     }
 
     private List<String> scan(Bellows on) {
+      return scan(on, TABLE);
+    }
+
+    private List<String> scan(Bellows on, String tableName) {
       List<String> rows = new ArrayList<>();
-      try (ResultScanner s = on.getTable(TABLE).getScanner(new Scan().readAllVersions())) {
+      try (ResultScanner s = on.getTable(tableName).getScanner(new Scan().readAllVersions())) {
         for (Result r : s) {
           rows.add(showRow(r.cells()));
         }
@@ -744,6 +987,23 @@ class PowerLossTest {
     private byte[] pick(byte[][] from) {
       return from[random.nextInt(from.length)];
     }
+  }
+
+  /** A snapshot as the test took it: the steps acknowledged before it, and the table's descriptor. */
+  private record TakenSnapshot(String name, List<Step> steps, TableDescriptor descriptor) {}
+
+  /** A descriptor's families and settings, in name order (the catalog need not keep the order given). */
+  private static String shape(TableDescriptor d) {
+    StringBuilder sb = new StringBuilder(new java.util.TreeMap<>(names(d.explicitValues())).toString());
+    d.families().stream().sorted(Comparator.comparing(io.bellows.schema.ColumnFamilyDescriptor::name))
+        .forEach(f -> sb.append(' ').append(f.name()).append(new java.util.TreeMap<>(names(f.explicitValues()))));
+    return sb.toString();
+  }
+
+  private static java.util.Map<String, String> names(java.util.Map<io.bellows.config.Knob<?>, Object> values) {
+    java.util.Map<String, String> out = new java.util.HashMap<>();
+    values.forEach((k, v) -> out.put(k.name(), String.valueOf(v)));
+    return out;
   }
 
   private static String showRow(List<Cell> cells) {

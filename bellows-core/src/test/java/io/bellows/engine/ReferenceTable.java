@@ -224,6 +224,16 @@ final class ReferenceTable {
     }
   }
 
+  /**
+   * Makes this table hold what {@code snapshot} holds, as a restore of a snapshot does; the sequence
+   * ids go on from this table's (the engine raises its sequence above the snapshot's edits too).
+   */
+  void restore(ReferenceTable snapshot) {
+    cellsByFamily.clear();
+    snapshot.cellsByFamily.forEach((f, cells) -> cellsByFamily.put(f, new ArrayList<>(cells)));
+    nextSeqId = Math.max(nextSeqId, snapshot.nextSeqId);
+  }
+
   /** Every cell held for a row (markers and hidden versions too), for failure reports. */
   List<Cell> rawCells(byte[] row) {
     List<Cell> out = new ArrayList<>();

@@ -58,6 +58,9 @@ class HBaseSnapshotsAndAlterTest {
   @BeforeEach
   void hbaseClientRunsHere() {
     HadoopLogin.assumeWorks();
+    // the client these scenarios ran against: 2.6 by default, 2.5 with -Phbase-2.5
+    assertThat(org.apache.hadoop.hbase.util.VersionInfo.getVersion())
+        .startsWith(System.getProperty("bellows.hbase.expected", "2."));
   }
 
   interface Scenario {

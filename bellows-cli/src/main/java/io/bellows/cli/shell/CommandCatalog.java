@@ -36,6 +36,24 @@ public final class CommandCatalog {
               + "  create 't3', 'f', DURABILITY => 'ASYNC_WAL'\n"
               + "  create 't4', 'f', SPLITS => ['g', 'n', 't']\n"
               + "  create 't5', 'f', {NUMREGIONS => 8, SPLITALGO => 'HexStringSplit'}"),
+      new Entry("alter", "ddl", "alter 't', 'f' | {NAME => 'f', KNOB => value, ...} | {NAME => 'f', METHOD => 'delete'}"
+          + " | 'delete' => 'f' | {TABLE_KNOB => value} [, ...]",
+          "Changes a table online: each region is flushed and reopened under the new settings while its\n"
+              + "writes wait; reads go on. Every change of one alter is made at once (all or none):\n"
+              + "  'g' or {NAME => 'g'}          adds family g (with default settings; a bare name must be new)\n"
+              + "  {NAME => 'f', KNOB => value}  changes those settings of f (the others stay), or adds f with them\n"
+              + "  'delete' => 'f' or {NAME => 'f', METHOD => 'delete'}  deletes f and its data\n"
+              + "  {KNOB => value} or trailing KNOB => value pairs, optionally with METHOD => 'table_att': table settings\n"
+              + "Family settings:\n" + knobNames(Knob.Scope.FAMILY) + "\n"
+              + "Table settings:\n" + knobNames(Knob.Scope.TABLE) + "\n"
+              + "VERSIONS and TTL apply to reads at once; block size and compression to later flushes and\n"
+              + "compactions. Prints HBase's 'Updating all regions with the new schema...', 'N/N regions updated.'\n"
+              + "and 'Done.'. A deleted family's data does not come back, not even with a new family of its name.",
+          "  alter 't1', {NAME => 'f1', VERSIONS => 5}\n"
+              + "  alter 't1', 'f2'\n"
+              + "  alter 't1', 'delete' => 'f2'\n"
+              + "  alter 't1', {NAME => 'f1', TTL => 86400}, {NAME => 'f3', METHOD => 'delete'}\n"
+              + "  alter 't1', DURABILITY => 'FSYNC_WAL'"),
       new Entry("describe", "ddl", "describe 't'",
           "Prints the table's state and settings, each family's settings and its regions (id, key range).", ""),
       new Entry("list_regions", "ddl", "list_regions 't'",
@@ -94,6 +112,26 @@ public final class CommandCatalog {
           "Appends the value to the column's newest value (an absent column counts as empty), atomically,\n"
               + "and prints the new value as CURRENT VALUE = ....",
           "  append 't1', 'r1', 'f1:q', '-tail'"),
+      new Entry("snapshot", "snapshots", "snapshot 't', 'name' [, {SKIP_FLUSH => true}]",
+          "Takes a snapshot of the table, online: the table is flushed (unless SKIP_FLUSH => true: then what is\n"
+              + "only in memory is left out) and its files are hard-linked with its settings, so the snapshot is the\n"
+              + "table at one point of its history and costs no space until compactions rewrite the table. Names:\n"
+              + "letters, digits, '_', '-' and '.' (not first). `bellows snapshot export` copies one out for a backup.",
+          "  snapshot 't1', 't1-2026-11-26'\n  snapshot 't1', 'quick', {SKIP_FLUSH => true}"),
+      new Entry("list_snapshots", "snapshots", "list_snapshots ['regex']",
+          "Lists the snapshots, all or those whose whole name matches the regular expression: SNAPSHOT and\n"
+              + "TABLE + CREATION TIME (the table it was taken of, and when, in UTC).",
+          "  list_snapshots\n  list_snapshots 't1-.*'"),
+      new Entry("delete_snapshot", "snapshots", "delete_snapshot 'name'",
+          "Deletes a snapshot; the tables are not touched.", "  delete_snapshot 't1-2026-11-26'"),
+      new Entry("clone_snapshot", "snapshots", "clone_snapshot 'name', 'table'",
+          "Creates a new, enabled table of the snapshot (its settings, regions and data), without copying\n"
+              + "data; writes to the new table do not change the snapshot. The table must not exist.",
+          "  clone_snapshot 't1-2026-11-26', 't1_copy'"),
+      new Entry("restore_snapshot", "snapshots", "restore_snapshot 'name'",
+          "Brings the table the snapshot was taken of back to the snapshot: its settings, regions and data.\n"
+              + "As in HBase the table must be disabled first; it stays disabled. A dropped table is created again.",
+          "  disable 't1'\n  restore_snapshot 't1-2026-11-26'\n  enable 't1'"),
       new Entry("flush", "tools", "flush 't'", "Writes the table's memory stores to disk and waits.", ""),
       new Entry("compact", "tools", "compact 't'", "Runs a minor compaction of each store of the table if its policy picks files.", ""),
       new Entry("major_compact", "tools", "major_compact 't'",
@@ -103,6 +141,14 @@ public final class CommandCatalog {
               + "must lie strictly inside a region). Without: the region with the most data on disk, at the\n"
               + "first row of the middle block of its largest file (flush first to count data in memory).",
           "  split 't1'\n  split 't1', 'm'"),
+      new Entry("bulk_load", "tools", "bulk_load 't', 'DIR'",
+          "Loads sorted files built elsewhere (BulkFileWriter) into the table, atomically: DIR holds one\n"
+              + "directory per column family, named after it, with that family's files (names starting with '.' or\n"
+              + "'_' are skipped). Every file is checked whole first: a damaged or unsorted file, or one of another\n"
+              + "family, loads nothing and is named. A file spanning regions is split among them; the loaded cells\n"
+              + "are newer than every earlier write and older than every later one. The files are not changed.\n"
+              + "Over --connect, DIR's files are read by the server, from its own disk. Also: bellows bulk-load.",
+          "  bulk_load 't1', '/data/load'"),
       new Entry("background_error", "tools", "background_error",
           "Prints the failing flush, compaction or WAL write (or damaged file) that matters most: whether writes are stopped,\n"
               + "since when, how many attempts, and why; or that there is none.", ""),
@@ -135,13 +181,12 @@ public final class CommandCatalog {
    */
   private static final Set<String> UNSUPPORTED = Set.of(
       // schema changes, namespaces, table copies
-      "alter", "alter_async", "alter_status", "clone_table_schema", "truncate_preserve",
+      "alter_async", "alter_status", "clone_table_schema", "truncate_preserve",
       "enable_all", "disable_all", "drop_all", "get_table", "show_filters",
       "create_namespace", "alter_namespace", "describe_namespace", "drop_namespace", "list_namespace",
       "list_namespace_tables",
       // snapshots
-      "snapshot", "clone_snapshot", "restore_snapshot", "delete_snapshot", "delete_all_snapshot",
-      "list_snapshots",
+      "delete_all_snapshot", "delete_table_snapshots", "list_table_snapshots",
       // cluster administration
       "processlist", "table_help", "locate_region",
       "assign", "unassign", "move", "merge_region", "balancer", "balance_switch",

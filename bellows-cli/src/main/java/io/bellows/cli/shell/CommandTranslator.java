@@ -67,6 +67,24 @@ public final class CommandTranslator {
           return count(a);
         case "append":
           return append(a);
+        case "alter":
+          return alter(a);
+        case "snapshot":
+          return snapshot(a);
+        case "list_snapshots":
+          return new ListSnapshotsCommand(pattern(a, "snapshot name pattern"));
+        case "delete_snapshot":
+          a.arity(1, 1);
+          return new DeleteSnapshotCommand(a.name(0, "snapshot name"));
+        case "clone_snapshot":
+          a.arity(2, 2);
+          return new CloneSnapshotCommand(a.name(0, "snapshot name"), a.name(1, "table name"));
+        case "restore_snapshot":
+          a.arity(1, 1);
+          return new RestoreSnapshotCommand(a.name(0, "snapshot name"));
+        case "bulk_load":
+          a.arity(2, 2);
+          return new BulkLoadCommand(a.name(0, "table name"), java.nio.file.Path.of(a.name(1, "directory")));
         case "get_splits":
           a.arity(1, 1);
           return new GetSplitsCommand(a.name(0, "table name"));
@@ -207,7 +225,12 @@ public final class CommandTranslator {
 
   /** Sets every remaining option as the knob of that name, refusing names the scope lacks. */
   private static void applyKnobs(Settings.Builder<?> b, Options o, String what) {
-    for (Map.Entry<String, Object> e : o.rest().entrySet()) {
+    applyKnobs(b, o.rest(), what);
+  }
+
+  /** Sets each shell value as the knob of that name, refusing names the scope lacks and bad values. */
+  static void applyKnobs(Settings.Builder<?> b, Map<String, Object> knobs, String what) {
+    for (Map.Entry<String, Object> e : knobs.entrySet()) {
       try {
         b.set(e.getKey(), knobValue(e.getKey(), e.getValue()));
       } catch (IllegalArgumentException ex) {
@@ -236,16 +259,104 @@ public final class CommandTranslator {
   }
 
   private static ListCommand list(Args a) {
+    return new ListCommand(pattern(a, "table name pattern"));
+  }
+
+  /** The optional regular expression of {@code list} and {@code list_snapshots} (null: none given). */
+  private static Pattern pattern(Args a, String what) {
     a.arity(0, 1);
     if (a.size() == 0) {
-      return new ListCommand(null);
+      return null;
     }
-    String regex = a.string(0, "table name pattern").text();
+    String regex = a.string(0, what).text();
     try {
-      return new ListCommand(Pattern.compile(regex));
+      return Pattern.compile(regex);
     } catch (PatternSyntaxException e) {
       throw a.usage("bad regular expression '" + regex + "': " + e.getDescription());
     }
+  }
+
+  /** {@code snapshot 't', 's1' [, {SKIP_FLUSH => true}]}. */
+  static SnapshotCommand snapshot(Args a) {
+    a.arity(2, 3);
+    String table = a.name(0, "table name");
+    String name = a.name(1, "snapshot name");
+    boolean skipFlush = false;
+    if (a.size() == 3) {
+      Options o = a.hash(2, "options");
+      Object skip = o.take("SKIP_FLUSH");
+      if (skip != null && !(skip instanceof Boolean)) {
+        throw a.usage("SKIP_FLUSH must be true or false, not " + Args.describe(skip));
+      }
+      o.rejectRest("SKIP_FLUSH");
+      skipFlush = Boolean.TRUE.equals(skip);
+    }
+    return new SnapshotCommand(table, name, !skipFlush);
+  }
+
+  /**
+   * {@code alter 't', change, ...}: each change a family name (add it), a hash with NAME (change or
+   * add that family; with METHOD => 'delete', delete it), {@code 'delete' => 'f'}, or a hash of
+   * table settings (optionally with METHOD => 'table_att'). Setting names and values are checked
+   * here; whether a family exists is checked when the command runs.
+   */
+  static AlterCommand alter(Args a) {
+    a.arity(2, Integer.MAX_VALUE);
+    String table = a.name(0, "table name");
+    List<AlterCommand.Change> changes = new ArrayList<>();
+    for (int i = 1; i < a.size(); i++) {
+      Object v = a.get(i);
+      if (v instanceof ByteString) {
+        changes.add(new AlterCommand.AddFamily(a.name(i, "family name")));
+        continue;
+      }
+      if (!(v instanceof Map)) {
+        throw a.usage("argument " + (i + 1) + " must be a family name or a hash, not " + Args.describe(v));
+      }
+      Options o = a.hash(i, "argument " + (i + 1));
+      ByteString delete = o.takeString("DELETE");
+      ByteString method = o.takeString("METHOD");
+      ByteString family = o.takeString("NAME");
+      String m = method == null ? null : method.text().toLowerCase(java.util.Locale.ROOT);
+      if (delete != null) {
+        if (family != null || method != null) {
+          throw a.usage("give 'delete' => 'f' alone, or {NAME => 'f', METHOD => 'delete'}");
+        }
+        o.rejectRest("DELETE");
+        changes.add(new AlterCommand.DeleteFamily(nonEmpty(a, delete, "family name")));
+      } else if ("delete".equals(m)) {
+        if (family == null) {
+          throw a.usage("METHOD => 'delete' needs NAME => 'family'");
+        }
+        o.rejectRest("NAME, METHOD");
+        changes.add(new AlterCommand.DeleteFamily(nonEmpty(a, family, "family name")));
+      } else if (m != null && !m.equals("table_att")) {
+        throw a.usage("METHOD must be 'delete' (with NAME) or 'table_att' (with table settings), not '" + method.text()
+            + "' (HBase's 'table_att_unset' and coprocessor methods are not supported)");
+      } else if (family != null) {
+        if (m != null) {
+          throw a.usage("METHOD => 'table_att' takes table settings, not NAME");
+        }
+        String f = nonEmpty(a, family, "family name");
+        applyKnobs(ColumnFamilyDescriptor.builder(f), o.rest(), "family '" + f + "'"); // names and values checked now
+        changes.add(new AlterCommand.SetFamily(f, o.rest()));
+      } else {
+        if (o.rest().isEmpty()) {
+          throw a.usage("argument " + (i + 1) + " changes nothing: give NAME => 'family' or table settings such as"
+              + " DURABILITY => 'FSYNC_WAL'");
+        }
+        applyKnobs(TableDescriptor.builder(table), o.rest(), "table");
+        changes.add(new AlterCommand.SetTable(o.rest()));
+      }
+    }
+    return new AlterCommand(table, changes);
+  }
+
+  private static String nonEmpty(Args a, ByteString s, String what) {
+    if (s.isEmpty()) {
+      throw a.usage(what + " must not be empty");
+    }
+    return s.text();
   }
 
   // ------------------------------------------------------------------ dml

@@ -1,5 +1,6 @@
 package io.bellows.cli.shell;
 
+import io.bellows.engine.Engine;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -25,11 +26,14 @@ public final class Shell {
   private boolean anyFailed;
 
   /**
+   * @param engine the engine, embedded ({@code LocalEngine}) or a server's ({@code RemoteEngine})
+   * @param session who runs the shell on it, for {@code whoami}
    * @param interactive print prompts (and a greeting) for a person at a terminal
    * @param timing print {@code Took N seconds} after each command
    */
-  public Shell(Engine engine, BufferedReader in, PrintStream out, boolean interactive, boolean timing) {
-    this.ctx = new ShellContext(engine, out);
+  public Shell(Engine engine, Session session, BufferedReader in, PrintStream out, boolean interactive,
+      boolean timing) {
+    this.ctx = new ShellContext(engine, session, out);
     this.in = in;
     this.out = out;
     this.interactive = interactive;

@@ -1,5 +1,6 @@
 package io.bellows.cli.shell;
 
+import io.bellows.engine.Engine;
 import io.bellows.engine.RegionInfo;
 import java.util.Locale;
 import java.util.Map;

@@ -7,7 +7,7 @@ package io.bellows.cli.shell;
 public record WhoamiCommand() implements Command {
   @Override
   public void execute(ShellContext ctx) {
-    Session s = ctx.engine().session();
+    Session s = ctx.session();
     ctx.printer().line(s.user() + " (auth:" + s.auth() + ")");
     ctx.printer().line("    engine: " + s.engine());
   }

@@ -397,6 +397,79 @@ class CommandTranslatorTest {
         .hasMessageContaining("Unknown command 'frobnicate'");
   }
 
+  @Test
+  void alterInEachOfHBasesForms() {
+    AlterCommand a = (AlterCommand) translate("alter 't', {NAME => 'f', VERSIONS => 5}, 'g', {NAME => 'h'},"
+        + " {NAME => 'x', METHOD => 'delete'}, {DELETE => 'y'}, {METHOD => 'table_att', MAX_FILESIZE => '1G'}");
+    assertThat(a.table()).isEqualTo("t");
+    assertThat(a.changes()).containsExactly(
+        new AlterCommand.SetFamily("f", Map.of("VERSIONS", 5L)),
+        new AlterCommand.AddFamily("g"),
+        new AlterCommand.SetFamily("h", Map.of()),
+        new AlterCommand.DeleteFamily("x"),
+        new AlterCommand.DeleteFamily("y"),
+        new AlterCommand.SetTable(Map.of("MAX_FILESIZE", new ByteString(Bytes.of("1G")))));
+    assertThat(((AlterCommand) translate("alter 't', 'delete' => 'f'")).changes())
+        .containsExactly(new AlterCommand.DeleteFamily("f"));
+    assertThat(((AlterCommand) translate("alter 't', NAME => 'f', TTL => 'FOREVER'")).changes())
+        .containsExactly(new AlterCommand.SetFamily("f", Map.of("TTL", new ByteString(Bytes.of("FOREVER")))));
+    assertThat(((AlterCommand) translate("alter 't', DURABILITY => 'FSYNC_WAL'")).changes())
+        .containsExactly(new AlterCommand.SetTable(Map.of("DURABILITY", new ByteString(Bytes.of("FSYNC_WAL")))));
+  }
+
+  @Test
+  void alterRefusesBadSettingsAndFormsBeforeTheEngineIsCalled() {
+    assertThatThrownBy(() -> translate("alter 't'")).isInstanceOf(UsageException.class)
+        .hasMessage("alter: wrong number of arguments (given 1, expected 2 or more)");
+    assertThatThrownBy(() -> translate("alter 't', {NAME => 'f', VERSIONS => 'many'}")).isInstanceOf(UsageException.class)
+        .hasMessageStartingWith("alter: family 'f': ").hasMessageContaining("VERSIONS");
+    assertThatThrownBy(() -> translate("alter 't', {NAME => 'f', VERSIONS => 0}")).isInstanceOf(UsageException.class)
+        .hasMessageStartingWith("alter: family 'f': ").hasMessageContaining("VERSIONS");
+    assertThatThrownBy(() -> translate("alter 't', {NAME => 'f', NO_SUCH => 1}")).isInstanceOf(UsageException.class)
+        .hasMessage("alter: family 'f': unknown family setting 'NO_SUCH'");
+    assertThatThrownBy(() -> translate("alter 't', DURABILITY => 'SOMETIMES'")).isInstanceOf(UsageException.class)
+        .hasMessageStartingWith("alter: table: ").hasMessageContaining("SOMETIMES");
+    assertThatThrownBy(() -> translate("alter 't', VERSIONS => 3")).isInstanceOf(UsageException.class)
+        .hasMessage("alter: table: unknown table setting 'VERSIONS'");
+    assertThatThrownBy(() -> translate("alter 't', {NAME => 'f', METHOD => 'table_att_unset'}"))
+        .isInstanceOf(UsageException.class).hasMessageContaining("METHOD must be 'delete'");
+    assertThatThrownBy(() -> translate("alter 't', {METHOD => 'delete'}")).isInstanceOf(UsageException.class)
+        .hasMessage("alter: METHOD => 'delete' needs NAME => 'family'");
+    assertThatThrownBy(() -> translate("alter 't', {NAME => 'f', METHOD => 'delete', VERSIONS => 2}"))
+        .isInstanceOf(UsageException.class).hasMessage("alter: option VERSIONS is not supported (supported: NAME, METHOD)");
+    assertThatThrownBy(() -> translate("alter 't', {DELETE => 'f', NAME => 'g'}")).isInstanceOf(UsageException.class)
+        .hasMessageContaining("give 'delete' => 'f' alone");
+    assertThatThrownBy(() -> translate("alter 't', {}")).isInstanceOf(UsageException.class)
+        .hasMessageContaining("changes nothing");
+    assertThatThrownBy(() -> translate("alter 't', 5")).isInstanceOf(UsageException.class)
+        .hasMessage("alter: argument 2 must be a family name or a hash, not the number 5");
+  }
+
+  @Test
+  void snapshotCommandsTakeHBasesArguments() {
+    assertThat(translate("snapshot 't', 's1'")).isEqualTo(new SnapshotCommand("t", "s1", true));
+    assertThat(translate("snapshot 't', 's1', {SKIP_FLUSH => true}")).isEqualTo(new SnapshotCommand("t", "s1", false));
+    assertThat(translate("snapshot 't', 's1', SKIP_FLUSH => false")).isEqualTo(new SnapshotCommand("t", "s1", true));
+    assertThat(translate("clone_snapshot 's1', 't2'")).isEqualTo(new CloneSnapshotCommand("s1", "t2"));
+    assertThat(translate("restore_snapshot 's1'")).isEqualTo(new RestoreSnapshotCommand("s1"));
+    assertThat(translate("delete_snapshot 's1'")).isEqualTo(new DeleteSnapshotCommand("s1"));
+    assertThat(((ListSnapshotsCommand) translate("list_snapshots 's.*'")).filter().pattern()).isEqualTo("s.*");
+    assertThat(((ListSnapshotsCommand) translate("list_snapshots")).filter()).isNull();
+    assertThat(translate("bulk_load 't', 'load'")).isEqualTo(new BulkLoadCommand("t", java.nio.file.Path.of("load")));
+    assertThatThrownBy(() -> translate("snapshot 't', 's1', {SKIP_FLUSH => 'yes'}")).isInstanceOf(UsageException.class)
+        .hasMessage("snapshot: SKIP_FLUSH must be true or false, not the string 'yes'");
+    assertThatThrownBy(() -> translate("snapshot 't', 's1', {TTL => 5}")).isInstanceOf(UsageException.class)
+        .hasMessage("snapshot: option TTL is not supported (supported: SKIP_FLUSH)");
+    assertThatThrownBy(() -> translate("clone_snapshot 's1'")).isInstanceOf(UsageException.class)
+        .hasMessage("clone_snapshot: wrong number of arguments (given 1, expected 2)");
+    assertThatThrownBy(() -> translate("restore_snapshot ''")).isInstanceOf(UsageException.class)
+        .hasMessage("restore_snapshot: snapshot name must not be empty");
+    assertThatThrownBy(() -> translate("list_snapshots '('")).isInstanceOf(UsageException.class)
+        .hasMessageStartingWith("list_snapshots: bad regular expression '('");
+    assertThatThrownBy(() -> translate("bulk_load 't'")).isInstanceOf(UsageException.class)
+        .hasMessage("bulk_load: wrong number of arguments (given 1, expected 2)");
+  }
+
   /** Option names of the HBase shell's get, scan and count, whether Bellows accepts them or not. */
   private static final List<String> HBASE_OPTIONS = List.of(
       "COLUMN", "COLUMNS", "TIMESTAMP", "TIMERANGE", "VERSIONS", "FILTER", "AUTHORIZATIONS", "CONSISTENCY",
@@ -415,7 +488,8 @@ class CommandTranslatorTest {
     Map<String, String> statements = Map.of(
         "get", "get 't', 'r', {%s => %s}",
         "scan", "scan 't', {%s => %s}",
-        "count", "count 't', {%s => %s}");
+        "count", "count 't', {%s => %s}",
+        "snapshot", "snapshot 't', 's', {%s => %s}");
     statements.forEach((command, form) -> {
       String refusal = refusal(String.format(form, "NO_SUCH_OPTION", "1"));
       assertThat(refusal).contains("(supported: ");
@@ -429,10 +503,12 @@ class CommandTranslatorTest {
         }
       }
     });
-    String createHelp = CommandCatalog.find("create").details();
-    for (Knob<?> k : Knobs.ALL) {
-      if (k.scope() != Knob.Scope.ENGINE) {
-        assertThat(createHelp).as("create accepts " + k.name()).containsPattern("\\b" + k.name() + "\\b");
+    for (String command : List.of("create", "alter")) {
+      String help = CommandCatalog.find(command).details();
+      for (Knob<?> k : Knobs.ALL) {
+        if (k.scope() != Knob.Scope.ENGINE) {
+          assertThat(help).as(command + " accepts " + k.name()).containsPattern("\\b" + k.name() + "\\b");
+        }
       }
     }
   }
