@@ -16,19 +16,19 @@ import org.slf4j.LoggerFactory;
  * flush's new file, a compaction's output for its inputs, a loaded file, a file set aside) is one
  * manifest write, then one swap of an immutable list.
  *
- * <p>Threads: the list is behind a volatile reference, replaced under {@code lock} together with the
- * manifest; readers retain the files they read under the same lock, so a file is deleted only after
- * its last reader closes.
+ * <p>Threads: the list is behind a volatile reference, replaced under {@code filesLock} together
+ * with the manifest; readers retain the files they read under the same lock, so a file is deleted
+ * only after its last reader closes.
  */
 final class StoreFiles {
   private static final Logger LOG = LoggerFactory.getLogger(StoreFiles.class);
 
   private final Path dir;
   private final StoreContext ctx;
-  private final Object lock = new Object();
+  private final Object filesLock = new Object();
   private volatile List<StoreFile> files;
-  private StoreManifest manifest; // guarded by lock
-  private boolean closed; // guarded by lock
+  private StoreManifest manifest; // guarded by filesLock
+  private boolean closed; // guarded by filesLock
   /** Bytes, pages and blocks read from files that are no longer live (their readers are gone from the list). */
   private final LongAdder retiredBytesRead = new LongAdder();
   private final LongAdder retiredPagesRead = new LongAdder();
@@ -81,14 +81,14 @@ final class StoreFiles {
 
   /** The manifest now. */
   StoreManifest manifest() {
-    synchronized (lock) {
+    synchronized (filesLock) {
       return manifest;
     }
   }
 
   /** Highest sequence id whose edits are all in the files. */
   long flushedSeqId() {
-    synchronized (lock) {
+    synchronized (filesLock) {
       return manifest.flushedSeqId();
     }
   }
@@ -98,7 +98,7 @@ final class StoreFiles {
    * (its files are released: a read would silently miss them).
    */
   List<StoreFile> retainLive() {
-    synchronized (lock) {
+    synchronized (filesLock) {
       if (closed) {
         return null;
       }
@@ -115,7 +115,7 @@ final class StoreFiles {
    * in-memory list. Removed files are deleted when their last reader closes.
    */
   void commit(List<StoreFile> added, List<StoreFile> removed, long flushedSeqId) {
-    synchronized (lock) {
+    synchronized (filesLock) {
       List<StoreFile> next = new ArrayList<>();
       List<Long> ids = new ArrayList<>();
       // A compaction's output takes the place of its oldest input, keeping files in age order.
@@ -198,7 +198,7 @@ final class StoreFiles {
 
   /** Releases the store's reference to every file; reads from then on fail. */
   void close() {
-    synchronized (lock) {
+    synchronized (filesLock) {
       closed = true;
       for (StoreFile f : files) {
         f.release();

@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Threads and locks.</b> Thread-safe. Three locks, always taken in this order:
  * <ol>
- *   <li>{@code recoveryLock}: replay and the torn-tail repair of the last pre-existing file;
+ *   <li>{@code recoveryLock} (in {@link WalReplay}): replay and the torn-tail repair of the last pre-existing file;
  *   <li>{@code ioLock}: whoever writes to or forces the current file, creates or rolls files. A
  *       syncing thread takes every record appended so far (group commit); threads queued behind
  *       it find their txid covered and return without I/O;
