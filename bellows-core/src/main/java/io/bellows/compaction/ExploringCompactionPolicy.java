@@ -3,8 +3,8 @@ package io.bellows.compaction;
 import java.util.List;
 
 /**
- * Chooses which files of a store a minor compaction merges. Pure: no I/O, no state beyond its
- * settings; thread-safe.
+ * The {@link CompactionPolicy} of every store today: HBase's exploring selection. Pure: no I/O, no
+ * state beyond its settings; thread-safe.
  *
  * <p>It explores every contiguous window of {@code minFiles..maxFiles} files of the store (oldest
  * first; compacting a contiguous run keeps the files' sequence-id ranges ordered). A window
@@ -15,7 +15,7 @@ import java.util.List;
  * least {@code blockingFiles} files, it picks the {@code minFiles} contiguous files of smallest total
  * size, to relieve blocked writes at the least cost.
  */
-public final class ExploringCompactionPolicy {
+public final class ExploringCompactionPolicy implements CompactionPolicy {
   private final int minFiles;
   private final int maxFiles;
   private final double ratio;
@@ -33,7 +33,7 @@ public final class ExploringCompactionPolicy {
     this.blockingFiles = options.blockingFiles();
   }
 
-  /** Selects files to compact from the store's files, given oldest first. */
+  @Override
   public CompactionSelection select(List<CompactionCandidate> filesOldestFirst) {
     List<CompactionCandidate> files = filesOldestFirst;
     int n = files.size();

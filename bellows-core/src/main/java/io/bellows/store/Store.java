@@ -8,9 +8,7 @@ import io.bellows.sstable.RowRead;
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellType;
 import io.bellows.cell.Cells;
-import io.bellows.compaction.CompactionCandidate;
-import io.bellows.compaction.CompactionSelection;
-import io.bellows.compaction.ExploringCompactionPolicy;
+import io.bellows.compaction.CompactionPolicy;
 import io.bellows.fs.AtomicFiles;
 import io.bellows.fs.FileSystem;
 import io.bellows.manifest.StoreManifest;
@@ -22,20 +20,16 @@ import io.bellows.memstore.MemStores;
 import io.bellows.metrics.MetricSet;
 import io.bellows.scan.CellScanner;
 import io.bellows.scan.RetentionFilter;
-import io.bellows.scan.RetentionFilters;
 import io.bellows.scan.ScanQuery;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.sstable.BlockCaching;
 import io.bellows.sstable.BlockSource;
 import io.bellows.util.BackgroundError;
-import io.bellows.util.CorruptionException;
 import io.bellows.util.DamagedFileException;
 import io.bellows.util.EventListener;
 import io.bellows.util.SourceClosedException;
 import io.bellows.util.StorageException;
-import io.bellows.util.WritesStoppedException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,8 +37,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One column family of one region: its memory store and its sorted files, with flush, compaction
@@ -52,16 +44,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threads: many writers call {@link #add}; readers call {@link #scanners}; one flusher at a time
  * runs {@link #flush} (guarded by {@code flushLock}); one compaction at a time runs {@link #compact}
- * (guarded by {@code compactionLock}). The live file list is an immutable list behind a volatile
- * reference, replaced under {@code filesLock} together with the manifest; readers retain the files
- * they read under the same lock, so a file is deleted only after its last reader closes.
+ * (guarded by {@code compactionLock}; the work itself is a {@link CompactionJob}). The live files
+ * and the manifest are a {@link StoreFiles}: readers retain the files they read, so a file is
+ * deleted only after its last reader closes.
  *
  * <p>Invariant: every cell acknowledged to a writer is, at every moment, in the memory store
  * (active, pipeline or snapshot) or in a file listed by the manifest — a flush lists the new file
  * before it releases the snapshot, and readers look at the memory store before the files.
  */
 public final class Store implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(Store.class);
   /** The most cells of one row a get copies out of a memory segment before it reads it in place. */
   static final int POINT_READ_CELLS = 256;
   /** Cells a get's read of a memory segment steps over before it reseeks past a column's older versions. */
@@ -78,41 +69,20 @@ public final class Store implements AutoCloseable {
   private final LongAdder flushCount = metrics.counter("flush.count");
   private final LongAdder flushBytes = metrics.counter("flush.bytes.written");
   private final LongAdder flushCells = metrics.counter("flush.cells");
-  private final LongAdder compactionCount = metrics.counter("compaction.count");
-  private final LongAdder majorCompactionCount = metrics.counter("compaction.major.count");
-  private final LongAdder compactionBytesWritten = metrics.counter("compaction.bytes.written");
-  private final LongAdder compactionBytesRead = metrics.counter("compaction.bytes.read");
-  private final LongAdder compactionCellsDropped = metrics.counter("compaction.cells.dropped");
-  /** Bytes read from files that are no longer live (their readers are gone from the list). */
-  private final LongAdder retiredBytesRead = new LongAdder();
   /** Files a get read a row from (after key range and Bloom filter), and those answered from a cache. */
   private final LongAdder fileLookups;
   private final LongAdder cachedLookups;
-  private final LongAdder retiredPagesRead = new LongAdder();
-  /** Blocks read from files that are no longer live. */
-  private final LongAdder retiredBlocksRead = new LongAdder();
 
-  private final Object filesLock = new Object();
-  private volatile List<StoreFile> files;
-  private StoreManifest manifest; // guarded by filesLock
+  private final StoreFiles files;
   private final ReentrantLock flushLock = new ReentrantLock();
-  private final ExploringCompactionPolicy compactionPolicy;
   private final ReentrantLock compactionLock = new ReentrantLock();
+  private final CompactionJob compaction;
+  /** The damaged file a compaction met: it stops this store's compactions and writes until set aside. */
+  private final StoreDamage damage;
   private FlushSnapshot pendingSnapshot; // guarded by flushLock
   /** The sequence id every edit of the pending snapshot's store is covered up to; guarded by flushLock. */
   private long pendingSnapshotUpTo;
   private volatile boolean closed;
-  /**
-   * The damaged file a compaction met, null while none: it stops this store's compactions and
-   * writes (the corruption policy, docs/ARCHITECTURE.md) until it is set aside ({@link #quarantine})
-   * or repaired offline.
-   */
-  private volatile DamagedFileException damaged;
-  /** The background error {@link #damaged} stands for (what refused writes name). */
-  private volatile BackgroundError damageError;
-  /** The rows this store serves, [start, end), an empty key unbounded: compactions keep only them. */
-  private volatile byte[] rangeStart = io.bellows.util.Bytes.EMPTY;
-  private volatile byte[] rangeEnd = io.bellows.util.Bytes.EMPTY;
 
   /** Creates the directory of a new store with an empty manifest; then open it with the constructor. */
   public static void initialize(FileSystem fs, Path dir) {
@@ -131,28 +101,24 @@ public final class Store implements AutoCloseable {
     this.family = family;
     this.dir = dir;
     this.ctx = ctx;
-    this.compactionPolicy = new ExploringCompactionPolicy(ctx.options().compaction());
     this.caching = new BlockCaching(ctx.blockCache(), ctx.options().cache());
     this.blockWrapper = caching.wrapper();
     this.fileLookups = ctx.engineMetrics().counter("read.file.lookups");
     this.cachedLookups = ctx.engineMetrics().counter("read.file.lookups.cached");
     try {
-      this.manifest = StoreManifest.load(ctx.fs(), dir);
-      deleteLeftovers();
-      List<StoreFile> opened = new ArrayList<>();
-      for (long id : manifest.fileIds()) {
-        opened.add(StoreFile.open(ctx.fs(), dir.resolve(StoreManifest.fileName(id)), id, ctx.engineInstanceId(), blockWrapper));
-      }
-      this.files = List.copyOf(opened);
+      this.files = StoreFiles.open(dir, ctx, blockWrapper);
     } catch (IOException e) {
       throw new StorageException("cannot open store " + dir, e);
     }
+    this.damage = new StoreDamage(ctx, family.name(), files);
+    this.compaction = new CompactionJob(family.name(), dir, ctx, files, damage,
+        CompactionPolicy.forStore(ctx.options().compaction()), caching, blockWrapper, metrics);
     MemStoreContext msc = new MemStoreContext(family.name(), ctx.options().memStore(), ctx.flushSize(),
-        ctx.chunks(), ctx.inMemoryCompactions(), () -> retention(RetentionFilter.Mode.FLUSH), ctx.clock(),
+        ctx.chunks(), ctx.inMemoryCompactions(), () -> StoreFileWriting.retention(ctx, RetentionFilter.Mode.FLUSH), ctx.clock(),
         MemStoreContext.Listener.NONE);
     this.memStore = MemStores.create(msc);
-    metrics.gauge("store.files", () -> files.size());
-    metrics.gauge("store.files.bytes", this::fileBytes);
+    metrics.gauge("store.files", () -> files.live().size());
+    metrics.gauge("store.files.bytes", files::bytes);
     metrics.gauge("store.files.bytes.read", this::fileBytesRead);
     metrics.gauge("store.files.blocks.read", this::fileBlocksRead);
     metrics.gauge("store.files.pages.read", this::filePagesRead);
@@ -162,35 +128,12 @@ public final class Store implements AutoCloseable {
   }
 
   /**
-   * Deletes sorted files the manifest does not list and temporary files: what an interrupted flush
-   * or compaction leaves. Files of names Bellows never makes are left alone, with a warning.
-   */
-  private void deleteLeftovers() throws IOException {
-    for (Path p : ctx.fs().list(dir)) {
-      String name = p.getFileName().toString();
-      if (name.equals(StoreManifest.FILE_NAME)) {
-        continue;
-      }
-      if (!StoreManifest.isStoreFileName(name)) {
-        LOG.warn("{} was not made by Bellows; leaving it alone", p);
-        continue;
-      }
-      long id = StoreManifest.parseFileId(name);
-      if (id < 0 || !manifest.fileIds().contains(id)) {
-        LOG.info("deleting leftover {} of an interrupted flush or compaction", p);
-        ctx.fs().delete(p);
-      }
-    }
-  }
-
-  /**
    * Sets the row range the store serves, [start, end) (an empty key is unbounded): compactions drop
    * cells outside it. A daughter of a split starts with hard links to its parent's files, which
    * hold the other daughter's rows too; its compactions rewrite only its half.
    */
   public void keyRange(byte[] start, byte[] end) {
-    this.rangeStart = start.clone();
-    this.rangeEnd = end.clone();
+    compaction.keyRange(start, end);
   }
 
   /** Waits for a running compaction and keeps new ones out until {@link #unblockCompactions}. */
@@ -209,10 +152,7 @@ public final class Store implements AutoCloseable {
    */
   public void linkInto(Path target) {
     try {
-      StoreManifest m;
-      synchronized (filesLock) {
-        m = manifest;
-      }
+      StoreManifest m = files.manifest();
       FileSystem fs = ctx.fs();
       AtomicFiles.createDirectories(fs, target); // the daughter's region directory too
       for (long id : m.fileIds()) {
@@ -271,9 +211,7 @@ public final class Store implements AutoCloseable {
 
   /** Highest sequence id whose edits are all in this store's files (WAL replay skips up to it). */
   public long flushedSeqId() {
-    synchronized (filesLock) {
-      return manifest.flushedSeqId();
-    }
+    return files.flushedSeqId();
   }
 
   // ------------------------------------------------------------------ writes
@@ -297,12 +235,12 @@ public final class Store implements AutoCloseable {
   }
 
   public int fileCount() {
-    return files.size();
+    return files.live().size();
   }
 
   /** The live files now, oldest data first (an immutable snapshot; not retained for reading). */
   public List<StoreFile> files() {
-    return files;
+    return files.live();
   }
 
   // ------------------------------------------------------------------ reads
@@ -331,16 +269,10 @@ public final class Store implements AutoCloseable {
       segments.forEach(CellScanner::close); // idempotent; what is in out came from these or holds nothing
       throw e;
     }
-    List<StoreFile> pinned;
-    synchronized (filesLock) {
-      if (closed) { // its files are released: reading on would silently miss them
-        out.forEach(CellScanner::close);
-        throw new SourceClosedException("store '" + family.name() + "' is closed");
-      }
-      pinned = files;
-      for (StoreFile f : pinned) {
-        f.retain();
-      }
+    List<StoreFile> pinned = files.retainLive();
+    if (pinned == null) { // closed: its files are released, reading on would silently miss them
+      out.forEach(CellScanner::close);
+      throw new SourceClosedException("store '" + family.name() + "' is closed");
     }
     try {
       for (StoreFile f : pinned) {
@@ -515,13 +447,13 @@ public final class Store implements AutoCloseable {
       ctx.events().flushBegin(new EventListener.FlushInfo(ctx.table(), family.name(), snap.cellCount(), snapBytes,
           -1, -1, Duration.ZERO));
       long fileId = allocateFileId();
-      RetentionFilter filter = retention(RetentionFilter.Mode.FLUSH);
+      RetentionFilter filter = StoreFileWriting.retention(ctx, RetentionFilter.Mode.FLUSH);
       StoreFile written;
       try (CellScanner in = snap.scanner()) {
         written = StoreFileWriting.write(dir, fileId, ctx, in, filter, snap.cellCount(), false, caching, blockWrapper, true);
       }
       long flushedUpTo = Math.max(flushedSeqId(), pendingSnapshotUpTo);
-      commit(written == null ? List.of() : List.of(written), List.of(), flushedUpTo);
+      files.commit(written == null ? List.of() : List.of(written), List.of(), flushedUpTo);
       pendingSnapshot = null;
       long cells = snap.cellCount();
       memStore.releaseSnapshot(snap);
@@ -541,26 +473,9 @@ public final class Store implements AutoCloseable {
 
   // ------------------------------------------------------------------ compaction
 
-  /** Files a minor compaction would merge now (empty if none). */
+  /** Files a minor compaction would merge now (empty if none), as the store's policy picks them. */
   public List<StoreFile> selectMinor() {
-    if (damaged != null) {
-      return List.of(); // a compaction would meet the damaged file again
-    }
-    List<StoreFile> current = files;
-    List<CompactionCandidate> candidates = new ArrayList<>(current.size());
-    for (StoreFile f : current) {
-      candidates.add(new CompactionCandidate(f.id(), f.size()));
-    }
-    CompactionSelection picked = compactionPolicy.select(candidates);
-    List<StoreFile> out = new ArrayList<>();
-    for (CompactionCandidate c : picked.files()) {
-      for (StoreFile f : current) {
-        if (f.id() == c.id()) {
-          out.add(f);
-        }
-      }
-    }
-    return out;
+    return compaction.selectMinor();
   }
 
   /**
@@ -576,114 +491,29 @@ public final class Store implements AutoCloseable {
       return false;
     }
     try {
-      if (closed) {
-        return false;
-      }
-      DamagedFileException known = damaged;
-      if (known != null) {
-        throw known; // never a retry loop over a file known to be damaged
-      }
-      List<StoreFile> inputs = major ? files : selectMinor();
-      if (inputs.isEmpty() || (!major && inputs.size() < 2)) {
-        return false;
-      }
-      RetentionFilter.Mode mode = major ? RetentionFilter.Mode.MAJOR : RetentionFilter.Mode.MINOR;
-      long fileId = allocateFileId();
-      long inputBytes = 0;
-      long inputCells = 0;
-      List<CellScanner> scanners = new ArrayList<>();
-      for (StoreFile f : inputs) {
-        f.retain();
-        inputBytes += f.size();
-        inputCells += f.cellCount();
-      }
-      long start = System.nanoTime();
-      ctx.events().compactionBegin(new EventListener.CompactionInfo(ctx.table(), family.name(), major,
-          inputs.size(), inputBytes, inputCells, -1, -1, -1, Duration.ZERO));
-      StoreFile written;
-      try {
-        for (StoreFile f : inputs) {
-          scanners.add(f.compactionScanner());
-        }
-        try (CellScanner merged = new io.bellows.scan.KeyRangeScanner(
-            new io.bellows.scan.MergingScanner(scanners), rangeStart, rangeEnd)) {
-          written = StoreFileWriting.write(dir, fileId, ctx, merged, retention(mode), inputCells, major, caching, blockWrapper,
-              false);
-        }
-      } catch (CorruptionException e) {
-        throw damagedInput(inputs, e); // the inputs are still retained: safe to check
-      } finally {
-        for (StoreFile f : inputs) {
-          f.release();
-        }
-      }
-      commit(written == null ? List.of() : List.of(written), inputs, flushedSeqId());
-      compactionCount.increment();
-      if (major) {
-        majorCompactionCount.increment();
-      }
-      compactionBytesRead.add(inputBytes);
-      long outCells = written == null ? 0 : written.cellCount();
-      compactionCellsDropped.add(Math.max(0, inputCells - outCells));
-      if (written != null) {
-        compactionBytesWritten.add(written.size());
-      }
-      // The engine's compaction metrics come from this event (io.bellows.metrics.EventMetrics).
-      ctx.events().compactionEnd(new EventListener.CompactionInfo(ctx.table(), family.name(), major,
-          inputs.size(), inputBytes, inputCells, written == null ? -1 : written.id(),
-          written == null ? 0 : written.size(), outCells, Duration.ofNanos(System.nanoTime() - start)));
-      return true;
+      return !closed && compaction.run(major);
     } finally {
       compactionLock.unlock();
     }
   }
 
-  /**
-   * A compaction met corruption: checks each input, block by block, to name the damaged file. If
-   * one is, marks the store damaged (its compactions and writes stop) and returns what to throw;
-   * if none is (the damage was not on disk), the original failure, retried as any other.
-   */
-  private RuntimeException damagedInput(List<StoreFile> inputs, CorruptionException e) {
-    for (StoreFile f : inputs) {
-      FileCheck.Result r = FileCheck.check(ctx.fs(), f.path(), f.id());
-      if (r.clean()) {
-        continue;
-      }
-      FileCheck.Damage d = r.damages().get(0);
-      DamagedFileException found = new DamagedFileException(d.problem(), f.path(), d.offset(), ctx.table(),
-          family.name(), e);
-      damageError = new BackgroundError(BackgroundError.Kind.CORRUPTION, BackgroundError.Severity.HARD, ctx.table(),
-          d.problem() + "; writes to family '" + family.name() + "' are refused until `bellows repair --fix` sets the"
-              + " file aside (with the engine closed)",
-          java.time.Instant.ofEpochMilli(ctx.clock().currentTimeMillis()), 1);
-      damaged = found;
-      return found;
-    }
-    return e;
-  }
-
   /** The damaged file a compaction met (writes and compactions of this store are stopped), or null. */
   public DamagedFileException damage() {
-    return damaged;
+    return damage.damage();
   }
 
   /** The background error of {@link #damage()}, or null. */
   public BackgroundError damageError() {
-    return damageError;
+    return damage.error();
   }
 
   /**
-   * Throws {@link WritesStoppedException} if a compaction met a damaged file of this store: a write
-   * could not be compacted with it, and a repair may bring older versions back. One volatile read.
+   * Throws {@link io.bellows.util.WritesStoppedException} if a compaction met a damaged file of this
+   * store: a write could not be compacted with it, and a repair may bring older versions back. One
+   * volatile read.
    */
   public void checkWritable() {
-    DamagedFileException d = damaged;
-    if (d != null) {
-      throw new WritesStoppedException("write refused, nothing of it was applied: family '" + family.name()
-          + "' of table '" + ctx.table() + "' stopped accepting writes because its sorted file " + d.file()
-          + " is damaged (" + d.getMessage() + "); reads of other data go on. Close the engine and run"
-          + " `bellows repair --fix DATA_DIR` (it sets the file aside, losing its cells), then reopen", damageError, d);
-    }
+    damage.checkWritable();
   }
 
   /**
@@ -698,31 +528,7 @@ public final class Store implements AutoCloseable {
   public boolean quarantine(DamagedFileException d, Path target) {
     compactionLock.lock();
     try {
-      StoreFile victim = null;
-      for (StoreFile f : files) {
-        if (f.path().equals(d.file())) {
-          victim = f;
-        }
-      }
-      if (victim == null || closed) {
-        return false;
-      }
-      try {
-        ctx.fs().createDirectories(target.getParent());
-        ctx.fs().link(victim.path(), target);
-        ctx.fs().syncDirectory(target.getParent());
-      } catch (IOException e) {
-        throw new StorageException("cannot set damaged " + victim.path() + " aside as " + target, e);
-      }
-      victim.retain(); // commit releases the store's reference
-      try {
-        commit(List.of(), List.of(victim), flushedSeqId());
-      } finally {
-        victim.release();
-      }
-      damaged = null;
-      damageError = null;
-      return true;
+      return !closed && damage.quarantine(d, target);
     } finally {
       compactionLock.unlock();
     }
@@ -733,13 +539,8 @@ public final class Store implements AutoCloseable {
    * it is checked so a concurrent compaction cannot delete it under the check.
    */
   public List<FileCheck.Result> verifyFiles() {
-    List<StoreFile> current;
-    synchronized (filesLock) {
-      current = files;
-      for (StoreFile f : current) {
-        f.retain();
-      }
-    }
+    List<StoreFile> pinned = files.retainLive();
+    List<StoreFile> current = pinned == null ? List.of() : pinned; // a closed store has no files
     List<FileCheck.Result> out = new ArrayList<>();
     for (StoreFile f : current) {
       try {
@@ -760,13 +561,13 @@ public final class Store implements AutoCloseable {
    * null if no cell was left to write (the version and TTL rules apply as in a flush).
    */
   public StoreFile writeLoaded(CellScanner cells, long expectedCells) {
-    return StoreFileWriting.write(dir, allocateFileId(), ctx, cells, retention(RetentionFilter.Mode.FLUSH),
+    return StoreFileWriting.write(dir, allocateFileId(), ctx, cells, StoreFileWriting.retention(ctx, RetentionFilter.Mode.FLUSH),
         expectedCells, false, caching, blockWrapper, false);
   }
 
   /** A bulk load's commit for this store: the loaded files become live, newest, in one manifest write. */
   public void adoptLoaded(List<StoreFile> loaded, long seqId) {
-    commit(loaded, List.of(), seqId);
+    files.commit(loaded, List.of(), seqId);
   }
 
   /** Drops a file {@link #writeLoaded} wrote that is not to be adopted: it is deleted. */
@@ -799,99 +600,21 @@ public final class Store implements AutoCloseable {
     return ctx.fileNumbers().allocate();
   }
 
-  /**
-   * Makes {@code added} live and {@code removed} obsolete in one manifest write, then swaps the
-   * in-memory list. Removed files are deleted when their last reader closes.
-   */
-  private void commit(List<StoreFile> added, List<StoreFile> removed, long flushedSeqId) {
-    synchronized (filesLock) {
-      List<StoreFile> next = new ArrayList<>();
-      List<Long> ids = new ArrayList<>();
-      // A compaction's output takes the place of its oldest input, keeping files in age order.
-      boolean placed = removed.isEmpty();
-      for (StoreFile f : files) {
-        if (removed.contains(f)) {
-          if (!placed) {
-            next.addAll(added);
-            placed = true;
-          }
-          continue;
-        }
-        next.add(f);
-      }
-      if (removed.isEmpty()) {
-        next.addAll(added);
-      }
-      for (StoreFile f : next) {
-        ids.add(f.id());
-      }
-      // nextFileId: the engine counter now, above every file number handed out so far (each added
-      // file's number included), so the max over all manifests bounds the numbers in use at open.
-      long nextFileId = Math.max(manifest.nextFileId(), ctx.fileNumbers().next());
-      StoreManifest m = new StoreManifest(Math.max(flushedSeqId, manifest.flushedSeqId()), nextFileId, ids);
-      try {
-        m.write(ctx.fs(), dir);
-      } catch (IOException e) {
-        // The disk may hold the old manifest or the new one (a failure after the rename, e.g. of
-        // the directory sync): keep the added files, so that either names only files that exist.
-        // Under the old one they are leftovers, deleted at the next open; under the new one the
-        // inputs are, and the added files hold their cells.
-        for (StoreFile f : added) {
-          f.release();
-        }
-        throw new UncheckedIOException("cannot write manifest of " + dir, e);
-      }
-      manifest = m;
-      files = List.copyOf(next);
-    }
-    for (StoreFile f : removed) {
-      retiredBytesRead.add(f.bytesRead());
-      retiredPagesRead.add(f.pagesRead());
-      retiredBlocksRead.add(f.blocksRead());
-      f.markForDeletion();
-      f.release();
-    }
-  }
-
-  RetentionFilter retention(RetentionFilter.Mode mode) {
-    return RetentionFilters.create(ctx.options().retention(), mode, ctx.smallestReadPoint().getAsLong(), ctx.clock().currentTimeMillis());
-  }
-
   // ------------------------------------------------------------------ metrics & lifecycle
-
-  private long fileBytes() {
-    long n = 0;
-    for (StoreFile f : files) {
-      n += f.size();
-    }
-    return n;
-  }
 
   /** Bytes read from this store's files since open, by reads and compactions. */
   public long fileBytesRead() {
-    long n = retiredBytesRead.sum();
-    for (StoreFile f : files) {
-      n += f.bytesRead();
-    }
-    return n;
+    return files.bytesRead();
   }
 
   /** 4 KiB pages of this store's files its reads touched since open. */
   public long filePagesRead() {
-    long n = retiredPagesRead.sum();
-    for (StoreFile f : files) {
-      n += f.pagesRead();
-    }
-    return n;
+    return files.pagesRead();
   }
 
   /** Blocks of every type read from this store's files since open, opens included (block-cache hits are not reads). */
   public long fileBlocksRead() {
-    long n = retiredBlocksRead.sum();
-    for (StoreFile f : files) {
-      n += f.blocksRead();
-    }
-    return n;
+    return files.blocksRead();
   }
 
   /** Whether a flush is in progress (its lock is held for the whole of it, and while a snapshot is taken). */
@@ -920,7 +643,7 @@ public final class Store implements AutoCloseable {
   }
 
   public boolean tooManyFiles() {
-    return files.size() > ctx.options().blockingFiles();
+    return files.live().size() > ctx.options().blockingFiles();
   }
 
   /** Stops compactions and releases files and memory. Flushing first is the region's job. */
@@ -933,12 +656,7 @@ public final class Store implements AutoCloseable {
         return;
       }
       closed = true;
-      synchronized (filesLock) {
-        for (StoreFile f : files) {
-          f.release();
-        }
-        files = List.of();
-      }
+      files.close();
       memStore.close();
     } finally {
       flushLock.unlock();

@@ -5,6 +5,7 @@ import io.bellows.fs.AtomicFiles;
 import io.bellows.manifest.StoreManifest;
 import io.bellows.scan.CellScanner;
 import io.bellows.scan.RetentionFilter;
+import io.bellows.scan.RetentionFilters;
 import io.bellows.sstable.BlockCaching;
 import io.bellows.sstable.BlockSource;
 import io.bellows.sstable.SortedFileOptions;
@@ -20,6 +21,12 @@ import java.nio.file.Path;
  */
 final class StoreFileWriting {
   private StoreFileWriting() {}
+
+  /** The retention filter a rewrite in {@code mode} applies now: the store's rules at its readers' smallest read point. */
+  static RetentionFilter retention(StoreContext ctx, RetentionFilter.Mode mode) {
+    return RetentionFilters.create(ctx.options().retention(), mode, ctx.smallestReadPoint().getAsLong(),
+        ctx.clock().currentTimeMillis());
+  }
 
   /**
    * Returns the new file, opened through {@code blocks}, or null if every cell was filtered out (no

@@ -5,16 +5,13 @@ import io.bellows.fs.AtomicFiles;
 import io.bellows.fs.FileSystem;
 import io.bellows.fs.LocalFileSystem;
 import io.bellows.fs.WritableFile;
-import io.bellows.util.CorruptionException;
 import io.bellows.util.StorageException;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -39,7 +36,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Threads and locks.</b> Thread-safe. Three locks, always taken in this order:
  * <ol>
- *   <li>{@code recoveryLock}: replay and the torn-tail repair of the last pre-existing file;
+ *   <li>{@code recoveryLock} (in {@link WalReplay}): replay and the torn-tail repair of the last pre-existing file;
  *   <li>{@code ioLock}: whoever writes to or forces the current file, creates or rolls files. A
  *       syncing thread takes every record appended so far (group commit); threads queued behind
  *       it find their txid covered and return without I/O;
@@ -47,6 +44,10 @@ import org.slf4j.LoggerFactory;
  *       Held only briefly (never across I/O, except while rolling to a new file).
  * </ol>
  * A background {@link PeriodicSyncer} thread writes and forces every {@code asyncSyncPeriodMs}.
+ *
+ * <p><b>Parts.</b> This class appends, syncs (group commit), rolls, deletes and closes; {@link
+ * WalReplay} reads the files found at open, {@link WalFileCreator} makes new files, {@link WalHeal}
+ * fences a failed file and rewrites what it had not forced, {@link WalFiles} is the file table.
  *
  * <p><b>Invariants.</b> {@code forcedTxid <= writtenTxid <= appendedTxid}; records reach the file
  * in the order they entered the pending buffer, which for one thread is call order; a file other
@@ -73,42 +74,19 @@ public final class Wal implements Closeable {
   /** After a failed roll, how many more bytes (at most the roll size) the current file takes before the next attempt. */
   static final long ROLL_RETRY_BYTES = 1024 * 1024;
 
-  /** One file of the log and what is known about its edits. Fields guarded by {@code appendLock}. */
-  private static final class WalFile {
-    final long number;
-    final Path path;
-    /** Highest sequence id in the file; {@link Long#MIN_VALUE} when it holds no edit. */
-    long maxSeqId = Long.MIN_VALUE;
-    /** Whether {@link #maxSeqId} is known: always for files of this run, after reading for older ones. */
-    boolean seqKnown;
-    /** For files of this run: the log's txid just before the file's first record (its bytes start there). */
-    long baseTxid;
-    /** Whether the file failed: it is never written again, and the next file's header says where its forced part ends. */
-    boolean fenced;
-
-    WalFile(long number, Path path) {
-      this.number = number;
-      this.path = path;
-    }
-  }
-
   private final FileSystem fs;
   private final Path dir;
   private final WalOptions options;
-  private final List<WalFile> preexisting;
+  private final WalReplay replay;
+  private final WalFileCreator creator;
+  private final WalHeal healer;
 
-  private final ReentrantLock recoveryLock = new ReentrantLock();
   private final ReentrantLock ioLock = new ReentrantLock();
   private final Condition forcedAdvanced = ioLock.newCondition();
   private final ReentrantLock appendLock = new ReentrantLock();
 
-  // ---- guarded by recoveryLock
-  private boolean replayed;
-  private volatile boolean tailRepaired;
-
   // ---- guarded by appendLock (current and channel change only with ioLock held too)
-  private final TreeMap<Long, WalFile> files = new TreeMap<>();
-  private long nextFileNumber;
+  private final WalFiles files = new WalFiles();
   private WalFile current;
   private WritableFile channel;
   private long currentSize;
@@ -125,8 +103,6 @@ public final class Wal implements Closeable {
    * writtenTxid, in order): what a failed file loses, rewritten to the next one (see {@link #heal}).
    */
   private final UnforcedCopies unforced = new UnforcedCopies();
-  /** A file this log created that a failed step left behind and could not delete: nothing may follow it. */
-  private Path leftover;
   private volatile long writtenTxid;
   private volatile long forcedTxid;
 
@@ -138,18 +114,19 @@ public final class Wal implements Closeable {
   private final AtomicLong syncs = new AtomicLong();
   private final AtomicLong forces = new AtomicLong();
   private final AtomicLong filesRolled = new AtomicLong();
-  private final AtomicLong filesFenced = new AtomicLong();
   private final AtomicLong filesDeleted = new AtomicLong();
 
   private Wal(FileSystem fs, Path dir, WalOptions options, List<WalFile> preexisting) {
     this.fs = fs;
     this.dir = dir;
     this.options = options;
-    this.preexisting = List.copyOf(preexisting);
     for (WalFile f : preexisting) {
-      files.put(f.number, f);
+      files.add(f);
     }
-    this.nextFileNumber = preexisting.isEmpty() ? 1 : preexisting.get(preexisting.size() - 1).number + 1;
+    this.replay = new WalReplay(fs, dir, preexisting, appendLock, files);
+    this.creator = new WalFileCreator(fs, dir,
+        preexisting.isEmpty() ? 1 : preexisting.get(preexisting.size() - 1).number + 1);
+    this.healer = new WalHeal(creator);
     this.syncer = new PeriodicSyncer("bellows-wal-sync", options.asyncSyncPeriodMs(), this::backgroundSync);
   }
 
@@ -203,127 +180,7 @@ public final class Wal implements Closeable {
    * @throws IllegalStateException if called a second time
    */
   public void replay(Consumer<WalEdit> sink) {
-    Objects.requireNonNull(sink, "sink");
-    recoveryLock.lock();
-    try {
-      if (replayed) {
-        throw new IllegalStateException("the WAL in " + dir + " was already replayed");
-      }
-      replayed = true;
-      for (int i = 0; i < preexisting.size(); i++) {
-        WalFile f = preexisting.get(i);
-        boolean last = i == preexisting.size() - 1;
-        // A file that failed was fenced: the next file's header says where its forced part ends, and
-        // holds what came after, rewritten. Its records from there on are not read (they would be
-        // read twice), and damage from there on is no damage.
-        long fencedAt = last ? -1 : WalFileReader.fencedLength(fs, preexisting.get(i + 1).path);
-        WalFileReader.Outcome o = readFile(f, (off, len, edit) -> {
-          if (fencedAt < 0 || off < fencedAt) {
-            sink.accept(edit);
-          }
-        });
-        settle(f, o, last, fencedAt);
-      }
-      tailRepaired = true;
-    } finally {
-      recoveryLock.unlock();
-    }
-  }
-
-  /**
-   * Applies the torn tail rule to the last pre-existing file if replay has not: before a new file
-   * is created, so that a torn record never ends up in a file that is no longer the last.
-   */
-  private void repairTailIfNeeded() {
-    if (tailRepaired) {
-      return;
-    }
-    recoveryLock.lock();
-    try {
-      if (!tailRepaired && !preexisting.isEmpty()) {
-        WalFile last = preexisting.get(preexisting.size() - 1);
-        settle(last, readFile(last, (off, len, edit) -> { }), true, -1);
-      }
-      tailRepaired = true;
-    } finally {
-      recoveryLock.unlock();
-    }
-  }
-
-  private WalFileReader.Outcome readFile(WalFile f, WalFileReader.RecordVisitor visitor) {
-    try {
-      return WalFileReader.read(fs, f.path, f.number, visitor);
-    } catch (IOException e) {
-      throw new StorageException("cannot read WAL file " + f.path, e);
-    }
-  }
-
-  /**
-   * Throws on corruption, cuts a torn tail, and records what the file holds. A bad spot at or after
-   * {@code fencedAt} (&gt;= 0: the file was fenced there) is no damage. recoveryLock held.
-   */
-  private void settle(WalFile f, WalFileReader.Outcome o, boolean last, long fencedAt) {
-    WalFileReader.Problem p = o.problem();
-    if (p != null && fencedAt >= 0 && p.offset() >= fencedAt && p.kind() != WalFileReader.Kind.UNSUPPORTED) {
-      LOG.info("WAL file {} was fenced at byte offset {} after a failure; what follows there ({}) was rewritten to"
-          + " the next file", f.path, fencedAt, p.reason());
-      p = null;
-    }
-    if (p != null) {
-      if (p.kind() == WalFileReader.Kind.UNSUPPORTED) {
-        throw new StorageException("WAL file " + f.path + " cannot be read: " + p.reason() + ". Open the data"
-            + " directory once with the Bellows build that wrote it and close it cleanly (which flushes every"
-            + " edit); the file can then be removed");
-      }
-      if (!last || !p.tornTailCandidate()) {
-        throw new CorruptionException(corruptionMessage(f.path, p));
-      }
-      try {
-        if (p.offset() == 0) {
-          LOG.warn("Deleting WAL file {} with a torn header: {}", f.path, p.reason());
-          fs.delete(f.path);
-          appendLock.lock();
-          try {
-            files.remove(f.number);
-          } finally {
-            appendLock.unlock();
-          }
-          return;
-        }
-        LOG.warn("Cutting torn tail of WAL file {} at byte offset {} ({} bytes dropped): {}",
-            f.path, p.offset(), o.fileSize() - p.offset(), p.reason());
-        fs.truncate(f.path, p.offset());
-      } catch (IOException e) {
-        throw new StorageException("cannot cut the torn tail of WAL file " + f.path, e);
-      }
-    } else if (last) {
-      // The last file may hold records the previous run wrote but never forced (it was killed, or
-      // its force failed): they are about to become visible, so they must be durable first. The cut
-      // at the file's own length changes nothing but forces it.
-      try {
-        fs.truncate(f.path, o.fileSize());
-      } catch (IOException e) {
-        throw new StorageException("cannot force WAL file " + f.path + " before replaying it", e);
-      }
-    }
-    appendLock.lock();
-    try {
-      f.maxSeqId = o.maxSeqId();
-      f.seqKnown = true;
-    } finally {
-      appendLock.unlock();
-    }
-  }
-
-  /**
-   * Says where the damage is and how to proceed: look at it with {@code bellows wal-dump}, and if
-   * the loss is acceptable cut the file there with {@code wal-dump --truncate} (docs/design/wal.md).
-   */
-  static String corruptionMessage(Path file, WalFileReader.Problem p) {
-    String next = p.resumeAt() >= 0 ? "; a valid record follows at byte offset " + p.resumeAt() : "";
-    return "WAL file " + file + " is corrupt at byte offset " + p.offset() + ": " + p.reason() + next
-        + ". Run 'bellows wal-dump " + file + "' to see the damage; to accept losing the records from that offset"
-        + " on in this file, stop the engine and run 'bellows wal-dump --truncate " + file + "'";
+    replay.replay(sink);
   }
 
   // ------------------------------------------------------------------ writing
@@ -519,7 +376,7 @@ public final class Wal implements Closeable {
    *
    * <p>A write that was interrupted heals the same way; the interrupt is set aside while this runs
    * and restored after, and an attempt that another interrupt cuts short is made again (at most
-   * {@link #INTERRUPTED_ATTEMPTS} times): an interrupt is the caller's, never the log's failure.
+   * {@link WalFileCreator#INTERRUPTED_ATTEMPTS} times): an interrupt is the caller's, never the log's failure.
    *
    * @throws StorageException if the log could not be healed
    */
@@ -536,7 +393,7 @@ public final class Wal implements Closeable {
             fenceAndRewrite(cause);
             return;
           } catch (IOException e) {
-            if (!byInterrupt(e) || attempt == INTERRUPTED_ATTEMPTS) {
+            if (!WalFileCreator.byInterrupt(e) || attempt == WalFileCreator.INTERRUPTED_ATTEMPTS) {
               throw e;
             }
             interrupted |= Thread.interrupted();
@@ -555,18 +412,7 @@ public final class Wal implements Closeable {
     }
   }
 
-  /** How often a new file is tried when its creation fails for another reason than an interrupt. */
-  static final int CREATE_ATTEMPTS = 2;
-
-  /** How often a heal or a file creation cut short by an interrupt is tried again. */
-  static final int INTERRUPTED_ATTEMPTS = 8;
-
-  /** Whether an I/O failure is an interrupt of the calling thread rather than of the disk. */
-  static boolean byInterrupt(IOException e) {
-    return e instanceof java.io.InterruptedIOException || e instanceof java.nio.channels.ClosedByInterruptException;
-  }
-
-  /** ioLock and appendLock held. */
+  /** Fences the current file and installs the file {@link WalHeal} rewrote its unforced records to. ioLock and appendLock held. */
   private void fenceAndRewrite(IOException cause) throws IOException {
     WalFile failed = current;
     if (channel != null) {
@@ -577,122 +423,26 @@ public final class Wal implements Closeable {
       }
       channel = null;
     }
-    // Where the failed file's last forced record ends: what follows may be torn, garbage or lost
-    // (after a failed fsync the kernel may drop the pages), and it is all rewritten to the new file,
-    // whose header says so. The failed file itself is left as it is, never written again: should the
-    // rewrite fail, it still holds what it held for a restart to read.
-    long fencedLength = failed == null ? -1 : WalFormat.HEADER_SIZE + (forcedTxid - failed.baseTxid);
-    if (failed != null && !failed.fenced) {
-      LOG.warn("WAL file {} failed ({}); fencing it at its last forced byte {} and rewriting the {} bytes after it"
-          + " to a new file", failed.path, cause.toString(), fencedLength, unforced.size() + pending.size());
-      failed.fenced = true;
-      filesFenced.incrementAndGet();
-    }
-    long base = forcedTxid;
-    WritableFile ch = createFile(fencedLength);
-    WalFile f = created;
-    try {
-      unforced.writeTo(ch);
-      long target = appendedTxid;
-      long size = WalFormat.HEADER_SIZE + unforced.size() + pending.size();
-      if (pending.size() > 0) {
-        ch.append(pending.contents());
-      }
-      ch.syncData();
-      // Only now is the new file the log's: every record in it is forced.
-      f.baseTxid = base;
-      f.maxSeqId = failed == null ? Long.MIN_VALUE : failed.maxSeqId; // covers every rewritten edit
-      files.put(f.number, f);
-      current = f;
-      channel = ch;
-      currentSize = size;
-      rollAt = options.rollSize();
-      pending.reset();
-      unforced.clear();
-      writtenTxid = target;
-      forcedTxid = target;
-      forces.incrementAndGet();
-      forcedAdvanced.signalAll();
-    } catch (IOException e) {
-      discard(ch, f.path, e);
-      throw e;
-    }
+    long target = appendedTxid;
+    long size = WalFormat.HEADER_SIZE + unforced.size() + pending.size();
+    WalFileCreator.Created healed = healer.rewrite(failed, forcedTxid, unforced, pending, cause);
+    // Only now is the new file the log's: every record in it is forced.
+    install(healed, size);
+    pending.reset();
+    unforced.clear();
+    writtenTxid = target;
+    forcedTxid = target;
+    forces.incrementAndGet();
+    forcedAdvanced.signalAll();
   }
 
-  /**
-   * Creates the next file with its header, forced, and its name made durable; returns its channel
-   * and leaves the file's entry in {@link #current}'s place for the caller to install (the caller
-   * sets {@code current} back if it does not). ioLock and appendLock held.
-   */
-  private WritableFile createFile(long fencedLength) throws IOException {
-    boolean interrupted = false;
-    int failures = 0;
-    try {
-      for (int attempt = 1; ; attempt++) {
-        try {
-          return createFileOnce(fencedLength);
-        } catch (IOException e) {
-          // An interrupt is the caller's, kept for it, never the file's failure; another error may
-          // be a passing one, so a new file is tried once more before the caller is told.
-          if (byInterrupt(e) ? attempt >= INTERRUPTED_ATTEMPTS : ++failures >= CREATE_ATTEMPTS) {
-            throw e;
-          }
-          interrupted |= Thread.interrupted();
-        }
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
-  }
-
-  private WritableFile createFileOnce(long fencedLength) throws IOException {
-    clearLeftover();
-    long number = nextFileNumber++;
-    Path path = dir.resolve(WalFormat.fileName(number));
-    WritableFile ch = fs.create(path);
-    try {
-      ch.append(ByteBuffer.wrap(WalFormat.header(number, fencedLength)));
-      ch.sync();
-      // The new name must be durable before any record in the file is acknowledged: a failed
-      // directory sync fails this file, never ignored.
-      fs.syncDirectory(dir);
-    } catch (IOException e) {
-      discard(ch, path, e);
-      throw e;
-    }
-    WalFile f = new WalFile(number, path);
-    f.seqKnown = true;
-    created = f;
-    return ch;
-  }
-
-  /** The entry of the file {@link #createFile} made last (appendLock held). */
-  private WalFile created;
-
-  /** Closes and deletes a file this log just created and could not finish; remembers it if the delete fails. */
-  private void discard(WritableFile ch, Path path, IOException cause) {
-    try {
-      ch.close();
-    } catch (IOException suppressed) {
-      cause.addSuppressed(suppressed);
-    }
-    try {
-      fs.delete(path);
-    } catch (IOException suppressed) {
-      cause.addSuppressed(suppressed);
-      leftover = path;
-    }
-  }
-
-  /** A file left by a failed step must go before another is created after it (replay would meet it). */
-  private void clearLeftover() throws IOException {
-    if (leftover != null) {
-      fs.delete(leftover);
-      fs.syncDirectory(dir);
-      leftover = null;
-    }
+  /** Makes a new file the current one, {@code size} bytes long. ioLock and appendLock held. */
+  private void install(WalFileCreator.Created created, long size) {
+    files.add(created.file());
+    current = created.file();
+    channel = created.channel();
+    currentSize = size;
+    rollAt = options.rollSize();
   }
 
   /**
@@ -743,7 +493,7 @@ public final class Wal implements Closeable {
    * current file does the append fail (and the next one tries again).
    */
   private void startNewFile() {
-    repairTailIfNeeded();
+    replay.repairTailIfNeeded();
     boolean interrupted = Thread.interrupted(); // set aside during the I/O, as in syncUpTo
     ioLock.lock();
     try {
@@ -762,9 +512,9 @@ public final class Wal implements Closeable {
           }
         }
         long base = appendedTxid;
-        WritableFile ch;
+        WalFileCreator.Created next;
         try {
-          ch = createFile(-1);
+          next = creator.create(-1);
         } catch (IOException e) {
           if (current == null) {
             throw new StorageException("cannot create a WAL file in " + dir, e);
@@ -782,13 +532,8 @@ public final class Wal implements Closeable {
           }
           filesRolled.incrementAndGet();
         }
-        WalFile f = created;
-        f.baseTxid = base;
-        files.put(f.number, f);
-        current = f;
-        channel = ch;
-        currentSize = WalFormat.HEADER_SIZE;
-        rollAt = options.rollSize();
+        next.file().baseTxid = base;
+        install(next, WalFormat.HEADER_SIZE);
       } finally {
         appendLock.unlock();
       }
@@ -852,17 +597,10 @@ public final class Wal implements Closeable {
    * the threshold; returns how many.
    */
   private int deleteBelow(long oldestUnflushedSeqId, boolean includeCurrent) {
-    List<WalFile> victims = new ArrayList<>();
+    List<WalFile> victims;
     appendLock.lock();
     try {
-      for (WalFile f : files.values()) {
-        if ((includeCurrent || f != current) && f.seqKnown && f.maxSeqId < oldestUnflushedSeqId) {
-          victims.add(f);
-        }
-      }
-      for (WalFile f : victims) {
-        files.remove(f.number);
-      }
+      victims = files.removeObsolete(oldestUnflushedSeqId, includeCurrent ? null : current);
     } finally {
       appendLock.unlock();
     }
@@ -983,7 +721,7 @@ public final class Wal implements Closeable {
 
   /** Files that failed a write or force and were fenced (their unforced records rewritten to a new file). */
   public long filesFenced() {
-    return filesFenced.get();
+    return healer.filesFenced();
   }
 
   /** Whether the log failed and could not heal: it refuses appends until {@link #recover} works. */
@@ -1009,9 +747,7 @@ public final class Wal implements Closeable {
   public List<Path> files() {
     appendLock.lock();
     try {
-      List<Path> out = new ArrayList<>(files.size());
-      files.values().forEach(f -> out.add(f.path));
-      return out;
+      return files.paths();
     } finally {
       appendLock.unlock();
     }

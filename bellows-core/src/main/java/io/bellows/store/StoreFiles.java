@@ -1,0 +1,209 @@
+package io.bellows.store;
+
+import io.bellows.manifest.StoreManifest;
+import io.bellows.sstable.BlockSource;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A store's live sorted files and the manifest that lists them: every change of the file set (a
+ * flush's new file, a compaction's output for its inputs, a loaded file, a file set aside) is one
+ * manifest write, then one swap of an immutable list.
+ *
+ * <p>Threads: the list is behind a volatile reference, replaced under {@code filesLock} together
+ * with the manifest; readers retain the files they read under the same lock, so a file is deleted
+ * only after its last reader closes.
+ */
+final class StoreFiles {
+  private static final Logger LOG = LoggerFactory.getLogger(StoreFiles.class);
+
+  private final Path dir;
+  private final StoreContext ctx;
+  private final Object filesLock = new Object();
+  private volatile List<StoreFile> files;
+  private StoreManifest manifest; // guarded by filesLock
+  private boolean closed; // guarded by filesLock
+  /** Bytes, pages and blocks read from files that are no longer live (their readers are gone from the list). */
+  private final LongAdder retiredBytesRead = new LongAdder();
+  private final LongAdder retiredPagesRead = new LongAdder();
+  private final LongAdder retiredBlocksRead = new LongAdder();
+
+  private StoreFiles(Path dir, StoreContext ctx, StoreManifest manifest, List<StoreFile> files) {
+    this.dir = dir;
+    this.ctx = ctx;
+    this.manifest = manifest;
+    this.files = List.copyOf(files);
+  }
+
+  /** Loads the manifest of the store in {@code dir}, deletes leftovers and opens the listed files. */
+  static StoreFiles open(Path dir, StoreContext ctx, BlockSource.Wrapper blocks) throws IOException {
+    StoreManifest manifest = StoreManifest.load(ctx.fs(), dir);
+    deleteLeftovers(dir, ctx, manifest);
+    List<StoreFile> opened = new ArrayList<>();
+    for (long id : manifest.fileIds()) {
+      opened.add(StoreFile.open(ctx.fs(), dir.resolve(StoreManifest.fileName(id)), id, ctx.engineInstanceId(), blocks));
+    }
+    return new StoreFiles(dir, ctx, manifest, opened);
+  }
+
+  /**
+   * Deletes sorted files the manifest does not list and temporary files: what an interrupted flush
+   * or compaction leaves. Files of names Bellows never makes are left alone, with a warning.
+   */
+  private static void deleteLeftovers(Path dir, StoreContext ctx, StoreManifest manifest) throws IOException {
+    for (Path p : ctx.fs().list(dir)) {
+      String name = p.getFileName().toString();
+      if (name.equals(StoreManifest.FILE_NAME)) {
+        continue;
+      }
+      if (!StoreManifest.isStoreFileName(name)) {
+        LOG.warn("{} was not made by Bellows; leaving it alone", p);
+        continue;
+      }
+      long id = StoreManifest.parseFileId(name);
+      if (id < 0 || !manifest.fileIds().contains(id)) {
+        LOG.info("deleting leftover {} of an interrupted flush or compaction", p);
+        ctx.fs().delete(p);
+      }
+    }
+  }
+
+  /** The live files now, oldest data first (an immutable snapshot; not retained for reading). */
+  List<StoreFile> live() {
+    return files;
+  }
+
+  /** The manifest now. */
+  StoreManifest manifest() {
+    synchronized (filesLock) {
+      return manifest;
+    }
+  }
+
+  /** Highest sequence id whose edits are all in the files. */
+  long flushedSeqId() {
+    synchronized (filesLock) {
+      return manifest.flushedSeqId();
+    }
+  }
+
+  /**
+   * The live files, each retained for the caller (who releases each); null once the store closed
+   * (its files are released: a read would silently miss them).
+   */
+  List<StoreFile> retainLive() {
+    synchronized (filesLock) {
+      if (closed) {
+        return null;
+      }
+      List<StoreFile> pinned = files;
+      for (StoreFile f : pinned) {
+        f.retain();
+      }
+      return pinned;
+    }
+  }
+
+  /**
+   * Makes {@code added} live and {@code removed} obsolete in one manifest write, then swaps the
+   * in-memory list. Removed files are deleted when their last reader closes.
+   */
+  void commit(List<StoreFile> added, List<StoreFile> removed, long flushedSeqId) {
+    synchronized (filesLock) {
+      List<StoreFile> next = new ArrayList<>();
+      List<Long> ids = new ArrayList<>();
+      // A compaction's output takes the place of its oldest input, keeping files in age order.
+      boolean placed = removed.isEmpty();
+      for (StoreFile f : files) {
+        if (removed.contains(f)) {
+          if (!placed) {
+            next.addAll(added);
+            placed = true;
+          }
+          continue;
+        }
+        next.add(f);
+      }
+      if (removed.isEmpty()) {
+        next.addAll(added);
+      }
+      for (StoreFile f : next) {
+        ids.add(f.id());
+      }
+      // nextFileId: the engine counter now, above every file number handed out so far (each added
+      // file's number included), so the max over all manifests bounds the numbers in use at open.
+      long nextFileId = Math.max(manifest.nextFileId(), ctx.fileNumbers().next());
+      StoreManifest m = new StoreManifest(Math.max(flushedSeqId, manifest.flushedSeqId()), nextFileId, ids);
+      try {
+        m.write(ctx.fs(), dir);
+      } catch (IOException e) {
+        // The disk may hold the old manifest or the new one (a failure after the rename, e.g. of
+        // the directory sync): keep the added files, so that either names only files that exist.
+        // Under the old one they are leftovers, deleted at the next open; under the new one the
+        // inputs are, and the added files hold their cells.
+        for (StoreFile f : added) {
+          f.release();
+        }
+        throw new UncheckedIOException("cannot write manifest of " + dir, e);
+      }
+      manifest = m;
+      files = List.copyOf(next);
+    }
+    for (StoreFile f : removed) {
+      retiredBytesRead.add(f.bytesRead());
+      retiredPagesRead.add(f.pagesRead());
+      retiredBlocksRead.add(f.blocksRead());
+      f.markForDeletion();
+      f.release();
+    }
+  }
+
+  long bytes() {
+    long n = 0;
+    for (StoreFile f : files) {
+      n += f.size();
+    }
+    return n;
+  }
+
+  long bytesRead() {
+    long n = retiredBytesRead.sum();
+    for (StoreFile f : files) {
+      n += f.bytesRead();
+    }
+    return n;
+  }
+
+  long pagesRead() {
+    long n = retiredPagesRead.sum();
+    for (StoreFile f : files) {
+      n += f.pagesRead();
+    }
+    return n;
+  }
+
+  long blocksRead() {
+    long n = retiredBlocksRead.sum();
+    for (StoreFile f : files) {
+      n += f.blocksRead();
+    }
+    return n;
+  }
+
+  /** Releases the store's reference to every file; reads from then on fail. */
+  void close() {
+    synchronized (filesLock) {
+      closed = true;
+      for (StoreFile f : files) {
+        f.release();
+      }
+      files = List.of();
+    }
+  }
+}
