@@ -20,6 +20,7 @@ import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftGroupMemberId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.SnapshotManagementRequest;
 import org.apache.ratis.server.RaftServer;
 
 /**
@@ -98,6 +99,24 @@ public final class RaftNode implements AutoCloseable {
       return new ReplicatedLog(this, server.getDivision(gid), clientId, callIds);
     } catch (IOException e) {
       throw new IllegalArgumentException("node " + id + " holds no replica of group " + group, e);
+    }
+  }
+
+  /**
+   * Records this node's replica of {@code group} as durable up to its applier's durable position
+   * (a flush does this for a region), so that the log below it can be dropped. Returns the index
+   * recorded, or -1 if the applier has nothing durable.
+   */
+  public long checkpoint(UUID group) {
+    try {
+      RaftClientReply reply = server.snapshotManagement(SnapshotManagementRequest.newCreate(clientId, server.getId(),
+          RaftGroupId.valueOf(group), callIds.incrementAndGet(), 30_000));
+      if (!reply.isSuccess()) {
+        throw new IllegalStateException("node " + id + " could not checkpoint group " + group + ": " + reply.getException());
+      }
+      return reply.getLogIndex();
+    } catch (IOException e) {
+      throw new UncheckedIOException("node " + id + " could not checkpoint group " + group, e);
     }
   }
 

@@ -1,5 +1,7 @@
 package io.bellows.cluster;
 
+import io.bellows.util.StorageException;
+import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -15,10 +17,17 @@ import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 /**
  * This node's replica of one group's log. On the leader, {@link #append} proposes an entry and
  * completes once a majority holds it durably and this replica has applied it; on a follower it
- * fails with {@link NotLeaderException}. The entry goes to the local Ratis server directly (no
- * network hop for the proposer).
+ * fails with {@link NotLeaderException}. Requests go to the local Ratis server directly (no network
+ * hop for the proposer).
  */
 public final class ReplicatedLog {
+  /**
+   * A replica elected leader takes appends only once it has committed an entry of its term; a call
+   * that meets it before then waits for that moment (an event, not a timer) and goes again, a few
+   * times at most (each wait may meet a newer election).
+   */
+  private static final int NOT_READY_RETRIES = 3;
+
   private final RaftNode node;
   private final RaftServer.Division division;
   private final ClientId clientId;
@@ -34,57 +43,64 @@ public final class ReplicatedLog {
   /**
    * Appends {@code entry}: the future completes with the applier's reply once the entry is
    * committed and applied here, or fails ({@link NotLeaderException} on a follower, another {@link
-   * io.bellows.util.StorageException} if the group could not commit it).
+   * StorageException} if the group could not commit it).
    */
   public CompletableFuture<byte[]> append(byte[] entry) {
-    return append(entry, NOT_READY_RETRIES);
+    return call(entry, RaftClientRequest.writeRequestType(), NOT_READY_RETRIES);
   }
 
   /**
-   * A replica elected leader takes appends only once it has committed an entry of its term; an
-   * append that meets it before then waits for that moment (an event, not a timer) and goes again.
+   * A linearizable read: answered by the applier once this replica has applied everything
+   * committed before the read began (on the leader, after confirming its leadership or within its
+   * lease).
    */
-  private static final int NOT_READY_RETRIES = 3;
+  public CompletableFuture<byte[]> read(byte[] request) {
+    return call(request, RaftClientRequest.readRequestType(), NOT_READY_RETRIES);
+  }
 
-  private CompletableFuture<byte[]> append(byte[] entry, int retries) {
-    return submit(entry).handle((reply, error) -> {
-      if (error == null) {
-        return CompletableFuture.completedFuture(replyOf(reply));
-      }
-      return CompletableFuture.<byte[]>failedFuture(error);
-    }).thenCompose(f -> f).exceptionallyCompose(error -> {
+  /** A read of whatever this replica has applied, possibly behind the leader (HBase's TIMELINE consistency). */
+  public CompletableFuture<byte[]> readStale(byte[] request) {
+    return call(request, RaftClientRequest.staleReadRequestType(0), 0);
+  }
+
+  private CompletableFuture<byte[]> call(byte[] payload, RaftClientRequest.Type type, int retries) {
+    return submit(payload, type).thenApply(this::replyOf).exceptionallyCompose(error -> {
       Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-      if (cause instanceof LeaderNotReady && retries > 0) {
-        return node.whenLeaderReady(division.getGroup().getGroupId()).thenCompose(ok -> append(entry, retries - 1));
+      if (cause instanceof LeaderNotReady notReady) {
+        if (retries > 0) {
+          return node.whenLeaderReady(division.getGroup().getGroupId())
+              .thenCompose(ready -> call(payload, type, retries - 1));
+        }
+        cause = notReady.failure;
       }
-      return CompletableFuture.failedFuture(cause instanceof LeaderNotReady n ? n.failure : cause);
+      return CompletableFuture.failedFuture(cause);
     });
   }
 
-  /** Internal: the reply said the leader is not ready yet. */
+  /** Internal: the reply said this replica leads but is not ready yet. */
   private static final class LeaderNotReady extends RuntimeException {
-    final io.bellows.util.StorageException failure;
+    final StorageException failure;
 
-    LeaderNotReady(io.bellows.util.StorageException failure) {
+    LeaderNotReady(StorageException failure) {
       super(failure.getMessage(), null, false, false);
       this.failure = failure;
     }
   }
 
-  private CompletableFuture<RaftClientReply> submit(byte[] entry) {
+  private CompletableFuture<RaftClientReply> submit(byte[] payload, RaftClientRequest.Type type) {
     RaftClientRequest request = RaftClientRequest.newBuilder()
         .setClientId(clientId)
         .setServerId(division.getId())
         .setGroupId(division.getGroup().getGroupId())
         .setCallId(callIds.incrementAndGet())
-        .setMessage(Message.valueOf(ByteString.copyFrom(entry)))
-        .setType(RaftClientRequest.writeRequestType())
+        .setMessage(Message.valueOf(ByteString.copyFrom(payload)))
+        .setType(type)
         .build();
     try {
       return node.server().submitClientRequestAsync(request);
-    } catch (java.io.IOException e) {
-      return CompletableFuture.failedFuture(new io.bellows.util.StorageException("append to group "
-          + groupName() + " failed on " + node.id(), e));
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(new StorageException("a call to group " + groupName()
+          + " failed on " + node.id(), e));
     }
   }
 
@@ -94,15 +110,14 @@ public final class ReplicatedLog {
     }
     if (reply.getNotLeaderException() != null) {
       RaftPeer suggested = reply.getNotLeaderException().getSuggestedLeader();
-      throw new CompletionException(new NotLeaderException(groupName(), node.id(),
-          suggested == null ? null : suggested.getId().toString()));
+      throw new NotLeaderException(groupName(), node.id(), suggested == null ? null : suggested.getId().toString());
     }
-    io.bellows.util.StorageException failure = new io.bellows.util.StorageException("append to group "
-        + groupName() + " failed on " + node.id() + ": " + reply.getException(), reply.getException());
+    StorageException failure = new StorageException("a call to group " + groupName() + " failed on "
+        + node.id() + ": " + reply.getException(), reply.getException());
     if (reply.getLeaderNotReadyException() != null) {
       throw new LeaderNotReady(failure);
     }
-    throw new CompletionException(failure);
+    throw failure;
   }
 
   public boolean isLeader() {

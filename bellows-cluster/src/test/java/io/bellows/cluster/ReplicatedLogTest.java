@@ -37,15 +37,69 @@ class ReplicatedLogTest {
   private final Map<String, RaftNode> nodes = new ConcurrentHashMap<>();
   private final Map<String, RecordingApplier> appliers = new ConcurrentHashMap<>();
 
-  /** Keeps what it applied, as "payload"; waits for a count without sleeping. */
-  static final class RecordingApplier implements LogApplier {
-    private final List<String> applied = new ArrayList<>();
+  /**
+   * Keeps what it applied, as "payload"; waits for a count without sleeping. Its "files" — the
+   * entries up to {@link #flush()} — outlive a restart of its node (the test hands them to the next
+   * applier); what it applied after them does not. A checkpoint is a copy of another node's files.
+   */
+  final class RecordingApplier implements LogApplier {
+    private final List<String> applied;
+    private LogPosition last;
+    private List<String> durable;
+    private LogPosition durableAt;
+    int installs;
+
+    RecordingApplier(List<String> durable, LogPosition durableAt) {
+      this.applied = new ArrayList<>(durable);
+      this.durable = List.copyOf(durable);
+      this.durableAt = durableAt;
+      this.last = durableAt;
+    }
 
     @Override
-    public synchronized byte[] apply(long index, byte[] entry) {
+    public synchronized byte[] apply(LogPosition at, byte[] entry) {
+      if (last != null && at.index() <= last.index()) {
+        return ("skipped " + at.index()).getBytes(StandardCharsets.UTF_8); // held already, from the files
+      }
       applied.add(new String(entry, StandardCharsets.UTF_8));
+      last = at;
       notifyAll();
-      return ("applied " + index).getBytes(StandardCharsets.UTF_8);
+      return ("applied " + at.index()).getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public synchronized byte[] query(byte[] request) {
+      return Integer.toString(applied.size()).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Everything applied becomes durable (a flush). */
+    synchronized void flush() {
+      durable = List.copyOf(applied);
+      durableAt = last;
+    }
+
+    @Override
+    public synchronized LogPosition durablePosition() {
+      return durableAt;
+    }
+
+    @Override
+    public synchronized LogPosition installCheckpoint(String leader) {
+      RecordingApplier source = appliers.get(leader);
+      List<String> files;
+      LogPosition at;
+      synchronized (source) {
+        files = source.durable;
+        at = source.durableAt;
+      }
+      installs++;
+      applied.clear();
+      applied.addAll(files);
+      durable = files;
+      durableAt = at;
+      last = at;
+      notifyAll();
+      return at;
     }
 
     synchronized List<String> awaitCount(int n) throws InterruptedException {
@@ -77,9 +131,13 @@ class ReplicatedLogTest {
   }
 
   private RaftNode start(String id) {
-    RecordingApplier applier = new RecordingApplier();
+    RecordingApplier before = appliers.get(id);
+    RecordingApplier applier = before == null ? new RecordingApplier(List.of(), null)
+        : new RecordingApplier(before.durable, before.durableAt);
     appliers.put(id, applier);
-    RaftNode node = RaftNode.start(id, RaftSettings.of("127.0.0.1", ports.get(id), dir.resolve(id)), g -> applier);
+    RaftSettings settings = RaftSettings.of("127.0.0.1", ports.get(id), dir.resolve(id))
+        .withLogRetention(64 * 1024, 16); // small log files, dropped often
+    RaftNode node = RaftNode.start(id, settings, g -> applier);
     nodes.put(id, node);
     return node;
   }
@@ -144,6 +202,50 @@ class ReplicatedLogTest {
       assertThat(appliers.get(id).awaitCount(100)).as(id).isEqualTo(expected);
     }
     assertThat(expected.subList(0, 50)).allMatch(s -> s.startsWith("before"));
+  }
+
+  @Test
+  void aReadSeesEveryAppendAcknowledgedBeforeItAndAStaleReadWhatItsReplicaApplied() throws Exception {
+    String leader = leader();
+    ReplicatedLog log = nodes.get(leader).log(GROUP);
+    for (int i = 1; i <= 20; i++) {
+      log.append(("e" + i).getBytes(StandardCharsets.UTF_8)).join();
+      assertThat(new String(log.read(new byte[0]).join(), StandardCharsets.UTF_8)).isEqualTo(Integer.toString(i));
+    }
+    String follower = ports.keySet().stream().filter(id -> !id.equals(leader)).findFirst().orElseThrow();
+    int seen = Integer.parseInt(new String(nodes.get(follower).log(GROUP).readStale(new byte[0]).join(),
+        StandardCharsets.UTF_8));
+    assertThat(seen).isBetween(0, 20);
+  }
+
+  @Test
+  void theLogIsDroppedBelowCheckpointsAndAReplicaBehindThemInstallsOneFromTheLeader() throws Exception {
+    String leader = leader();
+    String follower = ports.keySet().stream().filter(id -> !id.equals(leader)).findFirst().orElseThrow();
+    nodes.remove(follower).close();
+    byte[] kib = new byte[1024];
+    List<CompletableFuture<byte[]>> acks = new ArrayList<>();
+    for (int i = 0; i < 400; i++) { // 400 KiB: several closed log files
+      byte[] entry = ("big" + i + new String(kib, StandardCharsets.ISO_8859_1)).getBytes(StandardCharsets.ISO_8859_1);
+      acks.add(nodes.get(leader).log(GROUP).append(entry));
+    }
+    acks.forEach(CompletableFuture::join);
+    for (String id : nodes.keySet()) { // both live replicas flush and record it
+      appliers.get(id).awaitCount(400);
+      appliers.get(id).flush();
+      assertThat(nodes.get(id).checkpoint(GROUP)).as(id).isGreaterThanOrEqualTo(400);
+    }
+    appendAll(nodes.get(leader).log(GROUP), "after", 10); // purges run as the log moves on
+    start(follower); // it holds none of the entries the leader still has: it must install a checkpoint
+    List<String> expected = appliers.get(leader).awaitCount(410);
+    assertThat(appliers.get(follower).awaitCount(410)).isEqualTo(expected);
+    assertThat(appliers.get(follower).installs).isEqualTo(1);
+    // ... and after a restart of the leader, it replays only what lies after its checkpoint.
+    nodes.remove(leader).close();
+    start(leader);
+    String next = nodes.get(leader).awaitLeader(GROUP, WAIT_MS);
+    appendAll(nodes.get(next).log(GROUP), "last", 5);
+    assertThat(appliers.get(leader).awaitCount(415)).isEqualTo(appliers.get(next).awaitCount(415));
   }
 
   @Test
