@@ -12,6 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import org.apache.ratis.conf.Parameters;
+import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.GroupManagementRequest;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -38,12 +40,19 @@ public final class RaftNode implements AutoCloseable {
   /** Per group whose replica here leads or may lead: completed once it leads and is ready for appends. */
   private final Map<RaftGroupId, CompletableFuture<Void>> ready = new ConcurrentHashMap<>();
 
-  private RaftNode(String id, RaftSettings settings, Function<UUID, LogApplier> appliers) throws IOException {
+  private RaftNode(String id, RaftSettings settings, Function<UUID, LogApplier> appliers, TransportFaults faults)
+      throws IOException {
     this.id = id;
     Files.createDirectories(settings.storage());
+    Parameters parameters = new Parameters();
+    if (faults != null) {
+      FaultInterceptor interceptor = new FaultInterceptor(id, faults);
+      GrpcConfigKeys.Server.setServicesCustomizer(parameters, (builder, types) -> builder.intercept(interceptor));
+    }
     this.server = RaftServer.newBuilder()
         .setServerId(RaftPeerId.valueOf(id))
         .setProperties(settings.toProperties())
+        .setParameters(parameters)
         .setStateMachineRegistry(group -> new LogStateMachine(appliers.apply(group.getUuid()), this::leaderChanged,
             this::leaderReady))
         .build();
@@ -54,8 +63,14 @@ public final class RaftNode implements AutoCloseable {
    * {@code appliers} returns for each group's id.
    */
   public static RaftNode start(String id, RaftSettings settings, Function<UUID, LogApplier> appliers) {
+    return start(id, settings, appliers, null);
+  }
+
+  /** As {@link #start(String, RaftSettings, Function)}, with a test's network partitions applied to what the node receives. */
+  public static RaftNode start(String id, RaftSettings settings, Function<UUID, LogApplier> appliers,
+      TransportFaults faults) {
     try {
-      RaftNode node = new RaftNode(id, settings, appliers);
+      RaftNode node = new RaftNode(id, settings, appliers, faults);
       node.server.start();
       return node;
     } catch (IOException e) {

@@ -42,11 +42,15 @@ public final class ReplicatedLog {
 
   /**
    * Appends {@code entry}: the future completes with the applier's reply once the entry is
-   * committed and applied here, or fails ({@link NotLeaderException} on a follower, another {@link
-   * StorageException} if the group could not commit it).
+   * committed and applied here, or fails with {@link NotLeaderException} if this replica does not
+   * lead (nothing was appended), {@link OutcomeUnknownException} if it stopped leading with the
+   * entry pending (a later leader may commit it or not), another {@link StorageException} else.
    */
   public CompletableFuture<byte[]> append(byte[] entry) {
-    return call(entry, RaftClientRequest.writeRequestType(), NOT_READY_RETRIES);
+    if (!isLeader()) { // refused before it reaches the log: certainly not appended
+      return CompletableFuture.failedFuture(new NotLeaderException(groupName(), node.id(), leader()));
+    }
+    return call(entry, RaftClientRequest.writeRequestType(), true, NOT_READY_RETRIES);
   }
 
   /**
@@ -55,21 +59,21 @@ public final class ReplicatedLog {
    * lease).
    */
   public CompletableFuture<byte[]> read(byte[] request) {
-    return call(request, RaftClientRequest.readRequestType(), NOT_READY_RETRIES);
+    return call(request, RaftClientRequest.readRequestType(), false, NOT_READY_RETRIES);
   }
 
   /** A read of whatever this replica has applied, possibly behind the leader (HBase's TIMELINE consistency). */
   public CompletableFuture<byte[]> readStale(byte[] request) {
-    return call(request, RaftClientRequest.staleReadRequestType(0), 0);
+    return call(request, RaftClientRequest.staleReadRequestType(0), false, 0);
   }
 
-  private CompletableFuture<byte[]> call(byte[] payload, RaftClientRequest.Type type, int retries) {
-    return submit(payload, type).thenApply(this::replyOf).exceptionallyCompose(error -> {
+  private CompletableFuture<byte[]> call(byte[] payload, RaftClientRequest.Type type, boolean write, int retries) {
+    return submit(payload, type).thenApply(reply -> replyOf(reply, write)).exceptionallyCompose(error -> {
       Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
       if (cause instanceof LeaderNotReady notReady) {
         if (retries > 0) {
           return node.whenLeaderReady(division.getGroup().getGroupId())
-              .thenCompose(ready -> call(payload, type, retries - 1));
+              .thenCompose(ready -> call(payload, type, write, retries - 1));
         }
         cause = notReady.failure;
       }
@@ -104,11 +108,17 @@ public final class ReplicatedLog {
     }
   }
 
-  private byte[] replyOf(RaftClientReply reply) {
+  private byte[] replyOf(RaftClientReply reply, boolean write) {
     if (reply.isSuccess()) {
       return reply.getMessage().getContent().toByteArray();
     }
     if (reply.getNotLeaderException() != null) {
+      if (write) {
+        // The request reached the leader, which steps down and fails what it holds pending, some
+        // of which a majority may already have: the next leader may commit it.
+        throw new OutcomeUnknownException("group " + groupName() + ": " + node.id()
+            + " stopped leading with the entry pending; it may or may not be committed", reply.getNotLeaderException());
+      }
       RaftPeer suggested = reply.getNotLeaderException().getSuggestedLeader();
       throw new NotLeaderException(groupName(), node.id(), suggested == null ? null : suggested.getId().toString());
     }
