@@ -35,7 +35,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,10 +45,11 @@ import org.junit.jupiter.api.io.TempDir;
  * answer; a call whose answer never came counts as of unknown outcome. The history of every
  * register must be linearizable ({@link LinearizabilityChecker}); an acknowledged write lost, or a
  * read served by a deposed leader, fails it. Prints its seed; replay with -Dbellows.test.seed=N
- * (the operations and faults replay, not the timing).
+ * (the operations and faults replay, not the timing). No overall timeout: every wait is bounded
+ * (a round takes at most 80 s), and {@code -Dbellows.cluster.nemesis.rounds=N} makes it longer.
  */
 @ExtendWith(SeedExtension.class)
-@Timeout(300)
+
 class ReplicatedRegisterHistoryTest {
   private static final UUID GROUP = UUID.fromString("00000000-0000-0000-0000-0000000000aa");
   private static final List<String> IDS = List.of("n1", "n2", "n3");
