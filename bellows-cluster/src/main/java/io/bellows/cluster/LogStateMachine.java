@@ -1,0 +1,168 @@
+package io.bellows.cluster;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftGroupMemberId;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.raftlog.RaftLog;
+import org.apache.ratis.server.storage.FileInfo;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.StateMachineStorage;
+import org.apache.ratis.statemachine.TransactionContext;
+import org.apache.ratis.statemachine.impl.BaseStateMachine;
+import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
+import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.util.LifeCycle;
+
+/**
+ * The Ratis state machine of one group on one node: hands every committed entry, in log order, to
+ * the replica's {@link LogApplier}, answers reads from it, and tells the node when the group's
+ * leader changes or is ready.
+ *
+ * <p>Snapshots: Ratis' snapshot of a group is not a copy of anything. The applier's state is
+ * already durable up to {@link LogApplier#durablePosition()} (a region's flushed files), so taking a
+ * snapshot only records that position in an empty marker file (Ratis' own snapshot storage keeps
+ * them), which lets Ratis drop the log below it and replay from after it at a restart. A replica
+ * behind its leader's first entry is told to install a checkpoint (Ratis' notification mode: the
+ * leader never ships files through the log) and asks its applier to fetch one.
+ */
+final class LogStateMachine extends BaseStateMachine {
+  private final LogApplier applier;
+  private final BiConsumer<RaftGroupMemberId, RaftPeerId> leaderChanged;
+  private final Consumer<RaftGroupId> leaderReady;
+  private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
+
+  LogStateMachine(LogApplier applier, BiConsumer<RaftGroupMemberId, RaftPeerId> leaderChanged,
+      Consumer<RaftGroupId> leaderReady) {
+    this.applier = applier;
+    this.leaderChanged = leaderChanged;
+    this.leaderReady = leaderReady;
+  }
+
+  @Override
+  public synchronized void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage)
+      throws IOException {
+    getLifeCycle().startAndTransition(() -> {
+      super.initialize(server, groupId, raftStorage);
+      storage.init(raftStorage);
+      loadLatestMarker();
+    });
+  }
+
+  /** Ratis pauses the machine before it reloads it from an installed checkpoint (and checks it did). */
+  @Override
+  public synchronized void pause() {
+    getLifeCycle().transition(LifeCycle.State.PAUSING);
+    getLifeCycle().transition(LifeCycle.State.PAUSED);
+  }
+
+  /** After a checkpoint was installed: the log continues after the marker it left. */
+  @Override
+  public synchronized void reinitialize() {
+    loadLatestMarker();
+    if (getLifeCycleState() == LifeCycle.State.PAUSED) {
+      getLifeCycle().transition(LifeCycle.State.STARTING);
+      getLifeCycle().transition(LifeCycle.State.RUNNING);
+    }
+  }
+
+  private void loadLatestMarker() {
+    SingleFileSnapshotInfo marker = storage.loadLatestSnapshot();
+    if (marker != null) {
+      updateLastAppliedTermIndex(marker.getTermIndex());
+    }
+  }
+
+  @Override
+  public StateMachineStorage getStateMachineStorage() {
+    return storage;
+  }
+
+  /** Ratis calls this on the group's one apply thread, in log order. */
+  @Override
+  public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
+    LogEntryProto e = trx.getLogEntry();
+    byte[] reply;
+    try {
+      reply = applier.apply(new LogPosition(e.getTerm(), e.getIndex()),
+          e.getStateMachineLogEntry().getLogData().toByteArray());
+    } catch (RuntimeException failure) {
+      return CompletableFuture.failedFuture(failure);
+    }
+    updateLastAppliedTermIndex(e.getTerm(), e.getIndex());
+    return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFrom(reply)));
+  }
+
+  @Override
+  public CompletableFuture<Message> query(Message request) {
+    try {
+      return CompletableFuture.completedFuture(
+          Message.valueOf(ByteString.copyFrom(applier.query(request.getContent().toByteArray()))));
+    } catch (RuntimeException failure) {
+      return CompletableFuture.failedFuture(failure);
+    }
+  }
+
+  /** Records the applier's durable position as the group's snapshot; Ratis may drop the log below it. */
+  @Override
+  public long takeSnapshot() throws IOException {
+    LogPosition durable = applier.durablePosition();
+    if (durable == null) {
+      return RaftLog.INVALID_LOG_INDEX;
+    }
+    if (durable.index() > getLastAppliedTermIndex().getIndex()) {
+      throw new IllegalStateException("the applier reports " + durable + " durable, beyond the last applied "
+          + getLastAppliedTermIndex());
+    }
+    writeMarker(durable);
+    return durable.index();
+  }
+
+  private void writeMarker(LogPosition at) {
+    File f = storage.getSnapshotFile(at.term(), at.index());
+    try (FileChannel ch = FileChannel.open(f.toPath(), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+      ch.force(true);
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not record the snapshot marker " + f, e);
+    }
+    storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(f.toPath(), null), at.term(), at.index()));
+  }
+
+  @Override
+  public CompletableFuture<TermIndex> notifyInstallSnapshotFromLeader(RoleInfoProto role, TermIndex firstInLeaderLog) {
+    String leader = RaftPeerId.valueOf(role.getFollowerInfo().getLeaderInfo().getId().getId()).toString();
+    return CompletableFuture.supplyAsync(() -> {
+      LogPosition installed = applier.installCheckpoint(leader);
+      if (installed.index() + 1 < firstInLeaderLog.getIndex()) {
+        throw new IllegalStateException("the checkpoint from " + leader + " ends at " + installed
+            + ", before the leader's log starts at " + firstInLeaderLog);
+      }
+      writeMarker(installed);
+      return TermIndex.valueOf(installed.term(), installed.index());
+    });
+  }
+
+  /** This replica leads and has committed an entry of its term: it takes appends now. */
+  @Override
+  public void notifyLeaderReady() {
+    leaderReady.accept(getGroupId());
+  }
+
+  @Override
+  public void notifyLeaderChanged(RaftGroupMemberId member, RaftPeerId leader) {
+    leaderChanged.accept(member, leader);
+  }
+}

@@ -1,0 +1,208 @@
+package io.bellows.cluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.apache.ratis.conf.Parameters;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.GroupManagementRequest;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftGroupMemberId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.SnapshotManagementRequest;
+import org.apache.ratis.server.RaftServer;
+
+/**
+ * One server's share of the cluster's Raft groups: a single Ratis server (one port, one log
+ * directory) that hosts a replica of every group placed on this node. Groups are added once
+ * ({@link #addGroup}); after a restart on the same directory the node finds its groups again and
+ * asks {@code appliers} for each one's applier.
+ */
+public final class RaftNode implements AutoCloseable {
+  private final String id;
+  private final RaftServer server;
+  private final ClientId clientId = ClientId.randomId();
+  private final AtomicLong callIds = new AtomicLong();
+  private final Map<RaftGroupId, CompletableFuture<RaftPeerId>> leaders = new ConcurrentHashMap<>();
+  /** Per group whose replica here leads or may lead: completed once it leads and is ready for appends. */
+  private final Map<RaftGroupId, CompletableFuture<Void>> ready = new ConcurrentHashMap<>();
+
+  private RaftNode(String id, RaftSettings settings, Function<UUID, LogApplier> appliers, TransportFaults faults)
+      throws IOException {
+    this.id = id;
+    Files.createDirectories(settings.storage());
+    Parameters parameters = new Parameters();
+    if (faults != null) {
+      FaultInterceptor interceptor = new FaultInterceptor(id, faults);
+      GrpcConfigKeys.Server.setServicesCustomizer(parameters, (builder, types) -> builder.intercept(interceptor));
+    }
+    this.server = RaftServer.newBuilder()
+        .setServerId(RaftPeerId.valueOf(id))
+        .setProperties(settings.toProperties())
+        .setParameters(parameters)
+        .setStateMachineRegistry(group -> new LogStateMachine(appliers.apply(group.getUuid()), this::leaderChanged,
+            this::leaderReady))
+        .build();
+  }
+
+  /**
+   * Starts the node {@code id} (unique in the cluster); its groups' entries go to the applier
+   * {@code appliers} returns for each group's id.
+   */
+  public static RaftNode start(String id, RaftSettings settings, Function<UUID, LogApplier> appliers) {
+    return start(id, settings, appliers, null);
+  }
+
+  /** As {@link #start(String, RaftSettings, Function)}, with a test's network partitions applied to what the node receives. */
+  public static RaftNode start(String id, RaftSettings settings, Function<UUID, LogApplier> appliers,
+      TransportFaults faults) {
+    try {
+      RaftNode node = new RaftNode(id, settings, appliers, faults);
+      node.server.start();
+      return node;
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not start Raft node " + id + " on " + settings.address(), e);
+    }
+  }
+
+  /** A peer of a group: a node's id and the address of its Raft port. */
+  public record Peer(String id, String address) {
+    RaftPeer toRatis() {
+      return RaftPeer.newBuilder().setId(id).setAddress(address).build();
+    }
+  }
+
+  public String id() {
+    return id;
+  }
+
+  /**
+   * Adds this node's replica of group {@code group} with members {@code peers} (which must include
+   * this node). Every member adds the group the same way; the replicas then elect a leader.
+   */
+  public ReplicatedLog addGroup(UUID group, List<Peer> peers) {
+    RaftGroup g = RaftGroup.valueOf(RaftGroupId.valueOf(group), peers.stream().map(Peer::toRatis).toList());
+    try {
+      RaftClientReply reply = server.groupManagement(
+          GroupManagementRequest.newAdd(clientId, server.getId(), callIds.incrementAndGet(), g));
+      if (!reply.isSuccess()) {
+        throw new IllegalStateException("node " + id + " could not add group " + group + ": " + reply.getException());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("node " + id + " could not add group " + group, e);
+    }
+    return log(group);
+  }
+
+  /** This node's replica of a group it holds (added before, or found again at a restart). */
+  public ReplicatedLog log(UUID group) {
+    RaftGroupId gid = RaftGroupId.valueOf(group);
+    try {
+      return new ReplicatedLog(this, server.getDivision(gid), clientId, callIds);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("node " + id + " holds no replica of group " + group, e);
+    }
+  }
+
+  /**
+   * Records this node's replica of {@code group} as durable up to its applier's durable position
+   * (a flush does this for a region), so that the log below it can be dropped. Returns the index
+   * recorded, or -1 if the applier has nothing durable.
+   */
+  public long checkpoint(UUID group) {
+    try {
+      RaftClientReply reply = server.snapshotManagement(SnapshotManagementRequest.newCreate(clientId, server.getId(),
+          RaftGroupId.valueOf(group), callIds.incrementAndGet(), 30_000));
+      if (!reply.isSuccess()) {
+        throw new IllegalStateException("node " + id + " could not checkpoint group " + group + ": " + reply.getException());
+      }
+      return reply.getLogIndex();
+    } catch (IOException e) {
+      throw new UncheckedIOException("node " + id + " could not checkpoint group " + group, e);
+    }
+  }
+
+  RaftServer server() {
+    return server;
+  }
+
+  /** The leader a replica of {@code group} on this node has learnt of, waiting up to {@code timeoutMs} for one. */
+  public String awaitLeader(UUID group, long timeoutMs) throws InterruptedException, TimeoutException {
+    return awaitLeaderOtherThan(group, null, timeoutMs);
+  }
+
+  /**
+   * The leader a replica of {@code group} on this node knows, once it is not {@code old} (a leader
+   * that stopped), waiting up to {@code timeoutMs} for an election to make one.
+   */
+  public String awaitLeaderOtherThan(UUID group, String old, long timeoutMs) throws InterruptedException,
+      TimeoutException {
+    RaftGroupId gid = RaftGroupId.valueOf(group);
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+    while (true) {
+      // Registered before the check, so a change between the two is not missed.
+      CompletableFuture<RaftPeerId> f = leaders.computeIfAbsent(gid, k -> new CompletableFuture<>());
+      String known = knownLeader(gid);
+      if (known != null && !known.equals(old)) {
+        return known;
+      }
+      try {
+        f.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (java.util.concurrent.ExecutionException e) {
+        throw new IllegalStateException(e.getCause());
+      }
+    }
+  }
+
+  private String knownLeader(RaftGroupId gid) {
+    try {
+      RaftPeerId leader = server.getDivision(gid).getInfo().getLeaderId();
+      return leader == null ? null : leader.toString();
+    } catch (IOException e) {
+      return null; // the group is not (yet) on this node
+    }
+  }
+
+  /** Completes once this node's replica of {@code group} leads and takes appends (a new term's first entry committed). */
+  CompletableFuture<Void> whenLeaderReady(RaftGroupId group) {
+    return ready.computeIfAbsent(group, g -> new CompletableFuture<>());
+  }
+
+  private void leaderReady(RaftGroupId group) {
+    whenLeaderReady(group).complete(null);
+  }
+
+  private void leaderChanged(RaftGroupMemberId member, RaftPeerId leader) {
+    // A new term: whatever readiness this node had for the group is gone until it is ready again.
+    ready.compute(member.getGroupId(), (g, f) -> f == null || f.isDone() ? new CompletableFuture<>() : f);
+    if (leader != null) {
+      CompletableFuture<RaftPeerId> waiting = leaders.remove(member.getGroupId());
+      if (waiting != null) {
+        waiting.complete(leader);
+      }
+    }
+  }
+
+  /** Stops the node: its replicas stop voting and applying; their logs stay on disk for a restart. */
+  @Override
+  public void close() {
+    try {
+      server.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not close Raft node " + id, e);
+    }
+  }
+}

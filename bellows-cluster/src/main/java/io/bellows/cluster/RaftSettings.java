@@ -1,0 +1,91 @@
+package io.bellows.cluster;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.util.SizeInBytes;
+import org.apache.ratis.util.TimeDuration;
+
+/**
+ * How a {@link RaftNode} runs Ratis: where it listens and keeps its logs, and the few timing
+ * choices that matter, set explicitly because Ratis' defaults suit neither small machines nor
+ * linearizable reads.
+ *
+ * @param host the address the node listens on and its peers reach it at
+ * @param port the node's Raft port (gRPC)
+ * @param storage the directory of the node's Raft logs (one sub-directory per group)
+ * @param electionMin the shortest time without a leader's heartbeat before a follower starts an
+ *     election: 1 s by default, so that a GC pause of a few hundred milliseconds on a small
+ *     machine does not depose a healthy leader (Ratis' default is 150 ms)
+ * @param electionMax the longest such time (2 s): elections are randomized between the two
+ * @param logSegmentBytes the size at which a group's log file is closed and a new one begun (8
+ *     MiB); the log is dropped a whole closed segment at a time
+ * @param purgeGap how many entries past the last drop a checkpoint must reach before the log is
+ *     dropped again (1024), so that frequent flushes do not mean constant file deletions
+ */
+public record RaftSettings(String host, int port, Path storage, Duration electionMin, Duration electionMax,
+    long logSegmentBytes, int purgeGap) {
+  public static final Duration DEFAULT_ELECTION_MIN = Duration.ofSeconds(1);
+  public static final Duration DEFAULT_ELECTION_MAX = Duration.ofSeconds(2);
+  public static final long DEFAULT_LOG_SEGMENT_BYTES = 8L << 20;
+  public static final int DEFAULT_PURGE_GAP = 1024;
+
+  public RaftSettings {
+    if (electionMin.compareTo(electionMax) >= 0) {
+      throw new IllegalArgumentException("election timeouts: the minimum " + electionMin
+          + " must be below the maximum " + electionMax);
+    }
+  }
+
+  /** A node on {@code host:port} keeping its logs in {@code storage}, with the default timings. */
+  public static RaftSettings of(String host, int port, Path storage) {
+    return new RaftSettings(host, port, storage, DEFAULT_ELECTION_MIN, DEFAULT_ELECTION_MAX,
+        DEFAULT_LOG_SEGMENT_BYTES, DEFAULT_PURGE_GAP);
+  }
+
+  public RaftSettings withElectionTimeouts(Duration min, Duration max) {
+    return new RaftSettings(host, port, storage, min, max, logSegmentBytes, purgeGap);
+  }
+
+  public RaftSettings withLogRetention(long segmentBytes, int gap) {
+    return new RaftSettings(host, port, storage, electionMin, electionMax, segmentBytes, gap);
+  }
+
+  /** The address peers use to reach this node. */
+  public String address() {
+    return host + ":" + port;
+  }
+
+  RaftProperties toProperties() {
+    RaftProperties p = new RaftProperties();
+    RaftServerConfigKeys.setStorageDir(p, List.of(storage.toFile()));
+    GrpcConfigKeys.Server.setHost(p, host);
+    GrpcConfigKeys.Server.setPort(p, port);
+    RaftServerConfigKeys.Rpc.setTimeoutMin(p, millis(electionMin));
+    RaftServerConfigKeys.Rpc.setTimeoutMax(p, millis(electionMax));
+    RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMin(p, millis(electionMin));
+    RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMax(p, millis(electionMax));
+    // Reads through the log's leader are linearizable: a read index confirmed by a majority, or a
+    // leader lease (shorter than the election timeout) that makes the confirmation unnecessary.
+    RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
+    RaftServerConfigKeys.Read.setLeaderLeaseEnabled(p, true);
+    // The log is dropped where the replicas' stores are durable (flushes), not on a count of entries.
+    RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, false);
+    RaftServerConfigKeys.Snapshot.setCreationGap(p, 1); // a flush asks for a checkpoint: always record it
+    RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
+    RaftServerConfigKeys.Log.setPurgeGap(p, purgeGap);
+    RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(logSegmentBytes));
+    // A replica behind the leader's first entry fetches a checkpoint of the region's files itself;
+    // the leader does not stream a copy through the log.
+    RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, false);
+    return p;
+  }
+
+  private static TimeDuration millis(Duration d) {
+    return TimeDuration.valueOf(d.toMillis(), TimeUnit.MILLISECONDS);
+  }
+}

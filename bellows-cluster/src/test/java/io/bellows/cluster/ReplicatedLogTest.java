@@ -1,0 +1,262 @@
+package io.bellows.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three Raft nodes in one JVM on 127.0.0.1 hold one group: every replica applies the same entries
+ * in the same order; a follower refuses appends and names the leader; when the leader stops,
+ * another is elected and takes appends; a replica that was down catches up when it returns.
+ */
+@Timeout(120)
+class ReplicatedLogTest {
+  private static final long WAIT_MS = 30_000;
+  private static final UUID GROUP = UUID.fromString("00000000-0000-0000-0000-000000000042");
+
+  @TempDir Path dir;
+  private final Map<String, Integer> ports = new HashMap<>();
+  private final Map<String, RaftNode> nodes = new ConcurrentHashMap<>();
+  private final Map<String, RecordingApplier> appliers = new ConcurrentHashMap<>();
+
+  /**
+   * Keeps what it applied, as "payload"; waits for a count without sleeping. Its "files" — the
+   * entries up to {@link #flush()} — outlive a restart of its node (the test hands them to the next
+   * applier); what it applied after them does not. A checkpoint is a copy of another node's files.
+   */
+  final class RecordingApplier implements LogApplier {
+    private final List<String> applied;
+    private LogPosition last;
+    private List<String> durable;
+    private LogPosition durableAt;
+    int installs;
+
+    RecordingApplier(List<String> durable, LogPosition durableAt) {
+      this.applied = new ArrayList<>(durable);
+      this.durable = List.copyOf(durable);
+      this.durableAt = durableAt;
+      this.last = durableAt;
+    }
+
+    @Override
+    public synchronized byte[] apply(LogPosition at, byte[] entry) {
+      if (last != null && at.index() <= last.index()) {
+        return ("skipped " + at.index()).getBytes(StandardCharsets.UTF_8); // held already, from the files
+      }
+      applied.add(new String(entry, StandardCharsets.UTF_8));
+      last = at;
+      notifyAll();
+      return ("applied " + at.index()).getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public synchronized byte[] query(byte[] request) {
+      return Integer.toString(applied.size()).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Everything applied becomes durable (a flush). */
+    synchronized void flush() {
+      durable = List.copyOf(applied);
+      durableAt = last;
+    }
+
+    @Override
+    public synchronized LogPosition durablePosition() {
+      return durableAt;
+    }
+
+    @Override
+    public synchronized LogPosition installCheckpoint(String leader) {
+      RecordingApplier source = appliers.get(leader);
+      List<String> files;
+      LogPosition at;
+      synchronized (source) {
+        files = source.durable;
+        at = source.durableAt;
+      }
+      installs++;
+      applied.clear();
+      applied.addAll(files);
+      durable = files;
+      durableAt = at;
+      last = at;
+      notifyAll();
+      return at;
+    }
+
+    synchronized List<String> awaitCount(int n) throws InterruptedException {
+      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+      while (applied.size() < n) {
+        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+        assertThat(left).as("applied %d of %d entries", applied.size(), n).isPositive();
+        wait(left);
+      }
+      return List.copyOf(applied);
+    }
+  }
+
+  @BeforeEach
+  void startThree() throws IOException {
+    for (String id : List.of("n1", "n2", "n3")) {
+      ports.put(id, freePort());
+    }
+    List<RaftNode.Peer> peers = ports.entrySet().stream()
+        .map(e -> new RaftNode.Peer(e.getKey(), "127.0.0.1:" + e.getValue())).toList();
+    for (String id : ports.keySet()) {
+      start(id).addGroup(GROUP, peers);
+    }
+  }
+
+  @AfterEach
+  void stopAll() {
+    nodes.values().forEach(RaftNode::close);
+  }
+
+  private RaftNode start(String id) {
+    RecordingApplier before = appliers.get(id);
+    RecordingApplier applier = before == null ? new RecordingApplier(List.of(), null)
+        : new RecordingApplier(before.durable, before.durableAt);
+    appliers.put(id, applier);
+    RaftSettings settings = RaftSettings.of("127.0.0.1", ports.get(id), dir.resolve(id))
+        .withLogRetention(64 * 1024, 16); // small log files, dropped often
+    RaftNode node = RaftNode.start(id, settings, g -> applier);
+    nodes.put(id, node);
+    return node;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  private String leader() throws Exception {
+    return nodes.get("n1").awaitLeader(GROUP, WAIT_MS);
+  }
+
+  private static void appendAll(ReplicatedLog log, String prefix, int n) {
+    List<CompletableFuture<byte[]>> acks = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      acks.add(log.append((prefix + i).getBytes(StandardCharsets.UTF_8)));
+    }
+    acks.forEach(CompletableFuture::join);
+  }
+
+  @Test
+  void everyReplicaAppliesTheSameEntriesInTheSameOrder() throws Exception {
+    String leader = leader();
+    appendAll(nodes.get(leader).log(GROUP), "e", 200);
+    List<String> onLeader = appliers.get(leader).awaitCount(200);
+    assertThat(onLeader).hasSize(200).doesNotHaveDuplicates();
+    for (String id : ports.keySet()) {
+      assertThat(appliers.get(id).awaitCount(200)).as(id).isEqualTo(onLeader);
+    }
+  }
+
+  @Test
+  void anAppendAnswersWithTheReplyOfTheLeadersApplier() throws Exception {
+    byte[] reply = nodes.get(leader()).log(GROUP).append("x".getBytes(StandardCharsets.UTF_8)).join();
+    assertThat(new String(reply, StandardCharsets.UTF_8)).startsWith("applied ");
+  }
+
+  @Test
+  void aFollowerRefusesAppendsAndNamesTheLeader() throws Exception {
+    String leader = leader();
+    String follower = ports.keySet().stream().filter(id -> !id.equals(leader)).findFirst().orElseThrow();
+    nodes.get(follower).awaitLeader(GROUP, WAIT_MS);
+    assertThatThrownBy(() -> nodes.get(follower).log(GROUP).append(new byte[] {1}).join())
+        .isInstanceOf(CompletionException.class)
+        .cause().isInstanceOf(NotLeaderException.class)
+        .satisfies(e -> assertThat(((NotLeaderException) e).leader()).isEqualTo(leader));
+  }
+
+  @Test
+  void whenTheLeaderStopsAnotherIsElectedAndTakesAppends() throws Exception {
+    String old = leader();
+    appendAll(nodes.get(old).log(GROUP), "before", 50);
+    nodes.remove(old).close();
+    String survivor = ports.keySet().stream().filter(id -> !id.equals(old)).findFirst().orElseThrow();
+    String next = nodes.get(survivor).awaitLeaderOtherThan(GROUP, old, WAIT_MS);
+    assertThat(next).isNotEqualTo(old);
+    appendAll(nodes.get(next).log(GROUP), "after", 50);
+    List<String> expected = appliers.get(next).awaitCount(100);
+    for (String id : nodes.keySet()) {
+      assertThat(appliers.get(id).awaitCount(100)).as(id).isEqualTo(expected);
+    }
+    assertThat(expected.subList(0, 50)).allMatch(s -> s.startsWith("before"));
+  }
+
+  @Test
+  void aReadSeesEveryAppendAcknowledgedBeforeItAndAStaleReadWhatItsReplicaApplied() throws Exception {
+    String leader = leader();
+    ReplicatedLog log = nodes.get(leader).log(GROUP);
+    for (int i = 1; i <= 20; i++) {
+      log.append(("e" + i).getBytes(StandardCharsets.UTF_8)).join();
+      assertThat(new String(log.read(new byte[0]).join(), StandardCharsets.UTF_8)).isEqualTo(Integer.toString(i));
+    }
+    String follower = ports.keySet().stream().filter(id -> !id.equals(leader)).findFirst().orElseThrow();
+    int seen = Integer.parseInt(new String(nodes.get(follower).log(GROUP).readStale(new byte[0]).join(),
+        StandardCharsets.UTF_8));
+    assertThat(seen).isBetween(0, 20);
+  }
+
+  @Test
+  void theLogIsDroppedBelowCheckpointsAndAReplicaBehindThemInstallsOneFromTheLeader() throws Exception {
+    String leader = leader();
+    String follower = ports.keySet().stream().filter(id -> !id.equals(leader)).findFirst().orElseThrow();
+    nodes.remove(follower).close();
+    byte[] kib = new byte[1024];
+    List<CompletableFuture<byte[]>> acks = new ArrayList<>();
+    for (int i = 0; i < 400; i++) { // 400 KiB: several closed log files
+      byte[] entry = ("big" + i + new String(kib, StandardCharsets.ISO_8859_1)).getBytes(StandardCharsets.ISO_8859_1);
+      acks.add(nodes.get(leader).log(GROUP).append(entry));
+    }
+    acks.forEach(CompletableFuture::join);
+    for (String id : nodes.keySet()) { // both live replicas flush and record it
+      appliers.get(id).awaitCount(400);
+      appliers.get(id).flush();
+      assertThat(nodes.get(id).checkpoint(GROUP)).as(id).isGreaterThanOrEqualTo(400);
+    }
+    appendAll(nodes.get(leader).log(GROUP), "after", 10); // purges run as the log moves on
+    start(follower); // it holds none of the entries the leader still has: it must install a checkpoint
+    List<String> expected = appliers.get(leader).awaitCount(410);
+    assertThat(appliers.get(follower).awaitCount(410)).isEqualTo(expected);
+    assertThat(appliers.get(follower).installs).isEqualTo(1);
+    // ... and after a restart of the leader, it replays only what lies after its checkpoint.
+    nodes.remove(leader).close();
+    start(leader);
+    String next = nodes.get(leader).awaitLeader(GROUP, WAIT_MS);
+    appendAll(nodes.get(next).log(GROUP), "last", 5);
+    assertThat(appliers.get(leader).awaitCount(415)).isEqualTo(appliers.get(next).awaitCount(415));
+  }
+
+  @Test
+  void aReplicaThatWasDownCatchesUpWhenItReturns() throws Exception {
+    String leader = leader();
+    String follower = ports.keySet().stream().filter(id -> !id.equals(leader)).findFirst().orElseThrow();
+    appendAll(nodes.get(leader).log(GROUP), "a", 30);
+    nodes.remove(follower).close();
+    appendAll(nodes.get(leader).log(GROUP), "b", 30); // a majority of two still commits
+    start(follower); // its applier starts empty: the log replays from its first entry
+    List<String> expected = appliers.get(leader).awaitCount(60);
+    assertThat(appliers.get(follower).awaitCount(60)).isEqualTo(expected);
+  }
+}
