@@ -26,7 +26,7 @@ public final class Knobs {
   public static final Knob<Long> WAL_ASYNC_SYNC_PERIOD_MS = Knob.ofLong("bellows.wal.async.sync.period.ms", ENGINE,
       1000, 1, 3_600_000, "ms", "How often the background thread syncs the WAL for ASYNC_WAL writes.");
   public static final Knob<Integer> WAL_MAX_FILES = Knob.ofInt("bellows.wal.max.files", ENGINE,
-      32, 2, 100_000, "files", "When the WAL has more files than this, the table holding the oldest unflushed edit is flushed so old files can be deleted.");
+      32, 2, 100_000, "files", "When the WAL has more files than this, the regions still needing edits of its oldest file are flushed so that it can be deleted.");
   public static final Knob<Long> MAX_VALUE_SIZE = Knob.ofLong("bellows.max.value.size", ENGINE,
       10 * MIB, 1, 1 * GIB, "bytes", "Largest value a put may carry; a larger one is rejected.");
   public static final Knob<Double> MEMSTORE_BLOCK_MULTIPLIER = Knob.ofDouble("bellows.memstore.block.multiplier",

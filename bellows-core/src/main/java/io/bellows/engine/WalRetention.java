@@ -2,7 +2,11 @@ package io.bellows.engine;
 
 import io.bellows.metrics.MetricSet;
 import io.bellows.region.Region;
+import io.bellows.wal.OldestNeeded;
 import io.bellows.wal.Wal;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
@@ -49,21 +53,30 @@ final class WalRetention {
     if (w == null) {
       return;
     }
-    w.deleteObsolete(threshold());
+    w.deleteObsolete(oldestNeeded());
   }
 
-  /** The oldest sequence id still needed from the WAL: edits below it are all in sorted files. */
-  long threshold() {
+  /**
+   * Per region, the oldest sequence id it still needs from the WAL: its edits below it are all in
+   * sorted files. A file goes once each region in it has flushed past its own edits there, so a
+   * region written slowly keeps only the files that hold its edits, not every file after them.
+   * Regions not open need nothing (a closed region was flushed; a dropped one's edits are void).
+   */
+  OldestNeeded oldestNeeded() {
     // Order matters: the floor first, then in-flight mutations, then memory stores, so that a
-    // mutation moving from "in flight" to "in a memory store" meanwhile is seen in one of them.
-    long threshold = sequence.get() + 1;
+    // mutation moving from "in flight" to "in a memory store" meanwhile is seen in one of them, and
+    // one that starts after this read gets an id at or above the floor. The floor is the next id of
+    // the counter the regions take their ids from (one counter for all today; a region with a
+    // counter of its own would give its own).
+    long floor = sequence.get() + 1;
+    Map<Integer, Long> needed = new HashMap<>();
     for (Region r : tables.allRegions()) {
-      threshold = Math.min(threshold, r.oldestPendingSeqId());
+      needed.merge(r.id(), Math.min(floor, r.oldestPendingSeqId()), Math::min);
     }
     for (Region r : tables.allRegions()) {
-      threshold = Math.min(threshold, r.oldestUnflushedSeqId());
+      needed.merge(r.id(), r.oldestUnflushedSeqId(), Math::min);
     }
-    return threshold;
+    return region -> needed.getOrDefault(region, Long.MAX_VALUE);
   }
 
   /** After every mutation: cheap unless the log rolled since the last check. */
@@ -76,23 +89,24 @@ final class WalRetention {
   }
 
   /**
-   * When the WAL holds more files than allowed, flushes the region holding the oldest edit still
-   * only in memory, so that the oldest file can be deleted (the WAL would otherwise grow without
-   * bound under a table that is written slowly).
+   * When the WAL holds more files than allowed, flushes the regions that still need edits of the
+   * oldest file, so that it can be deleted (the WAL would otherwise grow without bound under a
+   * table that is written slowly).
    */
   private void flushForSize(Wal w) {
     if (w.fileCount() <= maxFiles) {
       return;
     }
-    Region oldest = null;
-    for (Region r : tables.allRegions()) {
-      if (oldest == null || r.oldestUnflushedSeqId() < oldest.oldestUnflushedSeqId()) {
-        oldest = r;
-      }
+    OldestNeeded needed = oldestNeeded();
+    if (w.deleteObsolete(needed) > 0 && w.fileCount() <= maxFiles) {
+      return; // files no region needed any more, not yet deleted (no flush since they were)
     }
-    if (oldest != null && oldest.oldestUnflushedSeqId() != Long.MAX_VALUE) {
-      flushesForSize.increment();
-      flushAll.accept(oldest);
+    Set<Integer> pinning = w.regionsPinningOldestFile(needed);
+    for (Region r : tables.allRegions()) {
+      if (pinning.contains(r.id())) {
+        flushesForSize.increment();
+        flushAll.accept(r);
+      }
     }
   }
 
@@ -107,7 +121,7 @@ final class WalRetention {
       return;
     }
     if (everyRegionFlushed) {
-      w.closeAndDeleteObsolete(threshold());
+      w.closeAndDeleteObsolete(oldestNeeded());
     } else {
       w.close();
     }

@@ -206,9 +206,7 @@ public final class Wal implements Closeable {
           currentSize += record.length;
           txid = appendedTxid + record.length;
           appendedTxid = txid;
-          if (edit.seqId() > current.maxSeqId) {
-            current.maxSeqId = edit.seqId();
-          }
+          current.noteEdit(edit.regionId(), edit.seqId());
           writeOut = pending.size() >= PENDING_WRITE_THRESHOLD;
           break;
         }
@@ -589,18 +587,38 @@ public final class Wal implements Closeable {
    * highest sequence id. Returns the number of files deleted.
    */
   public int deleteObsolete(long oldestUnflushedSeqId) {
-    return deleteBelow(oldestUnflushedSeqId, false);
+    return deleteObsolete(region -> oldestUnflushedSeqId);
   }
 
   /**
-   * Deletes the files (the current one only if {@code includeCurrent}) whose edits are all below
-   * the threshold; returns how many.
+   * Deletes every file other than the current one that no region needs any more: each region's
+   * edits in it are below what {@code oldestNeeded} says that region needs. Pre-existing files are
+   * deleted only once replay (or the tail repair) has read which regions' edits they hold. Returns
+   * the number of files deleted.
    */
-  private int deleteBelow(long oldestUnflushedSeqId, boolean includeCurrent) {
+  public int deleteObsolete(OldestNeeded oldestNeeded) {
+    return deleteUnneeded(oldestNeeded, false);
+  }
+
+  /**
+   * The regions holding the oldest file other than the current one: flushing them lets it go. Empty
+   * if that file is not needed, or there is none.
+   */
+  public java.util.Set<Integer> regionsPinningOldestFile(OldestNeeded oldestNeeded) {
+    appendLock.lock();
+    try {
+      return files.regionsPinningOldest(oldestNeeded, current);
+    } finally {
+      appendLock.unlock();
+    }
+  }
+
+  /** Deletes the files (the current one only if {@code includeCurrent}) no region needs; returns how many. */
+  private int deleteUnneeded(OldestNeeded oldestNeeded, boolean includeCurrent) {
     List<WalFile> victims;
     appendLock.lock();
     try {
-      victims = files.removeObsolete(oldestUnflushedSeqId, includeCurrent ? null : current);
+      victims = files.removeObsolete(oldestNeeded, includeCurrent ? null : current);
     } finally {
       appendLock.unlock();
     }
@@ -673,11 +691,16 @@ public final class Wal implements Closeable {
    * @throws StorageException if writing out the last appends fails; then nothing is deleted
    */
   public int closeAndDeleteObsolete(long oldestUnflushedSeqId) {
+    return closeAndDeleteObsolete(region -> oldestUnflushedSeqId);
+  }
+
+  /** As {@link #closeAndDeleteObsolete(long)}, with what each region still needs. */
+  public int closeAndDeleteObsolete(OldestNeeded oldestNeeded) {
     close();
     if (failure != null) {
       return 0; // some appended bytes may never have reached the files: keep everything
     }
-    int deleted = deleteBelow(oldestUnflushedSeqId, true);
+    int deleted = deleteUnneeded(oldestNeeded, true);
     if (deleted > 0) {
       try {
         fs.syncDirectory(dir);

@@ -3,7 +3,9 @@ package io.bellows.wal;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The table of the log's files, in number order: the pre-existing ones not yet deleted and those
@@ -22,13 +24,13 @@ final class WalFiles {
   }
 
   /**
-   * Takes out and returns every file but {@code keep} (null for none) whose edits are all known to
-   * be below {@code oldestUnflushedSeqId}: no store needs them any more.
+   * Takes out and returns every file but {@code keep} (null for none) whose edits are known and
+   * needed by no region any more.
    */
-  List<WalFile> removeObsolete(long oldestUnflushedSeqId, WalFile keep) {
+  List<WalFile> removeObsolete(OldestNeeded oldestNeeded, WalFile keep) {
     List<WalFile> victims = new ArrayList<>();
     for (WalFile f : files.values()) {
-      if (f != keep && f.seqKnown && f.maxSeqId < oldestUnflushedSeqId) {
+      if (f != keep && !f.needed(oldestNeeded)) {
         victims.add(f);
       }
     }
@@ -36,6 +38,27 @@ final class WalFiles {
       files.remove(f.number);
     }
     return victims;
+  }
+
+  /** The regions that still need an edit of the oldest file other than {@code keep}; empty if there is none. */
+  Set<Integer> regionsPinningOldest(OldestNeeded oldestNeeded, WalFile keep) {
+    Set<Integer> out = new TreeSet<>();
+    for (WalFile f : files.values()) {
+      if (f == keep) {
+        break;
+      }
+      if (f.seqKnown) {
+        f.regionMaxSeqIds.forEach((region, max) -> {
+          if (max >= oldestNeeded.of(region)) {
+            out.add(region);
+          }
+        });
+      }
+      if (!out.isEmpty()) {
+        break;
+      }
+    }
+    return out;
   }
 
   int size() {

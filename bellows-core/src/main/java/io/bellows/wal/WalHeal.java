@@ -61,7 +61,12 @@ final class WalHeal {
     }
     WalFile f = created.file();
     f.baseTxid = forcedTxid;
-    f.maxSeqId = failed == null ? Long.MIN_VALUE : failed.maxSeqId;
+    if (failed != null) { // the rewritten edits are the failed file's
+      f.maxSeqId = failed.maxSeqId;
+      f.regionMaxSeqIds.putAll(failed.regionMaxSeqIds);
+    } else {
+      f.maxSeqId = Long.MIN_VALUE;
+    }
     return created;
   }
 

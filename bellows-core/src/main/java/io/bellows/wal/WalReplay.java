@@ -56,12 +56,14 @@ final class WalReplay {
         // holds what came after, rewritten. Its records from there on are not read (they would be
         // read twice), and damage from there on is no damage.
         long fencedAt = last ? -1 : WalFileReader.fencedLength(fs, preexisting.get(i + 1).path);
+        java.util.Map<Integer, Long> regions = new java.util.HashMap<>();
         WalFileReader.Outcome o = readFile(f, (off, len, edit) -> {
+          regions.merge(edit.regionId(), edit.seqId(), Math::max);
           if (fencedAt < 0 || off < fencedAt) {
             sink.accept(edit);
           }
         });
-        settle(f, o, last, fencedAt);
+        settle(f, o, last, fencedAt, regions);
       }
       tailRepaired = true;
     } finally {
@@ -81,7 +83,9 @@ final class WalReplay {
     try {
       if (!tailRepaired && !preexisting.isEmpty()) {
         WalFile last = preexisting.get(preexisting.size() - 1);
-        settle(last, readFile(last, (off, len, edit) -> { }), true, -1);
+        java.util.Map<Integer, Long> regions = new java.util.HashMap<>();
+        settle(last, readFile(last, (off, len, edit) -> regions.merge(edit.regionId(), edit.seqId(), Math::max)),
+            true, -1, regions);
       }
       tailRepaired = true;
     } finally {
@@ -98,10 +102,12 @@ final class WalReplay {
   }
 
   /**
-   * Throws on corruption, cuts a torn tail, and records what the file holds. A bad spot at or after
-   * {@code fencedAt} (&gt;= 0: the file was fenced there) is no damage. recoveryLock held.
+   * Throws on corruption, cuts a torn tail, and records what the file holds ({@code regions}: each
+   * region's highest sequence id in it). A bad spot at or after {@code fencedAt} (&gt;= 0: the file
+   * was fenced there) is no damage. recoveryLock held.
    */
-  private void settle(WalFile f, WalFileReader.Outcome o, boolean last, long fencedAt) {
+  private void settle(WalFile f, WalFileReader.Outcome o, boolean last, long fencedAt,
+      java.util.Map<Integer, Long> regions) {
     WalFileReader.Problem p = o.problem();
     if (p != null && fencedAt >= 0 && p.offset() >= fencedAt && p.kind() != WalFileReader.Kind.UNSUPPORTED) {
       LOG.info("WAL file {} was fenced at byte offset {} after a failure; what follows there ({}) was rewritten to"
@@ -148,6 +154,7 @@ final class WalReplay {
     appendLock.lock();
     try {
       f.maxSeqId = o.maxSeqId();
+      f.regionMaxSeqIds.putAll(regions);
       f.seqKnown = true;
     } finally {
       appendLock.unlock();

@@ -34,7 +34,9 @@ class WalPartsTest {
 
   private static WalFile file(long number, long maxSeqId, boolean known) {
     WalFile f = new WalFile(number, DIR.resolve(WalFormat.fileName(number)));
-    f.maxSeqId = maxSeqId;
+    if (maxSeqId != Long.MIN_VALUE) {
+      f.noteEdit(1, maxSeqId);
+    }
     f.seqKnown = known;
     return f;
   }
@@ -56,9 +58,9 @@ class WalPartsTest {
     WalFile current = file(4, 5, true);
     List.of(old, unread, needed, current).forEach(files::add);
 
-    assertThat(files.removeObsolete(20, current)).containsExactly(old);
+    assertThat(files.removeObsolete(region -> 20, current)).containsExactly(old);
     assertThat(files.paths()).containsExactly(unread.path, needed.path, current.path);
-    assertThat(files.removeObsolete(21, null)).containsExactly(needed, current);
+    assertThat(files.removeObsolete(region -> 21, null)).containsExactly(needed, current);
     assertThat(files.size()).isEqualTo(1);
   }
 
