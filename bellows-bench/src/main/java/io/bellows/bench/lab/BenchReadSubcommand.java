@@ -1,13 +1,8 @@
 package io.bellows.bench.lab;
 
 import io.bellows.bench.ReadBench;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.Callable;
-import picocli.CommandLine;
+import java.io.PrintWriter;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /** {@code bellows bench read}: passes its options through to {@link ReadBench}, which parses and checks them. */
 @Command(name = "read", mixinStandardHelpOptions = true,
@@ -29,15 +24,9 @@ import picocli.CommandLine.Spec;
         "  --jvm \"FLAGS\"       flags of each child JVM (default -Xms4g -Xmx4g -XX:+UseG1GC)"},
     exitCodeListHeading = "Exit codes:%n",
     exitCodeList = {"0:all runs finished", "1:a run failed", "2:bad options"})
-final class BenchReadSubcommand implements Callable<Integer> {
-  @CommandLine.Unmatched
-  List<String> args = new ArrayList<>();
-
-  @Spec
-  CommandSpec spec;
-
+final class BenchReadSubcommand extends PassThroughCommand {
   @Override
-  public Integer call() {
-    return ReadBench.run(args.toArray(new String[0]), spec.commandLine().getOut());
+  int run(String[] args, PrintWriter out) {
+    return ReadBench.run(args, out);
   }
 }

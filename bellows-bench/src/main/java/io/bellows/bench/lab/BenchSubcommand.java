@@ -2,10 +2,7 @@ package io.bellows.bench.lab;
 
 import io.bellows.bench.KvCachePolicyTraces;
 import io.bellows.bench.PaperBench;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.Callable;
-import picocli.CommandLine;
+import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -60,16 +57,10 @@ final class BenchSubcommand implements Runnable {
               + " -XX:MaxDirectMemorySize=2g -XX:+AlwaysPreTouch)"},
       exitCodeListHeading = "Exit codes:%n",
       exitCodeList = {"0:all runs finished", "1:a run failed", "2:bad options"})
-  static final class Paper implements Callable<Integer> {
-    @CommandLine.Unmatched
-    List<String> args = new ArrayList<>();
-
-    @Spec
-    CommandSpec spec;
-
+  static final class Paper extends PassThroughCommand {
     @Override
-    public Integer call() {
-      return PaperBench.run(args.toArray(new String[0]), spec.commandLine().getOut());
+    int run(String[] args, PrintWriter out) {
+      return PaperBench.run(args, out);
     }
   }
 
@@ -87,16 +78,10 @@ final class BenchSubcommand implements Runnable {
           "  --capacities LIST   shares of the distinct bytes (default 0.01,0.05,0.2)"},
       exitCodeListHeading = "Exit codes:%n",
       exitCodeList = {"0:done", "2:bad options"})
-  static final class KvCachePolicies implements Callable<Integer> {
-    @CommandLine.Unmatched
-    List<String> args = new ArrayList<>();
-
-    @Spec
-    CommandSpec spec;
-
+  static final class KvCachePolicies extends PassThroughCommand {
     @Override
-    public Integer call() {
-      return KvCachePolicyTraces.run(args.toArray(new String[0]), spec.commandLine().getOut());
+    int run(String[] args, PrintWriter out) {
+      return KvCachePolicyTraces.run(args, out);
     }
   }
 }
