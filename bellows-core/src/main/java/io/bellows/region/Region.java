@@ -7,6 +7,7 @@ import io.bellows.cell.Cell;
 import io.bellows.cell.CellType;
 import io.bellows.cell.Cells;
 import io.bellows.config.Knobs;
+import io.bellows.record.WriteRecord;
 import io.bellows.scan.ScanQuery;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.config.Durability;
@@ -17,7 +18,6 @@ import io.bellows.util.Bytes;
 import io.bellows.util.EventListener;
 import io.bellows.util.NoSuchColumnFamilyException;
 import io.bellows.util.StorageException;
-import io.bellows.wal.WalEdit;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -656,7 +656,7 @@ public final class Region implements AutoCloseable {
       setSeqIds(stamped, we.seqId());
       try {
         if (logged != null) {
-          txid = services.wal().append(new WalEdit(regionId, we.seqId(), logged));
+          txid = services.wal().append(new WriteRecord(regionId, we.seqId(), logged));
         }
       } catch (RuntimeException e) {
         mvcc.complete(we); // nothing was inserted: completing publishes nothing
@@ -954,7 +954,7 @@ public final class Region implements AutoCloseable {
    * Replays one WAL edit at open: cells of stores whose files already hold the edit are skipped.
    * Returns whether any cell was applied (false: the edit was flushed already).
    */
-  public boolean replay(WalEdit edit) {
+  public boolean replay(WriteRecord edit) {
     boolean applied = false;
     for (Cell c : edit.cells()) {
       Store s = storeOrNull(c);

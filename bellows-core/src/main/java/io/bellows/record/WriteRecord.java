@@ -1,4 +1,4 @@
-package io.bellows.wal;
+package io.bellows.record;
 
 import io.bellows.cell.Cell;
 import java.util.List;
@@ -16,8 +16,8 @@ import java.util.Objects;
  * @param seqId the engine-wide sequence id of the mutation
  * @param cells the mutation's cells, in serialized {@link Cell} layout
  */
-public record WalEdit(int regionId, long seqId, List<Cell> cells) {
-  public WalEdit {
+public record WriteRecord(int regionId, long seqId, List<Cell> cells) {
+  public WriteRecord {
     cells = List.copyOf(Objects.requireNonNull(cells, "cells"));
   }
 }
