@@ -31,7 +31,9 @@ import io.bellows.metrics.JvmMetrics;
 import io.bellows.metrics.MetricSet;
 import io.bellows.region.OptionsResolver;
 import io.bellows.region.Region;
+import io.bellows.region.RegionLog;
 import io.bellows.region.RegionServices;
+import io.bellows.region.SequenceIds;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.store.FileNumberAllocator;
@@ -1699,14 +1701,17 @@ public final class LocalEngine implements Engine {
       return fs;
     }
 
+    private final RegionLog log = new SharedWalRegionLog(() -> wal);
+    private final SequenceIds sequenceIds = SequenceIds.of(sequence);
+
     @Override
-    public Wal wal() {
-      return wal;
+    public RegionLog log() {
+      return log;
     }
 
     @Override
-    public AtomicLong sequence() {
-      return sequence;
+    public SequenceIds sequenceIds() {
+      return sequenceIds;
     }
 
     @Override
