@@ -2,6 +2,7 @@ package io.bellows.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bellows.record.WriteRecord;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -12,7 +13,6 @@ import io.bellows.config.EngineOptions;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.Bytes;
 import io.bellows.wal.Wal;
-import io.bellows.wal.WalEdit;
 import io.bellows.wal.WalOptions;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -209,8 +209,8 @@ class BellowsCliTest {
     assertThat(run("wal-dump", walDir.toString())).isZero();
   }
 
-  private static WalEdit edit(String row) {
-    return new WalEdit(1, 1, List.of(Cells.put(Bytes.of("row-" + row), Bytes.of("f"), Bytes.of("q"), 1, Bytes.of("v"))));
+  private static WriteRecord edit(String row) {
+    return new WriteRecord(1, 1, List.of(Cells.put(Bytes.of("row-" + row), Bytes.of("f"), Bytes.of("q"), 1, Bytes.of("v"))));
   }
 
   @Test

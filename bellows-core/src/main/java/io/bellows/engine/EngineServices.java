@@ -8,11 +8,12 @@ import io.bellows.memstore.InMemoryWork;
 import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.metrics.MetricSet;
 import io.bellows.region.Region;
+import io.bellows.region.RegionLog;
 import io.bellows.region.RegionServices;
+import io.bellows.region.SequenceIds;
 import io.bellows.store.FileNumberAllocator;
 import io.bellows.util.EventListener;
 import io.bellows.util.WritesStoppedException;
-import io.bellows.wal.Wal;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -33,6 +34,8 @@ final class EngineServices implements RegionServices {
   private final BackgroundErrors errors;
   private final Listeners events;
   private final LongAdder writesRefused;
+  private final RegionLog log;
+  private final SequenceIds sequenceIds;
 
   EngineServices(EngineOptions options, FileSystem fs, EngineTables tables, WalRetention walRetention,
       AtomicLong sequence, FileNumberAllocator fileNumbers, long instanceId, MetricSet metrics,
@@ -53,6 +56,8 @@ final class EngineServices implements RegionServices {
     this.errors = errors;
     this.events = events;
     this.writesRefused = metrics.counter("writes.refused");
+    this.log = new SharedWalRegionLog(walRetention::wal);
+    this.sequenceIds = SequenceIds.of(sequence);
   }
 
   @Override
@@ -76,13 +81,13 @@ final class EngineServices implements RegionServices {
   }
 
   @Override
-  public Wal wal() {
-    return walRetention.wal();
+  public RegionLog log() {
+    return log;
   }
 
   @Override
-  public AtomicLong sequence() {
-    return sequence;
+  public SequenceIds sequenceIds() {
+    return sequenceIds;
   }
 
   @Override

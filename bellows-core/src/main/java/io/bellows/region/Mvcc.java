@@ -1,20 +1,19 @@
 package io.bellows.region;
 
 import java.util.ArrayDeque;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Multi-version concurrency control of one region. A mutation {@link #begin}s, which assigns its
- * sequence id from the engine-wide counter, applies its cells, then {@link #complete}s. The read
- * point is the highest sequence id such that every mutation of this region with a sequence id up to
- * it has completed; readers see exactly the cells with sequence id &lt;= their read point, so a
+ * sequence id from the region's {@link SequenceIds}, applies its cells, then {@link #complete}s. The
+ * read point is the highest sequence id such that every mutation of this region with a sequence id
+ * up to it has completed; readers see exactly the cells with sequence id &lt;= their read point, so a
  * mutation becomes visible all at once and never partly.
  *
  * <p>Thread-safe. Sequence ids are allocated under this object's monitor so that the queue of
  * pending mutations is in sequence-id order.
  */
 public final class Mvcc {
-  private final AtomicLong engineSequence;
+  private final SequenceIds sequenceIds;
   private final ArrayDeque<WriteEntry> pending = new ArrayDeque<>();
   private volatile long readPoint;
   /** Entries parked because their log sync failed (see {@link #park}). */
@@ -35,13 +34,13 @@ public final class Mvcc {
     }
   }
 
-  public Mvcc(AtomicLong engineSequence, long initialReadPoint) {
-    this.engineSequence = engineSequence;
+  public Mvcc(SequenceIds sequenceIds, long initialReadPoint) {
+    this.sequenceIds = sequenceIds;
     this.readPoint = initialReadPoint;
   }
 
   public synchronized WriteEntry begin() {
-    WriteEntry e = new WriteEntry(engineSequence.incrementAndGet());
+    WriteEntry e = new WriteEntry(sequenceIds.next());
     pending.addLast(e);
     return e;
   }

@@ -9,21 +9,19 @@ import io.bellows.metrics.MetricSet;
 import io.bellows.store.FileNumberAllocator;
 import io.bellows.util.EventListener;
 import io.bellows.util.WritesStoppedException;
-import io.bellows.wal.Wal;
-import java.util.concurrent.atomic.AtomicLong;
 
-/** What a region needs from the engine: the shared WAL, sequence, executors and scheduling. */
+/** What a region needs from its host: its log and sequence ids, executors and scheduling. */
 public interface RegionServices {
   EngineOptions options();
 
   /** The file system of the engine's data directory. */
   FileSystem fileSystem();
 
-  /** The engine's WAL. */
-  Wal wal();
+  /** The log the region's writes go to before they are acknowledged (see {@link RegionLog}). */
+  RegionLog log();
 
-  /** The engine-wide sequence-id counter. */
-  AtomicLong sequence();
+  /** Where the region's sequence ids come from (see {@link SequenceIds}). */
+  SequenceIds sequenceIds();
 
   /** The engine-wide counter that numbers sorted files, shared by every store of every table. */
   FileNumberAllocator fileNumbers();
@@ -65,10 +63,10 @@ public interface RegionServices {
    */
   void paceWrite(long bytes, double position, String cause);
 
-  /** Called after every mutation; must be cheap (the engine checks whether the WAL rolled). */
+  /** Called after every mutation; must be cheap (the engine checks whether its log rolled). */
   void wrote(Region region);
 
-  /** Called when the WAL failed: the engine stops accepting writes. */
+  /** Called when the region's log failed: the engine stops accepting writes. */
   void walFailed(Throwable cause);
 
   /** The engine's event listeners, as one that never throws. */

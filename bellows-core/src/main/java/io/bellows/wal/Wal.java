@@ -5,6 +5,7 @@ import io.bellows.fs.AtomicFiles;
 import io.bellows.fs.FileSystem;
 import io.bellows.fs.LocalFileSystem;
 import io.bellows.fs.WritableFile;
+import io.bellows.record.WriteRecord;
 import io.bellows.util.StorageException;
 import java.io.Closeable;
 import java.io.IOException;
@@ -23,7 +24,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The engine's single write-ahead log, shared by all regions: a directory of numbered files, each
- * a header followed by checksummed records of {@link WalEdit}s.
+ * a header followed by checksummed records of {@link WriteRecord}s.
  *
  * <p><b>Life cycle.</b> {@link #open} lists the files already in the directory ("pre-existing"
  * files). {@link #replay} reads them once, repairing a torn tail of the last one. The first {@link
@@ -179,7 +180,7 @@ public final class Wal implements Closeable {
    *
    * @throws IllegalStateException if called a second time
    */
-  public void replay(Consumer<WalEdit> sink) {
+  public void replay(Consumer<WriteRecord> sink) {
     replay.replay(sink);
   }
 
@@ -193,7 +194,7 @@ public final class Wal implements Closeable {
    * @throws IllegalStateException if the log is closed
    * @throws StorageException if an earlier write failed or a new file cannot be created
    */
-  public long append(WalEdit edit) {
+  public long append(WriteRecord edit) {
     byte[] record = WalFormat.encode(Objects.requireNonNull(edit, "edit"));
     long txid;
     boolean writeOut;

@@ -2,6 +2,7 @@ package io.bellows.wal;
 
 import io.bellows.fs.FileSystem;
 import io.bellows.fs.ReadableFile;
+import io.bellows.record.WriteRecord;
 import io.bellows.util.Bytes;
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -31,7 +32,7 @@ final class WalFileReader {
      * @param offset byte offset of the record (its length field) in the file
      * @param payloadLength the record's payload length
      */
-    void accept(long offset, int payloadLength, WalEdit edit);
+    void accept(long offset, int payloadLength, WriteRecord edit);
   }
 
   enum Kind {
@@ -202,7 +203,7 @@ final class WalFileReader {
             bad = "record checksum mismatch (payload length " + len + ")";
           } else {
             try {
-              WalEdit edit = WalFormat.decodePayload(payload, version);
+              WriteRecord edit = WalFormat.decodePayload(payload, version);
               visitor.accept(pos, len, edit);
               records++;
               maxSeqId = Math.max(maxSeqId, edit.seqId());

@@ -3,6 +3,7 @@ package io.bellows.wal;
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellType;
 import io.bellows.cell.Cells;
+import io.bellows.record.WriteRecord;
 import io.bellows.util.Bytes;
 import io.bellows.util.VarInt;
 import java.nio.file.Path;
@@ -190,7 +191,7 @@ final class WalFormat {
    * @throws IllegalArgumentException if the edit is too large for one record (its cells, whole, may
    *     not exceed {@link #MAX_PAYLOAD} bytes: what a reader may have to rebuild) or holds a search key
    */
-  static byte[] encode(WalEdit edit) {
+  static byte[] encode(WriteRecord edit) {
     List<Cell> cells = edit.cells();
     int n = cells.size();
     byte[] flags = new byte[n];
@@ -290,7 +291,7 @@ final class WalFormat {
    *
    * @throws IllegalArgumentException naming the problem if the payload is not a well-formed edit
    */
-  static WalEdit decodePayload(byte[] payload, int version) {
+  static WriteRecord decodePayload(byte[] payload, int version) {
     return version == 2 ? decodeVersion2(payload) : decodeVersion3(payload);
   }
 
@@ -310,7 +311,7 @@ final class WalFormat {
     return count;
   }
 
-  private static WalEdit decodeVersion3(byte[] payload) {
+  private static WriteRecord decodeVersion3(byte[] payload) {
     int len = payload.length;
     int count = cellCount(payload, MIN_CELL_V3);
     int regionId = Bytes.getInt(payload, 0);
@@ -385,7 +386,7 @@ final class WalFormat {
       cells.add(new Cell(out, p, cellLen, seqId));
       p += cellLen;
     }
-    return new WalEdit(regionId, seqId, cells);
+    return new WriteRecord(regionId, seqId, cells);
   }
 
   /** Ints noted per cell by the first pass of {@link #decodeVersion3}: four (offset, length) pairs and the type. */
@@ -434,7 +435,7 @@ final class WalFormat {
   }
 
   /** Version 2: every cell whole, after its length; the cells are views over the payload. */
-  private static WalEdit decodeVersion2(byte[] payload) {
+  private static WriteRecord decodeVersion2(byte[] payload) {
     int len = payload.length;
     int count = cellCount(payload, 4 + MIN_CELL); // a length, then a cell
     int regionId = Bytes.getInt(payload, 0);
@@ -468,7 +469,7 @@ final class WalFormat {
     if (p != len) {
       throw new IllegalArgumentException((len - p) + " stray bytes after the last cell");
     }
-    return new WalEdit(regionId, seqId, cells);
+    return new WriteRecord(regionId, seqId, cells);
   }
 
   static int crc(byte[] b, int off, int len) {

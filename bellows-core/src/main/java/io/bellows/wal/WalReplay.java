@@ -1,6 +1,7 @@
 package io.bellows.wal;
 
 import io.bellows.fs.FileSystem;
+import io.bellows.record.WriteRecord;
 import io.bellows.util.CorruptionException;
 import io.bellows.util.StorageException;
 import java.io.IOException;
@@ -41,7 +42,7 @@ final class WalReplay {
   }
 
   /** See {@link Wal#replay}. */
-  void replay(Consumer<WalEdit> sink) {
+  void replay(Consumer<WriteRecord> sink) {
     Objects.requireNonNull(sink, "sink");
     recoveryLock.lock();
     try {

@@ -45,7 +45,7 @@ class LayeringTest {
   static final Map<String, Integer> LAYERS = Map.ofEntries(
       Map.entry("util", 0),
       Map.entry("cell", 1), Map.entry("fs", 1), Map.entry("config", 1), Map.entry("metrics", 1),
-      Map.entry("schema", 2), Map.entry("filter", 2),
+      Map.entry("schema", 2), Map.entry("filter", 2), Map.entry("record", 2),
       Map.entry("scan", 3), Map.entry("cache", 3), Map.entry("atomic", 3),
       Map.entry("wal", 4), Map.entry("memstore", 4), Map.entry("sstable", 4), Map.entry("manifest", 4), Map.entry("kvcache", 4),
       Map.entry("compaction", 5),

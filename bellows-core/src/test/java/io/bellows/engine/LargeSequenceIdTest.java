@@ -13,11 +13,11 @@ import io.bellows.client.Table;
 import io.bellows.config.Durability;
 import io.bellows.config.EngineOptions;
 import io.bellows.manifest.StoreManifest;
+import io.bellows.record.WriteRecord;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.Bytes;
 import io.bellows.util.Clock;
 import io.bellows.wal.Wal;
-import io.bellows.wal.WalEdit;
 import io.bellows.wal.WalOptions;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -54,7 +54,7 @@ class LargeSequenceIdTest {
     // Table "t" has id 1: a WAL edit with a large sequence id makes the engine continue from it.
     try (Wal wal = Wal.open(dir.resolve("wal"), WalOptions.defaults())) {
       wal.replay(e -> { });
-      long txid = wal.append(new WalEdit(1, START, List.of(
+      long txid = wal.append(new WriteRecord(1, START, List.of(
           Cells.put(Bytes.of("r-seed"), Bytes.of("f"), Bytes.of("q"), 1, Bytes.of("seed")))));
       wal.sync(txid, Durability.FSYNC_WAL);
     }

@@ -7,6 +7,7 @@ import static io.bellows.wal.WalTestSupport.walFiles;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import io.bellows.record.WriteRecord;
 import io.bellows.testing.Seed;
 import io.bellows.testing.SeedExtension;
 import io.bellows.util.CorruptionException;
@@ -44,7 +45,7 @@ class WalDamageTest {
   @TempDir Path tmp;
 
   /** One record as found in the pristine log. */
-  private record Placed(Path file, long offset, long end, WalEdit edit) {}
+  private record Placed(Path file, long offset, long end, WriteRecord edit) {}
 
   private int dirs;
 
@@ -110,7 +111,7 @@ class WalDamageTest {
             victimOffset = at >= p.offset() ? p.offset() : 0;
           }
         }
-        List<WalEdit> seen = new ArrayList<>();
+        List<WriteRecord> seen = new ArrayList<>();
         try (Wal wal = Wal.open(dir, WalTestSupport.quiet())) {
           wal.replay(seen::add);
           // Accepted silently: only a torn final record may be missing, nothing else.
@@ -151,7 +152,7 @@ class WalDamageTest {
           }
         }
         String what = "seed " + seed.value() + " round " + round + ": last file cut at " + cut;
-        List<WalEdit> seen = new ArrayList<>();
+        List<WriteRecord> seen = new ArrayList<>();
         try (Wal wal = Wal.open(dir, WalTestSupport.quiet())) {
           wal.replay(seen::add);
         }

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bellows.cell.Cells;
+import io.bellows.record.WriteRecord;
 import io.bellows.util.Bytes;
 import io.bellows.util.CorruptionException;
 import io.bellows.util.StorageException;
@@ -37,7 +38,7 @@ class WalDumpTest {
     long secondStart;
     try (Wal wal = Wal.open(dir, quiet())) {
       secondStart = WalFormat.HEADER_SIZE + wal.append(edit(7, 3_000_000_000L, "alpha", "hello"));
-      wal.append(new WalEdit(8, 3_000_000_001L,
+      wal.append(new WriteRecord(8, 3_000_000_001L,
           List.of(Cells.put(Bytes.of("beta"), Bytes.of("f"), Bytes.of("q"), 5, longValue))));
     }
     String out = dump(dir);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellType;
 import io.bellows.cell.Cells;
+import io.bellows.record.WriteRecord;
 import io.bellows.util.Bytes;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,11 +26,11 @@ class WalFormatTest {
   @Property(tries = 300)
   void encodeThenDecodeGivesTheSameEdit(
       @ForAll int region, @ForAll long seq, @ForAll long seed, @ForAll @IntRange(max = 30) int cellCount) {
-    WalEdit edit = new WalEdit(region, seq, randomCells(new Random(seed), cellCount));
-    WalEdit back = WalFormat.decodePayload(payload(WalFormat.encode(edit)), WalFormat.VERSION);
+    WriteRecord edit = new WriteRecord(region, seq, randomCells(new Random(seed), cellCount));
+    WriteRecord back = WalFormat.decodePayload(payload(WalFormat.encode(edit)), WalFormat.VERSION);
     assertThat(WalTestSupport.flat(back)).isEqualTo(WalTestSupport.flat(edit));
     assertThat(back.cells()).allSatisfy(c -> assertThat(c.seqId()).isEqualTo(seq));
-    WalEdit fromVersion2 = WalFormat.decodePayload(WalTestSupport.version2Payload(edit), 2);
+    WriteRecord fromVersion2 = WalFormat.decodePayload(WalTestSupport.version2Payload(edit), 2);
     assertThat(WalTestSupport.flat(fromVersion2)).isEqualTo(WalTestSupport.flat(edit));
   }
 
@@ -61,18 +62,18 @@ class WalFormatTest {
             new byte[25]));
       }
     }
-    byte[] payload = payload(WalFormat.encode(new WalEdit(1, 2, cells)));
+    byte[] payload = payload(WalFormat.encode(new WriteRecord(1, 2, cells)));
     // Per cell: flags, qualifier (1 + 6), value (1 + 25); per row: its key (1 + 24); once: family (1 + 1),
     // timestamp (8) and the edit's 16 header bytes.
     assertThat(payload.length).isEqualTo(400 * (1 + 7 + 26) + 100 * 25 + 2 + 8 + 16);
     // Version 2 logged every cell whole after its length: 4 + 8 + 12 + 24 + 1 + 6 + 25 bytes each.
-    assertThat(WalTestSupport.version2Payload(new WalEdit(1, 2, cells))).hasSize(400 * 80 + 16);
+    assertThat(WalTestSupport.version2Payload(new WriteRecord(1, 2, cells))).hasSize(400 * 80 + 16);
   }
 
   @Test
   void decodingRejectsMalformedCells() {
     Cell c = Cells.put("r".getBytes(), "f".getBytes(), "q".getBytes(), 1, "v".getBytes());
-    byte[] payload = payload(WalFormat.encode(new WalEdit(1, 2, List.of(c, c))));
+    byte[] payload = payload(WalFormat.encode(new WriteRecord(1, 2, List.of(c, c))));
     int second = WalFormat.MIN_PAYLOAD + 1 + 2 + 2 + 2 + 8 + 2; // flags, row, family, qualifier, ts, value
     assertThat(payload).hasSize(second + 1 + 2 + 2);
     assertThat(payload[second] & 0xff).isEqualTo(
@@ -113,14 +114,14 @@ class WalFormatTest {
   @Test
   void searchKeysAreNotLogged() {
     Cell key = Cells.firstOnRow("r".getBytes());
-    assertThatThrownBy(() -> WalFormat.encode(new WalEdit(1, 2, List.of(key))))
+    assertThatThrownBy(() -> WalFormat.encode(new WriteRecord(1, 2, List.of(key))))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("search key");
   }
 
   @Test
   void version2DecodingRejectsInconsistentCellLengths() {
     Cell c = Cells.put("r".getBytes(), "f".getBytes(), "q".getBytes(), 1, "v".getBytes());
-    byte[] payload = WalTestSupport.version2Payload(new WalEdit(1, 2, List.of(c)));
+    byte[] payload = WalTestSupport.version2Payload(new WriteRecord(1, 2, List.of(c)));
     byte[] badCellLength = payload.clone();
     badCellLength[WalFormat.MIN_PAYLOAD + 3]++;
     assertThatThrownBy(() -> WalFormat.decodePayload(badCellLength, 2)).isInstanceOf(IllegalArgumentException.class);

@@ -2,6 +2,7 @@ package io.bellows.wal;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.bellows.cell.Cell;
+import io.bellows.record.WriteRecord;
 import io.bellows.testing.FuzzInputs;
 import io.bellows.testing.ReaderGuard;
 import io.bellows.testing.Reseal;
@@ -59,7 +60,7 @@ class WalFuzzTest {
     }
   }
 
-  private static void touch(WalEdit edit) {
+  private static void touch(WriteRecord edit) {
     for (Cell c : edit.cells()) {
       c.row();
       c.value();

@@ -6,6 +6,7 @@ import io.bellows.cell.Cell;
 import io.bellows.cell.CellType;
 import io.bellows.cell.Cells;
 import io.bellows.config.Durability;
+import io.bellows.record.WriteRecord;
 import io.bellows.util.Bytes;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -52,7 +53,7 @@ class WalGoldenFileTest {
     Cell tombstone = Cells.create(Bytes.of("r"), Bytes.of("f"), Bytes.of("q2"), 5, CellType.DELETE_COLUMN, Bytes.EMPTY);
     try (Wal wal = Wal.open(dir, WalOptions.defaults())) {
       wal.replay(e -> { });
-      long txid = wal.append(new WalEdit(7, (1L << 31) + 1, List.of(cell, tombstone)));
+      long txid = wal.append(new WriteRecord(7, (1L << 31) + 1, List.of(cell, tombstone)));
       wal.sync(txid, Durability.FSYNC_WAL);
     }
     Path file;
@@ -72,17 +73,17 @@ class WalGoldenFileTest {
     Cell cell = Cells.put(Bytes.of("r"), Bytes.of("f"), Bytes.of("q"), 5, Bytes.of("v"));
     Cell tombstone = Cells.create(Bytes.of("r"), Bytes.of("f"), Bytes.of("q2"), 5, CellType.DELETE_COLUMN, Bytes.EMPTY);
     assertThat(WalTestSupport.flat(WalTestSupport.reopenAndReplay(dir))).containsExactly(
-        WalTestSupport.flat(new WalEdit(7, (1L << 31) + 1, List.of(cell, tombstone))));
+        WalTestSupport.flat(new WriteRecord(7, (1L << 31) + 1, List.of(cell, tombstone))));
   }
 
   /** A version 2 file, as builds before version 3 wrote it, replays to its cell. */
   @Test
   void aVersion2FileReplays() throws IOException {
     Files.write(dir.resolve("wal-00000000000000000001.log"), HexFormat.of().parseHex(GOLDEN_VERSION_2));
-    List<WalEdit> edits = WalTestSupport.reopenAndReplay(dir);
+    List<WriteRecord> edits = WalTestSupport.reopenAndReplay(dir);
     Cell cell = Cells.put(Bytes.of("r"), Bytes.of("f"), Bytes.of("q"), 5, Bytes.of("v"));
     assertThat(WalTestSupport.flat(edits)).containsExactly(
-        WalTestSupport.flat(new WalEdit(7, (1L << 31) + 1, List.of(cell))));
+        WalTestSupport.flat(new WriteRecord(7, (1L << 31) + 1, List.of(cell))));
     assertThat(edits.get(0).cells().get(0).seqId()).isEqualTo((1L << 31) + 1);
   }
 
@@ -90,7 +91,7 @@ class WalGoldenFileTest {
   @Test
   void aLogOfBothVersionsReplaysInOrder() throws IOException {
     Files.write(dir.resolve("wal-00000000000000000001.log"), HexFormat.of().parseHex(GOLDEN_VERSION_2));
-    WalEdit later = WalTestSupport.edit(3, (1L << 31) + 2, "r2", "after the upgrade");
+    WriteRecord later = WalTestSupport.edit(3, (1L << 31) + 2, "r2", "after the upgrade");
     try (Wal wal = Wal.open(dir, WalTestSupport.quiet())) {
       assertThat(WalTestSupport.replayAll(wal)).hasSize(1);
       wal.sync(wal.append(later), Durability.FSYNC_WAL);
@@ -98,8 +99,8 @@ class WalGoldenFileTest {
     List<Path> files = WalTestSupport.walFiles(dir);
     assertThat(files).hasSize(2);
     assertThat(Files.readAllBytes(files.get(1))[7]).isEqualTo((byte) WalFormat.VERSION);
-    List<WalEdit> edits = WalTestSupport.reopenAndReplay(dir);
-    assertThat(edits).extracting(WalEdit::seqId).containsExactly((1L << 31) + 1, (1L << 31) + 2);
+    List<WriteRecord> edits = WalTestSupport.reopenAndReplay(dir);
+    assertThat(edits).extracting(WriteRecord::seqId).containsExactly((1L << 31) + 1, (1L << 31) + 2);
     assertThat(WalTestSupport.flat(edits.get(1))).isEqualTo(WalTestSupport.flat(later));
   }
 
@@ -107,7 +108,7 @@ class WalGoldenFileTest {
   @Test
   void version2GoldenMatchesTheVersion2Layout() {
     Cell cell = Cells.put(Bytes.of("r"), Bytes.of("f"), Bytes.of("q"), 5, Bytes.of("v"));
-    byte[] payload = WalTestSupport.version2Payload(new WalEdit(7, (1L << 31) + 1, List.of(cell)));
+    byte[] payload = WalTestSupport.version2Payload(new WriteRecord(7, (1L << 31) + 1, List.of(cell)));
     String expected = HexFormat.of().formatHex(WalTestSupport.version2Header(1))
         + HexFormat.of().formatHex(WalTestSupport.record(payload));
     assertThat(expected).isEqualTo(GOLDEN_VERSION_2);

@@ -6,6 +6,7 @@ import static io.bellows.wal.WalTestSupport.reopenAndReplay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bellows.config.Durability;
+import io.bellows.record.WriteRecord;
 import io.bellows.testing.Seed;
 import io.bellows.testing.SeedExtension;
 import java.nio.file.Path;
@@ -93,10 +94,10 @@ class WalGroupCommitTest {
     } finally {
       pool.shutdownNow();
     }
-    List<WalEdit> replayed = reopenAndReplay(dir);
+    List<WriteRecord> replayed = reopenAndReplay(dir);
     assertThat(replayed).hasSize(THREADS * perThread);
     Map<Integer, Long> lastSeq = new HashMap<>();
-    for (WalEdit e : replayed) {
+    for (WriteRecord e : replayed) {
       long prev = lastSeq.getOrDefault(e.regionId(), -1L);
       assertThat(e.seqId()).as("writer %d order", e.regionId()).isGreaterThan(prev);
       lastSeq.put(e.regionId(), e.seqId());

@@ -12,6 +12,7 @@ import io.bellows.fs.FaultInjectingFileSystem;
 import io.bellows.fs.FaultInjectingFileSystem.Error;
 import io.bellows.fs.FaultInjectingFileSystem.Op;
 import io.bellows.fs.MemFileSystem;
+import io.bellows.record.WriteRecord;
 import io.bellows.testing.Seed;
 import io.bellows.testing.SeedExtension;
 import io.bellows.util.StorageException;
@@ -47,7 +48,7 @@ class WalHealTest {
   private final FaultInjectingFileSystem fs = new FaultInjectingFileSystem(disk);
 
   private static List<String> replay(MemFileSystem fs) {
-    List<WalEdit> out = new ArrayList<>();
+    List<WriteRecord> out = new ArrayList<>();
     try (Wal wal = Wal.open(fs, DIR, quiet())) {
       wal.replay(out::add);
     }
@@ -57,29 +58,29 @@ class WalHealTest {
   @Test
   void aFailedForceFencesTheFileRewritesWhatItHadNotForcedAndTheSyncSucceeds() {
     Random rnd = seed.random();
-    List<WalEdit> written = new ArrayList<>();
+    List<WriteRecord> written = new ArrayList<>();
     try (Wal wal = Wal.open(fs, DIR, quiet())) {
       for (int i = 1; i <= 5; i++) {
-        WalEdit e = edit(1, i, rnd);
+        WriteRecord e = edit(1, i, rnd);
         wal.sync(wal.append(e), Durability.FSYNC_WAL);
         written.add(e);
       }
       // Written to the file but not forced (SYNC_WAL; more than one chunk of copies), then a force
       // that fails.
       for (int i = 6; i <= 4000; i++) {
-        WalEdit e = edit(1, i, rnd);
+        WriteRecord e = edit(1, i, rnd);
         wal.sync(wal.append(e), Durability.SYNC_WAL);
         written.add(e);
       }
       Fault fault = fs.inject(Fault.on(Error.FSYNC, Op.SYNC).paths("/wal/").nth(1));
-      WalEdit last = edit(1, 4001, rnd);
+      WriteRecord last = edit(1, 4001, rnd);
       wal.sync(wal.append(last), Durability.FSYNC_WAL);
       written.add(last);
       assertThat(fault.fired()).isEqualTo(1);
       assertThat(wal.filesFenced()).isEqualTo(1);
       assertThat(wal.failed()).isFalse();
       assertThat(wal.files()).hasSize(2);
-      WalEdit after = edit(1, 4002, rnd);
+      WriteRecord after = edit(1, 4002, rnd);
       wal.sync(wal.append(after), Durability.FSYNC_WAL);
       written.add(after);
     }
@@ -91,15 +92,15 @@ class WalHealTest {
   @Test
   void aLogThatCannotHealRefusesAppendsUntilRecoverWorksAndLosesNothingItAcknowledged() {
     Random rnd = seed.random();
-    List<WalEdit> acknowledged = new ArrayList<>();
+    List<WriteRecord> acknowledged = new ArrayList<>();
     try (Wal wal = Wal.open(fs, DIR, quiet())) {
       for (int i = 1; i <= 3; i++) {
-        WalEdit e = edit(1, i, rnd);
+        WriteRecord e = edit(1, i, rnd);
         wal.sync(wal.append(e), Durability.FSYNC_WAL);
         acknowledged.add(e);
       }
       Fault fault = fs.inject(Fault.on(Error.EIO, Op.WRITE).paths("/wal/"));
-      WalEdit failed = edit(1, 4, rnd);
+      WriteRecord failed = edit(1, 4, rnd);
       long txid = wal.append(failed);
       assertThatThrownBy(() -> wal.sync(txid, Durability.FSYNC_WAL)).isInstanceOf(StorageException.class)
           .hasMessageContaining("could not be healed");
@@ -112,7 +113,7 @@ class WalHealTest {
       assertThat(wal.failed()).isFalse();
       acknowledged.add(failed); // recover() rewrote and forced it
       wal.sync(txid, Durability.FSYNC_WAL); // covered now
-      WalEdit next = edit(1, 6, rnd);
+      WriteRecord next = edit(1, 6, rnd);
       wal.sync(wal.append(next), Durability.FSYNC_WAL);
       acknowledged.add(next);
     }
@@ -126,10 +127,10 @@ class WalHealTest {
   @Test
   void aLogThatCannotHealLeavesTheFailedFileWholeForARestart() {
     Random rnd = seed.random();
-    List<WalEdit> written = new ArrayList<>();
+    List<WriteRecord> written = new ArrayList<>();
     try (Wal wal = Wal.open(fs, DIR, quiet())) {
       for (int i = 1; i <= 300; i++) {
-        WalEdit e = edit(1, i, rnd);
+        WriteRecord e = edit(1, i, rnd);
         wal.sync(wal.append(e), i % 100 == 0 ? Durability.FSYNC_WAL : Durability.SYNC_WAL);
         written.add(e);
       }
@@ -140,7 +141,7 @@ class WalHealTest {
       // closing a failed log reports nothing more; the engine closes it the same way
     }
     fs.clear();
-    List<WalEdit> out = new ArrayList<>();
+    List<WriteRecord> out = new ArrayList<>();
     try (Wal wal = Wal.open(disk, DIR, quiet())) {
       wal.replay(out::add);
     }
@@ -155,11 +156,11 @@ class WalHealTest {
   @Test
   void aFencedFilesGarbageTailIsNoDamageButTheSameTailUnfencedIs() throws Exception {
     Random rnd = seed.random();
-    List<WalEdit> written = new ArrayList<>();
+    List<WriteRecord> written = new ArrayList<>();
     Path dir = tmp.resolve("wal");
     try (Wal wal = Wal.open(dir, quiet())) {
       for (int i = 1; i <= 20; i++) {
-        WalEdit e = edit(1, i, rnd);
+        WriteRecord e = edit(1, i, rnd);
         wal.sync(wal.append(e), Durability.FSYNC_WAL);
         written.add(e);
       }
@@ -169,7 +170,7 @@ class WalHealTest {
     byte[] garbage = new byte[300];
     rnd.nextBytes(garbage);
     java.nio.file.Files.write(first, garbage, java.nio.file.StandardOpenOption.APPEND);
-    WalEdit rewritten = edit(1, 21, rnd);
+    WriteRecord rewritten = edit(1, 21, rnd);
     byte[] record = WalFormat.encode(rewritten);
     byte[] next = new byte[WalFormat.HEADER_SIZE + record.length];
     System.arraycopy(WalFormat.header(2, forcedEnd), 0, next, 0, WalFormat.HEADER_SIZE);
@@ -188,14 +189,14 @@ class WalHealTest {
   @Test
   void aFailedRollKeepsAppendingToTheCurrentFile() {
     Random rnd = new Random(7);
-    List<WalEdit> written = new ArrayList<>();
+    List<WriteRecord> written = new ArrayList<>();
     try (Wal wal = Wal.open(fs, DIR, new WalOptions(4096, 3_600_000))) {
-      WalEdit first = edit(1, 1, rnd);
+      WriteRecord first = edit(1, 1, rnd);
       wal.sync(wal.append(first), Durability.FSYNC_WAL);
       written.add(first);
       Fault fault = fs.inject(Fault.on(Error.EIO, Op.CREATE).paths("/wal/"));
       for (int i = 2; i < 200; i++) {
-        WalEdit e = edit(1, i, rnd);
+        WriteRecord e = edit(1, i, rnd);
         wal.sync(wal.append(e), Durability.FSYNC_WAL);
         written.add(e);
       }
@@ -204,7 +205,7 @@ class WalHealTest {
       assertThat(wal.failed()).isFalse();
       fault.disable();
       for (int i = 200; i < 400; i++) {
-        WalEdit e = edit(1, i, rnd);
+        WriteRecord e = edit(1, i, rnd);
         wal.sync(wal.append(e), Durability.FSYNC_WAL);
         written.add(e);
       }
@@ -222,10 +223,10 @@ class WalHealTest {
   void anInterruptedWriterDoesNotBreakTheLog() throws Exception {
     Path dir = tmp.resolve("wal");
     Random rnd = new Random(11);
-    List<WalEdit> written = new ArrayList<>();
+    List<WriteRecord> written = new ArrayList<>();
     try (Wal wal = Wal.open(dir, quiet())) {
       for (int i = 1; i <= 50; i++) {
-        WalEdit e = edit(1, i, rnd);
+        WriteRecord e = edit(1, i, rnd);
         long txid = wal.append(e);
         written.add(e);
         if (i % 5 == 0) {
@@ -236,7 +237,7 @@ class WalHealTest {
       }
       Thread other = new Thread(() -> {
         for (int i = 51; i <= 60; i++) {
-          WalEdit e = edit(2, i, new Random(i));
+          WriteRecord e = edit(2, i, new Random(i));
           wal.sync(wal.append(e), Durability.FSYNC_WAL);
         }
       });
@@ -247,7 +248,7 @@ class WalHealTest {
       }
       assertThat(wal.failed()).isFalse();
     }
-    List<WalEdit> out = new ArrayList<>();
+    List<WriteRecord> out = new ArrayList<>();
     try (Wal wal = Wal.open(dir, quiet())) {
       wal.replay(out::add);
     }
@@ -265,8 +266,8 @@ class WalHealTest {
     for (int at = 0; ; at++) {
       MemFileSystem mem = new MemFileSystem();
       Random rnd = seed.random(at);
-      List<WalEdit> acknowledged = new ArrayList<>();
-      WalEdit inFlight = null;
+      List<WriteRecord> acknowledged = new ArrayList<>();
+      WriteRecord inFlight = null;
       mem.crashAtOperation(at, seed.random(1000 + at), MemFileSystem.Tail.GARBAGE);
       try (Wal wal = Wal.open(mem, DIR, new WalOptions(1024, 3_600_000))) {
         for (int i = 1; i <= 40; i++) {

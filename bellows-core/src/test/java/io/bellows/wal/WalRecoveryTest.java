@@ -12,6 +12,7 @@ import static io.bellows.wal.WalTestSupport.walFiles;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.bellows.record.WriteRecord;
 import io.bellows.util.Bytes;
 import io.bellows.util.CorruptionException;
 import java.io.IOException;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 class WalRecoveryTest {
   @TempDir Path tmp;
 
-  private final List<WalEdit> written = new ArrayList<>();
+  private final List<WriteRecord> written = new ArrayList<>();
   /** Start offset (in the file) of each written record. */
   private final List<Long> starts = new ArrayList<>();
 
@@ -37,7 +38,7 @@ class WalRecoveryTest {
     try (Wal wal = Wal.open(dir, quiet())) {
       long prev = 0;
       for (int i = 0; i < n; i++) {
-        WalEdit e = edit(3, (1L << 33) + i, "row" + i, "value-" + i);
+        WriteRecord e = edit(3, (1L << 33) + i, "row" + i, "value-" + i);
         starts.add(WalFormat.HEADER_SIZE + prev);
         prev = wal.append(e);
         written.add(e);
@@ -66,7 +67,7 @@ class WalRecoveryTest {
       copyDir(pristine, dir);
       Path f = dir.resolve(file.getFileName());
       truncate(f, cut);
-      WalEdit extra = edit(9, 1L << 40, "extra", "after-" + cut);
+      WriteRecord extra = edit(9, 1L << 40, "extra", "after-" + cut);
       try (Wal wal = Wal.open(dir, quiet())) {
         assertThat(flat(replayAll(wal))).as("cut at %d", cut).containsExactlyElementsOf(kept);
         assertThat(Files.size(f)).as("file cut back to the last good record").isEqualTo(lastStart);
@@ -104,7 +105,7 @@ class WalRecoveryTest {
     long bad = starts.get(2);
     flipByte(file, bad + WalFormat.RECORD_HEADER_SIZE + 10); // inside the payload
     long size = Files.size(file);
-    List<WalEdit> seen = new ArrayList<>();
+    List<WriteRecord> seen = new ArrayList<>();
     try (Wal wal = Wal.open(dir, quiet())) {
       assertThatThrownBy(() -> wal.replay(seen::add))
           .isInstanceOf(CorruptionException.class)
@@ -208,7 +209,7 @@ class WalRecoveryTest {
     try (Wal wal = Wal.open(live, quiet())) {
       long prev = 0;
       for (int i = 0; i < 1000; i++) {
-        WalEdit e = edit(3, 1000 + i, "row" + i, "value-" + i);
+        WriteRecord e = edit(3, 1000 + i, "row" + i, "value-" + i);
         starts.add(WalFormat.HEADER_SIZE + prev);
         prev = wal.append(e);
         wal.sync(prev, io.bellows.config.Durability.FSYNC_WAL);
@@ -221,7 +222,7 @@ class WalRecoveryTest {
     byte[] bytes = Files.readAllBytes(file);
     bytes[(int) bad] ^= 0x10; // high byte of the length: the record now "runs past the end"
     Files.write(file, bytes);
-    List<WalEdit> seen = new ArrayList<>();
+    List<WriteRecord> seen = new ArrayList<>();
     try (Wal wal = Wal.open(crashed, quiet())) {
       assertThatThrownBy(() -> wal.replay(seen::add))
           .isInstanceOf(CorruptionException.class)

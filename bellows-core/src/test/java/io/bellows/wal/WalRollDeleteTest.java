@@ -8,6 +8,7 @@ import static io.bellows.wal.WalTestSupport.replayAll;
 import static io.bellows.wal.WalTestSupport.walFiles;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bellows.record.WriteRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +25,7 @@ class WalRollDeleteTest {
 
   @TempDir Path dir;
 
-  private final List<WalEdit> written = new ArrayList<>();
+  private final List<WriteRecord> written = new ArrayList<>();
   /** Highest sequence id per file, learnt from which file was current after each append. */
   private final Map<Path, Long> maxSeqPerFile = new LinkedHashMap<>();
 
@@ -32,7 +33,7 @@ class WalRollDeleteTest {
   private void append(Wal wal, long... seqs) {
     Random rnd = new Random(42);
     for (long s : seqs) {
-      WalEdit e = edit(1, s, rnd);
+      WriteRecord e = edit(1, s, rnd);
       wal.append(e);
       written.add(e);
       List<Path> files = wal.files();
@@ -152,7 +153,7 @@ class WalRollDeleteTest {
     // edits must have been written and forced by it (nothing is buffered in memory any more).
     assertThat(wal.closeAndDeleteObsolete(currentMax)).isEqualTo(files.size() - 1);
     assertThat(walFiles(dir)).containsExactly(current);
-    List<WalEdit> replayed = reopenAndReplay(dir);
+    List<WriteRecord> replayed = reopenAndReplay(dir);
     assertThat(replayed.get(replayed.size() - 1).seqId()).isEqualTo(currentMax);
   }
 

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bellows.cell.Cell;
 import io.bellows.config.Durability;
+import io.bellows.record.WriteRecord;
 import io.bellows.testing.Seed;
 import io.bellows.testing.SeedExtension;
 import java.nio.file.Path;
@@ -29,13 +30,13 @@ class WalRoundTripTest {
   void appendCloseOpenReplayReturnsEveryEditWithLargeSequenceIds(Seed seed) {
     Random rnd = seed.random();
     long[] bases = {1, (1L << 31) - 3, Long.MAX_VALUE / 2 - 50};
-    List<WalEdit> written = new ArrayList<>();
+    List<WriteRecord> written = new ArrayList<>();
     try (Wal wal = Wal.open(dir, quiet())) {
       assertThat(replayAll(wal)).isEmpty();
       long txid = 0;
       for (long base : bases) {
         for (int i = 0; i < 30; i++) {
-          WalEdit e = edit(i % 3, base + i, rnd);
+          WriteRecord e = edit(i % 3, base + i, rnd);
           written.add(e);
           txid = wal.append(e);
         }
@@ -45,9 +46,9 @@ class WalRoundTripTest {
       assertThat(wal.recordsAppended()).isEqualTo(written.size());
       assertThat(wal.bytesAppended()).isEqualTo(txid);
     }
-    List<WalEdit> replayed = reopenAndReplay(dir);
+    List<WriteRecord> replayed = reopenAndReplay(dir);
     assertThat(flat(replayed)).containsExactlyElementsOf(flat(written));
-    for (WalEdit e : replayed) {
+    for (WriteRecord e : replayed) {
       for (Cell c : e.cells()) {
         assertThat(c.seqId()).isEqualTo(e.seqId());
       }
@@ -134,9 +135,9 @@ class WalRoundTripTest {
   @Test
   void editWithoutCellsRoundTrips() {
     try (Wal wal = Wal.open(dir, quiet())) {
-      wal.append(new WalEdit(5, 1L << 40, List.of()));
+      wal.append(new WriteRecord(5, 1L << 40, List.of()));
     }
-    List<WalEdit> r = reopenAndReplay(dir);
+    List<WriteRecord> r = reopenAndReplay(dir);
     assertThat(r).hasSize(1);
     assertThat(r.get(0).regionId()).isEqualTo(5);
     assertThat(r.get(0).seqId()).isEqualTo(1L << 40);

@@ -3,6 +3,7 @@ package io.bellows.wal;
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellType;
 import io.bellows.cell.Cells;
+import io.bellows.record.WriteRecord;
 import io.bellows.util.Bytes;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,7 +24,7 @@ final class WalTestSupport {
     return new WalOptions(64L << 20, 3_600_000);
   }
 
-  static WalEdit edit(int region, long seq, Random rnd) {
+  static WriteRecord edit(int region, long seq, Random rnd) {
     int n = 1 + rnd.nextInt(4);
     List<Cell> cells = new ArrayList<>();
     byte[] row = Bytes.of("row-" + rnd.nextInt(1000));
@@ -34,15 +35,15 @@ final class WalTestSupport {
       cells.add(Cells.create(row, Bytes.of("f" + rnd.nextInt(3)), Bytes.of("q" + i), rnd.nextLong() & Long.MAX_VALUE,
           type, type == CellType.PUT ? value : Bytes.EMPTY));
     }
-    return new WalEdit(region, seq, cells);
+    return new WriteRecord(region, seq, cells);
   }
 
-  static WalEdit edit(int region, long seq, String row, String value) {
-    return new WalEdit(region, seq, List.of(Cells.put(Bytes.of(row), Bytes.of("f"), Bytes.of("q"), 1000L, Bytes.of(value))));
+  static WriteRecord edit(int region, long seq, String row, String value) {
+    return new WriteRecord(region, seq, List.of(Cells.put(Bytes.of(row), Bytes.of("f"), Bytes.of("q"), 1000L, Bytes.of(value))));
   }
 
   /** A comparable text form: region, seq and each cell's bytes and sequence id. */
-  static String flat(WalEdit e) {
+  static String flat(WriteRecord e) {
     StringBuilder sb = new StringBuilder().append(e.regionId()).append('/').append(e.seqId());
     for (Cell c : e.cells()) {
       sb.append('/').append(HexFormat.of().formatHex(c.toBytes()));
@@ -50,20 +51,20 @@ final class WalTestSupport {
     return sb.toString();
   }
 
-  static List<String> flat(List<WalEdit> edits) {
+  static List<String> flat(List<WriteRecord> edits) {
     List<String> out = new ArrayList<>();
     edits.forEach(e -> out.add(flat(e)));
     return out;
   }
 
-  static List<WalEdit> replayAll(Wal wal) {
-    List<WalEdit> out = new ArrayList<>();
+  static List<WriteRecord> replayAll(Wal wal) {
+    List<WriteRecord> out = new ArrayList<>();
     wal.replay(out::add);
     return out;
   }
 
   /** Reopens the directory, replays it and closes it again. */
-  static List<WalEdit> reopenAndReplay(Path dir) {
+  static List<WriteRecord> reopenAndReplay(Path dir) {
     try (Wal wal = Wal.open(dir, quiet())) {
       return replayAll(wal);
     }
@@ -86,7 +87,7 @@ final class WalTestSupport {
    * The payload of {@code edit} in format version 2, which logged every cell whole after its
    * length: written by hand here, as this build no longer writes it but must still read it.
    */
-  static byte[] version2Payload(WalEdit edit) {
+  static byte[] version2Payload(WriteRecord edit) {
     int len = WalFormat.MIN_PAYLOAD;
     for (Cell c : edit.cells()) {
       len += 4 + c.length();
