@@ -601,10 +601,7 @@ public final class Wal implements Closeable {
     return deleteUnneeded(oldestNeeded, false);
   }
 
-  /**
-   * The regions holding the oldest file other than the current one: flushing them lets it go. Empty
-   * if that file is not needed, or there is none.
-   */
+  /** The regions still needing the oldest file but the current one (flushing them lets it go); empty if none. */
   public java.util.Set<Integer> regionsPinningOldestFile(OldestNeeded oldestNeeded) {
     appendLock.lock();
     try {
@@ -623,14 +620,8 @@ public final class Wal implements Closeable {
     } finally {
       appendLock.unlock();
     }
-    for (WalFile f : victims) {
-      try {
-        fs.delete(f.path);
-      } catch (IOException e) {
-        throw new StorageException("cannot delete WAL file " + f.path, e);
-      }
-      filesDeleted.incrementAndGet();
-    }
+    WalFiles.delete(fs, victims);
+    filesDeleted.addAndGet(victims.size());
     return victims.size();
   }
 
@@ -676,18 +667,10 @@ public final class Wal implements Closeable {
   /**
    * Closes the log as {@link #close()} does, then deletes every file whose edits all have sequence
    * ids below {@code oldestUnflushedSeqId} - <em>including the current file</em>, which {@link
-   * #deleteObsolete} always keeps. For the engine's clean close: once every store is flushed (the
-   * threshold is above every edit) the log is left empty, so the next open reads nothing. Returns
-   * the number of files deleted.
-   *
-   * <p>Crash-safe for the same reason as {@link #deleteObsolete}: a file is deleted only after
-   * everything appended was written and forced and the log refuses appends, and only if none of its
-   * edits is at or above the threshold (those are still only in memory). A crash part way leaves
-   * some files whose edits replay skips. The directory is forced afterwards so that deleted files
-   * cannot reappear after a power loss next to the files of a later run (whose numbers start again
-   * above the highest file left).
-   *
-   * <p>After an earlier I/O failure of the log nothing is deleted (and 0 returned).
+   * #deleteObsolete} always keeps - and forces the directory: after a clean close with every store
+   * flushed, the next open reads no log. Crash-safe as {@link #deleteObsolete} is (why, and why the
+   * directory is forced: docs/design/wal.md, "Deletion"). After an earlier I/O failure of the log
+   * nothing is deleted (and 0 returned). Returns the number of files deleted.
    *
    * @throws StorageException if writing out the last appends fails; then nothing is deleted
    */

@@ -1,5 +1,8 @@
 package io.bellows.wal;
 
+import io.bellows.fs.FileSystem;
+import io.bellows.util.StorageException;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,6 +62,17 @@ final class WalFiles {
       }
     }
     return out;
+  }
+
+  /** Deletes the files taken out of the table; throws at the first that cannot be deleted. */
+  static void delete(FileSystem fs, List<WalFile> victims) {
+    for (WalFile f : victims) {
+      try {
+        fs.delete(f.path);
+      } catch (IOException e) {
+        throw new StorageException("cannot delete WAL file " + f.path, e);
+      }
+    }
   }
 
   int size() {
