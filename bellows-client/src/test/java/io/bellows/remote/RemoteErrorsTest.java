@@ -115,6 +115,22 @@ class RemoteErrorsTest {
   }
 
   @Test
+  void aClientsNextCallNeverMeetsItsOwnFinishedCallsSlot() throws Exception {
+    // One call at a time, and no retries: each call starts only after the previous one's answer,
+    // so it must find the slot free (the server gives it back before the answer leaves).
+    ServerConfig oneCall = ServerConfig.defaults().withMaxCalls(1).withLimits(java.util.Map.of("admin.reserved.calls", 0L));
+    try (ServerFixture f = new ServerFixture(dir, oneCall.withPorts(0, 0), ServerEvents.NONE, 0);
+        Bellows db = f.connect(RemoteOptions.defaults().withRetries(1, Duration.ofMillis(1), Duration.ofMillis(1)))) {
+      db.createTable(TableDescriptor.builder("t").family("f").build());
+      Table t = db.getTable("t");
+      for (int i = 0; i < 500; i++) {
+        t.put(new Put("r" + i).addColumn("f", "q", "v"));
+      }
+      assertThat(counter(scrape(f.server.httpPort()), "Mutate", "RESOURCE_EXHAUSTED")).isZero();
+    }
+  }
+
+  @Test
   void beyondMaxCallsACallIsThrottledWithARetryHintAndRetriedWithBackoff() throws Exception {
     // No calls kept for admin: the probe below is an admin call.
     ServerConfig oneCall = ServerConfig.defaults().withMaxCalls(1).withLimits(java.util.Map.of("admin.reserved.calls", 0L));

@@ -4,11 +4,13 @@ import io.bellows.protocol.AdminGrpc;
 import io.bellows.wire.WireErrors;
 import io.grpc.Context;
 import io.grpc.Contexts;
+import io.grpc.ForwardingServerCall;
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,9 +61,19 @@ final class ThrottleInterceptor implements ServerInterceptor {
         inProgress.decrementAndGet();
       }
     };
+    // The slot is given back when the server closes the call, before the client can see its end:
+    // a client's next call must find it free (waiting for onComplete, which gRPC runs after the
+    // status went out, let a sequential client meet its own finished call's slot).
+    ServerCall<Q, R> releasing = new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
+      @Override
+      public void close(Status status, Metadata trailers) {
+        release.run();
+        super.close(status, trailers);
+      }
+    };
     ServerCall.Listener<Q> listener;
     try {
-      listener = Contexts.interceptCall(Context.current().withValue(RELEASE, release), call, headers, next);
+      listener = Contexts.interceptCall(Context.current().withValue(RELEASE, release), releasing, headers, next);
     } catch (RuntimeException e) {
       release.run();
       throw e;
