@@ -170,6 +170,14 @@ public final class WriteRecordCodec {
    * @throws IllegalArgumentException naming the cell and the part if the bytes are not a record
    */
   public static WriteRecord decode(byte[] b, int offset, int length) {
+    return decode(b, offset, length, "record");
+  }
+
+  /**
+   * As {@link #decode(byte[], int, int)}, naming the bytes {@code container} in its messages (the
+   * WAL calls them the record's payload).
+   */
+  public static WriteRecord decode(byte[] b, int offset, int length, String container) {
     if (length < MIN_LENGTH) {
       throw new IllegalArgumentException("record of " + length + " bytes is shorter than " + MIN_LENGTH);
     }
@@ -182,7 +190,7 @@ public final class WriteRecordCodec {
     // First pass: check every cell and note where its parts are; the second lays the cells out.
     int[] parts = new int[count * PARTS];
     long[] timestamps = new long[count];
-    Cursor in = new Cursor(b, offset + MIN_LENGTH, offset + length);
+    Cursor in = new Cursor(b, offset + MIN_LENGTH, offset + length, container);
     int rowOff = 0;
     int rowLen = 0;
     int famOff = 0;
@@ -261,7 +269,10 @@ public final class WriteRecordCodec {
     int pos;
     int cell;
 
-    Cursor(byte[] b, int pos, int end) {
+    final String container;
+
+    Cursor(byte[] b, int pos, int end, String container) {
+      this.container = container;
       this.b = b;
       this.pos = pos;
       this.end = end;
@@ -275,7 +286,7 @@ public final class WriteRecordCodec {
     /** Skips {@code n} bytes; returns where they start. */
     int skip(int n, String what) {
       if (n > end - pos) {
-        throw new IllegalArgumentException("cell " + cell + ": " + what + " runs past the record");
+        throw new IllegalArgumentException("cell " + cell + ": " + what + " runs past the " + container);
       }
       int at = pos;
       pos += n;

@@ -4,6 +4,7 @@ import io.bellows.cell.Cell;
 import io.bellows.cell.CellType;
 import io.bellows.cell.Cells;
 import io.bellows.record.WriteRecord;
+import io.bellows.record.WriteRecordCodec;
 import io.bellows.util.Bytes;
 import io.bellows.util.VarInt;
 import java.nio.file.Path;
@@ -64,18 +65,13 @@ final class WalFormat {
   static final int MAX_PAYLOAD = Integer.MAX_VALUE - RECORD_HEADER_SIZE;
   /** Smallest serialized cell: the two lengths and the key infrastructure, all parts empty. */
   static final int MIN_CELL = Cell.PREFIX + Cell.KEY_INFRASTRUCTURE;
-  /** Smallest version 3 cell: flags, qualifier length and value length, each one byte. */
-  static final int MIN_CELL_V3 = 3;
 
-  /** Version 3 flags: the cell's row is the previous cell's (not written). */
-  static final int SAME_ROW = 0x10;
-  /** Version 3 flags: the cell's family is the previous cell's (not written). */
-  static final int SAME_FAMILY = 0x20;
-  /** Version 3 flags: the cell's timestamp is the previous cell's (not written). */
-  static final int SAME_TIMESTAMP = 0x40;
-  /** Version 3 flags: the bits of the cell type code. The high bit is reserved (always 0). */
-  static final int TYPE_BITS = 0x0F;
-  private static final int REPEATS = SAME_ROW | SAME_FAMILY | SAME_TIMESTAMP;
+  /** Version 3 flags (the payload is {@link WriteRecordCodec}'s layout): the cell's row is the previous cell's. */
+  static final int SAME_ROW = WriteRecordCodec.SAME_ROW;
+  /** The cell's family is the previous cell's (not written). */
+  static final int SAME_FAMILY = WriteRecordCodec.SAME_FAMILY;
+  /** The cell's timestamp is the previous cell's (not written). */
+  static final int SAME_TIMESTAMP = WriteRecordCodec.SAME_TIMESTAMP;
 
   private static final Pattern NAME = Pattern.compile("wal-(\\d{20})\\.log");
 
@@ -192,91 +188,21 @@ final class WalFormat {
    *     not exceed {@link #MAX_PAYLOAD} bytes: what a reader may have to rebuild) or holds a search key
    */
   static byte[] encode(WriteRecord edit) {
-    List<Cell> cells = edit.cells();
-    int n = cells.size();
-    byte[] flags = new byte[n];
-    long payloadLen = MIN_PAYLOAD;
-    long wholeLen = 0;
-    Cell prev = null;
-    for (int i = 0; i < n; i++) {
-      Cell c = cells.get(i);
-      int f = storedTypeCode(c);
-      long len = 1L + VarInt.sizeOf(c.qualifierLength()) + c.qualifierLength() + VarInt.sizeOf(c.valueLength())
-          + c.valueLength();
-      if (prev != null && prev.sameRow(c)) {
-        f |= SAME_ROW;
-      } else {
-        len += VarInt.sizeOf(c.rowLength()) + c.rowLength();
+    int payloadLen;
+    try {
+      payloadLen = WriteRecordCodec.encodedLength(edit); // both bounds are MAX_PAYLOAD's
+    } catch (IllegalArgumentException e) {
+      if (e.getMessage().contains("search key")) {
+        throw e;
       }
-      if (prev != null && prev.sameFamily(c)) {
-        f |= SAME_FAMILY;
-      } else {
-        len += 1 + c.familyLength();
-      }
-      if (prev != null && prev.timestamp() == c.timestamp()) {
-        f |= SAME_TIMESTAMP;
-      } else {
-        len += 8;
-      }
-      flags[i] = (byte) f;
-      payloadLen += len;
-      wholeLen += c.length();
-      prev = c;
+      throw new IllegalArgumentException("edit is too large for one WAL record: " + e.getMessage(), e);
     }
-    // Both bounds: a cell of empty parts takes up to 3 bytes more here than whole (23 against 20).
-    if (wholeLen > MAX_PAYLOAD || payloadLen > MAX_PAYLOAD) {
-      throw new IllegalArgumentException("edit of " + wholeLen + " bytes is too large for one WAL record");
-    }
-    byte[] r = new byte[RECORD_HEADER_SIZE + (int) payloadLen];
-    int p = RECORD_HEADER_SIZE;
-    Bytes.putInt(r, p, edit.regionId());
-    p += 4;
-    Bytes.putLong(r, p, edit.seqId());
-    p += 8;
-    Bytes.putInt(r, p, n);
-    p += 4;
-    for (int i = 0; i < n; i++) {
-      Cell c = cells.get(i);
-      byte[] a = c.array();
-      int f = flags[i];
-      r[p++] = (byte) f;
-      if ((f & SAME_ROW) == 0) {
-        p = VarInt.put(r, p, c.rowLength());
-        System.arraycopy(a, c.rowOffset(), r, p, c.rowLength());
-        p += c.rowLength();
-      }
-      if ((f & SAME_FAMILY) == 0) {
-        int famLen = c.familyLength();
-        r[p++] = (byte) famLen;
-        System.arraycopy(a, c.familyOffset(), r, p, famLen);
-        p += famLen;
-      }
-      int qualLen = c.qualifierLength();
-      p = VarInt.put(r, p, qualLen);
-      System.arraycopy(a, c.qualifierOffset(), r, p, qualLen);
-      p += qualLen;
-      if ((f & SAME_TIMESTAMP) == 0) {
-        Bytes.putLong(r, p, c.timestamp());
-        p += 8;
-      }
-      int valueLen = c.valueLength();
-      p = VarInt.put(r, p, valueLen);
-      System.arraycopy(a, c.valueOffset(), r, p, valueLen);
-      p += valueLen;
-    }
-    Bytes.putInt(r, 0, (int) payloadLen);
-    Bytes.putInt(r, 4, crc(r, RECORD_HEADER_SIZE, (int) payloadLen));
+    byte[] r = new byte[RECORD_HEADER_SIZE + payloadLen];
+    WriteRecordCodec.encode(edit, r, RECORD_HEADER_SIZE);
+    Bytes.putInt(r, 0, payloadLen);
+    Bytes.putInt(r, 4, crc(r, RECORD_HEADER_SIZE, payloadLen));
     Bytes.putInt(r, 8, crc(r, 0, 8));
     return r;
-  }
-
-  /** The cell's type code, which must be one stored on disk (not a search key's). */
-  private static int storedTypeCode(Cell c) {
-    int code = c.typeCode() & 0xff;
-    if (!isStoredType(code)) {
-      throw new IllegalArgumentException("cell type code " + code + " is a search key's, not a loggable cell's");
-    }
-    return code;
   }
 
   private static boolean isStoredType(int code) {
@@ -311,127 +237,9 @@ final class WalFormat {
     return count;
   }
 
+  /** Versions 3 and 4 store the record in {@link WriteRecordCodec}'s layout. */
   private static WriteRecord decodeVersion3(byte[] payload) {
-    int len = payload.length;
-    int count = cellCount(payload, MIN_CELL_V3);
-    int regionId = Bytes.getInt(payload, 0);
-    long seqId = Bytes.getLong(payload, 4);
-    // First pass: check every cell and note where its parts are; the second lays the cells out.
-    int[] parts = new int[count * PARTS];
-    long[] timestamps = new long[count];
-    Cursor in = new Cursor(payload);
-    int rowOff = 0;
-    int rowLen = 0;
-    int famOff = 0;
-    int famLen = 0;
-    long ts = 0;
-    long wholeLen = 0;
-    for (int i = 0; i < count; i++) {
-      in.cell = i;
-      int f = in.u8("flags");
-      if ((f & ~(TYPE_BITS | REPEATS)) != 0) {
-        throw new IllegalArgumentException("cell " + i + ": reserved flag bit set in flags 0x" + Integer.toHexString(f));
-      }
-      if (!isStoredType(f & TYPE_BITS)) {
-        throw new IllegalArgumentException("cell " + i + ": unknown cell type code " + (f & TYPE_BITS));
-      }
-      if (i == 0 && (f & REPEATS) != 0) {
-        throw new IllegalArgumentException("cell 0 repeats a part of a cell before it");
-      }
-      if ((f & SAME_ROW) == 0) {
-        rowLen = in.varint("row", Cell.MAX_ROW_LENGTH);
-        rowOff = in.skip(rowLen, "row");
-      }
-      if ((f & SAME_FAMILY) == 0) {
-        famLen = in.u8("family length");
-        if (famLen > Cell.MAX_FAMILY_LENGTH) {
-          throw new IllegalArgumentException("cell " + i + ": family length " + famLen + " over "
-              + Cell.MAX_FAMILY_LENGTH);
-        }
-        famOff = in.skip(famLen, "family");
-      }
-      int qualLen = in.varint("qualifier", Integer.MAX_VALUE);
-      int qualOff = in.skip(qualLen, "qualifier");
-      if ((f & SAME_TIMESTAMP) == 0) {
-        ts = Bytes.getLong(payload, in.skip(8, "timestamp"));
-      }
-      int valueLen = in.varint("value", Integer.MAX_VALUE);
-      int valueOff = in.skip(valueLen, "value");
-      wholeLen += (long) Cell.PREFIX + Cell.KEY_INFRASTRUCTURE + rowLen + famLen + qualLen + valueLen;
-      if (wholeLen > MAX_PAYLOAD) {
-        throw new IllegalArgumentException("cells of over " + MAX_PAYLOAD + " bytes in one edit");
-      }
-      int k = i * PARTS;
-      parts[k] = rowOff;
-      parts[k + 1] = rowLen;
-      parts[k + 2] = famOff;
-      parts[k + 3] = famLen;
-      parts[k + 4] = qualOff;
-      parts[k + 5] = qualLen;
-      parts[k + 6] = valueOff;
-      parts[k + 7] = valueLen;
-      parts[k + 8] = f & TYPE_BITS;
-      timestamps[i] = ts;
-    }
-    if (in.pos != len) {
-      throw new IllegalArgumentException((len - in.pos) + " stray bytes after the last cell");
-    }
-    byte[] out = new byte[(int) wholeLen];
-    List<Cell> cells = new ArrayList<>(count);
-    int p = 0;
-    for (int i = 0; i < count; i++) {
-      int k = i * PARTS;
-      int cellLen = Cells.write(out, p, payload, parts[k], parts[k + 1], parts[k + 2], parts[k + 3],
-          parts[k + 4], parts[k + 5], timestamps[i], (byte) parts[k + 8], parts[k + 6], parts[k + 7]);
-      cells.add(new Cell(out, p, cellLen, seqId));
-      p += cellLen;
-    }
-    return new WriteRecord(regionId, seqId, cells);
-  }
-
-  /** Ints noted per cell by the first pass of {@link #decodeVersion3}: four (offset, length) pairs and the type. */
-  private static final int PARTS = 9;
-
-  /** Reads a version 3 payload with bounds checks that name the cell and the part. */
-  private static final class Cursor {
-    final byte[] b;
-    int pos = MIN_PAYLOAD;
-    int cell;
-
-    Cursor(byte[] b) {
-      this.b = b;
-    }
-
-    int u8(String what) {
-      skip(1, what);
-      return b[pos - 1] & 0xff;
-    }
-
-    /** Skips {@code n} bytes; returns where they start. */
-    int skip(int n, String what) {
-      if (n > b.length - pos) {
-        throw new IllegalArgumentException("cell " + cell + ": " + what + " runs past the payload");
-      }
-      int at = pos;
-      pos += n;
-      return at;
-    }
-
-    /** A varint length of at most {@code max}. */
-    int varint(String what, int max) {
-      long v = 0;
-      for (int shift = 0; shift < 35; shift += 7) {
-        int x = u8(what + " length");
-        v |= (long) (x & 0x7F) << shift;
-        if ((x & 0x80) == 0) {
-          if (v > max) {
-            throw new IllegalArgumentException("cell " + cell + ": " + what + " length " + v + " over " + max);
-          }
-          return (int) v;
-        }
-      }
-      throw new IllegalArgumentException("cell " + cell + ": " + what + " length is not a varint of at most 5 bytes");
-    }
+    return WriteRecordCodec.decode(payload, 0, payload.length, "payload");
   }
 
   /** Version 2: every cell whole, after its length; the cells are views over the payload. */
