@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 
 /**
  * Wraps any {@link FileSystem} and fails chosen operations with the errors a disk gives: an I/O
@@ -49,6 +50,8 @@ public final class FaultInjectingFileSystem implements FileSystem {
 
   private final FileSystem inner;
   private final List<Fault> faults = new CopyOnWriteArrayList<>();
+  /** Runs before every operation, on the thread that makes it (a test's way to act at that moment). */
+  private volatile BiConsumer<Op, Path> beforeEach = (op, path) -> {};
   private final Map<Op, AtomicLong> injectedByOp = new EnumMap<>(Op.class);
   private final Map<Error, AtomicLong> injectedByError = new EnumMap<>(Error.class);
 
@@ -66,6 +69,14 @@ public final class FaultInjectingFileSystem implements FileSystem {
   public Fault inject(Fault fault) {
     faults.add(fault);
     return fault;
+  }
+
+  /**
+   * Runs {@code hook} before every operation from now on, on the calling thread, before any fault
+   * is checked: e.g. to interrupt a thread at the moment the store does I/O.
+   */
+  public void beforeEach(BiConsumer<Op, Path> hook) {
+    this.beforeEach = hook;
   }
 
   /** Removes every fault. */
@@ -93,6 +104,7 @@ public final class FaultInjectingFileSystem implements FileSystem {
   }
 
   private void check(Op op, Path path) throws IOException {
+    beforeEach.accept(op, path);
     for (Fault f : faults) {
       if (f.fires(op, path)) {
         injectedByOp.get(op).incrementAndGet();

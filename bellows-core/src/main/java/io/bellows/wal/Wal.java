@@ -374,8 +374,8 @@ public final class Wal implements Closeable {
    * refuses appends and syncs until {@link #recover} works.
    *
    * <p>A write that was interrupted heals the same way; the interrupt is set aside while this runs
-   * and restored after, and an attempt that another interrupt cuts short is made again (at most
-   * {@link WalFileCreator#INTERRUPTED_ATTEMPTS} times): an interrupt is the caller's, never the log's failure.
+   * and restored after, and the heal's I/O runs where no interrupt reaches it ({@link WalHeal#rewrite}):
+   * an interrupt is the caller's, never the log's failure.
    *
    * @throws StorageException if the log could not be healed
    */
@@ -387,17 +387,7 @@ public final class Wal implements Closeable {
         if (closed && channel == null) {
           throw fail(cause);
         }
-        for (int attempt = 1; ; attempt++) {
-          try {
-            fenceAndRewrite(cause);
-            return;
-          } catch (IOException e) {
-            if (!WalFileCreator.byInterrupt(e) || attempt == WalFileCreator.INTERRUPTED_ATTEMPTS) {
-              throw e;
-            }
-            interrupted |= Thread.interrupted();
-          }
-        }
+        fenceAndRewrite(cause);
       } finally {
         appendLock.unlock();
       }

@@ -18,7 +18,7 @@ final class WalFileCreator {
   /** How often a new file is tried when its creation fails for another reason than an interrupt. */
   static final int CREATE_ATTEMPTS = 2;
 
-  /** How often a heal or a file creation cut short by an interrupt is tried again. */
+  /** How often a file creation (when rolling) cut short by an interrupt is tried again. */
   static final int INTERRUPTED_ATTEMPTS = 8;
 
   /** A file just made, not yet the log's: the caller installs it as the current file, or discards it. */

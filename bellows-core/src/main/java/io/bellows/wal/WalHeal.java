@@ -38,9 +38,51 @@ final class WalHeal {
    * new file's txids start at {@code forcedTxid}; its highest sequence id is the failed file's,
    * which covers every rewritten edit. Neither buffer is changed. On failure the new file is
    * discarded; the failed one stays as it is, for a restart to read.
+   *
+   * <p>The I/O runs on a thread of its own, which no caller knows and so none can interrupt: an
+   * interrupt closes a file's channel, and a caller interrupted again and again (as a heal after an
+   * interrupt invites) could otherwise fail the heal, and with it the log, for every writer. The
+   * caller waits for it; an interrupt meanwhile is kept for the caller.
    */
   WalFileCreator.Created rewrite(WalFile failed, long forcedTxid, UnforcedCopies unforced, PendingBuffer pending,
       IOException cause) throws IOException {
+    Object[] outcome = new Object[1]; // the new file or what was thrown; read after join
+    Thread io = new Thread(() -> {
+      try {
+        outcome[0] = rewriteHere(failed, forcedTxid, unforced, pending, cause);
+      } catch (Throwable e) {
+        outcome[0] = e;
+      }
+    }, "bellows-wal-heal");
+    io.setDaemon(true);
+    io.start();
+    boolean interrupted = false;
+    for (;;) {
+      try {
+        io.join();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true; // the caller's, given back below; the heal goes on
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    Object o = outcome[0];
+    if (o instanceof WalFileCreator.Created created) {
+      return created;
+    }
+    if (o instanceof IOException e) {
+      throw e;
+    }
+    if (o instanceof RuntimeException e) {
+      throw e;
+    }
+    throw (Error) o;
+  }
+
+  private WalFileCreator.Created rewriteHere(WalFile failed, long forcedTxid, UnforcedCopies unforced,
+      PendingBuffer pending, IOException cause) throws IOException {
     long fencedLength = fencedLength(failed, forcedTxid);
     if (failed != null && !failed.fenced) {
       LOG.warn("WAL file {} failed ({}); fencing it at its last forced byte {} and rewriting the {} bytes after it"

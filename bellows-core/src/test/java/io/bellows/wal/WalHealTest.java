@@ -11,6 +11,7 @@ import io.bellows.fs.Fault;
 import io.bellows.fs.FaultInjectingFileSystem;
 import io.bellows.fs.FaultInjectingFileSystem.Error;
 import io.bellows.fs.FaultInjectingFileSystem.Op;
+import io.bellows.fs.LocalFileSystem;
 import io.bellows.fs.MemFileSystem;
 import io.bellows.record.WriteRecord;
 import io.bellows.testing.Seed;
@@ -247,6 +248,50 @@ class WalHealTest {
         written.add(edit(2, i, new Random(i)));
       }
       assertThat(wal.failed()).isFalse();
+    }
+    List<WriteRecord> out = new ArrayList<>();
+    try (Wal wal = Wal.open(dir, quiet())) {
+      wal.replay(out::add);
+    }
+    assertThat(flat(out)).isEqualTo(flat(written));
+  }
+
+  /**
+   * A writer whose sync fails (an injected fsync error) and who is then interrupted at every file
+   * operation of the heal that follows, as a caller interrupted again and again would be: the heal
+   * still succeeds, the log never fails, the writer keeps its interrupt. A heal run on the caller's
+   * own thread fails here (each interrupt closes the new file's channel). On the real file system.
+   */
+  @Test
+  void aWriterInterruptedThroughoutTheHealDoesNotFailTheLog() throws Exception {
+    Path dir = tmp.resolve("wal");
+    FaultInjectingFileSystem local = new FaultInjectingFileSystem(LocalFileSystem.INSTANCE);
+    Random rnd = seed.random();
+    List<WriteRecord> written = new ArrayList<>();
+    try (Wal wal = Wal.open(local, dir, quiet())) {
+      for (int i = 1; i <= 5; i++) {
+        WriteRecord e = edit(1, i, rnd);
+        wal.sync(wal.append(e), Durability.FSYNC_WAL);
+        written.add(e);
+      }
+      Thread writer = Thread.currentThread();
+      Fault fsync = local.inject(Fault.on(Error.FSYNC, Op.SYNC).paths("wal-").nth(1));
+      local.beforeEach((op, path) -> {
+        if (fsync.fired() > 0) {
+          writer.interrupt();
+        }
+      });
+      WriteRecord e = edit(1, 6, rnd);
+      wal.sync(wal.append(e), Durability.FSYNC_WAL);
+      written.add(e);
+      local.beforeEach((op, path) -> {});
+      assertThat(Thread.interrupted()).as("the interrupt is kept for the caller").isTrue();
+      assertThat(fsync.fired()).isEqualTo(1);
+      assertThat(wal.failed()).as("the log failed").isFalse();
+      assertThat(wal.filesFenced()).isEqualTo(1);
+      WriteRecord last = edit(1, 7, rnd);
+      wal.sync(wal.append(last), Durability.FSYNC_WAL);
+      written.add(last);
     }
     List<WriteRecord> out = new ArrayList<>();
     try (Wal wal = Wal.open(dir, quiet())) {
