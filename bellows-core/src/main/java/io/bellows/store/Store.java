@@ -8,6 +8,7 @@ import io.bellows.sstable.RowRead;
 import io.bellows.cell.Cell;
 import io.bellows.cell.CellType;
 import io.bellows.cell.Cells;
+import io.bellows.compaction.CompactionJob;
 import io.bellows.compaction.CompactionPolicy;
 import io.bellows.fs.AtomicFiles;
 import io.bellows.fs.FileSystem;
@@ -76,7 +77,7 @@ public final class Store implements AutoCloseable {
   private final StoreFiles files;
   private final ReentrantLock flushLock = new ReentrantLock();
   private final ReentrantLock compactionLock = new ReentrantLock();
-  private final CompactionJob compaction;
+  private final CompactionJob<StoreFile> compaction;
   /** The damaged file a compaction met: it stops this store's compactions and writes until set aside. */
   private final StoreDamage damage;
   private FlushSnapshot pendingSnapshot; // guarded by flushLock
@@ -111,8 +112,9 @@ public final class Store implements AutoCloseable {
       throw new StorageException("cannot open store " + dir, e);
     }
     this.damage = new StoreDamage(ctx, family.name(), files);
-    this.compaction = new CompactionJob(family.name(), dir, ctx, files, damage,
-        CompactionPolicy.forStore(ctx.options().compaction()), caching, blockWrapper, metrics);
+    this.compaction = new CompactionJob<>(ctx.table(), family.name(), ctx.events(),
+        new StoreCompactionTarget(dir, ctx, files, damage, caching, blockWrapper),
+        CompactionPolicy.forStore(ctx.options().compaction()), metrics);
     MemStoreContext msc = new MemStoreContext(family.name(), ctx.options().memStore(), ctx.flushSize(),
         ctx.chunks(), ctx.inMemoryCompactions(), () -> StoreFileWriting.retention(ctx, RetentionFilter.Mode.FLUSH), ctx.clock(),
         MemStoreContext.Listener.NONE);

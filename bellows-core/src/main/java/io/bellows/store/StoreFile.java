@@ -1,5 +1,6 @@
 package io.bellows.store;
 
+import io.bellows.compaction.CompactionInput;
 import io.bellows.scan.CellScanner;
 import io.bellows.sstable.BlockSource;
 import io.bellows.sstable.FileMetadata;
@@ -16,7 +17,7 @@ import java.nio.file.Path;
  * (numbered by the engine); ({@link #engineInstanceId}, {@link #id}) names the file's bytes uniquely
  * across stores, tables and reopenings: the prefix of a block cache's keys.
  */
-public final class StoreFile {
+public final class StoreFile implements CompactionInput {
   private final long id;
   private final long engineInstanceId;
   private final SortedFileReader reader;
@@ -33,6 +34,7 @@ public final class StoreFile {
   }
 
   /** The file number (its name is {@code <20 digits>.sst}). */
+  @Override
   public long id() {
     return id;
   }
@@ -47,6 +49,7 @@ public final class StoreFile {
   }
 
   /** On-disk size in bytes. */
+  @Override
   public long size() {
     return reader.metadata().fileSize();
   }
@@ -56,6 +59,7 @@ public final class StoreFile {
     return reader.midRow();
   }
 
+  @Override
   public long cellCount() {
     return reader.metadata().cellCount();
   }
@@ -98,15 +102,18 @@ public final class StoreFile {
   }
 
   /** A scanner for a compaction: it reads the file directly, so a merge does not flush the block cache. */
-  CellScanner compactionScanner() {
+  @Override
+  public CellScanner compactionScanner() {
     return reader.uncachedScanner();
   }
 
-  void retain() {
+  @Override
+  public void retain() {
     reader.retain();
   }
 
-  void release() {
+  @Override
+  public void release() {
     reader.release();
   }
 

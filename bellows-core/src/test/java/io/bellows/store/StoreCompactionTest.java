@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the inputs' files stay until their last reader closes, the policy's pick is what a minor
  * compaction merges, and a closed store's file set refuses reads.
  */
-class CompactionJobTest {
+class StoreCompactionTest {
   @TempDir Path dir;
   private Store store;
   private long seq = 1;
