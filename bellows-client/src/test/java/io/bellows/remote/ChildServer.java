@@ -7,6 +7,7 @@ import io.bellows.server.ServerEvents;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,14 +18,17 @@ import java.util.concurrent.TimeUnit;
 /**
  * A Bellows server in a child JVM of its own, with a small heap and a low open-file limit (as an
  * operator would run it, and so that what it runs out of is its own): started with a config file,
- * it prints its ports on its first line and stops when its standard input closes. Its log goes to a
- * file the test can read.
+ * it prints its ports on its first line and stops when its standard input closes. Its log (standard
+ * error) goes to a file and to memory, where a test can wait for a line.
  */
 final class ChildServer implements AutoCloseable {
   final Process process;
   final int port;
   final int httpPort;
   final Path log;
+  /** The child's standard error as read so far; its monitor guards it and {@link #logEnded}. */
+  private final StringBuilder logText = new StringBuilder();
+  private boolean logEnded;
 
   /** The child's entry point: DATA CONFIG. */
   public static void main(String[] args) throws Exception {
@@ -48,12 +52,15 @@ final class ChildServer implements AutoCloseable {
     List<String> command = new ArrayList<>(List.of("bash", "-c", "ulimit -n " + openFiles + " && exec \"$@\"", "child",
         java, "-Xmx" + heap, "-XX:+ExitOnOutOfMemoryError", "-cp", System.getProperty("java.class.path"),
         ChildServer.class.getName(), dir.resolve("data").toString(), configFile.toString()));
-    this.process = new ProcessBuilder(command).redirectError(log.toFile()).start();
+    this.process = new ProcessBuilder(command).start();
+    Thread pump = new Thread(this::pumpLog, "child-server-log");
+    pump.setDaemon(true);
+    pump.start();
     BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     String first = out.readLine();
     if (first == null || !first.startsWith("READY ")) {
       process.destroyForcibly();
-      throw new IllegalStateException("the server did not start: " + first + "\n" + Files.readString(log));
+      throw new IllegalStateException("the server did not start: " + first + "\n" + log());
     }
     String[] parts = first.split(" ");
     this.port = Integer.parseInt(parts[1]);
@@ -64,8 +71,51 @@ final class ChildServer implements AutoCloseable {
     return "127.0.0.1:" + port;
   }
 
-  String log() throws IOException {
-    return Files.readString(log);
+  /** Copies the child's standard error to the log file and to memory, waking {@link #awaitLog} callers. */
+  private void pumpLog() {
+    try (BufferedReader err = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8));
+        Writer file = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
+      for (String line = err.readLine(); line != null; line = err.readLine()) {
+        file.write(line);
+        file.write('\n');
+        file.flush();
+        synchronized (logText) {
+          logText.append(line).append('\n');
+          logText.notifyAll();
+        }
+      }
+    } catch (IOException e) {
+      synchronized (logText) {
+        logText.append("(the test could not read the child's log: ").append(e).append(")\n");
+      }
+    } finally {
+      synchronized (logText) {
+        logEnded = true;
+        logText.notifyAll();
+      }
+    }
+  }
+
+  /** What the child logged so far. */
+  String log() {
+    synchronized (logText) {
+      return logText.toString();
+    }
+  }
+
+  /**
+   * Waits until the child's log holds {@code text} (or the child ended its log, or 30 s passed: a
+   * bound against a hang) and returns the log.
+   */
+  String awaitLog(String text) throws InterruptedException {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    synchronized (logText) {
+      for (long left = end - System.nanoTime(); logText.indexOf(text) < 0 && !logEnded && left > 0;
+          left = end - System.nanoTime()) {
+        TimeUnit.NANOSECONDS.timedWait(logText, left);
+      }
+      return logText.toString();
+    }
   }
 
   @Override

@@ -37,7 +37,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -105,12 +105,29 @@ class ServerLimitsTest {
     }
   }
 
-  /** Polls a condition the server reaches on its own (a lease expiring), for at most 30 s. */
-  private static void await(BooleanSupplier condition) throws InterruptedException {
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("condition reached within 30 s").isLessThan(end);
-      Thread.sleep(10);
+  /** Counts the scans that started and those whose lease ran out, for a test to wait on. */
+  private static final class ScanCounts implements ServerEvents {
+    final CountDownLatch started;
+    final CountDownLatch expired;
+
+    ScanCounts(int scans) {
+      started = new CountDownLatch(scans);
+      expired = new CountDownLatch(scans);
+    }
+
+    @Override
+    public void scanStarted() {
+      started.countDown();
+    }
+
+    @Override
+    public void scanLeaseExpired(long rowsSent) {
+      expired.countDown();
+    }
+
+    /** Waits for {@code latch}, for at most 30 s (a bound against a hang, not a timing assumption). */
+    static void await(CountDownLatch latch, String what) throws InterruptedException {
+      assertThat(latch.await(30, TimeUnit.SECONDS)).as(what).isTrue();
     }
   }
 
@@ -216,7 +233,8 @@ class ServerLimitsTest {
   @Test
   void stalledScansLeaveRoomForAdminCalls() throws Exception {
     ServerConfig config = ServerConfig.defaults().withMaxCalls(2).withLimits(Map.of("admin.reserved.calls", 1L));
-    try (ServerFixture f = new ServerFixture(dir, config, ServerEvents.NONE)) {
+    ScanCounts scans = new ScanCounts(2);
+    try (ServerFixture f = new ServerFixture(dir, config, scans)) {
       TableId t = table(f);
       fill(f, 600, 8 << 10); // 4.8 MB: more than the client's window and the server's buffer
       ManagedChannel stalled = channel(f);
@@ -225,7 +243,9 @@ class ServerLimitsTest {
       try {
         stalledScan(stalled, t, ends);
         stalledScan(stalled, t, ends);
-        await(() -> f.server.openScans() == 2 && f.server.callsInProgress() == 2);
+        ScanCounts.await(scans.started, "both scans started");
+        assertThat(f.server.openScans()).isEqualTo(2);
+        assertThat(f.server.callsInProgress()).isEqualTo(2);
         DataGrpc.DataBlockingStub data = DataGrpc.newBlockingStub(other);
         AdminGrpc.AdminBlockingStub admin = AdminGrpc.newBlockingStub(other);
         assertThat(code(() -> data.get(GetRequest.newBuilder().setTable(t).setQuery(get("r00001")).build())))
@@ -243,7 +263,8 @@ class ServerLimitsTest {
   @Test
   void aScanWhoseClientDoesNotReadEndsWithItsLease() throws Exception {
     ServerConfig config = ServerConfig.defaults().withMaxCalls(2).withLimits(Map.of("scanner.lease.ms", 200L));
-    try (ServerFixture f = new ServerFixture(dir, config, ServerEvents.NONE)) {
+    ScanCounts scans = new ScanCounts(2);
+    try (ServerFixture f = new ServerFixture(dir, config, scans)) {
       TableId t = table(f);
       fill(f, 600, 8 << 10);
       ManagedChannel stalled = channel(f);
@@ -254,7 +275,8 @@ class ServerLimitsTest {
         stalledScan(stalled, t, ends);
         DataGrpc.DataBlockingStub data = DataGrpc.newBlockingStub(other);
         // The leases run out: the scans end and give their slots and files back.
-        await(() -> f.server.expiredScans() == 2);
+        ScanCounts.await(scans.expired, "both leases ran out");
+        assertThat(f.server.expiredScans()).isEqualTo(2);
         assertThat(f.server.openScans()).isZero();
         assertThat(f.server.callsInProgress()).isZero();
         assertThat(data.get(GetRequest.newBuilder().setTable(t).setQuery(get("r00001")).build()).hasRow()).isTrue();

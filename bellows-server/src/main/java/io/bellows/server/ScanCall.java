@@ -64,6 +64,7 @@ final class ScanCall implements Runnable {
   void start() {
     call.setOnCancelHandler(this::cancelled);
     call.setOnReadyHandler(this);
+    events.scanStarted();
     run();
   }
 
@@ -143,6 +144,7 @@ final class ScanCall implements Runnable {
       releaseSlot.run();
       call.onError(Status.ABORTED.withDescription("scan ended by the server: its client read nothing for "
           + leaseMillis + " ms (scanner.lease.ms); resume it from the last row received").asRuntimeException());
+      events.scanLeaseExpired(rowsSent);
     }
   }
 
