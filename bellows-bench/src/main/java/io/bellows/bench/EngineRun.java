@@ -136,7 +136,8 @@ final class EngineRun {
           delta(written, before, "jvm.gc.count"),
           delta(written, before, "jvm.gc.time.ms"),
           value(flushed, "store.files"),
-          putNanos, getNanos, misses, getLatency, flushedCells, eliminatedCells);
+          putNanos, getNanos, misses, getLatency, flushedCells, eliminatedCells,
+          delta(written, before, "wal.files.rolled"), value(written, "wal.files"));
     } finally {
       pool.shutdownNow();
       deleteRecursively(dir);

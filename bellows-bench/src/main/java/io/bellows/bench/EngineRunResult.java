@@ -9,6 +9,9 @@ import org.HdrHistogram.Histogram;
  * once built (the histograms are not modified after the run). {@code flushedCells} and {@code
  * memoryEliminatedCells} are the table's store counters {@code flush.cells} and {@code
  * memstore.cells.eliminated} after the final flush; -1 for a store without them (RocksDB).
+ * {@code walFilesRolled} counts the WAL files the write phase closed and replaced ({@code
+ * wal.files.rolled}), {@code walFilesLive} those kept at its end, before the final flush ({@code
+ * wal.files}): how soon flushes let the log be truncated, the evaluation draft's count; -1 for RocksDB.
  */
 record EngineRunResult(
     StoreConfig config,
@@ -32,7 +35,9 @@ record EngineRunResult(
     long getMisses,
     Histogram getNanosEach,
     long flushedCells,
-    long memoryEliminatedCells) {
+    long memoryEliminatedCells,
+    long walFilesRolled,
+    long walFilesLive) {
 
   double rowsPerSecond() {
     return workload.rows() * 1e9 / writeNanos;

@@ -88,7 +88,7 @@ final class PaperMixedRun {
           PaperResult.NA, PaperResult.NA, during.stallNanos() / 1_000_000, all.files(), kind.label,
           h.getTotalCount(), rowsAndMisses[1], h.getValueAtPercentile(50), h.getValueAtPercentile(75),
           h.getValueAtPercentile(90), h.getValueAtPercentile(95), h.getValueAtPercentile(99), PaperResult.NA,
-          PaperResult.NA, PaperResult.NA);
+          PaperResult.NA, PaperResult.NA, PaperResult.NA, PaperResult.NA);
     } catch (Exception e) {
       throw e instanceof RuntimeException re ? re : new IllegalStateException(e);
     } finally {

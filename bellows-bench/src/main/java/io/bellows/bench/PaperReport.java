@@ -213,7 +213,7 @@ final class PaperReport {
   String ioTable(String key) {
     List<String> header = new ArrayList<>(List.of("configuration", "flushes", "compactions", "cells flushed (M)",
         "cells dropped in memory (M)", "flush MB", "compaction MB", "flush+compaction MB", "× NONE",
-        "(flush+compaction) / user bytes", "WAL MB"));
+        "(flush+compaction) / user bytes", "WAL MB", "WAL files rolled", "WAL files live at the end"));
     peers.forEach(p -> header.add("bytes × " + p));
     MarkdownTable t = new MarkdownTable(header.toArray(new String[0]));
     ToDoubleFunction<PaperResult> written = r -> r.flushBytes() + r.compactionBytes();
@@ -226,11 +226,17 @@ final class PaperReport {
       List<Object> row = new ArrayList<>(List.of(c, r.flushes(), r.compactions(), millions(r.flushedCells()),
           millions(r.memoryEliminatedCells()), mb(r.flushBytes()),
           mb(r.compactionBytes()), mb(r.flushBytes() + r.compactionBytes()), ratio(key, c, "NONE", written),
-          String.format(Locale.ROOT, "%.2f", r.writeAmplification()), mb(r.walBytes())));
+          String.format(Locale.ROOT, "%.2f", r.writeAmplification()), mb(r.walBytes()), count(r.walFilesRolled()),
+          count(r.walFilesLive())));
       peers.forEach(p -> row.add(ratio(key, c, p, written)));
       t.row(row.toArray());
     }
     return t.render();
+  }
+
+  /** A count, or "n/a" for a figure the store does not expose. */
+  private static String count(long n) {
+    return n == PaperResult.NA ? "n/a" : Long.toString(n);
   }
 
   /** A count in millions, or "n/a" for a figure the store does not expose. */

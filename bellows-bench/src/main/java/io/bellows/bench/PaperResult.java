@@ -41,12 +41,16 @@ import java.util.regex.Pattern;
  * @param flushedCells cells the flushes wrote to files ({@link #NA} for RocksDB)
  * @param memoryEliminatedCells cells the memory store dropped before any flush: overwritten versions
  *     removed by Accordion's in-memory compactions (0 for NONE, {@link #NA} for RocksDB)
+ * @param walFilesRolled WAL files the write phase closed and replaced ({@link #NA} for RocksDB and
+ *     the mixed workloads)
+ * @param walFilesLive WAL files kept at the end of the write phase, before the final flush: the
+ *     evaluation draft's evidence of how soon flushes let the log be truncated ({@link #NA} likewise)
  */
 record PaperResult(String config, String keys, String store, long rows, long writeNanos, long flushes,
     long compactions, long flushBytes, long compactionBytes, long walBytes, long userBytes, long gcCount,
     long gcMillis, long cpuMillis, long peakHeapBytes, long stallMillis, long storeFiles, String workload,
     long readOps, long readMisses, long readP50, long readP75, long readP90, long readP95, long readP99,
-    long secondHalfNanos, long flushedCells, long memoryEliminatedCells) {
+    long secondHalfNanos, long flushedCells, long memoryEliminatedCells, long walFilesRolled, long walFilesLive) {
   /** A figure the store does not expose. */
   static final long NA = -1;
   /** The prefix of the child's result line. */
@@ -58,28 +62,39 @@ record PaperResult(String config, String keys, String store, long rows, long wri
       long cpuMillis, long peakHeapBytes, long stallMillis, long storeFiles) {
     this(config, keys, store, rows, writeNanos, flushes, compactions, flushBytes, compactionBytes, walBytes, userBytes,
         gcCount, gcMillis, cpuMillis, peakHeapBytes, stallMillis, storeFiles, PaperWorkload.WRITE.label, 0, 0, NA, NA,
-        NA, NA, NA, NA, NA, NA);
+        NA, NA, NA, NA, NA, NA, NA, NA);
   }
 
   /** The same result with the process's CPU time and peak heap, measured around the run. */
   PaperResult withProcess(long cpu, long peakHeap) {
     return new PaperResult(config, keys, store, rows, writeNanos, flushes, compactions, flushBytes, compactionBytes,
         walBytes, userBytes, gcCount, gcMillis, cpu, peakHeap, stallMillis, storeFiles, workload, readOps, readMisses,
-        readP50, readP75, readP90, readP95, readP99, secondHalfNanos, flushedCells, memoryEliminatedCells);
+        readP50, readP75, readP90, readP95, readP99, secondHalfNanos, flushedCells, memoryEliminatedCells, walFilesRolled,
+        walFilesLive);
   }
 
   /** The same result with the duration of the second half of its rows. */
   PaperResult withSecondHalf(long nanos) {
     return new PaperResult(config, keys, store, rows, writeNanos, flushes, compactions, flushBytes, compactionBytes,
         walBytes, userBytes, gcCount, gcMillis, cpuMillis, peakHeapBytes, stallMillis, storeFiles, workload, readOps,
-        readMisses, readP50, readP75, readP90, readP95, readP99, nanos, flushedCells, memoryEliminatedCells);
+        readMisses, readP50, readP75, readP90, readP95, readP99, nanos, flushedCells, memoryEliminatedCells,
+        walFilesRolled, walFilesLive);
   }
 
   /** The same result with the memory store's cell counts ({@link #NA} where the store has none). */
   PaperResult withCells(long flushed, long eliminatedInMemory) {
     return new PaperResult(config, keys, store, rows, writeNanos, flushes, compactions, flushBytes, compactionBytes,
         walBytes, userBytes, gcCount, gcMillis, cpuMillis, peakHeapBytes, stallMillis, storeFiles, workload, readOps,
-        readMisses, readP50, readP75, readP90, readP95, readP99, secondHalfNanos, flushed, eliminatedInMemory);
+        readMisses, readP50, readP75, readP90, readP95, readP99, secondHalfNanos, flushed, eliminatedInMemory,
+        walFilesRolled, walFilesLive);
+  }
+
+  /** The same result with the WAL's file counts ({@link #NA} where not measured). */
+  PaperResult withWalFiles(long rolled, long live) {
+    return new PaperResult(config, keys, store, rows, writeNanos, flushes, compactions, flushBytes, compactionBytes,
+        walBytes, userBytes, gcCount, gcMillis, cpuMillis, peakHeapBytes, stallMillis, storeFiles, workload, readOps,
+        readMisses, readP50, readP75, readP90, readP95, readP99, secondHalfNanos, flushedCells, memoryEliminatedCells,
+        rolled, live);
   }
 
   /** Rows per second over the second half of the rows, or {@link #NA} if not measured. */
@@ -155,6 +170,8 @@ record PaperResult(String config, String keys, String store, long rows, long wri
     m.put("secondHalfNanos", secondHalfNanos);
     m.put("flushedCells", flushedCells);
     m.put("memoryEliminatedCells", memoryEliminatedCells);
+    m.put("walFilesRolled", walFilesRolled);
+    m.put("walFilesLive", walFilesLive);
     return m;
   }
 
@@ -171,10 +188,15 @@ record PaperResult(String config, String keys, String store, long rows, long wri
           num(v, "peakHeapBytes"), num(v, "stallMillis"), num(v, "storeFiles"), v.get("workload"),
           num(v, "readOps"), num(v, "readMisses"), num(v, "readP50"), num(v, "readP75"), num(v, "readP90"),
           num(v, "readP95"), num(v, "readP99"), num(v, "secondHalfNanos"), num(v, "flushedCells"),
-          num(v, "memoryEliminatedCells"));
+          num(v, "memoryEliminatedCells"), optional(v, "walFilesRolled"), optional(v, "walFilesLive"));
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("not a result line: " + json, e);
     }
+  }
+
+  /** A field added after results were first recorded: {@link #NA} in older lines. */
+  private static long optional(Map<String, String> v, String name) {
+    return v.containsKey(name) ? num(v, name) : NA;
   }
 
   private static long num(Map<String, String> v, String name) {

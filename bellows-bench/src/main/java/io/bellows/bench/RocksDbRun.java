@@ -218,7 +218,7 @@ final class RocksDbRun {
       return new EngineRunResult(null, w, writeNanos, flushes.get(), compactions.get(),
           stats.getTickerCount(TickerType.FLUSH_WRITE_BYTES), stats.getTickerCount(TickerType.COMPACT_WRITE_BYTES),
           walBytes, walRecords, walSyncs, stallMicros * 1000, 0, 0, gc.gcCount(), gc.gcMillis(), files,
-          putNanos, getNanos, misses, getLatency, -1, -1);
+          putNanos, getNanos, misses, getLatency, -1, -1, -1, -1);
     } catch (RocksDBException e) {
       throw new IllegalStateException("RocksDB failed: " + e.getMessage(), e);
     } finally {

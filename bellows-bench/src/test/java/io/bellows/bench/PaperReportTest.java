@@ -14,7 +14,9 @@ class PaperReportTest {
         (long) (rows * 1e9 / rowsPerSecond), 10, 2, flushBytes, flushBytes / 2, 500_000_000, rows * 304, 7, gcMillis,
         12_000, 300L << 20, config.equals("BASIC") ? PaperResult.NA : 5, 4)
         .withCells(config.startsWith("rocksdb") ? PaperResult.NA : 3_500_000,
-            config.equals("BASIC") ? 250_000 : config.startsWith("rocksdb") ? PaperResult.NA : 0);
+            config.equals("BASIC") ? 250_000 : config.startsWith("rocksdb") ? PaperResult.NA : 0)
+        .withWalFiles(config.startsWith("rocksdb") ? PaperResult.NA : 40,
+            config.equals("BASIC") ? 3 : config.startsWith("rocksdb") ? PaperResult.NA : 6);
   }
 
   private final List<PaperResult> runs = List.of(
@@ -37,7 +39,8 @@ class PaperReportTest {
   void ioTableComparesBytesWrittenByFlushesAndCompactions() {
     String t = report.ioTable("zipf");
     // BASIC: 100 MB + 50 MB against NONE's 200 + 100 and RocksDB's 50 + 25.
-    assertThat(t).contains("| BASIC | 10 | 2 | 3.50 | 0.25 | 100.0 | 50.0 | 150.0 | 0.50 | 0.49 | 500.0 | 2.00 |");
+    assertThat(t).contains("| BASIC | 10 | 2 | 3.50 | 0.25 | 100.0 | 50.0 | 150.0 | 0.50 | 0.49 | 500.0 | 40 | 3 | 2.00 |");
+    assertThat(t).contains("| NONE | 10 | 2 | 3.50 | 0.00 | 200.0 | 100.0 | 300.0 | 1.00 | 0.99 | 500.0 | 40 | 6 | 4.00 |");
     // RocksDB counts no cells: its cell columns say so rather than show a number.
     assertThat(t).contains("| rocksdb | 10 | 2 | n/a | n/a | 50.0 |");
     assertThat(report.resourceTable("zipf")).contains("| BASIC |").contains("| n/a | 4 |");
@@ -99,5 +102,9 @@ class PaperReportTest {
     }
     assertThat(runs.get(0).toJson()).startsWith("{\"config\":\"NONE\",\"keys\":\"zipf\",\"store\":\"bellows\",");
     assertThatThrownBy(() -> PaperResult.fromJson("{\"config\":\"NONE\"}")).hasMessageContaining("not a result line");
+    // A line recorded before the WAL-file counts existed still reads, with the counts unknown.
+    String older = runs.get(0).toJson().replaceAll(",\"walFilesRolled\":-?\\d+,\"walFilesLive\":-?\\d+", "");
+    assertThat(older).doesNotContain("walFiles");
+    assertThat(PaperResult.fromJson(older).walFilesLive()).isEqualTo(PaperResult.NA);
   }
 }
