@@ -1,5 +1,6 @@
 package io.bellows.bench;
 
+import io.bellows.config.Durability;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -42,16 +43,20 @@ public final class PaperBench {
    * system's zeroing of every page on first touch (a cost of the heap's size, paid once in a
    * server's life) lands inside the first seconds of a run that lasts under a minute.
    */
+  /** The table's durability unless --durability says otherwise: the paper's runs logged asynchronously. */
+  static final Durability DURABILITY = Durability.ASYNC_WAL;
+
   static final String DEFAULT_JVM = "-Xms2g -Xmx2g -XX:+UseG1GC -XX:MaxDirectMemorySize=2g -XX:+AlwaysPreTouch";
 
   private static final Set<String> OPTIONS = Set.of("scale", "out", "keys", "configs", "seed", "regions", "rows",
       "key-space", "writers", "batch", "flush-mib", "dir", "jvm", "sweep", "workload", "progress-ms", "readers", "ops",
-      "rounds", "io-log", "fields", "field-length", "batch-bytes");
+      "rounds", "io-log", "fields", "field-length", "batch-bytes", "durability", "layout");
 
   /** Everything an invocation needs, parsed from the options. */
   record Plan(PaperWorkload workload, List<PaperKeys> keys, List<PaperConfig> configs, long rows, long keySpace,
       int writers, int batch, long flushSize, int regions, long seed, Path out, Path dir, List<String> jvmFlags,
-      long progressMillis, int readers, long ops, int rounds, Path ioLog, RowShape shape, long batchBytes) {
+      long progressMillis, int readers, long ops, int rounds, Path ioLog, RowShape shape, long batchBytes,
+      Durability durability, IndexKind layout) {
 
     static Plan parse(String[] argv) {
       Args a = new Args(argv, OPTIONS);
@@ -95,7 +100,28 @@ public final class PaperBench {
           Arrays.stream(a.get("jvm", DEFAULT_JVM).trim().split("\\s+")).filter(s -> !s.isEmpty()).toList(),
           a.getLong("progress-ms", 10_000), (int) a.getLong("readers", 1),
           Math.max(writers, (long) (a.getLong("ops", OPS) * scale)), rounds(a),
-          a.get("io-log", "").isBlank() ? null : Path.of(a.get("io-log", "")), shape, batchBytes);
+          a.get("io-log", "").isBlank() ? null : Path.of(a.get("io-log", "")), shape, batchBytes,
+          durability(a), layout(a));
+    }
+
+    /** The table's durability: ASYNC_WAL unless {@code --durability} says otherwise (the paper's Figure 8 ran SYNC_WAL). */
+    private static Durability durability(Args a) {
+      String d = a.get("durability", DURABILITY.name());
+      try {
+        return Durability.valueOf(d.trim().toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--durability takes ASYNC_WAL, SYNC_WAL, FSYNC_WAL or SKIP_WAL, not '" + d + "'");
+      }
+    }
+
+    /** The memory layout of Bellows' runs: the engine's default unless {@code --layout} says otherwise. */
+    private static IndexKind layout(Args a) {
+      String l = a.get("layout", PaperConfig.LAYOUT.name());
+      try {
+        return IndexKind.valueOf(l.trim().toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--layout takes " + Arrays.toString(IndexKind.values()) + ", not '" + l + "'");
+      }
     }
 
     private static int rounds(Args a) {
@@ -129,7 +155,7 @@ public final class PaperBench {
           Integer.toString(regions), "--seed", Long.toString(seed), "--dir", dir.toString(), "--progress-ms",
           Long.toString(progressMillis), "--workload", workload.label, "--readers", Integer.toString(readers),
           "--ops", Long.toString(ops), "--fields", Integer.toString(shape.fields()), "--field-length",
-          Integer.toString(shape.fieldLength())));
+          Integer.toString(shape.fieldLength()), "--durability", durability.name(), "--layout", layout.name()));
       if (ioLog != null) {
         args.addAll(List.of("--io-log", ioLogFile(config, k, round).toString()));
       }
@@ -255,10 +281,12 @@ public final class PaperBench {
       sb.append(String.format(Locale.ROOT, "* %d rounds, the configurations' order rotated each round; the tables"
           + " show each configuration's run of median throughput%n", plan.rounds()));
     }
-    IndexKind layout = PaperConfig.LAYOUT;
+    IndexKind layout = plan.layout();
     sb.append(String.format(Locale.ROOT, "* Bellows: flush size %.2f MiB, layout %s (ACTIVE_INDEX=%s,"
-            + " SEGMENT_INDEX=%s, MSLAB=%s: the engine's default unless a configuration sets them)%n",
-        plan.flushSize() / 1048576.0, layout, layout.activeIndex, layout.segmentIndex, layout.mslab));
+            + " SEGMENT_INDEX=%s, MSLAB=%s, chunks %s: %s unless a configuration sets them), durability %s%n",
+        plan.flushSize() / 1048576.0, layout, layout.activeIndex, layout.segmentIndex, layout.mslab,
+        layout.offHeap ? "off the heap" : "on the heap",
+        layout == PaperConfig.LAYOUT ? "the engine's default" : "--layout", plan.durability()));
     for (PaperConfig c : plan.configs()) {
       if (c.isRocksDb()) {
         sb.append("* ").append(RocksDbRun.describe(c.peer(), plan.flushSize(), c.peerCompression())).append('\n');

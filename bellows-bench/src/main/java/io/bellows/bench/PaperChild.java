@@ -19,7 +19,7 @@ import java.util.Set;
 public final class PaperChild {
   static final String PROGRESS_PREFIX = "PAPER-PROGRESS ";
   private static final Set<String> OPTIONS = Set.of("config", "keys", "rows", "key-space", "writers", "batch",
-      "flush-mib", "regions", "seed", "dir", "progress-ms", "workload", "readers", "ops", "io-log",
+      "flush-mib", "regions", "seed", "dir", "progress-ms", "workload", "readers", "ops", "io-log", "durability", "layout",
       "fields", "field-length");
 
   private PaperChild() {}
@@ -44,14 +44,15 @@ public final class PaperChild {
     EngineWorkload w = new EngineWorkload(keys.distribution, a.getLong("key-space", 10_000_000), a.getLong("rows",
         1_000_000), (int) a.getLong("writers", 4), 0, a.getLong("seed", 42),
         Path.of(a.get("dir", System.getProperty("java.io.tmpdir"))), (int) a.getLong("batch", 100),
-        Durability.ASYNC_WAL, (int) a.getLong("regions", 1), Map.of(),
+        Durability.valueOf(a.get("durability", PaperBench.DURABILITY.name())), (int) a.getLong("regions", 1), Map.of(),
         new RowShape((int) a.getLong("fields", RowShape.PAPER.fields()),
             (int) a.getLong("field-length", RowShape.PAPER.fieldLength())));
     Thread progress = progressReporter(a.getLong("progress-ms", 5000));
     progress.start();
     String ioLog = a.get("io-log", "");
     IoLog io = ioLog.isEmpty() ? IoLog.NONE : new IoLog(Path.of(ioLog));
-    PaperResult r = run(config, keys, PaperWorkload.parse(a.get("workload", "write")), w, flushSize,
+    IndexKind layout = IndexKind.valueOf(a.get("layout", PaperConfig.LAYOUT.name()));
+    PaperResult r = run(config, keys, layout, PaperWorkload.parse(a.get("workload", "write")), w, flushSize,
         (int) a.getLong("readers", 1), a.getLong("ops", 100_000), io);
     io.write();
     progress.interrupt();
@@ -64,20 +65,20 @@ public final class PaperChild {
    * (for the mixed workloads, the load too). The write workload's flushes and compactions are also
    * recorded in {@code io}.
    */
-  static PaperResult run(PaperConfig config, PaperKeys keys, PaperWorkload workload, EngineWorkload w, long flushSize,
-      int readers, long ops, IoLog io) {
+  static PaperResult run(PaperConfig config, PaperKeys keys, IndexKind layout, PaperWorkload workload, EngineWorkload w,
+      long flushSize, int readers, long ops, IoLog io) {
     for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
       pool.resetPeakUsage();
     }
     long cpu0 = processCpuNanos();
     if (workload != PaperWorkload.WRITE) {
-      PaperResult r = PaperMixedRun.run(config, keys, workload, w, flushSize, readers, ops);
+      PaperResult r = PaperMixedRun.run(config, keys, layout, workload, w, flushSize, readers, ops);
       return r.withProcess(cpu0 < 0 ? PaperResult.NA : (processCpuNanos() - cpu0) / 1_000_000, peakHeap());
     }
     BenchClients.expect(w.rows());
     EngineRunResult e = config.isRocksDb()
         ? RocksDbRun.run(config.peer(), config.peerCompression(), w, flushSize, io)
-        : EngineRun.run(config.storeConfig(flushSize), w, io);
+        : EngineRun.run(config.storeConfig(layout, flushSize), w, io);
     long cpuMillis = (processCpuNanos() - cpu0) / 1_000_000;
     return new PaperResult(config.spec(), keys.label, config.isRocksDb() ? "rocksdb" : "bellows", w.rows(),
         e.writeNanos(), e.flushes(), e.compactions(), e.flushBytes(), e.compactionBytes(), e.walBytes(),

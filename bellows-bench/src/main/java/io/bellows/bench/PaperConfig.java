@@ -131,11 +131,16 @@ record PaperConfig(String spec, MemStorePolicy policy, RocksDbRun.Setup peer, Ma
   /** The memory layout of a Bellows run unless its spec says otherwise: the engine's default. */
   static final IndexKind LAYOUT = IndexKind.CHUNK_FLAT;
 
-  /** The memory-store configuration of a Bellows run ({@link #LAYOUT}; the spec's knobs go last). */
+  /** The memory-store configuration of a Bellows run in the default {@link #LAYOUT}. */
   StoreConfig storeConfig(long flushSize) {
+    return storeConfig(LAYOUT, flushSize);
+  }
+
+  /** The memory-store configuration of a Bellows run in {@code layout} (the spec's knobs go last). */
+  StoreConfig storeConfig(IndexKind layout, long flushSize) {
     if (policy == null) {
       throw new IllegalStateException(spec + " is not a Bellows configuration");
     }
-    return new StoreConfig(policy, LAYOUT, flushSize, -1, familyKnobs);
+    return new StoreConfig(policy, layout, flushSize, -1, familyKnobs);
   }
 }

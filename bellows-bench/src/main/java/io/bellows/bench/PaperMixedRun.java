@@ -44,8 +44,8 @@ final class PaperMixedRun {
 
   private PaperMixedRun() {}
 
-  static PaperResult run(PaperConfig config, PaperKeys keys, PaperWorkload kind, EngineWorkload w, long flushSize,
-      int readers, long ops) {
+  static PaperResult run(PaperConfig config, PaperKeys keys, IndexKind layout, PaperWorkload kind, EngineWorkload w,
+      long flushSize, int readers, long ops) {
     Path dir;
     try {
       Files.createDirectories(w.baseDir());
@@ -61,7 +61,7 @@ final class PaperMixedRun {
     });
     try (PaperStore store = config.isRocksDb()
         ? new RocksDbPaperStore(dir, config.peer(), flushSize, config.peerCompression())
-        : new BellowsPaperStore(dir, config.storeConfig(flushSize), w)) {
+        : new BellowsPaperStore(dir, config.storeConfig(layout, flushSize), w)) {
       load(pool, store, w, kind, threads);
 
       PaperStore.Counters before = store.counters();

@@ -48,6 +48,7 @@ class PaperBenchTest {
       assertThat(md).containsPattern("\\| " + config.replace(".", "\\.") + " \\| [0-9,]+ \\| [0-9.]+ \\| [0-9.]+ \\|");
     }
     assertThat(printed).contains(md.substring(md.indexOf("## Table 1")));
+    assertThat(md).contains("durability ASYNC_WAL");
 
     List<String> csv = Files.readAllLines(out.resolve("runs.csv"));
     assertThat(csv).hasSize(7);
@@ -58,6 +59,10 @@ class PaperBenchTest {
       java.util.function.Function<String, String> col = name -> cells[header.indexOf(name)];
       assertThat(col.apply("keys")).isIn("zipf", "uniform");
       assertThat(Long.parseLong(col.apply("rows"))).as("rows").isEqualTo(10_000);
+      boolean rocksDb = col.apply("store").equals("rocksdb");
+      assertThat(Long.parseLong(col.apply("walFilesLive"))).as("WAL files live at the end of %s", line)
+          .isGreaterThanOrEqualTo(rocksDb ? PaperResult.NA : 1);
+      assertThat(Long.parseLong(col.apply("walFilesRolled"))).isGreaterThanOrEqualTo(rocksDb ? PaperResult.NA : 0);
       assertThat(Double.parseDouble(col.apply("rowsPerSecond"))).as("rows/s").isPositive();
       assertThat(col.apply("round")).as("round").isEqualTo("1");
       assertThat(Long.parseLong(col.apply("secondHalfNanos"))).as("second half timed").isPositive();
@@ -128,6 +133,22 @@ class PaperBenchTest {
     assertThat(PaperBench.Plan.parse(new String[0]).flushSize()).as("RocksDB's default write buffer")
         .isEqualTo(64L << 20);
     assertThatThrownBy(() -> PaperBench.Plan.parse(new String[] {"--rounds", "0"})).hasMessageContaining("--rounds");
+  }
+
+  @Test
+  void durabilityAndLayoutReachEveryChildAndBadValuesAreRefused() {
+    PaperBench.Plan plan = PaperBench.Plan.parse(new String[] {"--durability", "sync_wal", "--layout", "chunk_offheap"});
+    assertThat(plan.durability()).isEqualTo(io.bellows.config.Durability.SYNC_WAL);
+    assertThat(plan.layout()).isEqualTo(IndexKind.CHUNK_OFFHEAP);
+    String args = String.join(" ", plan.childArgs(plan.configs().get(0), plan.keys().get(0), 0));
+    assertThat(args).contains("--durability SYNC_WAL").contains("--layout CHUNK_OFFHEAP");
+    PaperBench.Plan defaults = PaperBench.Plan.parse(new String[0]);
+    assertThat(defaults.durability()).isEqualTo(io.bellows.config.Durability.ASYNC_WAL);
+    assertThat(defaults.layout()).isEqualTo(PaperConfig.LAYOUT);
+    assertThatThrownBy(() -> PaperBench.Plan.parse(new String[] {"--durability", "fast"}))
+        .hasMessageContaining("--durability takes ASYNC_WAL");
+    assertThatThrownBy(() -> PaperBench.Plan.parse(new String[] {"--layout", "flat"}))
+        .hasMessageContaining("--layout takes");
   }
 
   @Test

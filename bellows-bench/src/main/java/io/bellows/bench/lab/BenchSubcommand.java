@@ -52,6 +52,10 @@ final class BenchSubcommand implements Runnable {
           "  --field-length L    bytes per column value (default 25, the paper's; YCSB's default is 100)",
           "  --batch N           rows per client write call (default 100)",
           "  --batch-bytes B     instead of --batch: the fewest rows whose cells make B bytes (the paper: 10 KB)",
+          "  --durability D      the table's durability: ASYNC_WAL (default, as the paper's suite), SYNC_WAL"
+              + " (the paper's Figure 8), FSYNC_WAL or SKIP_WAL",
+          "  --layout L          Bellows' memory layout: CHUNK_FLAT (default, the engine's), OBJECT, CHUNK_HEAP or"
+              + " CHUNK_OFFHEAP (chunks in direct memory: the paper's off-heap runs)",
           "  --rows N --key-space N --writers N --dir DIR --progress-ms MS",
           "  --jvm \"FLAGS\"       flags of each child JVM (default -Xms2g -Xmx2g -XX:+UseG1GC"
               + " -XX:MaxDirectMemorySize=2g -XX:+AlwaysPreTouch)"},
