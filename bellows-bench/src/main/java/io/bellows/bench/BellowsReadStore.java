@@ -112,6 +112,8 @@ final class BellowsReadStore implements ReadStore {
     put(f, ReadResult.KV_BYTES, m, "kvcache.bytes");
     put(f, ReadResult.KV_MAX_BYTES, m, "kvcache.max.bytes");
     put(f, ReadResult.KV_ENTRIES, m, "kvcache.entries");
+    put(f, ReadResult.KV_GROWS, m, "kvcache.grows");
+    put(f, ReadResult.KV_SHRINKS, m, "kvcache.shrinks");
     return f;
   }
 

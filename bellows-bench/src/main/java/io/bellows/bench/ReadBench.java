@@ -46,11 +46,11 @@ public final class ReadBench {
   static final String INLINE = "inline";
 
   private static final Set<String> OPTIONS = Set.of("scale", "out", "workloads", "configs", "seed", "rows", "ops",
-      "warmup", "threads", "budget-mib", "dir", "jvm", "progress-ms");
+      "warmup", "threads", "budget-mib", "dir", "jvm", "progress-ms", "window");
 
   /** Everything an invocation needs, parsed from the options. */
   record Plan(List<ReadConfig> configs, List<ReadWorkload> workloads, long rows, long budget, long ops, long warmup,
-      int threads, long seed, Path out, Path dir, List<String> jvmFlags, long progressMillis) {
+      int threads, long seed, Path out, Path dir, List<String> jvmFlags, long progressMillis, long window) {
 
     static Plan parse(String[] argv) {
       Args a = new Args(argv, OPTIONS);
@@ -78,7 +78,16 @@ public final class ReadBench {
       return new Plan(configs, workloads, rows, budget, ops, warmup, threads, a.getLong("seed", 42),
           Path.of(a.get("out", "bench-read")), Path.of(a.get("dir", System.getProperty("java.io.tmpdir"))),
           Arrays.stream(a.get("jvm", DEFAULT_JVM).trim().split("\\s+")).filter(s -> !s.isEmpty()).toList(),
-          a.getLong("progress-ms", 10_000));
+          a.getLong("progress-ms", 10_000), window(a));
+    }
+
+    /** Operations per window of the time axis ({@code --window}); 0, the default, for none. */
+    private static long window(Args a) {
+      long w = a.getLong("window", 0);
+      if (w < 0) {
+        throw new IllegalArgumentException("--window takes a number of operations, 0 for none: " + w);
+      }
+      return w;
     }
 
     boolean inline() {
@@ -101,7 +110,7 @@ public final class ReadBench {
       return List.of("--mode", "run", "--config", config.label(), "--workload", workload.label, "--dir",
           runDir.toString(), "--rows", Long.toString(rows), "--seed", Long.toString(seed), "--budget",
           Long.toString(budget), "--threads", Integer.toString(threads), "--warmup", Long.toString(warmup), "--ops",
-          Long.toString(ops), "--progress-ms", Long.toString(progressMillis));
+          Long.toString(ops), "--progress-ms", Long.toString(progressMillis), "--window", Long.toString(window));
     }
   }
 
@@ -185,6 +194,9 @@ public final class ReadBench {
       Files.createDirectories(plan.out());
       Files.writeString(plan.out().resolve("report.md"), markdown);
       Files.writeString(plan.out().resolve("runs.csv"), report.csv());
+      if (report.hasWindows()) {
+        Files.writeString(plan.out().resolve("windows.csv"), report.windowsCsv());
+      }
       List<Path> charts = ReadCharts.write(plan.out(), report);
       out.println();
       out.println("Wrote " + plan.out().resolve("report.md") + ", " + plan.out().resolve("runs.csv") + " and "
@@ -231,7 +243,9 @@ public final class ReadBench {
             + " layout; every run on a fresh copy%n", plan.rows(), ReadRows.KEY_DIGITS, RowSizes.MIN,
         RowSizes.MAX / 1024));
     sb.append(String.format(Locale.ROOT, "* runs: %d client threads, %,d warm-up operations (not reported), then"
-            + " %,d measured operations; seed %d%n", plan.threads(), plan.warmup(), plan.ops(), plan.seed()));
+            + " %,d measured operations%s; seed %d%n", plan.threads(), plan.warmup(), plan.ops(),
+        plan.window() > 0 ? String.format(Locale.ROOT, " (figures also per window of %,d)", plan.window()) : "",
+        plan.seed()));
     sb.append(String.format(Locale.ROOT, "* workloads: %s (B: 95%% gets, 5%% same-size updates; C: gets;"
             + " zipf = YCSB's scrambled zipfian θ 0.99; CBMG: sessions, hot keys %.0f%% of rows)%n",
         String.join(", ", plan.workloads().stream().map(w -> w.label).toList()), ReadWorkload.CBMG_HOT_SHARE * 100));

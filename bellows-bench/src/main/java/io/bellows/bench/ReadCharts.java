@@ -10,6 +10,9 @@ import java.util.List;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.Styler;
 
 /**
@@ -22,6 +25,8 @@ final class ReadCharts {
   static final String THROUGHPUT = "throughput.png";
   static final String READ_AMPLIFICATION = "read-amplification.png";
   static final String HIT_RATIO = "hit-ratio.png";
+  /** Read amplification per window of operations (--window), one line per run: the paper's Figure 9. */
+  static final String READ_AMPLIFICATION_WINDOWS = "read-amplification-windows.png";
 
   private ReadCharts() {}
 
@@ -42,6 +47,9 @@ final class ReadCharts {
     for (String w : report.workloads()) {
       out.add(save(latency(report, w), dir.resolve(latencyFileName(w))));
     }
+    if (report.hasWindows()) {
+      out.add(save(windows(report), dir.resolve(READ_AMPLIFICATION_WINDOWS)));
+    }
     return out;
   }
 
@@ -58,6 +66,32 @@ final class ReadCharts {
     chart.addSeries("average", report.configs(), values(report, workload, ReadResult.GET_AVG_MICROS));
     chart.addSeries("p95", report.configs(), values(report, workload, ReadResult.GET_P95_MICROS));
     chart.addSeries("p99", report.configs(), values(report, workload, ReadResult.GET_P99_MICROS));
+    return chart;
+  }
+
+  /** Read amplification (pages) against the window's number, one line per run that has windows. */
+  static XYChart windows(ReadReport report) {
+    XYChart chart = new XYChartBuilder().width(1100).height(560)
+        .title("Read amplification (file pages read ÷ pages returned) per window of operations")
+        .xAxisTitle("window").yAxisTitle("ratio").build();
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+    chart.getStyler().setYAxisDecimalPattern("#,##0.0");
+    for (String w : report.workloads()) {
+      for (String c : report.configs()) {
+        List<Number> x = new ArrayList<>();
+        List<Number> y = new ArrayList<>();
+        for (int k = 1; k <= report.windows(); k++) {
+          double v = report.figure(w, c, ReadRunner.windowFigure(k, ReadResult.READ_AMP_PAGES));
+          if (!Double.isNaN(v) && !Double.isInfinite(v)) {
+            x.add(k);
+            y.add(v);
+          }
+        }
+        if (!x.isEmpty()) {
+          chart.addSeries(w + " " + c, x, y);
+        }
+      }
+    }
     return chart;
   }
 
@@ -79,7 +113,7 @@ final class ReadCharts {
     return y;
   }
 
-  private static Path save(CategoryChart chart, Path file) {
+  private static Path save(Chart<?, ?> chart, Path file) {
     try (OutputStream os = Files.newOutputStream(file)) {
       BitmapEncoder.saveBitmap(chart, os, BitmapEncoder.BitmapFormat.PNG);
       return file;

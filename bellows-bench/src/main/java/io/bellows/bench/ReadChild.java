@@ -17,7 +17,7 @@ import java.util.function.Consumer;
 public final class ReadChild {
   static final String PROGRESS_PREFIX = "READ-PROGRESS ";
   private static final Set<String> OPTIONS = Set.of("mode", "layout", "config", "workload", "dir", "rows", "seed",
-      "budget", "threads", "warmup", "ops", "progress-ms");
+      "budget", "threads", "warmup", "ops", "progress-ms", "window");
 
   private ReadChild() {}
 
@@ -46,7 +46,8 @@ public final class ReadChild {
         case "load" -> load(ReadLayout.ofLabel(required(a, "layout")), dir, rows, budget, data, progress);
         case "run" -> runWorkload(ReadConfig.parse(required(a, "config")),
             ReadWorkload.parse(required(a, "workload")), dir, rows, budget, data, a.getLong("seed", 42),
-            (int) a.getLong("threads", 4), a.getLong("warmup", 0), a.getLong("ops", 1), progress);
+            (int) a.getLong("threads", 4), a.getLong("warmup", 0), a.getLong("ops", 1), a.getLong("window", 0),
+            progress);
         default -> throw new IllegalArgumentException("--mode must be load or run");
       };
       lines.accept(r.toLine());
@@ -70,11 +71,12 @@ public final class ReadChild {
   }
 
   private static ReadResult runWorkload(ReadConfig config, ReadWorkload workload, Path dir, long rows, long budget,
-      ReadRows data, long seed, int threads, long warmup, long ops, ReadRunner.Progress progress) throws Exception {
+      ReadRows data, long seed, int threads, long warmup, long ops, long window, ReadRunner.Progress progress)
+      throws Exception {
     try (ReadStore store = config.isRocksDb() ? new RocksDbReadStore(dir, budget, config.rowCache())
         : BellowsReadStore.open(dir, budget, config.rowCache())) {
       return new ReadResult(config.label(), workload.label,
-          ReadRunner.run(store, data, workload, rows, seed, threads, warmup, ops, progress));
+          ReadRunner.run(store, data, workload, rows, seed, threads, warmup, ops, window, progress));
     }
   }
 

@@ -49,7 +49,8 @@ final class ReadReport {
     StringBuilder sb = new StringBuilder(preamble);
     sb.append("\n## Runs\n\n");
     MarkdownTable t = new MarkdownTable("workload", "config", "ops/s", "get avg µs", "get p95 µs", "get p99 µs",
-        "read amp (bytes)", "read amp (pages)", "hit ratio", "KVC promotions", "KVC MiB", "data blocks", "misses");
+        "read amp (bytes)", "read amp (pages)", "hit ratio", "KVC promotions", "KVC MiB", "KVC limit MiB",
+        "KVC grows / shrinks", "data blocks", "misses");
     for (String w : workloads) {
       for (String c : configs) {
         Optional<ReadResult> r = find(w, c);
@@ -60,6 +61,9 @@ final class ReadReport {
             num(r, ReadResult.HIT_RATIO, "%.3f"), num(r, ReadResult.KV_PROMOTIONS, "%,.0f"),
             r.isPresent() && r.get().has(ReadResult.KV_BYTES)
                 ? String.format(Locale.ROOT, "%.1f", r.get().get(ReadResult.KV_BYTES) / 1048576) : "-",
+            r.isPresent() && r.get().has(ReadResult.KV_MAX_BYTES)
+                ? String.format(Locale.ROOT, "%.1f", r.get().get(ReadResult.KV_MAX_BYTES) / 1048576) : "-",
+            num(r, ReadResult.KV_GROWS, "%.0f") + " / " + num(r, ReadResult.KV_SHRINKS, "%.0f"),
             num(r, ReadResult.DATA_BLOCKS, "%,.0f"), num(r, ReadResult.MISSES, "%.0f"));
       }
     }
@@ -72,7 +76,65 @@ final class ReadReport {
       targets.row(g.name(), ReadResult.fmt(g.value()), g.goal(), Double.isNaN(g.value()) ? "-" : g.met() ? "yes" : "no");
     }
     sb.append(targets.render());
+    if (hasWindows()) {
+      sb.append("\n## Read amplification (pages) per window of operations\n\n");
+      List<String> header = new ArrayList<>(List.of("window"));
+      List<ReadResult> windowed = runs.stream().filter(r -> r.has(ReadRunner.windowFigure(1, ReadResult.READ_AMP_PAGES)))
+          .toList();
+      windowed.forEach(r -> header.add(r.workload() + " " + r.config()));
+      MarkdownTable perWindow = new MarkdownTable(header.toArray(new String[0]));
+      for (int k = 1; k <= windows(); k++) {
+        List<Object> row = new ArrayList<>(List.of(k));
+        for (ReadResult r : windowed) {
+          row.add(ReadResult.fmt(r.get(ReadRunner.windowFigure(k, ReadResult.READ_AMP_PAGES))));
+        }
+        perWindow.row(row.toArray());
+      }
+      sb.append(perWindow.render());
+      sb.append("\nEvery window's figures (operations, seconds, read amplification in bytes and pages, hit ratio)"
+          + " are in windows.csv.\n");
+    }
     return sb.toString();
+  }
+
+  /** Whether any run reported figures per window ({@code --window}). */
+  boolean hasWindows() {
+    return windows() > 0;
+  }
+
+  /** The most windows any run reported. */
+  int windows() {
+    int most = 0;
+    for (ReadResult r : runs) {
+      while (r.has(ReadRunner.windowFigure(most + 1, ReadResult.OPS))) {
+        most++;
+      }
+    }
+    return most;
+  }
+
+  /** One line per run and window: the window's operations, seconds, read amplification and hit ratio. */
+  String windowsCsv() {
+    StringBuilder sb = new StringBuilder("workload,config,window,ops,seconds,readAmpPages,readAmpBytes,hitRatio\n");
+    for (String w : workloads) {
+      for (String c : configs) {
+        Optional<ReadResult> r = find(w, c);
+        for (int k = 1; r.isPresent() && r.get().has(ReadRunner.windowFigure(k, ReadResult.OPS)); k++) {
+          sb.append(w).append(',').append(c).append(',').append(k);
+          for (String n : List.of(ReadResult.OPS, ReadResult.SECONDS, ReadResult.READ_AMP_PAGES,
+              ReadResult.READ_AMP_BYTES, ReadResult.HIT_RATIO)) {
+            sb.append(',').append(cell(r.get().get(ReadRunner.windowFigure(k, n))));
+          }
+          sb.append('\n');
+        }
+      }
+    }
+    return sb.toString();
+  }
+
+  private static String cell(double v) {
+    return Double.isNaN(v) ? "" : v == Math.rint(v) && Math.abs(v) < 1e15
+        ? Long.toString((long) v) : String.format(Locale.ROOT, "%.6g", v);
   }
 
   /** A target of the paper as a ratio of two runs. */
@@ -114,7 +176,7 @@ final class ReadReport {
   String csv() {
     Set<String> names = new LinkedHashSet<>();
     for (ReadResult r : runs) {
-      names.addAll(r.figures().keySet());
+      r.figures().keySet().stream().filter(n -> !n.startsWith(ReadRunner.WINDOW_PREFIX)).forEach(names::add);
     }
     List<String> columns = new ArrayList<>(names);
     StringBuilder sb = new StringBuilder("workload,config,").append(String.join(",", columns)).append('\n');
@@ -126,9 +188,7 @@ final class ReadReport {
         }
         sb.append(w).append(',').append(c);
         for (String n : columns) {
-          double v = r.get().get(n);
-          sb.append(',').append(Double.isNaN(v) ? "" : v == Math.rint(v) && Math.abs(v) < 1e15
-              ? Long.toString((long) v) : String.format(Locale.ROOT, "%.6g", v));
+          sb.append(',').append(cell(r.get().get(n)));
         }
         sb.append('\n');
       }

@@ -45,6 +45,10 @@ record ReadResult(String config, String workload, Map<String, Double> figures) {
   static final String KV_BYTES = "kvBytes";
   static final String KV_MAX_BYTES = "kvMaxBytes";
   static final String KV_ENTRIES = "kvEntries";
+  /** Times the KV cache raised its size limit by a step (its dynamic sizing at work). */
+  static final String KV_GROWS = "kvGrows";
+  /** Times it lowered its limit by a step. */
+  static final String KV_SHRINKS = "kvShrinks";
   // Figures of the loaded files (a load reports them; every run repeats them).
   static final String DATA_BLOCKS = "dataBlocks";
   static final String FILE_BYTES = "fileBytes";

@@ -57,12 +57,34 @@ final class ReadRunner {
     store.compact();
   }
 
+  /** The prefix of a per-window figure's name: {@code window.<k>.<figure>}, k from 1. */
+  static final String WINDOW_PREFIX = "window.";
+
+  /** The name of figure {@code name} of window {@code k} (from 1). */
+  static String windowFigure(int k, String name) {
+    return WINDOW_PREFIX + k + "." + name;
+  }
+
   /** Runs the workload's warm-up and measured phase; returns the measured figures. */
   static Map<String, Double> run(ReadStore store, ReadRows data, ReadWorkload workload, long rows, long seed,
       int threads, long warmupOps, long ops, Progress progress) throws Exception {
+    return run(store, data, workload, rows, seed, threads, warmupOps, ops, 0, progress);
+  }
+
+  /**
+   * As {@link #run(ReadStore, ReadRows, ReadWorkload, long, long, int, long, long, Progress)}; if
+   * {@code window} is positive, the measured phase also reports its read amplification, hit ratio
+   * and throughput per window of {@code window} operations (the paper's Figure 9 plots read
+   * amplification over time): the clients meet at a barrier after each window, where the store's
+   * figures are read.
+   */
+  static Map<String, Double> run(ReadStore store, ReadRows data, ReadWorkload workload, long rows, long seed,
+      int threads, long warmupOps, long ops, long window, Progress progress) throws Exception {
     CyclicBarrier measuredStart = new CyclicBarrier(threads + 1);
     CyclicBarrier measuredEnd = new CyclicBarrier(threads + 1);
     Client[] clients = new Client[threads];
+    Windows windows = window > 0 ? new Windows(store, clients, window, ops) : null;
+    CyclicBarrier windowEnd = windows == null ? null : new CyclicBarrier(threads, windows::close);
     AtomicReference<Throwable> failure = new AtomicReference<>();
     List<Thread> workers = new ArrayList<>();
     progress.start("warm-up", warmupOps);
@@ -74,12 +96,22 @@ final class ReadRunner {
         try {
           c.phase(c.warmupOps, c.warmup, null);
           measuredStart.await();
-          c.phase(c.ops, c.measured, c.latency);
+          if (windows == null) {
+            c.phase(c.ops, c.measured, c.latency);
+          } else {
+            for (int k = 0; k < windows.count; k++) {
+              c.phase(share(windows.ops(k), threads, c.index), c.measured, c.latency);
+              windowEnd.await();
+            }
+          }
           measuredEnd.await();
         } catch (Throwable e) {
           failure.compareAndSet(null, e);
           measuredStart.reset();
           measuredEnd.reset();
+          if (windowEnd != null) {
+            windowEnd.reset();
+          }
         }
       }, "read-client-" + i);
       workers.add(t);
@@ -90,13 +122,20 @@ final class ReadRunner {
       Map<String, Double> before = store.figures();
       progress.start("measured", ops);
       long start = System.nanoTime();
+      if (windows != null) {
+        windows.start(before, start);
+      }
       measuredEnd.await();
       long nanos = System.nanoTime() - start;
       Map<String, Double> after = store.figures();
       for (Thread t : workers) {
         t.join();
       }
-      return figures(clients, before, after, nanos);
+      Map<String, Double> f = figures(clients, before, after, nanos);
+      if (windows != null) {
+        f.putAll(windows.figures);
+      }
+      return f;
     } catch (java.util.concurrent.BrokenBarrierException e) {
       for (Thread t : workers) {
         t.join();
@@ -161,6 +200,71 @@ final class ReadRunner {
     return a == null || b == null || b == 0 ? Double.NaN : a / b;
   }
 
+  /**
+   * The measured phase cut into windows of operations: at the end of each (on the last client to
+   * reach the barrier, while the others wait) the store's figures and the clients' returned bytes
+   * are read and the window's figures computed from the differences.
+   */
+  private static final class Windows {
+    final ReadStore store;
+    final Client[] clients;
+    final long window;
+    final long ops;
+    final int count;
+    final Map<String, Double> figures = new HashMap<>();
+    private Map<String, Double> last;
+    private long lastNanos;
+    private long lastReturnedBytes;
+    private long lastReturnedPages;
+    private int closed;
+
+    Windows(ReadStore store, Client[] clients, long window, long ops) {
+      this.store = store;
+      this.clients = clients;
+      this.window = window;
+      this.ops = ops;
+      this.count = (int) Math.min(Integer.MAX_VALUE, (ops + window - 1) / window);
+    }
+
+    /** Operations of window {@code k} (from 0): the last one takes what is left. */
+    long ops(int k) {
+      return Math.min(window, ops - k * window);
+    }
+
+    void start(Map<String, Double> before, long nanos) {
+      last = before;
+      lastNanos = nanos;
+    }
+
+    /** Called once per window by the barrier: the window's figures from the differences. */
+    void close() {
+      long now = System.nanoTime();
+      Map<String, Double> after = store.figures();
+      long returnedBytes = 0;
+      long returnedPages = 0;
+      for (Client c : clients) {
+        returnedBytes += c.returnedBytes;
+        returnedPages += c.returnedPages;
+      }
+      Map<String, Double> d = new HashMap<>();
+      after.forEach((k, v) -> d.put(k, v - last.getOrDefault(k, 0.0)));
+      double pagesRead = d.containsKey(ReadResult.FILE_PAGES_READ) ? d.get(ReadResult.FILE_PAGES_READ)
+          : d.getOrDefault(ReadResult.BLOCKS_READ, 0.0) + Math.max(0, d.getOrDefault(ReadResult.FILE_BYTES_READ, 0.0)
+              - d.getOrDefault(ReadResult.BLOCKS_READ, 0.0)) / PAGE;
+      int k = ++closed;
+      figures.put(windowFigure(k, ReadResult.OPS), (double) ops(k - 1));
+      figures.put(windowFigure(k, ReadResult.SECONDS), (now - lastNanos) / 1e9);
+      figures.put(windowFigure(k, ReadResult.READ_AMP_PAGES), ratio(pagesRead, (double) (returnedPages - lastReturnedPages)));
+      figures.put(windowFigure(k, ReadResult.READ_AMP_BYTES),
+          ratio(d.get(ReadResult.FILE_BYTES_READ), (double) (returnedBytes - lastReturnedBytes)));
+      figures.put(windowFigure(k, ReadResult.HIT_RATIO), ratio(d.get(ReadResult.CACHED_LOOKUPS), d.get(ReadResult.LOOKUPS)));
+      last = after;
+      lastNanos = now;
+      lastReturnedBytes = returnedBytes;
+      lastReturnedPages = returnedPages;
+    }
+  }
+
   /** One client thread's operations and counts. */
   private static final class Client {
     final ReadStore store;
@@ -173,6 +277,7 @@ final class ReadRunner {
     final SplittableRandom coin;
     final Histogram latency = new Histogram(3);
     final Progress progress;
+    final int index;
     long version;
     long gets;
     long updates;
@@ -193,6 +298,7 @@ final class ReadRunner {
       this.coin = new SplittableRandom(seed ^ 0x5851F42D4C957F2DL);
       this.version = (long) (index + 1) << 40;
       this.progress = progress;
+      this.index = index;
     }
 
     /** Runs n operations; counts them only if {@code record} is given. */

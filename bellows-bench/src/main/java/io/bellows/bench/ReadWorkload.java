@@ -7,14 +7,18 @@ import java.util.function.LongSupplier;
 
 /**
  * The workloads of {@code bench read}: YCSB B (95% whole-row gets, 5% updates of existing rows with
- * the same size) and C (gets only) over scrambled Zipf θ 0.99 or uniform keys, and the paper's CBMG
+ * the same size) and C (gets only) over scrambled Zipf θ 0.99 or uniform keys, or Zipf keys in rank
+ * order ({@code -ordered}: item 0 the hottest, its neighbours next), and the paper's CBMG
  * sessions (gets only; hot keys are 10% of the rows, as the paper's 1.5M hot of 15M queries).
  * Keys are items, 0 ≤ item < rows; {@link ReadRows#key} maps them to row keys in item order.
  */
 enum ReadWorkload {
   B_ZIPF("B-zipf", 0.05),
+  /** YCSB B over Zipf keys <em>not</em> scrambled: the hottest rows are neighbours in key order. */
+  B_ZIPF_ORDERED("B-zipf-ordered", 0.05),
   B_UNIFORM("B-uniform", 0.05),
   C_ZIPF("C-zipf", 0),
+  C_ZIPF_ORDERED("C-zipf-ordered", 0),
   C_UNIFORM("C-uniform", 0),
   CBMG("CBMG", 0);
 
@@ -34,6 +38,7 @@ enum ReadWorkload {
   LongSupplier items(long rows, long seed) {
     return switch (this) {
       case B_ZIPF, C_ZIPF -> new ScrambledZipfKeys(rows, seed)::nextItem;
+      case B_ZIPF_ORDERED, C_ZIPF_ORDERED -> new ZipfKeys(rows, ZipfKeys.DEFAULT_THETA, seed)::nextRank;
       case B_UNIFORM, C_UNIFORM -> {
         SplittableRandom r = new SplittableRandom(seed);
         yield () -> r.nextLong(rows);
@@ -49,8 +54,8 @@ enum ReadWorkload {
         return w;
       }
     }
-    throw new IllegalArgumentException("unknown workload '" + label + "'; known: B-zipf, B-uniform, C-zipf,"
-        + " C-uniform, CBMG");
+    throw new IllegalArgumentException("unknown workload '" + label + "'; known: B-zipf, B-zipf-ordered, B-uniform,"
+        + " C-zipf, C-zipf-ordered, C-uniform, CBMG");
   }
 
   static List<ReadWorkload> parseList(String list) {

@@ -31,9 +31,9 @@ class ReadBenchTest {
     System.out.println("seed " + SEED);
     Path out = tmp.resolve("out");
     String printed = run(0, "--rows", "3000", "--ops", "2000", "--warmup", "400", "--configs",
-        ReadConfig.DEFAULT_SUITE, "--workloads", "B-zipf,B-uniform,C-zipf,C-uniform,CBMG", "--seed",
+        ReadConfig.DEFAULT_SUITE, "--workloads", "B-zipf,B-zipf-ordered,B-uniform,C-zipf,C-zipf-ordered,C-uniform,CBMG", "--seed",
         Long.toString(SEED), "--out", out.toString(), "--dir", tmp.resolve("data").toString(), "--jvm", "inline");
-    assertThat(printed).contains("[1/66] load 64KB/S ...").contains("[66/66] CBMG rocksdb+rowcache: ");
+    assertThat(printed).contains("[1/90] load 64KB/S ...").contains("[90/90] CBMG rocksdb+rowcache: ");
 
     String md = Files.readString(out.resolve("report.md"));
     assertThat(md).contains("## Runs").contains("## Targets (B-zipf)").contains("D(32)+KVC ÷ 64KB/S throughput");
@@ -59,6 +59,10 @@ class ReadBenchTest {
       assertThat(Double.parseDouble(cells[header.indexOf(ReadResult.RETURNED_PAGES)])).as(line).isPositive();
       assertThat(Double.parseDouble(cells[header.indexOf(ReadResult.DATA_BLOCKS)])).as(line).isPositive();
       blocks.add(cells[1] + "=" + cells[header.indexOf(ReadResult.DATA_BLOCKS)]);
+      if (cells[1].endsWith("+KVC")) { // the KV cache's sizing steps are counted (none at this size)
+        assertThat(Double.parseDouble(cells[header.indexOf(ReadResult.KV_GROWS)])).as(line).isNotNegative();
+        assertThat(Double.parseDouble(cells[header.indexOf(ReadResult.KV_SHRINKS)])).as(line).isNotNegative();
+      }
       if (cells[0].startsWith("B-")) {
         assertThat(Double.parseDouble(cells[header.indexOf(ReadResult.UPDATES)])).as(line).isPositive();
       } else {
@@ -88,13 +92,27 @@ class ReadBenchTest {
     Path out = tmp.resolve("child");
     run(0, "--rows", "2000", "--ops", "1000", "--warmup", "200", "--configs", "64KB/S+KVC,rocksdb+rowcache",
         "--workloads", "B-zipf", "--seed", Long.toString(SEED), "--out", out.toString(), "--dir",
-        tmp.resolve("data").toString(), "--jvm", "-Xms128m -Xmx256m -XX:+UseSerialGC");
+        tmp.resolve("data").toString(), "--jvm", "-Xms128m -Xmx256m -XX:+UseSerialGC", "--window", "400");
     List<String> csv = Files.readAllLines(out.resolve("runs.csv"));
     assertThat(csv).hasSize(3);
     List<String> header = List.of(csv.get(0).split(","));
+    assertThat(header).noneMatch(h -> h.startsWith(ReadRunner.WINDOW_PREFIX));
     for (String line : csv.subList(1, csv.size())) {
       assertThat(Double.parseDouble(line.split(",", -1)[header.indexOf(ReadResult.MISSES)])).as(line).isZero();
     }
+    // 1,000 measured operations in windows of 400: 400, 400 and the 200 left, for each run.
+    List<String> windows = Files.readAllLines(out.resolve("windows.csv"));
+    assertThat(windows.get(0)).isEqualTo("workload,config,window,ops,seconds,readAmpPages,readAmpBytes,hitRatio");
+    assertThat(windows.subList(1, windows.size())).extracting(l -> String.join(",", List.of(l.split(",")).subList(0, 4)))
+        .containsExactly("B-zipf,64KB/S+KVC,1,400", "B-zipf,64KB/S+KVC,2,400", "B-zipf,64KB/S+KVC,3,200",
+            "B-zipf,rocksdb+rowcache,1,400", "B-zipf,rocksdb+rowcache,2,400", "B-zipf,rocksdb+rowcache,3,200");
+    for (String line : windows.subList(1, windows.size())) {
+      String[] cells = line.split(",", -1);
+      assertThat(Double.parseDouble(cells[4])).as("seconds of %s", line).isPositive();
+      assertThat(Double.parseDouble(cells[5])).as("read amplification of %s", line).isNotNegative();
+    }
+    assertThat(Files.readString(out.resolve("report.md"))).contains("## Read amplification (pages) per window");
+    assertThat(ImageIO.read(out.resolve(ReadCharts.READ_AMPLIFICATION_WINDOWS).toFile())).isNotNull();
   }
 
   @Test
@@ -110,6 +128,7 @@ class ReadBenchTest {
     assertThat(run(2, "--configs", "8KB/S")).contains("unknown configuration '8KB/S'");
     assertThat(run(2, "--workloads", "A-zipf")).contains("unknown workload 'A-zipf'");
     assertThat(run(2, "--scale", "0")).contains("--scale must be positive");
+    assertThat(run(2, "--window", "-1")).contains("--window takes a number of operations");
     assertThat(run(2, "--sclae", "1")).contains("unknown option --sclae");
   }
 

@@ -15,11 +15,14 @@ import picocli.CommandLine.Command;
         "Options (all optional):",
         "  --scale S           rows, cache budget and operations x S (default 1: 1M rows of ~500 B, 64 MiB)",
         "  --out DIR           where report.md, runs.csv and the charts go (default bench-read)",
-        "  --workloads LIST    of B-zipf, B-uniform, C-zipf, C-uniform, CBMG (default B-zipf,B-uniform,CBMG)",
+        "  --workloads LIST    of B-zipf, B-zipf-ordered, B-uniform, C-zipf, C-zipf-ordered, C-uniform, CBMG"
+            + " (default B-zipf,B-uniform,CBMG; -ordered: Zipf keys not scrambled, the hottest rows neighbours)",
         "  --configs LIST      of 64KB/S, 4KB/S, D(8), D(32), D(128), each also +KVC, and rocksdb,"
             + " rocksdb+rowcache (default all)",
         "  --seed N            seed of values and keys (default 42), the same for every run",
         "  --ops N --warmup N  measured and warm-up operations at scale 1 (default 600000, 1000000)",
+        "  --window N          also report read amplification, hit ratio and throughput per window of N"
+            + " measured operations (windows.csv, a chart: the paper's Figure 9 time axis; default 0, none)",
         "  --rows N --budget-mib M --threads N --dir DIR --progress-ms MS",
         "  --jvm \"FLAGS\"       flags of each child JVM (default -Xms4g -Xmx4g -XX:+UseG1GC)"},
     exitCodeListHeading = "Exit codes:%n",
