@@ -8,6 +8,7 @@ import io.bellows.client.Table;
 import io.bellows.config.Durability;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
+import io.bellows.fs.LocalFileSystem;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.sstable.SortedFileReader;
 import java.io.IOException;
@@ -48,7 +49,13 @@ final class BellowsReadStore implements ReadStore {
 
   /** Opens a loaded directory. */
   static BellowsReadStore open(Path dir, long cacheBudget, boolean kvCache) {
-    return new BellowsReadStore(Bellows.open(dir, options(cacheBudget, kvCache)));
+    return open(dir, cacheBudget, kvCache, false);
+  }
+
+  /** Opens a loaded directory; with {@code directIo} its files are read past the page cache. */
+  static BellowsReadStore open(Path dir, long cacheBudget, boolean kvCache, boolean directIo) {
+    return new BellowsReadStore(Bellows.open(dir, options(cacheBudget, kvCache),
+        directIo ? LocalFileSystem.DIRECT_READS : LocalFileSystem.INSTANCE));
   }
 
   static EngineOptions options(long cacheBudget, boolean kvCache) {

@@ -46,11 +46,12 @@ public final class ReadBench {
   static final String INLINE = "inline";
 
   private static final Set<String> OPTIONS = Set.of("scale", "out", "workloads", "configs", "seed", "rows", "ops",
-      "warmup", "threads", "budget-mib", "dir", "jvm", "progress-ms", "window");
+      "warmup", "threads", "budget-mib", "dir", "jvm", "progress-ms", "window", "direct-io");
 
   /** Everything an invocation needs, parsed from the options. */
   record Plan(List<ReadConfig> configs, List<ReadWorkload> workloads, long rows, long budget, long ops, long warmup,
-      int threads, long seed, Path out, Path dir, List<String> jvmFlags, long progressMillis, long window) {
+      int threads, long seed, Path out, Path dir, List<String> jvmFlags, long progressMillis, long window,
+      boolean directIo) {
 
     static Plan parse(String[] argv) {
       Args a = new Args(argv, OPTIONS);
@@ -78,7 +79,16 @@ public final class ReadBench {
       return new Plan(configs, workloads, rows, budget, ops, warmup, threads, a.getLong("seed", 42),
           Path.of(a.get("out", "bench-read")), Path.of(a.get("dir", System.getProperty("java.io.tmpdir"))),
           Arrays.stream(a.get("jvm", DEFAULT_JVM).trim().split("\\s+")).filter(s -> !s.isEmpty()).toList(),
-          a.getLong("progress-ms", 10_000), window(a));
+          a.getLong("progress-ms", 10_000), window(a), directIo(a));
+    }
+
+    /** Whether the measured runs read their files past the page cache ({@code --direct-io true|false}). */
+    private static boolean directIo(Args a) {
+      String v = a.get("direct-io", "false").trim().toLowerCase(Locale.ROOT);
+      if (!v.equals("true") && !v.equals("false")) {
+        throw new IllegalArgumentException("--direct-io takes true or false, not '" + v + "'");
+      }
+      return v.equals("true");
     }
 
     /** Operations per window of the time axis ({@code --window}); 0, the default, for none. */
@@ -110,7 +120,8 @@ public final class ReadBench {
       return List.of("--mode", "run", "--config", config.label(), "--workload", workload.label, "--dir",
           runDir.toString(), "--rows", Long.toString(rows), "--seed", Long.toString(seed), "--budget",
           Long.toString(budget), "--threads", Integer.toString(threads), "--warmup", Long.toString(warmup), "--ops",
-          Long.toString(ops), "--progress-ms", Long.toString(progressMillis), "--window", Long.toString(window));
+          Long.toString(ops), "--progress-ms", Long.toString(progressMillis), "--window", Long.toString(window), "--direct-io",
+          Boolean.toString(directIo));
     }
   }
 
@@ -249,6 +260,10 @@ public final class ReadBench {
     sb.append(String.format(Locale.ROOT, "* workloads: %s (B: 95%% gets, 5%% same-size updates; C: gets;"
             + " zipf = YCSB's scrambled zipfian θ 0.99; CBMG: sessions, hot keys %.0f%% of rows)%n",
         String.join(", ", plan.workloads().stream().map(w -> w.label).toList()), ReadWorkload.CBMG_HOT_SHARE * 100));
+    if (plan.directIo()) {
+      sb.append("* files read with direct I/O (O_DIRECT) in the measured runs: past the page cache, for both"
+          + " stores (RocksDB's use_direct_reads)\n");
+    }
     sb.append(String.format(Locale.ROOT, "* cache budget %.0f MiB for either store: Bellows' L1 (no L2), the KV"
             + " cache (+KVC) starting at %d MiB of it; RocksDB's block cache, less a %d MiB row cache"
             + " (+rowcache)%n", plan.budget() / 1048576.0, ReadConfig.ROW_CACHE_BYTES >> 20,

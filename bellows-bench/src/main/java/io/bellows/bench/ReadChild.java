@@ -17,7 +17,7 @@ import java.util.function.Consumer;
 public final class ReadChild {
   static final String PROGRESS_PREFIX = "READ-PROGRESS ";
   private static final Set<String> OPTIONS = Set.of("mode", "layout", "config", "workload", "dir", "rows", "seed",
-      "budget", "threads", "warmup", "ops", "progress-ms", "window");
+      "budget", "threads", "warmup", "ops", "progress-ms", "window", "direct-io");
 
   private ReadChild() {}
 
@@ -47,7 +47,7 @@ public final class ReadChild {
         case "run" -> runWorkload(ReadConfig.parse(required(a, "config")),
             ReadWorkload.parse(required(a, "workload")), dir, rows, budget, data, a.getLong("seed", 42),
             (int) a.getLong("threads", 4), a.getLong("warmup", 0), a.getLong("ops", 1), a.getLong("window", 0),
-            progress);
+            Boolean.parseBoolean(a.get("direct-io", "false")), progress);
         default -> throw new IllegalArgumentException("--mode must be load or run");
       };
       lines.accept(r.toLine());
@@ -71,10 +71,10 @@ public final class ReadChild {
   }
 
   private static ReadResult runWorkload(ReadConfig config, ReadWorkload workload, Path dir, long rows, long budget,
-      ReadRows data, long seed, int threads, long warmup, long ops, long window, ReadRunner.Progress progress)
-      throws Exception {
-    try (ReadStore store = config.isRocksDb() ? new RocksDbReadStore(dir, budget, config.rowCache())
-        : BellowsReadStore.open(dir, budget, config.rowCache())) {
+      ReadRows data, long seed, int threads, long warmup, long ops, long window, boolean directIo,
+      ReadRunner.Progress progress) throws Exception {
+    try (ReadStore store = config.isRocksDb() ? new RocksDbReadStore(dir, budget, config.rowCache(), directIo)
+        : BellowsReadStore.open(dir, budget, config.rowCache(), directIo)) {
       return new ReadResult(config.label(), workload.label,
           ReadRunner.run(store, data, workload, rows, seed, threads, warmup, ops, window, progress));
     }

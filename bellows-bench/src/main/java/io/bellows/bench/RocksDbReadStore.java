@@ -43,9 +43,14 @@ final class RocksDbReadStore implements ReadStore {
   private final WriteOptions loads = new WriteOptions().setDisableWAL(true);
 
   RocksDbReadStore(Path dir, long cacheBudget, boolean rowCacheOn) throws RocksDBException {
+    this(dir, cacheBudget, rowCacheOn, false);
+  }
+
+  /** With {@code directIo}, reads of the files go past the page cache (RocksDB's use_direct_reads). */
+  RocksDbReadStore(Path dir, long cacheBudget, boolean rowCacheOn, boolean directIo) throws RocksDBException {
     this.rowCache = rowCacheOn ? new LRUCache(ReadConfig.ROW_CACHE_BYTES) : null;
     this.blockCache = new LRUCache(rowCacheOn ? cacheBudget - ReadConfig.ROW_CACHE_BYTES : cacheBudget);
-    this.options = options().setStatistics(stats);
+    this.options = options().setStatistics(stats).setUseDirectReads(directIo);
     options.setTableFormatConfig(tableConfig().setBlockCache(blockCache));
     if (rowCache != null) {
       options.setRowCache(rowCache);

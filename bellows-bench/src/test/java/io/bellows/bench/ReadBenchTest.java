@@ -116,6 +116,39 @@ class ReadBenchTest {
   }
 
   @Test
+  void directIoRunsReadEveryRowOrFailWhereTheFileSystemHasNone() throws IOException {
+    Path out = tmp.resolve("direct");
+    Path data = tmp.resolve("data");
+    Files.createDirectories(data);
+    boolean supported;
+    Path probe = Files.write(data.resolve("probe"), new byte[4096]);
+    try (java.nio.channels.FileChannel ignored = java.nio.channels.FileChannel.open(probe,
+        java.nio.file.StandardOpenOption.READ, com.sun.nio.file.ExtendedOpenOption.DIRECT)) {
+      supported = true;
+    } catch (IOException | UnsupportedOperationException e) {
+      supported = false;
+    }
+    Files.delete(probe);
+    String printed = run(supported ? 0 : 1, "--rows", "2000", "--ops", "1000", "--warmup", "200", "--configs",
+        "D(32)+KVC,rocksdb", "--workloads", "B-zipf", "--seed", Long.toString(SEED), "--out", out.toString(),
+        "--dir", data.toString(), "--jvm", "inline", "--direct-io", "true");
+    assertThat(printed).contains("direct I/O (O_DIRECT)");
+    if (!supported) {
+      System.out.println("no direct I/O in " + data + ": checked that the runs fail rather than read cached files");
+      assertThat(printed).contains("FAILED");
+      return;
+    }
+    List<String> csv = Files.readAllLines(out.resolve("runs.csv"));
+    assertThat(csv).hasSize(3);
+    List<String> header = List.of(csv.get(0).split(","));
+    for (String line : csv.subList(1, csv.size())) {
+      String[] cells = line.split(",", -1);
+      assertThat(Double.parseDouble(cells[header.indexOf(ReadResult.MISSES)])).as(line).isZero();
+      assertThat(Double.parseDouble(cells[header.indexOf(ReadResult.GETS)])).as(line).isPositive();
+    }
+  }
+
+  @Test
   void aFailedStepIsReportedAndTheSuiteExitsWithOne() throws IOException {
     String printed = run(1, "--rows", "100", "--ops", "100", "--configs", "4KB/S", "--workloads", "C-zipf",
         "--out", tmp.resolve("failed").toString(), "--dir", tmp.resolve("data").toString(), "--jvm", "-Xmx1k");
@@ -129,6 +162,7 @@ class ReadBenchTest {
     assertThat(run(2, "--workloads", "A-zipf")).contains("unknown workload 'A-zipf'");
     assertThat(run(2, "--scale", "0")).contains("--scale must be positive");
     assertThat(run(2, "--window", "-1")).contains("--window takes a number of operations");
+    assertThat(run(2, "--direct-io", "yes")).contains("--direct-io takes true or false");
     assertThat(run(2, "--sclae", "1")).contains("unknown option --sclae");
   }
 

@@ -21,14 +21,26 @@ import java.util.stream.Stream;
  * force(true)}, {@link WritableFile#syncData} {@code force(false)}, a directory sync forces the
  * directory opened for reading, the lock is an OS file lock. Open files survive the interrupts of
  * their callers ({@link LocalReadableFile}, {@link LocalWritableFile}). Stateless; one shared
- * {@link #INSTANCE}.
+ * {@link #INSTANCE}, and {@link #DIRECT_READS}, which reads past the page cache.
  */
 public final class LocalFileSystem implements FileSystem {
-  public static final LocalFileSystem INSTANCE = new LocalFileSystem();
+  public static final LocalFileSystem INSTANCE = new LocalFileSystem(false);
+
+  /**
+   * The local file system with every file opened for reading read by direct I/O ({@code O_DIRECT},
+   * {@link DirectReadableFile}): reads the engine's caches miss go to the device, not the page cache.
+   * Writes are as {@link #INSTANCE}'s. Fails to open files on a file system without direct I/O
+   * (tmpfs): never silently cached.
+   */
+  public static final LocalFileSystem DIRECT_READS = new LocalFileSystem(true);
+
+  private final boolean directReads;
 
   private static final boolean LINUX = System.getProperty("os.name", "").toLowerCase().contains("linux");
 
-  private LocalFileSystem() {}
+  private LocalFileSystem(boolean directReads) {
+    this.directReads = directReads;
+  }
 
   @Override
   public WritableFile create(Path file) throws IOException {
@@ -40,7 +52,7 @@ public final class LocalFileSystem implements FileSystem {
     if (Files.isDirectory(file)) { // some platforms open a directory and fail only on reading
       throw new IOException(file + " is a directory");
     }
-    return new LocalReadableFile(file);
+    return directReads ? new DirectReadableFile(file) : new LocalReadableFile(file);
   }
 
   @Override
@@ -164,6 +176,6 @@ public final class LocalFileSystem implements FileSystem {
 
   @Override
   public String toString() {
-    return "local";
+    return directReads ? "local (direct reads)" : "local";
   }
 }

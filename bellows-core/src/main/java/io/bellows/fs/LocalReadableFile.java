@@ -5,6 +5,7 @@ import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -21,12 +22,19 @@ import java.nio.file.StandardOpenOption;
  */
 final class LocalReadableFile implements ReadableFile {
   private final Path path;
+  private final OpenOption[] options;
   private volatile FileChannel channel;
   private boolean closed; // guarded by this
 
   LocalReadableFile(Path path) throws IOException {
+    this(path, StandardOpenOption.READ);
+  }
+
+  /** Opened with {@code options} (READ and more, e.g. direct I/O), and reopened with them after an interrupt. */
+  LocalReadableFile(Path path, OpenOption... options) throws IOException {
     this.path = path;
-    this.channel = FileChannel.open(path, StandardOpenOption.READ);
+    this.options = options.clone();
+    this.channel = FileChannel.open(path, this.options);
   }
 
   @Override
@@ -67,7 +75,7 @@ final class LocalReadableFile implements ReadableFile {
         throw e;
       }
       if (channel == failed) {
-        channel = FileChannel.open(path, StandardOpenOption.READ); // opening is not interruptible
+        channel = FileChannel.open(path, options); // opening is not interruptible
       }
     }
     Interrupts.check(path, e);

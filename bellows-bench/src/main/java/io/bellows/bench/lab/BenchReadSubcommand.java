@@ -21,6 +21,8 @@ import picocli.CommandLine.Command;
             + " rocksdb+rowcache (default all)",
         "  --seed N            seed of values and keys (default 42), the same for every run",
         "  --ops N --warmup N  measured and warm-up operations at scale 1 (default 600000, 1000000)",
+        "  --direct-io true    the measured runs read the files with direct I/O (O_DIRECT), past the page"
+            + " cache, both stores (default false); the data directory must be on a file system with direct I/O",
         "  --window N          also report read amplification, hit ratio and throughput per window of N"
             + " measured operations (windows.csv, a chart: the paper's Figure 9 time axis; default 0, none)",
         "  --rows N --budget-mib M --threads N --dir DIR --progress-ms MS",
