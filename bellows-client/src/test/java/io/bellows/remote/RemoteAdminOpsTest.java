@@ -154,6 +154,26 @@ class RemoteAdminOpsTest {
   }
 
   @Test
+  void regionsCarryTheirIdentityAndSequenceBaseOverTheWire() {
+    try (ServerFixture f = new ServerFixture(dir); Bellows db = f.connect()) {
+      db.createTable(TableDescriptor.builder("t").family("f").build());
+      Table t = db.getTable("t");
+      for (int i = 0; i < 20; i++) {
+        t.put(new Put("r" + i).addColumn("f", "q", "v"));
+      }
+      db.split("t", Bytes.of("r5"));
+      List<io.bellows.engine.RegionInfo> remote = db.regions("t");
+      List<io.bellows.engine.RegionInfo> local = f.engine.regions("t");
+      assertThat(remote).hasSize(2);
+      assertThat(remote).extracting(io.bellows.engine.RegionInfo::identity).doesNotContainNull()
+          .containsExactlyElementsOf(local.stream().map(io.bellows.engine.RegionInfo::identity).toList());
+      assertThat(remote).extracting(io.bellows.engine.RegionInfo::seqIdBase)
+          .containsExactlyElementsOf(local.stream().map(io.bellows.engine.RegionInfo::seqIdBase).toList());
+      assertThat(remote.get(1).seqIdBase()).as("a daughter's base lies above the parent's writes").isPositive();
+    }
+  }
+
+  @Test
   void alterSendsTheWholeDescriptor() {
     try (ServerFixture f = new ServerFixture(dir); Bellows db = f.connect()) {
       db.createTable(TableDescriptor.builder("t").family("f").family("old").build());

@@ -19,6 +19,7 @@ import io.bellows.protocol.Row;
 import io.bellows.protocol.TableDescriptor;
 import io.bellows.scan.ScanQuery;
 import io.bellows.schema.ColumnFamilyDescriptor;
+import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
 import java.util.TreeMap;
+import java.util.UUID;
 
 /**
  * Conversions between the engine's objects and their wire messages (bellows.proto), both ways: the
@@ -262,12 +264,32 @@ public final class Wire {
         .setStoreFileBytes(r.storeFileBytes())
         .setStoreFiles(r.storeFiles())
         .setMemStoreBytes(r.memStoreBytes())
+        .setIdentity(r.identity() == null ? ByteString.EMPTY : uuid(r.identity()))
+        .setSeqIdBase(r.seqIdBase())
         .build();
   }
 
   public static RegionInfo fromWire(io.bellows.protocol.RegionInfo r) {
     return new RegionInfo(r.getId(), r.getStartKey().toByteArray(), r.getEndKey().toByteArray(),
-        r.getStoreFileBytes(), r.getStoreFiles(), r.getMemStoreBytes());
+        r.getStoreFileBytes(), r.getStoreFiles(), r.getMemStoreBytes(), uuid(r.getIdentity()), r.getSeqIdBase());
+  }
+
+  /** A UUID as 16 bytes, most significant first. */
+  private static ByteString uuid(UUID id) {
+    return ByteString.copyFrom(ByteBuffer.allocate(16).putLong(id.getMostSignificantBits())
+        .putLong(id.getLeastSignificantBits()).array());
+  }
+
+  /** The UUID of 16 bytes, or null for none (an older server's answer). */
+  private static UUID uuid(ByteString b) {
+    if (b.isEmpty()) {
+      return null;
+    }
+    if (b.size() != 16) {
+      throw new IllegalArgumentException("a region identity is 16 bytes, not " + b.size());
+    }
+    ByteBuffer buf = b.asReadOnlyByteBuffer();
+    return new UUID(buf.getLong(), buf.getLong());
   }
 
   public static io.bellows.protocol.SnapshotInfo toWire(io.bellows.engine.SnapshotInfo s) {

@@ -182,4 +182,26 @@ class WireTest {
     assertThatThrownBy(() -> WireAtomic.fromWire(MutateRowRequest.newBuilder().build()))
         .as("no row").isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void aRegionsIdentityAndSequenceBaseTravelAndAnOlderServersAnswerHasNone() {
+    java.util.UUID identity = java.util.UUID.fromString("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0");
+    io.bellows.engine.RegionInfo r = new io.bellows.engine.RegionInfo(7, Bytes.of("a"), Bytes.of("m"), 1234, 2, 99,
+        identity, 1_000_000L);
+    io.bellows.protocol.RegionInfo wire = Wire.toWire(r);
+    assertThat(wire.getIdentity().toByteArray()).as("most significant first")
+        .startsWith(0x0f, 0x1e, 0x2d, 0x3c, 0x4b, 0x5a, 0x69, 0x78).endsWith(0xa5, 0xb4, 0xc3, 0xd2, 0xe1, 0xf0);
+    io.bellows.engine.RegionInfo back = Wire.fromWire(wire);
+    assertThat(back.identity()).isEqualTo(identity);
+    assertThat(back.seqIdBase()).isEqualTo(1_000_000L);
+    assertThat(back.id()).isEqualTo(7);
+    assertThat(back.startKey()).isEqualTo(Bytes.of("a"));
+
+    io.bellows.engine.RegionInfo older = Wire.fromWire(wire.toBuilder().clearIdentity().clearSeqIdBase().build());
+    assertThat(older.identity()).isNull();
+    assertThat(older.seqIdBase()).isZero();
+    assertThatThrownBy(() -> Wire.fromWire(wire.toBuilder()
+        .setIdentity(com.google.protobuf.ByteString.copyFrom(new byte[5])).build()))
+        .hasMessageContaining("16 bytes");
+  }
 }
