@@ -77,6 +77,8 @@ class ReplicatedRegionTest {
   /** Operations acknowledged after the leader was stopped. */
   private final AtomicBoolean leaderStopped = new AtomicBoolean();
   private final AtomicInteger afterStop = new AtomicInteger();
+  /** Writes whose outcome was unknown (their leader stopped with them pending). */
+  private final AtomicInteger unknown = new AtomicInteger();
 
   @AfterEach
   void stop() {
@@ -175,6 +177,8 @@ class ReplicatedRegionTest {
     }
     checkCounter();
     checkChain();
+    System.out.println("[model] " + CLIENTS * OPS + " operations, " + unknown.get() + " of unknown outcome, "
+        + afterStop.get() + " after the leader " + stopped + " stopped");
     return stopped;
   }
 
@@ -271,7 +275,8 @@ class ReplicatedRegionTest {
       Replica on;
       try {
         on = cluster.onLeaderReplica(op::apply);
-      } catch (io.bellows.util.StorageException unknown) {
+      } catch (io.bellows.util.StorageException e) {
+        unknown.incrementAndGet();
         unsettled.put(row, after); // settled by the next write to the row
         return;
       }
@@ -302,7 +307,8 @@ class ReplicatedRegionTest {
             region.mutate(r, List.of(Cells.put(r, F, Bytes.of("p"), ts, Bytes.of(probe))), -1, null);
             return null;
           });
-        } catch (io.bellows.util.StorageException unknown) {
+        } catch (io.bellows.util.StorageException e) {
+          unknown.incrementAndGet();
           continue; // a later probe, with a higher timestamp, settles this one too
         }
         Map<String, String> seen = readRow(on.region(), r);
@@ -325,7 +331,8 @@ class ReplicatedRegionTest {
       try {
         o = cluster.onLeader(region -> region.mutateRow(COUNTER, null, List.of(), -1,
             List.of(ColumnUpdate.increment(F, N, amount)), null, true));
-      } catch (io.bellows.util.StorageException unknown) {
+      } catch (io.bellows.util.StorageException e) {
+        unknown.incrementAndGet();
         counterUnknown.addAndGet(amount);
         return;
       }
@@ -345,7 +352,8 @@ class ReplicatedRegionTest {
         o = cluster.onLeader(region -> region.mutateRow(CHAIN, condition, List.of(
             Cells.put(CHAIN, F, V, link, Bytes.toBytes(link)),
             Cells.put(CHAIN, F, owner, link, Bytes.of(Integer.toString(id)))), -1, List.of(), null, false));
-      } catch (io.bellows.util.StorageException unknown) {
+      } catch (io.bellows.util.StorageException e) {
+        unknown.incrementAndGet();
         chainMaybe.computeIfAbsent(link, k -> ConcurrentHashMap.newKeySet()).add(id);
         return;
       }
