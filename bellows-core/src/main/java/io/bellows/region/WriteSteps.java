@@ -34,7 +34,6 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * The insert sits between the append and the wait for durability, as in HBase: it overlaps the
  * group commit, and a write whose sync fails is already in the stores, where it stays invisible
  * ({@link Mvcc#park}) until the log recovers and makes it durable ({@link Region#logRecovered}).
-
  *
  * <p>With a log that {@linkplain RegionLog#appliesRecords applies records} (a replicated region)
  * the steps part: the writer takes the log's epoch ({@link #beginEvaluation}) before it reads
