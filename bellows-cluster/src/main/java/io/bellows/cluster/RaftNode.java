@@ -176,7 +176,11 @@ public final class RaftNode implements AutoCloseable {
     }
   }
 
-  /** Completes once this node's replica of {@code group} leads and takes appends (a new term's first entry committed). */
+  /**
+   * Completes once this node's replica of {@code group} leads and takes appends (a new term's first
+   * entry committed and applied), or fails with {@link NotLeaderException} once another replica
+   * leads or the node closes.
+   */
   CompletableFuture<Void> whenLeaderReady(RaftGroupId group) {
     return ready.computeIfAbsent(group, g -> new CompletableFuture<>());
   }
@@ -186,8 +190,16 @@ public final class RaftNode implements AutoCloseable {
   }
 
   private void leaderChanged(RaftGroupMemberId member, RaftPeerId leader) {
-    // A new term: whatever readiness this node had for the group is gone until it is ready again.
-    ready.compute(member.getGroupId(), (g, f) -> f == null || f.isDone() ? new CompletableFuture<>() : f);
+    // A new term: whatever readiness this node had for the group is gone until it is ready again. If
+    // another replica leads now, whoever waits for this one to be ready is told it does not lead.
+    boolean here = leader != null && leader.equals(server.getId());
+    ready.compute(member.getGroupId(), (g, f) -> {
+      if (f != null && !f.isDone() && !here) {
+        f.completeExceptionally(new NotLeaderException(g.getUuid().toString(), id,
+            leader == null ? null : leader.toString()));
+      }
+      return f == null || f.isDone() || !here ? new CompletableFuture<>() : f;
+    });
     if (leader != null) {
       CompletableFuture<RaftPeerId> waiting = leaders.remove(member.getGroupId());
       if (waiting != null) {
@@ -199,6 +211,7 @@ public final class RaftNode implements AutoCloseable {
   /** Stops the node: its replicas stop voting and applying; their logs stay on disk for a restart. */
   @Override
   public void close() {
+    ready.forEach((g, f) -> f.completeExceptionally(new NotLeaderException(g.getUuid().toString(), id, null)));
     try {
       server.close();
     } catch (IOException e) {

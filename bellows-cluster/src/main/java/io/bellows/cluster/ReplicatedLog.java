@@ -54,6 +54,40 @@ public final class ReplicatedLog {
   }
 
   /**
+   * Waits until this replica leads and is ready, and returns its term: it has applied every entry
+   * committed before its term (a new leader takes nothing before its term's first entry is applied),
+   * so what it evaluates from its applied state misses no earlier write. An entry appended in the
+   * same term (its {@link LogPosition#term()} when applied) was evaluated by the same leadership.
+   *
+   * @throws NotLeaderException if this replica does not lead, or another one does before it is ready
+   */
+  public long awaitLeadership() {
+    while (true) {
+      // Registered before the checks, so that readiness or a new leader between the two is not missed.
+      CompletableFuture<Void> ready = node.whenLeaderReady(division.getGroup().getGroupId());
+      long term = division.getInfo().getCurrentTerm();
+      if (!isLeader()) {
+        throw new NotLeaderException(groupName(), node.id(), leader());
+      }
+      if (division.getInfo().isLeaderReady() && division.getInfo().getCurrentTerm() == term) {
+        return term; // one leadership per term: the checks above saw this one
+      }
+      if (ready.isDone() && !ready.isCompletedExceptionally()) {
+        Thread.onSpinWait(); // the readiness of an earlier term: the node registers this term's in a moment
+        continue;
+      }
+      try {
+        ready.join();
+      } catch (CompletionException e) {
+        if (e.getCause() instanceof NotLeaderException nl) {
+          throw nl;
+        }
+        throw e;
+      }
+    }
+  }
+
+  /**
    * A linearizable read: answered by the applier once this replica has applied everything
    * committed before the read began (on the leader, after confirming its leadership or within its
    * lease).

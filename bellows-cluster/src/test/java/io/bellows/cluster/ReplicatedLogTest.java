@@ -15,7 +15,9 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.apache.ratis.protocol.RaftGroupId;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -202,6 +204,24 @@ class ReplicatedLogTest {
       assertThat(appliers.get(id).awaitCount(100)).as(id).isEqualTo(expected);
     }
     assertThat(expected.subList(0, 50)).allMatch(s -> s.startsWith("before"));
+  }
+
+  @Test
+  void aWaitForReadinessEndsWithNotLeaderWhenAnotherReplicaLeads() throws Exception {
+    String old = leader();
+    List<String> followers = ports.keySet().stream().filter(id -> !id.equals(old)).toList();
+    Map<String, CompletableFuture<Void>> waits = new HashMap<>();
+    for (String id : followers) {
+      waits.put(id, nodes.get(id).whenLeaderReady(RaftGroupId.valueOf(GROUP)));
+    }
+    nodes.remove(old).close();
+    String next = nodes.get(followers.get(0)).awaitLeaderOtherThan(GROUP, old, WAIT_MS);
+    waits.get(next).get(WAIT_MS, TimeUnit.MILLISECONDS); // the new leader is ready
+    String other = followers.stream().filter(id -> !id.equals(next)).findFirst().orElseThrow();
+    assertThatThrownBy(() -> waits.get(other).get(WAIT_MS, TimeUnit.MILLISECONDS))
+        .isInstanceOf(ExecutionException.class)
+        .cause().isInstanceOf(NotLeaderException.class)
+        .satisfies(e -> assertThat(((NotLeaderException) e).leader()).isEqualTo(next));
   }
 
   @Test

@@ -53,6 +53,7 @@ final class AtomicRowWrite {
     lock.lock();
     try {
       region.checkOpen(); // a split closed the region while this waited: nothing read, nothing written
+      long epoch = steps.beginEvaluation(); // before the reads the condition and the updates make
       if (condition != null && !condition.holds(readFor(row, condition))) {
         return Outcome.NOT_APPLIED;
       }
@@ -64,7 +65,7 @@ final class AtomicRowWrite {
         written = new ArrayList<>(expanded);
         written.addAll(values);
       }
-      steps.write(List.of(new Region.RowWrite(row, written, -1, durability)));
+      steps.write(List.of(new Region.RowWrite(row, written, -1, durability)), epoch);
     } finally {
       lock.unlock();
     }

@@ -45,6 +45,17 @@ public final class Mvcc {
     return e;
   }
 
+  /**
+   * Begins a mutation whose sequence id its log assigned (a log that {@linkplain
+   * RegionLog#appliesRecords applies records}), larger than every id before: the source records it.
+   */
+  public synchronized WriteEntry begin(long seqId) {
+    sequenceIds.assigned(seqId);
+    WriteEntry e = new WriteEntry(seqId);
+    pending.addLast(e);
+    return e;
+  }
+
   /** Marks the mutation done and advances the read point over every completed prefix. */
   public synchronized void complete(WriteEntry e) {
     e.completed = true;

@@ -60,6 +60,8 @@ public final class Region implements AutoCloseable {
   private final RowWrites rowWrites;
   private final AtomicRowWrite atomicRowWrite;
   private final SplitSupport splitSupport;
+  private final WriteSteps steps;
+  private final WriteBlocking blocking;
 
   /**
    * One row's mutation in a batch: cells of {@code row} or, when {@code wholeRowDeleteTs} &gt;= 0, the
@@ -125,8 +127,8 @@ public final class Region implements AutoCloseable {
     }
     this.reads = new RegionReads(this, readPoints);
     this.flusher = new RegionFlusher(this, services, updatesLock);
-    WriteBlocking blocking = new WriteBlocking(this, services, flusher, settings);
-    WriteSteps steps = new WriteSteps(this, mvcc, updatesLock, services, settings, familyDurability);
+    this.blocking = new WriteBlocking(this, services, flusher, settings);
+    this.steps = new WriteSteps(this, mvcc, updatesLock, services, settings, familyDurability);
     this.rowWrites = new RowWrites(this, new RowLocks(1024), steps, blocking);
     this.atomicRowWrite = new AtomicRowWrite(this, rowWrites.rowLocks(), rowWrites, steps, blocking);
     this.splitSupport = new SplitSupport(this, flusher, updatesLock);
@@ -330,6 +332,21 @@ public final class Region implements AutoCloseable {
    */
   public void validate(RowWrite w) {
     rowWrites.validate(w.row(), rowWrites.expandWholeRowDelete(w.row(), w.cells(), w.wholeRowDeleteTs()));
+  }
+
+  /**
+   * Applies a record that the region's log committed, when the log {@linkplain
+   * RegionLog#appliesRecords applies records} (a replicated region): called on every replica, the
+   * leader included, in log order, from one thread at a time, with the sequence id the log gave the
+   * record (larger than every one before; its cells' own ids are ignored). The record becomes
+   * visible all at once. A record whose cells some store's files already hold (the log replayed
+   * from a checkpoint after a restart) goes only to the other stores. Asks for a flush of a store
+   * that reached the flush size, as a write does; never waits on back-pressure (the leader's
+   * writers did).
+   */
+  public void applyCommitted(WriteRecord record) {
+    steps.applyCommitted(record);
+    blocking.afterWrite(record.cells());
   }
 
   /** Makes replayed edits visible: called once after WAL replay, before any new write. */

@@ -8,8 +8,13 @@ import io.bellows.record.WriteRecord;
  * (see {@link WriteSteps}). The region hands each {@link WriteRecord} to {@link #append}, inserts
  * its cells into the stores, then waits with {@link #awaitDurable} for the durability the write
  * asks; only then does the write become visible. The region knows nothing else about the log: today
- * every region of an engine shares its write-ahead log (the engine's one implementation); a
- * replicated log would implement the same four calls.
+ * every region of an engine shares its write-ahead log (the engine's one implementation).
+ *
+ * <p>A replicated log works the other way round ({@link #appliesRecords}): the region's writer
+ * evaluates a write and {@linkplain #propose proposes} its record without a sequence id; the log
+ * gives the record its id when it commits it, and every replica of the region, this one included,
+ * applies it through {@link Region#applyCommitted} in log order. {@link #append} and {@link
+ * #awaitDurable} are then never called.
  *
  * <p>Implementations are thread-safe: the region appends from many writer threads at once, and
  * records appended by one thread are logged in call order.
@@ -41,4 +46,38 @@ public interface RegionLog {
    * loss stays a prefix of the log.
    */
   void forceAppended();
+
+  /**
+   * Whether this log assigns the region's sequence ids and applies its records itself (a replicated
+   * log; see the class comment). Asked once, when the region opens.
+   */
+  default boolean appliesRecords() {
+    return false;
+  }
+
+  /**
+   * For a log that {@linkplain #appliesRecords applies records}: called by a writer under its rows'
+   * locks before it reads anything of the region to evaluate a write. Returns once this replica has
+   * applied every record committed before it may take writes, with the epoch that the write's
+   * {@link #propose} carries (a replicated log: its leader's term).
+   *
+   * @throws RuntimeException if this replica takes no writes (it does not lead): nothing happened
+   */
+  default long beginEvaluation() {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " does not apply records");
+  }
+
+  /**
+   * For a log that {@linkplain #appliesRecords applies records}: proposes a record evaluated in
+   * {@code epoch} ({@link #beginEvaluation}; its sequence id is not set). Returns once the record is
+   * committed and applied on this replica, so visible here. The log applies it only if it is
+   * committed in the epoch it was evaluated in: a record evaluated by a leadership that ended may
+   * have missed another leader's writes.
+   *
+   * @throws RuntimeException if the record was not applied, or if the log cannot tell (a leader that
+   *     stepped down with it pending): the exception says which
+   */
+  default void propose(long epoch, WriteRecord record) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " does not apply records");
+  }
 }

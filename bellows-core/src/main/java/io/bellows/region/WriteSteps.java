@@ -34,6 +34,13 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * The insert sits between the append and the wait for durability, as in HBase: it overlaps the
  * group commit, and a write whose sync fails is already in the stores, where it stays invisible
  * ({@link Mvcc#park}) until the log recovers and makes it durable ({@link Region#logRecovered}).
+ *
+ * <p>With a log that {@linkplain RegionLog#appliesRecords applies records} (a replicated region)
+ * the steps part: the writer takes the log's epoch ({@link #beginEvaluation}) before it reads
+ * anything, evaluates, and {@linkplain RegionLog#propose proposes} the record without a sequence
+ * id; the log commits it and the region applies it on every replica ({@link #applyCommitted}), with
+ * the id the log gave it. The writer keeps its rows' locks until the apply on its own replica, so
+ * the next write to a row evaluates against this one.
  */
 final class WriteSteps {
   private final Region region;
@@ -46,6 +53,8 @@ final class WriteSteps {
   private final Durability[] familyDurability;
   /** Whether some family has a durability of its own (else a write's is its request's or the default). */
   private final boolean anyFamilyDurability;
+  /** Whether the log applies the records itself ({@link RegionLog#appliesRecords}), asked once. */
+  private final boolean logApplies;
 
   WriteSteps(Region region, Mvcc mvcc, ReentrantReadWriteLock updatesLock, RegionServices services,
       RegionOptions settings, Durability[] familyDurability) {
@@ -61,6 +70,7 @@ final class WriteSteps {
       any |= d != Durability.USE_DEFAULT;
     }
     this.anyFamilyDurability = any;
+    this.logApplies = log != null && log.appliesRecords();
   }
 
   /**
@@ -73,6 +83,23 @@ final class WriteSteps {
     WriteRecord record(int regionId, long seqId) {
       return new WriteRecord(regionId, seqId, logged == cells.size() ? cells : cells.subList(0, logged));
     }
+
+    /**
+     * The record a log that applies records takes: every cell, for a replica that did not get a
+     * cell would differ from the others (SKIP_WAL means nothing to a replicated log); no sequence id
+     * yet.
+     */
+    WriteRecord proposal(int regionId) {
+      return new WriteRecord(regionId, 0, cells);
+    }
+  }
+
+  /**
+   * The epoch of a write about to be evaluated, taken under its rows' locks before anything of the
+   * region is read: the log's ({@link RegionLog#beginEvaluation}) if it applies records, else 0.
+   */
+  long beginEvaluation() {
+    return logApplies ? log.beginEvaluation() : 0;
   }
 
   /**
@@ -80,9 +107,18 @@ final class WriteSteps {
    * with one sequence id; returns once the write is durable as asked and visible.
    */
   void write(List<Region.RowWrite> rows) {
+    write(rows, beginEvaluation());
+  }
+
+  /** As {@link #write(List)}, for a write whose {@code epoch} its caller took ({@link #beginEvaluation}). */
+  void write(List<Region.RowWrite> rows, long epoch) {
     region.checkOpen();
     Evaluated e = evaluate(rows, services.options().clock().currentTimeMillis());
     if (e.cells().isEmpty()) {
+      return;
+    }
+    if (logApplies) {
+      log.propose(epoch, e.proposal(region.id())); // returns once applied here: durable and visible
       return;
     }
     Mvcc.WriteEntry we;
@@ -254,6 +290,32 @@ final class WriteSteps {
     if (current != null) {
       current.addAll(cells.subList(from, cells.size()));
     }
+  }
+
+  /**
+   * Applies a record its log committed (see {@link Region#applyCommitted}): under the updates lock
+   * the log's id begins the write in MVCC (the source records it, so a flush sees it) and the cells
+   * go to the stores; it is visible once this returns. A record at or below the highest id some
+   * store flushed is a restart's replay of the log from its last checkpoint: it goes only to the
+   * stores that do not hold it (as {@link Region#replay} does), visible at once.
+   */
+  void applyCommitted(WriteRecord record) {
+    long seqId = record.seqId();
+    Mvcc.WriteEntry we;
+    updatesLock.readLock().lock();
+    try {
+      region.checkOpen();
+      if (seqId <= services.sequenceIds().last()) {
+        region.replay(record);
+        return;
+      }
+      we = mvcc.begin(seqId);
+      setSeqIds(record.cells(), seqId);
+      insert(record.cells());
+    } finally {
+      updatesLock.readLock().unlock();
+    }
+    mvcc.complete(we);
   }
 
   /** Makes the write visible, and returns only once it is (read-your-writes). */

@@ -1,0 +1,104 @@
+package io.bellows.cluster.region;
+
+import io.bellows.cluster.ReplicatedLog;
+import io.bellows.config.Durability;
+import io.bellows.record.WriteRecord;
+import io.bellows.region.RegionLog;
+import io.bellows.util.StorageException;
+import java.util.concurrent.CompletionException;
+
+/**
+ * A replicated region's log: the region's Raft group ({@link ReplicatedLog}) instead of the
+ * engine's write-ahead log. It {@linkplain RegionLog#appliesRecords applies the records itself}:
+ * the leader's writer waits until this replica leads and has applied everything committed before
+ * its term ({@link #beginEvaluation}), evaluates under its rows' locks, and proposes the record with
+ * the term ({@link #propose}); every replica's {@link RegionApplier}, the leader's included, applies
+ * it when it is committed, with the sequence id {@code base + index}. The writer's call returns once
+ * its own replica applied it, which is when the row locks are released.
+ *
+ * <p>Why the applier, not the writer, applies on the leader: it applies every entry in log order,
+ * the same way on every replica, whoever proposed it; an entry proposed by a leader that stepped
+ * down and committed by the next is applied once on each replica, never twice and never by a
+ * writer that gave up on it. The leader decodes its own entry once more; that is the price.
+ *
+ * <p>Durability: a record is acknowledged once a majority holds it durably (Ratis syncs its log
+ * before it answers); every write's durability is that, whatever it asks.
+ */
+public final class RaftRegionLog implements RegionLog {
+  private volatile ReplicatedLog log;
+
+  /** Binds the log to its replica of the region's group, once the node holds the group. */
+  public void bind(ReplicatedLog replica) {
+    if (log != null) {
+      throw new IllegalStateException("the region's log is bound to its group already");
+    }
+    log = replica;
+  }
+
+  private ReplicatedLog log() {
+    ReplicatedLog l = log;
+    if (l == null) {
+      throw new StorageException("the region's replica has not joined its group yet");
+    }
+    return l;
+  }
+
+  @Override
+  public boolean appliesRecords() {
+    return true;
+  }
+
+  /** The term of this replica's leadership, once it leads and has applied everything before it. */
+  @Override
+  public long beginEvaluation() {
+    return log().awaitLeadership();
+  }
+
+  /**
+   * Proposes the record with the term it was evaluated in; returns once committed and applied here.
+   *
+   * @throws io.bellows.cluster.NotLeaderException if this replica does not lead: not appended
+   * @throws io.bellows.cluster.OutcomeUnknownException if it stopped leading with the record pending
+   * @throws StaleLeadershipException if the record reached the log in a later term: not applied
+   */
+  @Override
+  public void propose(long term, WriteRecord record) {
+    byte[] reply;
+    try {
+      reply = log().append(RegionEntry.encode(term, record)).join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      throw new StorageException("a write to a replicated region failed", e.getCause());
+    }
+    if (RegionEntry.rejected(reply)) {
+      throw new StaleLeadershipException("the write was evaluated in term " + term
+          + " but reached the region's log in a later one; no replica applied it");
+    }
+  }
+
+  @Override
+  public long append(WriteRecord record) {
+    throw new UnsupportedOperationException("a replicated region proposes its records (RegionLog.propose)");
+  }
+
+  @Override
+  public void awaitDurable(long ticket, Durability durability) {
+    throw new UnsupportedOperationException("a replicated region proposes its records (RegionLog.propose)");
+  }
+
+  /** Never: a write that cannot be committed fails alone, and the region goes on taking writes. */
+  @Override
+  public boolean failed() {
+    return false;
+  }
+
+  /**
+   * Nothing to force: a flush holds only applied records, which were committed, so a majority's
+   * logs hold them; a replica whose own log lost its tail in a power loss gets it again from the
+   * leader, and its stores skip what their files hold.
+   */
+  @Override
+  public void forceAppended() {}
+}

@@ -1,0 +1,252 @@
+package io.bellows.cluster.region;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bellows.cell.Cell;
+import io.bellows.cluster.LogApplier;
+import io.bellows.cluster.LogPosition;
+import io.bellows.cluster.NotLeaderException;
+import io.bellows.cluster.RaftNode;
+import io.bellows.cluster.RaftSettings;
+import io.bellows.region.Region;
+import io.bellows.region.RegionClosedException;
+import io.bellows.region.RegionScanner;
+import io.bellows.region.SequenceIds;
+import io.bellows.scan.ScanQuery;
+import io.bellows.schema.TableDescriptor;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+/**
+ * Three replicas of one region in one JVM, each a Raft node on 127.0.0.1 with the region's stores
+ * in a directory of its own: started, stopped (as a crash: what the memory stores held is lost) and
+ * restarted on the same directories; writes go to whichever replica leads.
+ */
+final class RegionCluster implements AutoCloseable {
+  static final long WAIT_MS = 30_000;
+  static final UUID GROUP = UUID.fromString("00000000-0000-0000-0000-0000000000b1");
+  static final int REGION_ID = 7;
+  /** The region's sequence base: its ids are {@code BASE + index}. */
+  static final long BASE = 1_000_000;
+  static final List<String> IDS = List.of("n1", "n2", "n3");
+
+  private final Path dir;
+  private final TableDescriptor table;
+  private final Map<String, Integer> ports = new LinkedHashMap<>();
+  private final Map<String, AtomicLong> fileNumbers = new ConcurrentHashMap<>();
+  private final Map<String, Replica> live = new ConcurrentHashMap<>();
+
+  /** One node's replica: its Raft node, region, log and applier (watched: a test can wait for an index). */
+  record Replica(String id, RaftNode node, Region region, RaftRegionLog log, Watched applier) {}
+
+  /** The region's applier, and what it was handed since the replica started; waits without sleeping. */
+  static final class Watched implements LogApplier {
+    final RegionApplier applier;
+    private long last = -1;
+    private long first = -1;
+    private long handed;
+
+    Watched(RegionApplier applier) {
+      this.applier = applier;
+    }
+
+    @Override
+    public byte[] apply(LogPosition at, byte[] entry) {
+      byte[] reply = applier.apply(at, entry);
+      synchronized (this) {
+        if (first < 0) {
+          first = at.index();
+        }
+        last = at.index();
+        handed++;
+        notifyAll();
+      }
+      return reply;
+    }
+
+    @Override
+    public LogPosition durablePosition() {
+      return applier.durablePosition();
+    }
+
+    @Override
+    public LogPosition installCheckpoint(String leader) {
+      return applier.installCheckpoint(leader);
+    }
+
+    /** The first index handed since the replica started, or -1. */
+    synchronized long first() {
+      return first;
+    }
+
+    /** How many entries were handed since the replica started. */
+    synchronized long handed() {
+      return handed;
+    }
+
+    synchronized long last() {
+      return last;
+    }
+
+    synchronized void awaitIndex(long index) throws InterruptedException {
+      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+      while (last < index) {
+        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+        assertThat(left).as("applied up to %d, waiting for %d", last, index).isPositive();
+        wait(left);
+      }
+    }
+  }
+
+  RegionCluster(Path dir, TableDescriptor table) throws IOException {
+    this.dir = dir;
+    this.table = table;
+    for (String id : IDS) {
+      ports.put(id, freePort());
+      fileNumbers.put(id, new AtomicLong(1));
+    }
+    List<RaftNode.Peer> peers = ports.entrySet().stream()
+        .map(e -> new RaftNode.Peer(e.getKey(), "127.0.0.1:" + e.getValue())).toList();
+    for (String id : IDS) {
+      Replica r = open(id);
+      r.log().bind(r.node().addGroup(GROUP, peers));
+    }
+  }
+
+  /** Opens the replica's region on its directory (created the first time) and starts its node. */
+  private Replica open(String id) {
+    RaftRegionLog log = new RaftRegionLog();
+    SequenceIds ids = SequenceIds.assignedByLog(BASE);
+    ReplicaServices services = new ReplicaServices(log, ids, fileNumbers.get(id));
+    Path regionDir = dir.resolve(id).resolve("region");
+    Region region = Files.exists(regionDir) ? new Region(REGION_ID, table, regionDir, services)
+        : Region.create(REGION_ID, table, regionDir, services);
+    Watched applier = new Watched(RegionApplier.open(region, ids, BASE));
+    RaftSettings settings = RaftSettings.of("127.0.0.1", ports.get(id), dir.resolve(id).resolve("raft"));
+    RaftNode node = RaftNode.start(id, settings, g -> applier);
+    Replica r = new Replica(id, node, region, log, applier);
+    live.put(id, r);
+    return r;
+  }
+
+  /** Restarts a stopped replica on its directories: the node finds its group again. */
+  Replica restart(String id) {
+    assertThat(live).doesNotContainKey(id);
+    Replica r = open(id);
+    r.log().bind(r.node().log(GROUP));
+    return r;
+  }
+
+  /** Stops a replica as a crash would: its node stops, its region closes without flushing. */
+  void stop(String id) {
+    Replica r = live.remove(id);
+    r.node().close();
+    r.region().close(false);
+  }
+
+  Replica replica(String id) {
+    return live.get(id);
+  }
+
+  List<Replica> live() {
+    return List.copyOf(live.values());
+  }
+
+  /** The live replica that leads (as some live replica knows it), other than {@code not}. */
+  Replica leaderOtherThan(String not) throws InterruptedException, TimeoutException {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+    String avoid = not;
+    while (true) {
+      long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+      if (left <= 0) {
+        throw new TimeoutException("no live leader other than " + not);
+      }
+      Replica asked = live().get(0);
+      String leader = asked.node().awaitLeaderOtherThan(GROUP, avoid, left);
+      Replica r = live.get(leader);
+      if (r != null) {
+        return r;
+      }
+      avoid = leader; // a stopped node: wait for the next election
+    }
+  }
+
+  /**
+   * Runs {@code op} on the leader's region; goes to another replica when the one it tried does not
+   * lead (nothing happened there) or evaluated in a term that ended. Other failures (an outcome
+   * unknown) go to the caller.
+   */
+  <T> T onLeader(Function<Region, T> op) throws InterruptedException, TimeoutException {
+    String tried = null;
+    for (int attempt = 0; ; attempt++) {
+      Replica r = leaderOtherThan(tried);
+      try {
+        return op.apply(r.region());
+      } catch (NotLeaderException | RegionClosedException e) {
+        tried = r.id();
+      } catch (StaleLeadershipException e) {
+        tried = null; // it may lead again: ask again
+      }
+      if (attempt == 100) {
+        throw new TimeoutException("no leader took the write after 100 attempts");
+      }
+    }
+  }
+
+  /** As {@link #onLeader}, for a write: returns the replica that took it. */
+  Replica onLeaderReplica(Function<Region, ?> op) throws InterruptedException, TimeoutException {
+    Replica[] on = new Replica[1];
+    onLeader(region -> {
+      op.apply(region);
+      for (Replica r : live()) {
+        if (r.region() == region) {
+          on[0] = r;
+        }
+      }
+      return null;
+    });
+    if (on[0] == null) {
+      throw new RegionClosedException("the replica that took the write stopped");
+    }
+    return on[0];
+  }
+
+  /** Every visible version of every row of a replica's region, as bytes and sequence id. */
+  static List<String> contents(Region r) {
+    List<String> out = new ArrayList<>();
+    try (RegionScanner s = r.scanner(ScanQuery.builder().maxVersions(Integer.MAX_VALUE).build())) {
+      List<Cell> row = new ArrayList<>();
+      while (s.nextRow(row)) {
+        row.forEach(c -> out.add(HexFormat.of().formatHex(c.toBytes()) + "@" + c.seqId()));
+        row.clear();
+      }
+    }
+    return out;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  @Override
+  public void close() {
+    for (String id : List.copyOf(live.keySet())) {
+      stop(id);
+    }
+  }
+}
