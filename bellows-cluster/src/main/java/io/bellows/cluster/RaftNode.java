@@ -39,6 +39,8 @@ public final class RaftNode implements AutoCloseable {
   private final Map<RaftGroupId, CompletableFuture<RaftPeerId>> leaders = new ConcurrentHashMap<>();
   /** Per group whose replica here leads or may lead: completed once it leads and is ready for appends. */
   private final Map<RaftGroupId, CompletableFuture<Void>> ready = new ConcurrentHashMap<>();
+  /** Set by {@link #close}: from then on every wait for readiness fails at once. */
+  private volatile boolean closed;
 
   private RaftNode(String id, RaftSettings settings, Function<UUID, LogApplier> appliers, TransportFaults faults)
       throws IOException {
@@ -182,6 +184,10 @@ public final class RaftNode implements AutoCloseable {
    * leads or the node closes.
    */
   CompletableFuture<Void> whenLeaderReady(RaftGroupId group) {
+    if (closed) {
+      // A closed node's divisions may still say they lead: never hand out a readiness it had once.
+      return CompletableFuture.failedFuture(new NotLeaderException(group.getUuid().toString(), id, null));
+    }
     return ready.computeIfAbsent(group, g -> new CompletableFuture<>());
   }
 
@@ -211,6 +217,7 @@ public final class RaftNode implements AutoCloseable {
   /** Stops the node: its replicas stop voting and applying; their logs stay on disk for a restart. */
   @Override
   public void close() {
+    closed = true;
     ready.forEach((g, f) -> f.completeExceptionally(new NotLeaderException(g.getUuid().toString(), id, null)));
     try {
       server.close();

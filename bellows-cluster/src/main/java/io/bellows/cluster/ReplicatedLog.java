@@ -73,7 +73,9 @@ public final class ReplicatedLog {
         return term; // one leadership per term: the checks above saw this one
       }
       if (ready.isDone() && !ready.isCompletedExceptionally()) {
-        Thread.onSpinWait(); // the readiness of an earlier term: the node registers this term's in a moment
+        // The readiness of an earlier term: the node registers this term's in a moment (a closed
+        // node hands out only failed waits, so this does not spin on a node that stopped).
+        Thread.onSpinWait();
         continue;
       }
       try {
