@@ -339,6 +339,15 @@ public final class MutableSegment extends Segment {
     return rowFilter == null || !query.isSingleRow() || rowFilter.mightContainHash(query.rowHash());
   }
 
+  /**
+   * From its atomic, which a writer raises before its cell enters the index: a reader sees a cell
+   * only once its sequence id is visible, after the insert, so the value read then covers it.
+   */
+  @Override
+  long newestTimestamp() {
+    return maxTs.get();
+  }
+
   @Override
   protected CellScanner cursor() {
     return new ActiveIndexScanner(index);

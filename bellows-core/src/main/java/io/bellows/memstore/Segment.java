@@ -93,6 +93,11 @@ public abstract class Segment extends RefCounted {
     return stats().mayMatch(query);
   }
 
+  /** The newest timestamp of any cell here, tombstones included ({@link Long#MIN_VALUE} when empty). */
+  long newestTimestamp() {
+    return stats().maxTimestamp();
+  }
+
   /** Frees what the segment owns (chunk-backed segments give their chunks back). */
   @Override
   protected void deallocate() {}

@@ -84,6 +84,11 @@ final class SegmentScanner implements CellScanner {
   }
 
   @Override
+  public long newestTimestamp() {
+    return segment.newestTimestamp();
+  }
+
+  @Override
   public void close() {
     if (!closed) {
       closed = true;

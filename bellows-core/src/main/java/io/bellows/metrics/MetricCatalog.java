@@ -168,6 +168,8 @@ public final class MetricCatalog {
     add("read.returned.pages", Kind.COUNTER, Unit.NONE, "4 KiB pages of the rows gets returned, each row rounded up (the SAC 2024 paper's denominator of read amplification).");
     add("read.file.lookups", Kind.COUNTER, Unit.NONE, "Sorted files a get read a row from, after key ranges and Bloom filters ruled the others out.");
     add("read.file.lookups.cached", Kind.COUNTER, Unit.NONE, "Of those, reads answered by the KV cache or the block cache without reading the file.");
+    add("read.segment.lookups", Kind.COUNTER, Unit.NONE, "Memory segments a get searched for its row, after key, time and row filters ruled the others out.");
+    add("read.older.sources.skipped", Kind.COUNTER, Unit.NONE, "Memory segments and files a get of named columns left unread: it had found their newest versions in sources with newer timestamps.");
 
     // Block caches.
     add("cache.{level}.hits", Kind.COUNTER, Unit.NONE, "Block cache lookups that found the block.");

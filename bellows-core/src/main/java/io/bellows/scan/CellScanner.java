@@ -64,6 +64,16 @@ public interface CellScanner extends Closeable {
     return true;
   }
 
+  /**
+   * An upper bound of the timestamps of the cells a reader whose read point is already taken can
+   * see here, tombstones included: a get that has found the newest versions of its columns skips
+   * the sources whose newest timestamp is older (docs/design/scan.md, "Gets: newest first").
+   * {@link Long#MAX_VALUE} when unknown, the default, which never lets a source be skipped.
+   */
+  default long newestTimestamp() {
+    return Long.MAX_VALUE;
+  }
+
   /** Releases what the scanner holds (file readers, segment references). Idempotent. */
   @Override
   void close();

@@ -73,6 +73,9 @@ public final class Store implements AutoCloseable {
   /** Files a get read a row from (after key range and Bloom filter), and those answered from a cache. */
   private final LongAdder fileLookups;
   private final LongAdder cachedLookups;
+  /** Memory segments a get searched, and sources it skipped for having found its answer in newer ones. */
+  private final LongAdder segmentLookups;
+  private final LongAdder olderSkipped;
 
   private final StoreFiles files;
   private final ReentrantLock flushLock = new ReentrantLock();
@@ -106,6 +109,8 @@ public final class Store implements AutoCloseable {
     this.blockWrapper = caching.wrapper();
     this.fileLookups = ctx.engineMetrics().counter("read.file.lookups");
     this.cachedLookups = ctx.engineMetrics().counter("read.file.lookups.cached");
+    this.segmentLookups = ctx.engineMetrics().counter("read.segment.lookups");
+    this.olderSkipped = ctx.engineMetrics().counter("read.older.sources.skipped");
     try {
       this.files = StoreFiles.open(dir, ctx, blockWrapper);
     } catch (IOException e) {
@@ -253,39 +258,23 @@ public final class Store implements AutoCloseable {
    */
   public List<CellScanner> scanners(ScanQuery query) {
     // Sources holding only cells newer than the query's time range still count (see there).
-    List<CellScanner> out = new ArrayList<>();
-    boolean pointRead = query != null && query.isSingleRow() && !query.reversed();
     List<CellScanner> segments = memStore.scanners();
+    if (query != null && query.isSingleRow() && !query.reversed()) {
+      return pointReads(segments, query);
+    }
+    List<CellScanner> out = new ArrayList<>();
     try {
       for (CellScanner s : segments) {
-        if (pointRead) {
-          CellScanner r = pointRead(s, query);
-          if (r != null) {
-            out.add(r);
-          }
-        } else {
-          keepIfUseful(s, query, out);
-        }
+        keepIfUseful(s, query, out);
       }
     } catch (RuntimeException e) {
-      segments.forEach(CellScanner::close); // idempotent; what is in out came from these or holds nothing
+      segments.forEach(CellScanner::close); // idempotent; what is in out came from these
       throw e;
     }
-    List<StoreFile> pinned = files.retainLive();
-    if (pinned == null) { // closed: its files are released, reading on would silently miss them
-      out.forEach(CellScanner::close);
-      throw new SourceClosedException("store '" + family.name() + "' is closed");
-    }
+    List<StoreFile> pinned = retainFiles(out);
     try {
       for (StoreFile f : pinned) {
-        if (pointRead) {
-          CellScanner s = pointRead(f, query);
-          if (s != null) {
-            out.add(s);
-          }
-        } else {
-          keepIfUseful(f.scanner(), query, out);
-        }
+        keepIfUseful(f.scanner(), query, out);
       }
     } catch (RuntimeException e) {
       out.forEach(CellScanner::close);
@@ -298,16 +287,95 @@ public final class Store implements AutoCloseable {
     return out;
   }
 
+  /** The live files, retained; if the store is closed, closes {@code open} and throws. */
+  private List<StoreFile> retainFiles(List<CellScanner> open) {
+    List<StoreFile> pinned = files.retainLive();
+    if (pinned == null) { // closed: its files are released, reading on would silently miss them
+      open.forEach(CellScanner::close);
+      throw new SourceClosedException("store '" + family.name() + "' is closed");
+    }
+    return pinned;
+  }
+
+  /** A memory segment or a file that may hold a get's row, with the newest timestamp it holds. */
+  private record PointSource(CellScanner segment, StoreFile file, long newest) {}
+
+  /**
+   * A get's sources (docs/design/scan.md, "Gets: newest first"): the memory segments and files
+   * that may hold the row (key range, time range, read point, row or Bloom filter), each read into
+   * a short list of the row's cells. When the get names its columns, the sources are read newest
+   * timestamp first, and once the newest versions of every column are found above the next
+   * source's newest timestamp ({@link FoundVersions}), that source and every older one are skipped
+   * unread: a Zipf-hot row found in the active segment then costs one segment search instead of
+   * one per pipeline segment and file.
+   */
+  private List<CellScanner> pointReads(List<CellScanner> segments, ScanQuery query) {
+    List<PointSource> sources = new ArrayList<>(segments.size() + 8);
+    try {
+      for (CellScanner s : segments) {
+        if (s.shouldUse(query)) {
+          sources.add(new PointSource(s, null, s.newestTimestamp()));
+        } else {
+          s.close();
+        }
+      }
+    } catch (RuntimeException e) {
+      segments.forEach(CellScanner::close);
+      throw e;
+    }
+    List<StoreFile> pinned = retainFiles(segments);
+    List<CellScanner> out = new ArrayList<>();
+    int next = 0; // sources before it were read (each read closes its segment unless kept in out)
+    try {
+      for (StoreFile f : pinned) {
+        if (f.mayHold(query)) {
+          sources.add(new PointSource(null, f, f.newestTimestamp()));
+        }
+      }
+      int versions = ctx.options().retention().maxVersions();
+      FoundVersions found = FoundVersions.of(query, family.nameBytes(), versions);
+      if (found != null) {
+        sources.sort(NEWEST_FIRST); // stable: memory before files at equal timestamps
+      }
+      for (; next < sources.size(); next++) {
+        PointSource s = sources.get(next);
+        if (found != null && found.answeredAbove(s.newest())) {
+          olderSkipped.add(sources.size() - next);
+          break;
+        }
+        CellScanner r = s.segment() != null ? pointRead(s.segment(), query, versions, found)
+            : pointRead(s.file(), query, found);
+        if (r != null) {
+          out.add(r);
+        }
+      }
+    } catch (RuntimeException e) {
+      out.forEach(CellScanner::close);
+      segments.forEach(CellScanner::close); // idempotent
+      throw e;
+    } finally {
+      for (StoreFile f : pinned) {
+        f.release(); // what was read from them is copied out
+      }
+    }
+    for (int i = next; i < sources.size(); i++) {
+      if (sources.get(i).segment() != null) {
+        sources.get(i).segment().close(); // skipped unread
+      }
+    }
+    return out;
+  }
+
+  private static final java.util.Comparator<PointSource> NEWEST_FIRST =
+      (a, b) -> Long.compare(b.newest(), a.newest());
+
   /**
    * A get's read of one file (docs/design/kv-cache.md): skipped if the key range, time range or
    * Bloom filter rule the file out; else the row's cells from the KV cache, or from the one data
    * block that holds them (counting the read towards promotion when that block is cached). The
    * caller holds a reference to the file. Null when the file has nothing for the row.
    */
-  private CellScanner pointRead(StoreFile f, ScanQuery query) {
-    if (!f.mayHold(query)) {
-      return null;
-    }
+  private CellScanner pointRead(StoreFile f, ScanQuery query, FoundVersions found) {
     byte[] row = query.startRow();
     fileLookups.increment();
     KvCache kv = ctx.options().cache().kvCache() ? ctx.kvCache() : null;
@@ -324,6 +392,9 @@ public final class Store implements AutoCloseable {
       if (kv != null && b != null && b.cached() != null && r.endedInBlock()) {
         kv.countRead(f.id(), row, cells, b.cached(), r.rowStart(), () -> f.rowCount(b));
       }
+    }
+    if (found != null) {
+      found.add(cells);
     }
     return cells.isEmpty() ? null : new SortedCellsScanner(cells);
   }
@@ -343,13 +414,9 @@ public final class Store implements AutoCloseable {
    * never cut short: its DELETE_FAMILY markers mask the other columns. A row of more than {@link
    * #POINT_READ_CELLS} cells keeps the scanner itself (the read seeks it again).
    */
-  private CellScanner pointRead(CellScanner segment, ScanQuery query) {
-    if (!segment.shouldUse(query)) {
-      segment.close();
-      return null;
-    }
+  private CellScanner pointRead(CellScanner segment, ScanQuery query, int versions, FoundVersions found) {
+    segmentLookups.increment();
     byte[] row = query.startRow();
-    int versions = ctx.options().retention().maxVersions();
     long readPoint = query.readPoint();
     List<Cell> cells = new ArrayList<>(16);
     if (segment.seekRow(row, query.rowHash())) {
@@ -365,7 +432,7 @@ public final class Store implements AutoCloseable {
           continue;
         }
         if (cells.size() == POINT_READ_CELLS) {
-          return segment; // a wide row: read in place
+          return segment; // a wide row: read in place (its cells do not count towards stopping)
         }
         cells.add(c);
         if (c.typeCode() == CellType.PUT.code() && c.seqId() <= readPoint && (counted == 0 || c.timestamp() != lastTimestamp)) {
@@ -376,6 +443,9 @@ public final class Store implements AutoCloseable {
       }
     }
     segment.close();
+    if (found != null) {
+      found.add(cells);
+    }
     return cells.isEmpty() ? null : new SortedCellsScanner(cells);
   }
 

@@ -81,6 +81,11 @@ public final class StoreFile implements CompactionInput {
     return reader.path();
   }
 
+  /** The newest timestamp of the file's cells, tombstones included (from its metadata). */
+  public long newestTimestamp() {
+    return reader.metadata().maxTimestamp();
+  }
+
   /** Whether the file may hold cells the query wants (key range, time range, Bloom filter). */
   public boolean mayHold(io.bellows.scan.ScanQuery query) {
     return reader.mayHold(query);

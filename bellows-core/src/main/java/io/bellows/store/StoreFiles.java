@@ -18,17 +18,23 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threads: the list is behind a volatile reference, replaced under {@code filesLock} together
  * with the manifest; readers retain the files they read under the same lock, so a file is deleted
- * only after its last reader closes.
+ * only after its last reader closes. A change writes its manifest before it takes {@code
+ * filesLock}, holding only {@code commitLock} (which serializes changes and close): the write and
+ * its syncs take milliseconds to a hundred, and every get retains the files, so under the lock
+ * they stalled the gets of a store that flushes or compacts (docs/bench/log/2026-11-27-reads-while-writing.md).
+ * Lock order: {@code commitLock}, then {@code filesLock}.
  */
 final class StoreFiles {
   private static final Logger LOG = LoggerFactory.getLogger(StoreFiles.class);
 
   private final Path dir;
   private final StoreContext ctx;
+  private final Object commitLock = new Object();
   private final Object filesLock = new Object();
+  /** Changed under both locks; read under either (or without, as a snapshot). */
   private volatile List<StoreFile> files;
-  private StoreManifest manifest; // guarded by filesLock
-  private boolean closed; // guarded by filesLock
+  private StoreManifest manifest; // changed under both locks; read under either
+  private boolean closed; // changed under both locks; read under filesLock
   /** Bytes, pages and blocks read from files that are no longer live (their readers are gone from the list). */
   private final LongAdder retiredBytesRead = new LongAdder();
   private final LongAdder retiredPagesRead = new LongAdder();
@@ -115,7 +121,7 @@ final class StoreFiles {
    * in-memory list. Removed files are deleted when their last reader closes.
    */
   void commit(List<StoreFile> added, List<StoreFile> removed, long flushedSeqId) {
-    synchronized (filesLock) {
+    synchronized (commitLock) {
       List<StoreFile> next = new ArrayList<>();
       List<Long> ids = new ArrayList<>();
       // A compaction's output takes the place of its oldest input, keeping files in age order.
@@ -141,7 +147,7 @@ final class StoreFiles {
       long nextFileId = Math.max(manifest.nextFileId(), ctx.fileNumbers().next());
       StoreManifest m = new StoreManifest(Math.max(flushedSeqId, manifest.flushedSeqId()), nextFileId, ids);
       try {
-        m.write(ctx.fs(), dir);
+        m.write(ctx.fs(), dir); // readers go on retaining the current list meanwhile
       } catch (IOException e) {
         // The disk may hold the old manifest or the new one (a failure after the rename, e.g. of
         // the directory sync): keep the added files, so that either names only files that exist.
@@ -152,8 +158,10 @@ final class StoreFiles {
         }
         throw new UncheckedIOException("cannot write manifest of " + dir, e);
       }
-      manifest = m;
-      files = List.copyOf(next);
+      synchronized (filesLock) {
+        manifest = m;
+        files = List.copyOf(next);
+      }
     }
     for (StoreFile f : removed) {
       retiredBytesRead.add(f.bytesRead());
@@ -198,12 +206,14 @@ final class StoreFiles {
 
   /** Releases the store's reference to every file; reads from then on fail. */
   void close() {
-    synchronized (filesLock) {
-      closed = true;
-      for (StoreFile f : files) {
-        f.release();
+    synchronized (commitLock) {
+      synchronized (filesLock) {
+        closed = true;
+        for (StoreFile f : files) {
+          f.release();
+        }
+        files = List.of();
       }
-      files = List.of();
     }
   }
 }
