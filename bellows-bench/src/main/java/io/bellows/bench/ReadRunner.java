@@ -80,10 +80,21 @@ final class ReadRunner {
    */
   static Map<String, Double> run(ReadStore store, ReadRows data, ReadWorkload workload, long rows, long seed,
       int threads, long warmupOps, long ops, long window, Progress progress) throws Exception {
-    CyclicBarrier measuredStart = new CyclicBarrier(threads + 1);
-    CyclicBarrier measuredEnd = new CyclicBarrier(threads + 1);
     Client[] clients = new Client[threads];
     Windows windows = window > 0 ? new Windows(store, clients, window, ops) : null;
+    // Read when every client has arrived and before any is released: the measured phase's figures
+    // (and its first window's) start from exactly here.
+    AtomicReference<Map<String, Double>> before = new AtomicReference<>();
+    long[] start = new long[1];
+    CyclicBarrier measuredStart = new CyclicBarrier(threads + 1, () -> {
+      before.set(store.figures());
+      progress.start("measured", ops);
+      start[0] = System.nanoTime();
+      if (windows != null) {
+        windows.start(before.get(), start[0]);
+      }
+    });
+    CyclicBarrier measuredEnd = new CyclicBarrier(threads + 1);
     CyclicBarrier windowEnd = windows == null ? null : new CyclicBarrier(threads, windows::close);
     AtomicReference<Throwable> failure = new AtomicReference<>();
     List<Thread> workers = new ArrayList<>();
@@ -119,19 +130,13 @@ final class ReadRunner {
     }
     try {
       measuredStart.await();
-      Map<String, Double> before = store.figures();
-      progress.start("measured", ops);
-      long start = System.nanoTime();
-      if (windows != null) {
-        windows.start(before, start);
-      }
       measuredEnd.await();
-      long nanos = System.nanoTime() - start;
+      long nanos = System.nanoTime() - start[0];
       Map<String, Double> after = store.figures();
       for (Thread t : workers) {
         t.join();
       }
-      Map<String, Double> f = figures(clients, before, after, nanos);
+      Map<String, Double> f = figures(clients, before.get(), after, nanos);
       if (windows != null) {
         f.putAll(windows.figures);
       }
