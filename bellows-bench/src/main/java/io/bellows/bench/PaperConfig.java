@@ -95,8 +95,14 @@ record PaperConfig(String spec, MemStorePolicy policy, RocksDbRun.Setup peer, Ma
     // Check the values now, in the parent, rather than in a child JVM after the runs before it.
     KnobAssignments.of(knobs).requireScopes("a configuration takes family and engine knobs", Knob.Scope.FAMILY,
         Knob.Scope.ENGINE);
-    String label = policy.name() + (parts.length > 1 ? s.substring(parts[0].length()).toUpperCase(Locale.ROOT) : "");
-    return new PaperConfig(label, policy, null, knobs);
+    StringBuilder label = new StringBuilder(policy.name());
+    for (int i = 1; i < parts.length; i++) {
+      // Family knobs and A, S, R in capitals as always; engine knobs keep their dotted lower-case names.
+      String part = parts[i].trim();
+      label.append(':').append(isEngineKnob(part.split("=", 2)[0].trim())
+          ? part.toLowerCase(Locale.ROOT) : part.toUpperCase(Locale.ROOT));
+    }
+    return new PaperConfig(label.toString(), policy, null, knobs);
   }
 
   private static boolean isFamilyKnob(String name) {
