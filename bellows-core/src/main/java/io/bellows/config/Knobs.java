@@ -82,8 +82,8 @@ public final class Knobs {
       256 * MIB, 0, 1024 * GIB, "bytes", "Most memory kept in the pool of free chunks for reuse; chunks beyond it are freed.");
   public static final Knob<Boolean> CHUNK_OFF_HEAP = Knob.ofBoolean("bellows.mslab.offheap", ENGINE, false,
       "Allocate memory-store chunks (flat segments' cells and indexes; with MSLAB, the active segment's too) in direct"
-      + " (off-heap) memory instead of on the Java heap. Off by default: without MSLAB it did not lower ADAPTIVE's GC"
-      + " time; with MSLAB it did, for about half the writes (docs/bench/log/2026-11-27-off-heap-defaults.md). Direct memory must hold"
+      + " (off-heap) memory instead of on the Java heap. Off by default: it did not lower GC time; MSLAB did, on the"
+      + " heap as much as off it (docs/bench/log/2026-11-27-off-heap-defaults.md). Direct memory must hold"
       + " the memory stores with the L2 cache: an engine whose off-heap memory stores and L2 exceed 0.8 of"
       + " -XX:MaxDirectMemorySize (by default -Xmx) does not open.");
 
