@@ -18,8 +18,8 @@ import java.util.Map;
  * may be given by its name ({@code ADAPTIVE:SEGMENT_INDEX=CHUNK}); or {@code rocksdb} /
  * {@code rocksdb-tuned} ({@link RocksDbRun.Setup}), either with its compression set
  * ({@code rocksdb-tuned:COMPRESSION=LZ4}). An engine knob may be given by its dotted name too
- * ({@code NONE:bellows.blockcache.l2.size=512m}), for that configuration's engine only. Accordion policies run with the paper's A = 0.02
- * and S = 5 unless the spec says otherwise. Immutable.
+ * ({@code NONE:bellows.blockcache.l2.size=512m}), for that configuration's engine only. Accordion
+ * policies run with the paper's A = 0.02 and S = 5 unless the spec says otherwise. Immutable.
  *
  * @param spec the text it was parsed from, also its label in tables and charts
  * @param policy the Bellows policy, or null for a RocksDB setup
