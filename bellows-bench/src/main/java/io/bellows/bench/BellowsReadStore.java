@@ -62,6 +62,7 @@ final class BellowsReadStore implements ReadStore {
     return EngineOptions.builder()
         .set(Knobs.BLOCKCACHE_L1_SIZE, cacheBudget)
         .set(Knobs.BLOCKCACHE_L2_SIZE, 0L)
+        .set(Knobs.BLOCKCACHE_L2_FRACTION, 0.0) // the budget is L1's alone, as RocksDB's is its block cache
         .set(Knobs.KVCACHE_INITIAL_SIZE, kvCache ? ReadConfig.ROW_CACHE_BYTES : 0L)
         .build();
   }

@@ -55,6 +55,7 @@ public final class CachedGets {
           .set(Knobs.BLOCKCACHE_L1_FRACTION, 0.0)
           .set(Knobs.BLOCKCACHE_L1_SIZE, config.contains("l1") ? l1 : 0L)
           .set(Knobs.BLOCKCACHE_L2_SIZE, config.contains("l2") ? l2 : 0L)
+          .set(Knobs.BLOCKCACHE_L2_FRACTION, 0.0)
           .build();
       try (Bellows db = Bellows.open(dir, options)) {
         Table t = db.getTable("t");

@@ -162,6 +162,8 @@ final class EngineRun {
 
   static EngineOptions engineOptions(StoreConfig config, Map<String, String> settings) {
     EngineOptions.Builder b = EngineOptions.builder().set(Knobs.CHUNK_OFF_HEAP, config.index().offHeap);
+    // The configuration's own engine knobs, then the run's settings.
+    KnobAssignments.of(config.familyKnobs()).applyTo(b);
     return KnobAssignments.of(settings).applyTo(b).build();
   }
 

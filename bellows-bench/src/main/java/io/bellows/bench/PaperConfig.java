@@ -17,13 +17,15 @@ import java.util.Map;
  * IN_MEMORY_FLUSH_FRACTION, PIPELINE_MAX_SEGMENTS and ADAPTIVE_THRESHOLD, and any other family knob
  * may be given by its name ({@code ADAPTIVE:SEGMENT_INDEX=CHUNK}); or {@code rocksdb} /
  * {@code rocksdb-tuned} ({@link RocksDbRun.Setup}), either with its compression set
- * ({@code rocksdb-tuned:COMPRESSION=LZ4}). Accordion policies run with the paper's A = 0.02
- * and S = 5 unless the spec says otherwise. Immutable.
+ * ({@code rocksdb-tuned:COMPRESSION=LZ4}). An engine knob may be given by its dotted name too
+ * ({@code NONE:bellows.blockcache.l2.size=512m}), for that configuration's engine only. Accordion
+ * policies run with the paper's A = 0.02 and S = 5 unless the spec says otherwise. Immutable.
  *
  * @param spec the text it was parsed from, also its label in tables and charts
  * @param policy the Bellows policy, or null for a RocksDB setup
  * @param peer the RocksDB setup, or null for Bellows
- * @param familyKnobs family knobs by name (empty for NONE; for RocksDB only a COMPRESSION set)
+ * @param familyKnobs family knobs by name, and engine knobs by their dotted names (empty for NONE; for RocksDB only
+ *     a COMPRESSION set)
  */
 record PaperConfig(String spec, MemStorePolicy policy, RocksDbRun.Setup peer, Map<String, String> familyKnobs) {
   /** The paper's write-only suite (§4.2.1): the three policies, ADAPTIVE at three thresholds, RocksDB twice. */
@@ -75,9 +77,10 @@ record PaperConfig(String spec, MemStorePolicy policy, RocksDbRun.Setup peer, Ma
     for (int i = 1; i < parts.length; i++) {
       String[] kv = parts[i].split("=", 2);
       String name = kv[0].trim().toUpperCase(Locale.ROOT);
-      if (kv.length != 2 || !(PARAMETERS.containsKey(name) || isFamilyKnob(name))) {
-        throw new IllegalArgumentException("in '" + spec + "': expected A=, S=, R= or a family knob"
-            + " (such as SEGMENT_INDEX=CHUNK), got '" + parts[i] + "'");
+      if (kv.length != 2 || !(PARAMETERS.containsKey(name) || isFamilyKnob(name) || isEngineKnob(name))) {
+        throw new IllegalArgumentException("in '" + spec + "': expected A=, S=, R=, a family knob"
+            + " (such as SEGMENT_INDEX=CHUNK) or an engine knob (such as bellows.mslab.offheap=true), got '"
+            + parts[i] + "'");
       }
       params.put(name, kv[1].trim());
     }
@@ -90,13 +93,25 @@ record PaperConfig(String spec, MemStorePolicy policy, RocksDbRun.Setup peer, Ma
     }
     params.forEach((k, v) -> knobs.put(PARAMETERS.getOrDefault(k, k), v));
     // Check the values now, in the parent, rather than in a child JVM after the runs before it.
-    KnobAssignments.of(knobs).requireScopes("a configuration takes family knobs", Knob.Scope.FAMILY);
-    String label = policy.name() + (parts.length > 1 ? s.substring(parts[0].length()).toUpperCase(Locale.ROOT) : "");
-    return new PaperConfig(label, policy, null, knobs);
+    KnobAssignments.of(knobs).requireScopes("a configuration takes family and engine knobs", Knob.Scope.FAMILY,
+        Knob.Scope.ENGINE);
+    StringBuilder label = new StringBuilder(policy.name());
+    for (int i = 1; i < parts.length; i++) {
+      // Family knobs and A, S, R in capitals as always; engine knobs keep their dotted lower-case names.
+      String part = parts[i].trim();
+      label.append(':').append(isEngineKnob(part.split("=", 2)[0].trim())
+          ? part.toLowerCase(Locale.ROOT) : part.toUpperCase(Locale.ROOT));
+    }
+    return new PaperConfig(label.toString(), policy, null, knobs);
   }
 
   private static boolean isFamilyKnob(String name) {
     return Knobs.find(Knob.Scope.FAMILY, name) != null;
+  }
+
+  /** Engine knobs ({@code ADAPTIVE:bellows.mslab.offheap=true}) set the run's engine options; names are dotted. */
+  private static boolean isEngineKnob(String name) {
+    return Knobs.find(Knob.Scope.ENGINE, name) != null;
   }
 
   static List<PaperConfig> parseList(String csv) {

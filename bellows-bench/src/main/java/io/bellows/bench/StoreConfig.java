@@ -15,7 +15,7 @@ import io.bellows.config.MemStorePolicy;
  * @param flushSize bytes of footprint at which the store is flushed to "disk" (the memory budget)
  * @param inMemoryFlushFraction Accordion's A, or a negative value for the knob's default
  * @param familyKnobs further family knobs by their documented names (e.g. {@code ADAPTIVE_THRESHOLD}),
- *     applied last
+ *     applied last; engine knobs among them (dotted names) go to {@link #engine()} and the engine runs' options
  */
 public record StoreConfig(MemStorePolicy policy, IndexKind index, long flushSize, double inMemoryFlushFraction,
     java.util.Map<String, String> familyKnobs) {
@@ -42,12 +42,12 @@ public record StoreConfig(MemStorePolicy policy, IndexKind index, long flushSize
     if (inMemoryFlushFraction > 0) {
       b.set(Knobs.IN_MEMORY_FLUSH_FRACTION, inMemoryFlushFraction);
     }
-    familyKnobs.forEach(b::set);
-    return b.build();
+    return io.bellows.config.KnobAssignments.of(familyKnobs).applyTo(b).build();
   }
 
   public EngineOptions engine() {
-    return EngineOptions.builder().set(Knobs.CHUNK_OFF_HEAP, index.offHeap).build();
+    EngineOptions.Builder b = EngineOptions.builder().set(Knobs.CHUNK_OFF_HEAP, index.offHeap);
+    return io.bellows.config.KnobAssignments.of(familyKnobs).applyTo(b).build();
   }
 
   /** Short label for tables, e.g. {@code BASIC/OBJECT}. */

@@ -55,6 +55,22 @@ class PaperConfigTest {
   }
 
   @Test
+  void engineKnobsGoToTheRunsEngineOptionsNotTheFamily() {
+    PaperConfig c = PaperConfig.parse("ADAPTIVE:MSLAB=true:bellows.mslab.offheap=true:Bellows.BlockCache.L2.Fraction=0.25");
+    assertThat(c.spec()).isEqualTo("ADAPTIVE:MSLAB=TRUE:bellows.mslab.offheap=true:bellows.blockcache.l2.fraction=0.25");
+    StoreConfig store = c.storeConfig(1 << 20);
+    assertThat(store.family().get(Knobs.MSLAB)).isTrue();
+    io.bellows.config.EngineOptions engine = EngineRun.engineOptions(store, java.util.Map.of());
+    assertThat(engine.get(Knobs.CHUNK_OFF_HEAP)).as("over the layout's on-heap chunks").isTrue();
+    assertThat(engine.get(Knobs.BLOCKCACHE_L2_FRACTION)).isEqualTo(0.25);
+    assertThat(EngineRun.engineOptions(PaperConfig.parse("ADAPTIVE").storeConfig(1 << 20), java.util.Map.of())
+        .get(Knobs.CHUNK_OFF_HEAP)).isEqualTo(PaperConfig.LAYOUT.offHeap);
+    assertThatThrownBy(() -> PaperConfig.parse("NONE:bellows.blockcache.l2.fraction=-1"))
+        .hasMessageContaining("bellows.blockcache.l2.fraction");
+    assertThatThrownBy(() -> PaperConfig.parse("NONE:bellows.no.such=1")).hasMessageContaining("an engine knob");
+  }
+
+  @Test
   void sweepsVaryOneParameterAfterNone() {
     assertThat(PaperConfig.sweep("R")).extracting(PaperConfig::spec).startsWith("NONE", "ADAPTIVE:R=0.05", "ADAPTIVE:R=0.1")
         .allMatch(s -> s.equals("NONE") || s.startsWith("ADAPTIVE:R="));
@@ -65,7 +81,7 @@ class PaperConfigTest {
   @Test
   void badSpecsAreRejectedWithTheirText() {
     assertThatThrownBy(() -> PaperConfig.parse("LAZY")).hasMessageContaining("unknown configuration 'LAZY'");
-    assertThatThrownBy(() -> PaperConfig.parse("BASIC:X=1")).hasMessageContaining("expected A=, S=, R= or a family knob");
+    assertThatThrownBy(() -> PaperConfig.parse("BASIC:X=1")).hasMessageContaining("expected A=, S=, R=, a family knob");
     assertThatThrownBy(() -> PaperConfig.parse("ADAPTIVE:SEGMENT_INDEX=TREE")).hasMessageContaining("SEGMENT_INDEX");
     assertThatThrownBy(() -> PaperConfig.parse("NONE:R=0.2")).hasMessageContaining("NONE has no");
     assertThatThrownBy(() -> PaperConfig.sweep("Q")).hasMessageContaining("A, S or R");

@@ -52,6 +52,8 @@ public final class BucketCache implements BlockCache {
     final BlockKind kind;
     final int onDiskSize;
     final int length;
+    /** The KV cache's per-row counts of the block, on the heap, shared by every copy served (see CachedBlock). */
+    final CachedBlock.Counts counts;
     volatile long lastAccess;
     /** Set under the bucket's write lock before the slot is freed. */
     volatile boolean freed;
@@ -62,6 +64,7 @@ public final class BucketCache implements BlockCache {
       this.kind = block.kind();
       this.onDiskSize = block.onDiskSize();
       this.length = block.payload().length;
+      this.counts = block.counts(); // an L1 victim's counts go on with it
       this.lastAccess = stamp;
     }
   }
@@ -76,7 +79,7 @@ public final class BucketCache implements BlockCache {
     }
     e.lastAccess = accessClock.incrementAndGet();
     stats.hit(kind);
-    return new CachedBlock(e.kind, e.onDiskSize, payload);
+    return new CachedBlock(e.kind, e.onDiskSize, payload, e.counts);
   }
 
   /** The entry's bytes, or null if it was freed meanwhile. */

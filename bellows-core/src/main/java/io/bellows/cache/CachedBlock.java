@@ -7,10 +7,12 @@ import java.util.function.IntSupplier;
  * and its payload. The payload is never modified after construction, so one instance is shared by
  * every reader that finds it.
  *
- * <p>Beside the bytes, an instance in the on-heap cache carries the KV cache's bookkeeping (the SAC
- * 2024 paper §4.1): per-row access counts, created on the first get that reads the block, and the
- * eviction-candidate mark a block gets when one of its rows was promoted. Both belong to this cached
- * copy only; a block read again from the file or from L2 starts afresh.
+ * <p>Beside the bytes, an instance carries the KV cache's bookkeeping (the SAC 2024 paper §4.1):
+ * per-row access counts, created on the first get that reads the block, and the eviction-candidate
+ * mark a block gets when one of its rows was promoted. The counts belong to the cached block, not to
+ * one heap copy of it: L2 keeps them beside its slot and every copy it serves shares them (as does the
+ * copy L1 keeps), so rows of blocks served by L2 are promoted as rows of L1's are. The mark belongs to
+ * this copy only (it is L1's eviction order). A block read again from the file starts afresh.
  */
 public final class CachedBlock {
   /** Fixed heap cost of a cached entry beside the payload: the block, key, map node and array headers. */
@@ -19,16 +21,32 @@ public final class CachedBlock {
   private final BlockKind kind;
   private final int onDiskSize;
   private final byte[] payload;
-  private volatile RowAccessCounts accessCounts;
+  private final Counts counts;
   private volatile boolean evictionCandidate;
 
+  /** The per-row access counts of one cached block, shared by the heap copies of it (see the class comment). */
+  static final class Counts {
+    private volatile RowAccessCounts value;
+  }
+
   public CachedBlock(BlockKind kind, int onDiskSize, byte[] payload) {
+    this(kind, onDiskSize, payload, new Counts());
+  }
+
+  /** A copy of a block that shares {@code counts} with the other copies of it (L2 serves these). */
+  CachedBlock(BlockKind kind, int onDiskSize, byte[] payload, Counts counts) {
     if (kind == null || payload == null) {
       throw new NullPointerException("kind and payload are required");
     }
     this.kind = kind;
     this.onDiskSize = onDiskSize;
     this.payload = payload;
+    this.counts = counts;
+  }
+
+  /** The block's counts, for L2 to keep beside its slot and share with the copies it serves. */
+  Counts counts() {
+    return counts;
   }
 
   public BlockKind kind() {
@@ -54,13 +72,13 @@ public final class CachedBlock {
    * threads may race to create them; one set wins.
    */
   public RowAccessCounts accessCounts(IntSupplier rowCount) {
-    RowAccessCounts c = accessCounts;
+    RowAccessCounts c = counts.value;
     if (c == null) {
-      synchronized (this) {
-        c = accessCounts;
+      synchronized (counts) {
+        c = counts.value;
         if (c == null) {
           c = new RowAccessCounts(rowCount);
-          accessCounts = c;
+          counts.value = c;
         }
       }
     }

@@ -81,7 +81,11 @@ public final class Knobs {
   public static final Knob<Long> CHUNK_POOL_MAX_BYTES = Knob.ofLong("bellows.mslab.pool.max", ENGINE,
       256 * MIB, 0, 1024 * GIB, "bytes", "Most memory kept in the pool of free chunks for reuse; chunks beyond it are freed.");
   public static final Knob<Boolean> CHUNK_OFF_HEAP = Knob.ofBoolean("bellows.mslab.offheap", ENGINE, false,
-      "Allocate memory-store chunks in direct (off-heap) memory instead of on the Java heap.");
+      "Allocate memory-store chunks (flat segments' cells and indexes; with MSLAB, the active segment's too) in direct"
+      + " (off-heap) memory instead of on the Java heap. Off by default: it did not lower GC time; MSLAB did, on the"
+      + " heap as much as off it (docs/bench/log/2026-11-27-off-heap-defaults.md). Direct memory must hold"
+      + " the memory stores with the L2 cache: an engine whose off-heap memory stores and L2 exceed 0.8 of"
+      + " -XX:MaxDirectMemorySize (by default -Xmx) does not open.");
 
   public static final Knob<Double> BLOCKCACHE_L1_FRACTION = Knob.ofDouble("bellows.blockcache.l1.fraction", ENGINE,
       0.25, 0.0, 0.8, "Share of the JVM's maximum heap the on-heap block cache (L1) may hold; 0 turns it off. Ignored"
@@ -93,8 +97,13 @@ public final class Knobs {
       + " of the maximum heap.");
   public static final Knob<Long> BLOCKCACHE_L2_SIZE = Knob.ofLong("bellows.blockcache.l2.size", ENGINE,
       0, 0, Long.MAX_VALUE, "bytes", "Direct (off-heap) bytes of the L2 block cache for data blocks, in buckets of"
-      + " 1028 KiB; 0 (the default) means no L2. Direct memory is bounded by -XX:MaxDirectMemorySize, so it is"
-      + " sized on purpose, not by default.");
+      + " 1028 KiB allocated as they fill; 0 means bellows.blockcache.l2.fraction of the maximum heap.");
+  public static final Knob<Double> BLOCKCACHE_L2_FRACTION = Knob.ofDouble("bellows.blockcache.l2.fraction", ENGINE,
+      0.0, 0.0, 16.0, "Size of the off-heap L2 block cache as a share of the JVM's maximum heap; 0 (the default), with"
+      + " bellows.blockcache.l2.size 0, means no L2. Ignored when bellows.blockcache.l2.size is set. L2 and the"
+      + " off-heap memory stores (bellows.mslab.offheap) together may take at most 0.8 of -XX:MaxDirectMemorySize"
+      + " (by default -Xmx): an engine asked for more does not open. Off by default: data blocks in L2 behind a small"
+      + " L1 measured no less GC time than the on-heap L1 (docs/bench/log/2026-11-27-off-heap-defaults.md).");
   public static final Knob<Boolean> BLOCKCACHE_CACHE_ON_WRITE = Knob.ofBoolean("bellows.blockcache.cache.on.write",
       ENGINE, false, "Add the data blocks a flush writes to the block cache (to L2 if there is one) as they are written,"
       + " for families with BLOCKCACHE on; compactions never do.");
@@ -217,7 +226,8 @@ public final class Knobs {
       MEMSTORE_GLOBAL_FRACTION, MEMSTORE_GLOBAL_SIZE, MEMSTORE_GLOBAL_LOWER_FRACTION, WRITE_DELAYED_RATE,
       BLOCKING_STORE_FILES, BLOCKING_WAIT_MS, FLUSH_FAILURES_STOP_WRITES, CORRUPTION_QUARANTINE, COMPACTION_MIN_FILES, COMPACTION_MAX_FILES, COMPACTION_RATIO,
       FLUSH_THREADS, COMPACTION_THREADS, IN_MEMORY_COMPACTION_THREADS, CHUNK_SIZE, CHUNK_POOL_MAX_BYTES,
-      CHUNK_OFF_HEAP, BLOCKCACHE_L1_FRACTION, BLOCKCACHE_L1_SIZE, BLOCKCACHE_L2_SIZE, BLOCKCACHE_CACHE_ON_WRITE,
+      CHUNK_OFF_HEAP, BLOCKCACHE_L1_FRACTION, BLOCKCACHE_L1_SIZE, BLOCKCACHE_L2_SIZE, BLOCKCACHE_L2_FRACTION,
+      BLOCKCACHE_CACHE_ON_WRITE,
       KVCACHE_INITIAL_SIZE, KVCACHE_MAX_FRACTION, KVCACHE_POLICY, KVCACHE_PROMOTE_MIN_ACCESSES,
       KVCACHE_WEIGHT_FREQUENCY_EXPONENT, KVCACHE_WEIGHT_SIZE_EXPONENT,
       TABLE_DURABILITY, MEMSTORE_FLUSHSIZE, FLUSH_POLICY, MAX_FILESIZE,

@@ -155,6 +155,7 @@ public final class LocalEngine implements Engine {
   /** Opens the store as {@link #open(Path, EngineOptions, FileSystem)} does, telling {@code splits} of each split's steps. */
   static LocalEngine open(Path dir, EngineOptions options, FileSystem fs, SplitListener splits) {
     HeapShares.check(options, Runtime.getRuntime().maxMemory());
+    HeapShares.checkDirect(options, Runtime.getRuntime().maxMemory(), HeapShares.maxDirectMemory());
     DataDirectory.checkOpenable(fs, dir);
     LocalEngine db;
     try {

@@ -50,15 +50,14 @@ public final class OptionsResolver {
   }
 
   /**
-   * The engine's block cache from {@code bellows.blockcache.*}: an L1 of {@code l1.size} bytes (or
-   * {@code l1.fraction} of {@code maxHeap}) and an L2 of {@code l2.size} direct bytes; none if both
-   * are 0.
+   * The engine's block cache from {@code bellows.blockcache.*}: an L1 of {@link #l1Bytes} heap bytes
+   * and an L2 of {@link #l2Bytes} direct bytes; none if both are 0.
    */
   public static BlockCache blockCache(EngineOptions engine, long maxHeap) {
     long l1 = l1Bytes(engine, maxHeap);
     long kvInitial = kvCacheInitialBytes(engine, l1);
     long reserved = kvInitial == 0 ? 0 : KvCache.firstReservation(l1, kvInitial);
-    BlockCache blocks = TieredBlockCache.create(l1 - reserved, engine.get(Knobs.BLOCKCACHE_L2_SIZE));
+    BlockCache blocks = TieredBlockCache.create(l1 - reserved, l2Bytes(engine, maxHeap));
     if (kvInitial == 0) {
       return blocks;
     }
@@ -87,6 +86,15 @@ public final class OptionsResolver {
   public static long l1Bytes(EngineOptions engine, long maxHeap) {
     long l1 = engine.get(Knobs.BLOCKCACHE_L1_SIZE);
     return l1 > 0 ? l1 : (long) (maxHeap * engine.get(Knobs.BLOCKCACHE_L1_FRACTION));
+  }
+
+  /**
+   * The off-heap L2 block cache's size: {@code l2.size} bytes, or {@code l2.fraction} of {@code
+   * maxHeap} (sized from the heap, as the on-heap cache it took the data blocks from was).
+   */
+  public static long l2Bytes(EngineOptions engine, long maxHeap) {
+    long l2 = engine.get(Knobs.BLOCKCACHE_L2_SIZE);
+    return l2 > 0 ? l2 : (long) (maxHeap * engine.get(Knobs.BLOCKCACHE_L2_FRACTION));
   }
 
   /** The memory store's settings from the family's memory knobs. */

@@ -109,4 +109,20 @@ class BucketCacheTest {
     assertThat(c.blockCount()).isZero();
     assertThat(c.freeBucketCount()).isEqualTo(c.bucketCount());
   }
+
+  @Test
+  void theCopiesL2ServesShareTheBlocksRowCountsWithTheCopyItWasGiven() {
+    BucketCache c = new BucketCache(2L * BucketAllocator.BUCKET_SIZE);
+    CachedBlock victim = data(4096, 1);
+    RowAccessCounts counts = victim.accessCounts(() -> 10);
+    counts.recordAndTestPromotion(0, 4); // an L1 copy counted a read before L1 let it go
+    c.put(new BlockKey(1, 0), victim, false);
+    CachedBlock first = c.get(new BlockKey(1, 0), BlockKind.DATA);
+    CachedBlock second = c.get(new BlockKey(1, 0), BlockKind.DATA);
+    assertThat(first).isNotSameAs(second); // each hit is a heap copy of the payload
+    assertThat(first.accessCounts(() -> 10)).isSameAs(counts).isSameAs(second.accessCounts(() -> 10));
+    // The eviction-candidate mark stays with the copy it was set on (it orders L1's evictions).
+    first.markEvictionCandidate();
+    assertThat(second.isEvictionCandidate()).isFalse();
+  }
 }

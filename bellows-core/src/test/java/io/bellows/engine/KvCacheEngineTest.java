@@ -107,6 +107,38 @@ class KvCacheEngineTest {
   }
 
   @Test
+  void aHotRowOfABlockServedByL2IsPromotedThoughL1LetTheBlockGoBetweenItsReads() {
+    // L1 holds 1 MiB of blocks (its other MiB is the KV cache's), L2 every block of the file. Between
+    // two reads of the hot row, gets of 400 other blocks push the hot row's block out of L1, so each
+    // of its reads is an L2 hit; the row's count must survive that to reach the promotion minimum.
+    EngineOptions options = EngineOptions.builder()
+        .set(Knobs.BLOCKCACHE_L1_SIZE, 2L << 20).set(Knobs.BLOCKCACHE_L2_SIZE, 32L << 20)
+        .set(Knobs.KVCACHE_INITIAL_SIZE, 1L << 20).set(Knobs.KVCACHE_PROMOTE_MIN_ACCESSES, 4).build();
+    try (Bellows db = Bellows.open(dir, options)) {
+      create(db, true);
+      Table t = db.getTable("t");
+      byte[] value = new byte[200];
+      for (int i = 0; i < 40_000; i++) {
+        t.put(new Put(row(i)).addColumn(F, Q, value));
+      }
+      db.flush("t");
+      int hot = 10_040; // 40 rows from the nearest cold rows: a block of its own
+      for (int round = 0; round < 6; round++) {
+        assertThat(t.get(new Get(row(hot))).isEmpty()).isFalse();
+        for (int i = 0; i < 400; i++) {
+          int cold = (i + 1) * 20 * 4 + round; // a different row of each block every round: never hot
+          assertThat(t.get(new Get(row(cold))).isEmpty()).isFalse();
+        }
+      }
+      assertThat(metric(db, "cache.l2.data.hits")).as("the hot row's block came back from L2").isGreaterThanOrEqualTo(4);
+      assertThat(metric(db, "kvcache.promotions")).isEqualTo(1);
+      long kvHits = metric(db, "kvcache.hits");
+      assertThat(t.get(new Get(row(hot))).getValue(F, Q)).isEqualTo(value);
+      assertThat(metric(db, "kvcache.hits") - kvHits).isEqualTo(1);
+    }
+  }
+
+  @Test
   void aFamilyWithoutKvCacheNeverUsesIt() {
     try (Bellows db = Bellows.open(dir, options(1))) {
       create(db, false);
