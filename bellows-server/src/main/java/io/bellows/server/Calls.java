@@ -1,5 +1,6 @@
 package io.bellows.server;
 
+import io.bellows.cluster.OutcomeUnknownException;
 import io.bellows.cluster.server.RegionNotLeaderException;
 import io.bellows.wire.ErrorKind;
 import io.bellows.wire.WireErrors;
@@ -57,6 +58,10 @@ final class Calls {
   static StatusRuntimeException toStatus(Throwable e) {
     if (e instanceof RegionNotLeaderException nl) {
       return WireErrors.notLeader(nl.getMessage(), nl.leaderAddress());
+    }
+    if (e instanceof OutcomeUnknownException) {
+      // As a connection lost in flight: no kind, no promise that nothing applied.
+      return Status.UNAVAILABLE.withDescription(e.getMessage()).asRuntimeException();
     }
     StatusRuntimeException s = WireErrors.toStatus(e);
     if (ErrorKind.STORAGE.name().equals(s.getTrailers() == null ? null : s.getTrailers().get(WireErrors.KIND))) {
