@@ -64,6 +64,8 @@ class ClusterFailoverTest {
       Map<String, String> acked = new ConcurrentHashMap<>();
       AtomicInteger ackedCount = new AtomicInteger();
       AtomicInteger unknown = new AtomicInteger();
+      AtomicInteger ackedIncrements = new AtomicInteger();
+      AtomicInteger unknownIncrements = new AtomicInteger();
       AtomicLong killedAt = new AtomicLong();
       AtomicLong firstAckAfterKill = new AtomicLong();
       AtomicBoolean stop = new AtomicBoolean();
@@ -76,6 +78,15 @@ class ClusterFailoverTest {
             String row = String.format("%08x-w%d-%05d", rnd.nextInt(), writer, i);
             String value = "v" + rnd.nextLong();
             long started = System.nanoTime();
+            if (i % 4 == 3) { // an atomic operation: not sent again after a failure in flight
+              try {
+                t.incrementColumnValue(Bytes.of("counter"), Bytes.of("f"), Bytes.of("n"), 1);
+                ackedIncrements.incrementAndGet();
+              } catch (RemoteCluster.OutcomeUnknownException e) {
+                unknownIncrements.incrementAndGet();
+              }
+              continue;
+            }
             try {
               t.put(new Put(Bytes.of(row)).addColumn(Bytes.of("f"), Bytes.of("q"), Bytes.of(value)));
             } catch (RemoteCluster.OutcomeUnknownException e) {
@@ -119,10 +130,15 @@ class ClusterFailoverTest {
         f.get(2, TimeUnit.MINUTES);
       }
       System.out.printf("%s: killed the leader %s after %d acknowledged writes; writes back %d ms after the kill;"
-          + " %d acknowledged in all, %d with an unknown outcome%n", seed, leader.id, before,
-          TimeUnit.NANOSECONDS.toMillis(firstAckAfterKill.get() - killedAt.get()), acked.size(), unknown.get());
+          + " %d acknowledged in all, %d with an unknown outcome; increments: %d acknowledged, %d unknown%n", seed,
+          leader.id, before, TimeUnit.NANOSECONDS.toMillis(firstAckAfterKill.get() - killedAt.get()), acked.size(),
+          unknown.get(), ackedIncrements.get(), unknownIncrements.get());
 
       assertEveryRow(t, acked, seed);
+      // Every acknowledged increment applied once; one whose outcome was unknown applied once or not at all.
+      long counter = Bytes.getLong(t.get(new Get(Bytes.of("counter"))).getValue(Bytes.of("f"), Bytes.of("n")), 0);
+      assertThat(counter).as("%s: the counter", seed).isBetween((long) ackedIncrements.get(),
+          (long) ackedIncrements.get() + unknownIncrements.get());
 
       // The killed member rejoins; with another member killed, it is part of every majority left.
       leader.start();
@@ -168,18 +184,28 @@ class ClusterFailoverTest {
     }
   }
 
-  /** The member that leads the table's region: the one that answers a read instead of refusing it. */
+  /**
+   * The member that leads the table's region: the one that answers a read instead of refusing it;
+   * the others' refusals name its client address.
+   */
   private static ClusterMember leaderOf(List<ClusterMember> members, String table) throws Exception {
     long end = System.nanoTime() + WAIT_NANOS;
     while (System.nanoTime() < end) {
+      ClusterMember leader = null;
+      List<String> named = new ArrayList<>();
       for (ClusterMember m : members) {
         try (Bellows one = RemoteEngine.connect(m.clientAddress, RemoteOptions.defaults().withRetries(1,
             Duration.ofMillis(10), Duration.ofMillis(10)))) {
           one.getTable(table).get(new Get(Bytes.of("any")));
-          return m;
+          leader = m;
         } catch (NotLeaderRefusal e) {
-          // not this one
+          assertThat(e.getMessage()).startsWith("NOT_LEADER");
+          named.add(e.leaderAddress());
         }
+      }
+      if (leader != null && named.size() == members.size() - 1) {
+        assertThat(named).as("the followers' refusals").containsOnly(leader.clientAddress);
+        return leader;
       }
     }
     throw new TimeoutException("no member leads table " + table);
