@@ -160,9 +160,12 @@ public final class RemoteCluster implements Engine {
     return false;
   }
 
-  /** For calls any member answers from its own catalog. */
+  /**
+   * For calls a member answers from its own catalog: asked of meta's leader as far as this client
+   * knows, which has applied every table it created (another member may apply a new table later).
+   */
   private <T> T any(Function<Engine, T> op) {
-    return call(CATALOG + " read", true, op);
+    return call(CATALOG, true, op);
   }
 
   @Override

@@ -354,7 +354,9 @@ public final class ReplicatedEngine implements Engine {
       throw new RegionNotLeaderException("member " + self.id() + " has not opened its replica of table '"
           + table.name() + "' yet; retry", null);
     }
-    bind(r);
+    if (r.replicated == null) {
+      bind(r); // once: the lock is not on the data path
+    }
     return r;
   }
 
