@@ -81,4 +81,32 @@ class ClusterSubcommandTest {
       }
     }
   }
+
+  @Test
+  void badClusterArgumentsAreOneLineErrorsWithStatusTwo() throws Exception {
+    Path members = dir.resolve("members.txt");
+    Files.writeString(members, "n1 127.0.0.1:9001 127.0.0.1:7001\nn2 127.0.0.1:9002 127.0.0.1:7002\n");
+    assertThat(run("server", "--data", dir.resolve("d").toString(), "--cluster", members.toString(), "--id", "n1"))
+        .isEqualTo(2);
+    assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("ERROR: " + members + ": a cluster has 3 to 5 members");
+    bytes.reset();
+    Files.writeString(members, "n1 127.0.0.1:9001 127.0.0.1:7001\nn2 127.0.0.1:9002 127.0.0.1:7002\n"
+        + "n3 127.0.0.1:9003 127.0.0.1:7003\n");
+    assertThat(run("server", "--data", dir.resolve("d").toString(), "--cluster", members.toString(), "--id", "n9"))
+        .isEqualTo(2);
+    assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("ERROR: no member 'n9'");
+    bytes.reset();
+    assertThat(run("server", "--data", dir.resolve("d").toString(), "--cluster", members.toString(), "--port", "7999"))
+        .isEqualTo(2);
+    assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("no member of " + members + " has the client port 7999");
+    bytes.reset();
+    assertThat(run("server", "--data", dir.resolve("d").toString(), "--id", "n1")).isEqualTo(2);
+    assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("ERROR: --id names a member of a cluster");
+    bytes.reset();
+    assertThat(run("cluster", "start", "--dir", dir.resolve("c").toString(), "--servers", "2")).isEqualTo(2);
+    assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("ERROR: --servers is 3 to 5");
+    bytes.reset();
+    assertThat(run("cluster", "stop", "--dir", dir.resolve("none").toString())).isEqualTo(2);
+    assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("no cluster started there runs");
+  }
 }
