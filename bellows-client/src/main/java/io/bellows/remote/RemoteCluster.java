@@ -113,7 +113,10 @@ public final class RemoteCluster implements Engine {
           pause = true; // no leader yet: an election is under way
         }
       } catch (RemoteCallException e) {
-        if (e.code() != Status.Code.UNAVAILABLE && e.code() != Status.Code.DEADLINE_EXCEEDED) {
+        // A server that died: UNAVAILABLE, or UNKNOWN ("channel closed") when its connection closed
+        // under a call in flight; or no answer within the deadline.
+        if (e.code() != Status.Code.UNAVAILABLE && e.code() != Status.Code.UNKNOWN
+            && e.code() != Status.Code.DEADLINE_EXCEEDED) {
           throw e;
         }
         if (!idempotent && !refused(e)) {
