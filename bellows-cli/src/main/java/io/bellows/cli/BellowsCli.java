@@ -20,7 +20,7 @@ import picocli.CommandLine.Command;
     description = "Bellows, an embeddable LSM wide-column store: shell and tools.",
     subcommands = {ShellSubcommand.class, ServerSubcommand.class, InspectSubcommand.class,
         WalDumpSubcommand.class, RepairSubcommand.class, StressSubcommand.class, SnapshotSubcommand.class,
-        BulkLoadSubcommand.class, LabSubcommand.Bench.class, LabSubcommand.Ycsb.class})
+        BulkLoadSubcommand.class, LabSubcommand.Bench.class, LabSubcommand.Ycsb.class, ClusterSubcommand.class})
 public final class BellowsCli implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

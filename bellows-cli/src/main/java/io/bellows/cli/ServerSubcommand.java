@@ -44,6 +44,15 @@ final class ServerSubcommand implements Callable<Integer> {
           + " --set bellows.wal.max.files=64. Repeatable.")
   List<String> knobs = new ArrayList<>();
 
+  @Option(names = "--cluster", paramLabel = "FILE",
+      description = "Run as a member of a replicated cluster: FILE lists the members, one line 'id host:raftPort"
+          + " host:clientPort' each (3 to 5). See docs/SERVER.md.")
+  Path cluster;
+
+  @Option(names = "--id", paramLabel = "ID",
+      description = "With --cluster: this server's member id (default: the member whose client port is --port).")
+  String id;
+
   @Spec
   CommandSpec spec;
 
@@ -70,6 +79,13 @@ final class ServerSubcommand implements Callable<Integer> {
       err.println("ERROR: a port is a number from 0 to 65535 (--http-port also -1)");
       return 2;
     }
-    return new ServerProcess(data, settings.withPorts(port, httpPort), err).run();
+    if (id != null && cluster == null) {
+      err.println("ERROR: --id names a member of a cluster: give the member file with --cluster");
+      return 2;
+    }
+    if (cluster == null) {
+      return new ServerProcess(data, settings.withPorts(port, httpPort), err).run();
+    }
+    return new ServerProcess(data, settings.withPorts(port, httpPort), err, cluster, id).run();
   }
 }

@@ -8,6 +8,7 @@ import io.bellows.config.Knob;
 import io.bellows.config.KnobAssignments;
 import io.bellows.engine.Engine;
 import io.bellows.engine.LocalEngine;
+import io.bellows.remote.RemoteCluster;
 import io.bellows.remote.RemoteEngine;
 import io.bellows.remote.RemoteOptions;
 import java.io.BufferedReader;
@@ -41,7 +42,8 @@ final class ShellSubcommand implements Callable<Integer> {
   Path data;
 
   @Option(names = "--connect", paramLabel = "HOST:PORT",
-      description = "Use the server at HOST:PORT instead of a data directory. A bearer token is read from the"
+      description = "Use the server at HOST:PORT instead of a data directory; or a cluster, given some of its"
+          + " servers: HOST:PORT,HOST:PORT,... (calls go to each table's leader). A bearer token is read from the"
           + " environment variable BELLOWS_TOKEN.")
   String connect;
 
@@ -116,7 +118,8 @@ final class ShellSubcommand implements Callable<Integer> {
         if (tlsCa != null) {
           options = options.withTls(tlsCa, null, null);
         }
-        db = RemoteEngine.open(connect, options);
+        List<String> servers = List.of(connect.split(","));
+        db = servers.size() == 1 ? RemoteEngine.open(connect, options) : RemoteCluster.open(servers, options);
       } catch (RuntimeException e) {
         out.println("ERROR: cannot connect to " + connect + ": " + ErrorMessages.describe(e));
         return 2;

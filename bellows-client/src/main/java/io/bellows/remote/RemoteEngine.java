@@ -174,6 +174,14 @@ public final class RemoteEngine implements Engine {
     return Bellows.over(open(target, options));
   }
 
+  /**
+   * The API over a replicated cluster, given some of its servers ("host:port" each): calls go to the
+   * leader of each table's region, following the servers' NOT_LEADER answers ({@link RemoteCluster}).
+   */
+  public static Bellows connect(List<String> servers, RemoteOptions options) {
+    return Bellows.over(RemoteCluster.open(servers, options));
+  }
+
   /** Over a channel made elsewhere (in-process tests, custom transports); closing closes it. */
   public static RemoteEngine over(ManagedChannel channel, RemoteOptions options) {
     return new RemoteEngine(List.of(channel), options);

@@ -56,6 +56,9 @@ final class Retrier {
     if (kind == ErrorKind.ENGINE_CLOSED) {
       return false; // the server is stopping: say so rather than wait for it
     }
+    if (kind == ErrorKind.NOT_LEADER) {
+      return false; // another server leads: the caller goes there (RemoteCluster), asking this one again changes nothing
+    }
     if (code == Status.Code.RESOURCE_EXHAUSTED && kind != ErrorKind.THROTTLED) {
       return false; // gRPC's own limits (a message too large): trying again changes nothing
     }

@@ -21,6 +21,11 @@ public enum ErrorKind {
   THROTTLED(Status.Code.RESOURCE_EXHAUSTED),
   UNAUTHENTICATED(Status.Code.UNAUTHENTICATED),
   PERMISSION_DENIED(Status.Code.PERMISSION_DENIED),
+  /**
+   * A cluster's member does not lead the region (or catalog) the call needs; nothing applied. The
+   * {@code bellows-leader} trailer names the leader's client address when the member knows it.
+   */
+  NOT_LEADER(Status.Code.UNAVAILABLE),
   /** Any other engine failure (I/O, corruption). */
   STORAGE(Status.Code.INTERNAL);
 

@@ -30,6 +30,9 @@ public final class WireErrors {
   public static final Metadata.Key<byte[]> BACKGROUND_ERROR =
       Metadata.Key.of("bellows-background-error-bin", Metadata.BINARY_BYTE_MARSHALLER);
 
+  /** The client address ("host:port") of the leader a NOT_LEADER answer names, when known. */
+  public static final Metadata.Key<String> LEADER = Metadata.Key.of("bellows-leader", Metadata.ASCII_STRING_MARSHALLER);
+
   /** How long a client waits before retrying a write refused because writes are stopped. */
   static final long WRITES_STOPPED_RETRY_MS = 1000;
 
@@ -66,6 +69,26 @@ public final class WireErrors {
     trailers.put(APPLIED, "false");
     trailers.put(RETRY_AFTER_MS, Long.toString(retryAfterMillis));
     return Status.RESOURCE_EXHAUSTED.withDescription(message).asRuntimeException(trailers);
+  }
+
+  /**
+   * A cluster member's refusal of a call it cannot serve because it does not lead the region (or
+   * the catalog): nothing applied; {@code leaderAddress} (or null) is where to go.
+   */
+  public static StatusRuntimeException notLeader(String message, String leaderAddress) {
+    Metadata trailers = new Metadata();
+    trailers.put(KIND, ErrorKind.NOT_LEADER.name());
+    trailers.put(APPLIED, "false");
+    if (leaderAddress != null) {
+      trailers.put(LEADER, leaderAddress);
+    }
+    return Status.UNAVAILABLE.withDescription(message).asRuntimeException(trailers);
+  }
+
+  /** The leader a NOT_LEADER answer names, or null. */
+  public static String leader(StatusRuntimeException e) {
+    Metadata trailers = e.getTrailers();
+    return trailers == null ? null : trailers.get(LEADER);
   }
 
   /** A refusal of the caller's credentials or rights, before anything ran. */
@@ -151,6 +174,7 @@ public final class WireErrors {
       case WRITES_STOPPED -> new WritesStoppedException(message, backgroundError(e), e);
       case ENGINE_CLOSED -> new EngineClosedException(message);
       case STORAGE -> new StorageException(message, e);
+      case NOT_LEADER -> new NotLeaderRefusal(message, leader(e), e);
       case THROTTLED, UNAUTHENTICATED, PERMISSION_DENIED ->
           new RemoteCallException(e.getStatus().getCode(), e.getStatus().getCode() + ": " + message, e);
     };

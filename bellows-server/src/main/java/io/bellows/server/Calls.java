@@ -1,5 +1,7 @@
 package io.bellows.server;
 
+import io.bellows.cluster.OutcomeUnknownException;
+import io.bellows.cluster.server.RegionNotLeaderException;
 import io.bellows.wire.ErrorKind;
 import io.bellows.wire.WireErrors;
 import io.grpc.Context;
@@ -54,6 +56,13 @@ final class Calls {
 
   /** The status for an engine exception; failures that are not the caller's are logged. */
   static StatusRuntimeException toStatus(Throwable e) {
+    if (e instanceof RegionNotLeaderException nl) {
+      return WireErrors.notLeader(nl.getMessage(), nl.leaderAddress());
+    }
+    if (e instanceof OutcomeUnknownException) {
+      // As a connection lost in flight: no kind, no promise that nothing applied.
+      return Status.UNAVAILABLE.withDescription(e.getMessage()).asRuntimeException();
+    }
     StatusRuntimeException s = WireErrors.toStatus(e);
     if (ErrorKind.STORAGE.name().equals(s.getTrailers() == null ? null : s.getTrailers().get(WireErrors.KIND))) {
       LOG.warn("call failed: {}", e.toString(), e);

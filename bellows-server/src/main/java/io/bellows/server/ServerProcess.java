@@ -1,6 +1,10 @@
 package io.bellows.server;
 
+import io.bellows.cluster.server.Members;
+import io.bellows.cluster.server.ReplicatedEngine;
+import io.bellows.engine.Engine;
 import io.bellows.engine.LocalEngine;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,11 +27,26 @@ public final class ServerProcess {
   private final ServerConfig config;
   private final PrintWriter err;
   private final CountDownLatch stop = new CountDownLatch(1);
+  /** The member file, or null: a single server. */
+  private final Path cluster;
+  /** This server's member id, or null: the member whose client port is the configured port. */
+  private final String memberId;
 
   public ServerProcess(Path data, ServerConfig config, PrintWriter err) {
+    this(data, config, err, null, null);
+  }
+
+  /**
+   * A member of the cluster that {@code cluster} (a member file, see {@link Members}) lists, or a
+   * single server if it is null. The member is {@code memberId}, or else the one whose client port
+   * is the configured port; it listens on its member's client port.
+   */
+  public ServerProcess(Path data, ServerConfig config, PrintWriter err, Path cluster, String memberId) {
     this.data = data;
     this.config = config;
     this.err = err;
+    this.cluster = cluster;
+    this.memberId = memberId;
   }
 
   /** Asks a running {@link #run} to stop, as a signal does. */
@@ -42,6 +61,9 @@ public final class ServerProcess {
       err.flush();
       return 2;
     }
+    if (cluster != null) {
+      return runMember();
+    }
     LocalEngine engine;
     try {
       engine = LocalEngine.open(data, config.engine());
@@ -52,6 +74,46 @@ public final class ServerProcess {
       err.flush();
       return 2;
     }
+    return serve(engine, config);
+  }
+
+  /** Opens this member's share of the cluster and serves it. */
+  private int runMember() {
+    Members members;
+    try {
+      members = Members.read(cluster);
+    } catch (IOException e) {
+      err.println("ERROR: cannot read the member file " + cluster + ": " + e.getMessage());
+      err.flush();
+      return 2;
+    } catch (IllegalArgumentException e) {
+      err.println("ERROR: " + e.getMessage());
+      err.flush();
+      return 2;
+    }
+    Members.Member self;
+    try {
+      self = memberId != null ? members.member(memberId) : members.list().stream()
+          .filter(m -> m.clientPort() == config.port()).findFirst().orElseThrow(() -> new IllegalArgumentException(
+              "no member of " + cluster + " has the client port " + config.port() + ": name this server's member with --id"));
+    } catch (IllegalArgumentException e) {
+      err.println("ERROR: " + e.getMessage());
+      err.flush();
+      return 2;
+    }
+    ReplicatedEngine engine;
+    try {
+      engine = ReplicatedEngine.open(data, config.engine(), members, self.id());
+    } catch (RuntimeException e) {
+      err.println("ERROR: cannot start member " + self.id() + " on " + data.toAbsolutePath() + ": " + e.getMessage());
+      err.flush();
+      return 2;
+    }
+    LOG.info("member {} of {}: Raft on {}, clients on {}", self.id(), cluster, self.raftAddress(), self.clientAddress());
+    return serve(engine, config.withPorts(self.clientPort(), null));
+  }
+
+  private int serve(Engine engine, ServerConfig config) {
     BellowsServer server;
     try {
       server = BellowsServer.start(engine, config, ServerEvents.NONE);
@@ -73,7 +135,7 @@ public final class ServerProcess {
     return 0;
   }
 
-  private synchronized void shutdown(BellowsServer server, LocalEngine engine) {
+  private synchronized void shutdown(BellowsServer server, Engine engine) {
     LOG.info("stopping: no new calls; calls in progress get up to {} ms", GRACE_MILLIS);
     server.stop(GRACE_MILLIS);
     LOG.info("flushing and closing the engine");

@@ -1,0 +1,129 @@
+package io.bellows.remote;
+
+import io.bellows.server.ServerConfig;
+import io.bellows.server.ServerProcess;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One member of a test's cluster in a child JVM of its own, run as {@code bellows server --cluster}
+ * runs it ({@link ServerProcess}): killed with SIGKILL ({@link #kill}) or restarted on the same
+ * directory. Its log (standard error) goes to a file and to memory, where a test waits for a line.
+ */
+final class ClusterMember implements AutoCloseable {
+  final String id;
+  final String clientAddress;
+  private final Path dir;
+  private final Path members;
+  private Process process;
+  private Path log;
+  private final StringBuilder logText = new StringBuilder();
+  private boolean logEnded;
+  private int starts;
+
+  /** The child's entry point: DATA MEMBER_FILE ID. */
+  public static void main(String[] args) {
+    ServerConfig config = ServerConfig.defaults().withPorts(null, -1);
+    int status = new ServerProcess(Path.of(args[0]), config, new PrintWriter(System.err, true), Path.of(args[1]), args[2])
+        .run();
+    System.exit(status);
+  }
+
+  ClusterMember(Path dir, Path members, String id, String clientAddress) {
+    this.dir = dir;
+    this.members = members;
+    this.id = id;
+    this.clientAddress = clientAddress;
+  }
+
+  /** Starts the member's process and waits until it serves clients. */
+  void start() throws IOException, InterruptedException {
+    Files.createDirectories(dir);
+    synchronized (logText) {
+      logText.setLength(0);
+      logEnded = false;
+    }
+    log = dir.resolve("server-" + (++starts) + ".log");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    process = new ProcessBuilder(List.of(java, "-Xmx256m", "-XX:+ExitOnOutOfMemoryError", "-cp",
+        System.getProperty("java.class.path"), ClusterMember.class.getName(), dir.resolve("data").toString(),
+        members.toString(), id)).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    Process p = process;
+    Path file = log;
+    Thread pump = new Thread(() -> pumpLog(p, file), "member-" + id + "-log");
+    pump.setDaemon(true);
+    pump.start();
+    String text = awaitLog("listening on");
+    if (!text.contains("listening on")) {
+      p.destroyForcibly();
+      throw new IllegalStateException("member " + id + " did not start:\n" + text);
+    }
+  }
+
+  private void pumpLog(Process p, Path file) {
+    try (BufferedReader err = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8));
+        Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+      for (String line = err.readLine(); line != null; line = err.readLine()) {
+        out.write(line);
+        out.write('\n');
+        out.flush();
+        synchronized (logText) {
+          logText.append(line).append('\n');
+          logText.notifyAll();
+        }
+      }
+    } catch (IOException e) {
+      synchronized (logText) {
+        logText.append("(the test could not read the member's log: ").append(e).append(")\n");
+      }
+    } finally {
+      synchronized (logText) {
+        logEnded = true;
+        logText.notifyAll();
+      }
+    }
+  }
+
+  /** Waits until the log holds {@code text} (or the process ended its log, or 60 s passed) and returns the log. */
+  String awaitLog(String text) throws InterruptedException {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    synchronized (logText) {
+      for (long left = end - System.nanoTime(); logText.indexOf(text) < 0 && !logEnded && left > 0;
+          left = end - System.nanoTime()) {
+        TimeUnit.NANOSECONDS.timedWait(logText, left);
+      }
+      return logText.toString();
+    }
+  }
+
+  boolean alive() {
+    return process != null && process.isAlive();
+  }
+
+  /** SIGKILL: no flush, no goodbye; waits for the process to end. */
+  void kill() throws InterruptedException {
+    process.destroyForcibly();
+    if (!process.waitFor(30, TimeUnit.SECONDS)) {
+      throw new IllegalStateException("member " + id + " did not die within 30 s of SIGKILL");
+    }
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    if (alive()) {
+      process.destroy(); // SIGTERM: the server stops as it does for an operator
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+      }
+    }
+  }
+}

@@ -1,0 +1,129 @@
+package io.bellows.cluster.server;
+
+import io.bellows.cache.BlockCache;
+import io.bellows.config.EngineOptions;
+import io.bellows.fs.FileSystem;
+import io.bellows.fs.LocalFileSystem;
+import io.bellows.memstore.InMemoryWork;
+import io.bellows.memstore.chunk.ChunkAllocator;
+import io.bellows.metrics.MetricSet;
+import io.bellows.region.Region;
+import io.bellows.region.RegionLog;
+import io.bellows.region.RegionServices;
+import io.bellows.region.SequenceIds;
+import io.bellows.store.FileNumberAllocator;
+import io.bellows.util.EventListener;
+import io.bellows.util.WritesStoppedException;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What one replica of a region gets from its server ({@link ReplicatedEngine}): its own log and
+ * sequence ids, the server's shared options, caches, metrics and background threads. A flush runs
+ * on the server's background thread and is followed by a checkpoint of the region's group, so its
+ * log drops what the files hold.
+ *
+ * <p>Simplified against the engine's services (a later step shares the engine's): no engine-wide
+ * memory budget or write pacing (a replica's memory is bounded by its stores' blocking size), and a
+ * failed flush is logged and asked again by the next write.
+ */
+final class ReplicaHost implements RegionServices {
+  private final ReplicatedEngine server;
+  private final RegionLog log;
+  private final SequenceIds sequenceIds;
+  private final FileNumberAllocator fileNumbers;
+
+  ReplicaHost(ReplicatedEngine server, RegionLog log, SequenceIds sequenceIds, AtomicLong fileNumbers) {
+    this.server = server;
+    this.log = log;
+    this.sequenceIds = sequenceIds;
+    this.fileNumbers = FileNumberAllocator.over(fileNumbers);
+  }
+
+  @Override
+  public EngineOptions options() {
+    return server.options();
+  }
+
+  @Override
+  public FileSystem fileSystem() {
+    return LocalFileSystem.INSTANCE;
+  }
+
+  @Override
+  public RegionLog log() {
+    return log;
+  }
+
+  @Override
+  public SequenceIds sequenceIds() {
+    return sequenceIds;
+  }
+
+  @Override
+  public FileNumberAllocator fileNumbers() {
+    return fileNumbers;
+  }
+
+  @Override
+  public long engineInstanceId() {
+    return server.instanceId();
+  }
+
+  @Override
+  public MetricSet metrics() {
+    return server.metricSet();
+  }
+
+  @Override
+  public InMemoryWork inMemoryCompactions() {
+    return server.inMemoryWork();
+  }
+
+  @Override
+  public ChunkAllocator chunks() {
+    return server.chunks();
+  }
+
+  @Override
+  public BlockCache blockCache() {
+    return server.blockCache();
+  }
+
+  @Override
+  public void requestFlush(Region region) {
+    server.requestFlush(region);
+  }
+
+  @Override
+  public void requestCompaction(Region region) {
+    server.requestCompaction(region);
+  }
+
+  @Override
+  public void admitWrite(Region region, long bytes) {}
+
+  @Override
+  public void paceWrite(long bytes, double position, String cause) {}
+
+  @Override
+  public void wrote(Region region) {}
+
+  @Override
+  public void walFailed(Throwable cause) {
+    throw new IllegalStateException("a replicated region's log never fails as a whole", cause);
+  }
+
+  @Override
+  public EventListener events() {
+    return new EventListener() {};
+  }
+
+  @Override
+  public void checkWritesAllowed() {}
+
+  @Override
+  public WritesStoppedException flushStalled(Region region, RuntimeException flushFailure) {
+    return new WritesStoppedException("region " + region.id() + " of table '" + region.descriptor().name()
+        + "' cannot flush: " + flushFailure.getMessage(), null, flushFailure);
+  }
+}

@@ -1,0 +1,626 @@
+package io.bellows.cluster.server;
+
+import io.bellows.atomic.Outcome;
+import io.bellows.cache.BlockCache;
+import io.bellows.cluster.LogApplier;
+import io.bellows.cluster.NotLeaderException;
+import io.bellows.cluster.RaftNode;
+import io.bellows.cluster.RaftSettings;
+import io.bellows.cluster.ReplicatedLog;
+import io.bellows.cluster.region.RaftRegionLog;
+import io.bellows.cluster.region.RegionApplier;
+import io.bellows.cluster.region.StaleLeadershipException;
+import io.bellows.config.EngineOptions;
+import io.bellows.engine.Engine;
+import io.bellows.engine.RegionInfo;
+import io.bellows.engine.RowMutation;
+import io.bellows.engine.RowOperation;
+import io.bellows.engine.TableRef;
+import io.bellows.memstore.InMemoryWork;
+import io.bellows.memstore.chunk.ChunkAllocator;
+import io.bellows.metrics.MetricSet;
+import io.bellows.region.OptionsResolver;
+import io.bellows.region.Region;
+import io.bellows.region.SequenceIds;
+import io.bellows.scan.RowScanner;
+import io.bellows.scan.ScanQuery;
+import io.bellows.schema.TableDescriptor;
+import io.bellows.store.Store;
+import io.bellows.store.StoreFile;
+import io.bellows.util.BackgroundError;
+import io.bellows.util.EngineClosedException;
+import io.bellows.util.StorageException;
+import io.bellows.util.TableExistsException;
+import io.bellows.util.TableNotFoundException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One member's share of a replicated cluster, as an {@link Engine} a server serves: a {@link
+ * RaftNode} holding a replica of the meta group (the catalog, {@link MetaCatalog}) and of every
+ * table's region (a Raft group over every member, {@link RaftRegionLog}). A table created through
+ * any member is proposed to meta on its leader; every member opens its replica of the table's
+ * region when it applies that entry.
+ *
+ * <p>Data calls run on the replica that leads its region; elsewhere they fail with {@link
+ * RegionNotLeaderException} naming the leader's client address, before anything is applied. Reads
+ * are linearizable: the leader confirms its leadership through the log's read index (or lease)
+ * and has applied everything committed before the read began, then reads its own region.
+ *
+ * <p>Simplified, for a later step to change: one region per table (no splits), every member a
+ * replica of every region, the catalog's operations limited to creating tables (meta is never
+ * checkpointed; its log is replayed at a restart), no engine-wide memory budget.
+ *
+ * <p>On disk, under the data directory: {@code raft/} (the node's logs), {@code regions/GROUP/}
+ * per replica, with {@code region.txt} (the table's id, sequence base and descriptor, so the replica
+ * opens at a restart before meta replays) and the region's stores in {@code region/}.
+ */
+public final class ReplicatedEngine implements Engine {
+  private static final Logger LOG = LoggerFactory.getLogger(ReplicatedEngine.class);
+  /** The meta group's id ("meta" in its first bytes). */
+  public static final UUID META = UUID.fromString("6d657461-0000-0000-0000-000000000000");
+  /** Every region's sequence base: its ids are {@code BASE + index} (one region per table: no daughter needs a higher one yet). */
+  static final long BASE = 1L << 20;
+  private static final String REGION_FILE = "region.txt";
+
+  private final Path data;
+  private final EngineOptions options;
+  private final Members members;
+  private final Members.Member self;
+  private final List<RaftNode.Peer> peers;
+  private final MetaCatalog catalog = new MetaCatalog(this::opened);
+  private final Map<UUID, Replica> replicas = new ConcurrentHashMap<>();
+  private final CompletableFuture<RaftNode> started = new CompletableFuture<>();
+  private final long instanceId = ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE;
+  private final MetricSet metrics = new MetricSet();
+  private final ChunkAllocator chunks;
+  private final BlockCache blockCache;
+  private final ExecutorService flushes = Executors.newSingleThreadExecutor(daemon("bellows-flush"));
+  private final ExecutorService compactions = Executors.newSingleThreadExecutor(daemon("bellows-compaction"));
+  private final ExecutorService inMemory = Executors.newSingleThreadExecutor(daemon("bellows-inmemory-compaction"));
+  private final Set<Region> flushQueued = ConcurrentHashMap.newKeySet();
+  private final RaftNode node;
+  private final ReplicatedLog meta;
+  private volatile boolean closed;
+
+  /** A replica of a table's region on this member. */
+  private static final class Replica {
+    final UUID group;
+    final int tableId;
+    final TableDescriptor descriptor;
+    final long base;
+    final Region region;
+    final RaftRegionLog log;
+    final RegionApplier applier;
+    volatile ReplicatedLog replicated;
+
+    Replica(UUID group, int tableId, TableDescriptor descriptor, long base, Region region, RaftRegionLog log,
+        RegionApplier applier) {
+      this.group = group;
+      this.tableId = tableId;
+      this.descriptor = descriptor;
+      this.base = base;
+      this.region = region;
+      this.log = log;
+      this.applier = applier;
+    }
+  }
+
+  private ReplicatedEngine(Path data, EngineOptions options, Members members, String selfId, RaftSettings raft) {
+    this.data = data;
+    this.options = options;
+    this.members = members;
+    this.self = members.member(selfId);
+    this.peers = members.list().stream().map(m -> new RaftNode.Peer(m.id(), m.raftAddress())).toList();
+    this.chunks = OptionsResolver.chunkAllocator(options);
+    this.blockCache = OptionsResolver.blockCache(options, Runtime.getRuntime().maxMemory());
+    this.node = RaftNode.start(selfId, raft, this::applierOf);
+    started.complete(node);
+    for (Replica r : replicas.values()) {
+      bind(r);
+    }
+    this.meta = holds(node, META) ? node.log(META) : node.addGroup(META, peers);
+  }
+
+  /**
+   * Opens member {@code selfId}'s share of the cluster {@code members} on {@code data} (created the
+   * first time): its Raft port is the member's, its logs under {@code data/raft}.
+   */
+  public static ReplicatedEngine open(Path data, EngineOptions options, Members members, String selfId) {
+    Members.Member m = members.member(selfId);
+    try {
+      Files.createDirectories(data.resolve("regions"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create " + data, e);
+    }
+    return new ReplicatedEngine(data, options, members, selfId,
+        RaftSettings.of(m.raftHost(), m.raftPort(), data.resolve("raft")));
+  }
+
+  /** This member's id. */
+  public String id() {
+    return self.id();
+  }
+
+  /** The Raft node (tests wait on its leaders). */
+  public RaftNode node() {
+    return node;
+  }
+
+  /** The group of a table's region. */
+  public UUID group(String table) {
+    return entry(table).group();
+  }
+
+  // ================================================================== replicas
+
+  /** The applier of a group the node holds: meta's catalog, or a region's replica opened from its own files. */
+  private LogApplier applierOf(UUID group) {
+    if (group.equals(META)) {
+      return catalog;
+    }
+    return replicas.computeIfAbsent(group, this::reopen).applier;
+  }
+
+  private Replica reopen(UUID group) {
+    Path dir = data.resolve("regions").resolve(group.toString());
+    String text;
+    try {
+      text = Files.readString(dir.resolve(REGION_FILE), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("the node holds group " + group + " but " + dir.resolve(REGION_FILE)
+          + " cannot be read", e);
+    }
+    int nl = text.indexOf('\n');
+    String[] head = text.substring(0, nl).split("\t");
+    return open(group, Integer.parseInt(head[0]), TableText.decode(text.substring(nl + 1)), Long.parseLong(head[1]),
+        false);
+  }
+
+  private Replica open(UUID group, int tableId, TableDescriptor d, long base, boolean create) {
+    Path dir = data.resolve("regions").resolve(group.toString());
+    SequenceIds ids = SequenceIds.assignedByLog(base);
+    AtomicLong fileNumbers = new AtomicLong(1);
+    RaftRegionLog log = new RaftRegionLog(); // bound to the group once the node holds it
+    ReplicaHost host = new ReplicaHost(this, log, ids, fileNumbers);
+    Region region = create ? Region.create(tableId, d, dir.resolve("region"), host) : new Region(tableId, d, dir.resolve("region"), host);
+    long next = 1;
+    for (Store s : region.stores().values()) {
+      for (StoreFile f : s.files()) {
+        next = Math.max(next, f.id() + 1);
+      }
+    }
+    fileNumbers.set(next);
+    return new Replica(group, tableId, d, base, region, log, RegionApplier.open(region, ids, base));
+  }
+
+  /** Meta applied a table: this member opens its replica of the table's region and joins its group. */
+  private void opened(MetaCatalog.TableEntry t) {
+    RaftNode n = started.join(); // a restart's replay may apply before the node is handed over
+    Replica r = replicas.get(t.group());
+    if (r == null) {
+      Path dir = data.resolve("regions").resolve(t.group().toString());
+      try {
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve(REGION_FILE), t.id() + "\t" + t.base() + "\n" + TableText.encode(t.descriptor()),
+            StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot record the replica of table '" + t.descriptor().name() + "'", e);
+      }
+      boolean exists = Files.isDirectory(dir.resolve("region"));
+      r = open(t.group(), t.id(), t.descriptor(), t.base(), !exists);
+      replicas.put(t.group(), r);
+    }
+    if (!holds(n, t.group())) {
+      n.addGroup(t.group(), peers);
+    }
+    bind(r);
+    LOG.info("member {} opened its replica of table '{}' (group {})", self.id(), t.descriptor().name(), t.group());
+  }
+
+  private static boolean holds(RaftNode n, UUID group) {
+    try {
+      n.log(group);
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  private synchronized void bind(Replica r) {
+    if (r.replicated == null) {
+      ReplicatedLog l = started.join().log(r.group);
+      r.log.bind(l);
+      r.replicated = l;
+    }
+  }
+
+  // ================================================================== background work
+
+  long instanceId() {
+    return instanceId;
+  }
+
+  MetricSet metricSet() {
+    return metrics;
+  }
+
+  InMemoryWork inMemoryWork() {
+    return InMemoryWork.on(inMemory);
+  }
+
+  ChunkAllocator chunks() {
+    return chunks;
+  }
+
+  BlockCache blockCache() {
+    return blockCache;
+  }
+
+  /** Flushes the region on the flush thread, then checkpoints its group: the log drops what the files hold. */
+  void requestFlush(Region region) {
+    if (closed || !flushQueued.add(region)) {
+      return;
+    }
+    flushes.execute(() -> {
+      flushQueued.remove(region);
+      if (closed || region.isClosedForWork()) {
+        return;
+      }
+      try {
+        if (region.flush(false) != Region.NOTHING_FLUSHED) {
+          checkpoint(region);
+        }
+      } catch (RuntimeException e) {
+        LOG.warn("flush of region {} of table '{}' failed: {}", region.id(), region.descriptor().name(), e.toString(), e);
+      }
+    });
+  }
+
+  void requestCompaction(Region region) {
+    if (closed) {
+      return;
+    }
+    compactions.execute(() -> {
+      try {
+        if (!closed && !region.isClosedForWork() && region.needsCompaction()) {
+          region.compact(false);
+        }
+      } catch (RuntimeException e) {
+        LOG.warn("compaction of region {} of table '{}' failed: {}", region.id(), region.descriptor().name(), e.toString(), e);
+      }
+    });
+  }
+
+  private void checkpoint(Region region) {
+    for (Replica r : replicas.values()) {
+      if (r.region == region) {
+        try {
+          long index = node.checkpoint(r.group);
+          LOG.debug("checkpointed group {} at index {}", r.group, index);
+        } catch (RuntimeException e) {
+          LOG.info("could not checkpoint group {} after a flush: {}", r.group, e.toString());
+        }
+      }
+    }
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  // ================================================================== routing
+
+  private MetaCatalog.TableEntry entry(String table) {
+    check();
+    MetaCatalog.TableEntry t = catalog.table(table);
+    if (t == null) {
+      throw new TableNotFoundException("table '" + table + "' does not exist");
+    }
+    return t;
+  }
+
+  private Replica replica(TableRef table) {
+    MetaCatalog.TableEntry t = entry(table.name());
+    if (t.id() != table.id()) {
+      throw new TableNotFoundException("table '" + table.name() + "' was dropped; the table of that name now is another");
+    }
+    Replica r = replicas.get(t.group());
+    if (r == null) {
+      throw new RegionNotLeaderException("member " + self.id() + " has not opened its replica of table '"
+          + table.name() + "' yet; retry", null);
+    }
+    if (r.replicated == null) {
+      bind(r); // once: the lock is not on the data path
+    }
+    return r;
+  }
+
+  private RegionNotLeaderException notLeader(String what, String leaderId) {
+    String address = members.clientAddressOf(leaderId);
+    return new RegionNotLeaderException("NOT_LEADER: member " + self.id() + " does not lead " + what
+        + (address == null ? " and knows no leader yet; retry" : "; the leader is " + leaderId + " at " + address), address);
+  }
+
+  /** Runs {@code op} on the replica, which must lead; a write evaluated in a term that ended goes again. */
+  private <T> T onLeader(Replica r, Supplier<T> op) {
+    for (int attempt = 0; ; attempt++) {
+      if (!r.replicated.isLeader()) {
+        throw notLeader("table '" + r.descriptor.name() + "'", r.replicated.leader());
+      }
+      try {
+        return op.get();
+      } catch (NotLeaderException e) {
+        throw notLeader("table '" + r.descriptor.name() + "'", e.leader());
+      } catch (StaleLeadershipException e) {
+        if (attempt >= 3) {
+          throw e; // nothing applied; the caller may retry
+        }
+      }
+    }
+  }
+
+  private static <T> T join(CompletableFuture<T> f) {
+    try {
+      return f.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      throw new StorageException("a replicated call failed", e.getCause());
+    }
+  }
+
+  private void check() {
+    if (closed) {
+      throw new EngineClosedException("the server's engine is closed");
+    }
+  }
+
+  // ================================================================== Engine
+
+  @Override
+  public void createTable(TableDescriptor descriptor) {
+    check();
+    if (!meta.isLeader()) {
+      throw notLeader("the catalog", meta.leader());
+    }
+    byte[] reply;
+    try {
+      reply = join(meta.append(MetaCatalog.createTable(descriptor, UUID.randomUUID(), BASE)));
+    } catch (NotLeaderException e) {
+      throw notLeader("the catalog", e.leader());
+    }
+    if (new String(reply, StandardCharsets.UTF_8).equals(MetaCatalog.EXISTS)) {
+      throw new TableExistsException("table '" + descriptor.name() + "' already exists");
+    }
+  }
+
+  @Override
+  public void createTable(TableDescriptor descriptor, List<byte[]> splitKeys) {
+    if (!splitKeys.isEmpty()) {
+      throw new IllegalArgumentException("a cluster's table has one region for now: create it without split keys");
+    }
+    createTable(descriptor);
+  }
+
+  @Override
+  public List<RegionInfo> regions(String table) {
+    MetaCatalog.TableEntry t = entry(table);
+    Replica r = replicas.get(t.group());
+    long fileBytes = 0;
+    int files = 0;
+    long memBytes = 0;
+    if (r != null) {
+      for (Store s : r.region.stores().values()) {
+        for (StoreFile f : s.files()) {
+          fileBytes += f.size();
+          files++;
+        }
+        memBytes += s.memStoreSize().dataBytes();
+      }
+    }
+    return List.of(new RegionInfo(t.id(), new byte[0], new byte[0], fileBytes, files, memBytes, t.group(), t.base()));
+  }
+
+  @Override
+  public TableDescriptor describeTable(String name) {
+    return entry(name).descriptor();
+  }
+
+  @Override
+  public List<String> listTables() {
+    check();
+    return catalog.tables().stream().map(t -> t.descriptor().name()).toList();
+  }
+
+  @Override
+  public boolean tableExists(String name) {
+    check();
+    return catalog.table(name) != null;
+  }
+
+  @Override
+  public void disableTable(String name) {
+    throw unsupported("disabling a table");
+  }
+
+  @Override
+  public void enableTable(String name) {
+    throw unsupported("enabling a table");
+  }
+
+  @Override
+  public boolean isTableEnabled(String name) {
+    entry(name);
+    return true;
+  }
+
+  @Override
+  public void dropTable(String name) {
+    throw unsupported("dropping a table");
+  }
+
+  private static UnsupportedOperationException unsupported(String what) {
+    return new UnsupportedOperationException(what + " is not supported in a cluster yet");
+  }
+
+  @Override
+  public TableRef table(String name) {
+    MetaCatalog.TableEntry t = entry(name);
+    return new TableRef(name, t.id(), t.descriptor());
+  }
+
+  /** Flushes this member's replica of the table and checkpoints its group. */
+  @Override
+  public void flush(String table) {
+    Replica r = replica(table(table));
+    r.region.flush(true);
+    checkpoint(r.region);
+  }
+
+  @Override
+  public void split(String table) {
+    throw unsupported("splitting a table");
+  }
+
+  @Override
+  public void split(String table, byte[] splitKey) {
+    throw unsupported("splitting a table");
+  }
+
+  @Override
+  public void compact(String table) {
+    replica(table(table)).region.compact(false);
+  }
+
+  @Override
+  public void majorCompact(String table) {
+    replica(table(table)).region.compact(true);
+  }
+
+  @Override
+  public void mutate(TableRef table, List<RowMutation> rows) {
+    Replica r = replica(table);
+    onLeader(r, () -> {
+      if (rows.size() == 1) {
+        RowMutation m = rows.get(0);
+        r.region.mutate(m.row(), m.cells(), m.wholeRowDeleteTs(), m.durability());
+      } else {
+        List<Region.RowWrite> writes = new ArrayList<>(rows.size());
+        for (RowMutation m : rows) {
+          writes.add(new Region.RowWrite(m.row(), m.cells(), m.wholeRowDeleteTs(), m.durability()));
+        }
+        r.region.mutateBatch(writes);
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public Outcome mutateRow(TableRef table, RowOperation op) {
+    Replica r = replica(table);
+    RowMutation m = op.mutation();
+    return onLeader(r, () -> r.region.mutateRow(m.row(), op.condition(), m.cells(), m.wholeRowDeleteTs(), op.updates(),
+        m.durability(), op.returnValues()));
+  }
+
+  /**
+   * A linearizable read: the leader confirms its leadership (read index or lease) and has applied
+   * everything committed before the read began; then it reads its own region.
+   */
+  @Override
+  public RowScanner scan(TableRef table, ScanQuery query) {
+    Replica r = replica(table);
+    return onLeader(r, () -> {
+      join(r.replicated.read(new byte[0]));
+      return r.region.scanner(query);
+    });
+  }
+
+  /** A read of this member's replica as it is, possibly behind the leader (HBase's TIMELINE reads). */
+  public RowScanner scanStale(TableRef table, ScanQuery query) {
+    return replica(table).region.scanner(query);
+  }
+
+  @Override
+  public Optional<BackgroundError> backgroundError() {
+    return Optional.empty();
+  }
+
+  @Override
+  public void resume() {}
+
+  @Override
+  public Map<String, Number> metrics() {
+    check();
+    return metrics.snapshot();
+  }
+
+  @Override
+  public Map<String, Map<String, Number>> storeMetrics(String table) {
+    Replica r = replica(table(table));
+    Map<String, Map<String, Number>> out = new LinkedHashMap<>();
+    for (Store s : r.region.stores().values()) {
+      out.put(s.family().name(), s.metrics());
+    }
+    return out;
+  }
+
+  @Override
+  public EngineOptions options() {
+    return options;
+  }
+
+  /**
+   * Flushes every replica and checkpoints its group, stops the node (its replicas stop voting) and
+   * closes the regions. The logs stay on disk: a restart replays what lies after each checkpoint.
+   */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    for (Replica r : replicas.values()) {
+      try {
+        if (r.region.flush(true) != Region.NOTHING_FLUSHED) {
+          checkpoint(r.region);
+        }
+      } catch (RuntimeException e) {
+        LOG.warn("flush of table '{}' at close failed: {}", r.descriptor.name(), e.toString());
+      }
+    }
+    closed = true;
+    node.close();
+    flushes.shutdownNow();
+    compactions.shutdownNow();
+    inMemory.shutdownNow();
+    for (Replica r : replicas.values()) {
+      r.region.close(false);
+    }
+  }
+}
