@@ -216,13 +216,22 @@ class ReplicatedLogTest {
     }
     nodes.remove(old).close();
     String next = nodes.get(followers.get(0)).awaitLeaderOtherThan(GROUP, old, WAIT_MS);
-    waits.get(next).get(WAIT_MS, TimeUnit.MILLISECONDS); // the new leader is ready
+    // The new leader becomes ready: it takes an append of its own.
+    nodes.get(next).log(GROUP).append("after".getBytes(StandardCharsets.UTF_8)).get(WAIT_MS, TimeUnit.MILLISECONDS);
+    // A follower may hear of the old leader only after its wait began (Ratis tells each replica of a
+    // leader when it hears from it): that, too, is another replica leading, and ends the wait. So the
+    // new leader's own early wait ended ready, or with NotLeader naming the old leader; the other
+    // follower's wait with NotLeader naming the new leader or the old one. None of them hangs.
+    try {
+      waits.get(next).get(WAIT_MS, TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      assertThat(e.getCause()).isInstanceOf(NotLeaderException.class);
+      assertThat(((NotLeaderException) e.getCause()).leader()).isEqualTo(old);
+    }
     String other = followers.stream().filter(id -> !id.equals(next)).findFirst().orElseThrow();
     assertThatThrownBy(() -> waits.get(other).get(WAIT_MS, TimeUnit.MILLISECONDS))
         .isInstanceOf(ExecutionException.class)
         .cause().isInstanceOf(NotLeaderException.class)
-        // The leader it names is the new one, or the old one when this follower heard of the old
-        // leader only after its wait began (Ratis tells each replica of a leader when it hears from it).
         .satisfies(e -> assertThat(((NotLeaderException) e).leader()).isIn(next, old));
   }
 
