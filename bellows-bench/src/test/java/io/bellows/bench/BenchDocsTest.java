@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The benchmark pages hold together: every relative link of BENCHMARKS.md and of docs/bench/**.md
  * reaches a file (and, into a Markdown page, a heading), every results folder and every log file is
- * in docs/bench/README.md's index, and every log file is reachable from BENCHMARKS.md. Results are
+ * in docs/bench/README.md's index, and BENCHMARKS.md links that index (the log's table of contents).
+ * Results are
  * moved and renamed by hand; this is what notices a dangling link or a study nobody can find.
  */
 class BenchDocsTest {
@@ -52,7 +53,7 @@ class BenchDocsTest {
   }
 
   @Test
-  void everyResultsFolderAndLogFileIsIndexedAndEveryLogFileIsReachableFromTheHeadline() throws IOException {
+  void everyResultsFolderAndLogFileIsIndexedAndTheHeadlineLinksTheIndex() throws IOException {
     Path index = BENCH.resolve("README.md");
     assertThat(index).as("the index of results and log files").exists();
     Set<String> indexed = new HashSet<>();
@@ -72,14 +73,14 @@ class BenchDocsTest {
     for (String target : links(ROOT.resolve("BENCHMARKS.md"))) {
       fromHeadline.add(Path.of(target.split("#")[0]).normalize().toString());
     }
+    if (!fromHeadline.contains("docs/bench/README.md")) {
+      missing.add("a link from BENCHMARKS.md to docs/bench/README.md");
+    }
     try (Stream<Path> s = Files.list(BENCH.resolve("log"))) {
       for (Path log : s.filter(p -> p.toString().endsWith(".md")).sorted().toList()) {
         String name = log.getFileName().toString();
         if (!indexed.contains("log/" + name)) {
           missing.add("log file " + name + " in docs/bench/README.md");
-        }
-        if (!fromHeadline.contains("docs/bench/log/" + name)) {
-          missing.add("log file " + name + " in BENCHMARKS.md");
         }
       }
     }
