@@ -83,6 +83,11 @@ final class RegionCluster implements AutoCloseable {
     }
 
     @Override
+    public void checkpointing(LogPosition at) {
+      applier.checkpointing(at);
+    }
+
+    @Override
     public LogPosition installCheckpoint(String leader) {
       return applier.installCheckpoint(leader);
     }
@@ -134,7 +139,7 @@ final class RegionCluster implements AutoCloseable {
     Path regionDir = dir.resolve(id).resolve("region");
     Region region = Files.exists(regionDir) ? new Region(REGION_ID, table, regionDir, services)
         : Region.create(REGION_ID, table, regionDir, services);
-    Watched applier = new Watched(RegionApplier.open(region, ids, BASE));
+    Watched applier = new Watched(RegionApplier.open(region, ids, BASE, log, dir.resolve(id)));
     RaftSettings settings = RaftSettings.of("127.0.0.1", ports.get(id), dir.resolve(id).resolve("raft"));
     RaftNode node = RaftNode.start(id, settings, g -> applier);
     Replica r = new Replica(id, node, region, log, applier);
