@@ -58,13 +58,35 @@ final class RegionCluster implements AutoCloseable {
     private long last = -1;
     private long first = -1;
     private long handed;
+    /** Entries from this index on wait before they are applied ({@link #holdFrom}). */
+    private long holdFrom = Long.MAX_VALUE;
 
     Watched(RegionApplier applier) {
       this.applier = applier;
     }
 
+    /** Holds back the apply of the entries from {@code index} on until {@link #release}: a writer here waits meanwhile. */
+    synchronized void holdFrom(long index) {
+      holdFrom = index;
+    }
+
+    synchronized void release() {
+      holdFrom = Long.MAX_VALUE;
+      notifyAll();
+    }
+
     @Override
     public byte[] apply(LogPosition at, byte[] entry) {
+      synchronized (this) {
+        while (at.index() >= holdFrom) {
+          try {
+            wait();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the apply of " + at + " was held back", e);
+          }
+        }
+      }
       byte[] reply = applier.apply(at, entry);
       synchronized (this) {
         if (first < 0) {
