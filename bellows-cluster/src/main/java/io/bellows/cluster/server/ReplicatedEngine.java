@@ -74,7 +74,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>On disk, under the data directory: {@code raft/} (the node's logs), {@code regions/GROUP/}
  * per replica, with {@code region.txt} (the table's id, sequence base and descriptor, so the replica
- * opens at a restart before meta replays) and the region's stores in {@code region/}.
+ * opens at a restart before meta replays), the region's stores in {@code region/} and the calls its
+ * state machine answered in {@code answered-calls} (written at checkpoints).
  */
 public final class ReplicatedEngine implements Engine {
   private static final Logger LOG = LoggerFactory.getLogger(ReplicatedEngine.class);
