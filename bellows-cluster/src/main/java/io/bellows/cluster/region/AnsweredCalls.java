@@ -205,6 +205,25 @@ final class AnsweredCalls {
   /** The table's state: its position, the entries it skipped, its clients in id order. */
   record State(long position, List<Long> skipped, List<Client> clients) {}
 
+  /**
+   * Takes the state of {@code other} in place of its own (a checkpoint installed from another
+   * replica: its file read, {@link AnsweredCallsFile#read}), so that whoever holds this table sees it.
+   */
+  synchronized void replaceWith(AnsweredCalls other) {
+    State s = other.state();
+    clients.clear();
+    byLastIndex.clear();
+    skipped.clear();
+    position = s.position();
+    skipped.addAll(s.skipped());
+    for (Client c : s.clients()) {
+      clients.put(key(c.high, c.low), c);
+      if (c.lastIndex > 0) {
+        byLastIndex.put(c.lastIndex, c);
+      }
+    }
+  }
+
   /** A table holding {@code state} (read from its file), with the default bounds. */
   static AnsweredCalls of(State state) {
     AnsweredCalls t = new AnsweredCalls();

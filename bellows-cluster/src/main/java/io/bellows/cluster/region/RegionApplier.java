@@ -151,6 +151,18 @@ public final class RegionApplier implements LogApplier {
     lastCheckpoint = at.index();
   }
 
+  /**
+   * Reads the table of answered calls again from the replica's directory, in place of the one it
+   * holds: for a checkpoint installed from another replica, whose transfer brought that replica's
+   * {@value AnsweredCallsFile#NAME} file along. Call before the log continues after the checkpoint.
+   */
+  void reloadAnsweredCalls() {
+    if (callsDir != null) {
+      calls.replaceWith(AnsweredCallsFile.read(callsDir));
+      lastCheckpoint = 0;
+    }
+  }
+
   /** The table of answered calls (tests). */
   AnsweredCalls answeredCalls() {
     return calls;

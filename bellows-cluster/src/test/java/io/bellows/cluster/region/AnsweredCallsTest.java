@@ -155,6 +155,21 @@ class AnsweredCallsTest {
   }
 
   @Test
+  void aTableReplacedByAnotherReplicasFileDecidesAsThatOne() {
+    AnsweredCalls other = new AnsweredCalls();
+    other.apply(4, call(A, 1, 1), () -> value(40));
+    other.apply(5, call(A, 1, 1), () -> value(41));
+    AnsweredCallsFile.write(dir, other);
+    AnsweredCalls behind = new AnsweredCalls();
+    behind.apply(1, call(B, 1, 1), () -> value(1));
+    behind.replaceWith(AnsweredCallsFile.read(dir));
+    assertThat(AnsweredCallsFile.encode(behind.state())).isEqualTo(AnsweredCallsFile.encode(other.state()));
+    assertThat(behind.apply(6, call(A, 1, 1), () -> value(42))).isEqualTo(AnsweredCalls.Decision.DUPLICATE);
+    assertThat(valueOf(behind.lookup(call(A, 1, 1)))).isEqualTo(40);
+    assertThat(behind.lookup(call(B, 1, 1))).isNull();
+  }
+
+  @Test
   void aDamagedFileIsRefusedNamingIt() throws Exception {
     AnsweredCalls t = new AnsweredCalls();
     t.apply(7, call(A, 3, 2), () -> value(30));
