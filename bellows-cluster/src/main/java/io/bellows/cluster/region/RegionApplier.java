@@ -1,7 +1,7 @@
 package io.bellows.cluster.region;
 
-import io.bellows.cluster.LogApplier;
 import io.bellows.cell.Cell;
+import io.bellows.cluster.LogApplier;
 import io.bellows.cluster.LogPosition;
 import io.bellows.engine.CallId;
 import io.bellows.record.WriteRecord;
@@ -50,7 +50,8 @@ public final class RegionApplier implements LogApplier {
   /**
    * The applier of {@code region}, just opened by its host on a {@link RaftRegionLog} and on {@code
    * ids} ({@link SequenceIds#assignedByLog} from {@code base}, the region's sequence base): what its
-   * files hold becomes visible, and the log's entries apply after it.
+   * files hold becomes visible, and the log's entries apply after it. Its table of answered calls
+   * lives in memory only and no writer looks it up: for a region whose writes name no calls.
    */
   public static RegionApplier open(Region region, SequenceIds ids, long base) {
     return open(region, ids, base, null, null);
@@ -161,11 +162,6 @@ public final class RegionApplier implements LogApplier {
       calls.replaceWith(AnsweredCallsFile.read(callsDir));
       lastCheckpoint = 0;
     }
-  }
-
-  /** The table of answered calls (tests). */
-  AnsweredCalls answeredCalls() {
-    return calls;
   }
 
   /**
