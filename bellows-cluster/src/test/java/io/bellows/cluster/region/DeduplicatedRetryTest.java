@@ -41,6 +41,8 @@ class DeduplicatedRetryTest {
   @TempDir Path dir;
   private RegionCluster cluster;
   private long lastCall;
+  /** The lowest call the client still waits for, 0 if none but the next: the pending one, which the test retries to the end. */
+  private long waitingFor;
 
   @AfterEach
   void stop() {
@@ -51,7 +53,7 @@ class DeduplicatedRetryTest {
 
   private CallId next() {
     lastCall++;
-    return new CallId(CLIENT, 2, lastCall, lastCall);
+    return new CallId(CLIENT, 2, lastCall, waitingFor == 0 ? lastCall : waitingFor);
   }
 
   /** The increment as the call {@code id} on {@code r}'s region, which must lead. */
@@ -100,6 +102,7 @@ class DeduplicatedRetryTest {
     long index = leader.applier().last() + 1;
     leader.applier().holdFrom(index);
     CallId pending = next();
+    waitingFor = pending.call(); // the table must keep its answer for the retries below
     CompletableFuture<Long> first = CompletableFuture.supplyAsync(() -> incrementOn(leader, pending, 100));
     for (Replica r : cluster.live()) {
       if (r != leader) {
