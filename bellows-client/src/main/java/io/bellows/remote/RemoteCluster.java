@@ -3,6 +3,7 @@ package io.bellows.remote;
 import io.bellows.atomic.Outcome;
 import io.bellows.cell.Cell;
 import io.bellows.config.EngineOptions;
+import io.bellows.engine.CallId;
 import io.bellows.engine.Engine;
 import io.bellows.engine.RegionInfo;
 import io.bellows.engine.RowMutation;
@@ -18,14 +19,19 @@ import io.bellows.wire.NotLeaderRefusal;
 import io.bellows.wire.RemoteCallException;
 import io.grpc.Status;
 import java.net.ConnectException;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * An {@link Engine} over the servers of a replicated cluster (docs/SERVER.md): each call goes to
@@ -36,8 +42,12 @@ import java.util.function.Function;
  *
  * <p>A call that reached a server that then died, or whose leader stepped down with it pending,
  * may or may not have been applied. Reads and plain writes (puts and deletes: the same cells
- * again) are sent again; an atomic row operation (increment, append, check-and-mutate) is not: it
- * fails with an {@link OutcomeUnknownException}. Thread-safe.
+ * again) are sent again. Every write carries this client's id and the call's ({@link CallId}), and
+ * the servers of a cluster deduplicate by them: an atomic row operation (increment, append,
+ * check-and-mutate) lost in flight is sent again with the same ids, and applies once, until the
+ * call's deadline, which ends it with an {@link OutcomeUnknownException}. Before any server said it
+ * deduplicates (a {@code MutateRow} answer with {@code deduplicated}; a single server does not), such
+ * a call fails with an {@link OutcomeUnknownException} at once, as it always did. Thread-safe.
  */
 public final class RemoteCluster implements Engine {
   /** The key of the catalog's leader in the leader cache (no table has a name with a space). */
@@ -48,6 +58,12 @@ public final class RemoteCluster implements Engine {
   private final List<String> servers;
   private final Map<String, RemoteEngine> engines = new ConcurrentHashMap<>();
   private final Map<String, String> leaders = new ConcurrentHashMap<>();
+  /** This client's id ({@link CallId}): 128 random bits. */
+  private final long clientHigh;
+  private final long clientLow;
+  private final AtomicLong callIds = new AtomicLong();
+  /** The ids of the calls waiting for an answer: the lowest travels with each call. */
+  private final ConcurrentSkipListSet<Long> outstanding = new ConcurrentSkipListSet<>();
   private volatile boolean closed;
 
   /** A call whose outcome is unknown: it reached a server that then failed; it may have applied. */
@@ -65,6 +81,9 @@ public final class RemoteCluster implements Engine {
     this.options = options;
     // One attempt per server: going to another server is this class's business.
     this.perServer = options.withRetries(1, options.initialBackoff(), options.maxBackoff());
+    SecureRandom random = new SecureRandom();
+    this.clientHigh = random.nextLong();
+    this.clientLow = random.nextLong();
   }
 
   /** A client of the cluster whose servers include {@code servers} ("host:port" each). */
@@ -90,6 +109,16 @@ public final class RemoteCluster implements Engine {
    * going round the servers until it succeeds or the deadline passes.
    */
   private <T> T call(String key, boolean idempotent, Function<Engine, T> op) {
+    return call(key, idempotent, false, op);
+  }
+
+  /**
+   * As {@link #call(String, boolean, Function)}; a {@code named} call carries its ids, so once the
+   * cluster said it deduplicates, it is sent again after a failure in flight like an idempotent one,
+   * and its deadline passing after such a failure is an {@link OutcomeUnknownException}.
+   */
+  private <T> T call(String key, boolean idempotent, boolean named, Function<Engine, T> op) {
+    boolean lostInFlight = false;
     long deadline = System.nanoTime() + options.dataDeadline().toNanos();
     String target = leaders.getOrDefault(key, servers.get(ThreadLocalRandom.current().nextInt(servers.size())));
     RuntimeException last = null;
@@ -120,8 +149,11 @@ public final class RemoteCluster implements Engine {
           throw e;
         }
         if (!idempotent && !refused(e)) {
-          throw new OutcomeUnknownException("the server " + target + " failed with the call in flight (" + e.getMessage()
-              + "); it may or may not have been applied", e);
+          if (!named || !deduplicatesCalls()) {
+            throw new OutcomeUnknownException("the server " + target + " failed with the call in flight ("
+                + e.getMessage() + "); it may or may not have been applied", e);
+          }
+          lostInFlight = true; // sent again with the same ids: the cluster applies it once
         }
         last = e;
         leaders.remove(key, target);
@@ -138,6 +170,10 @@ public final class RemoteCluster implements Engine {
       }
       long left = deadline - System.nanoTime();
       if (left <= 0) {
+        if (lostInFlight) {
+          throw new OutcomeUnknownException("the call's deadline passed after a server failed with it in flight ("
+              + last.getMessage() + "); it may or may not have been applied", last);
+        }
         throw last;
       }
       if (pause) {
@@ -282,18 +318,48 @@ public final class RemoteCluster implements Engine {
     });
   }
 
-  /** Puts and deletes: sent again after a failure in flight (the same cells again). */
+  /**
+   * Puts and deletes: sent again after a failure in flight (the same cells again; with the same
+   * ids, so a cluster applies a one-row call once).
+   */
   @Override
   public void mutate(TableRef table, List<RowMutation> rows) {
-    call(table.name(), true, e -> {
-      e.mutate(table, rows);
+    named((call, lowest) -> call(table.name(), true, true, e -> {
+      e.mutate(table, rows, new CallId(clientHigh, clientLow, call, lowest.getAsLong()));
       return null;
-    });
+    }));
   }
 
+  /** Sent again after a failure in flight, with the same ids, once the cluster said it deduplicates. */
   @Override
   public Outcome mutateRow(TableRef table, RowOperation op) {
-    return call(table.name(), false, e -> e.mutateRow(table, op));
+    return named((call, lowest) -> call(table.name(), false, true,
+        e -> e.mutateRow(table, op, new CallId(clientHigh, clientLow, call, lowest.getAsLong()))));
+  }
+
+  /**
+   * Runs a call named by the next call id, outstanding until it returns; {@code body} gets the id
+   * and the lowest outstanding one (asked at each attempt: it rises as other calls end).
+   */
+  private <T> T named(BiFunction<Long, LongSupplier, T> body) {
+    long call = callIds.incrementAndGet();
+    outstanding.add(call);
+    try {
+      return body.apply(call, () -> outstanding.first());
+    } finally {
+      outstanding.remove(call);
+    }
+  }
+
+  /** Whether some server of the cluster said it deduplicates calls by their ids. */
+  @Override
+  public boolean deduplicatesCalls() {
+    for (RemoteEngine e : engines.values()) {
+      if (e.deduplicatesCalls()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

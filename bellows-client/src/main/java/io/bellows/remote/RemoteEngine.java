@@ -5,6 +5,7 @@ import io.bellows.atomic.Outcome;
 import io.bellows.cell.Cell;
 import io.bellows.client.Bellows;
 import io.bellows.config.EngineOptions;
+import io.bellows.engine.CallId;
 import io.bellows.engine.Engine;
 import io.bellows.engine.RegionInfo;
 import io.bellows.engine.RowMutation;
@@ -27,6 +28,7 @@ import io.bellows.protocol.ListTablesRequest;
 import io.bellows.protocol.ModifyTableRequest;
 import io.bellows.protocol.MutateRequest;
 import io.bellows.protocol.MutateRowRequest;
+import io.bellows.protocol.MutateRowResponse;
 import io.bellows.protocol.ScanRequest;
 import io.bellows.protocol.SnapshotName;
 import io.bellows.protocol.SnapshotRequest;
@@ -91,6 +93,8 @@ public final class RemoteEngine implements Engine {
   private final RemoteOptions options;
   private final Retrier retrier;
   private volatile boolean closed;
+  /** The server answered a call named by ids with {@code deduplicated} ({@link #deduplicatesCalls}). */
+  private volatile boolean deduplicates;
 
   private RemoteEngine(List<ManagedChannel> managed, RemoteOptions options) {
     this.managed = List.copyOf(managed);
@@ -380,6 +384,35 @@ public final class RemoteEngine implements Engine {
   public Outcome mutateRow(TableRef table, RowOperation op) {
     MutateRowRequest request = WireAtomic.toWire(id(table), op);
     return WireAtomic.fromWire(write(() -> data().mutateRow(request)));
+  }
+
+  /** One {@code Mutate} call carrying the call's ids. */
+  @Override
+  public void mutate(TableRef table, List<RowMutation> rows, CallId call) {
+    MutateRequest.Builder b = MutateRequest.newBuilder().setTable(id(table)).setCall(Wire.toWire(call));
+    rows.forEach(m -> b.addRows(Wire.toWire(m)));
+    MutateRequest request = b.build();
+    write(() -> data().mutate(request));
+  }
+
+  /** One {@code MutateRow} call carrying the call's ids; learns whether the server deduplicates. */
+  @Override
+  public Outcome mutateRow(TableRef table, RowOperation op, CallId call) {
+    MutateRowRequest request = WireAtomic.toWire(id(table), op).toBuilder().setCall(Wire.toWire(call)).build();
+    MutateRowResponse response = write(() -> data().mutateRow(request));
+    if (response.getDeduplicated()) {
+      deduplicates = true;
+    }
+    return WireAtomic.fromWire(response);
+  }
+
+  /**
+   * Whether the server said it deduplicates calls named by ids: true once it answered such a
+   * {@code MutateRow} with {@code deduplicated} (a cluster member). False until then.
+   */
+  @Override
+  public boolean deduplicatesCalls() {
+    return deduplicates;
   }
 
   /** A get (a single-row query) is one unary call; any other query a server-streaming scan. */

@@ -42,6 +42,39 @@ class DataProtocolTest {
   Path dir;
 
   @Test
+  void aSingleServerTakesCallIdsButDoesNotDeduplicateAndRefusesBadOnes() {
+    try (ServerFixture f = new ServerFixture(dir); Bellows db = f.connect()) {
+      db.createTable(TableDescriptor.builder("t").family("f").build());
+      ManagedChannel channel = NettyChannelBuilder.forTarget(f.target()).usePlaintext().build();
+      try {
+        TableRef ref = AdminGrpc.newBlockingStub(channel).getTable(TableName.newBuilder().setName("t").build());
+        TableId id = TableId.newBuilder().setName("t").setId(ref.getId()).build();
+        io.bellows.protocol.CallId call = Wire.toWire(new io.bellows.engine.CallId(1, 2, 1, 1));
+        MutateRowRequest increment = MutateRowRequest.newBuilder().setTable(id)
+            .setMutation(io.bellows.protocol.RowMutation.newBuilder().setRow(Wire.bytes(Bytes.of("r"))))
+            .addUpdates(ColumnUpdate.newBuilder().setFamily(Wire.bytes(Bytes.of("f"))).setQualifier(Wire.bytes(Bytes.of("n")))
+                .setIncrement(1))
+            .setReturnValues(true).setCall(call).build();
+        DataGrpc.DataBlockingStub data = DataGrpc.newBlockingStub(channel);
+        MutateRowResponse first = data.mutateRow(increment);
+        assertThat(first.getDeduplicated()).isFalse();
+        // Without deduplication the same ids apply again: the client must not send them again.
+        MutateRowResponse again = data.mutateRow(increment);
+        assertThat(Bytes.getLong(again.getValues().getCells(0).getValue().toByteArray(), 0)).isEqualTo(2);
+
+        MutateRowRequest bad = increment.toBuilder()
+            .setCall(call.toBuilder().setClient(com.google.protobuf.ByteString.copyFrom(new byte[3]))).build();
+        assertThatThrownBy(() -> data.mutateRow(bad)).isInstanceOfSatisfying(StatusRuntimeException.class,
+            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT));
+        assertThat(Bytes.getLong(data.mutateRow(increment.toBuilder().clearCall().build())
+            .getValues().getCells(0).getValue().toByteArray(), 0)).isEqualTo(3);
+      } finally {
+        channel.shutdownNow();
+      }
+    }
+  }
+
+  @Test
   void multiGetAnswersEachQueryInOrder() {
     try (ServerFixture f = new ServerFixture(dir); Bellows db = f.connect()) {
       db.createTable(TableDescriptor.builder("t").family("f").family("g").build());

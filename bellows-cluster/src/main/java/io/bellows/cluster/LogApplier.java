@@ -38,6 +38,14 @@ public interface LogApplier {
   }
 
   /**
+   * The log is about to record a checkpoint at {@code at} (the {@link #durablePosition()} it was
+   * just told) and drop the entries up to it: the applier makes durable whatever else it needs to
+   * replay the log after {@code at} at a restart (a region: its table of answered calls). Called on
+   * the group's apply thread, between entries.
+   */
+  default void checkpointing(LogPosition at) {}
+
+  /**
    * This replica is behind the first entry its leader still holds: replace the state with a
    * checkpoint of the leader's (named by its node id), and return the position the state now
    * holds (the log continues after it).

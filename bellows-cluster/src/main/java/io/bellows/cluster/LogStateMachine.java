@@ -127,6 +127,7 @@ final class LogStateMachine extends BaseStateMachine {
       throw new IllegalStateException("the applier reports " + durable + " durable, beyond the last applied "
           + getLastAppliedTermIndex());
     }
+    applier.checkpointing(durable);
     writeMarker(durable);
     return durable.index();
   }

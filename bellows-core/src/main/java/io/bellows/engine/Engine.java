@@ -103,6 +103,25 @@ public interface Engine extends AutoCloseable {
   Outcome mutateRow(TableRef table, RowOperation op);
 
   /**
+   * Whether this engine applies a call named by a {@link CallId} at most once: a call sent again
+   * with the same id after it applied applies nothing and answers what it answered the first time
+   * (a replicated cluster). False: the id is ignored.
+   */
+  default boolean deduplicatesCalls() {
+    return false;
+  }
+
+  /** As {@link #mutate(TableRef, List)}, for a call named by {@code call} (see {@link #deduplicatesCalls}). */
+  default void mutate(TableRef table, List<RowMutation> rows, CallId call) {
+    mutate(table, rows);
+  }
+
+  /** As {@link #mutateRow(TableRef, RowOperation)}, for a call named by {@code call} (see {@link #deduplicatesCalls}). */
+  default Outcome mutateRow(TableRef table, RowOperation op, CallId call) {
+    return mutateRow(table, op);
+  }
+
+  /**
    * Applies {@code mutation} only if the newest value of the column equals {@code expected} (null
    * or empty: the column is absent or empty), atomically with the check. Returns whether it was
    * applied.

@@ -5,6 +5,7 @@ import io.bellows.cell.Cells;
 import io.bellows.config.Durability;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knob;
+import io.bellows.engine.CallId;
 import io.bellows.engine.RegionInfo;
 import io.bellows.engine.RowMutation;
 import io.bellows.engine.TableRef;
@@ -37,6 +38,23 @@ import java.util.UUID;
  */
 public final class Wire {
   private Wire() {}
+
+  // ------------------------------------------------------------------ call ids
+
+  public static io.bellows.protocol.CallId toWire(CallId c) {
+    byte[] client = ByteBuffer.allocate(16).putLong(c.clientHigh()).putLong(c.clientLow()).array();
+    return io.bellows.protocol.CallId.newBuilder().setClient(ByteString.copyFrom(client)).setCall(c.call())
+        .setLowestOutstanding(c.lowestOutstanding()).build();
+  }
+
+  /** A request's call id, checked: 16 bytes of client id, a call id of at least 1 and at least its lowest outstanding. */
+  public static CallId fromWire(io.bellows.protocol.CallId c) {
+    if (c.getClient().size() != 16) {
+      throw new IllegalArgumentException("a call id's client must be 16 bytes, not " + c.getClient().size());
+    }
+    ByteBuffer client = c.getClient().asReadOnlyByteBuffer();
+    return new CallId(client.getLong(), client.getLong(), c.getCall(), c.getLowestOutstanding());
+  }
 
   // ------------------------------------------------------------------ bytes
 

@@ -28,6 +28,19 @@ import org.junit.jupiter.api.Test;
 
 class WireTest {
   @Test
+  void callIdsTravelUnchangedAndBadOnesAreRefused() {
+    io.bellows.engine.CallId id = new io.bellows.engine.CallId(0x8000_0000_0000_0001L, -2, 17, 9);
+    assertThat(Wire.fromWire(Wire.toWire(id))).isEqualTo(id);
+    io.bellows.protocol.CallId wire = Wire.toWire(id);
+    assertThatThrownBy(() -> Wire.fromWire(wire.toBuilder().setClient(com.google.protobuf.ByteString.copyFrom(new byte[15])).build()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("16 bytes");
+    assertThatThrownBy(() -> Wire.fromWire(wire.toBuilder().setLowestOutstanding(18).build()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lowest outstanding");
+    assertThatThrownBy(() -> Wire.fromWire(wire.toBuilder().setCall(0).setLowestOutstanding(0).build()))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void cellsOfEveryTypeTravelUnchanged() {
     for (CellType t : List.of(CellType.PUT, CellType.DELETE, CellType.DELETE_COLUMN, CellType.DELETE_FAMILY)) {
       Cell c = Cells.create(Bytes.of("row"), Bytes.of("f"), Bytes.of("q"), 42, t, t == CellType.PUT ? Bytes.of("v") : Bytes.EMPTY);

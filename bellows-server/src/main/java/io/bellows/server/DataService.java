@@ -60,7 +60,11 @@ final class DataService extends DataGrpc.DataImplBase {
         Requests.check(m);
         rows.add(Wire.fromWire(m));
       }
-      engine.mutate(table, rows);
+      if (request.hasCall()) {
+        engine.mutate(table, rows, Wire.fromWire(request.getCall()));
+      } else {
+        engine.mutate(table, rows);
+      }
       return Empty.getDefaultInstance();
     });
   }
@@ -95,7 +99,12 @@ final class DataService extends DataGrpc.DataImplBase {
     Calls.unary(response, () -> {
       Requests.check(request);
       TableRef table = tables.resolve(request.getTable());
-      return WireAtomic.toWire(engine.mutateRow(table, WireAtomic.fromWire(request)));
+      if (!request.hasCall()) {
+        return WireAtomic.toWire(engine.mutateRow(table, WireAtomic.fromWire(request)));
+      }
+      MutateRowResponse answer = WireAtomic.toWire(engine.mutateRow(table, WireAtomic.fromWire(request),
+          Wire.fromWire(request.getCall())));
+      return engine.deduplicatesCalls() ? answer.toBuilder().setDeduplicated(true).build() : answer;
     });
   }
 

@@ -1,11 +1,18 @@
 package io.bellows.cluster.region;
 
+import io.bellows.atomic.Outcome;
+import io.bellows.cell.Cell;
+import io.bellows.cell.CellComparator;
 import io.bellows.cluster.ReplicatedLog;
 import io.bellows.config.Durability;
+import io.bellows.engine.CallId;
 import io.bellows.record.WriteRecord;
 import io.bellows.region.RegionLog;
 import io.bellows.util.StorageException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
 
 /**
  * A replicated region's log: the region's Raft group ({@link ReplicatedLog}) instead of the
@@ -21,11 +28,27 @@ import java.util.concurrent.CompletionException;
  * down and committed by the next is applied once on each replica, never twice and never by a
  * writer that gave up on it. The leader decodes its own entry once more; that is the price.
  *
+ * <p>A write may name its call ({@link #answerOnce}: a client's id and call id): its entry carries
+ * the ids, and the replicas' {@link AnsweredCalls} apply the call at most once. A writer whose call
+ * the table holds already (a retry of a call that applied) evaluates nothing: it answers the first
+ * answer, looked up after {@link #beginEvaluation} under its rows' locks, where every earlier
+ * sending of the call that will ever apply has applied (the next leader applies its predecessors'
+ * entries before it takes writes; within a term, the first sending holds the row's lock until it
+ * applied). The lookup is what makes a retried check-and-mutate right: evaluated again, its
+ * condition could fail against its own first write and answer "not applied". A retry that reaches
+ * the log anyway (the first sending was pending on another leader) is skipped by every replica's
+ * applier, which hands the writer the first answer.
+ *
  * <p>Durability: a record is acknowledged once a majority holds it durably (Ratis syncs its log
  * before it answers); every write's durability is that, whatever it asks.
  */
 public final class RaftRegionLog implements RegionLog {
   private volatile ReplicatedLog log;
+  private volatile AnsweredCalls calls;
+  /** The call the writer on this thread names, between {@link #answerOnce}'s start and end. */
+  private final ThreadLocal<NamedCall> current = new ThreadLocal<>();
+
+  private record NamedCall(CallId id, int answerCells) {}
 
   /** Binds the log to its replica of the region's group, once the node holds the group. */
   public void bind(ReplicatedLog replica) {
@@ -33,6 +56,39 @@ public final class RaftRegionLog implements RegionLog {
       throw new IllegalStateException("the region's log is bound to its group already");
     }
     log = replica;
+  }
+
+  /** The table of answered calls of this replica's applier ({@link RegionApplier#open}). */
+  void answeredCalls(AnsweredCalls table) {
+    calls = table;
+  }
+
+  /**
+   * Runs {@code write}, a write of the region on this thread (one record at most: a single-row
+   * mutation or an atomic row operation), as the call {@code call}: applied at most once however
+   * often it is sent, on whichever replica leads. If the call applied before, nothing is evaluated
+   * and the answer is the first one: applied, with the cells its updates wrote, which are the last
+   * {@code answerCells} cells of its record (0 if the call returns no values).
+   *
+   * @throws StaleCallException if the call lies below its client's watermark and is not remembered
+   */
+  public Outcome answerOnce(CallId call, int answerCells, Supplier<Outcome> write) {
+    if (calls == null) {
+      throw new IllegalStateException("the region's log has no table of answered calls (RegionApplier.open with the log)");
+    }
+    if (current.get() != null) {
+      throw new IllegalStateException("a write on this thread already names " + current.get().id());
+    }
+    current.set(new NamedCall(call, answerCells));
+    try {
+      return write.get();
+    } catch (AnsweredCallException e) {
+      List<Cell> values = new ArrayList<>(e.values());
+      values.sort(CellComparator.INSTANCE);
+      return new Outcome(true, values);
+    } finally {
+      current.remove();
+    }
   }
 
   private ReplicatedLog log() {
@@ -51,7 +107,15 @@ public final class RaftRegionLog implements RegionLog {
   /** The term of this replica's leadership, once it leads and has applied everything before it. */
   @Override
   public long beginEvaluation() {
-    return log().awaitLeadership();
+    long term = log().awaitLeadership();
+    NamedCall named = current.get();
+    if (named != null) {
+      AnsweredCalls.Answer first = calls.answered(named.id());
+      if (first != null) {
+        throw new AnsweredCallException(named.id(), first.values());
+      }
+    }
+    return term;
   }
 
   /**
@@ -60,12 +124,16 @@ public final class RaftRegionLog implements RegionLog {
    * @throws io.bellows.cluster.NotLeaderException if this replica does not lead: not appended
    * @throws io.bellows.cluster.OutcomeUnknownException if it stopped leading with the record pending
    * @throws StaleLeadershipException if the record reached the log in a later term: not applied
+   * @throws StaleCallException if its call lies below its client's watermark: not applied
    */
   @Override
   public void propose(long term, WriteRecord record) {
+    NamedCall named = current.get();
+    byte[] entry = named == null ? RegionEntry.encode(term, record)
+        : RegionEntry.encode(term, named.id(), named.answerCells(), record);
     byte[] reply;
     try {
-      reply = log().append(RegionEntry.encode(term, record)).join();
+      reply = log().append(entry).join();
     } catch (CompletionException e) {
       if (e.getCause() instanceof RuntimeException cause) {
         throw cause;
@@ -75,6 +143,15 @@ public final class RaftRegionLog implements RegionLog {
     if (RegionEntry.rejected(reply)) {
       throw new StaleLeadershipException("the write was evaluated in term " + term
           + " but reached the region's log in a later one; no replica applied it");
+    }
+    if (named != null) {
+      List<Cell> first = RegionEntry.duplicateAnswer(reply);
+      if (first != null) {
+        throw new AnsweredCallException(named.id(), first);
+      }
+      if (RegionEntry.stale(reply)) {
+        throw new StaleCallException(named.id());
+      }
     }
   }
 

@@ -1,11 +1,16 @@
 package io.bellows.cluster.region;
 
+import io.bellows.cell.Cell;
 import io.bellows.cluster.LogApplier;
 import io.bellows.cluster.LogPosition;
+import io.bellows.engine.CallId;
 import io.bellows.record.WriteRecord;
 import io.bellows.region.Region;
 import io.bellows.region.SequenceIds;
 import io.bellows.store.Store;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A replica's applier of a replicated region: every committed entry of the region's group, in log
@@ -19,23 +24,50 @@ import io.bellows.store.Store;
  * files hold, and a restart replays only the log after it (the stores skip what their files hold
  * already). Installing a checkpoint of the leader's files on a replica left behind the leader's log
  * is not built yet.
+ *
+ * <p>An entry that names its call ({@link CallId}) goes through the replica's {@link AnsweredCalls}
+ * first: a call applied before at another index is not applied again, and its writer is handed the
+ * first answer. The table is written to its file ({@link AnsweredCallsFile}) in the replica's
+ * directory when the log checkpoints ({@link #checkpointing}) and read back when the applier opens.
  */
 public final class RegionApplier implements LogApplier {
   private final Region region;
   private final long base;
   private final AppliedPositions positions = new AppliedPositions();
+  private final AnsweredCalls calls;
+  /** Where the table of answered calls is written at checkpoints; null: it lives in memory only. */
+  private final Path callsDir;
+  /** The index of the checkpoint before: the entries the table skipped above it stay in its file. */
+  private long lastCheckpoint;
 
-  private RegionApplier(Region region, long base) {
+  private RegionApplier(Region region, long base, AnsweredCalls calls, Path callsDir) {
     this.region = region;
     this.base = base;
+    this.calls = calls;
+    this.callsDir = callsDir;
   }
 
   /**
    * The applier of {@code region}, just opened by its host on a {@link RaftRegionLog} and on {@code
    * ids} ({@link SequenceIds#assignedByLog} from {@code base}, the region's sequence base): what its
-   * files hold becomes visible, and the log's entries apply after it.
+   * files hold becomes visible, and the log's entries apply after it. Its table of answered calls
+   * lives in memory only and no writer looks it up: for a region whose writes name no calls.
    */
   public static RegionApplier open(Region region, SequenceIds ids, long base) {
+    return open(region, ids, base, null, null);
+  }
+
+  /**
+   * As {@link #open(Region, SequenceIds, long)}, for a region whose writes may name their calls
+   * ({@link RaftRegionLog#answerOnce}): the table of answered calls is read from {@code dir} (the
+   * replica's directory; null: kept in memory only) and handed to {@code log}, the region's log, whose
+   * writers look their calls up in it.
+   */
+  public static RegionApplier open(Region region, SequenceIds ids, long base, RaftRegionLog log, Path dir) {
+    AnsweredCalls calls = dir == null ? new AnsweredCalls() : AnsweredCallsFile.read(dir);
+    if (log != null) {
+      log.answeredCalls(calls);
+    }
     long flushed = base;
     for (Store s : region.stores().values()) {
       flushed = Math.max(flushed, s.flushedSeqId());
@@ -44,7 +76,7 @@ public final class RegionApplier implements LogApplier {
       ids.assigned(flushed);
     }
     region.recovered(ids.last());
-    return new RegionApplier(region, base);
+    return new RegionApplier(region, base, calls, dir);
   }
 
   public Region region() {
@@ -61,11 +93,31 @@ public final class RegionApplier implements LogApplier {
       if (r.regionId() != region.id()) {
         throw new IllegalStateException("an entry of region " + r.regionId() + " in the log of region " + region.id());
       }
-      region.applyCommitted(new WriteRecord(r.regionId(), base + at.index(), r.cells()));
-      reply = RegionEntry.APPLIED;
+      CallId call = RegionEntry.call(entry);
+      AnsweredCalls.Decision d = call == null ? AnsweredCalls.Decision.APPLY
+          : calls.apply(at.index(), call, () -> answer(r, RegionEntry.answerCells(entry)));
+      if (d == AnsweredCalls.Decision.APPLY) {
+        region.applyCommitted(new WriteRecord(r.regionId(), base + at.index(), r.cells()));
+        reply = RegionEntry.APPLIED;
+      } else if (d == AnsweredCalls.Decision.DUPLICATE) {
+        AnsweredCalls.Answer first = calls.lookup(call);
+        reply = RegionEntry.duplicate(first == null ? List.of() : first.values());
+      } else {
+        reply = RegionEntry.STALE;
+      }
     }
     positions.handed(at);
     return reply;
+  }
+
+  /** The record's last {@code n} cells, copied (the record's own go to the stores): a call's answer. */
+  private static List<Cell> answer(WriteRecord r, int n) {
+    List<Cell> cells = r.cells();
+    List<Cell> out = new ArrayList<>(n);
+    for (Cell c : cells.subList(cells.size() - n, cells.size())) {
+      out.add(new Cell(c.toBytes()));
+    }
+    return out;
   }
 
   /**
@@ -82,6 +134,34 @@ public final class RegionApplier implements LogApplier {
     long oldest = region.oldestUnflushedSeqId();
     long durable = oldest == Long.MAX_VALUE ? applied : Math.min(applied, oldest - 1 - base);
     return positions.atOrBelow(durable);
+  }
+
+  /**
+   * Writes the table of answered calls as it stands (after every entry applied so far, so after
+   * {@code at}), with the entries it skipped above the checkpoint before this one: a restart replays
+   * the log from this checkpoint or, if recording it fails, from the one before, and decides every
+   * replayed entry as the first time.
+   */
+  @Override
+  public void checkpointing(LogPosition at) {
+    if (callsDir == null) {
+      return;
+    }
+    AnsweredCallsFile.write(callsDir, calls);
+    calls.forgetSkippedThrough(lastCheckpoint);
+    lastCheckpoint = at.index();
+  }
+
+  /**
+   * Reads the table of answered calls again from the replica's directory, in place of the one it
+   * holds: for a checkpoint installed from another replica, whose transfer brought that replica's
+   * {@value AnsweredCallsFile#NAME} file along. Call before the log continues after the checkpoint.
+   */
+  void reloadAnsweredCalls() {
+    if (callsDir != null) {
+      calls.replaceWith(AnsweredCallsFile.read(callsDir));
+      lastCheckpoint = 0;
+    }
   }
 
   /**

@@ -11,6 +11,7 @@ import io.bellows.cluster.region.RaftRegionLog;
 import io.bellows.cluster.region.RegionApplier;
 import io.bellows.cluster.region.StaleLeadershipException;
 import io.bellows.config.EngineOptions;
+import io.bellows.engine.CallId;
 import io.bellows.engine.Engine;
 import io.bellows.engine.RegionInfo;
 import io.bellows.engine.RowMutation;
@@ -73,7 +74,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>On disk, under the data directory: {@code raft/} (the node's logs), {@code regions/GROUP/}
  * per replica, with {@code region.txt} (the table's id, sequence base and descriptor, so the replica
- * opens at a restart before meta replays) and the region's stores in {@code region/}.
+ * opens at a restart before meta replays), the region's stores in {@code region/} and the calls its
+ * state machine answered in {@code answered-calls} (written at checkpoints).
  */
 public final class ReplicatedEngine implements Engine {
   private static final Logger LOG = LoggerFactory.getLogger(ReplicatedEngine.class);
@@ -211,7 +213,7 @@ public final class ReplicatedEngine implements Engine {
       }
     }
     fileNumbers.set(next);
-    return new Replica(group, tableId, d, base, region, log, RegionApplier.open(region, ids, base));
+    return new Replica(group, tableId, d, base, region, log, RegionApplier.open(region, ids, base, log, dir));
   }
 
   /** Meta applied a table: this member opens its replica of the table's region and joins its group. */
@@ -547,6 +549,41 @@ public final class ReplicatedEngine implements Engine {
     RowMutation m = op.mutation();
     return onLeader(r, () -> r.region.mutateRow(m.row(), op.condition(), m.cells(), m.wholeRowDeleteTs(), op.updates(),
         m.durability(), op.returnValues()));
+  }
+
+  /**
+   * Writes named by a client's call id are applied at most once: the region's state machine
+   * remembers the answers of each client's latest calls ({@link RaftRegionLog#answerOnce}).
+   */
+  @Override
+  public boolean deduplicatesCalls() {
+    return true;
+  }
+
+  /** A one-row call is applied at most once; a batch of rows (several records) is applied as without an id. */
+  @Override
+  public void mutate(TableRef table, List<RowMutation> rows, CallId call) {
+    if (rows.size() != 1) {
+      mutate(table, rows);
+      return;
+    }
+    Replica r = replica(table);
+    RowMutation m = rows.get(0);
+    onLeader(r, () -> r.log.answerOnce(call, 0, () -> {
+      r.region.mutate(m.row(), m.cells(), m.wholeRowDeleteTs(), m.durability());
+      return null;
+    }));
+  }
+
+  /** Applied at most once; a retry of a call that applied answers the first answer. */
+  @Override
+  public Outcome mutateRow(TableRef table, RowOperation op, CallId call) {
+    Replica r = replica(table);
+    RowMutation m = op.mutation();
+    // The updates' new values are the record's last cells (AtomicRowWrite writes them after the mutation's).
+    int answerCells = op.returnValues() ? op.updates().size() : 0;
+    return onLeader(r, () -> r.log.answerOnce(call, answerCells, () -> r.region.mutateRow(m.row(), op.condition(),
+        m.cells(), m.wholeRowDeleteTs(), op.updates(), m.durability(), op.returnValues())));
   }
 
   /**

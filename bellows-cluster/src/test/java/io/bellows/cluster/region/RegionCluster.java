@@ -58,13 +58,35 @@ final class RegionCluster implements AutoCloseable {
     private long last = -1;
     private long first = -1;
     private long handed;
+    /** Entries from this index on wait before they are applied ({@link #holdFrom}). */
+    private long holdFrom = Long.MAX_VALUE;
 
     Watched(RegionApplier applier) {
       this.applier = applier;
     }
 
+    /** Holds back the apply of the entries from {@code index} on until {@link #release}: a writer here waits meanwhile. */
+    synchronized void holdFrom(long index) {
+      holdFrom = index;
+    }
+
+    synchronized void release() {
+      holdFrom = Long.MAX_VALUE;
+      notifyAll();
+    }
+
     @Override
     public byte[] apply(LogPosition at, byte[] entry) {
+      synchronized (this) {
+        while (at.index() >= holdFrom) {
+          try {
+            wait();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the apply of " + at + " was held back", e);
+          }
+        }
+      }
       byte[] reply = applier.apply(at, entry);
       synchronized (this) {
         if (first < 0) {
@@ -80,6 +102,11 @@ final class RegionCluster implements AutoCloseable {
     @Override
     public LogPosition durablePosition() {
       return applier.durablePosition();
+    }
+
+    @Override
+    public void checkpointing(LogPosition at) {
+      applier.checkpointing(at);
     }
 
     @Override
@@ -134,7 +161,7 @@ final class RegionCluster implements AutoCloseable {
     Path regionDir = dir.resolve(id).resolve("region");
     Region region = Files.exists(regionDir) ? new Region(REGION_ID, table, regionDir, services)
         : Region.create(REGION_ID, table, regionDir, services);
-    Watched applier = new Watched(RegionApplier.open(region, ids, BASE));
+    Watched applier = new Watched(RegionApplier.open(region, ids, BASE, log, dir.resolve(id)));
     RaftSettings settings = RaftSettings.of("127.0.0.1", ports.get(id), dir.resolve(id).resolve("raft"));
     RaftNode node = RaftNode.start(id, settings, g -> applier);
     Replica r = new Replica(id, node, region, log, applier);
