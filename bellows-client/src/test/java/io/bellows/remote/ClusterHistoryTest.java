@@ -127,12 +127,14 @@ class ClusterHistoryTest {
     List<Operation> all = new ArrayList<>();
     Map<String, Set<Long>> acked = new LinkedHashMap<>();
     List<Round> rounds = new ArrayList<>();
-    List<Bellows> clients = openClients();
+    int acknowledged = 0;
+    List<Table> tables = new ArrayList<>();
+    List<Bellows> clients = openClients(tables);
     try {
       for (int r = 0; r < ROUNDS; r++) {
         Kind kind = r < kinds.size() ? kinds.get(r) : kinds.get(nemesis.nextInt(kinds.size()));
         boolean onLeader = kind == Kind.PAUSE || nemesis.nextBoolean();
-        Round round = round(seed, r, "r" + r, clients, kind, onLeader, nemesis);
+        Round round = round(seed, r, "r" + r, tables, kind, onLeader, nemesis);
         rounds.add(round);
         all.addAll(round.ops());
         acked.putAll(round.acked());
@@ -144,14 +146,9 @@ class ClusterHistoryTest {
         assertThat(round.result().linearizable()).as("%s, round %d (%s): %s", seed, r + 1, round.fault(),
             round.result().describe()).isTrue();
       }
-    } finally {
-      clients.forEach(Bellows::close);
-    }
 
-    // The end: every key read once more (joining its history), every acknowledged write still there.
-    int acknowledged = 0;
-    try (Bellows db = RemoteEngine.connect(cluster.addresses(), OPTIONS)) {
-      Table t = db.getTable(TABLE);
+      // The end: every key read once more (joining its history), every acknowledged write still there.
+      Table t = tables.get(0);
       for (Map.Entry<String, Set<Long>> e : acked.entrySet()) {
         long invoked = System.nanoTime();
         Result row = t.get(new Get(Bytes.of(e.getKey())));
@@ -163,6 +160,8 @@ class ClusterHistoryTest {
           acknowledged++;
         }
       }
+    } finally {
+      clients.forEach(Bellows::close);
     }
     LinearizabilityChecker.Result verdict = LinearizabilityChecker.check(new RegisterModel(), all);
     assertThat(verdict.linearizable()).as("%s, with the final reads: %s", seed, verdict.describe()).isTrue();
@@ -172,13 +171,14 @@ class ClusterHistoryTest {
   @Test
   void readsWithoutTheLeadersBarrierAreFoundNotLinearizable(Seed seed) throws Exception {
     Random nemesis = seed.random(2000);
-    List<Bellows> clients = openClients();
+    List<Table> tables = new ArrayList<>();
+    List<Bellows> clients = openClients(tables);
     standing = "stale-reads\n"; // every member answers reads from its own replica
     cluster.faults(standing);
     try {
       for (int r = 0; r < 5; r++) {
         // A follower cut off: its own reader reads what it held when the cut came.
-        Round round = round(seed, r, "stale" + r, clients, Kind.PARTITION, false, nemesis);
+        Round round = round(seed, r, "stale" + r, tables, Kind.PARTITION, false, nemesis);
         System.out.printf("[nemesis] stale reads, round %d: %s; %d calls; %s%n", r + 1, round.fault(),
             round.ops().size(), round.result().describe());
         if (!round.result().linearizable()) {
@@ -193,16 +193,32 @@ class ClusterHistoryTest {
     }
   }
 
-  private static List<Bellows> openClients() {
+  /**
+   * The cluster clients, each its own {@link RemoteCluster}, and their tables (looked up once: a
+   * member restarted a moment ago may not know the table yet).
+   */
+  private static List<Bellows> openClients(List<Table> tables) throws InterruptedException {
     List<Bellows> clients = new ArrayList<>();
+    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PHASE_MAX_MS);
     for (int c = 0; c < CLIENTS; c++) {
-      clients.add(RemoteEngine.connect(cluster.addresses(), OPTIONS));
+      Bellows db = RemoteEngine.connect(cluster.addresses(), OPTIONS);
+      clients.add(db);
+      while (tables.size() <= c) {
+        try {
+          tables.add(db.getTable(TABLE));
+        } catch (StorageException e) {
+          if (System.nanoTime() > end) {
+            throw e;
+          }
+          Thread.sleep(50); // pacing: asked again until a member that knows the table answers
+        }
+      }
     }
     return clients;
   }
 
   /** One round on fresh keys: calls, the fault, calls under it, healing, calls after; then the check. */
-  private static Round round(Seed seed, int r, String prefix, List<Bellows> clients, Kind kind, boolean onLeader,
+  private static Round round(Seed seed, int r, String prefix, List<Table> clients, Kind kind, boolean onLeader,
       Random nemesis) throws Exception {
     Recorder rec = new Recorder();
     Fault fault;
@@ -291,20 +307,20 @@ class ClusterHistoryTest {
     private final List<Bellows> pinned = new ArrayList<>();
     private final Seed seed;
 
-    Workload(Seed seed, int round, String prefix, List<Bellows> clients, Recorder rec) {
+    Workload(Seed seed, int round, String prefix, List<Table> clients, Recorder rec) {
       this.seed = seed;
       for (int c = 0; c < clients.size(); c++) {
         int client = c;
-        Table t = clients.get(c).getTable(TABLE);
-        Random rnd = seed.random(round * 100 + c);
+        Table t = clients.get(c);
+        Random rnd = seed.random(round * 1000L + c);
         spawn("client-" + c, () -> runClient(client, round, prefix, t, rnd, rec));
       }
       for (ClusterMember m : cluster.members) {
         Bellows one = RemoteEngine.connect(m.clientAddress, ONE_SERVER);
         pinned.add(one);
         int client = 100 + pinned.size();
-        Random rnd = seed.random(round * 100 + client);
-        spawn("reader-" + m.id, () -> runReader(client, prefix, one.getTable(TABLE), rnd, rec));
+        Random rnd = seed.random(round * 1000L + client);
+        spawn("reader-" + m.id, () -> runReader(client, prefix, one, rnd, rec));
       }
     }
 
@@ -364,7 +380,15 @@ class ClusterHistoryTest {
     }
 
     /** Reads through one member only: refused there unless it leads (or reads are stale), answered as it says. */
-    private void runReader(int client, String prefix, Table t, Random rnd, Recorder rec) throws InterruptedException {
+    private void runReader(int client, String prefix, Bellows one, Random rnd, Recorder rec) throws InterruptedException {
+      Table t = null;
+      while (t == null && !stop.get()) {
+        try {
+          t = one.getTable(TABLE);
+        } catch (StorageException e) {
+          Thread.sleep(50); // pacing: the member is down, stopped, or restarted and not caught up with the catalog
+        }
+      }
       while (!stop.get()) {
         String row = prefix + "-k" + rnd.nextInt(KEYS);
         long invoked = System.nanoTime();
@@ -379,7 +403,7 @@ class ClusterHistoryTest {
           continue;
         }
         rec.answered(Operation.completed(client, row, invoked, System.nanoTime(), new Read(), new Value(v)), false);
-        Thread.sleep(5); // pacing: a member that answers locally would otherwise flood the history
+        Thread.sleep(20); // pacing: these reads would otherwise flood the history and the machine
       }
     }
 
