@@ -10,6 +10,9 @@ import io.bellows.client.Table;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.testing.Seed;
 import io.bellows.testing.SeedExtension;
+import io.bellows.testing.history.CounterModel;
+import io.bellows.testing.history.CounterModel.Count;
+import io.bellows.testing.history.CounterModel.Increment;
 import io.bellows.testing.history.LinearizabilityChecker;
 import io.bellows.testing.history.Operation;
 import io.bellows.testing.history.RegisterModel;
@@ -46,7 +49,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Checked histories over server processes (docs/design/testing.md, "Checked histories"): three
  * {@code bellows server --cluster} processes; client threads, each with its own {@link
  * RemoteCluster}, put, read (linearizably) and check-and-put registers (one column of a row per
- * key), and one reader per member asks that member alone; every call is recorded with its
+ * key) and increment and read a counter, and one reader per member asks that member alone; every call is recorded with its
  * invocation and answer, a write whose outcome the client cannot know (it failed in flight or ran
  * out of time) as of unknown outcome. A nemesis works in rounds: before each, the clients move to
  * fresh keys; then it SIGKILLs a member (the leader or any) and restarts it on its directory,
@@ -69,6 +72,8 @@ class ClusterHistoryTest {
   private static final byte[] Q = Bytes.of("q");
   private static final int CLIENTS = 4;
   private static final int KEYS = 3;
+  /** The suffix of each round's counter row (incremented by 1, read). */
+  private static final String COUNTER = "-n";
   private static final int ROUNDS = Integer.getInteger("bellows.nemesis.rounds", 3);
   /** Calls of the cluster clients to complete before a fault, under it, and after it healed. */
   private static final int CALLS_PER_PHASE = 30;
@@ -160,10 +165,15 @@ class ClusterHistoryTest {
           acknowledged++;
         }
       }
+      for (String row : all.stream().map(o -> (String) o.key()).filter(k -> k.endsWith(COUNTER)).distinct().toList()) {
+        long invoked = System.nanoTime();
+        Long n = value(t.get(new Get(Bytes.of(row)).addColumn(F, Q)).getValue(F, Q));
+        all.add(Operation.completed(-1, row, invoked, System.nanoTime(), new CounterModel.Read(), new Count(n)));
+      }
     } finally {
       clients.forEach(Bellows::close);
     }
-    LinearizabilityChecker.Result verdict = LinearizabilityChecker.check(new RegisterModel(), all);
+    LinearizabilityChecker.Result verdict = check(all);
     assertThat(verdict.linearizable()).as("%s, with the final reads: %s", seed, verdict.describe()).isTrue();
     summary(seed, rounds, all.size(), acknowledged);
   }
@@ -253,7 +263,7 @@ class ClusterHistoryTest {
     long back = ops.stream().filter(o -> o.input() instanceof Write && o.outcomeKnown() && o.invokedAt() >= faultAt)
         .mapToLong(Operation::completedAt).min().orElse(-1);
     int unknown = (int) ops.stream().filter(o -> !o.outcomeKnown()).count();
-    return new Round(fault, ops, Map.copyOf(rec.acked), LinearizabilityChecker.check(new RegisterModel(), ops),
+    return new Round(fault, ops, Map.copyOf(rec.acked), check(ops),
         back < 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(back - faultAt), heldMs, unknown, new TreeMap<>(rec.causes));
   }
 
@@ -343,9 +353,13 @@ class ClusterHistoryTest {
     private void runClient(int client, int round, String prefix, Table t, Random rnd, Recorder rec) {
       Map<String, Long> lastSeen = new HashMap<>();
       for (long seq = 0; !stop.get(); seq++) {
+        int kind = rnd.nextInt(12);
+        if (kind >= 10) {
+          count(client, prefix + COUNTER, kind == 10, t, rec);
+          continue;
+        }
         String row = prefix + "-k" + rnd.nextInt(KEYS);
         long value = (long) round << 48 | (long) (client + 1) << 40 | seq;
-        int kind = rnd.nextInt(10);
         Object input = kind < 4 ? new Read() : kind < 7 ? new Write(value) : new Cas(lastSeen.get(row), value);
         Put put = new Put(Bytes.of(row)).addColumn(F, Q, Bytes.toBytes(value)).addColumn(F, audit(value),
             Bytes.toBytes(value));
@@ -377,6 +391,23 @@ class ClusterHistoryTest {
         }
         rec.answered(Operation.completed(client, row, invoked, done, input, output), true);
       }
+    }
+
+    /** An increment by 1 of the round's counter, or a read of it. */
+    private static void count(int client, String row, boolean increment, Table t, Recorder rec) {
+      Object input = increment ? new Increment(1) : new CounterModel.Read();
+      long invoked = System.nanoTime();
+      Object output;
+      try {
+        output = increment ? (Object) t.incrementColumnValue(Bytes.of(row), F, Q, 1)
+            : new Count(value(t.get(new Get(Bytes.of(row)).addColumn(F, Q)).getValue(F, Q)));
+      } catch (StorageException e) {
+        if (increment) {
+          rec.unknown(Operation.unknown(client, row, invoked, input), e);
+        }
+        return;
+      }
+      rec.answered(Operation.completed(client, row, invoked, System.nanoTime(), input, output), true);
     }
 
     /** Reads through one member only: refused there unless it leads (or reads are stale), answered as it says. */
@@ -427,6 +458,14 @@ class ClusterHistoryTest {
       pinned.forEach(Bellows::close);
       require(true, "");
     }
+  }
+
+  /** Every key's history checked: the registers', then the counter's. */
+  private static LinearizabilityChecker.Result check(List<Operation> ops) {
+    List<Operation> counters = ops.stream().filter(o -> ((String) o.key()).endsWith(COUNTER)).toList();
+    List<Operation> registers = ops.stream().filter(o -> !((String) o.key()).endsWith(COUNTER)).toList();
+    LinearizabilityChecker.Result r = LinearizabilityChecker.check(new RegisterModel(), registers);
+    return r.linearizable() ? LinearizabilityChecker.check(new CounterModel(), counters) : r;
   }
 
   private static byte[] audit(long value) {
