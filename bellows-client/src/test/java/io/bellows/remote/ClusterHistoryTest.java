@@ -23,6 +23,7 @@ import io.bellows.testing.history.RegisterModel.Write;
 import io.bellows.util.Bytes;
 import io.bellows.util.StorageException;
 import io.bellows.wire.NotLeaderRefusal;
+import io.bellows.wire.RemoteCallException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -247,7 +248,6 @@ class ClusterHistoryTest {
         case PARTITION -> cluster.faults(standing + cluster.isolation(target));
       }
       try {
-        w.require(true, "");
         rec.await(CALLS_PER_PHASE, FAULT_MAX_MS); // the others take calls, or the fault is held this long
       } finally {
         heldMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - faultAt);
@@ -287,7 +287,9 @@ class ClusterHistoryTest {
 
     void unknown(Operation op, StorageException cause) {
       ops.add(op);
-      causes.merge(cause.getClass().getSimpleName(), 1, Integer::sum);
+      String why = cause instanceof RemoteCallException r ? "RemoteCallException(" + r.code() + ")"
+          : cause.getClass().getSimpleName();
+      causes.merge(why, 1, Integer::sum);
     }
 
     void acknowledged(String row, long value) {
