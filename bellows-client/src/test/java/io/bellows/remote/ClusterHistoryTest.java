@@ -188,8 +188,9 @@ class ClusterHistoryTest {
     cluster.faults(standing);
     try {
       for (int r = 0; r < 5; r++) {
-        // A follower cut off: its own reader reads what it held when the cut came.
-        Round round = round(seed, r, "stale" + r, tables, Kind.PARTITION, false, nemesis);
+        // A member cut off: its own reader reads what it held when the cut came (a follower), or the
+        // others' readers read what they held while it took writes (the leader, until its lease ends).
+        Round round = round(seed, r, "stale" + r, tables, Kind.PARTITION, null, nemesis);
         System.out.printf("[nemesis] stale reads, round %d: %s; %d calls; %s%n", r + 1, round.fault(),
             round.ops().size(), round.result().describe());
         if (!round.result().linearizable()) {
@@ -229,7 +230,7 @@ class ClusterHistoryTest {
   }
 
   /** One round on fresh keys: calls, the fault, calls under it, healing, calls after; then the check. */
-  private static Round round(Seed seed, int r, String prefix, List<Table> clients, Kind kind, boolean onLeader,
+  private static Round round(Seed seed, int r, String prefix, List<Table> clients, Kind kind, Boolean onLeader,
       Random nemesis) throws Exception {
     Recorder rec = new Recorder();
     Fault fault;
@@ -237,9 +238,10 @@ class ClusterHistoryTest {
     long heldMs;
     try (Workload w = new Workload(seed, r, prefix, clients, rec)) {
       w.require(rec.await(CALLS_PER_PHASE, PHASE_MAX_MS), "calls before the fault");
-      ClusterMember leader = cluster.leaderOf(TABLE);
+      // onLeader null: any member, the leader not looked up (with stale reads every member answers reads).
+      ClusterMember leader = onLeader == null ? null : cluster.leaderOf(TABLE);
       List<ClusterMember> others = cluster.members.stream().filter(m -> m != leader).toList();
-      ClusterMember target = onLeader ? leader : others.get(nemesis.nextInt(others.size()));
+      ClusterMember target = Boolean.TRUE.equals(onLeader) ? leader : others.get(nemesis.nextInt(others.size()));
       fault = new Fault(kind, target, target == leader);
       faultAt = System.nanoTime();
       switch (kind) {
