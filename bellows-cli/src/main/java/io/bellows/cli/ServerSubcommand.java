@@ -53,6 +53,12 @@ final class ServerSubcommand implements Callable<Integer> {
       description = "With --cluster: this server's member id (default: the member whose client port is --port).")
   String id;
 
+  /** TEST ONLY, hidden from the help: see docs/SERVER.md ("Test-only fault injection"). */
+  @Option(names = "--test-faults", paramLabel = "FILE", hidden = true,
+      description = "TEST ONLY, never in production: with --cluster, take injected faults (partitions, stale reads)"
+          + " from FILE.")
+  Path testFaults;
+
   @Spec
   CommandSpec spec;
 
@@ -83,9 +89,13 @@ final class ServerSubcommand implements Callable<Integer> {
       err.println("ERROR: --id names a member of a cluster: give the member file with --cluster");
       return 2;
     }
+    if (testFaults != null && cluster == null) {
+      err.println("ERROR: --test-faults is a test-only option of a cluster member: give the member file with --cluster");
+      return 2;
+    }
     if (cluster == null) {
       return new ServerProcess(data, settings.withPorts(port, httpPort), err).run();
     }
-    return new ServerProcess(data, settings.withPorts(port, httpPort), err, cluster, id).run();
+    return new ServerProcess(data, settings.withPorts(port, httpPort), err, cluster, id, testFaults).run();
   }
 }

@@ -109,4 +109,24 @@ class ClusterSubcommandTest {
     assertThat(run("cluster", "stop", "--dir", dir.resolve("none").toString())).isEqualTo(2);
     assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("no cluster started there runs");
   }
+
+  @Test
+  void theTestOnlyFaultOptionIsHiddenAndOnlyForAClusterMemberWithAFileThatParses() throws Exception {
+    assertThat(run("server", "--help")).isEqualTo(0);
+    assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("--cluster").doesNotContain("test-faults");
+    bytes.reset();
+    Path faults = dir.resolve("faults.txt");
+    assertThat(run("server", "--data", dir.resolve("d").toString(), "--test-faults", faults.toString())).isEqualTo(2);
+    assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("ERROR: --test-faults is a test-only option of a"
+        + " cluster member");
+    bytes.reset();
+    Path members = dir.resolve("members.txt");
+    Files.writeString(members, "n1 127.0.0.1:9001 127.0.0.1:7001\nn2 127.0.0.1:9002 127.0.0.1:7002\n"
+        + "n3 127.0.0.1:9003 127.0.0.1:7003\n");
+    Files.writeString(faults, "cut n1 n2\ncut n1\n");
+    assertThat(run("server", "--data", dir.resolve("d").toString(), "--cluster", members.toString(), "--id", "n1",
+        "--test-faults", faults.toString())).isEqualTo(2);
+    assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("ERROR: cannot start member n1")
+        .contains("line 2 is neither 'cut A B'");
+  }
 }

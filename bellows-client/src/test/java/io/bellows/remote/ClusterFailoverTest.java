@@ -11,10 +11,6 @@ import io.bellows.schema.TableDescriptor;
 import io.bellows.testing.Seed;
 import io.bellows.testing.SeedExtension;
 import io.bellows.util.Bytes;
-import io.bellows.wire.NotLeaderRefusal;
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,7 +52,8 @@ class ClusterFailoverTest {
 
   @Test
   void killingTheLeaderLosesNoAcknowledgedWriteAndTheSurvivorsTakeWritesAgain(Seed seed) throws Exception {
-    List<ClusterMember> members = startCluster();
+    LocalCluster cluster = LocalCluster.start(dir, 3, false);
+    List<ClusterMember> members = cluster.members;
     ExecutorService pool = Executors.newFixedThreadPool(WRITERS + 1); // the writers and their watcher
     RemoteOptions options = RemoteOptions.defaults().withRetries(5, Duration.ofMillis(50), Duration.ofMillis(500));
     try (Bellows db = RemoteEngine.connect(members.stream().map(m -> m.clientAddress).toList(), options)) {
@@ -122,7 +119,7 @@ class ClusterFailoverTest {
       });
       awaitCount(ackedCount, ACKED_BEFORE_KILL, writers);
 
-      ClusterMember leader = leaderOf(members, "t");
+      ClusterMember leader = cluster.leaderOf("t");
       int before = ackedCount.get();
       killedAt.set(System.nanoTime());
       leader.kill();
@@ -152,9 +149,7 @@ class ClusterFailoverTest {
           .isEqualTo("yes");
     } finally {
       pool.shutdownNow();
-      for (ClusterMember m : members) {
-        m.close();
-      }
+      cluster.close();
     }
   }
 
@@ -183,59 +178,6 @@ class ClusterFailoverTest {
         }
         TimeUnit.NANOSECONDS.timedWait(count, left);
       }
-    }
-  }
-
-  /**
-   * The member that leads the table's region: the one that answers a read instead of refusing it;
-   * the others' refusals name its client address.
-   */
-  private static ClusterMember leaderOf(List<ClusterMember> members, String table) throws Exception {
-    long end = System.nanoTime() + WAIT_NANOS;
-    while (System.nanoTime() < end) {
-      ClusterMember leader = null;
-      List<String> named = new ArrayList<>();
-      for (ClusterMember m : members) {
-        try (Bellows one = RemoteEngine.connect(m.clientAddress, RemoteOptions.defaults().withRetries(1,
-            Duration.ofMillis(10), Duration.ofMillis(10)))) {
-          one.getTable(table).get(new Get(Bytes.of("any")));
-          leader = m;
-        } catch (NotLeaderRefusal e) {
-          assertThat(e.getMessage()).startsWith("NOT_LEADER");
-          named.add(e.leaderAddress());
-        }
-      }
-      if (leader != null && named.size() == members.size() - 1) {
-        assertThat(named).as("the followers' refusals").containsOnly(leader.clientAddress);
-        return leader;
-      }
-    }
-    throw new TimeoutException("no member leads table " + table);
-  }
-
-  private List<ClusterMember> startCluster() throws Exception {
-    StringBuilder file = new StringBuilder();
-    List<String[]> ids = new ArrayList<>();
-    for (int i = 1; i <= 3; i++) {
-      String client = "127.0.0.1:" + freePort();
-      file.append("n").append(i).append(" 127.0.0.1:").append(freePort()).append(' ').append(client).append('\n');
-      ids.add(new String[] {"n" + i, client});
-    }
-    Path memberFile = dir.resolve("members.txt");
-    Files.writeString(memberFile, file);
-    List<ClusterMember> members = new ArrayList<>();
-    for (String[] m : ids) {
-      members.add(new ClusterMember(dir.resolve(m[0]), memberFile, m[0], m[1]));
-    }
-    for (ClusterMember m : members) {
-      m.start();
-    }
-    return members;
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
     }
   }
 }

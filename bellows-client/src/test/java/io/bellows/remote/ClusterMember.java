@@ -10,36 +10,43 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * One member of a test's cluster in a child JVM of its own, run as {@code bellows server --cluster}
- * runs it ({@link ServerProcess}): killed with SIGKILL ({@link #kill}) or restarted on the same
- * directory. Its log (standard error) goes to a file and to memory, where a test waits for a line.
+ * runs it ({@link ServerProcess}): killed with SIGKILL ({@link #kill}), paused with SIGSTOP and
+ * resumed with SIGCONT ({@link #pause}, {@link #resume}), or restarted on the same directory; with
+ * a test fault file, it takes the partitions and switches written there (the server's test-only
+ * {@code --test-faults}). Its log (standard error) goes to a file and to memory, where a test waits for a line.
  */
 final class ClusterMember implements AutoCloseable {
   final String id;
   final String clientAddress;
   private final Path dir;
   private final Path members;
+  /** The test fault file every member polls, or null. */
+  private final Path faults;
+  private boolean paused;
   private Process process;
   private Path log;
   private final StringBuilder logText = new StringBuilder();
   private boolean logEnded;
   private int starts;
 
-  /** The child's entry point: DATA MEMBER_FILE ID. */
+  /** The child's entry point: DATA MEMBER_FILE ID [TEST_FAULT_FILE]. */
   public static void main(String[] args) {
     ServerConfig config = ServerConfig.defaults().withPorts(null, -1);
-    int status = new ServerProcess(Path.of(args[0]), config, new PrintWriter(System.err, true), Path.of(args[1]), args[2])
-        .run();
+    int status = new ServerProcess(Path.of(args[0]), config, new PrintWriter(System.err, true), Path.of(args[1]), args[2],
+        args.length > 3 ? Path.of(args[3]) : null).run();
     System.exit(status);
   }
 
-  ClusterMember(Path dir, Path members, String id, String clientAddress) {
+  ClusterMember(Path dir, Path members, String id, String clientAddress, Path faults) {
     this.dir = dir;
     this.members = members;
+    this.faults = faults;
     this.id = id;
     this.clientAddress = clientAddress;
   }
@@ -53,9 +60,13 @@ final class ClusterMember implements AutoCloseable {
     }
     log = dir.resolve("server-" + (++starts) + ".log");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    process = new ProcessBuilder(List.of(java, "-Xmx256m", "-XX:+ExitOnOutOfMemoryError", "-cp",
+    List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+ExitOnOutOfMemoryError", "-cp",
         System.getProperty("java.class.path"), ClusterMember.class.getName(), dir.resolve("data").toString(),
-        members.toString(), id)).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        members.toString(), id));
+    if (faults != null) {
+      command.add(faults.toString());
+    }
+    process = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     Process p = process;
     Path file = log;
     Thread pump = new Thread(() -> pumpLog(p, file), "member-" + id + "-log");
@@ -109,16 +120,39 @@ final class ClusterMember implements AutoCloseable {
   }
 
   /** SIGKILL: no flush, no goodbye; waits for the process to end. */
-  void kill() throws InterruptedException {
-    process.destroyForcibly();
+  synchronized void kill() throws InterruptedException {
+    process.destroyForcibly(); // a stopped process dies too
+    paused = false;
     if (!process.waitFor(30, TimeUnit.SECONDS)) {
       throw new IllegalStateException("member " + id + " did not die within 30 s of SIGKILL");
     }
   }
 
+  /** SIGSTOP: the process stops where it is, its connections open, until {@link #resume}. */
+  synchronized void pause() throws IOException, InterruptedException {
+    signal("STOP");
+    paused = true;
+  }
+
+  /** SIGCONT after {@link #pause}. */
+  synchronized void resume() throws IOException, InterruptedException {
+    if (paused) {
+      signal("CONT");
+      paused = false;
+    }
+  }
+
+  private void signal(String name) throws IOException, InterruptedException {
+    Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+    if (!kill.waitFor(30, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+      throw new IllegalStateException("could not send SIG" + name + " to member " + id);
+    }
+  }
+
   @Override
-  public void close() throws InterruptedException {
+  public void close() throws InterruptedException, IOException {
     if (alive()) {
+      resume();
       process.destroy(); // SIGTERM: the server stops as it does for an operator
       if (!process.waitFor(30, TimeUnit.SECONDS)) {
         process.destroyForcibly();

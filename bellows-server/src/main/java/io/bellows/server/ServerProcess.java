@@ -2,6 +2,7 @@ package io.bellows.server;
 
 import io.bellows.cluster.server.Members;
 import io.bellows.cluster.server.ReplicatedEngine;
+import io.bellows.cluster.server.TestFaultFile;
 import io.bellows.engine.Engine;
 import io.bellows.engine.LocalEngine;
 import java.io.IOException;
@@ -31,6 +32,8 @@ public final class ServerProcess {
   private final Path cluster;
   /** This server's member id, or null: the member whose client port is the configured port. */
   private final String memberId;
+  /** TEST ONLY: the file of injected faults ({@code --test-faults}), or null: always in production. */
+  private final Path testFaults;
 
   public ServerProcess(Path data, ServerConfig config, PrintWriter err) {
     this(data, config, err, null, null);
@@ -42,11 +45,24 @@ public final class ServerProcess {
    * is the configured port; it listens on its member's client port.
    */
   public ServerProcess(Path data, ServerConfig config, PrintWriter err, Path cluster, String memberId) {
+    this(data, config, err, cluster, memberId, null);
+  }
+
+  /**
+   * TEST ONLY: a member that also takes the faults a test's nemesis writes to {@code testFaults}
+   * ({@link TestFaultFile}: partitions of the Raft transport, stale reads), unless it is null.
+   */
+  public ServerProcess(Path data, ServerConfig config, PrintWriter err, Path cluster, String memberId,
+      Path testFaults) {
+    if (testFaults != null && cluster == null) {
+      throw new IllegalArgumentException("test faults are for a member of a cluster");
+    }
     this.data = data;
     this.config = config;
     this.err = err;
     this.cluster = cluster;
     this.memberId = memberId;
+    this.testFaults = testFaults;
   }
 
   /** Asks a running {@link #run} to stop, as a signal does. */
@@ -103,7 +119,8 @@ public final class ServerProcess {
     }
     ReplicatedEngine engine;
     try {
-      engine = ReplicatedEngine.open(data, config.engine(), members, self.id());
+      engine = ReplicatedEngine.open(data, config.engine(), members, self.id(),
+          testFaults == null ? null : TestFaultFile.watch(testFaults));
     } catch (RuntimeException e) {
       err.println("ERROR: cannot start member " + self.id() + " on " + data.toAbsolutePath() + ": " + e.getMessage());
       err.flush();

@@ -103,6 +103,8 @@ public final class ReplicatedEngine implements Engine {
   private final Set<Region> flushQueued = ConcurrentHashMap.newKeySet();
   private final RaftNode node;
   private final ReplicatedLog meta;
+  /** TEST ONLY: injected faults ({@code --test-faults}), or null: always in production. */
+  private final TestFaultFile testFaults;
   private volatile boolean closed;
 
   /** A replica of a table's region on this member. */
@@ -128,15 +130,17 @@ public final class ReplicatedEngine implements Engine {
     }
   }
 
-  private ReplicatedEngine(Path data, EngineOptions options, Members members, String selfId, RaftSettings raft) {
+  private ReplicatedEngine(Path data, EngineOptions options, Members members, String selfId, RaftSettings raft,
+      TestFaultFile testFaults) {
     this.data = data;
+    this.testFaults = testFaults;
     this.options = options;
     this.members = members;
     this.self = members.member(selfId);
     this.peers = members.list().stream().map(m -> new RaftNode.Peer(m.id(), m.raftAddress())).toList();
     this.chunks = OptionsResolver.chunkAllocator(options);
     this.blockCache = OptionsResolver.blockCache(options, Runtime.getRuntime().maxMemory());
-    this.node = RaftNode.start(selfId, raft, this::applierOf);
+    this.node = RaftNode.start(selfId, raft, this::applierOf, testFaults);
     started.complete(node);
     for (Replica r : replicas.values()) {
       bind(r);
@@ -149,6 +153,16 @@ public final class ReplicatedEngine implements Engine {
    * first time): its Raft port is the member's, its logs under {@code data/raft}.
    */
   public static ReplicatedEngine open(Path data, EngineOptions options, Members members, String selfId) {
+    return open(data, options, members, selfId, null);
+  }
+
+  /**
+   * TEST ONLY: as {@link #open(Path, EngineOptions, Members, String)}, taking the faults {@code
+   * testFaults} injects (partitions of the Raft transport, stale reads) unless it is null; the
+   * engine closes it.
+   */
+  public static ReplicatedEngine open(Path data, EngineOptions options, Members members, String selfId,
+      TestFaultFile testFaults) {
     Members.Member m = members.member(selfId);
     try {
       Files.createDirectories(data.resolve("regions"));
@@ -156,7 +170,7 @@ public final class ReplicatedEngine implements Engine {
       throw new UncheckedIOException("cannot create " + data, e);
     }
     return new ReplicatedEngine(data, options, members, selfId,
-        RaftSettings.of(m.raftHost(), m.raftPort(), data.resolve("raft")));
+        RaftSettings.of(m.raftHost(), m.raftPort(), data.resolve("raft")), testFaults);
   }
 
   /** This member's id. */
@@ -592,6 +606,9 @@ public final class ReplicatedEngine implements Engine {
    */
   @Override
   public RowScanner scan(TableRef table, ScanQuery query) {
+    if (testFaults != null && testFaults.staleReads()) {
+      return scanStale(table, query); // TEST ONLY: what a checker of histories must catch
+    }
     Replica r = replica(table);
     return onLeader(r, () -> {
       join(r.replicated.read(new byte[0]));
@@ -658,6 +675,9 @@ public final class ReplicatedEngine implements Engine {
     inMemory.shutdownNow();
     for (Replica r : replicas.values()) {
       r.region.close(false);
+    }
+    if (testFaults != null) {
+      testFaults.close();
     }
   }
 }
