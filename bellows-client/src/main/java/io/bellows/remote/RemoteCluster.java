@@ -8,6 +8,7 @@ import io.bellows.engine.RegionInfo;
 import io.bellows.engine.RowMutation;
 import io.bellows.engine.RowOperation;
 import io.bellows.engine.TableRef;
+import io.bellows.scan.Consistency;
 import io.bellows.scan.RowScanner;
 import io.bellows.scan.ScanQuery;
 import io.bellows.schema.TableDescriptor;
@@ -90,6 +91,15 @@ public final class RemoteCluster implements Engine {
    * going round the servers until it succeeds or the deadline passes.
    */
   private <T> T call(String key, boolean idempotent, Function<Engine, T> op) {
+    return call(key, idempotent, false, op);
+  }
+
+  /**
+   * As {@link #call(String, boolean, Function)}; a {@code timeline} read is answered by whichever
+   * server it reaches (the leader as far as this client knows, else the next one that answers), so
+   * its answer teaches nothing about who leads.
+   */
+  private <T> T call(String key, boolean idempotent, boolean timeline, Function<Engine, T> op) {
     long deadline = System.nanoTime() + options.dataDeadline().toNanos();
     String target = leaders.getOrDefault(key, servers.get(ThreadLocalRandom.current().nextInt(servers.size())));
     RuntimeException last = null;
@@ -97,7 +107,9 @@ public final class RemoteCluster implements Engine {
       boolean pause;
       try {
         T result = op.apply(engine(target));
-        leaders.put(key, target);
+        if (!timeline) {
+          leaders.put(key, target);
+        }
         return result;
       } catch (NotLeaderRefusal e) {
         last = e;
@@ -299,11 +311,13 @@ public final class RemoteCluster implements Engine {
   /**
    * A scan opened on the leader: the first row is read there before the scanner is handed over, so
    * a refusal of a server that does not lead sends the scan to the leader. A scan that fails later
-   * is not moved.
+   * is not moved. A {@link Consistency#TIMELINE} scan is answered by the first server it reaches
+   * (the leader as far as this client knows, then the others in turn), which a follower does from
+   * its own replica without asking the leader: {@link RowScanner#mayBeStale} says which answered.
    */
   @Override
   public RowScanner scan(TableRef table, ScanQuery query) {
-    return call(table.name(), true, e -> {
+    return call(table.name(), true, query.consistency() == Consistency.TIMELINE, e -> {
       RowScanner s = e.scan(table, query);
       List<Cell> first = new ArrayList<>();
       boolean has;
@@ -327,6 +341,11 @@ public final class RemoteCluster implements Engine {
         }
 
         @Override
+        public boolean mayBeStale() {
+          return s.mayBeStale();
+        }
+
+        @Override
         public void close() {
           s.close();
         }
@@ -336,7 +355,9 @@ public final class RemoteCluster implements Engine {
 
   @Override
   public List<List<Cell>> getAll(TableRef table, List<ScanQuery> singleRowQueries) {
-    return call(table.name(), true, e -> e.getAll(table, singleRowQueries));
+    boolean timeline = !singleRowQueries.isEmpty()
+        && singleRowQueries.stream().allMatch(q -> q.consistency() == Consistency.TIMELINE);
+    return call(table.name(), true, timeline, e -> e.getAll(table, singleRowQueries));
   }
 
   @Override

@@ -388,7 +388,7 @@ public final class RemoteEngine implements Engine {
     if (query.isSingleRow()) {
       GetRequest request = GetRequest.newBuilder().setTable(id(table)).setQuery(Wire.toWire(query)).build();
       GetResponse response = read(() -> data().get(request));
-      return new OneRow(response.hasRow() ? Wire.fromWire(response.getRow()) : List.of());
+      return new OneRow(response.hasRow() ? Wire.fromWire(response.getRow()) : List.of(), response.getStale());
     }
     check();
     ScanRequest request = ScanRequest.newBuilder().setTable(id(table)).setQuery(Wire.toWire(query)).build();
@@ -426,9 +426,16 @@ public final class RemoteEngine implements Engine {
   /** A scanner of the one row a get returned (or of none). */
   private static final class OneRow implements RowScanner {
     private List<Cell> row;
+    private final boolean stale;
 
-    OneRow(List<Cell> row) {
+    OneRow(List<Cell> row, boolean stale) {
       this.row = row;
+      this.stale = stale;
+    }
+
+    @Override
+    public boolean mayBeStale() {
+      return stale;
     }
 
     @Override

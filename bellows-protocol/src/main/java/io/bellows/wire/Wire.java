@@ -161,7 +161,9 @@ public final class Wire {
         .setMinTimestamp(q.minTimestamp())
         .setMaxTimestamp(q.maxTimestamp() == Long.MAX_VALUE ? 0 : q.maxTimestamp())
         .setMaxVersions(q.maxVersions())
-        .setLimit(q.limit() == Long.MAX_VALUE ? 0 : q.limit());
+        .setLimit(q.limit() == Long.MAX_VALUE ? 0 : q.limit())
+        .setConsistency(q.consistency() == io.bellows.scan.Consistency.TIMELINE
+            ? io.bellows.protocol.Consistency.TIMELINE : io.bellows.protocol.Consistency.STRONG);
     if (q.filter() != null) {
       b.setFilter(WireFilters.toWire(q.filter()));
     }
@@ -200,6 +202,11 @@ public final class Wire {
     b.timeRange(q.getMinTimestamp(), q.getMaxTimestamp() == 0 ? Long.MAX_VALUE : q.getMaxTimestamp());
     b.maxVersions(q.getMaxVersions() == 0 ? 1 : q.getMaxVersions());
     b.reversed(q.getReversed());
+    b.consistency(switch (q.getConsistency()) {
+      case STRONG -> io.bellows.scan.Consistency.STRONG;
+      case TIMELINE -> io.bellows.scan.Consistency.TIMELINE;
+      default -> throw new IllegalArgumentException("unknown read consistency " + q.getConsistencyValue());
+    });
     if (q.hasFilter()) {
       b.filter(WireFilters.fromWire(q.getFilter()));
     }

@@ -19,6 +19,7 @@ import io.bellows.filter.ValueFilter;
 import io.bellows.protocol.MutateRowRequest;
 import io.bellows.protocol.TableId;
 import io.bellows.protocol.Query;
+import io.bellows.scan.Consistency;
 import io.bellows.scan.ScanQuery;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.TableDescriptor;
@@ -94,6 +95,18 @@ class WireTest {
 
     ScanQuery get = Wire.fromWire(Wire.toWire(ScanQuery.builder().singleRow(Bytes.of("r")).build()));
     assertThat(get.isSingleRow()).isTrue();
+  }
+
+  @Test
+  void aTimelineReadKeepsItsConsistencyAndAStrongOneIsTheDefault() {
+    ScanQuery timeline = ScanQuery.builder().singleRow(Bytes.of("r")).consistency(Consistency.TIMELINE).build();
+    assertThat(Wire.toWire(timeline).getConsistency()).isEqualTo(io.bellows.protocol.Consistency.TIMELINE);
+    assertThat(Wire.fromWire(Wire.toWire(timeline)).consistency()).isEqualTo(Consistency.TIMELINE);
+    // A query without the field (an older client's) is a strong read.
+    assertThat(Wire.fromWire(Query.newBuilder().build()).consistency()).isEqualTo(Consistency.STRONG);
+    assertThat(Wire.toWire(ScanQuery.builder().build()).getConsistency()).isEqualTo(io.bellows.protocol.Consistency.STRONG);
+    assertThatThrownBy(() -> Wire.fromWire(Query.newBuilder().setConsistencyValue(7).build()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("consistency 7");
   }
 
   @Test

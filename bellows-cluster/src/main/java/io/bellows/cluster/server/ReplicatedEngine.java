@@ -22,6 +22,7 @@ import io.bellows.metrics.MetricSet;
 import io.bellows.region.OptionsResolver;
 import io.bellows.region.Region;
 import io.bellows.region.SequenceIds;
+import io.bellows.scan.Consistency;
 import io.bellows.scan.RowScanner;
 import io.bellows.scan.ScanQuery;
 import io.bellows.schema.TableDescriptor;
@@ -65,7 +66,9 @@ import org.slf4j.LoggerFactory;
  * <p>Data calls run on the replica that leads its region; elsewhere they fail with {@link
  * RegionNotLeaderException} naming the leader's client address, before anything is applied. Reads
  * are linearizable: the leader confirms its leadership through the log's read index (or lease)
- * and has applied everything committed before the read began, then reads its own region.
+ * and has applied everything committed before the read began, then reads its own region. A read
+ * that asks for {@link Consistency#TIMELINE} is answered by any replica from its own state, and
+ * says so when it may be stale.
  *
  * <p>Simplified, for a later step to change: one region per table (no splits), every member a
  * replica of every region, the catalog's operations limited to creating tables (meta is never
@@ -556,15 +559,55 @@ public final class ReplicatedEngine implements Engine {
   @Override
   public RowScanner scan(TableRef table, ScanQuery query) {
     Replica r = replica(table);
+    if (query.consistency() == Consistency.TIMELINE) {
+      return scanTimeline(r, query);
+    }
     return onLeader(r, () -> {
       join(r.replicated.read(new byte[0]));
       return r.region.scanner(query);
     });
   }
 
+  /**
+   * A TIMELINE read (HBase's): on the replica that leads, the linearizable read, which is not stale
+   * (HBase's primary answers so); on any other replica, or on a leader that learns it no longer
+   * leads, a read of this replica's own state, flagged {@link RowScanner#mayBeStale}. A follower
+   * asks no other member anything.
+   */
+  private RowScanner scanTimeline(Replica r, ScanQuery query) {
+    if (r.replicated.isLeader()) {
+      try {
+        join(r.replicated.read(new byte[0]));
+        return r.region.scanner(query);
+      } catch (NotLeaderException e) {
+        // it stepped down meanwhile: its own state, as a follower's
+      }
+    }
+    return stale(r.region.scanner(query));
+  }
+
   /** A read of this member's replica as it is, possibly behind the leader (HBase's TIMELINE reads). */
   public RowScanner scanStale(TableRef table, ScanQuery query) {
-    return replica(table).region.scanner(query);
+    return stale(replica(table).region.scanner(query));
+  }
+
+  private static RowScanner stale(RowScanner s) {
+    return new RowScanner() {
+      @Override
+      public boolean nextRow(List<io.bellows.cell.Cell> out) {
+        return s.nextRow(out);
+      }
+
+      @Override
+      public boolean mayBeStale() {
+        return true;
+      }
+
+      @Override
+      public void close() {
+        s.close();
+      }
+    };
   }
 
   @Override
