@@ -3,6 +3,7 @@ package io.bellows.remote;
 import io.bellows.atomic.Outcome;
 import io.bellows.cell.Cell;
 import io.bellows.config.EngineOptions;
+import io.bellows.engine.ClusterStatus;
 import io.bellows.engine.Engine;
 import io.bellows.engine.RegionInfo;
 import io.bellows.engine.RowMutation;
@@ -19,10 +20,15 @@ import io.bellows.wire.NotLeaderRefusal;
 import io.bellows.wire.RemoteCallException;
 import io.grpc.Status;
 import java.net.ConnectException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
@@ -371,6 +377,62 @@ public final class RemoteCluster implements Engine {
       e.resume();
       return null;
     });
+  }
+
+  /**
+   * Every member's view put together: each server this client knows of, and each member their
+   * answers name, is asked once; a member that does not answer is in the status as not reported
+   * (down or unreachable). Fails only when no server answers; empty when none is a cluster member.
+   */
+  @Override
+  public Optional<ClusterStatus> clusterStatus() {
+    Map<String, String> addresses = new LinkedHashMap<>(); // member id -> client address, in the member file's order
+    Set<String> reported = new HashSet<>();
+    List<ClusterStatus.Replica> replicas = new ArrayList<>();
+    Set<String> asked = new HashSet<>();
+    Deque<String> toAsk = new ArrayDeque<>(servers);
+    RuntimeException last = null;
+    boolean answered = false;
+    while (!toAsk.isEmpty()) {
+      String server = toAsk.poll();
+      if (!asked.add(server)) {
+        continue;
+      }
+      Optional<ClusterStatus> view;
+      try {
+        view = engine(server).clusterStatus();
+      } catch (RuntimeException e) {
+        if (closed) {
+          throw e;
+        }
+        last = e;
+        continue;
+      }
+      answered = true;
+      if (view.isEmpty()) {
+        continue;
+      }
+      boolean fresh = false; // false: a member already heard from under another address
+      for (ClusterStatus.Member m : view.get().members()) {
+        addresses.putIfAbsent(m.id(), m.address());
+        if (m.reported()) {
+          fresh |= reported.add(m.id());
+        }
+        toAsk.add(m.address());
+      }
+      if (fresh) {
+        replicas.addAll(view.get().replicas());
+      }
+    }
+    if (!answered && last != null) {
+      throw last;
+    }
+    if (addresses.isEmpty()) {
+      return Optional.empty();
+    }
+    List<ClusterStatus.Member> members = new ArrayList<>();
+    addresses.forEach((id, address) -> members.add(new ClusterStatus.Member(id, address, reported.contains(id))));
+    return Optional.of(new ClusterStatus(members, replicas));
   }
 
   @Override

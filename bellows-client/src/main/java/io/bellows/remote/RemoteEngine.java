@@ -39,6 +39,7 @@ import io.bellows.scan.ScanQuery;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.BackgroundError;
 import io.bellows.util.EngineClosedException;
+import io.bellows.wire.RemoteCallException;
 import io.bellows.wire.Wire;
 import io.bellows.wire.WireAtomic;
 import io.grpc.CallOptions;
@@ -455,6 +456,19 @@ public final class RemoteEngine implements Engine {
   }
 
   // ------------------------------------------------------------------ state
+
+  /** The server's view of its cluster; empty from a standalone server, or one older than the call. */
+  @Override
+  public Optional<io.bellows.engine.ClusterStatus> clusterStatus() {
+    try {
+      return Wire.fromWire(read(() -> admin().clusterStatus(Empty.getDefaultInstance())));
+    } catch (RemoteCallException e) {
+      if (e.code() == io.grpc.Status.Code.UNIMPLEMENTED) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+  }
 
   @Override
   public Optional<BackgroundError> backgroundError() {

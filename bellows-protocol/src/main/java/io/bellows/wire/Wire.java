@@ -147,6 +147,49 @@ public final class Wire {
         m.getWholeRowDelete() ? m.getWholeRowDeleteTs() : -1, fromWire(m.getDurability()));
   }
 
+  // ------------------------------------------------------------------ cluster status
+
+  /** A member's view of the cluster ({@code cluster} set). */
+  public static io.bellows.protocol.ClusterStatusResponse toWire(io.bellows.engine.ClusterStatus status) {
+    var b = io.bellows.protocol.ClusterStatusResponse.newBuilder().setCluster(true);
+    for (var m : status.members()) {
+      b.addMembers(io.bellows.protocol.ClusterMemberStatus.newBuilder().setId(m.id()).setAddress(m.address())
+          .setReported(m.reported()));
+    }
+    for (var r : status.replicas()) {
+      b.addReplicas(io.bellows.protocol.ReplicaStatus.newBuilder()
+          .setTable(r.table() == null ? "" : r.table())
+          .setRegionId(r.regionId())
+          .setMember(r.member())
+          .setRole(r.role())
+          .setLeader(r.leader() == null ? "" : r.leader())
+          .setTerm(r.term())
+          .setAppliedIndex(r.appliedIndex())
+          .setStoreFileBytes(r.storeFileBytes())
+          .setStoreFiles(r.storeFiles())
+          .setMemStoreBytes(r.memStoreBytes()));
+    }
+    return b.build();
+  }
+
+  /** The status a response holds; empty when the server is not a cluster member. */
+  public static java.util.Optional<io.bellows.engine.ClusterStatus> fromWire(io.bellows.protocol.ClusterStatusResponse r) {
+    if (!r.getCluster()) {
+      return java.util.Optional.empty();
+    }
+    List<io.bellows.engine.ClusterStatus.Member> members = new ArrayList<>();
+    for (var m : r.getMembersList()) {
+      members.add(new io.bellows.engine.ClusterStatus.Member(m.getId(), m.getAddress(), m.getReported()));
+    }
+    List<io.bellows.engine.ClusterStatus.Replica> replicas = new ArrayList<>();
+    for (var x : r.getReplicasList()) {
+      replicas.add(new io.bellows.engine.ClusterStatus.Replica(x.getTable().isEmpty() ? null : x.getTable(),
+          x.getRegionId(), x.getMember(), x.getRole(), x.getLeader().isEmpty() ? null : x.getLeader(), x.getTerm(),
+          x.getAppliedIndex(), x.getStoreFileBytes(), x.getStoreFiles(), x.getMemStoreBytes()));
+    }
+    return java.util.Optional.of(new io.bellows.engine.ClusterStatus(members, replicas));
+  }
+
   // ------------------------------------------------------------------ queries
 
   /** A query's wire form, its filter included ({@link WireFilters}). */

@@ -11,6 +11,7 @@ import io.bellows.cluster.region.RaftRegionLog;
 import io.bellows.cluster.region.RegionApplier;
 import io.bellows.cluster.region.StaleLeadershipException;
 import io.bellows.config.EngineOptions;
+import io.bellows.engine.ClusterStatus;
 import io.bellows.engine.Engine;
 import io.bellows.engine.RegionInfo;
 import io.bellows.engine.RowMutation;
@@ -448,6 +449,41 @@ public final class ReplicatedEngine implements Engine {
       }
     }
     return List.of(new RegionInfo(t.id(), new byte[0], new byte[0], fileBytes, files, memBytes, t.group(), t.base()));
+  }
+
+  /**
+   * This member's view: every member of the member file (only this one reported) and this member's
+   * replicas, meta's and then each table's, as its Raft node sees them now. A client of the
+   * cluster puts every member's view together.
+   */
+  @Override
+  public Optional<ClusterStatus> clusterStatus() {
+    check();
+    List<ClusterStatus.Member> list = members.list().stream()
+        .map(m -> new ClusterStatus.Member(m.id(), m.clientAddress(), m.id().equals(self.id()))).toList();
+    List<ClusterStatus.Replica> out = new ArrayList<>();
+    out.add(new ClusterStatus.Replica(null, 0, self.id(), meta.role(), meta.leader(), meta.term(), meta.appliedIndex(),
+        0, 0, 0));
+    for (MetaCatalog.TableEntry t : catalog.tables()) {
+      Replica r = replicas.get(t.group());
+      ReplicatedLog l = r == null ? null : r.replicated;
+      if (l == null) {
+        continue; // not opened or joined here yet
+      }
+      long fileBytes = 0;
+      int files = 0;
+      long memBytes = 0;
+      for (Store s : r.region.stores().values()) {
+        for (StoreFile f : s.files()) {
+          fileBytes += f.size();
+          files++;
+        }
+        memBytes += s.memStoreSize().dataBytes();
+      }
+      out.add(new ClusterStatus.Replica(t.descriptor().name(), r.region.id(), self.id(), l.role(), l.leader(), l.term(),
+          l.appliedIndex(), fileBytes, files, memBytes));
+    }
+    return Optional.of(new ClusterStatus(list, out));
   }
 
   @Override
