@@ -110,6 +110,17 @@ class WireTest {
   }
 
   @Test
+  void aClusterStatusTravelsWithMetaAsNoTableAndAStandaloneServersAnswerIsNone() {
+    io.bellows.engine.ClusterStatus status = new io.bellows.engine.ClusterStatus(
+        List.of(new io.bellows.engine.ClusterStatus.Member("m1", "h:1", true),
+            new io.bellows.engine.ClusterStatus.Member("m2", "h:2", false)),
+        List.of(new io.bellows.engine.ClusterStatus.Replica(null, 0, "m1", "FOLLOWER", null, 2, 5, 0, 0, 0),
+            new io.bellows.engine.ClusterStatus.Replica("t", 3, "m1", "LEADER", "m1", 4, 9, 100, 2, 30)));
+    assertThat(Wire.fromWire(Wire.toWire(status))).contains(status);
+    assertThat(Wire.fromWire(io.bellows.protocol.ClusterStatusResponse.getDefaultInstance())).isEmpty();
+  }
+
+  @Test
   void badQueriesAreInvalidArguments() {
     assertThatThrownBy(() -> Wire.fromWire(Query.newBuilder().setMinTimestamp(9).setMaxTimestamp(3).build()))
         .isInstanceOf(IllegalArgumentException.class);

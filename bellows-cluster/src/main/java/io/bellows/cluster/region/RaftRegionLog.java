@@ -3,7 +3,9 @@ package io.bellows.cluster.region;
 import io.bellows.cluster.ReplicatedLog;
 import io.bellows.config.Durability;
 import io.bellows.record.WriteRecord;
+import io.bellows.region.Region;
 import io.bellows.region.RegionLog;
+import io.bellows.util.Clock;
 import io.bellows.util.StorageException;
 import java.util.concurrent.CompletionException;
 
@@ -26,6 +28,8 @@ import java.util.concurrent.CompletionException;
  */
 public final class RaftRegionLog implements RegionLog {
   private volatile ReplicatedLog log;
+  /** The clock the region stamps with, if its host took it ({@link #clock}); null: the host's own. */
+  private volatile StampFloor stamps;
 
   /** Binds the log to its replica of the region's group, once the node holds the group. */
   public void bind(ReplicatedLog replica) {
@@ -33,6 +37,29 @@ public final class RaftRegionLog implements RegionLog {
       throw new IllegalStateException("the region's log is bound to its group already");
     }
     log = replica;
+  }
+
+  /**
+   * The clock for the region's host to give the region: {@code base}, raised when this replica
+   * begins to lead to one more than the newest timestamp the region holds ({@link StampFloor}), so
+   * a leader whose clock lies behind its predecessor's still stamps a later write above an earlier
+   * one. Taken once, before the region opens; {@link #region} names the region once it is open.
+   */
+  public Clock clock(Clock base) {
+    if (stamps != null) {
+      throw new IllegalStateException("the region's clock was taken already");
+    }
+    StampFloor s = new StampFloor(base);
+    stamps = s;
+    return s;
+  }
+
+  /** The region this is the log of, whose newest timestamp a leadership stamps above ({@link #clock}). */
+  public void region(Region region) {
+    StampFloor s = stamps;
+    if (s != null) {
+      s.region(region);
+    }
   }
 
   private ReplicatedLog log() {
@@ -51,7 +78,12 @@ public final class RaftRegionLog implements RegionLog {
   /** The term of this replica's leadership, once it leads and has applied everything before it. */
   @Override
   public long beginEvaluation() {
-    return log().awaitLeadership();
+    long term = log().awaitLeadership();
+    StampFloor s = stamps;
+    if (s != null) {
+      s.lead(term); // before anything of the term is evaluated: its writes stamp above the region's newest
+    }
+    return term;
   }
 
   /**

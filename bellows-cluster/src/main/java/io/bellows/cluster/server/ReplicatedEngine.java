@@ -208,6 +208,7 @@ public final class ReplicatedEngine implements Engine {
     RaftRegionLog log = new RaftRegionLog(); // bound to the group once the node holds it
     ReplicaHost host = new ReplicaHost(this, log, ids, fileNumbers);
     Region region = create ? Region.create(tableId, d, dir.resolve("region"), host) : new Region(tableId, d, dir.resolve("region"), host);
+    log.region(region);
     long next = 1;
     for (Store s : region.stores().values()) {
       for (StoreFile f : s.files()) {
