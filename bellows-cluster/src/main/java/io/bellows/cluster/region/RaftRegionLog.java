@@ -29,7 +29,7 @@ import java.util.concurrent.CompletionException;
 public final class RaftRegionLog implements RegionLog {
   private volatile ReplicatedLog log;
   /** The clock the region stamps with, if its host took it ({@link #clock}); null: the host's own. */
-  private volatile StampFloor stamps;
+  private volatile LeaderClock stamps;
 
   /** Binds the log to its replica of the region's group, once the node holds the group. */
   public void bind(ReplicatedLog replica) {
@@ -40,23 +40,24 @@ public final class RaftRegionLog implements RegionLog {
   }
 
   /**
-   * The clock for the region's host to give the region: {@code base}, raised when this replica
-   * begins to lead to one more than the newest timestamp the region holds ({@link StampFloor}), so
-   * a leader whose clock lies behind its predecessor's still stamps a later write above an earlier
-   * one. Taken once, before the region opens; {@link #region} names the region once it is open.
+   * The clock for the region's host to give the region: {@code base}, moved ahead when this replica
+   * begins to lead by as much as it lies behind the newest timestamp the region holds, plus one
+   * ({@link LeaderClock}), so a leader whose clock lies behind its predecessor's still stamps a
+   * later write above an earlier one. Taken once, before the region opens; {@link #region} names
+   * the region once it is open.
    */
   public Clock clock(Clock base) {
     if (stamps != null) {
       throw new IllegalStateException("the region's clock was taken already");
     }
-    StampFloor s = new StampFloor(base);
+    LeaderClock s = new LeaderClock(base);
     stamps = s;
     return s;
   }
 
   /** The region this is the log of, whose newest timestamp a leadership stamps above ({@link #clock}). */
   public void region(Region region) {
-    StampFloor s = stamps;
+    LeaderClock s = stamps;
     if (s != null) {
       s.region(region);
     }
@@ -79,9 +80,9 @@ public final class RaftRegionLog implements RegionLog {
   @Override
   public long beginEvaluation() {
     long term = log().awaitLeadership();
-    StampFloor s = stamps;
+    LeaderClock s = stamps;
     if (s != null) {
-      s.lead(term); // before anything of the term is evaluated: its writes stamp above the region's newest
+      s.lead(term); // before anything of the term is evaluated: its stamps start above the region's newest
     }
     return term;
   }

@@ -36,8 +36,8 @@ final class ReplicaHost implements RegionServices {
 
   ReplicaHost(ReplicatedEngine server, RaftRegionLog log, SequenceIds sequenceIds, AtomicLong fileNumbers) {
     this.server = server;
-    // The server's options, but the region stamps with its log's clock (at least one more than the
-    // newest timestamp the region held when this replica began to lead: see RaftRegionLog.clock).
+    // The server's options, but the region stamps with its log's clock: a leadership's first stamp
+    // lies above the newest timestamp the region held when it began (RaftRegionLog.clock).
     this.options = server.options().toBuilder().clock(log.clock(server.options().clock())).build();
     this.log = log;
     this.sequenceIds = sequenceIds;
