@@ -607,17 +607,19 @@ public final class ReplicatedEngine implements Engine {
 
   /**
    * A TIMELINE read (HBase's): on the replica that leads, the linearizable read, which is not stale
-   * (HBase's primary answers so); on any other replica, or on a leader that learns it no longer
-   * leads, a read of this replica's own state, flagged {@link RowScanner#mayBeStale}. A follower
-   * asks no other member anything.
+   * (HBase's primary answers so); on any other replica, or on a leader whose confirmation fails (it
+   * stepped down, or could not reach its majority in time), a read of this replica's own state,
+   * flagged {@link RowScanner#mayBeStale}. A follower asks no other member anything.
    */
   private RowScanner scanTimeline(Replica r, ScanQuery query) {
     if (r.replicated.isLeader()) {
       try {
         join(r.replicated.read(new byte[0]));
         return r.region.scanner(query);
-      } catch (NotLeaderException e) {
-        // it stepped down meanwhile: its own state, as a follower's
+      } catch (EngineClosedException e) {
+        throw e;
+      } catch (StorageException e) {
+        // not confirmed as the leader: its own state, as a follower's
       }
     }
     return stale(r.region.scanner(query));
