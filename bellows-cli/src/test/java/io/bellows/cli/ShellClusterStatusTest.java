@@ -69,14 +69,14 @@ class ShellClusterStatusTest {
       List<String> servers = members.list().stream().map(Members.Member::clientAddress).toList();
       shell("create 't', 'f'\nput 't', 'r1', 'f:q', 'v1'\nput 't', 'r2', 'f:q', 'v2'\n", servers);
 
-      ReplicatedEngine any = live.get("m1").engine();
-      Member metaLeader = live.get(any.node().awaitLeader(ReplicatedEngine.META, WAIT_MS));
-      Member tableLeader = live.get(any.node().awaitLeader(any.group("t"), WAIT_MS));
       for (Member m : live.values()) {
         // Every member has applied the table and its puts before the shell asks (a read barrier).
         m.engine().node().log(ReplicatedEngine.META).read(new byte[0]).join();
         m.engine().node().log(m.engine().group("t")).read(new byte[0]).join();
       }
+      ReplicatedEngine any = live.get("m1").engine();
+      Member metaLeader = live.get(any.node().awaitLeader(ReplicatedEngine.META, WAIT_MS));
+      Member tableLeader = live.get(any.node().awaitLeader(any.group("t"), WAIT_MS));
 
       String out = shell("status\nstatus 'simple'\nlist_regions 't'\n", servers);
       assertThat(out).contains("1 active master, 2 backup masters, 3 servers, 0 dead, 1.0000 average load\n");

@@ -47,15 +47,15 @@ class ClusterTimelineReadTest {
       for (int i = 0; i < 3; i++) {
         client.mutate(t, List.of(put("r" + i, "v" + i)));
       }
-      InJvmCluster.Member leader = cluster.leaderOf("t", "m1");
-      List<InJvmCluster.Member> followers = cluster.others(leader.id());
-      for (InJvmCluster.Member f : followers) {
-        // The follower has applied the table and every put: a linearizable read of its replicas (the
-        // read index asked of the leader) is the barrier; the test's reads below ask it nothing.
-        ReplicatedEngine e = f.engine();
+      for (String id : List.of("m1", "m2", "m3")) {
+        // Each member has applied the table and every put: a linearizable read of its replicas (on a
+        // follower, the read index asked of the leader) is the barrier; the reads below ask it nothing.
+        ReplicatedEngine e = cluster.member(id).engine();
         e.node().log(ReplicatedEngine.META).read(new byte[0]).join();
         e.node().log(e.group("t")).read(new byte[0]).join();
       }
+      InJvmCluster.Member leader = cluster.leaderOf("t", "m1");
+      List<InJvmCluster.Member> followers = cluster.others(leader.id());
 
       try (RemoteEngine onLeader = RemoteEngine.open(leader.clientAddress(), one)) {
         try (RowScanner s = onLeader.scan(t, get("r1", Consistency.TIMELINE))) {
