@@ -4,11 +4,13 @@ import io.bellows.atomic.Outcome;
 import io.bellows.cell.Cell;
 import io.bellows.config.EngineOptions;
 import io.bellows.engine.CallId;
+import io.bellows.engine.ClusterStatus;
 import io.bellows.engine.Engine;
 import io.bellows.engine.RegionInfo;
 import io.bellows.engine.RowMutation;
 import io.bellows.engine.RowOperation;
 import io.bellows.engine.TableRef;
+import io.bellows.scan.Consistency;
 import io.bellows.scan.RowScanner;
 import io.bellows.scan.ScanQuery;
 import io.bellows.schema.TableDescriptor;
@@ -20,10 +22,15 @@ import io.bellows.wire.RemoteCallException;
 import io.grpc.Status;
 import java.net.ConnectException;
 import java.security.SecureRandom;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -109,15 +116,17 @@ public final class RemoteCluster implements Engine {
    * going round the servers until it succeeds or the deadline passes.
    */
   private <T> T call(String key, boolean idempotent, Function<Engine, T> op) {
-    return call(key, idempotent, false, op);
+    return call(key, idempotent, false, false, op);
   }
 
   /**
    * As {@link #call(String, boolean, Function)}; a {@code named} call carries its ids, so once the
    * cluster said it deduplicates, it is sent again after a failure in flight like an idempotent one,
-   * and its deadline passing after such a failure is an {@link OutcomeUnknownException}.
+   * and its deadline passing after such a failure is an {@link OutcomeUnknownException}. A {@code
+   * timeline} read is answered by whichever server it reaches (the leader as far as this client
+   * knows, else the next one that answers), so its answer teaches nothing about who leads.
    */
-  private <T> T call(String key, boolean idempotent, boolean named, Function<Engine, T> op) {
+  private <T> T call(String key, boolean idempotent, boolean named, boolean timeline, Function<Engine, T> op) {
     boolean lostInFlight = false;
     long deadline = System.nanoTime() + options.dataDeadline().toNanos();
     String target = leaders.getOrDefault(key, servers.get(ThreadLocalRandom.current().nextInt(servers.size())));
@@ -126,7 +135,9 @@ public final class RemoteCluster implements Engine {
       boolean pause;
       try {
         T result = op.apply(engine(target));
-        leaders.put(key, target);
+        if (!timeline) {
+          leaders.put(key, target);
+        }
         return result;
       } catch (NotLeaderRefusal e) {
         last = e;
@@ -324,7 +335,7 @@ public final class RemoteCluster implements Engine {
    */
   @Override
   public void mutate(TableRef table, List<RowMutation> rows) {
-    named((call, lowest) -> call(table.name(), true, true, e -> {
+    named((call, lowest) -> call(table.name(), true, true, false, e -> {
       e.mutate(table, rows, new CallId(clientHigh, clientLow, call, lowest.getAsLong()));
       return null;
     }));
@@ -333,7 +344,7 @@ public final class RemoteCluster implements Engine {
   /** Sent again after a failure in flight, with the same ids, once the cluster said it deduplicates. */
   @Override
   public Outcome mutateRow(TableRef table, RowOperation op) {
-    return named((call, lowest) -> call(table.name(), false, true,
+    return named((call, lowest) -> call(table.name(), false, true, false,
         e -> e.mutateRow(table, op, new CallId(clientHigh, clientLow, call, lowest.getAsLong()))));
   }
 
@@ -365,11 +376,13 @@ public final class RemoteCluster implements Engine {
   /**
    * A scan opened on the leader: the first row is read there before the scanner is handed over, so
    * a refusal of a server that does not lead sends the scan to the leader. A scan that fails later
-   * is not moved.
+   * is not moved. A {@link Consistency#TIMELINE} scan is answered by the first server it reaches
+   * (the leader as far as this client knows, then the others in turn), which a follower does from
+   * its own replica without asking the leader: {@link RowScanner#mayBeStale} says which answered.
    */
   @Override
   public RowScanner scan(TableRef table, ScanQuery query) {
-    return call(table.name(), true, e -> {
+    return call(table.name(), true, false, query.consistency() == Consistency.TIMELINE, e -> {
       RowScanner s = e.scan(table, query);
       List<Cell> first = new ArrayList<>();
       boolean has;
@@ -393,6 +406,11 @@ public final class RemoteCluster implements Engine {
         }
 
         @Override
+        public boolean mayBeStale() {
+          return s.mayBeStale();
+        }
+
+        @Override
         public void close() {
           s.close();
         }
@@ -402,7 +420,9 @@ public final class RemoteCluster implements Engine {
 
   @Override
   public List<List<Cell>> getAll(TableRef table, List<ScanQuery> singleRowQueries) {
-    return call(table.name(), true, e -> e.getAll(table, singleRowQueries));
+    boolean timeline = !singleRowQueries.isEmpty()
+        && singleRowQueries.stream().allMatch(q -> q.consistency() == Consistency.TIMELINE);
+    return call(table.name(), true, false, timeline, e -> e.getAll(table, singleRowQueries));
   }
 
   @Override
@@ -416,6 +436,62 @@ public final class RemoteCluster implements Engine {
       e.resume();
       return null;
     });
+  }
+
+  /**
+   * Every member's view put together: each server this client knows of, and each member their
+   * answers name, is asked once; a member that does not answer is in the status as not reported
+   * (down or unreachable). Fails only when no server answers; empty when none is a cluster member.
+   */
+  @Override
+  public Optional<ClusterStatus> clusterStatus() {
+    Map<String, String> addresses = new LinkedHashMap<>(); // member id -> client address, in the member file's order
+    Set<String> reported = new HashSet<>();
+    List<ClusterStatus.Replica> replicas = new ArrayList<>();
+    Set<String> asked = new HashSet<>();
+    Deque<String> toAsk = new ArrayDeque<>(servers);
+    RuntimeException last = null;
+    boolean answered = false;
+    while (!toAsk.isEmpty()) {
+      String server = toAsk.poll();
+      if (!asked.add(server)) {
+        continue;
+      }
+      Optional<ClusterStatus> view;
+      try {
+        view = engine(server).clusterStatus();
+      } catch (RuntimeException e) {
+        if (closed) {
+          throw e;
+        }
+        last = e;
+        continue;
+      }
+      answered = true;
+      if (view.isEmpty()) {
+        continue;
+      }
+      boolean fresh = false; // false: a member already heard from under another address
+      for (ClusterStatus.Member m : view.get().members()) {
+        addresses.putIfAbsent(m.id(), m.address());
+        if (m.reported()) {
+          fresh |= reported.add(m.id());
+        }
+        toAsk.add(m.address());
+      }
+      if (fresh) {
+        replicas.addAll(view.get().replicas());
+      }
+    }
+    if (!answered && last != null) {
+      throw last;
+    }
+    if (addresses.isEmpty()) {
+      return Optional.empty();
+    }
+    List<ClusterStatus.Member> members = new ArrayList<>();
+    addresses.forEach((id, address) -> members.add(new ClusterStatus.Member(id, address, reported.contains(id))));
+    return Optional.of(new ClusterStatus(members, replicas));
   }
 
   @Override

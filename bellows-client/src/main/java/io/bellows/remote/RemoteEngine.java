@@ -41,6 +41,7 @@ import io.bellows.scan.ScanQuery;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.BackgroundError;
 import io.bellows.util.EngineClosedException;
+import io.bellows.wire.RemoteCallException;
 import io.bellows.wire.Wire;
 import io.bellows.wire.WireAtomic;
 import io.grpc.CallOptions;
@@ -421,7 +422,7 @@ public final class RemoteEngine implements Engine {
     if (query.isSingleRow()) {
       GetRequest request = GetRequest.newBuilder().setTable(id(table)).setQuery(Wire.toWire(query)).build();
       GetResponse response = read(() -> data().get(request));
-      return new OneRow(response.hasRow() ? Wire.fromWire(response.getRow()) : List.of());
+      return new OneRow(response.hasRow() ? Wire.fromWire(response.getRow()) : List.of(), response.getStale());
     }
     check();
     ScanRequest request = ScanRequest.newBuilder().setTable(id(table)).setQuery(Wire.toWire(query)).build();
@@ -459,9 +460,16 @@ public final class RemoteEngine implements Engine {
   /** A scanner of the one row a get returned (or of none). */
   private static final class OneRow implements RowScanner {
     private List<Cell> row;
+    private final boolean stale;
 
-    OneRow(List<Cell> row) {
+    OneRow(List<Cell> row, boolean stale) {
       this.row = row;
+      this.stale = stale;
+    }
+
+    @Override
+    public boolean mayBeStale() {
+      return stale;
     }
 
     @Override
@@ -481,6 +489,19 @@ public final class RemoteEngine implements Engine {
   }
 
   // ------------------------------------------------------------------ state
+
+  /** The server's view of its cluster; empty from a standalone server, or one older than the call. */
+  @Override
+  public Optional<io.bellows.engine.ClusterStatus> clusterStatus() {
+    try {
+      return Wire.fromWire(read(() -> admin().clusterStatus(Empty.getDefaultInstance())));
+    } catch (RemoteCallException e) {
+      if (e.code() == io.grpc.Status.Code.UNIMPLEMENTED) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+  }
 
   @Override
   public Optional<BackgroundError> backgroundError() {

@@ -40,6 +40,7 @@ final class RemoteScanner implements RowScanner {
   private byte[] lastRow;
   private long rowsReturned;
   private int failures;
+  private boolean stale;
 
   /**
    * Starts the scan and waits for its first message (or its end, or its error), so that an error
@@ -53,7 +54,16 @@ final class RemoteScanner implements RowScanner {
     this.request = request;
     this.call = opener.open();
     this.stream = ClientCalls.blockingServerStreamingCall(call, request);
-    stream.hasNext();
+    if (stream.hasNext()) {
+      ScanResponse first = stream.next(); // read now: whether the rows may be stale is known at open
+      stale = first.getStale();
+      batch = first.getRowsList().iterator();
+    }
+  }
+
+  @Override
+  public boolean mayBeStale() {
+    return stale;
   }
 
   @Override
@@ -67,7 +77,9 @@ final class RemoteScanner implements RowScanner {
           done = true;
           return false;
         }
-        batch = stream.next().getRowsList().iterator();
+        ScanResponse next = stream.next();
+        stale |= next.getStale();
+        batch = next.getRowsList().iterator();
       } catch (StatusRuntimeException e) {
         if (!resume(e)) {
           done = true;

@@ -176,6 +176,16 @@ public final class ReplicatedLog {
     return leader == null ? null : leader.toString();
   }
 
+  /** Raft's role of this replica now: LEADER, FOLLOWER, CANDIDATE (or another of Ratis' roles). */
+  public String role() {
+    return division.getInfo().getCurrentRole().name();
+  }
+
+  /** This replica's current term. */
+  public long term() {
+    return division.getInfo().getCurrentTerm();
+  }
+
   /** The index of the last entry applied on this replica. */
   public long appliedIndex() {
     return division.getInfo().getLastAppliedIndex();

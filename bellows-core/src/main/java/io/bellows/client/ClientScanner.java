@@ -27,7 +27,7 @@ final class ClientScanner implements ResultScanner {
       close();
       return null;
     }
-    return new Result(cells.get(0).row(), cells);
+    return new Result(cells.get(0).row(), cells, scanner.mayBeStale());
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.bellows.client;
 
 import io.bellows.filter.Filter;
+import io.bellows.scan.Consistency;
 import io.bellows.util.Bytes;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -15,6 +16,7 @@ public abstract class Query<Q extends Query<Q>> {
   long maxTimestamp = Long.MAX_VALUE;
   int maxVersions = 1;
   Filter filter;
+  Consistency consistency = Consistency.STRONG;
 
   @SuppressWarnings("unchecked")
   private Q self() {
@@ -79,6 +81,23 @@ public abstract class Query<Q extends Query<Q>> {
 
   public Filter filter() {
     return filter;
+  }
+
+  /**
+   * {@link Consistency#TIMELINE}: over a cluster, any replica of the region may answer from its own
+   * state, possibly behind the latest writes ({@link Result#isStale()} says so); the default, {@link
+   * Consistency#STRONG}, sees every write acknowledged before the read. One engine is never stale.
+   */
+  public Q setConsistency(Consistency c) {
+    if (c == null) {
+      throw new IllegalArgumentException("a read's consistency must not be null");
+    }
+    this.consistency = c;
+    return self();
+  }
+
+  public Consistency consistency() {
+    return consistency;
   }
 
   /** family -&gt; qualifiers (null = whole family); empty = all families. */

@@ -9,17 +9,39 @@ import java.util.List;
 /** The cells of one row returned by a get or scan, in cell order (family, qualifier, newest first). */
 public final class Result {
   private static final Result EMPTY = new Result(null, List.of());
+  private static final Result EMPTY_STALE = new Result(null, List.of(), true);
 
   private final byte[] row;
   private final List<Cell> cells;
+  private final boolean stale;
 
   public Result(byte[] row, List<Cell> cells) {
+    this(row, cells, false);
+  }
+
+  /** {@code stale}: a TIMELINE read answered by a replica that does not lead its region ({@link #isStale}). */
+  public Result(byte[] row, List<Cell> cells, boolean stale) {
     this.row = row;
     this.cells = Collections.unmodifiableList(cells);
+    this.stale = stale;
   }
 
   public static Result empty() {
     return EMPTY;
+  }
+
+  /** An empty result, stale or not. */
+  public static Result empty(boolean stale) {
+    return stale ? EMPTY_STALE : EMPTY;
+  }
+
+  /**
+   * Whether the row may lie behind the latest writes: a {@link io.bellows.scan.Consistency#TIMELINE}
+   * read answered by a cluster member that does not lead the row's region (HBase's {@code
+   * Result.isStale()}). Always false for a default read.
+   */
+  public boolean isStale() {
+    return stale;
   }
 
   /** The row key, or null for an empty result. */
@@ -72,6 +94,6 @@ public final class Result {
 
   @Override
   public String toString() {
-    return "Result{" + (row == null ? "" : Bytes.toStringBinary(row)) + " " + cells + "}";
+    return "Result{" + (row == null ? "" : Bytes.toStringBinary(row)) + " " + cells + (stale ? " stale" : "") + "}";
   }
 }

@@ -8,6 +8,7 @@ import io.bellows.engine.Engine;
 import io.bellows.engine.RowMutation;
 import io.bellows.engine.RowOperation;
 import io.bellows.engine.TableRef;
+import io.bellows.scan.Consistency;
 import io.bellows.scan.RowScanner;
 import io.bellows.scan.ScanQuery;
 import io.bellows.util.Bytes;
@@ -54,12 +55,27 @@ final class TableImpl implements Table {
   @Override
   public Result get(Get get) {
     ScanQuery q = query(get, ScanQuery.builder().singleRow(get.row())).build();
+    if (get.consistency() == Consistency.TIMELINE) { // read as a scan: its answer says whether it is stale
+      List<Cell> cells = new ArrayList<>();
+      try (RowScanner s = engine.scan(table, q)) {
+        s.nextRow(cells);
+        return cells.isEmpty() ? Result.empty(s.mayBeStale()) : new Result(get.row(), cells, s.mayBeStale());
+      }
+    }
     List<Cell> cells = engine.getAll(table, List.of(q)).get(0);
     return cells.isEmpty() ? Result.empty() : new Result(get.row(), cells);
   }
 
+  /** In one engine call; a list with TIMELINE gets is read one get at a time, each saying whether it is stale. */
   @Override
   public List<Result> get(List<Get> gets) {
+    if (gets.stream().anyMatch(g -> g.consistency() == Consistency.TIMELINE)) {
+      List<Result> out = new ArrayList<>(gets.size());
+      for (Get g : gets) {
+        out.add(get(g));
+      }
+      return out;
+    }
     List<ScanQuery> queries = new ArrayList<>(gets.size());
     for (Get g : gets) {
       queries.add(query(g, ScanQuery.builder().singleRow(g.row())).build());
@@ -183,7 +199,8 @@ final class TableImpl implements Table {
         }
       }
     }
-    return b.timeRange(q.minTimestamp(), q.maxTimestamp()).maxVersions(q.maxVersions()).filter(q.filter());
+    return b.timeRange(q.minTimestamp(), q.maxTimestamp()).maxVersions(q.maxVersions()).filter(q.filter())
+        .consistency(q.consistency());
   }
 
   private static void requireCells(Mutation m) {

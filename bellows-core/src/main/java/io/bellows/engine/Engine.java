@@ -139,6 +139,14 @@ public interface Engine extends AutoCloseable {
   }
 
   /**
+   * Who leads what in a replicated cluster: its members and their replicas ({@link ClusterStatus});
+   * empty for an engine that is not part of one (an embedded engine, a standalone server).
+   */
+  default Optional<ClusterStatus> clusterStatus() {
+    return Optional.empty();
+  }
+
+  /**
    * Opens a read of the table's rows; the caller closes it. Each region is read at its read point
    * when the scan reaches it: a scan within one region is one snapshot, a scan across regions is
    * not (as in HBase); each row is always whole.

@@ -12,6 +12,15 @@ public interface RowScanner extends AutoCloseable {
   /** Appends the cells of the next row to {@code out}; false when there are no more rows. */
   boolean nextRow(List<Cell> out);
 
+  /**
+   * Whether the rows may lie behind the latest writes: a {@link Consistency#TIMELINE} read answered
+   * by a replica that does not lead its region (HBase's {@code Result.isStale()}). Known once the
+   * scanner is open; false for every read of one engine and for a strong read.
+   */
+  default boolean mayBeStale() {
+    return false;
+  }
+
   @Override
   void close();
 }

@@ -34,6 +34,7 @@ public final class ScanQuery {
   private final long readPoint;
   private final Filter filter;
   private final boolean reversed;
+  private final Consistency consistency;
   private final ScanCheck check;
   private final int checkEveryRows;
   /** xxHash64 of {@link #startRow} for a get (0 otherwise): computed once, asked by every filter the get meets. */
@@ -55,6 +56,7 @@ public final class ScanQuery {
     this.readPoint = b.readPoint;
     this.filter = b.filter;
     this.reversed = b.reversed;
+    this.consistency = b.consistency;
     this.check = b.check;
     this.checkEveryRows = b.checkEveryRows;
     this.rowHash = singleRow ? XxHash.hash64(startRow, 0, startRow.length) : 0;
@@ -79,6 +81,7 @@ public final class ScanQuery {
     b.readPoint = readPoint;
     b.filter = filter;
     b.reversed = reversed;
+    b.consistency = consistency;
     b.check = check;
     b.checkEveryRows = checkEveryRows;
     return b;
@@ -172,6 +175,11 @@ public final class ScanQuery {
     return reversed;
   }
 
+  /** How fresh the read must be: {@link Consistency#STRONG} unless asked otherwise. */
+  public Consistency consistency() {
+    return consistency;
+  }
+
   /** Whether a row lies in [start, stop] with the inclusive flags applied. */
   public boolean rowInRange(byte[] row, int off, int len) {
     if (startRow.length > 0) {
@@ -210,6 +218,7 @@ public final class ScanQuery {
     private long readPoint = Long.MAX_VALUE;
     private Filter filter;
     private boolean reversed;
+    private Consistency consistency = Consistency.STRONG;
     private ScanCheck check = ScanCheck.NONE;
     private int checkEveryRows = 1;
 
@@ -232,6 +241,15 @@ public final class ScanQuery {
     /** Rows from the highest of the range down. */
     public Builder reversed(boolean r) {
       this.reversed = r;
+      return this;
+    }
+
+    /** {@link Consistency#TIMELINE}: any replica may answer from its own state (a cluster's stale read). */
+    public Builder consistency(Consistency c) {
+      if (c == null) {
+        throw new IllegalArgumentException("a read's consistency must not be null");
+      }
+      this.consistency = c;
       return this;
     }
 

@@ -1,10 +1,12 @@
 package io.bellows.hbase;
 
 import io.bellows.engine.Engine;
+import io.bellows.remote.RemoteCluster;
 import io.bellows.remote.RemoteEngine;
 import io.bellows.remote.RemoteOptions;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import org.apache.hadoop.conf.Configuration;
@@ -25,7 +27,8 @@ import org.apache.hadoop.hbase.security.User;
  * {@code hbase.client.connection.impl = io.bellows.hbase.BellowsConnection}; then
  * {@code ConnectionFactory.createConnection(conf)} returns one, over the embedded engine of the
  * directory {@code bellows.data.dir} (shared, reference-counted, by every connection of the JVM to
- * that directory) or over the server {@code bellows.server = host:port}.
+ * that directory) or over the server {@code bellows.server = host:port} (several, comma-separated:
+ * the members of a cluster, through {@link RemoteCluster}).
  *
  * <p>HBase 2.6 constructs it with {@code (Configuration, ExecutorService, User, Map)}, 2.5 with
  * {@code (Configuration, ExecutorService, User)}: both constructors are here.
@@ -53,7 +56,11 @@ public final class BellowsConnection implements Connection {
       this.engine = SharedEngines.acquire(dataDir);
     } else {
       this.dataDir = null;
-      this.engine = RemoteEngine.open(server, RemoteOptions.defaults());
+      List<String> servers = java.util.Arrays.stream(server.split(",")).map(String::strip).filter(a -> !a.isEmpty())
+          .toList();
+      // Several servers: the members of a cluster (calls go to each table's leader).
+      this.engine = servers.size() > 1 ? RemoteCluster.open(servers, RemoteOptions.defaults())
+          : RemoteEngine.open(server.strip(), RemoteOptions.defaults());
     }
   }
 

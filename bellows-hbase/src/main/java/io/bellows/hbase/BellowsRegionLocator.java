@@ -39,7 +39,7 @@ public final class BellowsRegionLocator {
     if (hostPort == null) {
       return ServerName.valueOf("localhost", 0, 0);
     }
-    String target = hostPort.trim();
+    String target = hostPort.split(",")[0].trim(); // a cluster's servers: named by the first
     int scheme = target.indexOf(":///"); // a gRPC target such as dns:///host:port
     if (scheme >= 0) {
       target = target.substring(scheme + 4);

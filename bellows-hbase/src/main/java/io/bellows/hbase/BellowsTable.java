@@ -94,7 +94,7 @@ public final class BellowsTable {
     try (RowScanner s = engine.scan(t, Convert.query(get))) {
       List<io.bellows.cell.Cell> cells = new ArrayList<>();
       s.nextRow(cells);
-      return Convert.result(cells);
+      return Convert.result(cells, s.mayBeStale());
     }
   }
 
@@ -176,11 +176,12 @@ public final class BellowsTable {
         if (!rows.nextRow(cells)) {
           return null;
         }
+        boolean stale = rows.mayBeStale();
         if (batch <= 0 || cells.size() <= batch) {
-          return Convert.result(cells);
+          return Convert.result(cells, stale);
         }
         for (int i = 0; i < cells.size(); i += batch) {
-          pending.add(Convert.result(cells.subList(i, Math.min(cells.size(), i + batch))));
+          pending.add(Convert.result(cells.subList(i, Math.min(cells.size(), i + batch)), stale));
         }
       }
       return pending.remove(0);

@@ -128,6 +128,7 @@ final class Convert {
       throw new UnsupportedOperationException("Get.setMaxResultsPerColumnFamily/setRowOffsetPerColumnFamily are not supported by Bellows");
     }
     timeRange(b, g.getTimeRange());
+    consistency(b, g.getConsistency());
     return b.maxVersions(g.getMaxVersions()).filter(filter(g.getFilter())).build();
   }
 
@@ -152,6 +153,7 @@ final class Convert {
     if (s.getLimit() > 0) {
       b.limit(s.getLimit());
     }
+    consistency(b, s.getConsistency());
     return b.maxVersions(s.getMaxVersions()).filter(filter(s.getFilter())).build();
   }
 
@@ -165,6 +167,16 @@ final class Convert {
     }
   }
 
+  /**
+   * TIMELINE: any replica of the region may answer, from its own state (a cluster's stale read);
+   * STRONG, HBase's default, is the engine's too.
+   */
+  private static void consistency(ScanQuery.Builder b, org.apache.hadoop.hbase.client.Consistency c) {
+    if (c == org.apache.hadoop.hbase.client.Consistency.TIMELINE) {
+      b.consistency(io.bellows.scan.Consistency.TIMELINE);
+    }
+  }
+
   private static void timeRange(ScanQuery.Builder b, TimeRange tr) {
     if (!tr.isAllTime()) {
       b.timeRange(tr.getMin(), tr.getMax());
@@ -172,8 +184,16 @@ final class Convert {
   }
 
   static Result result(List<io.bellows.cell.Cell> cells) {
+    return result(cells, false);
+  }
+
+  /**
+   * The cells as HBase's Result; {@code stale}: a TIMELINE read answered by a replica that does not
+   * lead the region ({@link Result#isStale()}).
+   */
+  static Result result(List<io.bellows.cell.Cell> cells, boolean stale) {
     if (cells.isEmpty()) {
-      return Result.EMPTY_RESULT;
+      return stale ? Result.create(List.of(), null, true) : Result.EMPTY_RESULT;
     }
     List<Cell> out = new ArrayList<>(cells.size());
     for (io.bellows.cell.Cell c : cells) {
@@ -181,7 +201,7 @@ final class Convert {
       out.add(new KeyValue(b, c.rowOffset(), c.rowLength(), b, c.familyOffset(), c.familyLength(), b, c.qualifierOffset(),
           c.qualifierLength(), c.timestamp(), KeyValue.Type.Put, b, c.valueOffset(), c.valueLength()));
     }
-    return Result.create(out);
+    return Result.create(out, null, stale);
   }
 
   // ------------------------------------------------------------------ filters

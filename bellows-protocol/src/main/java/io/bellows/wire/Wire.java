@@ -165,6 +165,49 @@ public final class Wire {
         m.getWholeRowDelete() ? m.getWholeRowDeleteTs() : -1, fromWire(m.getDurability()));
   }
 
+  // ------------------------------------------------------------------ cluster status
+
+  /** A member's view of the cluster ({@code cluster} set). */
+  public static io.bellows.protocol.ClusterStatusResponse toWire(io.bellows.engine.ClusterStatus status) {
+    var b = io.bellows.protocol.ClusterStatusResponse.newBuilder().setCluster(true);
+    for (var m : status.members()) {
+      b.addMembers(io.bellows.protocol.ClusterMemberStatus.newBuilder().setId(m.id()).setAddress(m.address())
+          .setReported(m.reported()));
+    }
+    for (var r : status.replicas()) {
+      b.addReplicas(io.bellows.protocol.ReplicaStatus.newBuilder()
+          .setTable(r.table() == null ? "" : r.table())
+          .setRegionId(r.regionId())
+          .setMember(r.member())
+          .setRole(r.role())
+          .setLeader(r.leader() == null ? "" : r.leader())
+          .setTerm(r.term())
+          .setAppliedIndex(r.appliedIndex())
+          .setStoreFileBytes(r.storeFileBytes())
+          .setStoreFiles(r.storeFiles())
+          .setMemStoreBytes(r.memStoreBytes()));
+    }
+    return b.build();
+  }
+
+  /** The status a response holds; empty when the server is not a cluster member. */
+  public static java.util.Optional<io.bellows.engine.ClusterStatus> fromWire(io.bellows.protocol.ClusterStatusResponse r) {
+    if (!r.getCluster()) {
+      return java.util.Optional.empty();
+    }
+    List<io.bellows.engine.ClusterStatus.Member> members = new ArrayList<>();
+    for (var m : r.getMembersList()) {
+      members.add(new io.bellows.engine.ClusterStatus.Member(m.getId(), m.getAddress(), m.getReported()));
+    }
+    List<io.bellows.engine.ClusterStatus.Replica> replicas = new ArrayList<>();
+    for (var x : r.getReplicasList()) {
+      replicas.add(new io.bellows.engine.ClusterStatus.Replica(x.getTable().isEmpty() ? null : x.getTable(),
+          x.getRegionId(), x.getMember(), x.getRole(), x.getLeader().isEmpty() ? null : x.getLeader(), x.getTerm(),
+          x.getAppliedIndex(), x.getStoreFileBytes(), x.getStoreFiles(), x.getMemStoreBytes()));
+    }
+    return java.util.Optional.of(new io.bellows.engine.ClusterStatus(members, replicas));
+  }
+
   // ------------------------------------------------------------------ queries
 
   /** A query's wire form, its filter included ({@link WireFilters}). */
@@ -179,7 +222,9 @@ public final class Wire {
         .setMinTimestamp(q.minTimestamp())
         .setMaxTimestamp(q.maxTimestamp() == Long.MAX_VALUE ? 0 : q.maxTimestamp())
         .setMaxVersions(q.maxVersions())
-        .setLimit(q.limit() == Long.MAX_VALUE ? 0 : q.limit());
+        .setLimit(q.limit() == Long.MAX_VALUE ? 0 : q.limit())
+        .setConsistency(q.consistency() == io.bellows.scan.Consistency.TIMELINE
+            ? io.bellows.protocol.Consistency.TIMELINE : io.bellows.protocol.Consistency.STRONG);
     if (q.filter() != null) {
       b.setFilter(WireFilters.toWire(q.filter()));
     }
@@ -218,6 +263,11 @@ public final class Wire {
     b.timeRange(q.getMinTimestamp(), q.getMaxTimestamp() == 0 ? Long.MAX_VALUE : q.getMaxTimestamp());
     b.maxVersions(q.getMaxVersions() == 0 ? 1 : q.getMaxVersions());
     b.reversed(q.getReversed());
+    b.consistency(switch (q.getConsistency()) {
+      case STRONG -> io.bellows.scan.Consistency.STRONG;
+      case TIMELINE -> io.bellows.scan.Consistency.TIMELINE;
+      default -> throw new IllegalArgumentException("unknown read consistency " + q.getConsistencyValue());
+    });
     if (q.hasFilter()) {
       b.filter(WireFilters.fromWire(q.getFilter()));
     }

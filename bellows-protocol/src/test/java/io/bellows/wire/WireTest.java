@@ -19,6 +19,7 @@ import io.bellows.filter.ValueFilter;
 import io.bellows.protocol.MutateRowRequest;
 import io.bellows.protocol.TableId;
 import io.bellows.protocol.Query;
+import io.bellows.scan.Consistency;
 import io.bellows.scan.ScanQuery;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.TableDescriptor;
@@ -107,6 +108,29 @@ class WireTest {
 
     ScanQuery get = Wire.fromWire(Wire.toWire(ScanQuery.builder().singleRow(Bytes.of("r")).build()));
     assertThat(get.isSingleRow()).isTrue();
+  }
+
+  @Test
+  void aTimelineReadKeepsItsConsistencyAndAStrongOneIsTheDefault() {
+    ScanQuery timeline = ScanQuery.builder().singleRow(Bytes.of("r")).consistency(Consistency.TIMELINE).build();
+    assertThat(Wire.toWire(timeline).getConsistency()).isEqualTo(io.bellows.protocol.Consistency.TIMELINE);
+    assertThat(Wire.fromWire(Wire.toWire(timeline)).consistency()).isEqualTo(Consistency.TIMELINE);
+    // A query without the field (an older client's) is a strong read.
+    assertThat(Wire.fromWire(Query.newBuilder().build()).consistency()).isEqualTo(Consistency.STRONG);
+    assertThat(Wire.toWire(ScanQuery.builder().build()).getConsistency()).isEqualTo(io.bellows.protocol.Consistency.STRONG);
+    assertThatThrownBy(() -> Wire.fromWire(Query.newBuilder().setConsistencyValue(7).build()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("consistency 7");
+  }
+
+  @Test
+  void aClusterStatusTravelsWithMetaAsNoTableAndAStandaloneServersAnswerIsNone() {
+    io.bellows.engine.ClusterStatus status = new io.bellows.engine.ClusterStatus(
+        List.of(new io.bellows.engine.ClusterStatus.Member("m1", "h:1", true),
+            new io.bellows.engine.ClusterStatus.Member("m2", "h:2", false)),
+        List.of(new io.bellows.engine.ClusterStatus.Replica(null, 0, "m1", "FOLLOWER", null, 2, 5, 0, 0, 0),
+            new io.bellows.engine.ClusterStatus.Replica("t", 3, "m1", "LEADER", "m1", 4, 9, 100, 2, 30)));
+    assertThat(Wire.fromWire(Wire.toWire(status))).contains(status);
+    assertThat(Wire.fromWire(io.bellows.protocol.ClusterStatusResponse.getDefaultInstance())).isEmpty();
   }
 
   @Test

@@ -191,6 +191,13 @@ final class AdminService extends AdminGrpc.AdminImplBase {
     });
   }
 
+  /** A cluster member's view of the cluster; {@code cluster = false} from a standalone server. */
+  @Override
+  public void clusterStatus(Empty request, StreamObserver<io.bellows.protocol.ClusterStatusResponse> response) {
+    Calls.unary(response, () -> engine.clusterStatus().map(Wire::toWire)
+        .orElse(io.bellows.protocol.ClusterStatusResponse.getDefaultInstance()));
+  }
+
   @Override
   public void options(Empty request, StreamObserver<OptionsResponse> response) {
     Calls.unary(response, () ->

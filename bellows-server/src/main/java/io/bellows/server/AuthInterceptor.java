@@ -75,6 +75,7 @@ final class AuthInterceptor implements ServerInterceptor {
       m.put(d.getFullMethodName(), Role.READ_WRITE);
     }
     m.put(AdminGrpc.getListSnapshotsMethod().getFullMethodName(), Role.READ_ONLY); // the snapshot calls but this: admin
+    m.put(AdminGrpc.getClusterStatusMethod().getFullMethodName(), Role.READ_ONLY);
     return Map.copyOf(m);
   }
 

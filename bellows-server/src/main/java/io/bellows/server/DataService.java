@@ -112,9 +112,10 @@ final class DataService extends DataGrpc.DataImplBase {
   public void get(GetRequest request, StreamObserver<GetResponse> response) {
     Calls.unary(response, () -> {
       TableRef table = tables.resolve(request.getTable());
-      List<Cell> cells = getRow(table, request.getQuery());
+      List<Cell> cells = new ArrayList<>();
+      boolean stale = getRow(table, request.getQuery(), cells);
       new Requests.ResponseBudget(limits.maxResponseBytes()).add(cells);
-      GetResponse.Builder b = GetResponse.newBuilder();
+      GetResponse.Builder b = GetResponse.newBuilder().setStale(stale);
       if (!cells.isEmpty()) {
         b.setRow(Wire.toWireRow(cells));
       }
@@ -133,7 +134,10 @@ final class DataService extends DataGrpc.DataImplBase {
         if (Context.current().isCancelled()) {
           throw Calls.cancelled(Context.current());
         }
-        List<Cell> cells = getRow(table, q);
+        List<Cell> cells = new ArrayList<>();
+        if (getRow(table, q, cells)) {
+          b.setStale(true);
+        }
         budget.add(cells);
         b.addRows(cells.isEmpty() ? Row.newBuilder().setRow(q.getStartRow()).build() : Wire.toWireRow(cells));
       }
@@ -141,13 +145,13 @@ final class DataService extends DataGrpc.DataImplBase {
     });
   }
 
-  private List<Cell> getRow(TableRef table, Query q) {
+  /** Reads the query's row into {@code cells}; returns whether it may be stale ({@link RowScanner#mayBeStale}). */
+  private boolean getRow(TableRef table, Query q, List<Cell> cells) {
     ScanQuery query = query(q.toBuilder().setSingleRow(true).build());
-    List<Cell> cells = new ArrayList<>();
     try (RowScanner s = engine.scan(table, query)) {
       s.nextRow(cells);
+      return s.mayBeStale();
     }
-    return cells;
   }
 
   @Override

@@ -81,9 +81,10 @@ final class ScanCall implements Runnable {
           close(true);
           return;
         }
-        ScanResponse.Builder batch = ScanResponse.newBuilder();
+        ScanResponse.Builder batch = ScanResponse.newBuilder().setStale(scanner.mayBeStale());
         boolean more = fill(batch);
-        if (batch.getRowsCount() > 0) {
+        // A stale read of no rows still says it was stale, in one empty message.
+        if (batch.getRowsCount() > 0 || (!more && rowsSent == 0 && batch.getStale())) {
           call.onNext(batch.build());
           rowsSent += batch.getRowsCount();
         }

@@ -58,7 +58,10 @@ public final class CommandCatalog {
           "Prints the table's state and settings, each family's settings and its regions (id, key range).", ""),
       new Entry("list_regions", "ddl", "list_regions 't'",
           "Prints the table's regions in key order: id, start and end key (empty: unbounded), SIZE (bytes of\n"
-              + "its sorted files), STOREFILES (their number) and MEMSTORE_SIZE (bytes of data in memory).",
+              + "its sorted files), STOREFILES (their number) and MEMSTORE_SIZE (bytes of data in memory).\n"
+              + "Over a cluster: a line per replica, the leader's first, with SERVER_NAME (member id and\n"
+              + "address), ROLE (LEADER, FOLLOWER, CANDIDATE), TERM, APPLIED_INDEX, LAG (log entries behind the\n"
+              + "leader) and the replica's sizes; members that did not answer are named after the table.",
           "  list_regions 't1'"),
       new Entry("get_splits", "ddl", "get_splits 't'",
           "Prints 'Total number of splits = N' (N: the table's regions) and then each split key, the start\n"
@@ -159,12 +162,18 @@ public final class CommandCatalog {
           "Checks every block of every sorted file, each store's manifest and the closed WAL files, online;\n"
               + "prints each damage with its file and offset (bellows repair, offline, fixes them).", ""),
       new Entry("stats", "tools", "stats ['t']", "Prints the engine's metrics, or with a table name its stores' metrics.", ""),
-      new Entry("status", "general", "status ['summary']",
+      new Entry("status", "general", "status ['summary' | 'simple']",
           "Prints HBase's summary line for this one engine (1 active master, 1 server, 0 dead, the average\n"
               + "load being its online regions), then numberOfTables, numberOfOnlineRegions (of enabled tables),\n"
               + "numberOfStorefiles, storefileSizeBytes, memstoreSizeBytes, memstoreLimitBytes and usedHeapBytes,\n"
-              + "and the background error or none. HBase's 'simple', 'detailed', 'replication' and 'tasks'\n"
-              + "describe a cluster's servers and are refused. Over --connect: the server's numbers.", ""),
+              + "and the background error or none. Over --connect: the server's numbers.\n"
+              + "Over a cluster (--connect a,b,c): the active master is the member leading the meta group, the\n"
+              + "backup masters the other members that answered, dead the members that did not; the average load\n"
+              + "is table replicas per live server; the numbers are each table's leader's; then meta's leader.\n"
+              + "'simple' (a cluster only) lists the masters, each live server with its replicas (meta or the\n"
+              + "table, Raft's role, term, applied log index, lag behind the leader) and the dead servers.\n"
+              + "HBase's 'detailed', 'replication' and 'tasks' are refused.",
+          "  status\n  status 'simple'"),
       new Entry("version", "general", "version",
           "Prints Bellows' version and the Java runtime, in HBase's 'VERSION, ...' layout (the shell's own\n"
               + "version; over --connect the server's may differ).", ""),

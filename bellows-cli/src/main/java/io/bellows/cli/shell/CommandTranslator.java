@@ -613,9 +613,12 @@ public final class CommandTranslator {
     a.arity(0, 1);
     if (a.size() == 1) {
       String format = a.string(0, "format").text();
+      if (format.equals("simple")) {
+        return new StatusCommand(true); // a cluster's servers; refused when it runs on one engine
+      }
       if (!format.equals("summary")) {
-        throw a.usage("only status 'summary' is supported by Bellows, not '" + format + "' (HBase's 'simple',"
-            + " 'detailed', 'replication' and 'tasks' describe a cluster's servers; Bellows is one engine)");
+        throw a.usage("only status 'summary' (and, over a cluster, 'simple') is supported by Bellows, not '" + format
+            + "' (HBase's 'detailed', 'replication' and 'tasks' describe what Bellows has not)");
       }
     }
     return new StatusCommand();

@@ -299,8 +299,10 @@ class CommandTranslatorTest {
     assertThatThrownBy(() -> translate("get_splits")).isInstanceOf(UsageException.class);
     assertThat(translate("status")).isEqualTo(new StatusCommand());
     assertThat(translate("status 'summary'")).isEqualTo(new StatusCommand());
+    assertThat(translate("status 'simple'")).isEqualTo(new StatusCommand(true));
     assertThatThrownBy(() -> translate("status 'detailed'"))
-        .isInstanceOf(UsageException.class).hasMessageStartingWith("status: only status 'summary' is supported by Bellows");
+        .isInstanceOf(UsageException.class).hasMessageStartingWith("status: only status 'summary' (and, over a cluster,"
+            + " 'simple') is supported by Bellows");
     assertThat(translate("version")).isEqualTo(new VersionCommand());
     assertThatThrownBy(() -> translate("version 'x'")).isInstanceOf(UsageException.class);
     assertThat(translate("whoami")).isEqualTo(new WhoamiCommand());

@@ -2,11 +2,13 @@ package io.bellows.cli.shell;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bellows.engine.ClusterStatus;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -422,6 +424,7 @@ class ShellTest {
         "disable 'off'",
         "status",
         "status 'simple'",
+        "status 'detailed'",
         ""));
     assertThat(out).isEqualTo(String.join("\n",
         "Created table t",
@@ -430,14 +433,60 @@ class ShellTest {
         "numberOfTables=2 (1 disabled), numberOfOnlineRegions=2, numberOfStorefiles=0, storefileSizeBytes=0,"
             + " memstoreSizeBytes=0",
         "background error: none",
-        "ERROR: status: only status 'summary' is supported by Bellows, not 'simple' (HBase's 'simple', 'detailed',"
-            + " 'replication' and 'tasks' describe a cluster's servers; Bellows is one engine)",
-        "Usage: status ['summary']",
+        "ERROR: status 'simple' describes a cluster's servers; this engine is not a cluster member: use status 'summary'",
+        "ERROR: status: only status 'summary' (and, over a cluster, 'simple') is supported by Bellows, not 'detailed'"
+            + " (HBase's 'detailed', 'replication' and 'tasks' describe what Bellows has not)",
+        "Usage: status ['summary' | 'simple']",
         ""));
     engine.backgroundError = new io.bellows.util.BackgroundError(io.bellows.util.BackgroundError.Kind.COMPACTION,
         io.bellows.util.BackgroundError.Severity.SOFT, "t", "disk full", java.time.Instant.parse("2026-11-23T07:00:00Z"), 2);
     assertThat(run("status 'summary'\n")).endsWith("\nbackground error: Writes accepted by a failing COMPACTION of table t"
         + " since 2026-11-23T07:00:00Z (2 attempt(s)): disk full\n");
+  }
+
+  @Test
+  void overAClusterStatusAndListRegionsNameTheLeadersAndEveryReplicasState() {
+    engine.metrics = Map.of();
+    run("create 't', 'f'\n");
+    int id = engine.engine().regions("t").get(0).id();
+    engine.clusterStatus = new ClusterStatus(List.of(new ClusterStatus.Member("m1", "127.0.0.1:7001", true),
+        new ClusterStatus.Member("m2", "127.0.0.1:7002", true), new ClusterStatus.Member("m3", "127.0.0.1:7003", false)),
+        List.of(new ClusterStatus.Replica(null, 0, "m1", "FOLLOWER", "m2", 4, 10, 0, 0, 0),
+            new ClusterStatus.Replica("t", id, "m1", "LEADER", "m1", 3, 42, 100, 1, 64),
+            new ClusterStatus.Replica(null, 0, "m2", "LEADER", "m2", 4, 11, 0, 0, 0),
+            new ClusterStatus.Replica("t", id, "m2", "FOLLOWER", "m1", 3, 40, 90, 1, 80)));
+    String out = run("status\nstatus 'simple'\nlist_regions 't'\n");
+    assertThat(out).isEqualTo(String.join("\n",
+        "1 active master, 1 backup masters, 2 servers, 1 dead, 1.0000 average load",
+        "numberOfTables=1 (0 disabled), numberOfOnlineRegions=1, numberOfStorefiles=0, storefileSizeBytes=0,"
+            + " memstoreSizeBytes=0",
+        "background error: none",
+        "meta leader: m2 127.0.0.1:7002, term 4",
+        "active master: m2 127.0.0.1:7002 (meta's leader, term 4)",
+        "1 backup masters",
+        "    m1 127.0.0.1:7001",
+        "2 live servers",
+        "    m1 127.0.0.1:7001",
+        "        numberOfOnlineRegions=1, numberOfLeaders=1, storefileSizeBytes=100, memstoreSizeBytes=64",
+        "        meta: FOLLOWER, term 4, applied 10, lag 1",
+        "        t: LEADER, term 3, applied 42",
+        "    m2 127.0.0.1:7002",
+        "        numberOfOnlineRegions=1, numberOfLeaders=0, storefileSizeBytes=90, memstoreSizeBytes=80",
+        "        meta: LEADER, term 4, applied 11",
+        "        t: FOLLOWER, term 3, applied 40, lag 2",
+        "1 dead servers",
+        "    m3 127.0.0.1:7003",
+        "       SERVER_NAME | REGION_ID | START_KEY | END_KEY |     ROLE | TERM | APPLIED_INDEX | LAG | SIZE | STOREFILES"
+            + " | MEMSTORE_SIZE |",
+        " ----------------- | --------- | --------- | ------- | -------- | ---- | ------------- | --- | ---- | ----------"
+            + " | ------------- |",
+        " m1 127.0.0.1:7001 | " + " ".repeat(9 - String.valueOf(id).length()) + id
+            + " |           |         |   LEADER |    3 |            42 |   0 |  100 |          1 |            64 |",
+        " m2 127.0.0.1:7002 | " + " ".repeat(9 - String.valueOf(id).length()) + id
+            + " |           |         | FOLLOWER |    3 |            40 |   2 |   90 |          1 |            80 |",
+        " 2 rows",
+        " m3 127.0.0.1:7003 did not answer: its replicas are not listed",
+        ""));
   }
 
   @Test

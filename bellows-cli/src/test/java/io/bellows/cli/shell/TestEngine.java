@@ -46,6 +46,8 @@ final class TestEngine implements InvocationHandler {
   /** What metrics() and storeMetrics() answer instead of the engine's (null: the engine's). */
   Map<String, Number> metrics;
   Map<String, Map<String, Number>> storeMetrics;
+  /** What clusterStatus() answers instead of the engine (null: the engine's, none). */
+  io.bellows.engine.ClusterStatus clusterStatus;
 
   /** The engine as the shell sees it. */
   Engine engine() {
@@ -120,6 +122,11 @@ final class TestEngine implements InvocationHandler {
         if (storeMetrics != null) {
           real.describeTable((String) args[0]);
           return storeMetrics;
+        }
+        break;
+      case "clusterStatus":
+        if (clusterStatus != null) {
+          return Optional.of(clusterStatus);
         }
         break;
       case "close":

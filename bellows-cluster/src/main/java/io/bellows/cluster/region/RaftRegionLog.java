@@ -7,7 +7,9 @@ import io.bellows.cluster.ReplicatedLog;
 import io.bellows.config.Durability;
 import io.bellows.engine.CallId;
 import io.bellows.record.WriteRecord;
+import io.bellows.region.Region;
 import io.bellows.region.RegionLog;
+import io.bellows.util.Clock;
 import io.bellows.util.StorageException;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,6 +51,8 @@ public final class RaftRegionLog implements RegionLog {
   private final ThreadLocal<NamedCall> current = new ThreadLocal<>();
 
   private record NamedCall(CallId id, int answerCells) {}
+  /** The clock the region stamps with, if its host took it ({@link #clock}); null: the host's own. */
+  private volatile LeaderClock stamps;
 
   /** Binds the log to its replica of the region's group, once the node holds the group. */
   public void bind(ReplicatedLog replica) {
@@ -91,6 +95,30 @@ public final class RaftRegionLog implements RegionLog {
     }
   }
 
+  /**
+   * The clock for the region's host to give the region: {@code base}, moved ahead when this replica
+   * begins to lead by as much as it lies behind the newest timestamp the region holds, plus one
+   * ({@link LeaderClock}), so a leader whose clock lies behind its predecessor's still stamps a
+   * later write above an earlier one. Taken once, before the region opens; {@link #region} names
+   * the region once it is open.
+   */
+  public Clock clock(Clock base) {
+    if (stamps != null) {
+      throw new IllegalStateException("the region's clock was taken already");
+    }
+    LeaderClock s = new LeaderClock(base);
+    stamps = s;
+    return s;
+  }
+
+  /** The region this is the log of, whose newest timestamp a leadership stamps above ({@link #clock}). */
+  public void region(Region region) {
+    LeaderClock s = stamps;
+    if (s != null) {
+      s.region(region);
+    }
+  }
+
   private ReplicatedLog log() {
     ReplicatedLog l = log;
     if (l == null) {
@@ -108,6 +136,10 @@ public final class RaftRegionLog implements RegionLog {
   @Override
   public long beginEvaluation() {
     long term = log().awaitLeadership();
+    LeaderClock s = stamps;
+    if (s != null) {
+      s.lead(term); // before anything of the term is evaluated: its stamps start above the region's newest
+    }
     NamedCall named = current.get();
     if (named != null) {
       AnsweredCalls.Answer first = calls.answered(named.id());

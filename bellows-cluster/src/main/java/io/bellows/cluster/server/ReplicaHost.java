@@ -1,6 +1,7 @@
 package io.bellows.cluster.server;
 
 import io.bellows.cache.BlockCache;
+import io.bellows.cluster.region.RaftRegionLog;
 import io.bellows.config.EngineOptions;
 import io.bellows.fs.FileSystem;
 import io.bellows.fs.LocalFileSystem;
@@ -28,12 +29,16 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class ReplicaHost implements RegionServices {
   private final ReplicatedEngine server;
+  private final EngineOptions options;
   private final RegionLog log;
   private final SequenceIds sequenceIds;
   private final FileNumberAllocator fileNumbers;
 
-  ReplicaHost(ReplicatedEngine server, RegionLog log, SequenceIds sequenceIds, AtomicLong fileNumbers) {
+  ReplicaHost(ReplicatedEngine server, RaftRegionLog log, SequenceIds sequenceIds, AtomicLong fileNumbers) {
     this.server = server;
+    // The server's options, but the region stamps with its log's clock: a leadership's first stamp
+    // lies above the newest timestamp the region held when it began (RaftRegionLog.clock).
+    this.options = server.options().toBuilder().clock(log.clock(server.options().clock())).build();
     this.log = log;
     this.sequenceIds = sequenceIds;
     this.fileNumbers = FileNumberAllocator.over(fileNumbers);
@@ -41,7 +46,7 @@ final class ReplicaHost implements RegionServices {
 
   @Override
   public EngineOptions options() {
-    return server.options();
+    return options;
   }
 
   @Override

@@ -12,6 +12,7 @@ import io.bellows.cluster.region.RegionApplier;
 import io.bellows.cluster.region.StaleLeadershipException;
 import io.bellows.config.EngineOptions;
 import io.bellows.engine.CallId;
+import io.bellows.engine.ClusterStatus;
 import io.bellows.engine.Engine;
 import io.bellows.engine.RegionInfo;
 import io.bellows.engine.RowMutation;
@@ -23,6 +24,7 @@ import io.bellows.metrics.MetricSet;
 import io.bellows.region.OptionsResolver;
 import io.bellows.region.Region;
 import io.bellows.region.SequenceIds;
+import io.bellows.scan.Consistency;
 import io.bellows.scan.RowScanner;
 import io.bellows.scan.ScanQuery;
 import io.bellows.schema.TableDescriptor;
@@ -66,7 +68,9 @@ import org.slf4j.LoggerFactory;
  * <p>Data calls run on the replica that leads its region; elsewhere they fail with {@link
  * RegionNotLeaderException} naming the leader's client address, before anything is applied. Reads
  * are linearizable: the leader confirms its leadership through the log's read index (or lease)
- * and has applied everything committed before the read began, then reads its own region.
+ * and has applied everything committed before the read began, then reads its own region. A read
+ * that asks for {@link Consistency#TIMELINE} is answered by any replica from its own state, and
+ * says so when it may be stale.
  *
  * <p>Simplified, for a later step to change: one region per table (no splits), every member a
  * replica of every region, the catalog's operations limited to creating tables (meta is never
@@ -220,6 +224,7 @@ public final class ReplicatedEngine implements Engine {
     RaftRegionLog log = new RaftRegionLog(); // bound to the group once the node holds it
     ReplicaHost host = new ReplicaHost(this, log, ids, fileNumbers);
     Region region = create ? Region.create(tableId, d, dir.resolve("region"), host) : new Region(tableId, d, dir.resolve("region"), host);
+    log.region(region);
     long next = 1;
     for (Store s : region.stores().values()) {
       for (StoreFile f : s.files()) {
@@ -463,6 +468,41 @@ public final class ReplicatedEngine implements Engine {
     return List.of(new RegionInfo(t.id(), new byte[0], new byte[0], fileBytes, files, memBytes, t.group(), t.base()));
   }
 
+  /**
+   * This member's view: every member of the member file (only this one reported) and this member's
+   * replicas, meta's and then each table's, as its Raft node sees them now. A client of the
+   * cluster puts every member's view together.
+   */
+  @Override
+  public Optional<ClusterStatus> clusterStatus() {
+    check();
+    List<ClusterStatus.Member> list = members.list().stream()
+        .map(m -> new ClusterStatus.Member(m.id(), m.clientAddress(), m.id().equals(self.id()))).toList();
+    List<ClusterStatus.Replica> out = new ArrayList<>();
+    out.add(new ClusterStatus.Replica(null, 0, self.id(), meta.role(), meta.leader(), meta.term(), meta.appliedIndex(),
+        0, 0, 0));
+    for (MetaCatalog.TableEntry t : catalog.tables()) {
+      Replica r = replicas.get(t.group());
+      ReplicatedLog l = r == null ? null : r.replicated;
+      if (l == null) {
+        continue; // not opened or joined here yet
+      }
+      long fileBytes = 0;
+      int files = 0;
+      long memBytes = 0;
+      for (Store s : r.region.stores().values()) {
+        for (StoreFile f : s.files()) {
+          fileBytes += f.size();
+          files++;
+        }
+        memBytes += s.memStoreSize().dataBytes();
+      }
+      out.add(new ClusterStatus.Replica(t.descriptor().name(), r.region.id(), self.id(), l.role(), l.leader(), l.term(),
+          l.appliedIndex(), fileBytes, files, memBytes));
+    }
+    return Optional.of(new ClusterStatus(list, out));
+  }
+
   @Override
   public TableDescriptor describeTable(String name) {
     return entry(name).descriptor();
@@ -610,15 +650,57 @@ public final class ReplicatedEngine implements Engine {
       return scanStale(table, query); // TEST ONLY: what a checker of histories must catch
     }
     Replica r = replica(table);
+    if (query.consistency() == Consistency.TIMELINE) {
+      return scanTimeline(r, query);
+    }
     return onLeader(r, () -> {
       join(r.replicated.read(new byte[0]));
       return r.region.scanner(query);
     });
   }
 
+  /**
+   * A TIMELINE read (HBase's): on the replica that leads, the linearizable read, which is not stale
+   * (HBase's primary answers so); on any other replica, or on a leader whose confirmation fails (it
+   * stepped down, or could not reach its majority in time), a read of this replica's own state,
+   * flagged {@link RowScanner#mayBeStale}. A follower asks no other member anything.
+   */
+  private RowScanner scanTimeline(Replica r, ScanQuery query) {
+    if (r.replicated.isLeader()) {
+      try {
+        join(r.replicated.read(new byte[0]));
+        return r.region.scanner(query);
+      } catch (EngineClosedException e) {
+        throw e;
+      } catch (StorageException e) {
+        // not confirmed as the leader: its own state, as a follower's
+      }
+    }
+    return stale(r.region.scanner(query));
+  }
+
   /** A read of this member's replica as it is, possibly behind the leader (HBase's TIMELINE reads). */
   public RowScanner scanStale(TableRef table, ScanQuery query) {
-    return replica(table).region.scanner(query);
+    return stale(replica(table).region.scanner(query));
+  }
+
+  private static RowScanner stale(RowScanner s) {
+    return new RowScanner() {
+      @Override
+      public boolean nextRow(List<io.bellows.cell.Cell> out) {
+        return s.nextRow(out);
+      }
+
+      @Override
+      public boolean mayBeStale() {
+        return true;
+      }
+
+      @Override
+      public void close() {
+        s.close();
+      }
+    };
   }
 
   @Override

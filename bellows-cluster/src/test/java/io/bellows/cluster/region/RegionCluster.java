@@ -48,6 +48,8 @@ final class RegionCluster implements AutoCloseable {
   private final Map<String, Integer> ports = new LinkedHashMap<>();
   private final Map<String, AtomicLong> fileNumbers = new ConcurrentHashMap<>();
   private final Map<String, Replica> live = new ConcurrentHashMap<>();
+  /** Per node, how far its clock lies from the system's (ms; negative: behind). */
+  private final Map<String, AtomicLong> skews = new ConcurrentHashMap<>();
 
   /** One node's replica: its Raft node, region, log and applier (watched: a test can wait for an index). */
   record Replica(String id, RaftNode node, Region region, RaftRegionLog log, Watched applier) {}
@@ -144,6 +146,7 @@ final class RegionCluster implements AutoCloseable {
     for (String id : IDS) {
       ports.put(id, freePort());
       fileNumbers.put(id, new AtomicLong(1));
+      skews.put(id, new AtomicLong());
     }
     List<RaftNode.Peer> peers = ports.entrySet().stream()
         .map(e -> new RaftNode.Peer(e.getKey(), "127.0.0.1:" + e.getValue())).toList();
@@ -157,10 +160,13 @@ final class RegionCluster implements AutoCloseable {
   private Replica open(String id) {
     RaftRegionLog log = new RaftRegionLog();
     SequenceIds ids = SequenceIds.assignedByLog(BASE);
-    ReplicaServices services = new ReplicaServices(log, ids, fileNumbers.get(id));
+    AtomicLong skew = skews.get(id);
+    ReplicaServices services = new ReplicaServices(log, ids, fileNumbers.get(id),
+        log.clock(() -> System.currentTimeMillis() + skew.get())); // as the server wires it
     Path regionDir = dir.resolve(id).resolve("region");
     Region region = Files.exists(regionDir) ? new Region(REGION_ID, table, regionDir, services)
         : Region.create(REGION_ID, table, regionDir, services);
+    log.region(region);
     Watched applier = new Watched(RegionApplier.open(region, ids, BASE, log, dir.resolve(id)));
     RaftSettings settings = RaftSettings.of("127.0.0.1", ports.get(id), dir.resolve(id).resolve("raft"));
     RaftNode node = RaftNode.start(id, settings, g -> applier);
@@ -182,6 +188,11 @@ final class RegionCluster implements AutoCloseable {
     Replica r = live.remove(id);
     r.node().close();
     r.region().close(false);
+  }
+
+  /** Sets how far node {@code id}'s clock lies from the system's, in ms (negative: behind). */
+  void skewClock(String id, long millis) {
+    skews.get(id).set(millis);
   }
 
   Replica replica(String id) {

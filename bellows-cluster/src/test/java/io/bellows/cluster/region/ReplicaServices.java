@@ -13,6 +13,7 @@ import io.bellows.region.RegionLog;
 import io.bellows.region.RegionServices;
 import io.bellows.region.SequenceIds;
 import io.bellows.store.FileNumberAllocator;
+import io.bellows.util.Clock;
 import io.bellows.util.EventListener;
 import io.bellows.util.WritesStoppedException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -23,16 +24,24 @@ import java.util.concurrent.atomic.AtomicLong;
  * back-pressure admits everything.
  */
 final class ReplicaServices implements RegionServices {
-  private final EngineOptions options = EngineOptions.builder().build();
+  private final EngineOptions options;
   private final RegionLog log;
   private final SequenceIds sequenceIds;
   private final MetricSet metrics = new MetricSet();
-  private final ChunkAllocator chunks = OptionsResolver.chunkAllocator(options);
-  private final BlockCache blockCache = OptionsResolver.blockCache(options, 64L << 20);
+  private final ChunkAllocator chunks;
+  private final BlockCache blockCache;
   private final FileNumberAllocator fileNumbers;
 
   /** {@code files} numbers the replica's sorted files: its next value must lie above every file it has. */
   ReplicaServices(RegionLog log, SequenceIds sequenceIds, AtomicLong files) {
+    this(log, sequenceIds, files, Clock.SYSTEM);
+  }
+
+  /** With the clock the region stamps writes and measures TTLs with. */
+  ReplicaServices(RegionLog log, SequenceIds sequenceIds, AtomicLong files, Clock clock) {
+    this.options = EngineOptions.builder().clock(clock).build();
+    this.chunks = OptionsResolver.chunkAllocator(options);
+    this.blockCache = OptionsResolver.blockCache(options, 64L << 20);
     this.log = log;
     this.sequenceIds = sequenceIds;
     this.fileNumbers = FileNumberAllocator.over(files);

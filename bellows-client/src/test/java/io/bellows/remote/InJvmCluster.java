@@ -1,0 +1,92 @@
+package io.bellows.remote;
+
+import io.bellows.cluster.server.Members;
+import io.bellows.cluster.server.ReplicatedEngine;
+import io.bellows.config.EngineOptions;
+import io.bellows.server.BellowsServer;
+import io.bellows.server.ServerConfig;
+import io.bellows.server.ServerEvents;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Three cluster members in one JVM, each a {@link ReplicatedEngine} served by a {@link
+ * BellowsServer} on 127.0.0.1 (as {@code bellows server --cluster} serves it), on directories of
+ * their own; a member can be stopped (its server, then its engine).
+ */
+final class InJvmCluster implements AutoCloseable {
+  static final long WAIT_MS = 60_000;
+
+  /** A member: its engine and the server over it. */
+  record Member(String id, String clientAddress, ReplicatedEngine engine, BellowsServer server) {}
+
+  private final Members members;
+  private final Map<String, Member> live = new LinkedHashMap<>();
+
+  InJvmCluster(Path dir) throws IOException {
+    StringBuilder text = new StringBuilder();
+    for (int i = 1; i <= 3; i++) {
+      text.append("m").append(i).append(" 127.0.0.1:").append(freePort()).append(" 127.0.0.1:").append(freePort())
+          .append('\n');
+    }
+    this.members = Members.parse(text.toString(), "the test's member file");
+    for (Members.Member m : members.list()) {
+      ReplicatedEngine engine = ReplicatedEngine.open(dir.resolve(m.id()), EngineOptions.defaults(), members, m.id());
+      BellowsServer server = BellowsServer.start(engine, ServerConfig.defaults().withPorts(m.clientPort(), -1),
+          ServerEvents.NONE);
+      live.put(m.id(), new Member(m.id(), m.clientAddress(), engine, server));
+    }
+  }
+
+  /** Every member's client address, stopped ones included. */
+  List<String> addresses() {
+    return members.list().stream().map(Members.Member::clientAddress).toList();
+  }
+
+  Member member(String id) {
+    return live.get(id);
+  }
+
+  /** The member that leads the table's region, as member {@code asked} has learnt it, once there is one. */
+  Member leaderOf(String table, String asked) throws InterruptedException, TimeoutException {
+    ReplicatedEngine e = live.get(asked).engine();
+    return live.get(e.node().awaitLeader(e.group(table), WAIT_MS));
+  }
+
+  /** The live members other than {@code id}. */
+  List<Member> others(String id) {
+    List<Member> out = new ArrayList<>();
+    live.values().forEach(m -> {
+      if (!m.id().equals(id)) {
+        out.add(m);
+      }
+    });
+    return out;
+  }
+
+  /** Stops a member: its server stops taking calls, then its engine closes (flushed; its node stops voting). */
+  void stop(String id) {
+    Member m = live.remove(id);
+    m.server().close();
+    m.engine().close();
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  @Override
+  public void close() {
+    for (String id : List.copyOf(live.keySet())) {
+      stop(id);
+    }
+  }
+}
