@@ -2,6 +2,7 @@ package io.bellows.cluster.region;
 
 import io.bellows.cluster.LogApplier;
 import io.bellows.cluster.LogPosition;
+import io.bellows.cluster.checkpoint.CheckpointInstaller;
 import io.bellows.record.WriteRecord;
 import io.bellows.region.Region;
 import io.bellows.region.SequenceIds;
@@ -17,17 +18,23 @@ import io.bellows.store.Store;
  * <p>Its durable position is the last entry below the region's oldest unflushed sequence id: a
  * flush followed by {@link io.bellows.cluster.RaftNode#checkpoint} lets the log drop what the
  * files hold, and a restart replays only the log after it (the stores skip what their files hold
- * already). Installing a checkpoint of the leader's files on a replica left behind the leader's log
- * is not built yet.
+ * already). A replica left behind the leader's log installs a checkpoint of the leader's files
+ * ({@link #installCheckpoint}).
  */
 public final class RegionApplier implements LogApplier {
-  private final Region region;
+  /** Replaced, with the positions, when a checkpoint is installed; read by the apply thread, which installs. */
+  private volatile Region region;
   private final long base;
-  private final AppliedPositions positions = new AppliedPositions();
+  private volatile AppliedPositions positions = new AppliedPositions();
+  private final SequenceIds ids;
+  /** Null: this replica cannot install a checkpoint (it refuses, and stays behind). */
+  private final CheckpointInstaller installer;
 
-  private RegionApplier(Region region, long base) {
+  private RegionApplier(Region region, SequenceIds ids, long base, CheckpointInstaller installer) {
     this.region = region;
+    this.ids = ids;
     this.base = base;
+    this.installer = installer;
   }
 
   /**
@@ -36,6 +43,20 @@ public final class RegionApplier implements LogApplier {
    * files hold becomes visible, and the log's entries apply after it.
    */
   public static RegionApplier open(Region region, SequenceIds ids, long base) {
+    return open(region, ids, base, null);
+  }
+
+  /**
+   * As {@link #open(Region, SequenceIds, long)}, for a replica that installs a checkpoint of its
+   * leader's files with {@code installer} when it falls behind the leader's log.
+   */
+  public static RegionApplier open(Region region, SequenceIds ids, long base, CheckpointInstaller installer) {
+    startAtFiles(region, ids, base);
+    return new RegionApplier(region, ids, base, installer);
+  }
+
+  /** The region's ids and read point start at the highest id its files hold: the log applies after it. */
+  private static void startAtFiles(Region region, SequenceIds ids, long base) {
     long flushed = base;
     for (Store s : region.stores().values()) {
       flushed = Math.max(flushed, s.flushedSeqId());
@@ -44,7 +65,6 @@ public final class RegionApplier implements LogApplier {
       ids.assigned(flushed);
     }
     region.recovered(ids.last());
-    return new RegionApplier(region, base);
   }
 
   public Region region() {
@@ -93,9 +113,22 @@ public final class RegionApplier implements LogApplier {
     return new byte[0];
   }
 
+  /**
+   * Replaces this replica's region with a checkpoint of the leader's ({@link CheckpointInstaller}:
+   * fetched, verified, switched atomically) and reopens it: the sequence ids and read point start
+   * at the highest id the installed files hold, and the log continues after the checkpoint's
+   * position, which this returns. Ratis calls it while nothing is applied here.
+   */
   @Override
   public LogPosition installCheckpoint(String leader) {
-    throw new UnsupportedOperationException("region " + region.id() + " is behind the first entry its leader "
-        + leader + " holds: installing a checkpoint of a region's files is not built yet");
+    if (installer == null) {
+      throw new UnsupportedOperationException("region " + region.id() + " is behind the first entry its leader "
+          + leader + " holds, and this replica was opened without a checkpoint installer");
+    }
+    CheckpointInstaller.Installed installed = installer.install(leader, region);
+    startAtFiles(installed.region(), ids, base);
+    positions = new AppliedPositions(); // the entries handed before the install say nothing of its files
+    region = installed.region();
+    return installed.position();
   }
 }
