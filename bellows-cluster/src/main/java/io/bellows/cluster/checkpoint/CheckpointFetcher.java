@@ -57,7 +57,8 @@ public final class CheckpointFetcher {
     return fetch(fs, session, staging, CHUNK_BYTES);
   }
 
-  static Result fetch(FileSystem fs, CheckpointSession session, Path staging, int chunkBytes) throws IOException {
+  /** As {@link #fetch(FileSystem, CheckpointSession, Path)}, asking for {@code chunkBytes} at a time. */
+  public static Result fetch(FileSystem fs, CheckpointSession session, Path staging, int chunkBytes) throws IOException {
     CheckpointFetcher f = new CheckpointFetcher(fs, staging, chunkBytes);
     f.copy(session);
     return new Result(session.manifest(), f.files, f.bytes, f.kept, f.refetched);
