@@ -144,6 +144,7 @@ final class LogStateMachine extends BaseStateMachine {
   @Override
   public CompletableFuture<TermIndex> notifyInstallSnapshotFromLeader(RoleInfoProto role, TermIndex firstInLeaderLog) {
     String leader = RaftPeerId.valueOf(role.getFollowerInfo().getLeaderInfo().getId().getId()).toString();
+    // Its own thread: fetching a region's files may take long, and must hold neither Ratis' threads nor the common pool.
     return CompletableFuture.supplyAsync(() -> {
       LogPosition installed = applier.installCheckpoint(leader);
       if (installed.index() + 1 < firstInLeaderLog.getIndex()) {
@@ -152,6 +153,10 @@ final class LogStateMachine extends BaseStateMachine {
       }
       writeMarker(installed);
       return TermIndex.valueOf(installed.term(), installed.index());
+    }, task -> {
+      Thread t = new Thread(task, "bellows-checkpoint-install");
+      t.setDaemon(true);
+      t.start();
     });
   }
 
