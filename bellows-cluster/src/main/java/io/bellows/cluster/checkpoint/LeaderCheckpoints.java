@@ -88,6 +88,9 @@ public final class LeaderCheckpoints {
     region.blockForSnapshot(true);
     try {
       at = applied.get();
+      if (at == null) {
+        throw new IOException("the replica of group " + group + " has applied nothing yet: no checkpoint to hand out");
+      }
       dir = root.resolve(at.term() + "-" + at.index() + "-" + numbers.incrementAndGet());
       regionCopy = dir.resolve(CheckpointFiles.REGION);
       AtomicFiles.createDirectories(fs, regionCopy);
