@@ -105,6 +105,7 @@ final class RegionCluster implements AutoCloseable {
       LogPosition at = applier.installCheckpoint(leader);
       synchronized (this) {
         installed = at;
+        first = -1; // the log goes on after the checkpoint: what was handed before says nothing now
         notifyAll();
       }
       return at;
@@ -115,7 +116,7 @@ final class RegionCluster implements AutoCloseable {
       return installed;
     }
 
-    /** The first index handed since the replica started, or -1. */
+    /** The first index handed since the replica started or last installed a checkpoint, or -1. */
     synchronized long first() {
       return first;
     }
