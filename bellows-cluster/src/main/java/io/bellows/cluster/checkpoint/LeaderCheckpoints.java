@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class LeaderCheckpoints {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderCheckpoints.class);
-  static final int MAX_OPEN = 2;
+  /** One per other replica of a five-member cluster: every follower can install at once. */
+  static final int MAX_OPEN = 4;
 
   private final FileSystem fs;
   private final Path root;

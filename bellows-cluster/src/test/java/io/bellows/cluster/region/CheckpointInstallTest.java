@@ -266,6 +266,24 @@ class CheckpointInstallTest {
     assertSameAsLeader();
   }
 
+  @Test
+  void aLeaderKeepsFourCheckpointsAndDeletesWhatAStoppedProcessLeft(Seed seed) throws IOException {
+    setUp(seed.random());
+    List<CheckpointSession> sessions = new java.util.ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      sessions.add(source.open(GROUP, "n1"));
+    }
+    assertThat(names(leader.replicaDir.resolve("checkpoints"))).hasSize(4);
+    String path = sessions.get(0).manifest().files().get(0).path();
+    assertThatThrownBy(() -> sessions.get(0).read(path, 0, 10)).hasMessageContaining("is gone");
+    assertThat(sessions.get(4).read(path, 0, 10).bytes()).hasSize(10);
+    sessions.get(4).close();
+    assertThat(names(leader.replicaDir.resolve("checkpoints"))).hasSize(3);
+    // A process that stopped with sessions open: its next start deletes their checkpoints.
+    new LeaderCheckpoints(LocalFileSystem.INSTANCE, leader.replicaDir.resolve("checkpoints"), GROUP).deleteLeftovers();
+    assertThat(names(leader.replicaDir.resolve("checkpoints"))).isEmpty();
+  }
+
   /** A source whose sessions flip a bit of the first {@code times} chunks they hand out. */
   private static CheckpointSource damaging(CheckpointSource inner, int times, AtomicInteger damaged) {
     return (group, leaderId) -> {
