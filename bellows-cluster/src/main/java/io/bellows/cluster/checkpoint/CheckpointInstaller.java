@@ -5,6 +5,8 @@ import io.bellows.fs.AtomicFiles;
 import io.bellows.fs.FileSystem;
 import io.bellows.manifest.StoreManifest;
 import io.bellows.region.Region;
+import io.bellows.store.FileNumberAllocator;
+import io.bellows.store.Store;
 import io.bellows.util.CorruptionException;
 import io.bellows.util.StorageException;
 import java.io.IOException;
@@ -19,16 +21,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Installs a leader's checkpoint on a replica left behind the leader's log, crash-safely. Next to
- * the region's directory ({@code region/}) it uses three names of its own: {@code
- * region.checkpoint/} (staging), {@code region.install} (the commit marker) and {@code region.old/}.
+ * the region's directory ({@code region/}) it uses four names of its own: {@code
+ * region.checkpoint/} (staging), {@code region.new/} (the staged region under this replica's file
+ * numbers), {@code region.install} (the commit marker) and {@code region.old/}.
  *
  * <ol>
  *   <li>Fetch the checkpoint into staging ({@link CheckpointFetcher}: checksummed chunks, resumable);
  *   <li>verify every staged file again (length, CRC32C, sorted files read back block by block);
  *   <li>close the replica's region (its memory is older than the checkpoint: nothing to keep);
+ *   <li>link the staged region into {@code region.new/}, each sorted file under a new number of
+ *       the replica's ({@link Store#linkStore}, as a snapshot's clone does: the leader's numbers may
+ *       be ones the replica's old files had, whose blocks a cache may still hold);
  *   <li>write the marker (the descriptor), atomically: <b>the commit point</b>;
- *   <li>rename {@code region/} to {@code region.old/}, then the staged {@code region/} to {@code
- *       region/};
+ *   <li>rename {@code region/} to {@code region.old/}, then {@code region.new/} to {@code region/};
  *   <li>delete {@code region.old/} (only the names Bellows makes there) and staging's descriptor,
  *       then the marker;
  *   <li>reopen the region from the installed files ({@link Reopen}).
@@ -45,9 +50,10 @@ public final class CheckpointInstaller {
   static final String STAGING_SUFFIX = ".checkpoint";
   static final String MARKER_SUFFIX = ".install";
   static final String OLD_SUFFIX = ".old";
+  static final String NEW_SUFFIX = ".new";
 
   /** The steps of an install, in order, as a fault hook sees them (after each is done). */
-  public enum Step { FETCHED, VERIFIED, CLOSED, COMMITTED, OLD_MOVED, NEW_MOVED, OLD_DELETED, DONE }
+  public enum Step { FETCHED, VERIFIED, CLOSED, RENUMBERED, COMMITTED, OLD_MOVED, NEW_MOVED, OLD_DELETED, DONE }
 
   /** A test's hook: called after each step; throwing there is a crash at that point. */
   public interface Faults {
@@ -69,12 +75,19 @@ public final class CheckpointInstaller {
   private final UUID group;
   private final CheckpointSource source;
   private final Reopen reopen;
+  private final FileNumberAllocator numbers;
   private volatile Faults faults = Faults.NONE;
   private final AtomicLong installs = new AtomicLong();
   private final AtomicLong bytesInstalled = new AtomicLong();
 
-  public CheckpointInstaller(FileSystem fs, Path regionDir, UUID group, CheckpointSource source, Reopen reopen) {
+  /**
+   * The installer of the replica of {@code group} whose region lives in {@code regionDir}; {@code
+   * numbers} is the replica's allocator of sorted-file numbers (the one its region's stores use).
+   */
+  public CheckpointInstaller(FileSystem fs, Path regionDir, UUID group, CheckpointSource source, Reopen reopen,
+      FileNumberAllocator numbers) {
     this.fs = fs;
+    this.numbers = numbers;
     this.regionDir = regionDir;
     this.group = group;
     this.source = source;
@@ -102,6 +115,10 @@ public final class CheckpointInstaller {
 
   static Path marker(Path regionDir) {
     return regionDir.resolveSibling(regionDir.getFileName() + MARKER_SUFFIX);
+  }
+
+  static Path renumbered(Path regionDir) {
+    return regionDir.resolveSibling(regionDir.getFileName() + NEW_SUFFIX);
   }
 
   static Path old(Path regionDir) {
@@ -138,6 +155,8 @@ public final class CheckpointInstaller {
       }
       close(current);
       faults.after(Step.CLOSED);
+      renumber(m);
+      faults.after(Step.RENUMBERED);
       AtomicFiles.write(fs, marker(regionDir), m.render().getBytes(StandardCharsets.UTF_8));
       faults.after(Step.COMMITTED);
       switchOver(fs, regionDir, faults);
@@ -161,6 +180,30 @@ public final class CheckpointInstaller {
     if (current != null && !current.isClosedForWork()) {
       current.close(false);
     }
+  }
+
+  /**
+   * Makes {@code region.new/} of the staged region: each store linked under new numbers (its
+   * manifest names them), every other file linked as it is. What an interrupted try left there is
+   * deleted first (only names this makes).
+   */
+  private void renumber(CheckpointManifest m) throws IOException {
+    Path target = renumbered(regionDir);
+    deleteRegionCopy(fs, target, m);
+    if (fs.exists(target)) {
+      throw new StorageException(target + " holds files Bellows did not make: move them away; nothing was changed");
+    }
+    Path staged = staging(regionDir).resolve(CheckpointFiles.REGION);
+    AtomicFiles.createDirectories(fs, target);
+    for (Path p : fs.list(staged)) {
+      if (fs.isDirectory(p)) {
+        Store.linkStore(fs, p, target.resolve(p.getFileName().toString()), numbers);
+      } else if (!p.getFileName().toString().endsWith(CheckpointFetcher.PART)) {
+        fs.link(p, target.resolve(p.getFileName().toString()));
+      }
+    }
+    fs.syncDirectory(target);
+    fs.syncDirectory(target.toAbsolutePath().getParent());
   }
 
   /** Every staged file checked again against the staged descriptor. */
@@ -208,7 +251,7 @@ public final class CheckpointInstaller {
         io.bellows.fs.ChecksummedText.read(fs, marker, CheckpointManifest.HEADER, "checkpoint install marker"),
         marker.toString());
     Path staging = staging(regionDir);
-    Path stagedRegion = staging.resolve(CheckpointFiles.REGION);
+    Path stagedRegion = renumbered(regionDir);
     Path old = old(regionDir);
     Path parent = regionDir.toAbsolutePath().getParent();
     if (fs.isDirectory(stagedRegion)) {
@@ -223,14 +266,14 @@ public final class CheckpointInstaller {
       faults.after(Step.OLD_MOVED);
       fs.rename(stagedRegion, regionDir);
       fs.syncDirectory(parent);
-      fs.syncDirectory(staging);
     } else if (!fs.isDirectory(regionDir)) {
       throw new StorageException("neither " + regionDir + " nor the staged " + stagedRegion + " exists, yet "
           + marker + " says an install committed");
     }
     faults.after(Step.NEW_MOVED);
-    deleteOld(fs, old, m);
+    deleteRegionCopy(fs, old, m);
     faults.after(Step.OLD_DELETED);
+    deleteRegionCopy(fs, staging.resolve(CheckpointFiles.REGION), m);
     fs.delete(staging.resolve(CheckpointManifest.FILE_NAME));
     fs.delete(staging.resolve(CheckpointFetcher.FETCHING));
     if (fs.isDirectory(staging) && fs.list(staging).isEmpty()) {
@@ -243,11 +286,12 @@ public final class CheckpointInstaller {
   }
 
   /**
-   * Deletes the replaced region: in each store directory the names Bellows makes there, at its top
-   * the files the installed checkpoint also carries (the region's own kinds of files); anything
-   * else stays, and {@code region.old/} with it, said so.
+   * Deletes a copy of a region this installer made or replaced ({@code region.old/}, the staged
+   * region, an interrupted {@code region.new/}): in each store directory the names Bellows makes
+   * there, at its top the files the checkpoint also carries (the region's own kinds of files);
+   * anything else stays, and the directory with it, said so.
    */
-  private static void deleteOld(FileSystem fs, Path old, CheckpointManifest m) throws IOException {
+  private static void deleteRegionCopy(FileSystem fs, Path old, CheckpointManifest m) throws IOException {
     if (!fs.isDirectory(old)) {
       return;
     }

@@ -31,6 +31,7 @@ import io.bellows.region.SequenceIds;
 import io.bellows.scan.RowScanner;
 import io.bellows.scan.ScanQuery;
 import io.bellows.schema.TableDescriptor;
+import io.bellows.store.FileNumberAllocator;
 import io.bellows.store.Store;
 import io.bellows.store.StoreFile;
 import io.bellows.util.BackgroundError;
@@ -81,8 +82,8 @@ import org.slf4j.LoggerFactory;
  * per replica, with {@code region.txt} (the table's id, sequence base and descriptor, so the replica
  * opens at a restart before meta replays) and the region's stores in {@code region/}; {@code
  * checkpoints/} holds the checkpoints this replica is handing to replicas behind its log, {@code
- * region.checkpoint/}, {@code region.install} and {@code region.old/} a checkpoint being installed
- * ({@link CheckpointInstaller}).
+ * region.checkpoint/}, {@code region.new/}, {@code region.install} and {@code region.old/} a
+ * checkpoint being installed ({@link CheckpointInstaller}).
  */
 public final class ReplicatedEngine implements Engine, CheckpointProvider {
   private static final Logger LOG = LoggerFactory.getLogger(ReplicatedEngine.class);
@@ -250,7 +251,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     };
     Region region = create ? Region.create(tableId, d, regionDir, host) : reopen.open(regionDir);
     CheckpointInstaller installer = new CheckpointInstaller(LocalFileSystem.INSTANCE, regionDir, group,
-        checkpointSource, reopen);
+        checkpointSource, reopen, FileNumberAllocator.over(fileNumbers));
     LeaderCheckpoints checkpoints = new LeaderCheckpoints(LocalFileSystem.INSTANCE, dir.resolve("checkpoints"), group);
     checkpoints.deleteLeftovers();
     return new Replica(group, tableId, d, base, log, RegionApplier.open(region, ids, base, installer), checkpoints);

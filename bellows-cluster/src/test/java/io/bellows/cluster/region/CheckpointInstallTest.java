@@ -16,6 +16,7 @@ import io.bellows.record.WriteRecord;
 import io.bellows.region.Region;
 import io.bellows.region.SequenceIds;
 import io.bellows.schema.TableDescriptor;
+import io.bellows.store.FileNumberAllocator;
 import io.bellows.store.Store;
 import io.bellows.store.StoreFile;
 import io.bellows.testing.Seed;
@@ -78,7 +79,8 @@ class CheckpointInstallTest {
       this.id = id;
       this.replicaDir = dir.resolve(id);
       Path regionDir = replicaDir.resolve("region");
-      installer = new CheckpointInstaller(LocalFileSystem.INSTANCE, regionDir, GROUP, source, this::open);
+      installer = new CheckpointInstaller(LocalFileSystem.INSTANCE, regionDir, GROUP, source, this::open,
+          FileNumberAllocator.over(fileNumbers));
       checkpoints = new LeaderCheckpoints(LocalFileSystem.INSTANCE, replicaDir.resolve("checkpoints"), GROUP);
       CheckpointInstaller.recover(LocalFileSystem.INSTANCE, regionDir); // as a host does before it opens
       Region region = create ? Region.create(REGION_ID, TABLE, regionDir, services) : open(regionDir);
@@ -168,10 +170,18 @@ class CheckpointInstallTest {
     setUp(rnd);
     Files.writeString(leader.region().directory().resolve("answered-calls"), "calls of the leader\n");
 
+    long numbersBefore = follower.fileNumbers.get();
+
     LogPosition at = follower.applier.installCheckpoint("n1");
 
     assertThat(at).isEqualTo(new LogPosition(TERM, 140));
     assertSameAsLeader();
+    // The installed files carry numbers of the follower's, none its old files had (a cache may hold their blocks).
+    for (Store s : follower.region().stores().values()) {
+      for (StoreFile f : s.files()) {
+        assertThat(f.id()).isGreaterThanOrEqualTo(numbersBefore);
+      }
+    }
     assertThat(follower.region().directory().resolve("answered-calls")).hasContent("calls of the leader");
     // Every file of the install is gone but the region's: staging, the marker, the old region, the
     // leader's checkpoint (its session closed).
@@ -237,7 +247,7 @@ class CheckpointInstallTest {
     AtomicInteger damaged = new AtomicInteger();
     Member f = follower;
     CheckpointInstaller installer = new CheckpointInstaller(LocalFileSystem.INSTANCE, f.replicaDir.resolve("region"),
-        GROUP, damaging(source, 1, damaged), f::open);
+        GROUP, damaging(source, 1, damaged), f::open, FileNumberAllocator.over(f.fileNumbers));
     RegionApplier applier = RegionApplier.open(f.region(), f.ids, BASE, installer);
     f.applier = applier;
 
@@ -254,7 +264,7 @@ class CheckpointInstallTest {
     AtomicInteger damaged = new AtomicInteger();
     Member f = follower;
     CheckpointInstaller installer = new CheckpointInstaller(LocalFileSystem.INSTANCE, f.replicaDir.resolve("region"),
-        GROUP, damaging(source, Integer.MAX_VALUE, damaged), f::open);
+        GROUP, damaging(source, Integer.MAX_VALUE, damaged), f::open, FileNumberAllocator.over(f.fileNumbers));
     RegionApplier applier = RegionApplier.open(f.region(), f.ids, BASE, installer);
 
     assertThatThrownBy(() -> applier.installCheckpoint("n1")).hasMessageContaining("arrived damaged 3 times");

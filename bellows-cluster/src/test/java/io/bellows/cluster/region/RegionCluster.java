@@ -18,6 +18,7 @@ import io.bellows.region.RegionScanner;
 import io.bellows.region.SequenceIds;
 import io.bellows.scan.ScanQuery;
 import io.bellows.schema.TableDescriptor;
+import io.bellows.store.FileNumberAllocator;
 import io.bellows.store.Store;
 import io.bellows.store.StoreFile;
 import java.io.IOException;
@@ -183,7 +184,7 @@ final class RegionCluster implements AutoCloseable {
     };
     Region region = Files.exists(regionDir) ? reopen.apply(regionDir) : Region.create(REGION_ID, table, regionDir, services);
     CheckpointInstaller installer = new CheckpointInstaller(LocalFileSystem.INSTANCE, regionDir, GROUP, checkpoints,
-        reopen::apply);
+        reopen::apply, FileNumberAllocator.over(numbers));
     Watched applier = new Watched(RegionApplier.open(region, ids, BASE, installer));
     RaftSettings settings = RaftSettings.of("127.0.0.1", ports.get(id), dir.resolve(id).resolve("raft"));
     if (tuning != null) {
