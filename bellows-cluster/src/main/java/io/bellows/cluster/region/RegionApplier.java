@@ -22,7 +22,7 @@ import io.bellows.store.Store;
  * ({@link #installCheckpoint}).
  */
 public final class RegionApplier implements LogApplier {
-  /** Replaced, with the positions, when a checkpoint is installed; read by the apply thread, which installs. */
+  /** Replaced, with the positions, when a checkpoint is installed (never while an entry is applied). */
   private volatile Region region;
   private final long base;
   private volatile AppliedPositions positions = new AppliedPositions();
