@@ -7,6 +7,12 @@ import io.bellows.cluster.NotLeaderException;
 import io.bellows.cluster.RaftNode;
 import io.bellows.cluster.RaftSettings;
 import io.bellows.cluster.ReplicatedLog;
+import io.bellows.cluster.checkpoint.CheckpointInstaller;
+import io.bellows.cluster.checkpoint.CheckpointProvider;
+import io.bellows.cluster.checkpoint.CheckpointSession;
+import io.bellows.cluster.checkpoint.CheckpointSource;
+import io.bellows.cluster.checkpoint.LeaderCheckpoints;
+import io.bellows.fs.LocalFileSystem;
 import io.bellows.cluster.region.RaftRegionLog;
 import io.bellows.cluster.region.RegionApplier;
 import io.bellows.cluster.region.StaleLeadershipException;
@@ -26,6 +32,7 @@ import io.bellows.region.SequenceIds;
 import io.bellows.scan.RowScanner;
 import io.bellows.scan.ScanQuery;
 import io.bellows.schema.TableDescriptor;
+import io.bellows.store.FileNumberAllocator;
 import io.bellows.store.Store;
 import io.bellows.store.StoreFile;
 import io.bellows.util.BackgroundError;
@@ -75,9 +82,13 @@ import org.slf4j.LoggerFactory;
  * <p>On disk, under the data directory: {@code raft/} (the node's logs), {@code regions/GROUP/}
  * per replica, with {@code region.txt} (the table's id, sequence base and descriptor, so the replica
  * opens at a restart before meta replays), the region's stores in {@code region/} and the calls its
- * state machine answered in {@code answered-calls} (written at checkpoints).
+ * state machine answered in {@code answered-calls} (written at checkpoints; one an installed
+ * checkpoint brought into {@code region/} is moved here before the log goes on); {@code
+ * checkpoints/} holds the checkpoints this replica is handing to replicas behind its log, {@code
+ * region.checkpoint/}, {@code region.new/}, {@code region.install} and {@code region.old/} a
+ * checkpoint being installed ({@link CheckpointInstaller}).
  */
-public final class ReplicatedEngine implements Engine {
+public final class ReplicatedEngine implements Engine, CheckpointProvider {
   private static final Logger LOG = LoggerFactory.getLogger(ReplicatedEngine.class);
   /** The meta group's id ("meta" in its first bytes). */
   public static final UUID META = UUID.fromString("6d657461-0000-0000-0000-000000000000");
@@ -105,6 +116,8 @@ public final class ReplicatedEngine implements Engine {
   private final ReplicatedLog meta;
   /** TEST ONLY: injected faults ({@code --test-faults}), or null: always in production. */
   private final TestFaultFile testFaults;
+  /** Where a replica behind its leader's log fetches a checkpoint (the server's: its internal call to the leader). */
+  private final CheckpointSource checkpointSource;
   private volatile boolean closed;
 
   /** A replica of a table's region on this member. */
@@ -113,27 +126,34 @@ public final class ReplicatedEngine implements Engine {
     final int tableId;
     final TableDescriptor descriptor;
     final long base;
-    final Region region;
     final RaftRegionLog log;
     final RegionApplier applier;
+    /** The checkpoints this replica hands to replicas behind its log. */
+    final LeaderCheckpoints checkpoints;
     volatile ReplicatedLog replicated;
 
-    Replica(UUID group, int tableId, TableDescriptor descriptor, long base, Region region, RaftRegionLog log,
-        RegionApplier applier) {
+    Replica(UUID group, int tableId, TableDescriptor descriptor, long base, RaftRegionLog log, RegionApplier applier,
+        LeaderCheckpoints checkpoints) {
       this.group = group;
       this.tableId = tableId;
       this.descriptor = descriptor;
       this.base = base;
-      this.region = region;
       this.log = log;
       this.applier = applier;
+      this.checkpoints = checkpoints;
+    }
+
+    /** The replica's region: another one after a checkpoint was installed. */
+    Region region() {
+      return applier.region();
     }
   }
 
   private ReplicatedEngine(Path data, EngineOptions options, Members members, String selfId, RaftSettings raft,
-      TestFaultFile testFaults) {
+      TestFaultFile testFaults, CheckpointSource checkpointSource) {
     this.data = data;
     this.testFaults = testFaults;
+    this.checkpointSource = checkpointSource;
     this.options = options;
     this.members = members;
     this.self = members.member(selfId);
@@ -153,16 +173,31 @@ public final class ReplicatedEngine implements Engine {
    * first time): its Raft port is the member's, its logs under {@code data/raft}.
    */
   public static ReplicatedEngine open(Path data, EngineOptions options, Members members, String selfId) {
-    return open(data, options, members, selfId, null);
+    return open(data, options, members, selfId, null, NO_CHECKPOINTS);
+  }
+
+  /** Refuses: a member opened without a source cannot install checkpoints (it stays behind, as it says). */
+  private static final CheckpointSource NO_CHECKPOINTS = (group, leader) -> {
+    throw new IOException("this member was opened without a checkpoint source: it cannot fetch one from " + leader);
+  };
+
+  /**
+   * As {@link #open(Path, EngineOptions, Members, String)}, fetching the checkpoints a replica
+   * behind its leader's log installs from {@code checkpoints} (the server's: over its internal
+   * replication call).
+   */
+  public static ReplicatedEngine open(Path data, EngineOptions options, Members members, String selfId,
+      CheckpointSource checkpoints) {
+    return open(data, options, members, selfId, null, checkpoints);
   }
 
   /**
-   * TEST ONLY: as {@link #open(Path, EngineOptions, Members, String)}, taking the faults {@code
-   * testFaults} injects (partitions of the Raft transport, stale reads) unless it is null; the
-   * engine closes it.
+   * TEST ONLY: as {@link #open(Path, EngineOptions, Members, String, CheckpointSource)}, taking the
+   * faults {@code testFaults} injects (partitions of the Raft transport, stale reads) unless it is
+   * null; the engine closes it.
    */
   public static ReplicatedEngine open(Path data, EngineOptions options, Members members, String selfId,
-      TestFaultFile testFaults) {
+      TestFaultFile testFaults, CheckpointSource checkpoints) {
     Members.Member m = members.member(selfId);
     try {
       Files.createDirectories(data.resolve("regions"));
@@ -170,7 +205,7 @@ public final class ReplicatedEngine implements Engine {
       throw new UncheckedIOException("cannot create " + data, e);
     }
     return new ReplicatedEngine(data, options, members, selfId,
-        RaftSettings.of(m.raftHost(), m.raftPort(), data.resolve("raft")), testFaults);
+        RaftSettings.of(m.raftHost(), m.raftPort(), data.resolve("raft")), testFaults, checkpoints);
   }
 
   /** This member's id. */
@@ -215,19 +250,42 @@ public final class ReplicatedEngine implements Engine {
 
   private Replica open(UUID group, int tableId, TableDescriptor d, long base, boolean create) {
     Path dir = data.resolve("regions").resolve(group.toString());
+    Path regionDir = dir.resolve("region");
     SequenceIds ids = SequenceIds.assignedByLog(base);
     AtomicLong fileNumbers = new AtomicLong(1);
     RaftRegionLog log = new RaftRegionLog(); // bound to the group once the node holds it
     ReplicaHost host = new ReplicaHost(this, log, ids, fileNumbers);
-    Region region = create ? Region.create(tableId, d, dir.resolve("region"), host) : new Region(tableId, d, dir.resolve("region"), host);
-    long next = 1;
-    for (Store s : region.stores().values()) {
-      for (StoreFile f : s.files()) {
-        next = Math.max(next, f.id() + 1);
+    CheckpointInstaller.recover(LocalFileSystem.INSTANCE, regionDir); // an install that committed is finished first
+    CheckpointInstaller.Reopen reopen = at -> {
+      Region r = new Region(tableId, d, at, host);
+      for (Store s : r.stores().values()) {
+        for (StoreFile f : s.files()) {
+          fileNumbers.accumulateAndGet(f.id() + 1, Math::max); // a flush never reuses a file's number
+        }
       }
+      return r;
+    };
+    Region region = create ? Region.create(tableId, d, regionDir, host) : reopen.open(regionDir);
+    CheckpointInstaller installer = new CheckpointInstaller(LocalFileSystem.INSTANCE, regionDir, group,
+        checkpointSource, reopen, FileNumberAllocator.over(fileNumbers));
+    LeaderCheckpoints checkpoints = new LeaderCheckpoints(LocalFileSystem.INSTANCE, dir.resolve("checkpoints"), group);
+    checkpoints.deleteLeftovers();
+    return new Replica(group, tableId, d, base, log, RegionApplier.open(region, ids, base, log, dir, installer), checkpoints);
+  }
+
+  /**
+   * A new checkpoint of this member's replica of {@code group}, for a replica behind the log
+   * (the server's internal replication call hands it over): its files as the log's last applied
+   * entry left them.
+   */
+  @Override
+  public CheckpointSession open(UUID group) throws IOException {
+    check();
+    Replica r = replicas.get(group);
+    if (r == null) {
+      throw new IOException("member " + self.id() + " holds no replica of group " + group);
     }
-    fileNumbers.set(next);
-    return new Replica(group, tableId, d, base, region, log, RegionApplier.open(region, ids, base, log, dir));
+    return r.checkpoints.open(r.region(), () -> node.applied(group), r.applier::writeCheckpointState);
   }
 
   /** Meta applied a table: this member opens its replica of the table's region and joins its group. */
@@ -330,7 +388,7 @@ public final class ReplicatedEngine implements Engine {
 
   private void checkpoint(Region region) {
     for (Replica r : replicas.values()) {
-      if (r.region == region) {
+      if (r.region() == region) {
         try {
           long index = node.checkpoint(r.group);
           LOG.debug("checkpointed group {} at index {}", r.group, index);
@@ -452,7 +510,7 @@ public final class ReplicatedEngine implements Engine {
     int files = 0;
     long memBytes = 0;
     if (r != null) {
-      for (Store s : r.region.stores().values()) {
+      for (Store s : r.region().stores().values()) {
         for (StoreFile f : s.files()) {
           fileBytes += f.size();
           files++;
@@ -515,8 +573,8 @@ public final class ReplicatedEngine implements Engine {
   @Override
   public void flush(String table) {
     Replica r = replica(table(table));
-    r.region.flush(true);
-    checkpoint(r.region);
+    r.region().flush(true);
+    checkpoint(r.region());
   }
 
   @Override
@@ -531,12 +589,12 @@ public final class ReplicatedEngine implements Engine {
 
   @Override
   public void compact(String table) {
-    replica(table(table)).region.compact(false);
+    replica(table(table)).region().compact(false);
   }
 
   @Override
   public void majorCompact(String table) {
-    replica(table(table)).region.compact(true);
+    replica(table(table)).region().compact(true);
   }
 
   @Override
@@ -545,13 +603,13 @@ public final class ReplicatedEngine implements Engine {
     onLeader(r, () -> {
       if (rows.size() == 1) {
         RowMutation m = rows.get(0);
-        r.region.mutate(m.row(), m.cells(), m.wholeRowDeleteTs(), m.durability());
+        r.region().mutate(m.row(), m.cells(), m.wholeRowDeleteTs(), m.durability());
       } else {
         List<Region.RowWrite> writes = new ArrayList<>(rows.size());
         for (RowMutation m : rows) {
           writes.add(new Region.RowWrite(m.row(), m.cells(), m.wholeRowDeleteTs(), m.durability()));
         }
-        r.region.mutateBatch(writes);
+        r.region().mutateBatch(writes);
       }
       return null;
     });
@@ -561,7 +619,7 @@ public final class ReplicatedEngine implements Engine {
   public Outcome mutateRow(TableRef table, RowOperation op) {
     Replica r = replica(table);
     RowMutation m = op.mutation();
-    return onLeader(r, () -> r.region.mutateRow(m.row(), op.condition(), m.cells(), m.wholeRowDeleteTs(), op.updates(),
+    return onLeader(r, () -> r.region().mutateRow(m.row(), op.condition(), m.cells(), m.wholeRowDeleteTs(), op.updates(),
         m.durability(), op.returnValues()));
   }
 
@@ -584,7 +642,7 @@ public final class ReplicatedEngine implements Engine {
     Replica r = replica(table);
     RowMutation m = rows.get(0);
     onLeader(r, () -> r.log.answerOnce(call, 0, () -> {
-      r.region.mutate(m.row(), m.cells(), m.wholeRowDeleteTs(), m.durability());
+      r.region().mutate(m.row(), m.cells(), m.wholeRowDeleteTs(), m.durability());
       return null;
     }));
   }
@@ -596,7 +654,7 @@ public final class ReplicatedEngine implements Engine {
     RowMutation m = op.mutation();
     // The updates' new values are the record's last cells (AtomicRowWrite writes them after the mutation's).
     int answerCells = op.returnValues() ? op.updates().size() : 0;
-    return onLeader(r, () -> r.log.answerOnce(call, answerCells, () -> r.region.mutateRow(m.row(), op.condition(),
+    return onLeader(r, () -> r.log.answerOnce(call, answerCells, () -> r.region().mutateRow(m.row(), op.condition(),
         m.cells(), m.wholeRowDeleteTs(), op.updates(), m.durability(), op.returnValues())));
   }
 
@@ -612,13 +670,13 @@ public final class ReplicatedEngine implements Engine {
     Replica r = replica(table);
     return onLeader(r, () -> {
       join(r.replicated.read(new byte[0]));
-      return r.region.scanner(query);
+      return r.region().scanner(query);
     });
   }
 
   /** A read of this member's replica as it is, possibly behind the leader (HBase's TIMELINE reads). */
   public RowScanner scanStale(TableRef table, ScanQuery query) {
-    return replica(table).region.scanner(query);
+    return replica(table).region().scanner(query);
   }
 
   @Override
@@ -639,7 +697,7 @@ public final class ReplicatedEngine implements Engine {
   public Map<String, Map<String, Number>> storeMetrics(String table) {
     Replica r = replica(table(table));
     Map<String, Map<String, Number>> out = new LinkedHashMap<>();
-    for (Store s : r.region.stores().values()) {
+    for (Store s : r.region().stores().values()) {
       out.put(s.family().name(), s.metrics());
     }
     return out;
@@ -661,8 +719,8 @@ public final class ReplicatedEngine implements Engine {
     }
     for (Replica r : replicas.values()) {
       try {
-        if (r.region.flush(true) != Region.NOTHING_FLUSHED) {
-          checkpoint(r.region);
+        if (r.region().flush(true) != Region.NOTHING_FLUSHED) {
+          checkpoint(r.region());
         }
       } catch (RuntimeException e) {
         LOG.warn("flush of table '{}' at close failed: {}", r.descriptor.name(), e.toString());
@@ -674,7 +732,7 @@ public final class ReplicatedEngine implements Engine {
     compactions.shutdownNow();
     inMemory.shutdownNow();
     for (Replica r : replicas.values()) {
-      r.region.close(false);
+      r.region().close(false);
     }
     if (testFaults != null) {
       testFaults.close();
