@@ -26,6 +26,7 @@ import io.bellows.engine.TableRef;
 import io.bellows.memstore.InMemoryWork;
 import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.metrics.MetricSet;
+import io.bellows.manifest.StoreManifest;
 import io.bellows.region.OptionsResolver;
 import io.bellows.region.Region;
 import io.bellows.region.SequenceIds;
@@ -58,6 +59,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -112,6 +114,13 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   private final ExecutorService compactions = Executors.newSingleThreadExecutor(daemon("bellows-compaction"));
   private final ExecutorService inMemory = Executors.newSingleThreadExecutor(daemon("bellows-inmemory-compaction"));
   private final Set<Region> flushQueued = ConcurrentHashMap.newKeySet();
+  /**
+   * The sorted-file numbers of every replica of this member: one allocator, because the replicas
+   * share one block cache (and KV cache) keyed by file number and offset, so two replicas' files must
+   * never share a number. Starts above every number under {@code regions/} (read before any replica
+   * opens, as groups open in any order and may flush at once); each replica's open raises it again.
+   */
+  private final AtomicLong fileNumbers = new AtomicLong(1);
   private final RaftNode node;
   private final ReplicatedLog meta;
   /** TEST ONLY: injected faults ({@code --test-faults}), or null: always in production. */
@@ -154,6 +163,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     this.data = data;
     this.testFaults = testFaults;
     this.checkpointSource = checkpointSource;
+    this.fileNumbers.set(highestFileNumber(data.resolve("regions")) + 1);
     this.options = options;
     this.members = members;
     this.self = members.member(selfId);
@@ -248,11 +258,38 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         false);
   }
 
+  /** The highest sorted-file number of any replica's region under {@code regions} ({@code regions/GROUP/region/FAMILY/}); 0 if none. */
+  private static long highestFileNumber(Path regions) {
+    long max = 0;
+    try (Stream<Path> groups = Files.list(regions)) {
+      for (Path g : (Iterable<Path>) groups::iterator) {
+        Path region = g.resolve("region");
+        if (!Files.isDirectory(region)) {
+          continue;
+        }
+        try (Stream<Path> families = Files.list(region)) {
+          for (Path f : (Iterable<Path>) families::iterator) {
+            if (!Files.isDirectory(f)) {
+              continue;
+            }
+            try (Stream<Path> files = Files.list(f)) {
+              for (Path file : (Iterable<Path>) files::iterator) {
+                max = Math.max(max, StoreManifest.parseFileId(file.getFileName().toString()));
+              }
+            }
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list the replicas' files under " + regions, e);
+    }
+    return max;
+  }
+
   private Replica open(UUID group, int tableId, TableDescriptor d, long base, boolean create) {
     Path dir = data.resolve("regions").resolve(group.toString());
     Path regionDir = dir.resolve("region");
     SequenceIds ids = SequenceIds.assignedByLog(base);
-    AtomicLong fileNumbers = new AtomicLong(1);
     RaftRegionLog log = new RaftRegionLog(); // bound to the group once the node holds it
     ReplicaHost host = new ReplicaHost(this, log, ids, fileNumbers);
     CheckpointInstaller.recover(LocalFileSystem.INSTANCE, regionDir); // an install that committed is finished first
