@@ -44,6 +44,12 @@ final class LogStateMachine extends BaseStateMachine {
   private final BiConsumer<RaftGroupMemberId, RaftPeerId> leaderChanged;
   private final Consumer<RaftGroupId> leaderReady;
   private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
+  /**
+   * Held while an entry is applied and while a checkpoint is installed: Ratis may still be applying
+   * the replica's own committed entries when it asks for an install, and the applier must not be
+   * handed one while it replaces its state. Uncontended but for that.
+   */
+  private final Object applying = new Object();
 
   LogStateMachine(LogApplier applier, BiConsumer<RaftGroupMemberId, RaftPeerId> leaderChanged,
       Consumer<RaftGroupId> leaderReady) {
@@ -97,8 +103,10 @@ final class LogStateMachine extends BaseStateMachine {
     LogEntryProto e = trx.getLogEntry();
     byte[] reply;
     try {
-      reply = applier.apply(new LogPosition(e.getTerm(), e.getIndex()),
-          e.getStateMachineLogEntry().getLogData().toByteArray());
+      synchronized (applying) {
+        reply = applier.apply(new LogPosition(e.getTerm(), e.getIndex()),
+            e.getStateMachineLogEntry().getLogData().toByteArray());
+      }
     } catch (RuntimeException failure) {
       return CompletableFuture.failedFuture(failure);
     }
@@ -145,14 +153,22 @@ final class LogStateMachine extends BaseStateMachine {
   @Override
   public CompletableFuture<TermIndex> notifyInstallSnapshotFromLeader(RoleInfoProto role, TermIndex firstInLeaderLog) {
     String leader = RaftPeerId.valueOf(role.getFollowerInfo().getLeaderInfo().getId().getId()).toString();
+    // Its own thread: fetching a region's files may take long, and must hold neither Ratis' threads nor the common pool.
     return CompletableFuture.supplyAsync(() -> {
-      LogPosition installed = applier.installCheckpoint(leader);
+      LogPosition installed;
+      synchronized (applying) {
+        installed = applier.installCheckpoint(leader);
+      }
       if (installed.index() + 1 < firstInLeaderLog.getIndex()) {
         throw new IllegalStateException("the checkpoint from " + leader + " ends at " + installed
             + ", before the leader's log starts at " + firstInLeaderLog);
       }
       writeMarker(installed);
       return TermIndex.valueOf(installed.term(), installed.index());
+    }, task -> {
+      Thread t = new Thread(task, "bellows-checkpoint-install");
+      t.setDaemon(true);
+      t.start();
     });
   }
 

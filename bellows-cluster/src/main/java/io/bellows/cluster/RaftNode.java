@@ -24,6 +24,7 @@ import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.protocol.SnapshotManagementRequest;
 import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.protocol.TermIndex;
 
 /**
  * One server's share of the cluster's Raft groups: a single Ratis server (one port, one log
@@ -134,6 +135,20 @@ public final class RaftNode implements AutoCloseable {
       return reply.getLogIndex();
     } catch (IOException e) {
       throw new UncheckedIOException("node " + id + " could not checkpoint group " + group, e);
+    }
+  }
+
+  /**
+   * The position of the last entry this node's replica of {@code group} applied (its applier's
+   * entries and Ratis' own), or null if none: a checkpoint taken while the applier is held still
+   * names it.
+   */
+  public LogPosition applied(UUID group) {
+    try {
+      TermIndex t = server.getDivision(RaftGroupId.valueOf(group)).getStateMachine().getLastAppliedTermIndex();
+      return t == null || t.getIndex() < 0 ? null : new LogPosition(t.getTerm(), t.getIndex());
+    } catch (IOException e) {
+      throw new IllegalArgumentException("node " + id + " holds no replica of group " + group, e);
     }
   }
 

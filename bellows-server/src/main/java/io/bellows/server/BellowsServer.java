@@ -1,5 +1,6 @@
 package io.bellows.server;
 
+import io.bellows.cluster.checkpoint.CheckpointProvider;
 import io.bellows.engine.Engine;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
@@ -66,6 +67,15 @@ public final class BellowsServer implements AutoCloseable {
    * if a port is taken, the address is not loopback without security, or a TLS file cannot be read.
    */
   public static BellowsServer start(Engine engine, ServerConfig config, ServerEvents events) {
+    return start(engine, config, events, engine instanceof CheckpointProvider p ? p : null);
+  }
+
+  /**
+   * As {@link #start(Engine, ServerConfig, ServerEvents)}, also serving the members' internal
+   * Replication call from {@code checkpoints} (a cluster member's replicas), if not null.
+   */
+  public static BellowsServer start(Engine engine, ServerConfig config, ServerEvents events,
+      CheckpointProvider checkpoints) {
     InetAddress address = address(config);
     String security = config.tls()
         ? "TLS" + (config.tlsClientCa() != null ? " with client certificates" : "")
@@ -117,6 +127,10 @@ public final class BellowsServer implements AutoCloseable {
         .addService(RequestGuard.wrap(ServerInterceptors.intercept(
             new DataService(engine, tables, events, ScanCall.Limits.DEFAULT, limits, leases), throttle, auth,
             metrics)));
+    if (checkpoints != null) {
+      builder.addService(RequestGuard.wrap(ServerInterceptors.intercept(new ReplicationService(checkpoints), throttle,
+          auth, metrics)));
+    }
     if (config.tls()) {
       try {
         SslContextBuilder ssl = GrpcSslContexts.forServer(config.tlsCert().toFile(), config.tlsKey().toFile());

@@ -38,10 +38,25 @@ import java.util.TreeMap;
  * @param httpAuth whether the HTTP pages need a bearer token; null: when tokens are configured
  * @param httpHosts host names the HTTP pages answer to besides IP addresses and localhost
  * @param tlsClientRole the role of a client proven by its certificate alone (mutual TLS, no token)
+ * @param cluster how a cluster member calls the other members (cluster.token, cluster.tls.ca)
  */
 public record ServerConfig(String bind, int port, int httpPort, String httpBind, int maxCalls, int threads, Path tlsCert, Path tlsKey,
     Path tlsClientCa, List<Token> tokens, EngineOptions engine, ServerLimits limits, Boolean httpAuth,
-    List<String> httpHosts, Role tlsClientRole) {
+    List<String> httpHosts, Role tlsClientRole, ClusterAccess cluster) {
+
+  /**
+   * How a cluster member calls the other members (the internal replication call): the bearer token
+   * it presents (null: none; it needs the admin role there) and the CA (PEM) it trusts their
+   * certificates by (null: plain text). With mutual TLS it shows its own {@code tls.cert}.
+   */
+  public record ClusterAccess(String token, Path tlsCa) {
+    public static final ClusterAccess NONE = new ClusterAccess(null, null);
+
+    @Override
+    public String toString() {
+      return "ClusterAccess[token=" + (token == null ? "none" : "(secret)") + ", tlsCa=" + tlsCa + "]";
+    }
+  }
 
   /** A bearer token: its name (for logs), role, SHA-256 of the secret, and an optional expiry. */
   public record Token(String name, Role role, byte[] sha256, Instant expires) {}
@@ -73,6 +88,10 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
           "With mutual TLS and no tokens, the role every client certificate gets: read-only, read-write or admin."},
       new String[] {"token.NAME", "none",
           "A bearer token: `ROLE SHA256HEX [EXPIRES]`; ROLE one of read-only, read-write, admin; SHA256HEX the SHA-256 of the token in hex; EXPIRES an ISO-8601 instant. With any token, every call needs one."},
+      new String[] {"cluster.token", "none",
+          "In a cluster, the bearer token this member presents to the other members when it fetches a checkpoint from one (the internal `Replication` call needs the admin role there). The token itself, not its hash: keep the file private."},
+      new String[] {"cluster.tls.ca", "none",
+          "In a cluster whose members speak TLS, the CA certificates (PEM) this member trusts the other members' certificates by; with mutual TLS it shows its own `tls.cert`."},
       new String[] {"bellows.*", "see the README's configuration table",
           "Engine knobs, e.g. `bellows.wal.max.files = 64`."});
 
@@ -88,7 +107,7 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
     return new ServerConfig(null, ServerKnobs.PORT.defaultValue(), ServerKnobs.HTTP_PORT.defaultValue(), "127.0.0.1",
         ServerKnobs.MAX_CALLS.defaultValue(), ServerKnobs.THREADS.defaultValue(), null, null, null, List.of(),
         EngineOptions.defaults(),
-        ServerLimits.defaults(), null, List.of(), Role.READ_ONLY);
+        ServerLimits.defaults(), null, List.of(), Role.READ_ONLY, ClusterAccess.NONE);
   }
 
   /** Reads a config file; unknown keys and bad values are errors naming the key. */
@@ -120,6 +139,8 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
     Boolean httpAuth = null;
     List<String> httpHosts = List.of();
     Role clientRole = d.tlsClientRole();
+    String clusterToken = null;
+    Path clusterCa = null;
     for (Map.Entry<String, String> e : map.entrySet()) {
       String k = e.getKey();
       String v = e.getValue();
@@ -136,6 +157,8 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
         case "tls.client.role" -> clientRole = Role.parse(v);
         case "http.auth" -> httpAuth = bool(k, v);
         case "http.hosts" -> httpHosts = List.of(v.toLowerCase(Locale.ROOT).split("\\s*,\\s*"));
+        case "cluster.token" -> clusterToken = v.isEmpty() ? null : v;
+        case "cluster.tls.ca" -> clusterCa = base.resolve(v);
         default -> {
           if (ServerKnobs.limit(k) != null) {
             limits.put(k, ServerKnobs.limit(k).parse(v));
@@ -157,7 +180,8 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
     }
     ServerLimits l = ServerLimits.of(limits);
     return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, cert, key, clientCa, List.copyOf(tokens),
-        engineOptions(EngineOptions.defaults(), KnobAssignments.of(engineKnobs)), l, httpAuth, httpHosts, clientRole);
+        engineOptions(EngineOptions.defaults(), KnobAssignments.of(engineKnobs)), l, httpAuth, httpHosts, clientRole,
+        new ClusterAccess(clusterToken, clusterCa));
   }
 
   private static boolean bool(String key, String v) {
@@ -210,13 +234,13 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
 
   public ServerConfig withPorts(Integer port, Integer httpPort) {
     return new ServerConfig(bind, port == null ? this.port : port, httpPort == null ? this.httpPort : httpPort, httpBind,
-        maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens, engine, limits, httpAuth, httpHosts, tlsClientRole);
+        maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens, engine, limits, httpAuth, httpHosts, tlsClientRole, cluster);
   }
 
   /** This config with engine knobs set over the file's (as {@code bellows server --set} gives them). */
   public ServerConfig withEngineSettings(KnobAssignments settings) {
     return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens,
-        engineOptions(engine, settings), limits, httpAuth, httpHosts, tlsClientRole);
+        engineOptions(engine, settings), limits, httpAuth, httpHosts, tlsClientRole, cluster);
   }
 
   /** Engine knobs only: a server's tables and families take theirs from create and alter. */
@@ -226,25 +250,25 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
   }
 
   public ServerConfig withBind(String bind) {
-    return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens, engine, limits, httpAuth, httpHosts, tlsClientRole);
+    return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens, engine, limits, httpAuth, httpHosts, tlsClientRole, cluster);
   }
 
   public ServerConfig withMaxCalls(int maxCalls) {
-    return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens, engine, limits, httpAuth, httpHosts, tlsClientRole);
+    return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens, engine, limits, httpAuth, httpHosts, tlsClientRole, cluster);
   }
 
   public ServerConfig withTls(Path cert, Path key, Path clientCa) {
-    return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, cert, key, clientCa, tokens, engine, limits, httpAuth, httpHosts, tlsClientRole);
+    return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, cert, key, clientCa, tokens, engine, limits, httpAuth, httpHosts, tlsClientRole, cluster);
   }
 
   public ServerConfig withTokens(List<Token> tokens) {
     return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, List.copyOf(tokens), engine, limits, httpAuth,
-        httpHosts, tlsClientRole);
+        httpHosts, tlsClientRole, cluster);
   }
 
   public ServerConfig withLimits(ServerLimits limits) {
     return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens, engine,
-        limits, httpAuth, httpHosts, tlsClientRole);
+        limits, httpAuth, httpHosts, tlsClientRole, cluster);
   }
 
   /** Changes some limits by their config keys (as a config file would). */
@@ -270,12 +294,17 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
 
   public ServerConfig withHttp(Boolean auth, List<String> hosts) {
     return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens, engine,
-        limits, auth, List.copyOf(hosts), tlsClientRole);
+        limits, auth, List.copyOf(hosts), tlsClientRole, cluster);
   }
 
   public ServerConfig withTlsClientRole(Role role) {
     return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens, engine,
-        limits, httpAuth, httpHosts, role);
+        limits, httpAuth, httpHosts, role, cluster);
+  }
+
+  public ServerConfig withClusterAccess(ClusterAccess access) {
+    return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, tlsCert, tlsKey, tlsClientCa, tokens, engine,
+        limits, httpAuth, httpHosts, tlsClientRole, access);
   }
 
   /** Whether the HTTP pages ask for a token: as configured, else when there are tokens. */

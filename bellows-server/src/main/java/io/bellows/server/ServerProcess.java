@@ -118,16 +118,23 @@ public final class ServerProcess {
       return 2;
     }
     ReplicatedEngine engine;
+    // A replica behind its leader's log fetches a checkpoint from the leader's member over its client port.
+    GrpcCheckpointSource checkpoints = GrpcCheckpointSource.of(members, config);
     try {
       engine = ReplicatedEngine.open(data, config.engine(), members, self.id(),
-          testFaults == null ? null : TestFaultFile.watch(testFaults));
+          testFaults == null ? null : TestFaultFile.watch(testFaults), checkpoints);
     } catch (RuntimeException e) {
+      checkpoints.close();
       err.println("ERROR: cannot start member " + self.id() + " on " + data.toAbsolutePath() + ": " + e.getMessage());
       err.flush();
       return 2;
     }
     LOG.info("member {} of {}: Raft on {}, clients on {}", self.id(), cluster, self.raftAddress(), self.clientAddress());
-    return serve(engine, config.withPorts(self.clientPort(), null));
+    try {
+      return serve(engine, config.withPorts(self.clientPort(), null));
+    } finally {
+      checkpoints.close();
+    }
   }
 
   private int serve(Engine engine, ServerConfig config) {

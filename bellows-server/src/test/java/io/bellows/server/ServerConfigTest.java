@@ -10,6 +10,7 @@ import io.bellows.config.Knobs;
 import io.bellows.engine.LocalEngine;
 import io.bellows.protocol.AdminGrpc;
 import io.bellows.protocol.DataGrpc;
+import io.bellows.protocol.ReplicationGrpc;
 import io.grpc.MethodDescriptor;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -183,5 +184,8 @@ class ServerConfigTest {
       assertThat(needed).as(name).isEqualTo(admin ? Role.ADMIN : write ? Role.READ_WRITE : Role.READ_ONLY);
     }
     assertThat(AuthInterceptor.needed("bellows.v1.Admin/SomethingNew")).isEqualTo(Role.ADMIN);
+    // The members' internal calls hand out whole checkpoints of a region's files: admin only.
+    ReplicationGrpc.getServiceDescriptor().getMethods().forEach(m ->
+        assertThat(AuthInterceptor.needed(m.getFullMethodName())).as(m.getBareMethodName()).isEqualTo(Role.ADMIN));
   }
 }

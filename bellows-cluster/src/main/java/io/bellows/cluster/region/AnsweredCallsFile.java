@@ -65,6 +65,35 @@ final class AnsweredCallsFile {
     }
   }
 
+  /**
+   * The replica's table at open or after an install: a {@value #NAME} in {@code regionDir} (the
+   * region's own directory, where only an installed checkpoint puts one: the table as of the
+   * checkpoint's position) is newer than the replica's own and replaces it, moved atomically into
+   * {@code dir} (the replica's directory); with {@code dir} null it is read and deleted. Else the
+   * table in {@code dir} (null: an empty one).
+   */
+  static AnsweredCalls adopt(Path regionDir, Path dir) {
+    Path installed = regionDir.resolve(NAME);
+    try {
+      if (Files.exists(installed)) {
+        if (dir == null) {
+          AnsweredCalls t = read(regionDir);
+          Files.delete(installed);
+          return t;
+        }
+        Files.move(installed, dir.resolve(NAME), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        for (Path d : List.of(regionDir, dir)) {
+          try (FileChannel ch = FileChannel.open(d, StandardOpenOption.READ)) {
+            ch.force(true);
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not take over the installed answered calls " + installed, e);
+    }
+    return dir == null ? new AnsweredCalls() : read(dir);
+  }
+
   /** The table in {@code dir}'s {@value #NAME}; an empty one if there is no such file. */
   static AnsweredCalls read(Path dir) {
     Path file = dir.resolve(NAME);

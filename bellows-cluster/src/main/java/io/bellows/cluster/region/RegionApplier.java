@@ -3,6 +3,7 @@ package io.bellows.cluster.region;
 import io.bellows.cell.Cell;
 import io.bellows.cluster.LogApplier;
 import io.bellows.cluster.LogPosition;
+import io.bellows.cluster.checkpoint.CheckpointInstaller;
 import io.bellows.engine.CallId;
 import io.bellows.record.WriteRecord;
 import io.bellows.region.Region;
@@ -22,29 +23,38 @@ import java.util.List;
  * <p>Its durable position is the last entry below the region's oldest unflushed sequence id: a
  * flush followed by {@link io.bellows.cluster.RaftNode#checkpoint} lets the log drop what the
  * files hold, and a restart replays only the log after it (the stores skip what their files hold
- * already). Installing a checkpoint of the leader's files on a replica left behind the leader's log
- * is not built yet.
+ * already). A replica left behind the leader's log installs a checkpoint of the leader's files
+ * ({@link #installCheckpoint}).
  *
  * <p>An entry that names its call ({@link CallId}) goes through the replica's {@link AnsweredCalls}
  * first: a call applied before at another index is not applied again, and its writer is handed the
  * first answer. The table is written to its file ({@link AnsweredCallsFile}) in the replica's
- * directory when the log checkpoints ({@link #checkpointing}) and read back when the applier opens.
+ * directory when the log checkpoints ({@link #checkpointing}) and read back when the applier opens;
+ * a checkpoint handed to another replica carries the table as of its position ({@link
+ * #writeCheckpointState}), and an install loads it.
  */
 public final class RegionApplier implements LogApplier {
-  private final Region region;
+  /** Replaced, with the positions, when a checkpoint is installed (never while an entry is applied). */
+  private volatile Region region;
   private final long base;
-  private final AppliedPositions positions = new AppliedPositions();
+  private volatile AppliedPositions positions = new AppliedPositions();
+  private final SequenceIds ids;
   private final AnsweredCalls calls;
   /** Where the table of answered calls is written at checkpoints; null: it lives in memory only. */
   private final Path callsDir;
   /** The index of the checkpoint before: the entries the table skipped above it stay in its file. */
   private long lastCheckpoint;
+  /** Null: this replica cannot install a checkpoint (it refuses, and stays behind). */
+  private final CheckpointInstaller installer;
 
-  private RegionApplier(Region region, long base, AnsweredCalls calls, Path callsDir) {
+  private RegionApplier(Region region, SequenceIds ids, long base, AnsweredCalls calls, Path callsDir,
+      CheckpointInstaller installer) {
     this.region = region;
+    this.ids = ids;
     this.base = base;
     this.calls = calls;
     this.callsDir = callsDir;
+    this.installer = installer;
   }
 
   /**
@@ -54,7 +64,7 @@ public final class RegionApplier implements LogApplier {
    * lives in memory only and no writer looks it up: for a region whose writes name no calls.
    */
   public static RegionApplier open(Region region, SequenceIds ids, long base) {
-    return open(region, ids, base, null, null);
+    return open(region, ids, base, null, null, null);
   }
 
   /**
@@ -64,10 +74,35 @@ public final class RegionApplier implements LogApplier {
    * writers look their calls up in it.
    */
   public static RegionApplier open(Region region, SequenceIds ids, long base, RaftRegionLog log, Path dir) {
-    AnsweredCalls calls = dir == null ? new AnsweredCalls() : AnsweredCallsFile.read(dir);
+    return open(region, ids, base, log, dir, null);
+  }
+
+  /**
+   * As {@link #open(Region, SequenceIds, long)}, for a replica that installs a checkpoint of its
+   * leader's files with {@code installer} when it falls behind the leader's log.
+   */
+  public static RegionApplier open(Region region, SequenceIds ids, long base, CheckpointInstaller installer) {
+    return open(region, ids, base, null, null, installer);
+  }
+
+  /**
+   * Both: the table of answered calls read from {@code dir} and handed to {@code log} (either may be
+   * null, as above), checkpoints installed with {@code installer} (null: none). A table an install
+   * brought and a crash left in the region's directory is taken over first ({@link
+   * AnsweredCallsFile#adopt}): it is newer than the replica's own.
+   */
+  public static RegionApplier open(Region region, SequenceIds ids, long base, RaftRegionLog log, Path dir,
+      CheckpointInstaller installer) {
+    AnsweredCalls calls = AnsweredCallsFile.adopt(region.directory(), dir);
     if (log != null) {
       log.answeredCalls(calls);
     }
+    startAtFiles(region, ids, base);
+    return new RegionApplier(region, ids, base, calls, dir, installer);
+  }
+
+  /** The region's ids and read point start at the highest id its files hold: the log applies after it. */
+  private static void startAtFiles(Region region, SequenceIds ids, long base) {
     long flushed = base;
     for (Store s : region.stores().values()) {
       flushed = Math.max(flushed, s.flushedSeqId());
@@ -76,7 +111,6 @@ public final class RegionApplier implements LogApplier {
       ids.assigned(flushed);
     }
     region.recovered(ids.last());
-    return new RegionApplier(region, base, calls, dir);
   }
 
   public Region region() {
@@ -153,15 +187,26 @@ public final class RegionApplier implements LogApplier {
   }
 
   /**
-   * Reads the table of answered calls again from the replica's directory, in place of the one it
-   * holds: for a checkpoint installed from another replica, whose transfer brought that replica's
-   * {@value AnsweredCallsFile#NAME} file along. Call before the log continues after the checkpoint.
+   * Reads the table of answered calls again, in place of the one it holds: the one an installed
+   * checkpoint brought into the region's directory (taken over into the replica's directory, {@link
+   * AnsweredCallsFile#adopt}), else the replica's own file. {@link #installCheckpoint} calls it
+   * before the log continues after the checkpoint.
    */
   void reloadAnsweredCalls() {
-    if (callsDir != null) {
-      calls.replaceWith(AnsweredCallsFile.read(callsDir));
-      lastCheckpoint = 0;
-    }
+    calls.replaceWith(AnsweredCallsFile.adopt(region.directory(), callsDir));
+    lastCheckpoint = 0;
+  }
+
+  /**
+   * Writes the table of answered calls into {@code dir}, a checkpoint's copy of the region handed to
+   * another replica: the checkpoint's host calls it while the region is blocked, after it read the
+   * checkpoint's position P. Every entry up to P was applied, so the table holds every call they
+   * applied; an entry after P that it holds too is one the installing replica replays at the same
+   * index, which the table decides as the first time. Thread-safe (the table's snapshot is taken under
+   * its lock).
+   */
+  public void writeCheckpointState(Path dir) {
+    AnsweredCallsFile.write(dir, calls);
   }
 
   /**
@@ -173,9 +218,23 @@ public final class RegionApplier implements LogApplier {
     return new byte[0];
   }
 
+  /**
+   * Replaces this replica's region with a checkpoint of the leader's ({@link CheckpointInstaller}:
+   * fetched, verified, switched atomically) and reopens it: the sequence ids and read point start
+   * at the highest id the installed files hold, and the log continues after the checkpoint's
+   * position, which this returns. Ratis calls it while nothing is applied here.
+   */
   @Override
   public LogPosition installCheckpoint(String leader) {
-    throw new UnsupportedOperationException("region " + region.id() + " is behind the first entry its leader "
-        + leader + " holds: installing a checkpoint of a region's files is not built yet");
+    if (installer == null) {
+      throw new UnsupportedOperationException("region " + region.id() + " is behind the first entry its leader "
+          + leader + " holds, and this replica was opened without a checkpoint installer");
+    }
+    CheckpointInstaller.Installed installed = installer.install(leader, region);
+    startAtFiles(installed.region(), ids, base);
+    positions = new AppliedPositions(); // the entries handed before the install say nothing of its files
+    region = installed.region();
+    reloadAnsweredCalls(); // the leader's table as of the checkpoint, before the log goes on after it
+    return installed.position();
   }
 }

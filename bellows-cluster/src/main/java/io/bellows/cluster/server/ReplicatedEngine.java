@@ -7,6 +7,12 @@ import io.bellows.cluster.NotLeaderException;
 import io.bellows.cluster.RaftNode;
 import io.bellows.cluster.RaftSettings;
 import io.bellows.cluster.ReplicatedLog;
+import io.bellows.cluster.checkpoint.CheckpointInstaller;
+import io.bellows.cluster.checkpoint.CheckpointProvider;
+import io.bellows.cluster.checkpoint.CheckpointSession;
+import io.bellows.cluster.checkpoint.CheckpointSource;
+import io.bellows.cluster.checkpoint.LeaderCheckpoints;
+import io.bellows.fs.LocalFileSystem;
 import io.bellows.cluster.region.RaftRegionLog;
 import io.bellows.cluster.region.RegionApplier;
 import io.bellows.cluster.region.StaleLeadershipException;
@@ -21,6 +27,7 @@ import io.bellows.engine.TableRef;
 import io.bellows.memstore.InMemoryWork;
 import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.metrics.MetricSet;
+import io.bellows.manifest.StoreManifest;
 import io.bellows.region.OptionsResolver;
 import io.bellows.region.Region;
 import io.bellows.region.SequenceIds;
@@ -28,6 +35,7 @@ import io.bellows.scan.Consistency;
 import io.bellows.scan.RowScanner;
 import io.bellows.scan.ScanQuery;
 import io.bellows.schema.TableDescriptor;
+import io.bellows.store.FileNumberAllocator;
 import io.bellows.store.Store;
 import io.bellows.store.StoreFile;
 import io.bellows.util.BackgroundError;
@@ -53,6 +61,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -79,9 +88,13 @@ import org.slf4j.LoggerFactory;
  * <p>On disk, under the data directory: {@code raft/} (the node's logs), {@code regions/GROUP/}
  * per replica, with {@code region.txt} (the table's id, sequence base and descriptor, so the replica
  * opens at a restart before meta replays), the region's stores in {@code region/} and the calls its
- * state machine answered in {@code answered-calls} (written at checkpoints).
+ * state machine answered in {@code answered-calls} (written at checkpoints; one an installed
+ * checkpoint brought into {@code region/} is moved here before the log goes on); {@code
+ * checkpoints/} holds the checkpoints this replica is handing to replicas behind its log, {@code
+ * region.checkpoint/}, {@code region.new/}, {@code region.install} and {@code region.old/} a
+ * checkpoint being installed ({@link CheckpointInstaller}).
  */
-public final class ReplicatedEngine implements Engine {
+public final class ReplicatedEngine implements Engine, CheckpointProvider {
   private static final Logger LOG = LoggerFactory.getLogger(ReplicatedEngine.class);
   /** The meta group's id ("meta" in its first bytes). */
   public static final UUID META = UUID.fromString("6d657461-0000-0000-0000-000000000000");
@@ -105,10 +118,19 @@ public final class ReplicatedEngine implements Engine {
   private final ExecutorService compactions = Executors.newSingleThreadExecutor(daemon("bellows-compaction"));
   private final ExecutorService inMemory = Executors.newSingleThreadExecutor(daemon("bellows-inmemory-compaction"));
   private final Set<Region> flushQueued = ConcurrentHashMap.newKeySet();
+  /**
+   * The sorted-file numbers of every replica of this member: one allocator, because the replicas
+   * share one block cache (and KV cache) keyed by file number and offset, so two replicas' files must
+   * never share a number. Starts above every number under {@code regions/} (read before any replica
+   * opens, as groups open in any order and may flush at once); each replica's open raises it again.
+   */
+  private final AtomicLong fileNumbers = new AtomicLong(1);
   private final RaftNode node;
   private final ReplicatedLog meta;
   /** TEST ONLY: injected faults ({@code --test-faults}), or null: always in production. */
   private final TestFaultFile testFaults;
+  /** Where a replica behind its leader's log fetches a checkpoint (the server's: its internal call to the leader). */
+  private final CheckpointSource checkpointSource;
   private volatile boolean closed;
 
   /** A replica of a table's region on this member. */
@@ -117,27 +139,35 @@ public final class ReplicatedEngine implements Engine {
     final int tableId;
     final TableDescriptor descriptor;
     final long base;
-    final Region region;
     final RaftRegionLog log;
     final RegionApplier applier;
+    /** The checkpoints this replica hands to replicas behind its log. */
+    final LeaderCheckpoints checkpoints;
     volatile ReplicatedLog replicated;
 
-    Replica(UUID group, int tableId, TableDescriptor descriptor, long base, Region region, RaftRegionLog log,
-        RegionApplier applier) {
+    Replica(UUID group, int tableId, TableDescriptor descriptor, long base, RaftRegionLog log, RegionApplier applier,
+        LeaderCheckpoints checkpoints) {
       this.group = group;
       this.tableId = tableId;
       this.descriptor = descriptor;
       this.base = base;
-      this.region = region;
       this.log = log;
       this.applier = applier;
+      this.checkpoints = checkpoints;
+    }
+
+    /** The replica's region: another one after a checkpoint was installed. */
+    Region region() {
+      return applier.region();
     }
   }
 
   private ReplicatedEngine(Path data, EngineOptions options, Members members, String selfId, RaftSettings raft,
-      TestFaultFile testFaults) {
+      TestFaultFile testFaults, CheckpointSource checkpointSource) {
     this.data = data;
     this.testFaults = testFaults;
+    this.checkpointSource = checkpointSource;
+    this.fileNumbers.set(highestFileNumber(data.resolve("regions")) + 1);
     this.options = options;
     this.members = members;
     this.self = members.member(selfId);
@@ -157,16 +187,31 @@ public final class ReplicatedEngine implements Engine {
    * first time): its Raft port is the member's, its logs under {@code data/raft}.
    */
   public static ReplicatedEngine open(Path data, EngineOptions options, Members members, String selfId) {
-    return open(data, options, members, selfId, null);
+    return open(data, options, members, selfId, null, NO_CHECKPOINTS);
+  }
+
+  /** Refuses: a member opened without a source cannot install checkpoints (it stays behind, as it says). */
+  private static final CheckpointSource NO_CHECKPOINTS = (group, leader) -> {
+    throw new IOException("this member was opened without a checkpoint source: it cannot fetch one from " + leader);
+  };
+
+  /**
+   * As {@link #open(Path, EngineOptions, Members, String)}, fetching the checkpoints a replica
+   * behind its leader's log installs from {@code checkpoints} (the server's: over its internal
+   * replication call).
+   */
+  public static ReplicatedEngine open(Path data, EngineOptions options, Members members, String selfId,
+      CheckpointSource checkpoints) {
+    return open(data, options, members, selfId, null, checkpoints);
   }
 
   /**
-   * TEST ONLY: as {@link #open(Path, EngineOptions, Members, String)}, taking the faults {@code
-   * testFaults} injects (partitions of the Raft transport, stale reads) unless it is null; the
-   * engine closes it.
+   * TEST ONLY: as {@link #open(Path, EngineOptions, Members, String, CheckpointSource)}, taking the
+   * faults {@code testFaults} injects (partitions of the Raft transport, stale reads) unless it is
+   * null; the engine closes it.
    */
   public static ReplicatedEngine open(Path data, EngineOptions options, Members members, String selfId,
-      TestFaultFile testFaults) {
+      TestFaultFile testFaults, CheckpointSource checkpoints) {
     Members.Member m = members.member(selfId);
     try {
       Files.createDirectories(data.resolve("regions"));
@@ -174,7 +219,7 @@ public final class ReplicatedEngine implements Engine {
       throw new UncheckedIOException("cannot create " + data, e);
     }
     return new ReplicatedEngine(data, options, members, selfId,
-        RaftSettings.of(m.raftHost(), m.raftPort(), data.resolve("raft")), testFaults);
+        RaftSettings.of(m.raftHost(), m.raftPort(), data.resolve("raft")), testFaults, checkpoints);
   }
 
   /** This member's id. */
@@ -217,22 +262,73 @@ public final class ReplicatedEngine implements Engine {
         false);
   }
 
+  /** The highest sorted-file number of any replica's region under {@code regions} ({@code regions/GROUP/region/FAMILY/}); 0 if none. */
+  private static long highestFileNumber(Path regions) {
+    long max = 0;
+    try (Stream<Path> groups = Files.list(regions)) {
+      for (Path g : (Iterable<Path>) groups::iterator) {
+        Path region = g.resolve("region");
+        if (!Files.isDirectory(region)) {
+          continue;
+        }
+        try (Stream<Path> families = Files.list(region)) {
+          for (Path f : (Iterable<Path>) families::iterator) {
+            if (!Files.isDirectory(f)) {
+              continue;
+            }
+            try (Stream<Path> files = Files.list(f)) {
+              for (Path file : (Iterable<Path>) files::iterator) {
+                max = Math.max(max, StoreManifest.parseFileId(file.getFileName().toString()));
+              }
+            }
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list the replicas' files under " + regions, e);
+    }
+    return max;
+  }
+
   private Replica open(UUID group, int tableId, TableDescriptor d, long base, boolean create) {
     Path dir = data.resolve("regions").resolve(group.toString());
+    Path regionDir = dir.resolve("region");
     SequenceIds ids = SequenceIds.assignedByLog(base);
-    AtomicLong fileNumbers = new AtomicLong(1);
     RaftRegionLog log = new RaftRegionLog(); // bound to the group once the node holds it
     ReplicaHost host = new ReplicaHost(this, log, ids, fileNumbers);
-    Region region = create ? Region.create(tableId, d, dir.resolve("region"), host) : new Region(tableId, d, dir.resolve("region"), host);
-    log.region(region);
-    long next = 1;
-    for (Store s : region.stores().values()) {
-      for (StoreFile f : s.files()) {
-        next = Math.max(next, f.id() + 1);
+    CheckpointInstaller.recover(LocalFileSystem.INSTANCE, regionDir); // an install that committed is finished first
+    CheckpointInstaller.Reopen reopen = at -> {
+      Region r = new Region(tableId, d, at, host);
+      log.region(r); // the leader's clock reads the region it stamps above (a new one after an install)
+      for (Store s : r.stores().values()) {
+        for (StoreFile f : s.files()) {
+          fileNumbers.accumulateAndGet(f.id() + 1, Math::max); // a flush never reuses a file's number
+        }
       }
+      return r;
+    };
+    Region region = create ? Region.create(tableId, d, regionDir, host) : reopen.open(regionDir);
+    log.region(region);
+    CheckpointInstaller installer = new CheckpointInstaller(LocalFileSystem.INSTANCE, regionDir, group,
+        checkpointSource, reopen, FileNumberAllocator.over(fileNumbers));
+    LeaderCheckpoints checkpoints = new LeaderCheckpoints(LocalFileSystem.INSTANCE, dir.resolve("checkpoints"), group);
+    checkpoints.deleteLeftovers();
+    return new Replica(group, tableId, d, base, log, RegionApplier.open(region, ids, base, log, dir, installer), checkpoints);
+  }
+
+  /**
+   * A new checkpoint of this member's replica of {@code group}, for a replica behind the log
+   * (the server's internal replication call hands it over): its files as the log's last applied
+   * entry left them.
+   */
+  @Override
+  public CheckpointSession open(UUID group) throws IOException {
+    check();
+    Replica r = replicas.get(group);
+    if (r == null) {
+      throw new IOException("member " + self.id() + " holds no replica of group " + group);
     }
-    fileNumbers.set(next);
-    return new Replica(group, tableId, d, base, region, log, RegionApplier.open(region, ids, base, log, dir));
+    return r.checkpoints.open(r.region(), () -> node.applied(group), r.applier::writeCheckpointState);
   }
 
   /** Meta applied a table: this member opens its replica of the table's region and joins its group. */
@@ -335,7 +431,7 @@ public final class ReplicatedEngine implements Engine {
 
   private void checkpoint(Region region) {
     for (Replica r : replicas.values()) {
-      if (r.region == region) {
+      if (r.region() == region) {
         try {
           long index = node.checkpoint(r.group);
           LOG.debug("checkpointed group {} at index {}", r.group, index);
@@ -457,7 +553,7 @@ public final class ReplicatedEngine implements Engine {
     int files = 0;
     long memBytes = 0;
     if (r != null) {
-      for (Store s : r.region.stores().values()) {
+      for (Store s : r.region().stores().values()) {
         for (StoreFile f : s.files()) {
           fileBytes += f.size();
           files++;
@@ -555,8 +651,8 @@ public final class ReplicatedEngine implements Engine {
   @Override
   public void flush(String table) {
     Replica r = replica(table(table));
-    r.region.flush(true);
-    checkpoint(r.region);
+    r.region().flush(true);
+    checkpoint(r.region());
   }
 
   @Override
@@ -571,12 +667,12 @@ public final class ReplicatedEngine implements Engine {
 
   @Override
   public void compact(String table) {
-    replica(table(table)).region.compact(false);
+    replica(table(table)).region().compact(false);
   }
 
   @Override
   public void majorCompact(String table) {
-    replica(table(table)).region.compact(true);
+    replica(table(table)).region().compact(true);
   }
 
   @Override
@@ -585,13 +681,13 @@ public final class ReplicatedEngine implements Engine {
     onLeader(r, () -> {
       if (rows.size() == 1) {
         RowMutation m = rows.get(0);
-        r.region.mutate(m.row(), m.cells(), m.wholeRowDeleteTs(), m.durability());
+        r.region().mutate(m.row(), m.cells(), m.wholeRowDeleteTs(), m.durability());
       } else {
         List<Region.RowWrite> writes = new ArrayList<>(rows.size());
         for (RowMutation m : rows) {
           writes.add(new Region.RowWrite(m.row(), m.cells(), m.wholeRowDeleteTs(), m.durability()));
         }
-        r.region.mutateBatch(writes);
+        r.region().mutateBatch(writes);
       }
       return null;
     });
@@ -601,7 +697,7 @@ public final class ReplicatedEngine implements Engine {
   public Outcome mutateRow(TableRef table, RowOperation op) {
     Replica r = replica(table);
     RowMutation m = op.mutation();
-    return onLeader(r, () -> r.region.mutateRow(m.row(), op.condition(), m.cells(), m.wholeRowDeleteTs(), op.updates(),
+    return onLeader(r, () -> r.region().mutateRow(m.row(), op.condition(), m.cells(), m.wholeRowDeleteTs(), op.updates(),
         m.durability(), op.returnValues()));
   }
 
@@ -624,7 +720,7 @@ public final class ReplicatedEngine implements Engine {
     Replica r = replica(table);
     RowMutation m = rows.get(0);
     onLeader(r, () -> r.log.answerOnce(call, 0, () -> {
-      r.region.mutate(m.row(), m.cells(), m.wholeRowDeleteTs(), m.durability());
+      r.region().mutate(m.row(), m.cells(), m.wholeRowDeleteTs(), m.durability());
       return null;
     }));
   }
@@ -636,7 +732,7 @@ public final class ReplicatedEngine implements Engine {
     RowMutation m = op.mutation();
     // The updates' new values are the record's last cells (AtomicRowWrite writes them after the mutation's).
     int answerCells = op.returnValues() ? op.updates().size() : 0;
-    return onLeader(r, () -> r.log.answerOnce(call, answerCells, () -> r.region.mutateRow(m.row(), op.condition(),
+    return onLeader(r, () -> r.log.answerOnce(call, answerCells, () -> r.region().mutateRow(m.row(), op.condition(),
         m.cells(), m.wholeRowDeleteTs(), op.updates(), m.durability(), op.returnValues())));
   }
 
@@ -655,7 +751,7 @@ public final class ReplicatedEngine implements Engine {
     }
     return onLeader(r, () -> {
       join(r.replicated.read(new byte[0]));
-      return r.region.scanner(query);
+      return r.region().scanner(query);
     });
   }
 
@@ -669,19 +765,19 @@ public final class ReplicatedEngine implements Engine {
     if (r.replicated.isLeader()) {
       try {
         join(r.replicated.read(new byte[0]));
-        return r.region.scanner(query);
+        return r.region().scanner(query);
       } catch (EngineClosedException e) {
         throw e;
       } catch (StorageException e) {
         // not confirmed as the leader: its own state, as a follower's
       }
     }
-    return stale(r.region.scanner(query));
+    return stale(r.region().scanner(query));
   }
 
   /** A read of this member's replica as it is, possibly behind the leader (HBase's TIMELINE reads). */
   public RowScanner scanStale(TableRef table, ScanQuery query) {
-    return stale(replica(table).region.scanner(query));
+    return stale(replica(table).region().scanner(query));
   }
 
   private static RowScanner stale(RowScanner s) {
@@ -721,7 +817,7 @@ public final class ReplicatedEngine implements Engine {
   public Map<String, Map<String, Number>> storeMetrics(String table) {
     Replica r = replica(table(table));
     Map<String, Map<String, Number>> out = new LinkedHashMap<>();
-    for (Store s : r.region.stores().values()) {
+    for (Store s : r.region().stores().values()) {
       out.put(s.family().name(), s.metrics());
     }
     return out;
@@ -743,8 +839,8 @@ public final class ReplicatedEngine implements Engine {
     }
     for (Replica r : replicas.values()) {
       try {
-        if (r.region.flush(true) != Region.NOTHING_FLUSHED) {
-          checkpoint(r.region);
+        if (r.region().flush(true) != Region.NOTHING_FLUSHED) {
+          checkpoint(r.region());
         }
       } catch (RuntimeException e) {
         LOG.warn("flush of table '{}' at close failed: {}", r.descriptor.name(), e.toString());
@@ -756,7 +852,7 @@ public final class ReplicatedEngine implements Engine {
     compactions.shutdownNow();
     inMemory.shutdownNow();
     for (Replica r : replicas.values()) {
-      r.region.close(false);
+      r.region().close(false);
     }
     if (testFaults != null) {
       testFaults.close();

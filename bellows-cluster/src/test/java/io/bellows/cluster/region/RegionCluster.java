@@ -8,12 +8,19 @@ import io.bellows.cluster.LogPosition;
 import io.bellows.cluster.NotLeaderException;
 import io.bellows.cluster.RaftNode;
 import io.bellows.cluster.RaftSettings;
+import io.bellows.cluster.checkpoint.CheckpointInstaller;
+import io.bellows.cluster.checkpoint.LeaderCheckpoints;
+import io.bellows.cluster.checkpoint.LocalCheckpointSource;
+import io.bellows.fs.LocalFileSystem;
 import io.bellows.region.Region;
 import io.bellows.region.RegionClosedException;
 import io.bellows.region.RegionScanner;
 import io.bellows.region.SequenceIds;
 import io.bellows.scan.ScanQuery;
 import io.bellows.schema.TableDescriptor;
+import io.bellows.store.FileNumberAllocator;
+import io.bellows.store.Store;
+import io.bellows.store.StoreFile;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -29,11 +36,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * Three replicas of one region in one JVM, each a Raft node on 127.0.0.1 with the region's stores
  * in a directory of its own: started, stopped (as a crash: what the memory stores held is lost) and
- * restarted on the same directories; writes go to whichever replica leads.
+ * restarted on the same directories; writes go to whichever replica leads. A replica behind its
+ * leader's log installs a checkpoint of the leader's files through a {@link LocalCheckpointSource}.
  */
 final class RegionCluster implements AutoCloseable {
   static final long WAIT_MS = 30_000;
@@ -50,9 +59,18 @@ final class RegionCluster implements AutoCloseable {
   private final Map<String, Replica> live = new ConcurrentHashMap<>();
   /** Per node, how far its clock lies from the system's (ms; negative: behind). */
   private final Map<String, AtomicLong> skews = new ConcurrentHashMap<>();
+  private final LocalCheckpointSource checkpoints = new LocalCheckpointSource();
+  private final UnaryOperator<RaftSettings> tuning;
 
-  /** One node's replica: its Raft node, region, log and applier (watched: a test can wait for an index). */
-  record Replica(String id, RaftNode node, Region region, RaftRegionLog log, Watched applier) {}
+  /**
+   * One node's replica: its Raft node, log, applier (watched: a test can wait for an index) and
+   * installer of checkpoints; its region is the applier's (a new one after an install).
+   */
+  record Replica(String id, RaftNode node, RaftRegionLog log, Watched applier, CheckpointInstaller installer) {
+    Region region() {
+      return applier.applier.region();
+    }
+  }
 
   /** The region's applier, and what it was handed since the replica started; waits without sleeping. */
   static final class Watched implements LogApplier {
@@ -62,6 +80,7 @@ final class RegionCluster implements AutoCloseable {
     private long handed;
     /** Entries from this index on wait before they are applied ({@link #holdFrom}). */
     private long holdFrom = Long.MAX_VALUE;
+    private LogPosition installed;
 
     Watched(RegionApplier applier) {
       this.applier = applier;
@@ -113,10 +132,21 @@ final class RegionCluster implements AutoCloseable {
 
     @Override
     public LogPosition installCheckpoint(String leader) {
-      return applier.installCheckpoint(leader);
+      LogPosition at = applier.installCheckpoint(leader);
+      synchronized (this) {
+        installed = at;
+        first = -1; // the log goes on after the checkpoint: what was handed before says nothing now
+        notifyAll();
+      }
+      return at;
     }
 
-    /** The first index handed since the replica started, or -1. */
+    /** The position of the last checkpoint installed since the replica started, or null. */
+    synchronized LogPosition installed() {
+      return installed;
+    }
+
+    /** The first index handed since the replica started or last installed a checkpoint, or -1. */
     synchronized long first() {
       return first;
     }
@@ -132,7 +162,7 @@ final class RegionCluster implements AutoCloseable {
 
     synchronized void awaitIndex(long index) throws InterruptedException {
       long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
-      while (last < index) {
+      while (last < index && (installed == null || installed.index() < index)) {
         long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
         assertThat(left).as("applied up to %d, waiting for %d", last, index).isPositive();
         wait(left);
@@ -141,8 +171,14 @@ final class RegionCluster implements AutoCloseable {
   }
 
   RegionCluster(Path dir, TableDescriptor table) throws IOException {
+    this(dir, table, null);
+  }
+
+  /** With every node's Raft settings changed by {@code tuning} (null: the defaults), e.g. its log's retention. */
+  RegionCluster(Path dir, TableDescriptor table, UnaryOperator<RaftSettings> tuning) throws IOException {
     this.dir = dir;
     this.table = table;
+    this.tuning = tuning;
     for (String id : IDS) {
       ports.put(id, freePort());
       fileNumbers.put(id, new AtomicLong(1));
@@ -156,21 +192,45 @@ final class RegionCluster implements AutoCloseable {
     }
   }
 
-  /** Opens the replica's region on its directory (created the first time) and starts its node. */
+  /**
+   * Opens the replica's region on its directory (created the first time; an install that committed
+   * finished first) and starts its node; it serves checkpoints of its replica to the others.
+   */
   private Replica open(String id) {
     RaftRegionLog log = new RaftRegionLog();
     SequenceIds ids = SequenceIds.assignedByLog(BASE);
+    AtomicLong numbers = fileNumbers.get(id);
     AtomicLong skew = skews.get(id);
-    ReplicaServices services = new ReplicaServices(log, ids, fileNumbers.get(id),
+    ReplicaServices services = new ReplicaServices(log, ids, numbers,
         log.clock(() -> System.currentTimeMillis() + skew.get())); // as the server wires it
     Path regionDir = dir.resolve(id).resolve("region");
-    Region region = Files.exists(regionDir) ? new Region(REGION_ID, table, regionDir, services)
-        : Region.create(REGION_ID, table, regionDir, services);
+    CheckpointInstaller.recover(LocalFileSystem.INSTANCE, regionDir);
+    Function<Path, Region> reopen = d -> {
+      Region r = new Region(REGION_ID, table, d, services);
+      log.region(r);
+      for (Store s : r.stores().values()) {
+        for (StoreFile f : s.files()) {
+          numbers.accumulateAndGet(f.id() + 1, Math::max); // a flush must not reuse an installed file's number
+        }
+      }
+      return r;
+    };
+    Region region = Files.exists(regionDir) ? reopen.apply(regionDir) : Region.create(REGION_ID, table, regionDir, services);
     log.region(region);
-    Watched applier = new Watched(RegionApplier.open(region, ids, BASE, log, dir.resolve(id)));
+    CheckpointInstaller installer = new CheckpointInstaller(LocalFileSystem.INSTANCE, regionDir, GROUP, checkpoints,
+        reopen::apply, FileNumberAllocator.over(numbers));
+    Watched applier = new Watched(RegionApplier.open(region, ids, BASE, log, dir.resolve(id), installer));
     RaftSettings settings = RaftSettings.of("127.0.0.1", ports.get(id), dir.resolve(id).resolve("raft"));
+    if (tuning != null) {
+      settings = tuning.apply(settings);
+    }
     RaftNode node = RaftNode.start(id, settings, g -> applier);
-    Replica r = new Replica(id, node, region, log, applier);
+    LeaderCheckpoints served = new LeaderCheckpoints(LocalFileSystem.INSTANCE, dir.resolve(id).resolve("checkpoints"),
+        GROUP);
+    served.deleteLeftovers();
+    checkpoints.register(id, g -> served.open(applier.applier.region(), () -> node.applied(GROUP),
+        applier.applier::writeCheckpointState));
+    Replica r = new Replica(id, node, log, applier, installer);
     live.put(id, r);
     return r;
   }
@@ -186,6 +246,7 @@ final class RegionCluster implements AutoCloseable {
   /** Stops a replica as a crash would: its node stops, its region closes without flushing. */
   void stop(String id) {
     Replica r = live.remove(id);
+    checkpoints.unregister(id);
     r.node().close();
     r.region().close(false);
   }

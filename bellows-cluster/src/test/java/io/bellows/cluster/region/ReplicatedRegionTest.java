@@ -130,12 +130,52 @@ class ReplicatedRegionTest {
     assertThat(restarted.region().stores().get("f").memStoreSize().cellCount()).isEqualTo(50 + 1);
   }
 
+  @Test
+  void aReplicaDownWhileTheOthersPurgedTheirLogsInstallsTheLeadersCheckpointAndFollowsNewWrites(Seed seed)
+      throws Exception {
+    cluster = new RegionCluster(dir, TABLE, s -> s.withLogRetention(64 * 1024, 16)); // small log files, dropped often
+    Random rnd = seed.random();
+    Replica leader = write(rnd, "a", 20);
+    Replica down = cluster.live().stream().filter(r -> r != leader).findFirst().orElseThrow();
+    down.applier().awaitIndex(leader.applier().last());
+    down.region().flush(true);
+    cluster.stop(down.id());
+    for (int round = 0; round < 3; round++) { // 3 x 150 KiB: several closed log files, each flushed and checkpointed
+      Replica on = write(rnd, "b" + round + "-", 150, 1024);
+      for (Replica r : cluster.live()) {
+        r.applier().awaitIndex(on.applier().last());
+        r.region().flush(true);
+        assertThat(r.node().checkpoint(RegionCluster.GROUP)).as(r.id()).isEqualTo(r.applier().last());
+      }
+    }
+    write(rnd, "c", 10); // purges run as the log moves on
+
+    Replica back = cluster.restart(down.id()); // its log ends below the first entry the others hold
+    assertEveryReplicaHoldsTheSameCells(); // the same cells, with the same sequence ids
+    assertThat(back.applier().installed()).as("the checkpoint it installed").isNotNull();
+    assertThat(back.installer().installs()).isPositive();
+    // It follows the writes after the checkpoint, flushes on its own files, and a restart opens them.
+    write(rnd, "d", 20);
+    back.region().flush(true);
+    assertEveryReplicaHoldsTheSameCells();
+    assertThat(back.applier().first()).as("the first entry handed after the install")
+        .isGreaterThan(back.applier().installed().index());
+    cluster.stop(back.id());
+    cluster.restart(back.id());
+    assertEveryReplicaHoldsTheSameCells();
+  }
+
   /** {@code n} puts of distinct cells through the leader; returns the replica that took the last. */
   private Replica write(Random rnd, String prefix, int n) throws Exception {
+    return write(rnd, prefix, n, 0);
+  }
+
+  /** As {@link #write(Random, String, int)}, each value padded to {@code pad} bytes more. */
+  private Replica write(Random rnd, String prefix, int n, int pad) throws Exception {
     Replica on = null;
     for (int i = 0; i < n; i++) {
       byte[] row = Bytes.of(prefix + i);
-      byte[] value = Bytes.of("v" + rnd.nextInt(1_000_000));
+      byte[] value = Bytes.of("v" + rnd.nextInt(1_000_000) + "x".repeat(pad));
       on = cluster.onLeaderReplica(region -> {
         region.mutate(row, List.of(Cells.put(row, F, N, Long.MAX_VALUE, value)), -1, null);
         return null;

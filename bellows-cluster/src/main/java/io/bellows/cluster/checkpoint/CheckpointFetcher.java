@@ -1,0 +1,179 @@
+package io.bellows.cluster.checkpoint;
+
+import io.bellows.fs.AtomicFiles;
+import io.bellows.fs.FileSystem;
+import io.bellows.fs.WritableFile;
+import io.bellows.util.CorruptionException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Copies a checkpoint from its session into a staging directory, a chunk at a time: each chunk's
+ * CRC32C is checked as it arrives (a damaged one is asked for again, up to {@link #CHUNK_TRIES}
+ * times), each file is written under a {@code .part} name, then its length and CRC32C are checked
+ * against the descriptor and a sorted file read back block by block, synced and renamed to its
+ * name. The descriptor being fetched is written first as {@code FETCHING} and, once every file is
+ * there, as {@code CHECKPOINT}: staging is complete only with it.
+ *
+ * <p>Resumable: a fetch into a staging directory an interrupted one left keeps every file already
+ * there whole (its length and checksum are the new descriptor's), and deletes only what the earlier
+ * fetch wrote (the names its {@code FETCHING} or {@code CHECKPOINT} listed) that the new one does
+ * not list.
+ */
+public final class CheckpointFetcher {
+  private static final Logger LOG = LoggerFactory.getLogger(CheckpointFetcher.class);
+  static final String FETCHING = "FETCHING";
+  static final String PART = ".part";
+  /** The bytes asked for at a time: well under the server's message limit. */
+  public static final int CHUNK_BYTES = 1 << 20;
+  static final int CHUNK_TRIES = 3;
+
+  /** What a fetch did: the checkpoint, files and bytes copied, files kept from an earlier fetch, chunks asked for again. */
+  public record Result(CheckpointManifest manifest, int files, long bytes, int kept, int refetched) {}
+
+  private final FileSystem fs;
+  private final Path staging;
+  private final int chunkBytes;
+  private int files;
+  private long bytes;
+  private int kept;
+  private int refetched;
+
+  private CheckpointFetcher(FileSystem fs, Path staging, int chunkBytes) {
+    this.fs = fs;
+    this.staging = staging;
+    this.chunkBytes = chunkBytes;
+  }
+
+  /** Copies the session's checkpoint into {@code staging} (made if missing). */
+  public static Result fetch(FileSystem fs, CheckpointSession session, Path staging) throws IOException {
+    return fetch(fs, session, staging, CHUNK_BYTES);
+  }
+
+  /** As {@link #fetch(FileSystem, CheckpointSession, Path)}, asking for {@code chunkBytes} at a time. */
+  public static Result fetch(FileSystem fs, CheckpointSession session, Path staging, int chunkBytes) throws IOException {
+    CheckpointFetcher f = new CheckpointFetcher(fs, staging, chunkBytes);
+    f.copy(session);
+    return new Result(session.manifest(), f.files, f.bytes, f.kept, f.refetched);
+  }
+
+  /** The complete checkpoint staged in {@code staging}, or null if there is none. */
+  static CheckpointManifest staged(FileSystem fs, Path staging) throws IOException {
+    return fs.exists(staging.resolve(CheckpointManifest.FILE_NAME)) ? CheckpointManifest.read(fs, staging) : null;
+  }
+
+  private void copy(CheckpointSession session) throws IOException {
+    CheckpointManifest m = session.manifest();
+    AtomicFiles.createDirectories(fs, staging);
+    // What an earlier fetch wrote here, by the descriptors it left: the only names this may delete.
+    Set<String> earlier = new HashSet<>();
+    for (String name : new String[] {CheckpointManifest.FILE_NAME, FETCHING}) {
+      Path p = staging.resolve(name);
+      if (fs.exists(p)) {
+        earlier.addAll(namesIn(p)); // line by line: even a descriptor cut short names what it wrote
+      }
+    }
+    fs.delete(staging.resolve(CheckpointManifest.FILE_NAME)); // incomplete from here until the end
+    fs.syncDirectory(staging);
+    AtomicFiles.write(fs, staging.resolve(FETCHING), m.render().getBytes(StandardCharsets.UTF_8));
+    for (String old : earlier) {
+      Path p = CheckpointFiles.resolve(staging, old);
+      fs.delete(p.resolveSibling(p.getFileName() + PART));
+      if (m.file(old) == null) {
+        fs.delete(p);
+      }
+    }
+    for (CheckpointManifest.FileEntry f : m.files()) {
+      copyFile(session, f);
+    }
+    m.write(fs, staging); // CHECKPOINT: staging is complete
+    fs.delete(staging.resolve(FETCHING));
+    fs.syncDirectory(staging);
+    LOG.info("fetched the checkpoint of group {} at {}: {} files, {} bytes ({} kept from an earlier fetch, {} chunks"
+        + " asked again)", m.group(), m.position(), files, bytes, kept, refetched);
+  }
+
+  /** The file paths a descriptor of ours lists, read without trusting it further than its lines. */
+  private Set<String> namesIn(Path descriptor) throws IOException {
+    Set<String> out = new HashSet<>();
+    for (String line : new String(fs.readAll(descriptor), StandardCharsets.UTF_8).split("\n")) {
+      if (line.startsWith("file ")) {
+        String[] f = line.substring(5).split(" ", 3);
+        if (f.length == 3) {
+          try {
+            CheckpointManifest.checkPath(f[2]);
+            out.add(f[2]);
+          } catch (IllegalArgumentException ignored) {
+            // not a name a fetch of ours wrote
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  private void copyFile(CheckpointSession session, CheckpointManifest.FileEntry f) throws IOException {
+    Path target = CheckpointFiles.resolve(staging, f.path());
+    if (fs.isFile(target) && CheckpointFiles.problem(fs, staging, f) == null) {
+      kept++;
+      return;
+    }
+    AtomicFiles.createDirectories(fs, target.getParent());
+    Path part = target.resolveSibling(target.getFileName() + PART);
+    fs.delete(part);
+    fs.delete(target);
+    CRC32C whole = new CRC32C();
+    try (WritableFile out = fs.create(part)) {
+      long pos = 0;
+      while (pos < f.length()) {
+        int want = (int) Math.min(chunkBytes, f.length() - pos);
+        byte[] b = chunk(session, f, pos, want);
+        out.append(ByteBuffer.wrap(b));
+        whole.update(b);
+        pos += b.length;
+      }
+      out.sync();
+    }
+    if ((int) whole.getValue() != f.crc32c()) {
+      fs.delete(part);
+      throw new CorruptionException(f.path() + String.format(": the bytes received have CRC32C %08x, the checkpoint"
+          + " says %08x; nothing of the file was kept", (int) whole.getValue(), f.crc32c()));
+    }
+    fs.rename(part, target);
+    String problem = CheckpointFiles.problem(fs, staging, f); // a sorted file read back whole
+    if (problem != null) {
+      fs.delete(target);
+      throw new CorruptionException("the checkpoint's " + problem + "; nothing of it was kept");
+    }
+    fs.syncDirectory(target.getParent());
+    files++;
+    bytes += f.length();
+  }
+
+  /** One chunk whose bytes match the checksum the source sent with them; asked again if they do not. */
+  private byte[] chunk(CheckpointSession session, CheckpointManifest.FileEntry f, long pos, int want)
+      throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      CheckpointSession.Chunk c = session.read(f.path(), pos, want);
+      byte[] b = c.bytes();
+      if (b.length == want && CheckpointFiles.crc(b) == c.crc32c()) {
+        return b;
+      }
+      String what = b.length != want ? b.length + " bytes instead of " + want
+          : String.format("CRC32C %08x instead of %08x", CheckpointFiles.crc(b), c.crc32c());
+      if (attempt >= CHUNK_TRIES) {
+        throw new CorruptionException(f.path() + ": the chunk at byte " + pos + " arrived damaged " + attempt
+            + " times (" + what + ")");
+      }
+      LOG.warn("{}: the chunk at byte {} arrived damaged ({}); asking again", f.path(), pos, what);
+      refetched++;
+    }
+  }
+}

@@ -1,0 +1,21 @@
+package io.bellows.cluster.checkpoint;
+
+import java.io.IOException;
+
+/** One checkpoint being read from its leader: its descriptor and its files' bytes, a chunk at a time. */
+public interface CheckpointSession extends AutoCloseable {
+  /** A piece of a file: its bytes and the CRC32C the source computed over them. */
+  record Chunk(byte[] bytes, int crc32c) {}
+
+  CheckpointManifest manifest();
+
+  /**
+   * Up to {@code length} bytes of the checkpoint's file {@code path} from {@code offset} (fewer only
+   * at the file's end), with their checksum as the source read them.
+   */
+  Chunk read(String path, long offset, int length) throws IOException;
+
+  /** Ends the session: the leader may delete the checkpoint. */
+  @Override
+  void close();
+}
