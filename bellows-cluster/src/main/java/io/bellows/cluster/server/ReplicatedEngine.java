@@ -586,14 +586,14 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       long fileBytes = 0;
       int files = 0;
       long memBytes = 0;
-      for (Store s : r.region.stores().values()) {
+      for (Store s : r.region().stores().values()) {
         for (StoreFile f : s.files()) {
           fileBytes += f.size();
           files++;
         }
         memBytes += s.memStoreSize().dataBytes();
       }
-      out.add(new ClusterStatus.Replica(t.descriptor().name(), r.region.id(), self.id(), l.role(), l.leader(), l.term(),
+      out.add(new ClusterStatus.Replica(t.descriptor().name(), r.region().id(), self.id(), l.role(), l.leader(), l.term(),
           l.appliedIndex(), fileBytes, files, memBytes));
     }
     return Optional.of(new ClusterStatus(list, out));
