@@ -29,6 +29,16 @@ public interface BoundedCache<K, V> {
 
   long capacity();
 
+  /**
+   * The bytes above which a put makes the policy evict: the capacity, or less for a policy that
+   * reclaims early (WEIGHTED frees a tenth of the capacity once past 95% of it). A caller that would
+   * rather grow the capacity than evict (the KV cache's sizing) must compare with this, not with
+   * the capacity: below the capacity but above this, the put evicts.
+   */
+  default long evictsAbove() {
+    return capacity();
+  }
+
   /** Bytes of the entries held. */
   long bytes();
 

@@ -131,7 +131,9 @@ public final class KvCache {
     for (Cell c : cells) {
       bytes += c.length() + CELL_OVERHEAD;
     }
-    if (rows.bytes() + bytes > rows.capacity()) {
+    // Before the policy would evict to make room: with WEIGHTED that is 95% of the capacity, and a
+    // test against the capacity itself never reserved more for rows of a few hundred bytes.
+    if (rows.bytes() + bytes > rows.evictsAbove()) {
       reserveMore();
     }
     RowKey key = new RowKey(file, row);

@@ -193,6 +193,11 @@ public final class WeightedCache<K, V> implements BoundedCache<K, V> {
   }
 
   @Override
+  public long evictsAbove() {
+    return highWatermark(capacity);
+  }
+
+  @Override
   public long bytes() {
     return bytes.get();
   }

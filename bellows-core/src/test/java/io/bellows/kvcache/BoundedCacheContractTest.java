@@ -64,6 +64,25 @@ class BoundedCacheContractTest {
     assertThat(cache(policy, CAPACITY, k -> {})).isInstanceOf(expected);
   }
 
+  /** What the KV cache's sizing relies on: a put that keeps the bytes within evictsAbove evicts nothing. */
+  @ParameterizedTest
+  @EnumSource(KvCachePolicy.class)
+  void evictsAboveIsThePolicysBoundAndPutsWithinItEvictNothing(KvCachePolicy policy) {
+    Model model = new Model();
+    BoundedCache<Integer, Put> c = cache(policy, CAPACITY, model);
+    assertThat(c.evictsAbove()).isEqualTo(bound(policy, CAPACITY)).isLessThanOrEqualTo(c.capacity());
+    int i = 0;
+    while (c.bytes() + 100 <= c.evictsAbove()) {
+      c.put(i, new Put(i, 100), 100);
+      model.held.put(i, new Put(i, 100));
+      i++;
+    }
+    assertThat(c.evictions()).as("%d puts within %d bytes", i, c.evictsAbove()).isZero();
+    assertThat(c.entries()).isEqualTo(i);
+    c.capacity(2 * CAPACITY);
+    assertThat(c.evictsAbove()).isEqualTo(bound(policy, 2 * CAPACITY));
+  }
+
   @ParameterizedTest
   @EnumSource(KvCachePolicy.class)
   void randomOperationsKeepTheBoundAndTheBooks(KvCachePolicy policy, Seed seed) {
