@@ -188,6 +188,9 @@ public final class PaperBench {
    * a run failed (the others still run and are reported), 2 for bad options.
    */
   public static int run(String[] argv, PrintWriter out) {
+    if (Arrays.stream(argv).anyMatch(a -> a.equals("--charts-from") || a.startsWith("--charts-from="))) {
+      return redraw(argv, out);
+    }
     Plan plan;
     try {
       plan = Plan.parse(argv);
@@ -249,6 +252,55 @@ public final class PaperBench {
       out.println(failed + " of " + total + " runs failed; their cells show '-'");
       return 1;
     }
+    return 0;
+  }
+
+  /**
+   * {@code --charts-from DIR/runs.csv [--out DIR]}: draws the charts again from a finished
+   * invocation's CSV, with the current chart code, into {@code --out} (default: the CSV's folder),
+   * without running anything. The configurations and key distributions keep the CSV's order.
+   */
+  static int redraw(String[] argv, PrintWriter out) {
+    Path csv;
+    Path dir;
+    List<PaperResult> runs = new ArrayList<>();
+    try {
+      Args a = new Args(argv, Set.of("charts-from", "out"));
+      csv = Path.of(a.get("charts-from", ""));
+      Path parent = csv.toAbsolutePath().getParent();
+      dir = Path.of(a.get("out", parent.toString()));
+      List<String> lines = Files.readAllLines(csv);
+      if (lines.size() < 2) {
+        throw new IllegalArgumentException(csv + " holds no runs");
+      }
+      List<String> header = List.of(lines.get(0).split(","));
+      for (String line : lines.subList(1, lines.size())) {
+        if (!line.isBlank()) {
+          runs.add(PaperResult.fromCsv(header, line));
+        }
+      }
+    } catch (IllegalArgumentException e) {
+      out.println("bench paper: " + e.getMessage());
+      return 2;
+    } catch (IOException e) {
+      out.println("bench paper: cannot read " + e.getMessage());
+      return 2;
+    }
+    List<String> configs = runs.stream().map(PaperResult::config).distinct().toList();
+    List<String> keys = runs.stream().map(PaperResult::keys).distinct().toList();
+    PaperReport report = new PaperReport(configs, keys, runs);
+    String workload = runs.get(0).workload();
+    if (!workload.equals(PaperWorkload.WRITE.label)) {
+      report = report.withLatency(workload.equals(PaperWorkload.READ_WRITE.label) ? "get" : "scan");
+    }
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create " + dir, e);
+    }
+    List<Path> charts = PaperCharts.write(dir, report, configs, keys);
+    out.println("Drew " + charts.size() + " charts from " + csv + " into " + dir + " ("
+        + String.join(", ", charts.stream().map(p -> p.getFileName().toString()).toList()) + ")");
     return 0;
   }
 

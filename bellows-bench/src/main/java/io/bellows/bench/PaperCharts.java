@@ -22,7 +22,8 @@ import org.knowm.xchart.style.Styler;
  * and key distribution (the paper's Figure 5, absolute), per key distribution GC time per minute of
  * writing against throughput on log-log axes, one point per run (the paper's Figure 7), and for the
  * read-write and scan-write workloads the read latency percentiles per configuration (the
- * absolute values behind the paper's Figures 9 and 10, on a log axis).
+ * absolute values behind the paper's Figures 9 and 10, on a log axis), and per key distribution
+ * the megabytes flushes and compactions wrote per configuration, stacked (the paper's Figure 6).
  * A run without any GC time cannot sit on a log axis and is left out of the second chart; if no
  * run has any, the axes are linear. Stateless.
  */
@@ -33,6 +34,10 @@ final class PaperCharts {
 
   static String gcFileName(String key) {
     return "gc-vs-throughput-" + key + ".png";
+  }
+
+  static String bytesFileName(String key) {
+    return "bytes-written-" + key + ".png";
   }
 
   static String latencyFileName(String key) {
@@ -46,6 +51,7 @@ final class PaperCharts {
     out.add(save(throughput(report, configs, keys), dir.resolve(THROUGHPUT)));
     for (String k : keys) {
       out.add(save(gcVersusThroughput(report, configs, k), dir.resolve(gcFileName(k))));
+      out.add(save(bytesWritten(report, configs, k), dir.resolve(bytesFileName(k))));
     }
     if (report.latencyOp() != null) {
       for (String k : keys) {
@@ -104,6 +110,27 @@ final class PaperCharts {
       }
       chart.addSeries(k + " keys", x, y);
     }
+    return chart;
+  }
+
+  /** Megabytes written by flushes and by compactions per configuration (median run), stacked. */
+  static CategoryChart bytesWritten(PaperReport report, List<String> configs, String key) {
+    CategoryChart chart = new CategoryChartBuilder().width(1000).height(560)
+        .title("Bytes written by flushes and compactions, " + key + " keys").xAxisTitle("configuration")
+        .yAxisTitle("MB").build();
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
+    chart.getStyler().setXAxisLabelRotation(30);
+    chart.getStyler().setYAxisDecimalPattern("#,###");
+    chart.getStyler().setStacked(true);
+    List<Number> flush = new ArrayList<>();
+    List<Number> compaction = new ArrayList<>();
+    for (String c : configs) {
+      Optional<PaperResult> r = report.find(key, c);
+      flush.add(r.map(x -> x.flushBytes() / 1e6).orElse(0.0));
+      compaction.add(r.map(x -> x.compactionBytes() / 1e6).orElse(0.0));
+    }
+    chart.addSeries("flushes", configs, flush);
+    chart.addSeries("compactions", configs, compaction);
     return chart;
   }
 

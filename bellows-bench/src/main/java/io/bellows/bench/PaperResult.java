@@ -1,6 +1,7 @@
 package io.bellows.bench;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -182,19 +183,43 @@ record PaperResult(String config, String keys, String store, long rows, long wri
       v.put(m.group(1), m.group(2) != null ? m.group(2) : m.group(3));
     }
     try {
-      return new PaperResult(v.get("config"), v.get("keys"), v.get("store"), num(v, "rows"), num(v, "writeNanos"),
-          num(v, "flushes"), num(v, "compactions"), num(v, "flushBytes"), num(v, "compactionBytes"),
-          num(v, "walBytes"), num(v, "userBytes"), num(v, "gcCount"), num(v, "gcMillis"), num(v, "cpuMillis"),
-          num(v, "peakHeapBytes"), num(v, "stallMillis"), num(v, "storeFiles"), v.get("workload"),
-          num(v, "readOps"), num(v, "readMisses"), num(v, "readP50"), num(v, "readP75"), num(v, "readP90"),
-          num(v, "readP95"), num(v, "readP99"), num(v, "secondHalfNanos"), num(v, "flushedCells"),
-          num(v, "memoryEliminatedCells"), optional(v, "walFilesRolled"), optional(v, "walFilesLive"));
+      return fromFields(v);
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("not a result line: " + json, e);
     }
   }
 
-  /** A field added after results were first recorded: {@link #NA} in older lines. */
+  /**
+   * A run from one line of a report's {@code runs.csv} ({@link PaperReport#csv}), given its header:
+   * the inverse of {@link #fields} (the derived columns after them are ignored).
+   */
+  static PaperResult fromCsv(List<String> header, String line) {
+    String[] cells = line.split(",", -1);
+    if (cells.length != header.size()) {
+      throw new IllegalArgumentException("a runs.csv line of " + cells.length + " cells under a header of "
+          + header.size() + ": " + line);
+    }
+    Map<String, String> v = new LinkedHashMap<>();
+    for (int i = 0; i < cells.length; i++) {
+      v.put(header.get(i), cells[i]);
+    }
+    try {
+      return fromFields(v);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("not a runs.csv line: " + line, e);
+    }
+  }
+
+  private static PaperResult fromFields(Map<String, String> v) {
+    return new PaperResult(v.get("config"), v.get("keys"), v.get("store"), num(v, "rows"), num(v, "writeNanos"),
+        num(v, "flushes"), num(v, "compactions"), num(v, "flushBytes"), num(v, "compactionBytes"),
+        num(v, "walBytes"), num(v, "userBytes"), num(v, "gcCount"), num(v, "gcMillis"), num(v, "cpuMillis"),
+        num(v, "peakHeapBytes"), num(v, "stallMillis"), num(v, "storeFiles"), v.get("workload"),
+        num(v, "readOps"), num(v, "readMisses"), num(v, "readP50"), num(v, "readP75"), num(v, "readP90"),
+        num(v, "readP95"), num(v, "readP99"), num(v, "secondHalfNanos"), num(v, "flushedCells"),
+        num(v, "memoryEliminatedCells"), optional(v, "walFilesRolled"), optional(v, "walFilesLive"));
+  }
+
   private static long optional(Map<String, String> v, String name) {
     return v.containsKey(name) ? num(v, name) : NA;
   }

@@ -85,12 +85,28 @@ class PaperBenchTest {
           + col.apply("config").replace(':', '_').replace('=', '_') + "-r1.csv"), col);
     }
 
-    for (String png : List.of(PaperCharts.THROUGHPUT, PaperCharts.gcFileName("zipf"),
-        PaperCharts.gcFileName("uniform"))) {
+    List<String> pngs = List.of(PaperCharts.THROUGHPUT, PaperCharts.gcFileName("zipf"),
+        PaperCharts.gcFileName("uniform"), PaperCharts.bytesFileName("zipf"), PaperCharts.bytesFileName("uniform"));
+    for (String png : pngs) {
       BufferedImage image = ImageIO.read(out.resolve(png).toFile());
       assertThat(image).as(png).isNotNull();
       assertThat(image.getWidth()).isGreaterThan(100);
     }
+
+    // The charts drawn again from the CSV alone, into another folder.
+    Path redrawn = tmp.resolve("redrawn");
+    StringWriter again = new StringWriter();
+    assertThat(PaperBench.run(new String[] {"--charts-from", out.resolve("runs.csv").toString(), "--out",
+        redrawn.toString()}, new PrintWriter(again, true))).as(again.toString()).isZero();
+    assertThat(again.toString()).contains("Drew 5 charts from");
+    for (String png : pngs) {
+      assertThat(ImageIO.read(redrawn.resolve(png).toFile())).as("redrawn " + png).isNotNull();
+    }
+    Files.writeString(tmp.resolve("bad.csv"), csv.get(0) + "\nNONE,zipf\n");
+    StringWriter bad = new StringWriter();
+    assertThat(PaperBench.run(new String[] {"--charts-from", tmp.resolve("bad.csv").toString()},
+        new PrintWriter(bad, true))).isEqualTo(2);
+    assertThat(bad.toString()).contains("bench paper: a runs.csv line of 2 cells");
     try (Stream<Path> left = Files.list(tmp.resolve("data"))) {
       assertThat(left).as("every run deletes its data").isEmpty();
     }

@@ -31,9 +31,10 @@ class ReadBenchTest {
     System.out.println("seed " + SEED);
     Path out = tmp.resolve("out");
     String printed = run(0, "--rows", "3000", "--ops", "2000", "--warmup", "400", "--configs",
-        ReadConfig.DEFAULT_SUITE, "--workloads", "B-zipf,B-zipf-ordered,B-uniform,C-zipf,C-zipf-ordered,C-uniform,CBMG", "--seed",
+        ReadConfig.DEFAULT_SUITE, "--workloads", "B-zipf,B-zipf-ordered,B-uniform,C-zipf,C-zipf-ordered,C-uniform,CBMG,C-hot",
+        "--seed",
         Long.toString(SEED), "--out", out.toString(), "--dir", tmp.resolve("data").toString(), "--jvm", "inline");
-    assertThat(printed).contains("[1/90] load 64KB/S ...").contains("[90/90] CBMG rocksdb+rowcache: ");
+    assertThat(printed).contains("[1/102] load 64KB/S ...").contains("[102/102] C-hot rocksdb+rowcache: ");
 
     String md = Files.readString(out.resolve("report.md"));
     assertThat(md).contains("## Runs").contains("## Targets (B-zipf)").contains("D(32)+KVC ÷ 64KB/S throughput");

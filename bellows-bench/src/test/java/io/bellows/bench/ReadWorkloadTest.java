@@ -33,4 +33,23 @@ class ReadWorkloadTest {
     assertThat(ordered).as("ordered: the first 100 rows in key order").isGreaterThan(0.25);
     assertThat(scrambled).as("scrambled: the first 100 rows are no hotter than any others").isLessThan(0.01);
   }
+
+  @Test
+  void hotDrawsEveryFourthRowOfTheFirstTenthEvenly() {
+    System.out.println("seed " + SEED);
+    long rows = 1_000_000;
+    long hot = (long) (rows * ReadWorkload.HOT_SHARE);
+    int[] draws = new int[(int) hot];
+    LongSupplier items = ReadWorkload.C_HOT.items(rows, SEED);
+    int n = 2_000_000;
+    for (int i = 0; i < n; i++) {
+      long item = items.getAsLong();
+      assertThat(item % ReadWorkload.HOT_STRIDE).as("item %d", item).isZero();
+      assertThat(item).isLessThan(rows / 10);
+      draws[(int) (item / ReadWorkload.HOT_STRIDE)]++;
+    }
+    // 80 draws per hot row on average: every one is drawn, none more than twice the mean.
+    assertThat(java.util.Arrays.stream(draws).min().getAsInt()).isPositive();
+    assertThat(java.util.Arrays.stream(draws).max().getAsInt()).isLessThan(2 * n / draws.length);
+  }
 }

@@ -15,8 +15,10 @@ import picocli.CommandLine.Command;
         "Options (all optional):",
         "  --scale S           rows, cache budget and operations x S (default 1: 1M rows of ~500 B, 64 MiB)",
         "  --out DIR           where report.md, runs.csv and the charts go (default bench-read)",
-        "  --workloads LIST    of B-zipf, B-zipf-ordered, B-uniform, C-zipf, C-zipf-ordered, C-uniform, CBMG"
-            + " (default B-zipf,B-uniform,CBMG; -ordered: Zipf keys not scrambled, the hottest rows neighbours)",
+        "  --workloads LIST    of B-zipf, B-zipf-ordered, B-uniform, C-zipf, C-zipf-ordered, C-uniform, CBMG,"
+            + " C-hot (default B-zipf,B-uniform,CBMG; -ordered: Zipf keys not scrambled, the hottest rows"
+            + " neighbours; C-hot: uniform gets over every 4th row of the first tenth, a hot set the KV cache"
+            + " must grow to hold)",
         "  --configs LIST      of 64KB/S, 4KB/S, D(8), D(32), D(128), each also +KVC, and rocksdb,"
             + " rocksdb+rowcache (default all)",
         "  --seed N            seed of values and keys (default 42), the same for every run",

@@ -26,7 +26,8 @@ final class BenchSubcommand implements Runnable {
   @Command(name = "paper", mixinStandardHelpOptions = true,
       description = {"The Accordion paper's write-only suite (VLDB 2018, section 4.2.1) on Bellows and RocksDB, each"
           + " configuration in a fresh JVM: Table 1 (throughput), Table 2 (flushes, compactions, bytes written),"
-          + " a CSV of every run and PNG charts, printed and written to --out.",
+          + " a CSV of every run and PNG charts (throughput, GC, bytes written, read latency), printed and written"
+          + " to --out.",
           "",
           "Options (all optional):",
           "  --scale S           rows and key space × S (default 1: 5M rows, 10M keys per run; 0.05: smoke)",
@@ -58,7 +59,9 @@ final class BenchSubcommand implements Runnable {
               + " CHUNK_OFFHEAP (chunks in direct memory: the paper's off-heap runs)",
           "  --rows N --key-space N --writers N --dir DIR --progress-ms MS",
           "  --jvm \"FLAGS\"       flags of each child JVM (default -Xms2g -Xmx2g -XX:+UseG1GC"
-              + " -XX:MaxDirectMemorySize=2g -XX:+AlwaysPreTouch)"},
+              + " -XX:MaxDirectMemorySize=2g -XX:+AlwaysPreTouch)",
+          "  --charts-from CSV   run nothing: draw the charts again from an earlier invocation's runs.csv into"
+              + " --out (default: the CSV's folder)"},
       exitCodeListHeading = "Exit codes:%n",
       exitCodeList = {"0:all runs finished", "1:a run failed", "2:bad options"})
   static final class Paper extends PassThroughCommand {
