@@ -31,7 +31,8 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
  * A throw-away PKI made at test time (no private key is checked in): a CA, a server certificate for
- * 127.0.0.1 and localhost, and a client certificate, written as PEM files into a directory.
+ * 127.0.0.1 and localhost, a client certificate and a cluster member's, written as PEM files into a
+ * directory.
  */
 final class TestCertificates {
   final Path ca;
@@ -41,6 +42,9 @@ final class TestCertificates {
   final Path clientKey;
   /** A second CA that signed nothing here: trusting only it must fail. */
   final Path otherCa;
+  /** A cluster member's certificate for 127.0.0.1 and localhost, for server and client authentication both. */
+  final Path memberCert;
+  final Path memberKey;
 
   TestCertificates(Path dir) throws IOException, GeneralSecurityException, OperatorCreationException {
     KeyPair caKeys = keys();
@@ -53,6 +57,10 @@ final class TestCertificates {
     KeyPair clientKeys = keys();
     X509Certificate client = sign(caName, caKeys.getPrivate(), new X500Name("CN=bellows test client"),
         clientKeys.getPublic(), false, KeyPurposeId.id_kp_clientAuth, null);
+    KeyPair memberKeys = keys();
+    X509Certificate member = sign(caName, caKeys.getPrivate(), new X500Name("CN=bellows test member"),
+        memberKeys.getPublic(), false, null, new GeneralNames(new GeneralName[] {
+            new GeneralName(GeneralName.dNSName, "localhost"), new GeneralName(GeneralName.iPAddress, "127.0.0.1")}));
     KeyPair otherKeys = keys();
     X500Name otherName = new X500Name("CN=Another CA");
     X509Certificate other = sign(otherName, otherKeys.getPrivate(), otherName, otherKeys.getPublic(), true, null, null);
@@ -63,6 +71,8 @@ final class TestCertificates {
     clientCert = pem(dir.resolve("client.pem"), "CERTIFICATE", client.getEncoded());
     clientKey = pem(dir.resolve("client.key"), "PRIVATE KEY", clientKeys.getPrivate().getEncoded());
     otherCa = pem(dir.resolve("other-ca.pem"), "CERTIFICATE", other.getEncoded());
+    memberCert = pem(dir.resolve("member.pem"), "CERTIFICATE", member.getEncoded());
+    memberKey = pem(dir.resolve("member.key"), "PRIVATE KEY", memberKeys.getPrivate().getEncoded());
   }
 
   private static KeyPair keys() throws GeneralSecurityException {
@@ -82,7 +92,9 @@ final class TestCertificates {
       b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
     } else {
       b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyAgreement));
-      b.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(purpose));
+      if (purpose != null) { // none: any purpose (a cluster member's, both server and client)
+        b.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(purpose));
+      }
     }
     if (altNames != null) {
       b.addExtension(Extension.subjectAlternativeName, false, altNames);

@@ -43,14 +43,17 @@ public final class RaftNode implements AutoCloseable {
   /** Set by {@link #close}: from then on every wait for readiness fails at once. */
   private volatile boolean closed;
 
-  private RaftNode(String id, RaftSettings settings, Function<UUID, LogApplier> appliers, TransportFaults faults)
-      throws IOException {
+  private RaftNode(String id, RaftSettings settings, Function<UUID, LogApplier> appliers, TransportFaults faults,
+      RaftTls tls) throws IOException {
     this.id = id;
     Files.createDirectories(settings.storage());
     Parameters parameters = new Parameters();
     if (faults != null) {
       FaultInterceptor interceptor = new FaultInterceptor(id, faults);
       GrpcConfigKeys.Server.setServicesCustomizer(parameters, (builder, types) -> builder.intercept(interceptor));
+    }
+    if (tls != null) {
+      tls.applyTo(parameters);
     }
     this.server = RaftServer.newBuilder()
         .setServerId(RaftPeerId.valueOf(id))
@@ -72,8 +75,17 @@ public final class RaftNode implements AutoCloseable {
   /** As {@link #start(String, RaftSettings, Function)}, with a test's network partitions applied to what the node receives. */
   public static RaftNode start(String id, RaftSettings settings, Function<UUID, LogApplier> appliers,
       TransportFaults faults) {
+    return start(id, settings, appliers, faults, null);
+  }
+
+  /**
+   * As {@link #start(String, RaftSettings, Function, TransportFaults)}, speaking Raft over mutual
+   * TLS when {@code tls} is not null (plain text, unauthenticated, when it is).
+   */
+  public static RaftNode start(String id, RaftSettings settings, Function<UUID, LogApplier> appliers,
+      TransportFaults faults, RaftTls tls) {
     try {
-      RaftNode node = new RaftNode(id, settings, appliers, faults);
+      RaftNode node = new RaftNode(id, settings, appliers, faults, tls);
       node.server.start();
       return node;
     } catch (IOException e) {

@@ -91,7 +91,7 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
       new String[] {"cluster.token", "none",
           "In a cluster, the bearer token this member presents to the other members when it fetches a checkpoint from one (the internal `Replication` call needs the admin role there). The token itself, not its hash: keep the file private."},
       new String[] {"cluster.tls.ca", "none",
-          "In a cluster whose members speak TLS, the CA certificates (PEM) this member trusts the other members' certificates by; with mutual TLS it shows its own `tls.cert`."},
+          "In a cluster, the CA certificates (PEM) the other members' certificates must be signed by. With `tls.cert` and `tls.key` the member's Raft port speaks mutual TLS only (it shows its `tls.cert`, a member's certificate must allow server and client authentication), as do its checkpoint fetches; a member with some of the three and not all refuses to start. Without them its Raft traffic is plain text and unauthenticated."},
       new String[] {"bellows.*", "see the README's configuration table",
           "Engine knobs, e.g. `bellows.wal.max.files = 64`."});
 

@@ -1,5 +1,6 @@
 package io.bellows.server;
 
+import io.bellows.cluster.RaftTls;
 import io.bellows.cluster.server.Members;
 import io.bellows.cluster.server.ReplicatedEngine;
 import io.bellows.cluster.server.TestFaultFile;
@@ -117,19 +118,32 @@ public final class ServerProcess {
       err.flush();
       return 2;
     }
+    RaftTls raftTls;
+    try {
+      raftTls = RaftTls.forMember(config.tlsCert(), config.tlsKey(), config.cluster().tlsCa());
+    } catch (IllegalArgumentException e) {
+      err.println("ERROR: " + e.getMessage());
+      err.flush();
+      return 2;
+    }
+    if (raftTls == null) {
+      LOG.warn("member {}: Raft traffic on {} is plain text and unauthenticated (no tls.cert, tls.key, cluster.tls.ca): "
+          + "keep that port on a trusted network", self.id(), self.raftAddress());
+    }
     ReplicatedEngine engine;
     // A replica behind its leader's log fetches a checkpoint from the leader's member over its client port.
     GrpcCheckpointSource checkpoints = GrpcCheckpointSource.of(members, config);
     try {
       engine = ReplicatedEngine.open(data, config.engine(), members, self.id(),
-          testFaults == null ? null : TestFaultFile.watch(testFaults), checkpoints);
+          testFaults == null ? null : TestFaultFile.watch(testFaults), checkpoints, raftTls);
     } catch (RuntimeException e) {
       checkpoints.close();
       err.println("ERROR: cannot start member " + self.id() + " on " + data.toAbsolutePath() + ": " + e.getMessage());
       err.flush();
       return 2;
     }
-    LOG.info("member {} of {}: Raft on {}, clients on {}", self.id(), cluster, self.raftAddress(), self.clientAddress());
+    LOG.info("member {} of {}: Raft on {} ({}), clients on {}", self.id(), cluster, self.raftAddress(),
+        raftTls == null ? "plain text" : "mutual TLS", self.clientAddress());
     try {
       return serve(engine, config.withPorts(self.clientPort(), null));
     } finally {

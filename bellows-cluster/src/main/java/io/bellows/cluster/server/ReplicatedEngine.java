@@ -6,6 +6,7 @@ import io.bellows.cluster.LogApplier;
 import io.bellows.cluster.NotLeaderException;
 import io.bellows.cluster.RaftNode;
 import io.bellows.cluster.RaftSettings;
+import io.bellows.cluster.RaftTls;
 import io.bellows.cluster.ReplicatedLog;
 import io.bellows.cluster.checkpoint.CheckpointInstaller;
 import io.bellows.cluster.checkpoint.CheckpointProvider;
@@ -163,7 +164,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   }
 
   private ReplicatedEngine(Path data, EngineOptions options, Members members, String selfId, RaftSettings raft,
-      TestFaultFile testFaults, CheckpointSource checkpointSource) {
+      TestFaultFile testFaults, CheckpointSource checkpointSource, RaftTls raftTls) {
     this.data = data;
     this.testFaults = testFaults;
     this.checkpointSource = checkpointSource;
@@ -174,7 +175,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     this.peers = members.list().stream().map(m -> new RaftNode.Peer(m.id(), m.raftAddress())).toList();
     this.chunks = OptionsResolver.chunkAllocator(options);
     this.blockCache = OptionsResolver.blockCache(options, Runtime.getRuntime().maxMemory());
-    this.node = RaftNode.start(selfId, raft, this::applierOf, testFaults);
+    this.node = RaftNode.start(selfId, raft, this::applierOf, testFaults, raftTls);
     started.complete(node);
     for (Replica r : replicas.values()) {
       bind(r);
@@ -212,6 +213,15 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
    */
   public static ReplicatedEngine open(Path data, EngineOptions options, Members members, String selfId,
       TestFaultFile testFaults, CheckpointSource checkpoints) {
+    return open(data, options, members, selfId, testFaults, checkpoints, null);
+  }
+
+  /**
+   * As {@link #open(Path, EngineOptions, Members, String, TestFaultFile, CheckpointSource)}, speaking
+   * Raft with the other members over mutual TLS when {@code raftTls} is not null.
+   */
+  public static ReplicatedEngine open(Path data, EngineOptions options, Members members, String selfId,
+      TestFaultFile testFaults, CheckpointSource checkpoints, RaftTls raftTls) {
     Members.Member m = members.member(selfId);
     try {
       Files.createDirectories(data.resolve("regions"));
@@ -219,7 +229,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       throw new UncheckedIOException("cannot create " + data, e);
     }
     return new ReplicatedEngine(data, options, members, selfId,
-        RaftSettings.of(m.raftHost(), m.raftPort(), data.resolve("raft")), testFaults, checkpoints);
+        RaftSettings.of(m.raftHost(), m.raftPort(), data.resolve("raft")), testFaults, checkpoints, raftTls);
   }
 
   /** This member's id. */
