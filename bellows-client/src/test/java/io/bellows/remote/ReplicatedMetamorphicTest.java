@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(SeedExtension.class)
 class ReplicatedMetamorphicTest {
-  static final int DEFAULT_OPS = 600;
+  static final int DEFAULT_OPS = 300;
   private static final int OPS = Integer.getInteger("bellows.replicated.metamorphic.ops", DEFAULT_OPS);
   private static final int CONFIGS = Integer.getInteger("bellows.replicated.metamorphic.configs", 0);
 

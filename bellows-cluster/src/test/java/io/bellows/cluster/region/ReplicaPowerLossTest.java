@@ -47,7 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(SeedExtension.class)
 class ReplicaPowerLossTest {
-  private static final int ROUNDS = Integer.getInteger("bellows.cluster.powerloss.rounds", 4);
+  private static final int ROUNDS = Integer.getInteger("bellows.cluster.powerloss.rounds", 3);
   private static final String VICTIM = "n3";
   private static final byte[] F = Bytes.of("f");
   private static final byte[] Q = Bytes.of("q");
