@@ -18,7 +18,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * Three cluster members in one JVM, each a {@link ReplicatedEngine} served by a {@link
  * BellowsServer} on 127.0.0.1 (as {@code bellows server --cluster} serves it), on directories of
- * their own; a member can be stopped (its server, then its engine).
+ * their own; a member can be stopped (its server, then its engine) and started again on its
+ * directory.
  */
 final class InJvmCluster implements AutoCloseable {
   static final long WAIT_MS = 60_000;
@@ -26,10 +27,17 @@ final class InJvmCluster implements AutoCloseable {
   /** A member: its engine and the server over it. */
   record Member(String id, String clientAddress, ReplicatedEngine engine, BellowsServer server) {}
 
+  private final Path dir;
   private final Members members;
   private final Map<String, Member> live = new LinkedHashMap<>();
 
   InJvmCluster(Path dir) throws IOException {
+    this(dir, EngineOptions.defaults());
+  }
+
+  /** With {@code options} for every member's engine (a test's manual clock among them). */
+  InJvmCluster(Path dir, EngineOptions options) throws IOException {
+    this.dir = dir;
     StringBuilder text = new StringBuilder();
     for (int i = 1; i <= 3; i++) {
       text.append("m").append(i).append(" 127.0.0.1:").append(freePort()).append(" 127.0.0.1:").append(freePort())
@@ -37,11 +45,37 @@ final class InJvmCluster implements AutoCloseable {
     }
     this.members = Members.parse(text.toString(), "the test's member file");
     for (Members.Member m : members.list()) {
-      ReplicatedEngine engine = ReplicatedEngine.open(dir.resolve(m.id()), EngineOptions.defaults(), members, m.id());
-      BellowsServer server = BellowsServer.start(engine, ServerConfig.defaults().withPorts(m.clientPort(), -1),
-          ServerEvents.NONE);
-      live.put(m.id(), new Member(m.id(), m.clientAddress(), engine, server));
+      start(m.id(), options);
     }
+  }
+
+  /** Starts member {@code id} (stopped, or never started) on its directory, on its ports. */
+  Member start(String id, EngineOptions options) {
+    if (live.containsKey(id)) {
+      throw new IllegalStateException("member " + id + " runs already");
+    }
+    Members.Member m = members.member(id);
+    ReplicatedEngine engine = ReplicatedEngine.open(dir.resolve(m.id()), options, members, m.id());
+    BellowsServer server;
+    try {
+      server = BellowsServer.start(engine, ServerConfig.defaults().withPorts(m.clientPort(), -1), ServerEvents.NONE);
+    } catch (RuntimeException e) {
+      engine.close();
+      throw e;
+    }
+    Member started = new Member(m.id(), m.clientAddress(), engine, server);
+    live.put(m.id(), started);
+    return started;
+  }
+
+  /** Every member's id, stopped ones included. */
+  List<String> ids() {
+    return members.list().stream().map(Members.Member::id).toList();
+  }
+
+  /** The members running now. */
+  List<Member> live() {
+    return List.copyOf(live.values());
   }
 
   /** Every member's client address, stopped ones included. */

@@ -73,9 +73,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * it ({@code -Dbellows.model.ops=<n>} changes the length of the stream). Background flushes and
  * compactions run on the engine's own threads, so their timing varies between runs; the answers must
  * not.
+ *
+ * <p>The engine under test is pluggable ({@link EngineUnderTest}): this class runs one embedded
+ * engine; {@link #run} runs the same stream against any other, a replicated cluster among them
+ * (bellows-client's {@code ReplicatedEngineModelTest}), and then checks every replica's cells.
  */
 @ExtendWith(SeedExtension.class)
-class EngineModelTest {
+public class EngineModelTest {
   private static final int OPS = Integer.getInteger("bellows.model.ops", 2500);
   /** Debugging aid: compare a full scan after every operation. */
   private static final boolean FULL_CHECK = Boolean.getBoolean("bellows.model.fullcheck");
@@ -100,7 +104,7 @@ class EngineModelTest {
    * tiny L1s (constant eviction), L2 alone or behind L1, cache-on-write, IN_MEMORY, BLOCKCACHE off;
    * the other sets have the default L1.
    */
-  static Stream<OptionSet> optionSets() {
+  public static Stream<OptionSet> optionSets() {
     return Stream.of(
         new OptionSet("NONE/1K/plain/ROW/4-regions+L1-32K", MemStorePolicy.NONE, 1024, Compression.NONE, BloomType.ROW)
             .withSplits("ab", "r03", "r08")
@@ -164,7 +168,20 @@ class EngineModelTest {
   void engineAnswersLikeTheModel(OptionSet options, Seed seed) {
     org.junit.jupiter.api.Assumptions.assumeTrue(options.name().contains(ONLY), "not selected");
     System.out.println("EngineModelTest " + seed + " ops=" + OPS + " options=" + options.name());
-    new Run(options, seed.value(), false).execute(OPS);
+    new Run(options, seed.value(), false, EngineUnderTest.local(dir), "EngineModelTest").execute(OPS);
+  }
+
+  /**
+   * Runs the stream of {@code seed} ({@code ops} operations) under {@code options} on {@code engine}
+   * and checks every answer against the model, as {@link #engineAnswersLikeTheModel} does on one
+   * engine; at the end, also each replica's cells (all versions) against the model at that
+   * replica's time. Operations the engine does not have ({@link EngineUnderTest#splits}, {@link
+   * EngineUnderTest#majorCompactions}) are left out, each saying so in the failure's list of recent
+   * operations (a table is not pre-split then). {@code test} names the test to re-run in failure
+   * reports. The engine is closed at the end.
+   */
+  public static void run(OptionSet options, long seed, int ops, EngineUnderTest engine, String test) {
+    new Run(options, seed, false, engine, test).execute(ops);
   }
 
   /**
@@ -178,7 +195,7 @@ class EngineModelTest {
   @MethodSource("backwardsOptionSets")
   void engineAnswersLikeTheModelWhenTheClockJumpsBack(OptionSet options, Seed seed) {
     System.out.println("EngineModelTest clock backwards " + seed + " ops=" + OPS / 3 + " options=" + options.name());
-    new Run(options, seed.value(), true).execute(OPS / 3);
+    new Run(options, seed.value(), true, EngineUnderTest.local(dir), "EngineModelTest").execute(OPS / 3);
   }
 
   static Stream<OptionSet> backwardsOptionSets() {
@@ -189,8 +206,12 @@ class EngineModelTest {
   // ====================================================================== the run
 
   /** One run of the stream against one engine and one model. Not thread-safe. */
-  private final class Run {
+  private static final class Run {
     private final OptionSet options;
+    /** Where the engine runs: one on the test's directory, or a cluster's members. */
+    private final EngineUnderTest engine;
+    /** The test a failure report says to re-run. */
+    private final String test;
     private final long seed;
     private final Random random;
     /** Whether clock moves may go backwards. */
@@ -207,8 +228,10 @@ class EngineModelTest {
     private long compactions;
     private int explicitFlushes;
 
-    Run(OptionSet options, long seed, boolean backwards) {
+    Run(OptionSet options, long seed, boolean backwards, EngineUnderTest engine, String test) {
       this.options = options;
+      this.engine = engine;
+      this.test = test;
       this.seed = seed;
       this.backwards = backwards;
       this.random = new Random(seed);
@@ -221,7 +244,7 @@ class EngineModelTest {
     void execute(int ops) {
       db = open();
       try {
-        db.createTable(descriptor, options.splitKeys());
+        db.createTable(descriptor, engine.splits() ? options.splitKeys() : List.of());
         table = db.getTable(TABLE);
         for (step = 0; step < ops; step++) {
           operation();
@@ -239,28 +262,36 @@ class EngineModelTest {
         fullScanCheck("final");
         reopen();
         fullScanCheck("final after reopen");
+        replicaCheck();
         countFlushes();
         System.out.println("EngineModelTest " + options.name() + ": " + ops + " ops, " + reads + " reads, "
             + model.cellCount() + " model cells at the end; engine: " + flushes + " store flushes ("
             + explicitFlushes + " flush calls), " + compactions + " compactions, "
             + db.regions(TABLE).size() + " regions");
       } finally {
-        db.close();
+        try {
+          db.close();
+        } finally {
+          engine.close();
+        }
       }
     }
 
-    private Bellows open() {
+    private EngineOptions engineOptions() {
       EngineOptions.Builder b = EngineOptions.builder().clock(clock)
           // Speed: durability across crashes is CrashRecoveryTest's job; this test closes cleanly.
           .set(Knobs.DEFAULT_DURABILITY, Durability.ASYNC_WAL);
       options.engineKnobs().forEach((k, v) -> setUnchecked(b, k, v));
-      return Bellows.open(dir, b.build());
+      return b.build();
+    }
+
+    private Bellows open() {
+      return engine.open(engineOptions());
     }
 
     private void reopen() {
       countFlushes();
-      db.close();
-      db = open();
+      db = engine.reopen(db, engineOptions());
       table = db.getTable(TABLE);
     }
 
@@ -271,8 +302,9 @@ class EngineModelTest {
       compactions += m.getOrDefault("compaction.count", 0).longValue();
     }
 
+    /** The engine's time: the manual clock's, or on a cluster its leader's ({@link EngineUnderTest#now}). */
     private long now() {
-      return clock.currentTimeMillis();
+      return engine.now(clock.currentTimeMillis());
     }
 
     private void log(String op) {
@@ -284,7 +316,7 @@ class EngineModelTest {
 
     private String context() {
       return "seed=" + seed + " options=" + options.name() + " step=" + step + " now=" + now()
-          + "\nre-run: -Dtest=EngineModelTest -Dbellows.test.seed=" + seed + "\nrecent operations:\n  "
+          + "\nre-run: -Dtest=" + test + " -Dbellows.test.seed=" + seed + "\nrecent operations:\n  "
           + String.join("\n  ", recent) + "\n";
     }
 
@@ -355,6 +387,12 @@ class EngineModelTest {
       } else if (p < 720) {
         // The model's major compaction covers every cell; the engine's covers only its files, so
         // the memory stores are flushed first (no writer runs in between: this thread is the only one).
+        if (!engine.majorCompactions()) {
+          log("flush (the major compaction left out: the engine under test has none)");
+          explicitFlushes++;
+          db.flush(TABLE);
+          return;
+        }
         log("flush + major compaction");
         explicitFlushes++;
         db.flush(TABLE);
@@ -385,6 +423,10 @@ class EngineModelTest {
      */
     private void split() {
       byte[] row = pick(ROWS);
+      if (!engine.splits()) {
+        log("split at " + str(row) + " left out: the engine under test does not split");
+        return;
+      }
       List<RegionInfo> regions = db.regions(TABLE);
       boolean isStart = regions.stream().anyMatch(r -> java.util.Arrays.equals(r.startKey(), row));
       if (regions.size() >= MAX_REGIONS) {
@@ -728,6 +770,19 @@ class EngineModelTest {
       return shown.toString();
     }
 
+    /** Each replica's cells (all versions), read on that replica at its own time, against the model at that time. */
+    private void replicaCheck() {
+      ScanQuery all = ScanQuery.builder().maxVersions(Integer.MAX_VALUE).build();
+      for (EngineUnderTest.ReplicaCells replica : engine.replicas(TABLE)) {
+        List<Result> rows = new ArrayList<>();
+        for (List<Cell> cells : replica.rows()) {
+          rows.add(new Result(cells.isEmpty() ? null : cells.get(0).row(), cells));
+        }
+        compare("replica " + replica.name() + " at " + replica.now() + ", full scan", rows,
+            model.read(all, replica.now()), false);
+      }
+    }
+
     private void fullScanCheck(String what) {
       ScanQuery.Builder q = ScanQuery.builder().maxVersions(Integer.MAX_VALUE);
       List<Result> results = new ArrayList<>();
@@ -779,7 +834,7 @@ class EngineModelTest {
    * (VERSIONS 3), "b" (VERSIONS 1) and "c" (VERSIONS 2, MIN_VERSIONS 1, TTL 3 s); each family gets a
    * different compression and Bloom type, rotated from the set's, so every set mixes them.
    */
-  record OptionSet(String name, MemStorePolicy policy, int blockSize, Compression compression, BloomType bloom,
+  public record OptionSet(String name, MemStorePolicy policy, int blockSize, Compression compression, BloomType bloom,
       Map<Knob<?>, Object> familyKnobs, Map<Knob<?>, Object> engineKnobs, List<byte[]> splitKeys,
       long maxFileSize) {
     OptionSet(String name, MemStorePolicy policy, int blockSize, Compression compression, BloomType bloom) {

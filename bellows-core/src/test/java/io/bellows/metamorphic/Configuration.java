@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  * pre-split, splitting by size in the background), Accordion's in-memory flush threshold and
  * pipeline length, the flush size and the flush policy.
  */
-record Configuration(String name, EngineConfigurations layout, int blockSize, Compression compression,
+public record Configuration(String name, EngineConfigurations layout, int blockSize, Compression compression,
     BloomType bloom, Cache cache, Regions regions, InMemory inMemory, long flushSize, FlushPolicy flushPolicy) {
   static final String TABLE = "t";
 
@@ -79,7 +79,7 @@ record Configuration(String name, EngineConfigurations layout, int blockSize, Co
   }
 
   /** The plainest configuration, whose answers the others are compared with. */
-  static Configuration reference() {
+  public static Configuration reference() {
     return new Configuration("reference", EngineConfigurations.all().get(0), 65536, Compression.NONE, BloomType.NONE,
         Cache.DEFAULT, Regions.ONE, InMemory.DEFAULT, 64 * 1024, FlushPolicy.STORES);
   }
@@ -90,7 +90,7 @@ record Configuration(String name, EngineConfigurations layout, int blockSize, Co
    * name always means the same settings), so every value of every dimension occurs and they combine
    * differently.
    */
-  static List<Configuration> all(int count) {
+  public static List<Configuration> all(int count) {
     List<EngineConfigurations> layouts = EngineConfigurations.all();
     List<Integer> blockSizes = deck(count, 1, 1024, 4096, 65536);
     List<Compression> compressions = deck(count, 2, Compression.values());

@@ -143,8 +143,7 @@ sealed interface Op {
   record Compact(boolean major) implements Op {
     public String run(Subject s) {
       if (major) {
-        s.maintain(() -> s.db().flush(Configuration.TABLE));
-        s.maintain(() -> s.db().majorCompact(Configuration.TABLE));
+        s.majorCompact();
       } else {
         s.maintain(() -> s.db().compact(Configuration.TABLE));
       }

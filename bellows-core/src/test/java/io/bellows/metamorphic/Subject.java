@@ -5,6 +5,7 @@ import io.bellows.client.Table;
 import io.bellows.config.Durability;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
+import io.bellows.engine.EngineUnderTest;
 import io.bellows.engine.RegionInfo;
 import io.bellows.fs.FileSystem;
 import io.bellows.util.Clock;
@@ -14,19 +15,19 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * One engine under one {@link Configuration}, in its own directory, with a manual clock that only
- * the operations move. Not thread-safe (one test thread drives it; the engine's background threads
- * flush and compact on their own).
+ * One engine under one {@link Configuration}, in its own directory (or a cluster's members: {@link
+ * EngineUnderTest}), with a manual clock that only the operations move. Not thread-safe (one test
+ * thread drives it; the engine's background threads flush and compact on their own).
  */
 final class Subject implements AutoCloseable {
   /** Explicit splits stop at this many regions, so that regions keep holding several rows. */
   private static final int MAX_REGIONS = 8;
 
   private final Configuration config;
-  private final Path dir;
+  private final EngineUnderTest engine;
   private final Clock.Manual clock;
-  /** The file system with injected faults, or null for the local disk without them. */
-  private final FileSystem faulty;
+  /** Whether the engine runs on a file system with injected faults. */
+  private final boolean faulty;
   private Bellows db;
   private Table table;
 
@@ -40,21 +41,27 @@ final class Subject implements AutoCloseable {
    * background too; none of them changes what reads see).
    */
   Subject(Configuration config, Path dir, long startMillis, FileSystem faulty) {
+    this(config, faulty == null ? EngineUnderTest.local(dir) : EngineUnderTest.local(dir, faulty), startMillis,
+        faulty != null);
+  }
+
+  /** On {@code engine} (a cluster's members, or one engine); {@code faulty} as above. */
+  Subject(Configuration config, EngineUnderTest engine, long startMillis, boolean faulty) {
     this.config = config;
-    this.dir = dir;
+    this.engine = engine;
     this.faulty = faulty;
     this.clock = new Clock.Manual(startMillis);
-    db = open();
-    db.createTable(config.table(), config.regions().splitKeys());
+    db = engine.open(options());
+    db.createTable(config.table(), engine.splits() ? config.regions().splitKeys() : List.of());
     table = db.getTable(Configuration.TABLE);
   }
 
-  private Bellows open() {
+  private EngineOptions options() {
     EngineOptions.Builder b = EngineOptions.builder().clock(clock)
         // Durability across crashes is CrashRecoveryTest's concern; this test closes cleanly.
         .set(Knobs.DEFAULT_DURABILITY, Durability.ASYNC_WAL);
     config.engine(b);
-    return faulty == null ? Bellows.open(dir, b.build()) : Bellows.open(dir, b.build(), faulty);
+    return b.build();
   }
 
   /**
@@ -68,7 +75,7 @@ final class Subject implements AutoCloseable {
         work.run();
         return;
       } catch (StorageException e) {
-        if (faulty == null || attempt == MAINTAIN_ATTEMPTS) {
+        if (!faulty || attempt == MAINTAIN_ATTEMPTS) {
           throw e;
         }
       }
@@ -91,15 +98,32 @@ final class Subject implements AutoCloseable {
 
   void reopen() {
     try {
-      db.close();
+      db = engine.reopen(db, options());
     } catch (StorageException e) {
-      if (faulty == null) {
+      if (!faulty) {
         throw e;
       }
       // a flush at close met a fault: what it did not write is in the log, replayed at the open
+      db = engine.open(options());
     }
-    db = open();
     table = db.getTable(Configuration.TABLE);
+  }
+
+  /**
+   * Flushes, then compacts every file of every store into one under the major rules (tombstones
+   * dropped), unless the engine has no major compaction: then the flush alone, and every subject the
+   * run is compared with must leave it out too (a major compaction changes later answers).
+   */
+  void majorCompact() {
+    maintain(() -> db.flush(Configuration.TABLE));
+    if (engine.majorCompactions()) {
+      maintain(() -> db.majorCompact(Configuration.TABLE));
+    }
+  }
+
+  /** What each replica holds at the end ({@link EngineUnderTest#replicas}); empty for one engine. */
+  List<EngineUnderTest.ReplicaCells> replicas() {
+    return engine.replicas(Configuration.TABLE);
   }
 
   /**
@@ -107,6 +131,9 @@ final class Subject implements AutoCloseable {
    * pre-split table, an earlier split or a split by size) and not past {@link #MAX_REGIONS}.
    */
   void split(byte[] row) {
+    if (!engine.splits()) {
+      return; // left out: the engine under test does not split (splits change no answer)
+    }
     List<RegionInfo> regions = db.regions(Configuration.TABLE);
     if (regions.size() >= MAX_REGIONS || regions.stream().anyMatch(r -> Arrays.equals(r.startKey(), row))) {
       return;
@@ -126,9 +153,11 @@ final class Subject implements AutoCloseable {
     try {
       db.close();
     } catch (StorageException e) {
-      if (faulty == null) {
+      if (!faulty) {
         throw e;
       }
+    } finally {
+      engine.close();
     }
   }
 }

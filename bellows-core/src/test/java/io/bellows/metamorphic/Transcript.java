@@ -1,5 +1,6 @@
 package io.bellows.metamorphic;
 
+import io.bellows.engine.EngineUnderTest;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -11,7 +12,7 @@ import java.util.Objects;
  * The answers of one run of the stream under one configuration, by operation index (null where an
  * operation has nothing to compare), and the comparison of two of them.
  */
-record Transcript(Configuration config, String[] answers) {
+public record Transcript(Configuration config, String[] answers) {
   /** How many operations before a mismatch a report lists. */
   private static final int HISTORY = 25;
 
@@ -25,9 +26,24 @@ record Transcript(Configuration config, String[] answers) {
 
   /** As {@link #record(Configuration, long, int, Path)}, on {@code faulty} (null: the local disk). */
   static Transcript record(Configuration config, long seed, int ops, Path dir, io.bellows.fs.FileSystem faulty) {
+    return record(config, seed, ops, new Subject(config, dir, OpStream.START_MILLIS, faulty));
+  }
+
+  /**
+   * As {@link #record(Configuration, long, int, Path)}, on {@code engine} (a replicated cluster's
+   * members, from another module; closed at the end). Operations the engine does not have are left
+   * out ({@link EngineUnderTest#splits}: answers unchanged; {@link EngineUnderTest#majorCompactions}:
+   * the transcript it is compared with must leave them out too). At the end every replica must hold
+   * the cells of the last full scan.
+   */
+  public static Transcript record(Configuration config, long seed, int ops, EngineUnderTest engine) {
+    return record(config, seed, ops, new Subject(config, engine, OpStream.START_MILLIS, false));
+  }
+
+  private static Transcript record(Configuration config, long seed, int ops, Subject subject) {
     OpStream stream = new OpStream(seed);
     String[] answers = new String[ops + 2];
-    try (Subject s = new Subject(config, dir, OpStream.START_MILLIS, faulty)) {
+    try (Subject s = subject) {
       for (int i = 0; i < ops; i++) {
         Op op = stream.next();
         try {
@@ -40,6 +56,16 @@ record Transcript(Configuration config, String[] answers) {
       answers[ops] = OpStream.fullScan().run(s);
       s.reopen();
       answers[ops + 1] = OpStream.fullScan().run(s);
+      for (EngineUnderTest.ReplicaCells replica : s.replicas()) {
+        List<String> rows = new ArrayList<>();
+        replica.rows().forEach(cells -> rows.add(Op.Show.row(cells)));
+        String held = rows.isEmpty() ? "(no rows)" : String.join("\n", rows);
+        if (!held.equals(answers[ops + 1])) {
+          throw new AssertionError("seed " + seed + ", configuration " + config + ": replica " + replica.name()
+              + " holds other cells than the full scan after the run answered\ndiff (- the scan, + the replica):\n"
+              + diff(answers[ops + 1], held));
+        }
+      }
     }
     return new Transcript(config, answers);
   }
@@ -50,15 +76,20 @@ record Transcript(Configuration config, String[] answers) {
    * and a line diff of the two answers.
    */
   String firstDifference(Transcript reference, long seed) {
+    return firstDifference(reference, seed, "MetamorphicTest");
+  }
+
+  /** As {@link #firstDifference(Transcript, long)}; the report says to re-run {@code test}. */
+  public String firstDifference(Transcript reference, long seed, String test) {
     for (int i = 0; i < answers.length; i++) {
       if (!Objects.equals(answers[i], reference.answers[i])) {
-        return report(reference, seed, i);
+        return report(reference, seed, i, test);
       }
     }
     return null;
   }
 
-  private String report(Transcript reference, long seed, int at) {
+  private String report(Transcript reference, long seed, int at, String test) {
     int ops = answers.length - 2;
     Deque<String> recent = new ArrayDeque<>();
     OpStream stream = new OpStream(seed);
@@ -71,7 +102,7 @@ record Transcript(Configuration config, String[] answers) {
     String what = at < ops ? recent.getLast()
         : "#" + at + " full scan, all versions" + (at == ops ? "" : ", after a reopen");
     return "the configurations answer differently\n"
-        + "seed " + seed + "  (replay: -Dtest=MetamorphicTest -Dbellows.test.seed=" + seed + ")\n"
+        + "seed " + seed + "  (replay: -Dtest=" + test + " -Dbellows.test.seed=" + seed + ")\n"
         + "operation " + what + "\n"
         + "reference:   " + reference.config + "\n"
         + "differs in:  " + config + "\n"

@@ -111,6 +111,11 @@ public final class RaftRegionLog implements RegionLog {
     return s;
   }
 
+  /** The clock the region stamps with ({@link #clock}), or null if its host kept its own. */
+  public Clock stamps() {
+    return stamps;
+  }
+
   /** The region this is the log of, whose newest timestamp a leadership stamps above ({@link #clock}). */
   public void region(Region region) {
     LeaderClock s = stamps;

@@ -11,6 +11,7 @@ import io.bellows.cluster.RaftSettings;
 import io.bellows.cluster.checkpoint.CheckpointInstaller;
 import io.bellows.cluster.checkpoint.LeaderCheckpoints;
 import io.bellows.cluster.checkpoint.LocalCheckpointSource;
+import io.bellows.fs.FileSystem;
 import io.bellows.fs.LocalFileSystem;
 import io.bellows.region.Region;
 import io.bellows.region.RegionClosedException;
@@ -23,7 +24,6 @@ import io.bellows.store.Store;
 import io.bellows.store.StoreFile;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -43,6 +43,8 @@ import java.util.function.UnaryOperator;
  * in a directory of its own: started, stopped (as a crash: what the memory stores held is lost) and
  * restarted on the same directories; writes go to whichever replica leads. A replica behind its
  * leader's log installs a checkpoint of the leader's files through a {@link LocalCheckpointSource}.
+ * A replica's region may be on a file system of its own (a {@code MemFileSystem} that can lose
+ * power), its Raft log staying on the local disk.
  */
 final class RegionCluster implements AutoCloseable {
   static final long WAIT_MS = 30_000;
@@ -61,6 +63,8 @@ final class RegionCluster implements AutoCloseable {
   private final Map<String, AtomicLong> skews = new ConcurrentHashMap<>();
   private final LocalCheckpointSource checkpoints = new LocalCheckpointSource();
   private final UnaryOperator<RaftSettings> tuning;
+  /** The file system of each replica's region files (and checkpoints); the local disk if none. */
+  private final Map<String, FileSystem> fileSystems = new ConcurrentHashMap<>();
 
   /**
    * One node's replica: its Raft node, log, applier (watched: a test can wait for an index) and
@@ -176,6 +180,13 @@ final class RegionCluster implements AutoCloseable {
 
   /** With every node's Raft settings changed by {@code tuning} (null: the defaults), e.g. its log's retention. */
   RegionCluster(Path dir, TableDescriptor table, UnaryOperator<RaftSettings> tuning) throws IOException {
+    this(dir, table, tuning, Map.of());
+  }
+
+  /** As above, the regions of the replicas {@code fileSystems} names on those file systems. */
+  RegionCluster(Path dir, TableDescriptor table, UnaryOperator<RaftSettings> tuning, Map<String, FileSystem> fileSystems)
+      throws IOException {
+    this.fileSystems.putAll(fileSystems);
     this.dir = dir;
     this.table = table;
     this.tuning = tuning;
@@ -201,10 +212,11 @@ final class RegionCluster implements AutoCloseable {
     SequenceIds ids = SequenceIds.assignedByLog(BASE);
     AtomicLong numbers = fileNumbers.get(id);
     AtomicLong skew = skews.get(id);
+    FileSystem fs = fileSystems.getOrDefault(id, LocalFileSystem.INSTANCE);
     ReplicaServices services = new ReplicaServices(log, ids, numbers,
-        log.clock(() -> System.currentTimeMillis() + skew.get())); // as the server wires it
+        log.clock(() -> System.currentTimeMillis() + skew.get()), fs); // as the server wires it
     Path regionDir = dir.resolve(id).resolve("region");
-    CheckpointInstaller.recover(LocalFileSystem.INSTANCE, regionDir);
+    CheckpointInstaller.recover(fs, regionDir);
     Function<Path, Region> reopen = d -> {
       Region r = new Region(REGION_ID, table, d, services);
       log.region(r);
@@ -215,9 +227,9 @@ final class RegionCluster implements AutoCloseable {
       }
       return r;
     };
-    Region region = Files.exists(regionDir) ? reopen.apply(regionDir) : Region.create(REGION_ID, table, regionDir, services);
+    Region region = fs.exists(regionDir) ? reopen.apply(regionDir) : Region.create(REGION_ID, table, regionDir, services);
     log.region(region);
-    CheckpointInstaller installer = new CheckpointInstaller(LocalFileSystem.INSTANCE, regionDir, GROUP, checkpoints,
+    CheckpointInstaller installer = new CheckpointInstaller(fs, regionDir, GROUP, checkpoints,
         reopen::apply, FileNumberAllocator.over(numbers));
     Watched applier = new Watched(RegionApplier.open(region, ids, BASE, log, dir.resolve(id), installer));
     RaftSettings settings = RaftSettings.of("127.0.0.1", ports.get(id), dir.resolve(id).resolve("raft"));
@@ -225,8 +237,7 @@ final class RegionCluster implements AutoCloseable {
       settings = tuning.apply(settings);
     }
     RaftNode node = RaftNode.start(id, settings, g -> applier);
-    LeaderCheckpoints served = new LeaderCheckpoints(LocalFileSystem.INSTANCE, dir.resolve(id).resolve("checkpoints"),
-        GROUP);
+    LeaderCheckpoints served = new LeaderCheckpoints(fs, dir.resolve(id).resolve("checkpoints"), GROUP);
     served.deleteLeftovers();
     checkpoints.register(id, g -> served.open(applier.applier.region(), () -> node.applied(GROUP),
         applier.applier::writeCheckpointState));
@@ -241,6 +252,12 @@ final class RegionCluster implements AutoCloseable {
     Replica r = open(id);
     r.log().bind(r.node().log(GROUP));
     return r;
+  }
+
+  /** Restarts a stopped replica with its region's files on {@code fs} (what a power loss left of them). */
+  Replica restart(String id, FileSystem fs) {
+    fileSystems.put(id, fs);
+    return restart(id);
   }
 
   /** Stops a replica as a crash would: its node stops, its region closes without flushing. */

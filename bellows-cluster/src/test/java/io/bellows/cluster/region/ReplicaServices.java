@@ -31,6 +31,7 @@ final class ReplicaServices implements RegionServices {
   private final ChunkAllocator chunks;
   private final BlockCache blockCache;
   private final FileNumberAllocator fileNumbers;
+  private final FileSystem fs;
 
   /** {@code files} numbers the replica's sorted files: its next value must lie above every file it has. */
   ReplicaServices(RegionLog log, SequenceIds sequenceIds, AtomicLong files) {
@@ -39,6 +40,12 @@ final class ReplicaServices implements RegionServices {
 
   /** With the clock the region stamps writes and measures TTLs with. */
   ReplicaServices(RegionLog log, SequenceIds sequenceIds, AtomicLong files, Clock clock) {
+    this(log, sequenceIds, files, clock, LocalFileSystem.INSTANCE);
+  }
+
+  /** With the file system the region's files are on (a test's {@code MemFileSystem}, which can lose power). */
+  ReplicaServices(RegionLog log, SequenceIds sequenceIds, AtomicLong files, Clock clock, FileSystem fs) {
+    this.fs = fs;
     this.options = EngineOptions.builder().clock(clock).build();
     this.chunks = OptionsResolver.chunkAllocator(options);
     this.blockCache = OptionsResolver.blockCache(options, 64L << 20);
@@ -54,7 +61,7 @@ final class ReplicaServices implements RegionServices {
 
   @Override
   public FileSystem fileSystem() {
-    return LocalFileSystem.INSTANCE;
+    return fs;
   }
 
   @Override
