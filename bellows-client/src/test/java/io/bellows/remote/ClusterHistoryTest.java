@@ -140,7 +140,8 @@ class ClusterHistoryTest {
   static void startCluster() throws Exception {
     cluster = LocalCluster.start(dir.resolve("cluster"), 3, true);
     System.out.println("[nemesis] the members' directories and logs: " + dir.resolve("cluster"));
-    try (Bellows db = RemoteEngine.connect(cluster.addresses(), OPTIONS)) {
+    // Meta's first election may take a while on a busy machine: the table waits for it as long as a phase may.
+    try (Bellows db = RemoteEngine.connect(cluster.addresses(), OPTIONS.withDataDeadline(Duration.ofMillis(PHASE_MAX_MS)))) {
       db.createTable(TableDescriptor.builder(TABLE).family("f").build());
     }
   }

@@ -74,8 +74,10 @@ final class ClusterMember implements AutoCloseable {
     Thread pump = new Thread(() -> pumpLog(p, file), "member-" + id + "-log");
     pump.setDaemon(true);
     pump.start();
-    String text = awaitLog("listening on");
-    if (!text.contains("listening on")) {
+    // The client port's line ("listening on HOST:PORT (gRPC)"), not the Raft port's, which comes first.
+    String listening = "listening on " + clientAddress + " ";
+    String text = awaitLog(listening);
+    if (!text.contains(listening)) {
       p.destroyForcibly();
       throw new IllegalStateException("member " + id + " did not start:\n" + text);
     }
