@@ -207,7 +207,11 @@ public final class RemoteCluster implements Engine {
       long end = now + Math.min(span, deadline - now);
       String next;
       try {
-        T result = RemoteEngine.withAttemptDeadline(end, () -> op.apply(engine(at)));
+        T result = RemoteEngine.withAttemptDeadline(end, () -> {
+          RemoteEngine member = engine(at);
+          member.reconnectIfFailed(); // it may be back: connect now, not after gRPC's reconnect backoff
+          return op.apply(member);
+        });
         suspects.remove(at);
         if (!timeline) {
           leaders.put(key, at);

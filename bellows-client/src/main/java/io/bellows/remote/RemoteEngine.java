@@ -47,6 +47,7 @@ import io.bellows.wire.WireAtomic;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientInterceptors;
+import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
@@ -215,6 +216,20 @@ public final class RemoteEngine implements Engine {
       nanos = Math.min(nanos, attemptEnd - System.nanoTime());
     }
     return DataGrpc.newBlockingStub(channel()).withDeadlineAfter(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * Connects again at once where a connection to the server failed: gRPC otherwise waits out its
+   * reconnect backoff (from 1 s growing to 2 minutes while the server was down) and fails every call
+   * meanwhile, so a member restarted after a SIGKILL stays unreachable to this client long after it
+   * is back. {@link RemoteCluster} calls this before each attempt at a member.
+   */
+  void reconnectIfFailed() {
+    for (ManagedChannel m : managed) {
+      if (m.getState(false) == ConnectivityState.TRANSIENT_FAILURE) {
+        m.resetConnectBackoff();
+      }
+    }
   }
 
   /**

@@ -12,6 +12,11 @@ import io.bellows.protocol.MutateRequest;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.Bytes;
 import io.bellows.wire.WireErrors;
+import io.grpc.CallOptions;
+import io.grpc.ClientCall;
+import io.grpc.ConnectivityState;
+import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.StreamObserver;
@@ -20,6 +25,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -151,6 +158,79 @@ class RemoteClusterFailoverTest {
     long[] bases = {40, 80, 160, 200};
     for (int i = 0; i < bases.length; i++) {
       assertThat(pauses.get(i)).as("pause %d", i + 1).isBetween(bases[i] / 2, bases[i]);
+    }
+  }
+
+  /** A channel in a given state that counts the reconnections asked of it. */
+  private static final class StateChannel extends ManagedChannel {
+    volatile ConnectivityState state;
+    final AtomicInteger resets = new AtomicInteger();
+
+    StateChannel(ConnectivityState state) {
+      this.state = state;
+    }
+
+    @Override
+    public ConnectivityState getState(boolean requestConnection) {
+      return state;
+    }
+
+    @Override
+    public void resetConnectBackoff() {
+      resets.incrementAndGet();
+      state = ConnectivityState.CONNECTING;
+    }
+
+    @Override
+    public ManagedChannel shutdown() {
+      return this;
+    }
+
+    @Override
+    public boolean isShutdown() {
+      return true;
+    }
+
+    @Override
+    public boolean isTerminated() {
+      return true;
+    }
+
+    @Override
+    public ManagedChannel shutdownNow() {
+      return this;
+    }
+
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) {
+      return true;
+    }
+
+    @Override
+    public <Q, A> ClientCall<Q, A> newCall(MethodDescriptor<Q, A> method, CallOptions options) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public String authority() {
+      return "member";
+    }
+  }
+
+  @Test
+  void aConnectionThatFailedIsTriedAgainAtOnceNotAfterTheReconnectBackoff() {
+    // A member killed and restarted: gRPC would fail calls to it until its reconnect backoff ends.
+    StateChannel failed = new StateChannel(ConnectivityState.TRANSIENT_FAILURE);
+    RemoteEngine member = RemoteEngine.over(failed, RemoteOptions.defaults());
+    member.reconnectIfFailed();
+    assertThat(failed.resets).hasValue(1);
+    member.reconnectIfFailed(); // connecting now: nothing more to do
+    assertThat(failed.resets).hasValue(1);
+    // A connection that works, or one never made, is left alone.
+    for (ConnectivityState s : List.of(ConnectivityState.READY, ConnectivityState.IDLE)) {
+      StateChannel fine = new StateChannel(s);
+      RemoteEngine.over(fine, RemoteOptions.defaults()).reconnectIfFailed();
+      assertThat(fine.resets).hasValue(0);
     }
   }
 }
