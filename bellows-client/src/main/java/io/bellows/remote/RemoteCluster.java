@@ -451,8 +451,13 @@ public final class RemoteCluster implements Engine {
    * and the lowest outstanding one (asked at each attempt: it rises as other calls end).
    */
   private <T> T named(BiFunction<Long, LongSupplier, T> body) {
-    long call = callIds.incrementAndGet();
-    outstanding.add(call);
+    long call;
+    synchronized (outstanding) {
+      // One step: a call given a higher id must find this one outstanding, or it could report a lowest
+      // outstanding call above this one, and the members would refuse this one as a retry given up on.
+      call = callIds.incrementAndGet();
+      outstanding.add(call);
+    }
     try {
       return body.apply(call, () -> outstanding.first());
     } finally {
