@@ -24,9 +24,10 @@ import java.util.Objects;
  *     multiplexes any number of concurrent calls, more spread them over the server's I/O threads
  * @param attemptDeadline over a cluster ({@link RemoteCluster}), the deadline of one attempt of a data
  *     call at one member (within the call's {@code dataDeadline}): a member that does not answer in
- *     time (a stopped or cut-off process keeps its connection open) is left for the others at once,
- *     and asked again with twice as long only when they still name it the leader. 2 s: above a busy
- *     server's slow write, short next to a failover's 5 s target. Ignored against one server.
+ *     time (a stopped or cut-off process keeps its connection open) is left for the others at once
+ *     and passed over for as long; the same call asks it again with twice as long (a slow leader,
+ *     not a stopped one). 2 s: above a busy server's slow write, short next to a failover's 5 s
+ *     target. Ignored against one server.
  */
 public record RemoteOptions(Duration dataDeadline, Duration adminDeadline, Duration scanDeadline, int maxAttempts,
     Duration initialBackoff, Duration maxBackoff, String token, Path trustedCa, Path clientCert, Path clientKey,

@@ -19,11 +19,12 @@ import org.apache.ratis.util.TimeDuration;
  * @param port the node's Raft port (gRPC)
  * @param storage the directory of the node's Raft logs (one sub-directory per group)
  * @param electionMin the shortest time without a leader's heartbeat before a follower starts an
- *     election: 600 ms by default (Ratis' default is 150 ms). A follower checks at random
- *     intervals between the two bounds, so it notices a silent leader between one and two of them
- *     after the leader's last message; the leader sends one every half of this minimum when idle,
- *     so a GC pause deposes it only past 300 ms (docs/design/cluster.md, "Per-replica cost")
- * @param electionMax the longest such time (1.2 s): elections are randomized between the two
+ *     election: 1 s by default (Ratis' default is 150 ms). A follower checks at random intervals
+ *     between the two bounds, so it notices a silent leader between one and two of them after the
+ *     leader's last message; the leader sends one every half of this minimum when idle, so a pause
+ *     deposes it only past 500 ms idle, 1 s under writes (docs/design/cluster.md, "Per-replica
+ *     cost": 600 ms to 1.2 s fails over faster but changed leaders in a steady run)
+ * @param electionMax the longest such time (2 s): elections are randomized between the two
  * @param logSegmentBytes the size at which a group's log file is closed and a new one begun (8
  *     MiB); the log is dropped a whole closed segment at a time
  * @param purgeGap how many entries past the last drop a checkpoint must reach before the log is
@@ -31,8 +32,8 @@ import org.apache.ratis.util.TimeDuration;
  */
 public record RaftSettings(String host, int port, Path storage, Duration electionMin, Duration electionMax,
     long logSegmentBytes, int purgeGap) {
-  public static final Duration DEFAULT_ELECTION_MIN = Duration.ofMillis(600);
-  public static final Duration DEFAULT_ELECTION_MAX = Duration.ofMillis(1200);
+  public static final Duration DEFAULT_ELECTION_MIN = Duration.ofSeconds(1);
+  public static final Duration DEFAULT_ELECTION_MAX = Duration.ofSeconds(2);
   public static final long DEFAULT_LOG_SEGMENT_BYTES = 8L << 20;
   public static final int DEFAULT_PURGE_GAP = 1024;
 

@@ -22,10 +22,11 @@ class RaftSettingsTest {
   @Test
   void electionsWaitBetweenTheTwoBoundsAndPreVoteIsOn() {
     RaftProperties p = RaftSettings.of("127.0.0.1", 1, Path.of("raft")).toProperties();
-    assertThat(millis(RaftServerConfigKeys.Rpc.timeoutMin(p))).isEqualTo(600);
-    assertThat(millis(RaftServerConfigKeys.Rpc.timeoutMax(p))).isEqualTo(1200);
-    assertThat(millis(RaftServerConfigKeys.Rpc.firstElectionTimeoutMin(p))).isEqualTo(600);
-    assertThat(millis(RaftServerConfigKeys.Rpc.firstElectionTimeoutMax(p))).isEqualTo(1200);
+    assertThat(millis(RaftServerConfigKeys.Rpc.timeoutMin(p))).isEqualTo(1000);
+    assertThat(millis(RaftServerConfigKeys.Rpc.timeoutMax(p))).isEqualTo(2000);
+    assertThat(millis(RaftServerConfigKeys.Rpc.firstElectionTimeoutMin(p))).isEqualTo(1000);
+    assertThat(millis(RaftServerConfigKeys.Rpc.firstElectionTimeoutMax(p))).isEqualTo(2000);
+    assertThat(millis(RaftServerConfigKeys.LeaderElection.leaderStepDownWaitTime(p))).isEqualTo(2000);
     // A member back from a partition must not depose a healthy leader: it asks before it stands.
     assertThat(RaftServerConfigKeys.LeaderElection.preVote(p)).isTrue();
     assertThat(RaftServerConfigKeys.Read.leaderLeaseEnabled(p)).isTrue();
