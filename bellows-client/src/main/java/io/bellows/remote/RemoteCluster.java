@@ -17,6 +17,7 @@ import io.bellows.schema.TableDescriptor;
 import io.bellows.util.BackgroundError;
 import io.bellows.util.EngineClosedException;
 import io.bellows.util.StorageException;
+import io.bellows.util.TableNotFoundException;
 import io.bellows.wire.NotLeaderRefusal;
 import io.bellows.wire.RemoteCallException;
 import io.grpc.Status;
@@ -192,6 +193,7 @@ public final class RemoteCluster implements Engine {
     Map<String, Integer> timedOut = new HashMap<>(); // per member, the attempts of this call that ran out of time
     Set<String> tried = new HashSet<>(); // the members that failed this call since its last pause
     int pauses = 0;
+    Set<String> lacking = new HashSet<>(); // members that did not know the table
     String target = leaders.get(key);
     if (target == null || suspected(target)) {
       target = start();
@@ -251,6 +253,16 @@ public final class RemoteCluster implements Engine {
         }
         suspect(at);
         leaders.remove(key, at);
+        tried.add(at);
+        next = next(at, tried);
+      } catch (TableNotFoundException e) {
+        // A member whose catalog has not yet applied a table just created answers so (nothing
+        // applied); the table is missing only once every member said it.
+        lacking.add(at);
+        if (lacking.containsAll(servers)) {
+          throw e;
+        }
+        last = e;
         tried.add(at);
         next = next(at, tried);
       } catch (EngineClosedException e) {

@@ -1,6 +1,7 @@
 package io.bellows.remote;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bellows.cell.Cells;
 import io.bellows.config.Durability;
@@ -11,6 +12,7 @@ import io.bellows.protocol.Empty;
 import io.bellows.protocol.MutateRequest;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.Bytes;
+import io.bellows.util.TableNotFoundException;
 import io.bellows.wire.WireErrors;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
@@ -43,7 +45,7 @@ class RemoteClusterFailoverTest {
   private static final byte[] F = Bytes.of("f");
 
   /** What a scripted member does with a {@code Mutate}. */
-  enum Mode { ANSWER, NO_LEADER, NAME_LEADER, HANG }
+  enum Mode { ANSWER, NO_LEADER, NAME_LEADER, HANG, NO_TABLE }
 
   /** A member: answers, refuses naming a leader (or none), or holds every call unanswered. */
   private static final class Member extends DataGrpc.DataImplBase {
@@ -75,6 +77,7 @@ class RemoteClusterFailoverTest {
         case NO_LEADER -> response.onError(WireErrors.notLeader("NOT_LEADER: knows no leader yet", null));
         case NAME_LEADER -> response.onError(WireErrors.notLeader("NOT_LEADER: the leader is " + leader, leader));
         case HANG -> held.add(response); // never answered: a stopped process
+        case NO_TABLE -> response.onError(WireErrors.toStatus(new TableNotFoundException("table 't' does not exist")));
       }
     }
   }
@@ -232,5 +235,22 @@ class RemoteClusterFailoverTest {
       RemoteEngine.over(fine, RemoteOptions.defaults()).reconnectIfFailed();
       assertThat(fine.resets).hasValue(0);
     }
+  }
+
+  @Test
+  void aMemberThatHasNotAppliedANewTableYetSendsTheCallOnAndOnlyAllOfThemMakeItMissing() throws Exception {
+    start(RemoteOptions.defaults().withRetries(5, Duration.ofMillis(10), Duration.ofMillis(100)), pauses::add);
+    // Just created: two members' catalogs have not applied the table yet; m2 leads its region.
+    members.get(0).mode = Mode.NO_TABLE;
+    members.get(1).mode = Mode.NO_TABLE;
+    put();
+    assertThat(log).last().isEqualTo("m2:ANSWER");
+    // A table no member knows is missing, once each said so.
+    members.get(2).mode = Mode.NO_TABLE;
+    log.clear();
+    cluster.close();
+    cluster = RemoteCluster.open(members.stream().map(Member::address).toList(), RemoteOptions.defaults(), pauses::add);
+    assertThatThrownBy(this::put).isInstanceOf(TableNotFoundException.class);
+    assertThat(log).containsExactlyInAnyOrder("m0:NO_TABLE", "m1:NO_TABLE", "m2:NO_TABLE");
   }
 }
