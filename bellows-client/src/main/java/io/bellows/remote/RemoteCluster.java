@@ -17,6 +17,7 @@ import io.bellows.schema.TableDescriptor;
 import io.bellows.util.BackgroundError;
 import io.bellows.util.EngineClosedException;
 import io.bellows.util.StorageException;
+import io.bellows.util.TableNotFoundException;
 import io.bellows.wire.NotLeaderRefusal;
 import io.bellows.wire.RemoteCallException;
 import io.grpc.Status;
@@ -25,6 +26,7 @@ import java.security.SecureRandom;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,8 +46,9 @@ import java.util.function.LongSupplier;
  * An {@link Engine} over the servers of a replicated cluster (docs/SERVER.md): each call goes to
  * the server that leads the table's region as far as this client knows (cached per table; the
  * catalog's leader for creating a table), follows a NOT_LEADER answer to the leader it names, and
- * tries another server when one cannot be reached or knows no leader yet (an election), pausing
- * with backoff, until the call's deadline.
+ * tries another server at once when one cannot be reached, does not answer within the attempt
+ * deadline, or knows no leader yet (an election), pausing with backoff only after a round of them,
+ * until the call's deadline.
  *
  * <p>A call that reached a server that then died, or whose leader stepped down with it pending,
  * may or may not have been applied. Reads and plain writes (puts and deletes: the same cells
@@ -69,6 +72,9 @@ public final class RemoteCluster implements Engine {
   private final long clientHigh;
   private final long clientLow;
   private final AtomicLong callIds = new AtomicLong();
+  /** Members that failed an attempt, until when ({@link System#nanoTime()}) they are passed over. */
+  private final Map<String, Long> suspects = new ConcurrentHashMap<>();
+  private final Sleeper sleeper;
   /** The ids of the calls waiting for an answer: the lowest travels with each call. */
   private final ConcurrentSkipListSet<Long> outstanding = new ConcurrentSkipListSet<>();
   private volatile boolean closed;
@@ -80,12 +86,18 @@ public final class RemoteCluster implements Engine {
     }
   }
 
-  private RemoteCluster(List<String> servers, RemoteOptions options) {
+  /** How a call pauses between rounds of the members (a test's records the pauses instead). */
+  interface Sleeper {
+    void sleep(long millis) throws InterruptedException;
+  }
+
+  private RemoteCluster(List<String> servers, RemoteOptions options, Sleeper sleeper) {
     if (servers.isEmpty()) {
       throw new IllegalArgumentException("no server to connect to");
     }
     this.servers = new CopyOnWriteArrayList<>(servers);
     this.options = options;
+    this.sleeper = sleeper;
     // One attempt per server: going to another server is this class's business.
     this.perServer = options.withRetries(1, options.initialBackoff(), options.maxBackoff());
     SecureRandom random = new SecureRandom();
@@ -95,7 +107,12 @@ public final class RemoteCluster implements Engine {
 
   /** A client of the cluster whose servers include {@code servers} ("host:port" each). */
   public static RemoteCluster open(List<String> servers, RemoteOptions options) {
-    return new RemoteCluster(servers, options);
+    return new RemoteCluster(servers, options, Thread::sleep);
+  }
+
+  /** As {@link #open(List, RemoteOptions)}, pausing through {@code sleeper} (tests). */
+  static RemoteCluster open(List<String> servers, RemoteOptions options, Sleeper sleeper) {
+    return new RemoteCluster(servers, options, sleeper);
   }
 
   private RemoteEngine engine(String server) {
@@ -105,10 +122,44 @@ public final class RemoteCluster implements Engine {
     return engines.computeIfAbsent(server, s -> RemoteEngine.open(s, perServer));
   }
 
-  /** The server after {@code server} in the list, round and round. */
-  private String after(String server) {
-    int i = servers.indexOf(server);
-    return servers.get(Math.floorMod(i + 1, servers.size()));
+  /**
+   * The next member to ask after {@code from}, in the list's order round and round: one not {@code
+   * tried} since the call's last pause and not suspected; null when none is left (the round is over).
+   */
+  private String next(String from, Set<String> tried) {
+    int i = servers.indexOf(from);
+    for (int k = 1; k <= servers.size(); k++) {
+      String s = servers.get(Math.floorMod(i + k, servers.size()));
+      if (!tried.contains(s) && !suspected(s)) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  /** A member to start a call at when no leader is known: any not suspected, else any. */
+  private String start() {
+    List<String> fine = servers.stream().filter(s -> !suspected(s)).toList();
+    List<String> from = fine.isEmpty() ? servers : fine;
+    return from.get(ThreadLocalRandom.current().nextInt(from.size()));
+  }
+
+  /** Whether {@code server} failed an attempt within the last attempt deadline and has not answered since. */
+  private boolean suspected(String server) {
+    Long until = suspects.get(server);
+    if (until == null) {
+      return false;
+    }
+    if (until - System.nanoTime() > 0) {
+      return true;
+    }
+    suspects.remove(server, until);
+    return false;
+  }
+
+  /** {@code server} did not answer (in time), or refused the connection, or is stopping. */
+  private void suspect(String server) {
+    suspects.put(server, System.nanoTime() + options.attemptDeadline().toNanos());
   }
 
   /**
@@ -125,59 +176,104 @@ public final class RemoteCluster implements Engine {
    * and its deadline passing after such a failure is an {@link OutcomeUnknownException}. A {@code
    * timeline} read is answered by whichever server it reaches (the leader as far as this client
    * knows, else the next one that answers), so its answer teaches nothing about who leads.
+   *
+   * <p>Each attempt at a member ends by the attempt deadline (twice as long for each earlier attempt
+   * of this call that ran out of time there), within the call's. A member that fails an attempt
+   * (no answer in time, connection refused or lost, stopping) is suspected for an attempt deadline:
+   * calls neither start there nor follow another member's NOT_LEADER to it (during an election
+   * the others still name the leader that stopped), so a stopped leader costs one attempt deadline,
+   * not one per hint. After a failure the call goes to the next member at once; it pauses only once
+   * every member it may ask failed since its last pause (a round: no leader is known, an election is
+   * under way), the pauses doubling from the initial backoff to the longest, with jitter.
    */
   private <T> T call(String key, boolean idempotent, boolean named, boolean timeline, Function<Engine, T> op) {
     boolean lostInFlight = false;
     long deadline = System.nanoTime() + options.dataDeadline().toNanos();
-    String target = leaders.getOrDefault(key, servers.get(ThreadLocalRandom.current().nextInt(servers.size())));
+    long attemptNanos = options.attemptDeadline().toNanos();
+    Map<String, Integer> timedOut = new HashMap<>(); // per member, the attempts of this call that ran out of time
+    Set<String> tried = new HashSet<>(); // the members that failed this call since its last pause
+    int pauses = 0;
+    Set<String> lacking = new HashSet<>(); // members that did not know the table
+    String target = leaders.get(key);
+    if (target == null || suspected(target)) {
+      target = start();
+    }
     RuntimeException last = null;
-    for (int attempt = 1; ; attempt++) {
-      boolean pause;
+    while (true) {
+      String at = target;
+      long now = System.nanoTime();
+      long span = attemptNanos;
+      for (int k = timedOut.getOrDefault(at, 0); k > 0 && span < deadline - now; k--) {
+        span = span > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : span * 2;
+      }
+      long end = now + Math.min(span, deadline - now);
+      String next;
       try {
-        T result = op.apply(engine(target));
+        T result = RemoteEngine.withAttemptDeadline(end, () -> {
+          RemoteEngine member = engine(at);
+          member.reconnectIfFailed(); // it may be back: connect now, not after gRPC's reconnect backoff
+          return op.apply(member);
+        });
+        suspects.remove(at);
         if (!timeline) {
-          leaders.put(key, target);
+          leaders.put(key, at);
         }
         return result;
       } catch (NotLeaderRefusal e) {
         last = e;
-        leaders.remove(key, target);
-        if (e.leaderAddress() != null && !e.leaderAddress().equals(target)) {
-          if (!servers.contains(e.leaderAddress())) {
-            servers.add(e.leaderAddress());
+        suspects.remove(at); // it answered
+        leaders.remove(key, at);
+        tried.add(at);
+        String hint = e.leaderAddress();
+        if (hint != null && !tried.contains(hint) && !suspected(hint)) {
+          if (!servers.contains(hint)) {
+            servers.add(hint);
           }
-          target = e.leaderAddress();
-          pause = false;
+          next = hint;
         } else {
-          target = after(target);
-          pause = true; // no leader yet: an election is under way
+          next = next(at, tried); // no leader known, or one that failed: an election is under way
         }
       } catch (RemoteCallException e) {
         // A server that died: UNAVAILABLE, or UNKNOWN ("channel closed") when its connection closed
-        // under a call in flight; or no answer within the deadline.
+        // under a call in flight; or no answer within the attempt's deadline (stopped, cut off, slow).
         if (e.code() != Status.Code.UNAVAILABLE && e.code() != Status.Code.UNKNOWN
             && e.code() != Status.Code.DEADLINE_EXCEEDED) {
           throw e;
         }
         if (!idempotent && !refused(e)) {
           if (!named || !deduplicatesCalls()) {
-            throw new OutcomeUnknownException("the server " + target + " failed with the call in flight ("
+            throw new OutcomeUnknownException("the server " + at + " failed with the call in flight ("
                 + e.getMessage() + "); it may or may not have been applied", e);
           }
           lostInFlight = true; // sent again with the same ids: the cluster applies it once
         }
         last = e;
-        leaders.remove(key, target);
-        target = after(target);
-        pause = true;
+        if (e.code() == Status.Code.DEADLINE_EXCEEDED) {
+          timedOut.merge(at, 1, Integer::sum);
+        }
+        suspect(at);
+        leaders.remove(key, at);
+        tried.add(at);
+        next = next(at, tried);
+      } catch (TableNotFoundException e) {
+        // A member whose catalog has not yet applied a table just created answers so (nothing
+        // applied); the table is missing only once every member said it.
+        lacking.add(at);
+        if (lacking.containsAll(servers)) {
+          throw e;
+        }
+        last = e;
+        tried.add(at);
+        next = next(at, tried);
       } catch (EngineClosedException e) {
         if (closed) {
           throw e;
         }
         last = e; // that server is stopping: nothing applied
-        leaders.remove(key, target);
-        target = after(target);
-        pause = true;
+        suspect(at);
+        leaders.remove(key, at);
+        tried.add(at);
+        next = next(at, tried);
       }
       long left = deadline - System.nanoTime();
       if (left <= 0) {
@@ -187,16 +283,30 @@ public final class RemoteCluster implements Engine {
         }
         throw last;
       }
-      if (pause) {
-        long base = options.initialBackoff().toMillis() << Math.min(attempt - 1, 10);
-        long millis = Math.min(Math.min(base, options.maxBackoff().toMillis()), left / 1_000_000 + 1);
-        try {
-          Thread.sleep(millis / 2 + ThreadLocalRandom.current().nextLong(millis / 2 + 1));
-        } catch (InterruptedException ie) {
-          Thread.currentThread().interrupt();
-          throw last;
+      if (next == null) { // a round without a leader: pause, then go round again
+        pause(++pauses, left, last);
+        tried.clear();
+        next = next(at, tried);
+        if (next == null) {
+          next = servers.get(Math.floorMod(servers.indexOf(at) + 1, servers.size())); // every member suspected
         }
       }
+      target = next;
+    }
+  }
+
+  /**
+   * The {@code n}th pause of a call: the initial backoff doubled n - 1 times, at most the longest
+   * backoff and what is left of the call, jittered over its upper half.
+   */
+  private void pause(int n, long leftNanos, RuntimeException last) {
+    long base = options.initialBackoff().toMillis() << Math.min(n - 1, 20);
+    long millis = Math.min(Math.min(base, options.maxBackoff().toMillis()), leftNanos / 1_000_000 + 1);
+    try {
+      sleeper.sleep(millis / 2 + ThreadLocalRandom.current().nextLong(millis / 2 + 1));
+    } catch (InterruptedException ie) {
+      Thread.currentThread().interrupt();
+      throw last;
     }
   }
 
@@ -353,8 +463,13 @@ public final class RemoteCluster implements Engine {
    * and the lowest outstanding one (asked at each attempt: it rises as other calls end).
    */
   private <T> T named(BiFunction<Long, LongSupplier, T> body) {
-    long call = callIds.incrementAndGet();
-    outstanding.add(call);
+    long call;
+    synchronized (outstanding) {
+      // One step: a call given a higher id must find this one outstanding, or it could report a lowest
+      // outstanding call above this one, and the members would refuse this one as a retry given up on.
+      call = callIds.incrementAndGet();
+      outstanding.add(call);
+    }
     try {
       return body.apply(call, () -> outstanding.first());
     } finally {

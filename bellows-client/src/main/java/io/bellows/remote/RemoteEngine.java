@@ -47,6 +47,7 @@ import io.bellows.wire.WireAtomic;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientInterceptors;
+import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
@@ -87,6 +88,11 @@ import java.util.function.Supplier;
  */
 public final class RemoteEngine implements Engine {
   private static final Metadata.Key<String> AUTHORIZATION = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+  /**
+   * The end ({@link System#nanoTime()}) of the attempt the calling thread makes, when a {@link
+   * RemoteCluster} bounds it below the data deadline ({@link #withAttemptDeadline}); else null.
+   */
+  private static final ThreadLocal<Long> ATTEMPT_END = new ThreadLocal<>();
 
   private final List<ManagedChannel> managed;
   private final List<Channel> channels;
@@ -204,7 +210,45 @@ public final class RemoteEngine implements Engine {
 
   private DataGrpc.DataBlockingStub data() {
     check();
-    return DataGrpc.newBlockingStub(channel()).withDeadlineAfter(options.dataDeadline().toMillis(), TimeUnit.MILLISECONDS);
+    long nanos = options.dataDeadline().toNanos();
+    Long attemptEnd = ATTEMPT_END.get();
+    if (attemptEnd != null) {
+      nanos = Math.min(nanos, attemptEnd - System.nanoTime());
+    }
+    return DataGrpc.newBlockingStub(channel()).withDeadlineAfter(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * Connects again at once where a connection to the server failed: gRPC otherwise waits out its
+   * reconnect backoff (from 1 s growing to 2 minutes while the server was down) and fails every call
+   * meanwhile, so a member restarted after a SIGKILL stays unreachable to this client long after it
+   * is back. {@link RemoteCluster} calls this before each attempt at a member.
+   */
+  void reconnectIfFailed() {
+    for (ManagedChannel m : managed) {
+      if (m.getState(false) == ConnectivityState.TRANSIENT_FAILURE) {
+        m.resetConnectBackoff();
+      }
+    }
+  }
+
+  /**
+   * Runs {@code body} with its data calls (unary ones: gets, multi-gets, writes; not a scan's stream
+   * nor admin calls) ending by {@code endNanos} ({@link System#nanoTime()}) at the latest, sooner if
+   * the data deadline says so: {@link RemoteCluster}'s attempt at one member.
+   */
+  static <T> T withAttemptDeadline(long endNanos, Supplier<T> body) {
+    Long outer = ATTEMPT_END.get();
+    ATTEMPT_END.set(endNanos);
+    try {
+      return body.get();
+    } finally {
+      if (outer == null) {
+        ATTEMPT_END.remove();
+      } else {
+        ATTEMPT_END.set(outer);
+      }
+    }
   }
 
   private void check() {

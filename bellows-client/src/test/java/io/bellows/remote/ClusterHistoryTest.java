@@ -26,6 +26,8 @@ import io.bellows.wire.NotLeaderRefusal;
 import io.bellows.wire.RemoteCallException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -63,8 +65,11 @@ import org.junit.jupiter.api.io.TempDir;
  * without the read barrier must be found not linearizable.
  *
  * <p>Prints its seed (the operations, the faults and their targets replay with
- * -Dbellows.test.seed=N, not the timing), a line per round and a summary. A few rounds in every
- * build (one of each fault); {@code -Dbellows.nemesis.rounds=N} runs N.
+ * -Dbellows.test.seed=N, not the timing), a line per round (with the fault's wall-clock time, which
+ * the members' logs stamp too) and a summary. A few rounds in every build (one of each fault);
+ * {@code -Dbellows.nemesis.rounds=N} runs N, and {@code -Dbellows.nemesis.faults=kill-leader,pause}
+ * (any of kill-leader, kill-follower, pause, isolate-leader, isolate-follower) takes those faults in
+ * turn instead of drawing them, to measure one kind's failover.
  */
 @ExtendWith(SeedExtension.class)
 class ClusterHistoryTest {
@@ -76,6 +81,9 @@ class ClusterHistoryTest {
   /** The suffix of each round's counter row (incremented by 1, read). */
   private static final String COUNTER = "-n";
   private static final int ROUNDS = Integer.getInteger("bellows.nemesis.rounds", 3);
+  /** The faults to take in turn (kind, and whether on the leader), or empty: drawn from the seed. */
+  private static final List<Map.Entry<Kind, Boolean>> FAULTS = faults(System.getProperty("bellows.nemesis.faults", ""));
+  private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
   /** Calls of the cluster clients to complete before a fault, under it, and after it healed. */
   private static final int CALLS_PER_PHASE = 30;
   /** The longest a healthy phase may take before the test fails for want of progress. */
@@ -107,13 +115,33 @@ class ClusterHistoryTest {
   }
 
   /** One round's calls and verdict, and how long writes were unavailable after its fault (-1: none came back). */
-  private record Round(Fault fault, List<Operation> ops, Map<String, Set<Long>> acked, LinearizabilityChecker.Result result,
-      long gapMs, long heldMs, int unknown, Map<String, Integer> unknownCauses) {}
+  private record Round(Fault fault, LocalTime at, List<Operation> ops, Map<String, Set<Long>> acked,
+      LinearizabilityChecker.Result result, long gapMs, long heldMs, int unknown, Map<String, Integer> unknownCauses) {}
+
+  /** The faults a comma-separated list names (see the class comment), in its order. */
+  private static List<Map.Entry<Kind, Boolean>> faults(String list) {
+    List<Map.Entry<Kind, Boolean>> out = new ArrayList<>();
+    for (String name : list.split(",")) {
+      switch (name.strip()) {
+        case "" -> { }
+        case "kill-leader" -> out.add(Map.entry(Kind.KILL, true));
+        case "kill-follower" -> out.add(Map.entry(Kind.KILL, false));
+        case "pause" -> out.add(Map.entry(Kind.PAUSE, true));
+        case "isolate-leader" -> out.add(Map.entry(Kind.PARTITION, true));
+        case "isolate-follower" -> out.add(Map.entry(Kind.PARTITION, false));
+        default -> throw new IllegalArgumentException("bellows.nemesis.faults: unknown fault '" + name.strip()
+            + "' (kill-leader, kill-follower, pause, isolate-leader, isolate-follower)");
+      }
+    }
+    return out;
+  }
 
   @BeforeAll
   static void startCluster() throws Exception {
     cluster = LocalCluster.start(dir.resolve("cluster"), 3, true);
-    try (Bellows db = RemoteEngine.connect(cluster.addresses(), OPTIONS)) {
+    System.out.println("[nemesis] the members' directories and logs: " + dir.resolve("cluster"));
+    // Meta's first election may take a while on a busy machine: the table waits for it as long as a phase may.
+    try (Bellows db = RemoteEngine.connect(cluster.addresses(), OPTIONS.withDataDeadline(Duration.ofMillis(PHASE_MAX_MS)))) {
       db.createTable(TableDescriptor.builder(TABLE).family("f").build());
     }
   }
@@ -138,14 +166,21 @@ class ClusterHistoryTest {
     List<Bellows> clients = openClients(tables);
     try {
       for (int r = 0; r < ROUNDS; r++) {
-        Kind kind = r < kinds.size() ? kinds.get(r) : kinds.get(nemesis.nextInt(kinds.size()));
-        boolean onLeader = kind == Kind.PAUSE || nemesis.nextBoolean();
+        Kind kind;
+        boolean onLeader;
+        if (FAULTS.isEmpty()) {
+          kind = r < kinds.size() ? kinds.get(r) : kinds.get(nemesis.nextInt(kinds.size()));
+          onLeader = kind == Kind.PAUSE || nemesis.nextBoolean();
+        } else {
+          kind = FAULTS.get(r % FAULTS.size()).getKey();
+          onLeader = FAULTS.get(r % FAULTS.size()).getValue();
+        }
         Round round = round(seed, r, "r" + r, tables, kind, onLeader, nemesis);
         rounds.add(round);
         all.addAll(round.ops());
         acked.putAll(round.acked());
-        System.out.printf("[nemesis] round %d/%d: %s, held %d ms; writes back %s after it; %d calls (%d of unknown"
-            + " outcome%s); %s%n", r + 1, ROUNDS, round.fault(), round.heldMs(),
+        System.out.printf("[nemesis] round %d/%d: %s at %s, held %d ms; writes back %s after it; %d calls (%d of"
+            + " unknown outcome%s); %s%n", r + 1, ROUNDS, round.fault(), CLOCK.format(round.at()), round.heldMs(),
             round.gapMs() < 0 ? "not" : round.gapMs() + " ms", round.ops().size(), round.unknown(),
             round.unknownCauses().isEmpty() ? "" : ": " + round.unknownCauses(),
             round.result().linearizable() ? "linearizable" : "NOT linearizable");
@@ -235,6 +270,7 @@ class ClusterHistoryTest {
     Recorder rec = new Recorder();
     Fault fault;
     long faultAt;
+    LocalTime at;
     long heldMs;
     try (Workload w = new Workload(seed, r, prefix, clients, rec)) {
       w.require(rec.await(CALLS_PER_PHASE, PHASE_MAX_MS), "calls before the fault");
@@ -244,6 +280,7 @@ class ClusterHistoryTest {
       ClusterMember target = Boolean.TRUE.equals(onLeader) ? leader : others.get(nemesis.nextInt(others.size()));
       fault = new Fault(kind, target, target == leader);
       faultAt = System.nanoTime();
+      at = LocalTime.now();
       switch (kind) {
         case KILL -> target.kill();
         case PAUSE -> target.pause();
@@ -265,7 +302,7 @@ class ClusterHistoryTest {
     long back = ops.stream().filter(o -> o.input() instanceof Write && o.outcomeKnown() && o.invokedAt() >= faultAt)
         .mapToLong(Operation::completedAt).min().orElse(-1);
     int unknown = (int) ops.stream().filter(o -> !o.outcomeKnown()).count();
-    return new Round(fault, ops, Map.copyOf(rec.acked), check(ops),
+    return new Round(fault, at, ops, Map.copyOf(rec.acked), check(ops),
         back < 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(back - faultAt), heldMs, unknown, new TreeMap<>(rec.causes));
   }
 

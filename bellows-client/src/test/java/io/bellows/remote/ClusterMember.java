@@ -60,7 +60,9 @@ final class ClusterMember implements AutoCloseable {
     }
     log = dir.resolve("server-" + (++starts) + ".log");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+ExitOnOutOfMemoryError", "-cp",
+    // Wall-clock stamps on every log line, so that a failover's steps line up across the members' logs and the test's.
+    List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+ExitOnOutOfMemoryError",
+        "-Dorg.slf4j.simpleLogger.showDateTime=true", "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS", "-cp",
         System.getProperty("java.class.path"), ClusterMember.class.getName(), dir.resolve("data").toString(),
         members.toString(), id));
     if (faults != null) {
@@ -72,8 +74,10 @@ final class ClusterMember implements AutoCloseable {
     Thread pump = new Thread(() -> pumpLog(p, file), "member-" + id + "-log");
     pump.setDaemon(true);
     pump.start();
-    String text = awaitLog("listening on");
-    if (!text.contains("listening on")) {
+    // The client port's line ("listening on HOST:PORT (gRPC)"), not the Raft port's, which comes first.
+    String listening = "listening on " + clientAddress + " ";
+    String text = awaitLog(listening);
+    if (!text.contains(listening)) {
       p.destroyForcibly();
       throw new IllegalStateException("member " + id + " did not start:\n" + text);
     }

@@ -139,4 +139,46 @@ class RemoteClusterRetryTest {
     assertThat(service.mutateRows.get(0).getCall().getCall()).isEqualTo(2);
     assertThat(service.mutateRows.get(0).getCall().getClient()).isEqualTo(service.mutates.get(0).getCall().getClient());
   }
+
+  @Test
+  void noCallIsReportedAnsweredWhileAnotherThreadStillWaitsForIt() throws Exception {
+    // Each write says the lowest call its client still waits for; a member refuses a call below the
+    // highest such watermark it saw (a retry given up on). Threads sharing the client must never
+    // report a watermark above a call another thread has yet to send: the id and its registration
+    // as outstanding are one step. (Found by ClusterSteadyTest: a put refused on its first sending.)
+    List<long[]> seen = new CopyOnWriteArrayList<>(); // {call, lowest} in the order the server got them
+    Server recorder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)).addService(
+        new DataGrpc.DataImplBase() {
+          @Override
+          public void mutate(MutateRequest request, StreamObserver<Empty> response) {
+            seen.add(new long[] {request.getCall().getCall(), request.getCall().getLowestOutstanding()});
+            response.onNext(Empty.getDefaultInstance());
+            response.onCompleted();
+          }
+        }).build().start();
+    try (RemoteCluster shared = RemoteCluster.open(List.of("127.0.0.1:" + recorder.getPort()), RemoteOptions.defaults())) {
+      List<Thread> threads = new java.util.ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        Thread thread = new Thread(() -> {
+          for (int i = 0; i < 500; i++) {
+            shared.mutate(TABLE, List.of(RowMutation.of(Bytes.of("r"), List.of(Cells.put(Bytes.of("r"), F, F, 1, F)),
+                Durability.USE_DEFAULT)));
+          }
+        });
+        threads.add(thread);
+        thread.start();
+      }
+      for (Thread thread : threads) {
+        thread.join();
+      }
+    } finally {
+      recorder.shutdownNow();
+    }
+    assertThat(seen).hasSize(8 * 500);
+    long watermark = 0;
+    for (long[] r : seen) {
+      assertThat(r[0]).as("call %d arrived after a watermark of %d", r[0], watermark).isGreaterThanOrEqualTo(watermark);
+      watermark = Math.max(watermark, r[1]);
+    }
+  }
 }

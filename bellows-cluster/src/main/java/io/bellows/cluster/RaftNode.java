@@ -25,6 +25,8 @@ import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.protocol.SnapshotManagementRequest;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.protocol.TermIndex;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One server's share of the cluster's Raft groups: a single Ratis server (one port, one log
@@ -33,6 +35,7 @@ import org.apache.ratis.server.protocol.TermIndex;
  * asks {@code appliers} for each one's applier.
  */
 public final class RaftNode implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RaftNode.class);
   private final String id;
   private final RaftServer server;
   private final ClientId clientId = ClientId.randomId();
@@ -219,6 +222,8 @@ public final class RaftNode implements AutoCloseable {
   }
 
   private void leaderReady(RaftGroupId group) {
+    // Once per term: where a failover's election ends and writes can resume (the members' logs time it).
+    LOG.info("{}: {} leads and takes appends", group, id);
     whenLeaderReady(group).complete(null);
   }
 

@@ -19,8 +19,11 @@ import org.apache.ratis.util.TimeDuration;
  * @param port the node's Raft port (gRPC)
  * @param storage the directory of the node's Raft logs (one sub-directory per group)
  * @param electionMin the shortest time without a leader's heartbeat before a follower starts an
- *     election: 1 s by default, so that a GC pause of a few hundred milliseconds on a small
- *     machine does not depose a healthy leader (Ratis' default is 150 ms)
+ *     election: 1 s by default (Ratis' default is 150 ms). A follower checks at random intervals
+ *     between the two bounds, so it notices a silent leader between one and two of them after the
+ *     leader's last message; the leader sends one every half of this minimum when idle, so a pause
+ *     deposes it only past 500 ms idle, 1 s under writes (docs/design/cluster.md, "Per-replica
+ *     cost": 600 ms to 1.2 s fails over faster but changed leaders in a steady run)
  * @param electionMax the longest such time (2 s): elections are randomized between the two
  * @param logSegmentBytes the size at which a group's log file is closed and a new one begun (8
  *     MiB); the log is dropped a whole closed segment at a time
@@ -69,6 +72,12 @@ public record RaftSettings(String host, int port, Path storage, Duration electio
     RaftServerConfigKeys.Rpc.setTimeoutMax(p, millis(electionMax));
     RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMin(p, millis(electionMin));
     RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMax(p, millis(electionMax));
+    // A leader that lost its majority steps down and then stands for no election for this long
+    // (Ratis: 10 s). When the leader that replaced it dies soon after, and it alone holds the
+    // latest entries, the group waits that long for a leader; pre-vote already keeps a member that
+    // comes back from a partition from deposing a healthy leader. The same bound makes a member
+    // whose JVM stood still longer than this step down as it resumes (its followers have moved on).
+    RaftServerConfigKeys.LeaderElection.setLeaderStepDownWaitTime(p, millis(electionMax));
     // Reads through the log's leader are linearizable: a read index confirmed by a majority, or a
     // leader lease (shorter than the election timeout) that makes the confirmation unnecessary.
     RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);

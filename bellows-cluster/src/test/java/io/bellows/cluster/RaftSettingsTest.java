@@ -1,0 +1,48 @@
+package io.bellows.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Ratis properties a {@link RaftNode} runs with: the failover's timings (docs/design/cluster.md,
+ * "Per-replica cost") and the choices Ratis' defaults do not make.
+ */
+class RaftSettingsTest {
+  private static long millis(org.apache.ratis.util.TimeDuration d) {
+    return d.toLong(TimeUnit.MILLISECONDS);
+  }
+
+  @Test
+  void electionsWaitBetweenTheTwoBoundsAndPreVoteIsOn() {
+    RaftProperties p = RaftSettings.of("127.0.0.1", 1, Path.of("raft")).toProperties();
+    assertThat(millis(RaftServerConfigKeys.Rpc.timeoutMin(p))).isEqualTo(1000);
+    assertThat(millis(RaftServerConfigKeys.Rpc.timeoutMax(p))).isEqualTo(2000);
+    assertThat(millis(RaftServerConfigKeys.Rpc.firstElectionTimeoutMin(p))).isEqualTo(1000);
+    assertThat(millis(RaftServerConfigKeys.Rpc.firstElectionTimeoutMax(p))).isEqualTo(2000);
+    assertThat(millis(RaftServerConfigKeys.LeaderElection.leaderStepDownWaitTime(p))).isEqualTo(2000);
+    // A member back from a partition must not depose a healthy leader: it asks before it stands.
+    assertThat(RaftServerConfigKeys.LeaderElection.preVote(p)).isTrue();
+    assertThat(RaftServerConfigKeys.Read.leaderLeaseEnabled(p)).isTrue();
+  }
+
+  @Test
+  void aLeaderThatLostItsMajorityStandsAgainAfterOneElectionTimeoutNotTenSeconds() {
+    RaftProperties p = RaftSettings.of("127.0.0.1", 1, Path.of("raft"))
+        .withElectionTimeouts(Duration.ofMillis(500), Duration.ofMillis(900)).toProperties();
+    assertThat(millis(RaftServerConfigKeys.LeaderElection.leaderStepDownWaitTime(p))).isEqualTo(900);
+  }
+
+  @Test
+  void theMinimumMustBeBelowTheMaximum() {
+    assertThatThrownBy(() -> RaftSettings.of("127.0.0.1", 1, Path.of("raft"))
+        .withElectionTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(1)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("below the maximum");
+  }
+}
