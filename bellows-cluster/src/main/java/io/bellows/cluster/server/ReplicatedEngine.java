@@ -493,6 +493,13 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
           + table.name() + "' yet; retry", null);
     }
     if (r.replicated == null) {
+      // Meta's apply thread registers the replica before it adds the replica's group to the Raft
+      // node (the group's state machine is found through the registration): between the two, a
+      // call must be told to retry, not that its table's group is unknown.
+      if (!holds(started.join(), r.group)) {
+        throw new RegionNotLeaderException("member " + self.id() + " has not joined the group of table '"
+            + table.name() + "' yet; retry", null);
+      }
       bind(r); // once: the lock is not on the data path
     }
     return r;
