@@ -21,7 +21,9 @@ import java.util.function.Supplier;
 /**
  * The engine's side of back-pressure, asked before every write (the region's side — one store's
  * memory and files — is in {@code Region}): the {@link MemoryBudget} of all memory stores together
- * and the {@link WriteController} that paces writes near any limit.
+ * and the {@link WriteController} that paces writes near any limit. A cluster member has one too,
+ * over its replicas' regions: its leaders' writers are admitted by it, and its replicas applying the
+ * log (which must not wait) ask it to {@link #relieve} the budget by flushes.
  *
  * <ul>
  *   <li>Above the budget's lower mark: flush the regions holding the most memory (counted as
@@ -33,7 +35,7 @@ import java.util.function.Supplier;
  * <p>Metrics per cause ({@code global.memory}, {@code store.memory}, {@code store.files}):
  * {@code writes.delayed.count.<cause>} and {@code writes.delayed.nanos.<cause>}. Thread-safe.
  */
-final class BackPressure {
+public final class BackPressure {
   /** Longest one write is paced; a larger write is let through after it (a cap, not a debt). */
   private static final long MAX_DELAY_NANOS = TimeUnit.SECONDS.toNanos(1);
   private static final long MEASURE_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -55,7 +57,7 @@ final class BackPressure {
    * @param flushAll queues a flush of every store of a region; false if one was queued already
    * @param checkWritesAllowed throws if the engine stopped accepting writes
    */
-  BackPressure(EngineOptions options, MetricSet metrics, EventListener events,
+  public BackPressure(EngineOptions options, MetricSet metrics, EventListener events,
       Supplier<? extends Collection<Region>> regions,
       Predicate<Region> flushAll, Runnable checkWritesAllowed) {
     long limit = HeapShares.memStoreLimit(options, Runtime.getRuntime().maxMemory());
@@ -80,7 +82,7 @@ final class BackPressure {
   private final java.util.concurrent.atomic.AtomicInteger pacing = new java.util.concurrent.atomic.AtomicInteger();
 
   /** Before a write of {@code bytes} to {@code region}: flushes, paces or waits for the budget. */
-  void admit(Region region, long bytes) {
+  public void admit(Region region, long bytes) {
     long now = System.nanoTime();
     long use = budget.use(now);
     if (!budget.aboveLowerMark(use)) {
@@ -95,7 +97,7 @@ final class BackPressure {
   }
 
   /** Paces a write of {@code bytes} at {@code position} of a slow-down zone; {@code cause} names it. */
-  void pace(long bytes, double position, String cause) {
+  public void pace(long bytes, double position, String cause) {
     if (position <= 0) {
       return;
     }
@@ -117,8 +119,20 @@ final class BackPressure {
     m[1].add(wait);
   }
 
+  /**
+   * After a write applied without {@link #admit} (a replica applying its log, which may neither wait
+   * nor be paced): above the lower mark, asks for flushes of the regions holding the most memory.
+   * Without it a follower's memory stores flush only at the flush size, per store, whatever the heap.
+   */
+  public void relieve() {
+    long use = budget.use(System.nanoTime());
+    if (budget.aboveLowerMark(use)) {
+      flushLargest(use);
+    }
+  }
+
   /** Memory was freed (a flush or an in-memory compaction): measure again and wake stalled writers. */
-  void memoryReleased() {
+  public void memoryReleased() {
     budget.remeasure(System.nanoTime());
     synchronized (memoryFreed) {
       memoryFreed.notifyAll();

@@ -3,6 +3,7 @@ package io.bellows.cluster.server;
 import io.bellows.cache.BlockCache;
 import io.bellows.cluster.region.RaftRegionLog;
 import io.bellows.config.EngineOptions;
+import io.bellows.engine.BackPressure;
 import io.bellows.fs.FileSystem;
 import io.bellows.fs.LocalFileSystem;
 import io.bellows.memstore.InMemoryWork;
@@ -23,9 +24,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * on the server's background thread and is followed by a checkpoint of the region's group, so its
  * log drops what the files hold.
  *
- * <p>Simplified against the engine's services (a later step shares the engine's): no engine-wide
- * memory budget or write pacing (a replica's memory is bounded by its stores' blocking size), and a
- * failed flush is logged and asked again by the next write.
+ * <p>The member's memory-store budget ({@link BackPressure}) admits its leaders' writes as an
+ * engine's admits them (flushes of the largest regions, pacing, a stall at the limit); a replica
+ * applying the log, a follower's above all, only asks it for flushes, since the applier must not
+ * wait. Simplified against the engine's services: a failed flush is logged and asked again by the
+ * next write.
  */
 final class ReplicaHost implements RegionServices {
   private final ReplicatedEngine server;
@@ -105,13 +108,20 @@ final class ReplicaHost implements RegionServices {
   }
 
   @Override
-  public void admitWrite(Region region, long bytes) {}
+  public void admitWrite(Region region, long bytes) {
+    server.memory().admit(region, bytes);
+  }
 
   @Override
-  public void paceWrite(long bytes, double position, String cause) {}
+  public void paceWrite(long bytes, double position, String cause) {
+    server.memory().pace(bytes, position, cause);
+  }
 
+  /** After every record applied, on a follower as on the leader: flushes when the member's budget is near. */
   @Override
-  public void wrote(Region region) {}
+  public void wrote(Region region) {
+    server.memory().relieve();
+  }
 
   @Override
   public void walFailed(Throwable cause) {

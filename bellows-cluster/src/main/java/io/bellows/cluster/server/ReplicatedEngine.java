@@ -18,6 +18,7 @@ import io.bellows.cluster.region.RaftRegionLog;
 import io.bellows.cluster.region.RegionApplier;
 import io.bellows.cluster.region.StaleLeadershipException;
 import io.bellows.config.EngineOptions;
+import io.bellows.engine.BackPressure;
 import io.bellows.engine.CallId;
 import io.bellows.engine.ClusterStatus;
 import io.bellows.engine.Engine;
@@ -41,6 +42,7 @@ import io.bellows.store.Store;
 import io.bellows.store.StoreFile;
 import io.bellows.util.BackgroundError;
 import io.bellows.util.EngineClosedException;
+import io.bellows.util.EventListener;
 import io.bellows.util.StorageException;
 import io.bellows.util.TableExistsException;
 import io.bellows.util.TableNotFoundException;
@@ -84,7 +86,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Simplified, for a later step to change: one region per table (no splits), every member a
  * replica of every region, the catalog's operations limited to creating tables (meta is never
- * checkpointed; its log is replayed at a restart), no engine-wide memory budget.
+ * checkpointed; its log is replayed at a restart).
  *
  * <p>On disk, under the data directory: {@code raft/} (the node's logs), {@code regions/GROUP/}
  * per replica, with {@code region.txt} (the table's id, sequence base and descriptor, so the replica
@@ -115,6 +117,11 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   private final MetricSet metrics = new MetricSet();
   private final ChunkAllocator chunks;
   private final BlockCache blockCache;
+  /**
+   * The member's memory-store budget over every replica's region, as an engine's: without it a
+   * follower flushed a store only at its flush size and ran a small heap out of memory.
+   */
+  private final BackPressure memory;
   private final ExecutorService flushes = Executors.newSingleThreadExecutor(daemon("bellows-flush"));
   private final ExecutorService compactions = Executors.newSingleThreadExecutor(daemon("bellows-compaction"));
   private final ExecutorService inMemory = Executors.newSingleThreadExecutor(daemon("bellows-inmemory-compaction"));
@@ -175,6 +182,8 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     this.peers = members.list().stream().map(m -> new RaftNode.Peer(m.id(), m.raftAddress())).toList();
     this.chunks = OptionsResolver.chunkAllocator(options);
     this.blockCache = OptionsResolver.blockCache(options, Runtime.getRuntime().maxMemory());
+    this.memory = new BackPressure(options, metrics, new EventListener() {}, this::regionsNow, this::requestFlushAll,
+        () -> {});
     this.node = RaftNode.start(selfId, raft, this::applierOf, testFaults, raftTls);
     started.complete(node);
     for (Replica r : replicas.values()) {
@@ -403,8 +412,26 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     return metrics;
   }
 
+  /** In-memory compactions on the member's thread; one that released memory wakes writers waiting for the budget. */
   InMemoryWork inMemoryWork() {
-    return InMemoryWork.on(inMemory);
+    return task -> inMemory.execute(() -> {
+      if (task.getAsLong() != InMemoryWork.UNCHANGED) {
+        memory.memoryReleased();
+      }
+    });
+  }
+
+  BackPressure memory() {
+    return memory;
+  }
+
+  /** The regions of this member's replicas now. */
+  private List<Region> regionsNow() {
+    List<Region> regions = new ArrayList<>(replicas.size());
+    for (Replica r : replicas.values()) {
+      regions.add(r.region());
+    }
+    return regions;
   }
 
   ChunkAllocator chunks() {
@@ -415,10 +442,22 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     return blockCache;
   }
 
-  /** Flushes the region on the flush thread, then checkpoints its group: the log drops what the files hold. */
+  /**
+   * Flushes the region's stores at or over their flush size on the flush thread, then checkpoints
+   * its group: the log drops what the files hold.
+   */
   void requestFlush(Region region) {
+    queueFlush(region, false);
+  }
+
+  /** As {@link #requestFlush}, every store of the region (the member's memory budget asks); false if one was queued. */
+  private boolean requestFlushAll(Region region) {
+    return queueFlush(region, true);
+  }
+
+  private boolean queueFlush(Region region, boolean all) {
     if (closed || !flushQueued.add(region)) {
-      return;
+      return false;
     }
     flushes.execute(() -> {
       flushQueued.remove(region);
@@ -426,13 +465,15 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         return;
       }
       try {
-        if (region.flush(false) != Region.NOTHING_FLUSHED) {
+        if (region.flush(all) != Region.NOTHING_FLUSHED) {
+          memory.memoryReleased();
           checkpoint(region);
         }
       } catch (RuntimeException e) {
         LOG.warn("flush of region {} of table '{}' failed: {}", region.id(), region.descriptor().name(), e.toString(), e);
       }
     });
+    return true;
   }
 
   void requestCompaction(Region region) {
