@@ -163,22 +163,59 @@ public final class RemoteCluster implements Engine {
   }
 
   /**
+   * What a call is, for going round the members: whether it may be sent again after a failure in
+   * flight ({@code idempotent}), whether it carries its ids ({@code named}), whether any member may
+   * answer it ({@code timeline}), and whether it is an admin {@code lookup}.
+   */
+  private enum Kind {
+    /** A write to the catalog or a region's shape: creating a table, a split. */
+    ADMIN(false, false, false, false),
+    /** Reads (gets, scans) and admin calls that do no harm twice (a flush, a compaction). */
+    REPEATABLE(true, false, false, false),
+    /** An admin call a live member answers at once (a table's descriptor, the list of tables). */
+    LOOKUP(true, false, false, true),
+    /** Puts and deletes: the same cells again. */
+    PUT(true, true, false, false),
+    /** Increment, append, check-and-mutate: applied once by their ids, or of unknown outcome. */
+    ATOMIC(false, true, false, false),
+    /** A read any member may answer from its own replica. */
+    TIMELINE_READ(true, false, true, false);
+
+    final boolean idempotent;
+    final boolean named;
+    final boolean timeline;
+    final boolean lookup;
+
+    Kind(boolean idempotent, boolean named, boolean timeline, boolean lookup) {
+      this.idempotent = idempotent;
+      this.named = named;
+      this.timeline = timeline;
+      this.lookup = lookup;
+    }
+  }
+
+  /**
    * Runs {@code op} on the leader of {@code key} (a table, or the catalog), following hints and
    * going round the servers until it succeeds or the deadline passes.
    */
   private <T> T call(String key, boolean idempotent, Function<Engine, T> op) {
-    return call(key, idempotent, false, false, op);
+    return call(key, idempotent ? Kind.REPEATABLE : Kind.ADMIN, op);
   }
 
   /**
-   * As {@link #call(String, boolean, Function)}; a {@code named} call carries its ids, so once the
-   * cluster said it deduplicates, it is sent again after a failure in flight like an idempotent one,
-   * and its deadline passing after such a failure is an {@link OutcomeUnknownException}. A {@code
+   * As {@link #call(String, boolean, Function)}, for a call of the given kind. A {@code named} call
+   * carries its ids, so once the cluster said it deduplicates, it is sent again after a failure in
+   * flight like an idempotent one, and its deadline passing after such a failure is an {@link
+   * OutcomeUnknownException}. A {@code
    * timeline} read is answered by whichever server it reaches (the leader as far as this client
-   * knows, else the next one that answers), so its answer teaches nothing about who leads.
+   * knows, else the next one that answers), so its answer teaches nothing about who leads. A {@code
+   * lookup} is an admin call a live member answers at once (a table's descriptor, the list of
+   * tables), bounded by the attempt deadline like a data call; other admin calls (a flush, a
+   * compaction, creating a table) may take long on a live leader and have the admin deadline alone.
    *
-   * <p>Each attempt at a member ends by the attempt deadline (twice as long for each earlier attempt
-   * of this call that ran out of time there), within the call's. A member that fails an attempt
+   * <p>Each attempt at a member (a data call, a lookup, a scan until its first answer) ends by the
+   * attempt deadline (twice as long for each earlier attempt of this call that ran out of time
+   * there), within the call's. A member that fails an attempt
    * (no answer in time, connection refused or lost, stopping) is suspected for an attempt deadline:
    * calls neither start there nor follow another member's NOT_LEADER to it (during an election
    * the others still name the leader that stopped), so a stopped leader costs one attempt deadline,
@@ -186,7 +223,10 @@ public final class RemoteCluster implements Engine {
    * every member it may ask failed since its last pause (a round: no leader is known, an election is
    * under way), the pauses doubling from the initial backoff to the longest, with jitter.
    */
-  private <T> T call(String key, boolean idempotent, boolean named, boolean timeline, Function<Engine, T> op) {
+  private <T> T call(String key, Kind kind, Function<Engine, T> op) {
+    boolean idempotent = kind.idempotent;
+    boolean named = kind.named;
+    boolean timeline = kind.timeline;
     boolean lostInFlight = false;
     long deadline = System.nanoTime() + options.dataDeadline().toNanos();
     long attemptNanos = options.attemptDeadline().toNanos();
@@ -209,7 +249,7 @@ public final class RemoteCluster implements Engine {
       long end = now + Math.min(span, deadline - now);
       String next;
       try {
-        T result = RemoteEngine.withAttemptDeadline(end, () -> {
+        T result = RemoteEngine.withAttemptDeadline(end, kind.lookup, () -> {
           RemoteEngine member = engine(at);
           member.reconnectIfFailed(); // it may be back: connect now, not after gRPC's reconnect backoff
           return op.apply(member);
@@ -325,7 +365,12 @@ public final class RemoteCluster implements Engine {
    * knows, which has applied every table it created (another member may apply a new table later).
    */
   private <T> T any(Function<Engine, T> op) {
-    return call(CATALOG, true, op);
+    return lookup(CATALOG, op);
+  }
+
+  /** An admin call that a live member answers at once: its attempts are bounded like a data call's. */
+  private <T> T lookup(String key, Function<Engine, T> op) {
+    return call(key, Kind.LOOKUP, op);
   }
 
   @Override
@@ -346,7 +391,7 @@ public final class RemoteCluster implements Engine {
 
   @Override
   public List<RegionInfo> regions(String table) {
-    return call(table, true, e -> e.regions(table));
+    return lookup(table, e -> e.regions(table));
   }
 
   @Override
@@ -445,7 +490,7 @@ public final class RemoteCluster implements Engine {
    */
   @Override
   public void mutate(TableRef table, List<RowMutation> rows) {
-    named((call, lowest) -> call(table.name(), true, true, false, e -> {
+    named((call, lowest) -> call(table.name(), Kind.PUT, e -> {
       e.mutate(table, rows, new CallId(clientHigh, clientLow, call, lowest.getAsLong()));
       return null;
     }));
@@ -454,7 +499,7 @@ public final class RemoteCluster implements Engine {
   /** Sent again after a failure in flight, with the same ids, once the cluster said it deduplicates. */
   @Override
   public Outcome mutateRow(TableRef table, RowOperation op) {
-    return named((call, lowest) -> call(table.name(), false, true, false,
+    return named((call, lowest) -> call(table.name(), Kind.ATOMIC,
         e -> e.mutateRow(table, op, new CallId(clientHigh, clientLow, call, lowest.getAsLong()))));
   }
 
@@ -490,14 +535,15 @@ public final class RemoteCluster implements Engine {
 
   /**
    * A scan opened on the leader: the first row is read there before the scanner is handed over, so
-   * a refusal of a server that does not lead sends the scan to the leader. A scan that fails later
-   * is not moved. A {@link Consistency#TIMELINE} scan is answered by the first server it reaches
+   * a refusal of a server that does not lead sends the scan to the leader, and a member that does
+   * not answer within the attempt deadline is left for the next. A scan that fails later is not moved. A {@link Consistency#TIMELINE} scan is answered by the first server it reaches
    * (the leader as far as this client knows, then the others in turn), which a follower does from
    * its own replica without asking the leader: {@link RowScanner#mayBeStale} says which answered.
    */
   @Override
   public RowScanner scan(TableRef table, ScanQuery query) {
-    return call(table.name(), true, false, query.consistency() == Consistency.TIMELINE, e -> {
+    Kind kind = query.consistency() == Consistency.TIMELINE ? Kind.TIMELINE_READ : Kind.REPEATABLE;
+    return call(table.name(), kind, e -> {
       RowScanner s = e.scan(table, query);
       List<Cell> first = new ArrayList<>();
       boolean has;
@@ -537,7 +583,7 @@ public final class RemoteCluster implements Engine {
   public List<List<Cell>> getAll(TableRef table, List<ScanQuery> singleRowQueries) {
     boolean timeline = !singleRowQueries.isEmpty()
         && singleRowQueries.stream().allMatch(q -> q.consistency() == Consistency.TIMELINE);
-    return call(table.name(), true, false, timeline, e -> e.getAll(table, singleRowQueries));
+    return call(table.name(), timeline ? Kind.TIMELINE_READ : Kind.REPEATABLE, e -> e.getAll(table, singleRowQueries));
   }
 
   @Override
@@ -616,7 +662,7 @@ public final class RemoteCluster implements Engine {
 
   @Override
   public Map<String, Map<String, Number>> storeMetrics(String table) {
-    return call(table, true, e -> e.storeMetrics(table));
+    return lookup(table, e -> e.storeMetrics(table));
   }
 
   @Override

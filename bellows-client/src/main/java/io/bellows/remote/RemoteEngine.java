@@ -89,10 +89,17 @@ import java.util.function.Supplier;
 public final class RemoteEngine implements Engine {
   private static final Metadata.Key<String> AUTHORIZATION = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
   /**
-   * The end ({@link System#nanoTime()}) of the attempt the calling thread makes, when a {@link
-   * RemoteCluster} bounds it below the data deadline ({@link #withAttemptDeadline}); else null.
+   * The attempt the calling thread makes, when a {@link RemoteCluster} bounds it below the data
+   * deadline ({@link #withAttemptDeadline}); else null.
    */
-  private static final ThreadLocal<Long> ATTEMPT_END = new ThreadLocal<>();
+  private static final ThreadLocal<Attempt> ATTEMPT = new ThreadLocal<>();
+
+  /**
+   * An attempt at one member: its end ({@link System#nanoTime()}), and whether the admin calls made
+   * in it are lookups (a table's descriptor, the list of tables: answered at once by a live member)
+   * that the end bounds too; other admin calls (a flush, a compaction) may take long on a live one.
+   */
+  private record Attempt(long endNanos, boolean boundsAdmin) {}
 
   private final List<ManagedChannel> managed;
   private final List<Channel> channels;
@@ -205,15 +212,20 @@ public final class RemoteEngine implements Engine {
 
   private AdminGrpc.AdminBlockingStub admin() {
     check();
-    return AdminGrpc.newBlockingStub(channel()).withDeadlineAfter(options.adminDeadline().toMillis(), TimeUnit.MILLISECONDS);
+    long nanos = options.adminDeadline().toNanos();
+    Attempt attempt = ATTEMPT.get();
+    if (attempt != null && attempt.boundsAdmin()) {
+      nanos = Math.min(nanos, attempt.endNanos() - System.nanoTime());
+    }
+    return AdminGrpc.newBlockingStub(channel()).withDeadlineAfter(nanos, TimeUnit.NANOSECONDS);
   }
 
   private DataGrpc.DataBlockingStub data() {
     check();
     long nanos = options.dataDeadline().toNanos();
-    Long attemptEnd = ATTEMPT_END.get();
-    if (attemptEnd != null) {
-      nanos = Math.min(nanos, attemptEnd - System.nanoTime());
+    Attempt attempt = ATTEMPT.get();
+    if (attempt != null) {
+      nanos = Math.min(nanos, attempt.endNanos() - System.nanoTime());
     }
     return DataGrpc.newBlockingStub(channel()).withDeadlineAfter(nanos, TimeUnit.NANOSECONDS);
   }
@@ -233,20 +245,21 @@ public final class RemoteEngine implements Engine {
   }
 
   /**
-   * Runs {@code body} with its data calls (unary ones: gets, multi-gets, writes; not a scan's stream
-   * nor admin calls) ending by {@code endNanos} ({@link System#nanoTime()}) at the latest, sooner if
-   * the data deadline says so: {@link RemoteCluster}'s attempt at one member.
+   * Runs {@code body} with its data calls (gets, multi-gets, writes, and a scan until its first
+   * answer; not the rest of a scan's stream) ending by {@code endNanos} ({@link System#nanoTime()})
+   * at the latest, sooner if the data deadline says so: {@link RemoteCluster}'s attempt at one
+   * member. Its admin calls too when they are {@code lookups}.
    */
-  static <T> T withAttemptDeadline(long endNanos, Supplier<T> body) {
-    Long outer = ATTEMPT_END.get();
-    ATTEMPT_END.set(endNanos);
+  static <T> T withAttemptDeadline(long endNanos, boolean lookups, Supplier<T> body) {
+    Attempt outer = ATTEMPT.get();
+    ATTEMPT.set(new Attempt(endNanos, lookups));
     try {
       return body.get();
     } finally {
       if (outer == null) {
-        ATTEMPT_END.remove();
+        ATTEMPT.remove();
       } else {
-        ATTEMPT_END.set(outer);
+        ATTEMPT.set(outer);
       }
     }
   }
@@ -479,7 +492,9 @@ public final class RemoteEngine implements Engine {
       }
       return channel().newCall(DataGrpc.getScanMethod(), callOptions);
     };
-    return read(() -> new RemoteScanner(opener, retrier, request));
+    Attempt attempt = ATTEMPT.get();
+    Long firstAnswerBy = attempt == null ? null : attempt.endNanos();
+    return read(() -> new RemoteScanner(opener, retrier, request, firstAnswerBy));
   }
 
   /** One MultiGet call: the server reads the rows in order, each whole. Retried like any read. */

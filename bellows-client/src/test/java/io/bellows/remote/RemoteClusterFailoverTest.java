@@ -7,9 +7,16 @@ import io.bellows.cell.Cells;
 import io.bellows.config.Durability;
 import io.bellows.engine.RowMutation;
 import io.bellows.engine.TableRef;
+import io.bellows.protocol.AdminGrpc;
 import io.bellows.protocol.DataGrpc;
 import io.bellows.protocol.Empty;
+import io.bellows.protocol.ListTablesRequest;
+import io.bellows.protocol.ListTablesResponse;
 import io.bellows.protocol.MutateRequest;
+import io.bellows.protocol.ScanRequest;
+import io.bellows.protocol.ScanResponse;
+import io.bellows.scan.RowScanner;
+import io.bellows.scan.ScanQuery;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.Bytes;
 import io.bellows.util.TableNotFoundException;
@@ -31,6 +38,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * {@link RemoteCluster} during a failover, against scripted members in this JVM: a leader that
@@ -51,7 +59,7 @@ class RemoteClusterFailoverTest {
   private static final class Member extends DataGrpc.DataImplBase {
     final String name;
     final List<String> log; // every member's calls in one order: "name:mode"
-    final List<StreamObserver<Empty>> held = new CopyOnWriteArrayList<>();
+    final List<StreamObserver<?>> held = new CopyOnWriteArrayList<>();
     volatile Mode mode = Mode.ANSWER;
     volatile String leader;
     Server server;
@@ -80,6 +88,34 @@ class RemoteClusterFailoverTest {
         case NO_TABLE -> response.onError(WireErrors.toStatus(new TableNotFoundException("table 't' does not exist")));
       }
     }
+
+    /** A scan: an answer of no rows, a refusal, or nothing ever (the first answer never comes). */
+    @Override
+    public void scan(ScanRequest request, StreamObserver<ScanResponse> response) {
+      answer("scan", response, ScanResponse.getDefaultInstance());
+    }
+
+    /** The catalog's list of tables, a lookup: answered as a scan is. */
+    final AdminGrpc.AdminImplBase admin = new AdminGrpc.AdminImplBase() {
+      @Override
+      public void listTables(ListTablesRequest request, StreamObserver<ListTablesResponse> response) {
+        answer("list", response, ListTablesResponse.newBuilder().addNames("t").build());
+      }
+    };
+
+    private <T> void answer(String call, StreamObserver<T> response, T answer) {
+      Mode m = mode;
+      log.add(name + ":" + call + ":" + m);
+      switch (m) {
+        case ANSWER -> {
+          response.onNext(answer);
+          response.onCompleted();
+        }
+        case NAME_LEADER -> response.onError(WireErrors.notLeader("NOT_LEADER: the leader is " + leader, leader));
+        case HANG -> held.add(response);
+        default -> throw new IllegalStateException("not scripted for " + call + ": " + m);
+      }
+    }
   }
 
   private final List<String> log = new CopyOnWriteArrayList<>();
@@ -91,7 +127,8 @@ class RemoteClusterFailoverTest {
   private void start(RemoteOptions options, RemoteCluster.Sleeper sleeper) throws Exception {
     for (int i = 0; i < 3; i++) {
       Member m = new Member("m" + i, log);
-      m.server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)).addService(m).build().start();
+      m.server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)).addService(m).addService(m.admin)
+          .build().start();
       members.add(m);
     }
     cluster = RemoteCluster.open(members.stream().map(Member::address).toList(), options, sleeper);
@@ -139,6 +176,45 @@ class RemoteClusterFailoverTest {
     log.clear();
     put();
     assertThat(log).containsExactly("m2:ANSWER");
+  }
+
+  @Test
+  @Timeout(20)
+  void aScanWhoseLeaderStopsAnsweringIsOpenedOnTheNextMemberAfterOneAttempt() throws Exception {
+    // The call's deadline far above the attempt's; before, a scan's stream had no deadline at all, and
+    // the test's timeout ended the wait.
+    start(RemoteOptions.defaults().withDataDeadline(Duration.ofSeconds(30)).withAttemptDeadline(Duration.ofSeconds(1))
+        .withRetries(5, Duration.ofMillis(10), Duration.ofMillis(100)), pauses::add);
+    Member a = members.get(0);
+    Member b = members.get(1);
+    Member c = members.get(2);
+    b.leader = c.leader = a.address();
+    b.mode = c.mode = Mode.NAME_LEADER;
+    put(); // m0 leads, as this client learns
+    a.mode = Mode.HANG; // m0 stops; m1 still names it; m2 now leads
+    c.mode = Mode.ANSWER;
+    log.clear();
+    try (RowScanner scanner = cluster.scan(TABLE, ScanQuery.builder().build())) {
+      assertThat(scanner.nextRow(new ArrayList<>())).isFalse();
+    }
+    assertThat(log).containsExactly("m0:scan:HANG", "m1:scan:NAME_LEADER", "m2:scan:ANSWER");
+    assertThat(pauses).isEmpty();
+  }
+
+  @Test
+  @Timeout(20) // before, the lookup waited for the admin deadline (30 minutes)
+  void aLookupOnACatalogLeaderThatStopsAnsweringGoesToTheNextMemberAfterOneAttempt() throws Exception {
+    start(RemoteOptions.defaults().withDataDeadline(Duration.ofSeconds(30)).withAttemptDeadline(Duration.ofSeconds(1))
+        .withRetries(5, Duration.ofMillis(10), Duration.ofMillis(100)), pauses::add);
+    Member a = members.get(0);
+    members.get(1).leader = members.get(2).leader = a.address();
+    members.get(1).mode = members.get(2).mode = Mode.NAME_LEADER;
+    assertThat(cluster.listTables()).containsExactly("t"); // m0 leads the catalog, as this client learns
+    a.mode = Mode.HANG;
+    members.get(2).mode = Mode.ANSWER;
+    log.clear();
+    assertThat(cluster.listTables()).containsExactly("t");
+    assertThat(log).containsExactly("m0:list:HANG", "m1:list:NAME_LEADER", "m2:list:ANSWER");
   }
 
   @Test
