@@ -44,7 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(SeedExtension.class)
 class ClusterCatchUpTest {
   private static final int WRITERS = 4;
-  /** More entries than the servers' purge gap (1024), and with the values more than a log file (8 MiB). */
+  /** More entries than the servers' purge gap (1024), and with the values more than a log file (4 MiB). */
   private static final int ROWS = 1400;
   private static final int VALUE_BYTES = 8 * 1024;
   private static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(120);

@@ -25,8 +25,9 @@ import org.apache.ratis.util.TimeDuration;
  *     deposes it only past 500 ms idle, 1 s under writes (docs/design/cluster.md, "Per-replica
  *     cost": 600 ms to 1.2 s fails over faster but changed leaders in a steady run)
  * @param electionMax the longest such time (2 s): elections are randomized between the two
- * @param logSegmentBytes the size at which a group's log file is closed and a new one begun (8
- *     MiB); the log is dropped a whole closed segment at a time
+ * @param logSegmentBytes the size at which a group's log file is closed and a new one begun (4
+ *     MiB); the log is dropped a whole closed segment at a time, and Ratis keeps the entries of the
+ *     open one and of the last closed one in memory
  * @param purgeGap how many entries past the last drop a checkpoint must reach before the log is
  *     dropped again (1024), so that frequent flushes do not mean constant file deletions
  */
@@ -34,7 +35,7 @@ public record RaftSettings(String host, int port, Path storage, Duration electio
     long logSegmentBytes, int purgeGap) {
   public static final Duration DEFAULT_ELECTION_MIN = Duration.ofSeconds(1);
   public static final Duration DEFAULT_ELECTION_MAX = Duration.ofSeconds(2);
-  public static final long DEFAULT_LOG_SEGMENT_BYTES = 8L << 20;
+  public static final long DEFAULT_LOG_SEGMENT_BYTES = 4L << 20;
   public static final int DEFAULT_PURGE_GAP = 1024;
 
   public RaftSettings {
@@ -88,6 +89,18 @@ public record RaftSettings(String host, int port, Path storage, Duration electio
     RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
     RaftServerConfigKeys.Log.setPurgeGap(p, purgeGap);
     RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(logSegmentBytes));
+    // Memory. Ratis keeps a group's log entries in memory as objects, a few hundred bytes each beside
+    // the entry's own bytes, for the open log file and up to six closed ones (its default); a put is
+    // one entry of about a hundred bytes, so a busy group held some 300,000 entries, 200 MB, and
+    // members with 256 MB heaps ran out of memory after eight minutes of writes (a steady run's
+    // heap histograms). One closed file is enough for followers a little behind; one further
+    // behind is read from the files.
+    RaftServerConfigKeys.Log.setSegmentCacheNumMax(p, 1);
+    // Ratis answers a repeated client request (the same client and call id) from a cache for 60 s by
+    // default, holding an entry per request. Bellows never repeats a call id to Ratis (a sending is a
+    // new request; the region's table of answered calls deduplicates retries), so a short expiry
+    // only bounds that memory: at thousands of writes a second, 60 s of entries are tens of MB.
+    RaftServerConfigKeys.RetryCache.setExpiryTime(p, TimeDuration.valueOf(5, TimeUnit.SECONDS));
     // A replica behind the leader's first entry fetches a checkpoint of the region's files itself;
     // the leader does not stream a copy through the log.
     RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, false);

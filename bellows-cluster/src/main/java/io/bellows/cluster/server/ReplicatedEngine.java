@@ -119,7 +119,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   private final BlockCache blockCache;
   /**
    * The member's memory-store budget over every replica's region, as an engine's: without it a
-   * follower flushed a store only at its flush size and ran a small heap out of memory.
+   * follower flushed a store only at its flush size, whatever the heap.
    */
   private final BackPressure memory;
   private final ExecutorService flushes = Executors.newSingleThreadExecutor(daemon("bellows-flush"));
