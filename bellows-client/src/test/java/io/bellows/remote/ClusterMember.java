@@ -10,6 +10,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -35,9 +36,20 @@ final class ClusterMember implements AutoCloseable {
   private boolean logEnded;
   private int starts;
 
+  /**
+   * Election timeouts of the members, {@code MIN-MAX} in milliseconds ({@code
+   * -Dbellows.test.election.ms=600-1200}), or the server's defaults: a measuring run's setting.
+   */
+  private static final String ELECTION = System.getProperty("bellows.test.election.ms", "");
+
   /** The child's entry point: DATA MEMBER_FILE ID [TEST_FAULT_FILE]. */
   public static void main(String[] args) {
     ServerConfig config = ServerConfig.defaults().withPorts(null, -1);
+    if (!ELECTION.isEmpty()) {
+      String[] ms = ELECTION.split("-");
+      config = config.withClusterAccess(config.cluster().withElectionTimeouts(Duration.ofMillis(Long.parseLong(ms[0])),
+          Duration.ofMillis(Long.parseLong(ms[1]))));
+    }
     int status = new ServerProcess(Path.of(args[0]), config, new PrintWriter(System.err, true), Path.of(args[1]), args[2],
         args.length > 3 ? Path.of(args[3]) : null).run();
     System.exit(status);
@@ -62,6 +74,7 @@ final class ClusterMember implements AutoCloseable {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     // Wall-clock stamps on every log line, so that a failover's steps line up across the members' logs and the test's.
     List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+ExitOnOutOfMemoryError",
+        "-Dbellows.test.election.ms=" + ELECTION,
         "-Dorg.slf4j.simpleLogger.showDateTime=true", "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS", "-cp",
         System.getProperty("java.class.path"), ClusterMember.class.getName(), dir.resolve("data").toString(),
         members.toString(), id));

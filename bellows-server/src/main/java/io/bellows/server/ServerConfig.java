@@ -8,6 +8,7 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -45,16 +46,37 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
     List<String> httpHosts, Role tlsClientRole, ClusterAccess cluster) {
 
   /**
-   * How a cluster member calls the other members (the internal replication call): the bearer token
-   * it presents (null: none; it needs the admin role there) and the CA (PEM) it trusts their
-   * certificates by (null: plain text). With mutual TLS it shows its own {@code tls.cert}.
+   * How a cluster member deals with the other members: the bearer token it presents when it calls
+   * them (the internal replication call; null: none; it needs the admin role there), the CA (PEM)
+   * it trusts their certificates by (null: plain text; with mutual TLS it shows its own {@code
+   * tls.cert}), and how long a group's leader may be silent before an election (Raft's election
+   * timeouts, drawn between the two).
    */
-  public record ClusterAccess(String token, Path tlsCa) {
+  public record ClusterAccess(String token, Path tlsCa, Duration electionMin, Duration electionMax) {
     public static final ClusterAccess NONE = new ClusterAccess(null, null);
+
+    /** With the default election timeouts. */
+    public ClusterAccess(String token, Path tlsCa) {
+      this(token, tlsCa, Duration.ofMillis(ServerKnobs.CLUSTER_ELECTION_MIN_MS.defaultValue()),
+          Duration.ofMillis(ServerKnobs.CLUSTER_ELECTION_MAX_MS.defaultValue()));
+    }
+
+    public ClusterAccess {
+      if (electionMin.compareTo(electionMax) >= 0) {
+        throw new IllegalArgumentException("cluster.election.min.ms (" + electionMin.toMillis()
+            + ") must be below cluster.election.max.ms (" + electionMax.toMillis() + ")");
+      }
+    }
+
+    /** The same, with the election timeouts {@code min} and {@code max}. */
+    public ClusterAccess withElectionTimeouts(Duration min, Duration max) {
+      return new ClusterAccess(token, tlsCa, min, max);
+    }
 
     @Override
     public String toString() {
-      return "ClusterAccess[token=" + (token == null ? "none" : "(secret)") + ", tlsCa=" + tlsCa + "]";
+      return "ClusterAccess[token=" + (token == null ? "none" : "(secret)") + ", tlsCa=" + tlsCa + ", elections after "
+          + electionMin.toMillis() + "-" + electionMax.toMillis() + " ms]";
     }
   }
 
@@ -92,6 +114,8 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
           "In a cluster, the bearer token this member presents to the other members when it fetches a checkpoint from one (the internal `Replication` call needs the admin role there). The token itself, not its hash: keep the file private."},
       new String[] {"cluster.tls.ca", "none",
           "In a cluster, the CA certificates (PEM) the other members' certificates must be signed by. With `tls.cert` and `tls.key` the member's Raft port speaks mutual TLS only (it shows its `tls.cert`, a member's certificate must allow server and client authentication), as do its checkpoint fetches; a member with some of the three and not all refuses to start. Without them its Raft traffic is plain text and unauthenticated."},
+      row(ServerKnobs.CLUSTER_ELECTION_MIN_MS),
+      row(ServerKnobs.CLUSTER_ELECTION_MAX_MS),
       new String[] {"bellows.*", "see the README's configuration table",
           "Engine knobs, e.g. `bellows.wal.max.files = 64`."});
 
@@ -141,6 +165,8 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
     Role clientRole = d.tlsClientRole();
     String clusterToken = null;
     Path clusterCa = null;
+    long electionMin = ServerKnobs.CLUSTER_ELECTION_MIN_MS.defaultValue();
+    long electionMax = ServerKnobs.CLUSTER_ELECTION_MAX_MS.defaultValue();
     for (Map.Entry<String, String> e : map.entrySet()) {
       String k = e.getKey();
       String v = e.getValue();
@@ -159,6 +185,8 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
         case "http.hosts" -> httpHosts = List.of(v.toLowerCase(Locale.ROOT).split("\\s*,\\s*"));
         case "cluster.token" -> clusterToken = v.isEmpty() ? null : v;
         case "cluster.tls.ca" -> clusterCa = base.resolve(v);
+        case "cluster.election.min.ms" -> electionMin = ServerKnobs.CLUSTER_ELECTION_MIN_MS.parse(v);
+        case "cluster.election.max.ms" -> electionMax = ServerKnobs.CLUSTER_ELECTION_MAX_MS.parse(v);
         default -> {
           if (ServerKnobs.limit(k) != null) {
             limits.put(k, ServerKnobs.limit(k).parse(v));
@@ -181,7 +209,7 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
     ServerLimits l = ServerLimits.of(limits);
     return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, cert, key, clientCa, List.copyOf(tokens),
         engineOptions(EngineOptions.defaults(), KnobAssignments.of(engineKnobs)), l, httpAuth, httpHosts, clientRole,
-        new ClusterAccess(clusterToken, clusterCa));
+        new ClusterAccess(clusterToken, clusterCa, Duration.ofMillis(electionMin), Duration.ofMillis(electionMax)));
   }
 
   private static boolean bool(String key, String v) {

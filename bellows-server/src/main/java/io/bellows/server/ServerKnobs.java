@@ -23,6 +23,11 @@ final class ServerKnobs {
   static final Knob<Integer> THREADS = Knob.ofInt("threads", SERVER, 16, 1, 10_000, "",
       "Threads running calls; engine reads and writes block them (a write waits for its WAL sync and for back-pressure).");
 
+  static final Knob<Long> CLUSTER_ELECTION_MIN_MS = Knob.ofLong("cluster.election.min.ms", SERVER, 1_000, 100, 600_000, "",
+      "In a cluster, the shortest silence of a Raft group's leader after which a follower stands for election (Raft's election timeout, drawn between this and `cluster.election.max.ms`). Shorter fails over faster after a leader dies; too short, and a pause of the leader (a GC, a busy machine) costs an election. Every member should have the same.");
+  static final Knob<Long> CLUSTER_ELECTION_MAX_MS = Knob.ofLong("cluster.election.max.ms", SERVER, 2_000, 200, 1_200_000, "",
+      "In a cluster, the longest election timeout (see `cluster.election.min.ms`, which must be below it). A leader that no majority answered for this long steps down.");
+
   // ---- the limits (ServerLimits), in the order of the record's components
   static final Knob<Long> MAX_CONNECTIONS = Knob.ofLong("max.connections", SERVER, 256, 1, 1_000_000, "",
       "Open TCP connections at most, counted from accept (before any TLS handshake); more are closed at once. Never more than a quarter of the process's open-file limit (`ulimit -n`), so that clients cannot take the file descriptors the engine needs.");

@@ -135,15 +135,17 @@ public final class ServerProcess {
     GrpcCheckpointSource checkpoints = GrpcCheckpointSource.of(members, config);
     try {
       engine = ReplicatedEngine.open(data, config.engine(), members, self.id(),
-          testFaults == null ? null : TestFaultFile.watch(testFaults), checkpoints, raftTls);
+          testFaults == null ? null : TestFaultFile.watch(testFaults), checkpoints, raftTls,
+          config.cluster().electionMin(), config.cluster().electionMax());
     } catch (RuntimeException e) {
       checkpoints.close();
       err.println("ERROR: cannot start member " + self.id() + " on " + data.toAbsolutePath() + ": " + e.getMessage());
       err.flush();
       return 2;
     }
-    LOG.info("member {} of {}: Raft on {} ({}), clients on {}", self.id(), cluster, self.raftAddress(),
-        raftTls == null ? "plain text" : "mutual TLS", self.clientAddress());
+    LOG.info("member {} of {}: Raft on {} ({}, elections after {}-{} ms of silence), clients on {}", self.id(), cluster,
+        self.raftAddress(), raftTls == null ? "plain text" : "mutual TLS", config.cluster().electionMin().toMillis(),
+        config.cluster().electionMax().toMillis(), self.clientAddress());
     try {
       return serve(engine, config.withPorts(self.clientPort(), null));
     } finally {

@@ -125,6 +125,19 @@ class ServerConfigTest {
     assertThatThrownBy(() -> parse("bellows.nope", "1")).hasMessageContaining("nope");
   }
 
+  @Test
+  void aMembersElectionTimeoutsAreReadWithTheirDefaultsAndTheMinimumMustBeBelowTheMaximum() {
+    assertThat(ServerConfig.defaults().cluster().electionMin()).isEqualTo(java.time.Duration.ofSeconds(1));
+    assertThat(ServerConfig.defaults().cluster().electionMax()).isEqualTo(java.time.Duration.ofSeconds(2));
+    ServerConfig c = ServerConfig.parse(Map.of("cluster.election.min.ms", "600", "cluster.election.max.ms", "1200"),
+        Path.of("."));
+    assertThat(c.cluster().electionMin()).isEqualTo(java.time.Duration.ofMillis(600));
+    assertThat(c.cluster().electionMax()).isEqualTo(java.time.Duration.ofMillis(1200));
+    assertThatThrownBy(() -> parse("cluster.election.min.ms", "2000"))
+        .hasMessageContaining("cluster.election.min.ms (2000) must be below cluster.election.max.ms (2000)");
+    assertThatThrownBy(() -> parse("cluster.election.min.ms", "10")).hasMessageContaining("cluster.election.min.ms");
+  }
+
   /** The file's engine knobs and {@code --set}'s go through the one parser of the registry. */
   @Test
   void engineKnobsAreReadByTheRegistrysParserAndSetOverridesTheFile() {

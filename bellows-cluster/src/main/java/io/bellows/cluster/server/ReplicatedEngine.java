@@ -51,6 +51,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -231,14 +232,26 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
    */
   public static ReplicatedEngine open(Path data, EngineOptions options, Members members, String selfId,
       TestFaultFile testFaults, CheckpointSource checkpoints, RaftTls raftTls) {
+    return open(data, options, members, selfId, testFaults, checkpoints, raftTls, RaftSettings.DEFAULT_ELECTION_MIN,
+        RaftSettings.DEFAULT_ELECTION_MAX);
+  }
+
+  /**
+   * As {@link #open(Path, EngineOptions, Members, String, TestFaultFile, CheckpointSource, RaftTls)},
+   * with Raft's election timeouts drawn between {@code electionMin} and {@code electionMax}.
+   */
+  public static ReplicatedEngine open(Path data, EngineOptions options, Members members, String selfId,
+      TestFaultFile testFaults, CheckpointSource checkpoints, RaftTls raftTls, Duration electionMin,
+      Duration electionMax) {
     Members.Member m = members.member(selfId);
+    RaftSettings raft = RaftSettings.of(m.raftHost(), m.raftPort(), data.resolve("raft"))
+        .withElectionTimeouts(electionMin, electionMax);
     try {
       Files.createDirectories(data.resolve("regions"));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create " + data, e);
     }
-    return new ReplicatedEngine(data, options, members, selfId,
-        RaftSettings.of(m.raftHost(), m.raftPort(), data.resolve("raft")), testFaults, checkpoints, raftTls);
+    return new ReplicatedEngine(data, options, members, selfId, raft, testFaults, checkpoints, raftTls);
   }
 
   /** This member's id. */
