@@ -117,10 +117,14 @@ final class ReplicaHost implements RegionServices {
     server.memory().pace(bytes, position, cause);
   }
 
-  /** After every record applied, on a follower as on the leader: flushes when the member's budget is near. */
+  /**
+   * After every record applied, on a follower as on the leader: flushes when the member's memory
+   * budget is near, or when its replicas' logs hold too many entries above their flushes.
+   */
   @Override
   public void wrote(Region region) {
     server.memory().relieve();
+    server.logEntries().applied(region);
   }
 
   @Override

@@ -123,6 +123,9 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
    * follower flushed a store only at its flush size, whatever the heap.
    */
   private final BackPressure memory;
+  /** Log entries above the replicas' flushes, whose index Ratis keeps in memory until a checkpoint. */
+  private final LogEntryBudget<Region> logEntries = new LogEntryBudget<>(LogEntryBudget.forHeap(Runtime.getRuntime().maxMemory()),
+      this::requestFlushAll);
   private final ExecutorService flushes = Executors.newSingleThreadExecutor(daemon("bellows-flush"));
   private final ExecutorService compactions = Executors.newSingleThreadExecutor(daemon("bellows-compaction"));
   private final ExecutorService inMemory = Executors.newSingleThreadExecutor(daemon("bellows-inmemory-compaction"));
@@ -438,6 +441,10 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     return memory;
   }
 
+  LogEntryBudget<Region> logEntries() {
+    return logEntries;
+  }
+
   /** The regions of this member's replicas now. */
   private List<Region> regionsNow() {
     List<Region> regions = new ArrayList<>(replicas.size());
@@ -475,9 +482,13 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     flushes.execute(() -> {
       flushQueued.remove(region);
       if (closed || region.isClosedForWork()) {
+        logEntries.forget(region); // replaced by an installed checkpoint, or closing
         return;
       }
       try {
+        if (all) {
+          logEntries.flushing(region);
+        }
         if (region.flush(all) != Region.NOTHING_FLUSHED) {
           memory.memoryReleased();
           checkpoint(region);
