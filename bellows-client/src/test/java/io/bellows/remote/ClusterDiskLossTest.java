@@ -53,7 +53,7 @@ import org.junit.jupiter.api.io.TempDir;
  * time.
  *
  * <p>It failed until a member that starts empty announced itself to meta (a "member joined" entry
- * appended through meta's leader) and asked a leader that sends it nothing to step down: meta's
+ * appended through meta's leader) and asked a leader that sends it nothing to hand its leadership to another member: meta's
  * leader took the empty member for holding what it had acknowledged before, its appender for the
  * member, slowed by the member's refusals, sent heartbeats only, and their refusals ({@code
  * INCONSISTENCY, nextIndex=0}) never moved it back to the start of its log, so the member never

@@ -34,8 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  * from meta's log, join the table's group and catch up on its log, and then acknowledge a write as
  * one of a majority of two. Before, meta's leader, which still took it for holding what it had
  * acknowledged, never sent it meta's log: only heartbeats, which it refused (docs/design/cluster.md,
- * "A member that lost its disk"). Now it asks a leader that sends it nothing to step down, for meta
- * and then for the table's group.
+ * "A member that lost its disk"). Now it asks a leader that sends it nothing to hand its leadership
+ * to another member, for meta and then for the table's group (or the announcement of itself to
+ * meta makes meta's leader send it the log).
  */
 class ClusterEmptyMemberTest {
   private static final byte[] F = Bytes.of("f");

@@ -47,8 +47,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A replica added empty is watched until it has applied something: if its leader sends it
  * nothing it can use (the member lost its directory, and the leader still takes it for holding
- * what it acknowledged), it asks that leader to step down ({@link #SILENT_LEADER_MS}). One thread
- * per node does the watching; {@link #appendThroughLeader} lets a replica that does not lead
+ * what it acknowledged), it asks that leader to hand its leadership to another member ({@link
+ * #SILENT_LEADER_MS}). One thread per node does the watching; {@link #appendThroughLeader} lets a replica that does not lead
  * append through the one that does.
  */
 public final class RaftNode implements AutoCloseable {
@@ -66,12 +66,14 @@ public final class RaftNode implements AutoCloseable {
   private final Map<RaftGroupId, CompletableFuture<Void>> ready = new ConcurrentHashMap<>();
   /**
    * How long a replica added here empty may have applied nothing while it knows a leader before it
-   * asks that leader to step down ({@link #watchEmptyReplicas}). Long enough for the leader's
+   * asks that leader to hand its leadership to another member ({@link #watchEmptyReplicas}). Long enough for the leader's
    * appender to come back from its error pauses (5 s at most) more than twice, so a replica the
    * leader is about to send its log or a checkpoint notification to is left alone; a new member
    * of a healthy group applies the leader's first entries within a heartbeat.
    */
   static final long SILENT_LEADER_MS = 15_000;
+  /** How long a leader asked to hand over its leadership waits for the member to hold its whole log. */
+  private static final long TRANSFER_TIMEOUT_MS = 10_000;
   /** The groups added here with an empty replica that has applied nothing yet: since when each knows its leader. */
   private final Map<RaftGroupId, EmptyReplica> empty = new ConcurrentHashMap<>();
   private final ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -86,6 +88,8 @@ public final class RaftNode implements AutoCloseable {
   private static final class EmptyReplica {
     final List<Peer> peers;
     long leaderKnownSince = -1;
+    /** Transfers asked so far: the next goes to the next other member. */
+    int transfers;
 
     EmptyReplica(List<Peer> peers) {
       this.peers = peers;
@@ -217,12 +221,13 @@ public final class RaftNode implements AutoCloseable {
   /**
    * Every second: a replica this node added empty (a new group, or a group this member lost its
    * directory of) that has applied nothing although it has known a leader for {@link
-   * #SILENT_LEADER_MS}, and was asked for no checkpoint, asks that leader to step down. Ratis'
+   * #SILENT_LEADER_MS}, and was asked for no checkpoint, asks that leader to hand its leadership to
+   * another member ({@link #transferLeadership}). Ratis'
    * leader never lowers what it holds a follower to have acknowledged (Raft's followers keep their
    * logs): to a member that lost its log, it sends heartbeats that the member refuses, and, once
    * the refusals have slowed its appender to pauses longer than a heartbeat, nothing else. A new
-   * leader (another member, or the same one again) starts with no view of the member and sends it
-   * the log from its start (docs/design/cluster.md, "A member that lost its disk").
+   * leader starts with no view of the member and sends it the log from its start, or asks it to
+   * install a checkpoint (docs/design/cluster.md, "A member that lost its disk").
    */
   private void watchEmptyReplicas() {
     try {
@@ -250,10 +255,15 @@ public final class RaftNode implements AutoCloseable {
           r.leaderKnownSince = now;
         } else if (now - r.leaderKnownSince >= TimeUnit.MILLISECONDS.toNanos(SILENT_LEADER_MS)) {
           r.leaderKnownSince = now; // asked again after as long, if it is still stuck
+          List<Peer> others = r.peers.stream().filter(p -> !p.id().equals(id) && !p.id().equals(leader)).toList();
+          if (others.isEmpty()) {
+            continue; // a group of two: no one to hand the leadership to
+          }
+          String to = others.get(r.transfers++ % others.size()).id();
           LOG.warn("{}: {} has applied nothing of the group in {} s although {} leads it: the leader takes this"
               + " replica for holding entries it does not hold (its directory was lost?) and sends it none;"
-              + " asking {} to step down", gid, id, SILENT_LEADER_MS / 1000, leader, leader);
-          stepDown(gid.getUuid(), r.peers, leader);
+              + " asking {} to hand its leadership to {}", gid, id, SILENT_LEADER_MS / 1000, leader, leader, to);
+          transferLeadership(gid.getUuid(), r.peers, leader, to);
         }
       }
     } catch (RuntimeException e) {
@@ -261,14 +271,21 @@ public final class RaftNode implements AutoCloseable {
     }
   }
 
-  private void stepDown(UUID group, List<Peer> peers, String leader) {
+  /**
+   * Asks {@code leader} to hand its leadership of {@code group} to {@code to}. Ratis' transfer, not a
+   * plain step down: the leader waits until {@code to} holds its whole log before it lets it stand,
+   * so the election this causes, in which this empty replica votes for anyone, cannot elect a member
+   * that lacks an acknowledged entry.
+   */
+  private void transferLeadership(UUID group, List<Peer> peers, String leader, String to) {
     try (RaftClient client = client(group, peers, RetryPolicies.noRetry())) {
-      RaftClientReply reply = client.admin().transferLeadership(null, RaftPeerId.valueOf(leader), 10_000);
+      RaftClientReply reply = client.admin().transferLeadership(RaftPeerId.valueOf(to), RaftPeerId.valueOf(leader),
+          TRANSFER_TIMEOUT_MS);
       if (!reply.isSuccess()) {
-        LOG.info("{}: {} did not step down: {}", group, leader, reply.getException());
+        LOG.info("{}: {} did not hand its leadership to {}: {}", group, leader, to, reply.getException());
       }
     } catch (IOException e) {
-      LOG.info("{}: could not ask {} to step down: {}", group, leader, e.toString());
+      LOG.info("{}: could not ask {} to hand its leadership to {}: {}", group, leader, to, e.toString());
     }
   }
 

@@ -358,11 +358,11 @@ class ReplicatedLogTest {
   /**
    * The same replica, restarted empty while the group takes no entry at all: the leader sends it
    * heartbeats only, which it refuses. Having applied nothing for {@link RaftNode#SILENT_LEADER_MS}
-   * while it knows the leader, it asks the leader to step down; the next leader (which may be the
-   * same node) has no view of it and sends it the whole log.
+   * while it knows the leader, it asks the leader to hand its leadership to the third node; the new
+   * leader has no view of it and sends it the whole log.
    */
   @Test
-  void aReplicaRestartedOnAnEmptyDirectoryOfAGroupTakingNoEntriesAsksItsLeaderToStepDownAndCatchesUp()
+  void aReplicaRestartedOnAnEmptyDirectoryOfAGroupTakingNoEntriesHasItsLeaderHandOverAndCatchesUp()
       throws Exception {
     String leader = leader();
     String follower = ports.keySet().stream().filter(id -> !id.equals(leader)).findFirst().orElseThrow();

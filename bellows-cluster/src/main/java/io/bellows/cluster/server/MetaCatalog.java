@@ -49,7 +49,8 @@ final class MetaCatalog implements LogApplier {
    * what they acknowledged; Ratis keeps their match index). A new entry makes the leader send it,
    * the empty follower refuses it, and that refusal of an entry, unlike a heartbeat's, moves the
    * leader back to the log's start; unless the refusals have already paused the leader's appender
-   * for the member, which then sends heartbeats only, and the member asks the leader to step down
+   * for the member, which then sends heartbeats only, and the member asks the leader to hand its
+   * leadership to another member
    * (RaftNode; docs/design/cluster.md, "A member that lost its disk").
    */
   static byte[] memberJoined(String member) {

@@ -195,7 +195,8 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
    * acknowledged before, and sends it nothing while meta has no new entry (its heartbeats' refusals
    * do not move the leader back; cluster.md, "A member that lost its disk"): so the member appends
    * one, through whichever member leads, and meta's log reaches it (or, if the leader has paused
-   * sending it anything but heartbeats, the node asks that leader to step down: RaftNode). In the
+   * sending it anything but heartbeats, the node asks that leader to hand over its leadership:
+   * RaftNode). In the
    * background: it waits for a leader.
    */
   private void announceJoined() {
