@@ -50,6 +50,8 @@ final class LogStateMachine extends BaseStateMachine {
    * handed one while it replaces its state. Uncontended but for that.
    */
   private final Object applying = new Object();
+  /** Set once the leader asked this replica to install a checkpoint: it is catching up, not stuck ({@link RaftNode}). */
+  private volatile boolean checkpointAsked;
 
   LogStateMachine(LogApplier applier, BiConsumer<RaftGroupMemberId, RaftPeerId> leaderChanged,
       Consumer<RaftGroupId> leaderReady) {
@@ -153,6 +155,7 @@ final class LogStateMachine extends BaseStateMachine {
   @Override
   public CompletableFuture<TermIndex> notifyInstallSnapshotFromLeader(RoleInfoProto role, TermIndex firstInLeaderLog) {
     String leader = RaftPeerId.valueOf(role.getFollowerInfo().getLeaderInfo().getId().getId()).toString();
+    checkpointAsked = true;
     // Its own thread: fetching a region's files may take long, and must hold neither Ratis' threads nor the common pool.
     return CompletableFuture.supplyAsync(() -> {
       LogPosition installed;
@@ -170,6 +173,11 @@ final class LogStateMachine extends BaseStateMachine {
       t.setDaemon(true);
       t.start();
     });
+  }
+
+  /** Whether the leader has asked this replica to install a checkpoint since it started. */
+  boolean checkpointAsked() {
+    return checkpointAsked;
   }
 
   /** This replica leads and has committed an entry of its term: it takes appends now. */

@@ -5,17 +5,24 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.Parameters;
+import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.GroupManagementRequest;
+import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
@@ -23,8 +30,12 @@ import org.apache.ratis.protocol.RaftGroupMemberId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.protocol.SnapshotManagementRequest;
+import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.retry.RetryPolicy;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.util.TimeDuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,24 +44,62 @@ import org.slf4j.LoggerFactory;
  * directory) that hosts a replica of every group placed on this node. Groups are added once
  * ({@link #addGroup}); after a restart on the same directory the node finds its groups again and
  * asks {@code appliers} for each one's applier.
+ *
+ * <p>A replica added empty is watched until it has applied something: if its leader sends it
+ * nothing it can use (the member lost its directory, and the leader still takes it for holding
+ * what it acknowledged), it asks that leader to hand its leadership to another member ({@link
+ * #SILENT_LEADER_MS}). One thread per node does the watching; {@link #appendThroughLeader} lets a replica that does not lead
+ * append through the one that does.
  */
 public final class RaftNode implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RaftNode.class);
   private final String id;
   private final RaftServer server;
+  /** The transport's settings (TLS, test faults), which the node's own Ratis clients share. */
+  private final Parameters parameters = new Parameters();
+  /** The Ratis clients of {@link #appendThroughLeader} still waiting: closed with the node. */
+  private final Set<RaftClient> clients = ConcurrentHashMap.newKeySet();
   private final ClientId clientId = ClientId.randomId();
   private final AtomicLong callIds = new AtomicLong();
   private final Map<RaftGroupId, CompletableFuture<RaftPeerId>> leaders = new ConcurrentHashMap<>();
   /** Per group whose replica here leads or may lead: completed once it leads and is ready for appends. */
   private final Map<RaftGroupId, CompletableFuture<Void>> ready = new ConcurrentHashMap<>();
+  /**
+   * How long a replica added here empty may have applied nothing while it knows a leader before it
+   * asks that leader to hand its leadership to another member ({@link #watchEmptyReplicas}). Long enough for the leader's
+   * appender to come back from its error pauses (5 s at most) more than twice, so a replica the
+   * leader is about to send its log or a checkpoint notification to is left alone; a new member
+   * of a healthy group applies the leader's first entries within a heartbeat.
+   */
+  static final long SILENT_LEADER_MS = 15_000;
+  /** How long a leader asked to hand over its leadership waits for the member to hold its whole log. */
+  private static final long TRANSFER_TIMEOUT_MS = 10_000;
+  /** The groups added here with an empty replica that has applied nothing yet: since when each knows its leader. */
+  private final Map<RaftGroupId, EmptyReplica> empty = new ConcurrentHashMap<>();
+  private final ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "bellows-raft-empty-replicas");
+    t.setDaemon(true);
+    return t;
+  });
   /** Set by {@link #close}: from then on every wait for readiness fails at once. */
   private volatile boolean closed;
+
+  /** A replica added here empty: its group's peers, and since when it has known a leader while applying nothing. */
+  private static final class EmptyReplica {
+    final List<Peer> peers;
+    long leaderKnownSince = -1;
+    /** Transfers asked so far: the next goes to the next other member. */
+    int transfers;
+
+    EmptyReplica(List<Peer> peers) {
+      this.peers = peers;
+    }
+  }
 
   private RaftNode(String id, RaftSettings settings, Function<UUID, LogApplier> appliers, TransportFaults faults,
       RaftTls tls) throws IOException {
     this.id = id;
     Files.createDirectories(settings.storage());
-    Parameters parameters = new Parameters();
     if (faults != null) {
       FaultInterceptor interceptor = new FaultInterceptor(id, faults);
       GrpcConfigKeys.Server.setServicesCustomizer(parameters, (builder, types) -> builder.intercept(interceptor));
@@ -90,6 +139,7 @@ public final class RaftNode implements AutoCloseable {
     try {
       RaftNode node = new RaftNode(id, settings, appliers, faults, tls);
       node.server.start();
+      node.watcher.scheduleWithFixedDelay(node::watchEmptyReplicas, 1, 1, TimeUnit.SECONDS);
       return node;
     } catch (IOException e) {
       throw new UncheckedIOException("could not start Raft node " + id + " on " + settings.address(), e);
@@ -122,7 +172,129 @@ public final class RaftNode implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("node " + id + " could not add group " + group, e);
     }
+    empty.put(g.getGroupId(), new EmptyReplica(peers));
     return log(group);
+  }
+
+  /**
+   * Appends {@code entry} to {@code group} (over {@code peers}) through whichever replica leads it,
+   * from a node whose own replica may not: a Ratis client over the peers' Raft ports, which follows
+   * the leader's name and, while the group has none, asks again a second later, until the entry is
+   * committed or this node closes. For entries any member may ask for (meta's "member joined"), not
+   * for a region's writes, which the leader evaluates. Completes with the applier's reply.
+   */
+  public CompletableFuture<byte[]> appendThroughLeader(UUID group, List<Peer> peers, byte[] entry) {
+    if (closed) {
+      return CompletableFuture.failedFuture(new IllegalStateException("node " + id + " is closed"));
+    }
+    RaftClient client = client(group, peers,
+        RetryPolicies.retryForeverWithSleep(TimeDuration.valueOf(1, TimeUnit.SECONDS)));
+    clients.add(client);
+    return client.async().send(Message.valueOf(ByteString.copyFrom(entry))).handleAsync((reply, error) -> {
+      clients.remove(client);
+      closeQuietly(client);
+      if (error != null) {
+        throw error instanceof CompletionException c ? c : new CompletionException(error);
+      }
+      if (!reply.isSuccess()) {
+        throw new IllegalStateException("node " + id + " could not append to group " + group + ": "
+            + reply.getException());
+      }
+      return reply.getMessage().getContent().toByteArray();
+    }, task -> { // not on the client's own threads, which its close stops
+      Thread t = new Thread(task, "bellows-raft-client-close");
+      t.setDaemon(true);
+      t.start();
+    });
+  }
+
+  /** A Ratis client of {@code group}, over the peers' Raft ports with this node's transport settings. */
+  private RaftClient client(UUID group, List<Peer> peers, RetryPolicy retries) {
+    return RaftClient.newBuilder()
+        .setRaftGroup(RaftGroup.valueOf(RaftGroupId.valueOf(group), peers.stream().map(Peer::toRatis).toList()))
+        .setProperties(new RaftProperties())
+        .setParameters(parameters)
+        .setRetryPolicy(retries)
+        .build();
+  }
+
+  /**
+   * Every second: a replica this node added empty (a new group, or a group this member lost its
+   * directory of) that has applied nothing although it has known a leader for {@link
+   * #SILENT_LEADER_MS}, and was asked for no checkpoint, asks that leader to hand its leadership to
+   * another member ({@link #transferLeadership}). Ratis'
+   * leader never lowers what it holds a follower to have acknowledged (Raft's followers keep their
+   * logs): to a member that lost its log, it sends heartbeats that the member refuses, and, once
+   * the refusals have slowed its appender to pauses longer than a heartbeat, nothing else. A new
+   * leader starts with no view of the member and sends it the log from its start, or asks it to
+   * install a checkpoint (docs/design/cluster.md, "A member that lost its disk").
+   */
+  private void watchEmptyReplicas() {
+    try {
+      long now = System.nanoTime();
+      for (Map.Entry<RaftGroupId, EmptyReplica> e : empty.entrySet()) {
+        RaftGroupId gid = e.getKey();
+        EmptyReplica r = e.getValue();
+        RaftServer.Division d;
+        try {
+          d = server.getDivision(gid);
+        } catch (IOException gone) {
+          empty.remove(gid);
+          continue;
+        }
+        TermIndex applied = d.getStateMachine().getLastAppliedTermIndex();
+        if ((applied != null && applied.getIndex() >= 0)
+            || (d.getStateMachine() instanceof LogStateMachine m && m.checkpointAsked())) {
+          empty.remove(gid); // it follows its leader's log, or installs a checkpoint
+          continue;
+        }
+        String leader = knownLeader(gid);
+        if (leader == null || leader.equals(id)) {
+          r.leaderKnownSince = -1;
+        } else if (r.leaderKnownSince < 0) {
+          r.leaderKnownSince = now;
+        } else if (now - r.leaderKnownSince >= TimeUnit.MILLISECONDS.toNanos(SILENT_LEADER_MS)) {
+          r.leaderKnownSince = now; // asked again after as long, if it is still stuck
+          List<Peer> others = r.peers.stream().filter(p -> !p.id().equals(id) && !p.id().equals(leader)).toList();
+          if (others.isEmpty()) {
+            continue; // a group of two: no one to hand the leadership to
+          }
+          String to = others.get(r.transfers++ % others.size()).id();
+          LOG.warn("{}: {} has applied nothing of the group in {} s although {} leads it: the leader takes this"
+              + " replica for holding entries it does not hold (its directory was lost?) and sends it none;"
+              + " asking {} to hand its leadership to {}", gid, id, SILENT_LEADER_MS / 1000, leader, leader, to);
+          transferLeadership(gid.getUuid(), r.peers, leader, to);
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("{}: the watch of empty replicas failed: {}", id, e.toString(), e);
+    }
+  }
+
+  /**
+   * Asks {@code leader} to hand its leadership of {@code group} to {@code to}. Ratis' transfer, not a
+   * plain step down: the leader waits until {@code to} holds its whole log before it lets it stand,
+   * so the election this causes, in which this empty replica votes for anyone, cannot elect a member
+   * that lacks an acknowledged entry.
+   */
+  private void transferLeadership(UUID group, List<Peer> peers, String leader, String to) {
+    try (RaftClient client = client(group, peers, RetryPolicies.noRetry())) {
+      RaftClientReply reply = client.admin().transferLeadership(RaftPeerId.valueOf(to), RaftPeerId.valueOf(leader),
+          TRANSFER_TIMEOUT_MS);
+      if (!reply.isSuccess()) {
+        LOG.info("{}: {} did not hand its leadership to {}: {}", group, leader, to, reply.getException());
+      }
+    } catch (IOException e) {
+      LOG.info("{}: could not ask {} to hand its leadership to {}: {}", group, leader, to, e.toString());
+    }
+  }
+
+  private static void closeQuietly(RaftClient client) {
+    try {
+      client.close();
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("closing a Ratis client failed: {}", e.toString());
+    }
   }
 
   /** This node's replica of a group it holds (added before, or found again at a restart). */
@@ -251,6 +423,8 @@ public final class RaftNode implements AutoCloseable {
   public void close() {
     closed = true;
     ready.forEach((g, f) -> f.completeExceptionally(new NotLeaderException(g.getUuid().toString(), id, null)));
+    clients.forEach(RaftNode::closeQuietly); // their appends fail: nothing waits for them past the node
+    watcher.shutdownNow();
     try {
       server.close();
     } catch (IOException e) {

@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +19,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,6 +41,7 @@ class ReplicatedLogTest {
   private final Map<String, Integer> ports = new HashMap<>();
   private final Map<String, RaftNode> nodes = new ConcurrentHashMap<>();
   private final Map<String, RecordingApplier> appliers = new ConcurrentHashMap<>();
+  private List<RaftNode.Peer> peers;
 
   /**
    * Keeps what it applied, as "payload"; waits for a count without sleeping. Its "files" — the
@@ -105,7 +109,11 @@ class ReplicatedLogTest {
     }
 
     synchronized List<String> awaitCount(int n) throws InterruptedException {
-      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+      return awaitCount(n, WAIT_MS);
+    }
+
+    synchronized List<String> awaitCount(int n, long waitMs) throws InterruptedException {
+      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
       while (applied.size() < n) {
         long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
         assertThat(left).as("applied %d of %d entries", applied.size(), n).isPositive();
@@ -120,7 +128,7 @@ class ReplicatedLogTest {
     for (String id : List.of("n1", "n2", "n3")) {
       ports.put(id, freePort());
     }
-    List<RaftNode.Peer> peers = ports.entrySet().stream()
+    peers = ports.entrySet().stream()
         .map(e -> new RaftNode.Peer(e.getKey(), "127.0.0.1:" + e.getValue())).toList();
     for (String id : ports.keySet()) {
       start(id).addGroup(GROUP, peers);
@@ -312,5 +320,68 @@ class ReplicatedLogTest {
     start(follower); // its applier starts empty: the log replays from its first entry
     List<String> expected = appliers.get(leader).awaitCount(60);
     assertThat(appliers.get(follower).awaitCount(60)).isEqualTo(expected);
+  }
+
+  @Test
+  void aFollowerAppendsThroughTheLeaderAndEveryReplicaAppliesIt() throws Exception {
+    String leader = leader();
+    String follower = ports.keySet().stream().filter(id -> !id.equals(leader)).findFirst().orElseThrow();
+    byte[] reply = nodes.get(follower).appendThroughLeader(GROUP, peers, "via".getBytes(StandardCharsets.UTF_8))
+        .get(WAIT_MS, TimeUnit.MILLISECONDS);
+    assertThat(new String(reply, StandardCharsets.UTF_8)).as("the leader's applier's reply").startsWith("applied ");
+    for (String id : ports.keySet()) {
+      assertThat(appliers.get(id).awaitCount(1)).as(id).containsExactly("via");
+    }
+  }
+
+  /**
+   * A replica restarted on an empty directory (log, term and vote lost) while its group takes no
+   * entry: the leader takes it for holding what it acknowledged before, and its refusals of the
+   * leader's heartbeats do not move the leader back (Ratis' follower match index never falls). The
+   * group's next entry, which the replica itself appends through the leader, does: it then holds
+   * the whole log, in order.
+   */
+  @Test
+  void aReplicaRestartedOnAnEmptyDirectoryCatchesUpFromTheEntryItAppendsThroughTheLeader() throws Exception {
+    String leader = leader();
+    String follower = ports.keySet().stream().filter(id -> !id.equals(leader)).findFirst().orElseThrow();
+    appendAll(nodes.get(leader).log(GROUP), "a", 30);
+    appliers.get(follower).awaitCount(30);
+    loseDirectoryAndRestartEmpty(follower);
+    nodes.get(follower).appendThroughLeader(GROUP, peers, "joined".getBytes(StandardCharsets.UTF_8))
+        .get(WAIT_MS, TimeUnit.MILLISECONDS);
+    List<String> expected = appliers.get(leader).awaitCount(31);
+    assertThat(expected.get(30)).isEqualTo("joined");
+    assertThat(appliers.get(follower).awaitCount(31)).isEqualTo(expected);
+  }
+
+  /**
+   * The same replica, restarted empty while the group takes no entry at all: the leader sends it
+   * heartbeats only, which it refuses. Having applied nothing for {@link RaftNode#SILENT_LEADER_MS}
+   * while it knows the leader, it asks the leader to hand its leadership to the third node; the new
+   * leader has no view of it and sends it the whole log.
+   */
+  @Test
+  void aReplicaRestartedOnAnEmptyDirectoryOfAGroupTakingNoEntriesHasItsLeaderHandOverAndCatchesUp()
+      throws Exception {
+    String leader = leader();
+    String follower = ports.keySet().stream().filter(id -> !id.equals(leader)).findFirst().orElseThrow();
+    appendAll(nodes.get(leader).log(GROUP), "a", 30);
+    appliers.get(follower).awaitCount(30);
+    loseDirectoryAndRestartEmpty(follower);
+    List<String> expected = appliers.get(leader).awaitCount(30);
+    assertThat(appliers.get(follower).awaitCount(30, RaftNode.SILENT_LEADER_MS + 2 * WAIT_MS)).isEqualTo(expected);
+  }
+
+  /** Stops a node, deletes its whole directory (log, term, vote) and its applier's state, and starts it on the empty directory. */
+  private void loseDirectoryAndRestartEmpty(String id) throws IOException {
+    nodes.remove(id).close();
+    try (Stream<Path> paths = Files.walk(dir.resolve(id))) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+    appliers.remove(id); // its state is gone with the directory
+    start(id).addGroup(GROUP, peers);
   }
 }

@@ -76,7 +76,9 @@ import org.slf4j.LoggerFactory;
  * RaftNode} holding a replica of the meta group (the catalog, {@link MetaCatalog}) and of every
  * table's region (a Raft group over every member, {@link RaftRegionLog}). A table created through
  * any member is proposed to meta on its leader; every member opens its replica of the table's
- * region when it applies that entry.
+ * region when it applies that entry. A member that starts without a replica of meta (a first
+ * start, or its data directory lost) announces itself to meta, so that meta's leader sends it the
+ * log ({@link MetaCatalog#memberJoined}).
  *
  * <p>Data calls run on the replica that leads its region; elsewhere they fail with {@link
  * RegionNotLeaderException} naming the leader's client address, before anything is applied. Reads
@@ -193,7 +195,31 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     for (Replica r : replicas.values()) {
       bind(r);
     }
-    this.meta = holds(node, META) ? node.log(META) : node.addGroup(META, peers);
+    boolean joined = holds(node, META);
+    this.meta = joined ? node.log(META) : node.addGroup(META, peers);
+    if (!joined) {
+      announceJoined();
+    }
+  }
+
+  /**
+   * This member starts without a replica of meta: the cluster's first start, or a member that lost
+   * its data directory. In the second case meta's leader still takes it for holding every entry it
+   * acknowledged before, and sends it nothing while meta has no new entry (its heartbeats' refusals
+   * do not move the leader back; cluster.md, "A member that lost its disk"): so the member appends
+   * one, through whichever member leads, and meta's log reaches it (or, if the leader has paused
+   * sending it anything but heartbeats, the node asks that leader to hand over its leadership:
+   * RaftNode). In the
+   * background: it waits for a leader.
+   */
+  private void announceJoined() {
+    node.appendThroughLeader(META, peers, MetaCatalog.memberJoined(self.id())).whenComplete((reply, error) -> {
+      if (error == null) {
+        LOG.info("member {} started without a replica of meta and announced itself to meta's leader", self.id());
+      } else if (!closed) {
+        LOG.warn("member {} could not announce itself to meta's leader: {}", self.id(), error.toString());
+      }
+    });
   }
 
   /**
