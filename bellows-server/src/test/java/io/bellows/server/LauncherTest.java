@@ -160,7 +160,7 @@ class LauncherTest {
     assertThat(made.out()).isEmpty();
     assertThat(made.err()).contains("java -XX:AOTCacheOutput=" + archive + ".tmp.");
     assertThat(launchWith(jdk, java.util.Map.of(), "shell").out())
-        .contains("-XX:AOTCache=" + archive + " -Xshare:auto -Xlog:aot*=off -Xlog:cds*=off -jar ");
+        .contains("-XX:AOTCache=" + archive + " -XX:AOTMode=auto -Xlog:aot*=off -Xlog:cds*=off -jar ");
   }
 
   @Test
@@ -186,5 +186,32 @@ class LauncherTest {
     assertThat(made.out()).isEmpty();
     Launch old = launchWith(fakeJdk("jdk11", "11.0.2"), java.util.Map.of(), "warmup-cache");
     assertThat(old.exit()).isEqualTo(2);
+  }
+
+  /**
+   * The options the launcher gives the JVM running this test, with an archive the JVM cannot use (as a
+   * stale one, or one of another build of the JDK): the JVM accepts them together (an AOT cache refuses
+   * -Xshare), starts, and says nothing about the archive.
+   */
+  @Test
+  void theRealJvmTakesTheSharingOptionsAndIgnoresAnUnusableArchiveSilently() throws Exception {
+    int feature = Runtime.version().feature();
+    String version = feature + ".0.1";
+    Path jdk = fakeJdk("jdk-real", version);
+    assertThat(launchWith(jdk, java.util.Map.of(), "warmup-cache").exit()).isZero(); // the fake writes "archive"
+    String line = launchWith(jdk, java.util.Map.of(), "shell").out().strip();
+    assertThat(line).contains(archive(jdk, version, feature >= 25 ? "aot" : "cds").toString());
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    for (String option : line.substring("java ".length(), line.indexOf(" -jar ")).split(" ")) {
+      command.add(option);
+    }
+    command.add("-version");
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(command + "\n" + out).isZero();
+    assertThat(out).as(command.toString()).containsIgnoringCase("version")
+        .doesNotContain("[warning]").doesNotContain("[error").doesNotContain("Error").doesNotContainIgnoringCase("archive");
   }
 }
