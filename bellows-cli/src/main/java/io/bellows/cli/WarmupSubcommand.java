@@ -39,7 +39,9 @@ import picocli.CommandLine.Spec;
     description = {"Measures a fresh JVM's warm-up: YCSB A's mix (50%% gets of whole rows, 50%% puts of one of"
         + " 10 columns of 100 bytes, scrambled Zipf rows) from --threads threads on an embedded store for --seconds"
         + " seconds, printing each second's operations, then the mean rate of the first --first seconds against"
-        + " that of seconds --steady-from to the end. Run it once on an empty directory to load it (it then"
+        + " that of seconds --steady-from to the end; then the same per CPU-second of the process, with the windows"
+        + " set by the CPU time it had used (--first x cores, from (--steady-from - 1) x cores), which a machine"
+        + " shared with other work disturbs far less. Run it once on an empty directory to load it (it then"
         + " exits: the load would warm the JVM), then once per measurement, each a fresh JVM.",
         "With --train: the training run of './bellows warmup-cache' (a smaller load and run in a temporary"
             + " directory, deleted after; nothing printed on standard output)."},
@@ -123,8 +125,11 @@ final class WarmupSubcommand implements Callable<Integer> {
           + " up %d ms; %s%n", loaded, threads, seconds, s, System.getProperty("java.vm.version"),
           System.getProperty("java.vm.info"), ManagementFactory.getRuntimeMXBean().getUptime(), sharingFlags());
       out.flush();
-      long[] perSecond = MixedRun.run(db, loaded, threads, 0.5, seconds, s, LinePrintStream.over(out));
-      out.println(WarmupSummary.of(perSecond, first, steadyFrom).describe());
+      MixedRun.Samples run = MixedRun.run(db, loaded, threads, 0.5, seconds, s, LinePrintStream.over(out));
+      out.println(WarmupSummary.of(run.perSecond(), first, steadyFrom).describe());
+      int cores = Runtime.getRuntime().availableProcessors();
+      out.println(WarmupSummary.byCpu(run.perSecond(), run.cpuNanos(), first * cores, (steadyFrom - 1) * cores)
+          .describe());
       return 0;
     } catch (IllegalStateException e) {
       spec.commandLine().getErr().println("ERROR: " + e.getMessage());

@@ -54,7 +54,8 @@ class WarmupSubcommandTest {
     assertThat(code).as(out() + err()).isZero();
     assertThat(out()).contains("warmup: 500 records, 2 threads").contains("seed " + SEED)
         .contains("second 1: ").contains("second 2: ")
-        .containsPattern("first 1 s: [\\d,]+ ops/s; steady \\(s 2-2\\): [\\d,]+ ops/s; first/steady \\d+\\.\\d\\d");
+        .containsPattern("first 1 s: [\\d,]+ ops/s; steady \\(s 2-2\\): [\\d,]+ ops/s; first/steady \\d+\\.\\d\\d")
+        .containsPattern("second 1: [\\d,]+ ops, [\\d,]+ ms CPU").containsPattern("(?m)^per CPU-second: ");
     assertThat(out()).doesNotContain("second 3: ");
   }
 

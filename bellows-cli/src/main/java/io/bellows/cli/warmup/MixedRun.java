@@ -8,6 +8,7 @@ import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.Bytes;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -80,9 +81,9 @@ public final class MixedRun {
    * Runs the mixed workload for {@code seconds} seconds on {@code threads} threads, each with its own
    * random stream from {@code seed}, over records 0 to {@code records - 1}; gets are {@code readShare}
    * of the operations. Prints each second's count to {@code progress} (null: silent) and returns the
-   * counts. Throws the first error a client met.
+   * counts with the process's CPU time of each second. Throws the first error a client met.
    */
-  public static long[] run(Bellows db, long records, int threads, double readShare, int seconds, long seed,
+  public static Samples run(Bellows db, long records, int threads, double readShare, int seconds, long seed,
       PrintStream progress) throws InterruptedException {
     Table t = db.getTable(TABLE);
     LongAdder ops = new LongAdder();
@@ -111,6 +112,8 @@ public final class MixedRun {
       }, "warmup-client-" + i);
     }
     long[] perSecond = new long[seconds];
+    long[] cpu = new long[seconds];
+    long cpuBefore = processCpuNanos();
     long start = System.nanoTime();
     for (Thread c : clients) {
       c.start();
@@ -123,10 +126,14 @@ public final class MixedRun {
           Thread.sleep(Math.max(1, left / 1_000_000));
         }
         long now = ops.sum();
+        long cpuNow = processCpuNanos();
         perSecond[s] = now - before;
+        cpu[s] = cpuNow - cpuBefore;
         before = now;
+        cpuBefore = cpuNow;
         if (progress != null) {
-          progress.printf(java.util.Locale.ROOT, "second %d: %,d ops%n", s + 1, perSecond[s]);
+          progress.printf(java.util.Locale.ROOT, "second %d: %,d ops, %,d ms CPU%n", s + 1, perSecond[s],
+              cpu[s] / 1_000_000);
         }
       }
     } finally {
@@ -138,7 +145,18 @@ public final class MixedRun {
     if (failure.get() != null) {
       throw new IllegalStateException("a client failed: " + failure.get(), failure.get());
     }
-    return perSecond;
+    return new Samples(perSecond, cpu);
+  }
+
+  /** Operations done, and CPU time the process used, in each second of a run. */
+  public record Samples(long[] perSecond, long[] cpuNanos) {}
+
+  /** The CPU time of every thread of this process (JIT compilers and GC included); 0 if unknown. */
+  static long processCpuNanos() {
+    if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+      return Math.max(0, os.getProcessCpuTime());
+    }
+    return 0;
   }
 
   /** A value of {@link #FIELD_BYTES} printable random bytes. */
