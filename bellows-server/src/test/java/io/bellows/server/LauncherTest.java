@@ -140,12 +140,15 @@ class LauncherTest {
     assertThat(archive).hasContent("archive");
     assertThat(archive.resolveSibling(archive.getFileName() + ".tmp")).doesNotExist();
 
+    assertThat(made.err()).contains("used only with BELLOWS_CDS=on");
+    Launch auto = launchWith(jdk, java.util.Map.of(), "shell");
+    assertThat(auto.out()).as("JDK 17's archive only when asked for").doesNotContain("SharedArchiveFile");
     for (String command : List.of("shell", "server")) {
-      Launch run = launchWith(jdk, java.util.Map.of(), command);
+      Launch run = launchWith(jdk, java.util.Map.of("BELLOWS_CDS", "on"), command);
       assertThat(run.out()).contains("-XX:SharedArchiveFile=" + archive + " -Xshare:auto -Xlog:cds*=off -jar ");
       assertThat(run.err()).isEmpty();
     }
-    Launch lab = launchWith(jdk, java.util.Map.of(), "ycsb", "run");
+    Launch lab = launchWith(jdk, java.util.Map.of("BELLOWS_CDS", "on"), "ycsb", "run");
     assertThat(lab.out()).as("the lab is another jar").doesNotContain("SharedArchiveFile");
     Launch off = launchWith(jdk, java.util.Map.of("BELLOWS_CDS", "off"), "shell");
     assertThat(off.out()).doesNotContain("SharedArchiveFile");
@@ -168,12 +171,20 @@ class LauncherTest {
     Path jdk17 = fakeJdk("jdk17", "17.0.15");
     Path jdk25 = fakeJdk("jdk25", "25.0.1");
     assertThat(launchWith(jdk17, java.util.Map.of(), "warmup-cache").exit()).isZero();
-    assertThat(launchWith(jdk25, java.util.Map.of(), "shell").out()).doesNotContain("-XX:");
+    assertThat(launchWith(jdk25, java.util.Map.of("BELLOWS_CDS", "on"), "shell").out()).doesNotContain("-XX:");
 
     Path jar = root().resolve("bellows-cli/target/bellows.jar");
     Files.setLastModifiedTime(archive(jdk17, "17.0.15", "cds"),
         java.nio.file.attribute.FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() - 60_000));
-    assertThat(launchWith(jdk17, java.util.Map.of(), "shell").out()).doesNotContain("SharedArchiveFile");
+    assertThat(launchWith(jdk17, java.util.Map.of("BELLOWS_CDS", "on"), "shell").out()).doesNotContain("SharedArchiveFile");
+  }
+
+  @Test
+  void aBadBellowsCdsIsRefused() throws Exception {
+    Launch bad = launchWith(fakeJdk("jdk25", "25.0.1"), java.util.Map.of("BELLOWS_CDS", "yes"), "shell");
+    assertThat(bad.exit()).isEqualTo(2);
+    assertThat(bad.err()).contains("BELLOWS_CDS must be auto, on or off: 'yes'");
+    assertThat(bad.out()).isEmpty();
   }
 
   @Test
@@ -199,7 +210,7 @@ class LauncherTest {
     String version = feature + ".0.1";
     Path jdk = fakeJdk("jdk-real", version);
     assertThat(launchWith(jdk, java.util.Map.of(), "warmup-cache").exit()).isZero(); // the fake writes "archive"
-    String line = launchWith(jdk, java.util.Map.of(), "shell").out().strip();
+    String line = launchWith(jdk, java.util.Map.of("BELLOWS_CDS", "on"), "shell").out().strip();
     assertThat(line).contains(archive(jdk, version, feature >= 25 ? "aot" : "cds").toString());
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
