@@ -7,6 +7,12 @@ import io.bellows.client.Result;
 import io.bellows.client.ResultScanner;
 import io.bellows.client.Scan;
 import io.bellows.config.EngineOptions;
+import io.bellows.engine.LocalEngine;
+import io.bellows.remote.RemoteEngine;
+import io.bellows.remote.RemoteOptions;
+import io.bellows.server.BellowsServer;
+import io.bellows.server.ServerConfig;
+import io.bellows.server.ServerEvents;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -44,7 +50,8 @@ import picocli.CommandLine.Spec;
         + " shared with other work disturbs far less. Run it once on an empty directory to load it (it then"
         + " exits: the load would warm the JVM), then once per measurement, each a fresh JVM.",
         "With --train: the training run of './bellows warmup-cache' (a smaller load and run in a temporary"
-            + " directory, deleted after; nothing printed on standard output)."},
+            + " directory, deleted after, with a shell session and a server on a free loopback port; nothing printed"
+            + " on standard output)."},
     exitCodeListHeading = "Exit codes:%n",
     exitCodeList = {"0:loaded, measured or trained", "1:an operation failed", "2:invalid command line"})
 final class WarmupSubcommand implements Callable<Integer> {
@@ -180,6 +187,11 @@ final class WarmupSubcommand implements Callable<Integer> {
         err.println("ERROR: the training's shell session failed (exit " + shell + ")");
         return 1;
       }
+      int served = serve(store, s, discard);
+      if (served != 0) {
+        err.println("ERROR: the training's shell session over the server failed (exit " + served + ")");
+        return 1;
+      }
       err.println("bellows: training done");
       return 0;
     } catch (IllegalStateException e) {
@@ -189,6 +201,28 @@ final class WarmupSubcommand implements Callable<Integer> {
       deleteTree(dir);
     }
   }
+
+  /**
+   * The server's part of the training: a server on a free loopback port over the store, gets and puts
+   * of the mix through the client, and the shell's session over it; returns the shell's exit code.
+   */
+  private static int serve(Path store, long seed, PrintStream discard) {
+    try (LocalEngine engine = LocalEngine.open(store, EngineOptions.defaults());
+        BellowsServer server = BellowsServer.start(engine, ServerConfig.defaults().withPorts(0, -1),
+            ServerEvents.NONE)) {
+      String target = "127.0.0.1:" + server.port();
+      try (Bellows remote = RemoteEngine.connect(target, RemoteOptions.defaults())) {
+        MixedRun.runOps(remote, TRAIN_SERVED_OPS, seed);
+      }
+      String session = String.join("\n", "list", "get '" + MixedRun.TABLE + "', 'user6284781860667377211'",
+          "scan '" + MixedRun.TABLE + "', {LIMIT => 3}", "exit", "");
+      return BellowsCli.execute(new ByteArrayInputStream(session.getBytes(StandardCharsets.UTF_8)), discard,
+          "shell", "--connect", target, "--no-timing");
+    }
+  }
+
+  /** Operations of the mix the training sends through the server. */
+  static final int TRAIN_SERVED_OPS = 2_000;
 
   private static void deleteTree(Path dir) throws IOException {
     try (Stream<Path> paths = Files.walk(dir)) {

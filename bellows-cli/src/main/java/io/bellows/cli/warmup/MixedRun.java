@@ -159,6 +159,22 @@ public final class MixedRun {
     return 0;
   }
 
+  /** {@code ops} operations of the mix from this thread, on records {@link #loadedRecords} says (training). */
+  public static void runOps(Bellows db, int ops, long seed) {
+    long records = loadedRecords(db);
+    Table t = db.getTable(TABLE);
+    SplittableRandom random = new SplittableRandom(seed);
+    YcsbKeys keys = new YcsbKeys(Math.max(1, records), random.split());
+    for (int i = 0; i < ops; i++) {
+      byte[] row = YcsbKeys.row(keys.nextRecord());
+      if (random.nextBoolean()) {
+        t.get(new Get(row).addFamily(FAMILY));
+      } else {
+        t.put(new Put(row).addColumn(FAMILY, QUALIFIERS[random.nextInt(FIELDS)], value(random)));
+      }
+    }
+  }
+
   /** A value of {@link #FIELD_BYTES} printable random bytes. */
   private static byte[] value(SplittableRandom random) {
     byte[] v = new byte[FIELD_BYTES];
