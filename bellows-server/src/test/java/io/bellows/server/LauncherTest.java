@@ -158,7 +158,11 @@ class LauncherTest {
   void warmupCacheOnJdk25RecordsAnAotCache() throws Exception {
     Path jdk = fakeJdk("jdk25", "25.0.1");
     Path archive = archive(jdk, "25.0.1", "aot");
+    Path oldLog = archive.resolveSibling(archive.getFileName() + ".log.3");
+    Files.createDirectories(oldLog.getParent());
+    Files.writeString(oldLog, "an earlier training's messages, rotated by the JVM");
     Launch made = launchWith(jdk, java.util.Map.of(), "warmup-cache");
+    assertThat(oldLog).as("a training's logs replace the last one's").doesNotExist();
     assertThat(made.exit()).as(made.err()).isZero();
     assertThat(made.out()).isEmpty();
     assertThat(made.err()).contains("java -XX:AOTCacheOutput=" + archive + ".tmp.");
