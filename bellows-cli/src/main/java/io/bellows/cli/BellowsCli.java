@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 
 /**
  * The {@code bellows} command line: {@code shell}, {@code server}, {@code inspect}, {@code stress}, {@code
- * wal-dump}, {@code repair} and {@code snapshot}. Without a subcommand it prints its usage. {@code bench} and
+ * wal-dump}, {@code repair}, {@code snapshot} and {@code warmup}. Without a subcommand it prints its usage. {@code bench} and
  * {@code ycsb} belong to the benchmark lab ({@code io.bellows.bench.lab.BellowsLab}); here they say so.
  */
 @Command(
@@ -20,7 +20,7 @@ import picocli.CommandLine.Command;
     description = "Bellows, an embeddable LSM wide-column store: shell and tools.",
     subcommands = {ShellSubcommand.class, ServerSubcommand.class, InspectSubcommand.class,
         WalDumpSubcommand.class, RepairSubcommand.class, StressSubcommand.class, SnapshotSubcommand.class,
-        BulkLoadSubcommand.class, LabSubcommand.Bench.class, LabSubcommand.Ycsb.class, ClusterSubcommand.class})
+        BulkLoadSubcommand.class, WarmupSubcommand.class, LabSubcommand.Bench.class, LabSubcommand.Ycsb.class, ClusterSubcommand.class})
 public final class BellowsCli implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
