@@ -49,8 +49,8 @@ public final class ClusterBench {
   /** The servers' JVM flags unless {@code --jvm} says otherwise: the same for a member and the single server. */
   static final String DEFAULT_JVM = "-Xms1g -Xmx1g -XX:+UseG1GC";
   /** Efficiency: rows per run and the key space at scale 1. */
-  static final long ROWS = 1_000_000;
-  static final long KEY_SPACE = 2_000_000;
+  static final long ROWS = 300_000;
+  static final long KEY_SPACE = 1_000_000;
   /** Idle: tables (groups) at scale 1; settling and sampling times. */
   static final int TABLES = 100;
   static final long SETTLE_SECONDS = 75;
@@ -138,6 +138,7 @@ public final class ClusterBench {
     String markdown;
     String csv;
     Path base = null;
+    double loadAtStart = loadAverage();
     try {
       Files.createDirectories(plan.dir());
       base = Files.createTempDirectory(plan.dir(), "bench-cluster-");
@@ -168,6 +169,9 @@ public final class ClusterBench {
       return 1;
     }
     deleteTree(base);
+    // The machine may be shared: what else ran is part of the result.
+    markdown += String.format(Locale.ROOT, "* load average (1 min) at the start %.1f, at the end %.1f%n", loadAtStart,
+        loadAverage());
     out.println();
     out.print(markdown.substring(preamble.length()));
     try {
@@ -206,6 +210,15 @@ public final class ClusterBench {
     sb.append('\n');
     sb.append("* this JVM (the client): ").append(ManagementFactory.getRuntimeMXBean().getInputArguments()).append('\n');
     return sb.toString();
+  }
+
+  /** The 1-minute load average ({@code /proc/loadavg}), or -1 where there is none. */
+  static double loadAverage() {
+    try {
+      return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+")[0]);
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
   }
 
   static void deleteTree(Path dir) {

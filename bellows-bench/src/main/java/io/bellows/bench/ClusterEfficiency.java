@@ -33,7 +33,7 @@ final class ClusterEfficiency {
 
   /** One mode's run: rows written, the time of the second half of them and of all, each write call's latency. */
   record Run(int round, String mode, long rows, long secondHalfNanos, long nanos, long p50Micros, long p99Micros,
-      long p999Micros) {
+      long p999Micros, double load) {
     /** Rows per second past the warm-up (the second half of the rows). */
     double rate() {
       return rows / 2.0 * 1e9 / secondHalfNanos;
@@ -70,11 +70,11 @@ final class ClusterEfficiency {
       StringBuilder sb = new StringBuilder(preamble).append('\n');
       sb.append("## Replication efficiency on loopback\n\n");
       MarkdownTable t = new MarkdownTable("round", "mode", "rows", "rows/s (2nd half)", "rows/s (all)",
-          "write p50 (ms)", "write p99 (ms)", "write p99.9 (ms)");
+          "write p50 (ms)", "write p99 (ms)", "write p99.9 (ms)", "load after");
       for (Run r : runs) {
         t.row(r.round(), r.mode(), r.rows(), MarkdownTable.f1(r.rate()), MarkdownTable.f1(r.rows() * 1e9 / r.nanos()),
             MarkdownTable.f2(r.p50Micros() / 1e3), MarkdownTable.f2(r.p99Micros() / 1e3),
-            MarkdownTable.f2(r.p999Micros() / 1e3));
+            MarkdownTable.f2(r.p999Micros() / 1e3), MarkdownTable.f1(r.load()));
       }
       sb.append(t.render()).append('\n');
       MarkdownTable m = new MarkdownTable("mode", "median rows/s", "range rows/s", "median p99 (ms)", "range p99 (ms)");
@@ -96,10 +96,12 @@ final class ClusterEfficiency {
     }
 
     String csv() {
-      StringBuilder sb = new StringBuilder("round,mode,rows,second_half_s,all_s,rows_per_s,p50_us,p99_us,p999_us\n");
+      StringBuilder sb = new StringBuilder("round,mode,rows,second_half_s,all_s,rows_per_s,p50_us,p99_us,p999_us,"
+          + "load_after\n");
       for (Run r : runs) {
-        sb.append(String.format(Locale.ROOT, "%d,%s,%d,%.3f,%.3f,%.1f,%d,%d,%d%n", r.round(), r.mode(), r.rows(),
-            r.secondHalfNanos() / 1e9, r.nanos() / 1e9, r.rate(), r.p50Micros(), r.p99Micros(), r.p999Micros()));
+        sb.append(String.format(Locale.ROOT, "%d,%s,%d,%.3f,%.3f,%.1f,%d,%d,%d,%.2f%n", r.round(), r.mode(), r.rows(),
+            r.secondHalfNanos() / 1e9, r.nanos() / 1e9, r.rate(), r.p50Micros(), r.p99Micros(), r.p999Micros(),
+            r.load()));
       }
       return sb.toString();
     }
@@ -187,6 +189,6 @@ final class ClusterEfficiency {
     tasks.forEach(t -> h.add(t.latency));
     long half = BenchClients.secondHalfNanos();
     return new Run(round, mode, rows, half == PaperResult.NA ? nanos / 2 : half, nanos, h.getValueAtPercentile(50) / 1000,
-        h.getValueAtPercentile(99) / 1000, h.getValueAtPercentile(99.9) / 1000);
+        h.getValueAtPercentile(99) / 1000, h.getValueAtPercentile(99.9) / 1000, ClusterBench.loadAverage());
   }
 }

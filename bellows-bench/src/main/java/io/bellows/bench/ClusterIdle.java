@@ -49,7 +49,7 @@ final class ClusterIdle {
    * members before and after.
    */
   record Result(int groups, long windowNanos, List<Member> members, Map<String, Integer> kindsBefore,
-      Map<String, Integer> kindsAfter) {
+      Map<String, Integer> kindsAfter, Map<String, Long> cpuByKindAfter) {
     /** Share of one core the members used together over the window with the groups (1.0 = a core). */
     double cpuShareAfter() {
       return members.stream().mapToLong(Member::cpuAfterNanos).sum() / (double) windowNanos;
@@ -118,6 +118,18 @@ final class ClusterIdle {
             MarkdownTable.f2((Integer.parseInt(r[2]) - Integer.parseInt(r[1])) / (double) groups));
       }
       sb.append(k.render());
+      if (!cpuByKindAfter.isEmpty()) {
+        sb.append("\n### CPU by thread kind with the groups, summed over the members\n\n");
+        sb.append("From the JVM's CPU time per thread in a thread dump at each end of the window (threads the"
+            + " JVM does not list, and the kernel's work on the process's behalf outside them, are not here).\n\n");
+        MarkdownTable c = new MarkdownTable("thread kind", "CPU (ms)", "% of a core");
+        cpuByKindAfter.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(20)
+            .forEach(e -> c.row("`" + e.getKey() + "`", e.getValue() / 1_000_000,
+                MarkdownTable.f2(100.0 * e.getValue() / windowNanos)));
+        long listed = cpuByKindAfter.values().stream().mapToLong(Long::longValue).sum();
+        c.row("all listed threads", listed / 1_000_000, MarkdownTable.f2(100.0 * listed / windowNanos));
+        sb.append(c.render());
+      }
       return sb.toString();
     }
 
@@ -142,6 +154,7 @@ final class ClusterIdle {
       try (RemoteCluster cluster = RemoteCluster.open(servers.clientAddresses(), RemoteOptions.defaults())) {
         Bellows db = Bellows.over(cluster);
         db.listTables(); // meta has a leader
+        warmCallThreads(cluster);
         settle(plan, out, "meta only");
         Map<String, Integer> threadsBefore = new HashMap<>();
         Map<String, Integer> kindsBefore = new TreeMap<>();
@@ -172,14 +185,43 @@ final class ClusterIdle {
           servers.threadKinds(s.id()).forEach((k, v) -> kindsAfter.merge(k, v, Integer::sum));
           threadsAfter.put(s.id(), servers.threads(s.id()));
         }
+        Map<String, List<LocalServers.DumpedThread>> dumps = new HashMap<>();
+        for (LocalServers.Server s : servers.servers()) {
+          dumps.put(s.id(), servers.threadDump(s.id()));
+        }
         Map<String, Long> cpuAfter = sampleCpu(servers, plan.sampleNanos(), out, plan.tables() + " groups");
+        Map<String, Long> cpuByKind = new TreeMap<>();
+        for (LocalServers.Server s : servers.servers()) {
+          LocalServers.cpuByKind(dumps.get(s.id()), servers.threadDump(s.id()))
+              .forEach((k, v) -> cpuByKind.merge(k, v, Long::sum));
+        }
         List<Member> members = new ArrayList<>();
         for (LocalServers.Server s : servers.servers()) {
           members.add(new Member(s.id(), threadsBefore.get(s.id()), threadsAfter.get(s.id()), cpuBefore.get(s.id()),
               cpuAfter.get(s.id()), leads.getOrDefault(s.id(), 0)));
         }
-        return new Result(plan.tables(), plan.sampleNanos(), members, kindsBefore, kindsAfter);
+        return new Result(plan.tables(), plan.sampleNanos(), members, kindsBefore, kindsAfter, cpuByKind);
       }
+    }
+  }
+
+  /**
+   * Many calls at once, so that each member's pool of call threads (a fixed pool, 16 by default,
+   * whose threads start one per call until it is full) is full before the first count: the
+   * tables' creation would fill it otherwise, and those threads are no group's cost.
+   */
+  private static void warmCallThreads(RemoteCluster cluster) throws Exception {
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(48);
+    try {
+      List<java.util.concurrent.Future<?>> calls = new ArrayList<>();
+      for (int i = 0; i < 192; i++) {
+        calls.add(pool.submit(() -> cluster.clusterStatus()));
+      }
+      for (java.util.concurrent.Future<?> f : calls) {
+        f.get();
+      }
+    } finally {
+      pool.shutdown();
     }
   }
 

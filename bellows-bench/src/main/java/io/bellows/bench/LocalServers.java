@@ -187,6 +187,21 @@ final class LocalServers implements AutoCloseable {
    * Thread.print}: whole names, where {@code /proc} keeps 15 bytes of each).
    */
   Map<String, Integer> threadKinds(String id) throws IOException, InterruptedException {
+    Map<String, Integer> out = new TreeMap<>();
+    for (DumpedThread t : threadDump(id)) {
+      out.merge(threadKind(t.name()), 1, Integer::sum);
+    }
+    return out;
+  }
+
+  /** A thread of a dump: its name, native id and the CPU time it had used (-1 if the dump did not say). */
+  record DumpedThread(String name, String nid, long cpuNanos) {}
+
+  private static final java.util.regex.Pattern CPU = java.util.regex.Pattern.compile(" cpu=([0-9.]+)ms");
+  private static final java.util.regex.Pattern NID = java.util.regex.Pattern.compile(" nid=(\\S+)");
+
+  /** The server's threads from {@code jcmd PID Thread.print}, with the CPU time the JVM reports for each. */
+  List<DumpedThread> threadDump(String id) throws IOException, InterruptedException {
     Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
     Process p = new ProcessBuilder(jcmd.toString(), Long.toString(pid(id)), "Thread.print").redirectErrorStream(true)
         .start();
@@ -194,13 +209,40 @@ final class LocalServers implements AutoCloseable {
     if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
       throw new IllegalStateException("jcmd Thread.print of server " + id + " failed: " + dump);
     }
-    Map<String, Integer> out = new TreeMap<>();
+    return parseDump(dump);
+  }
+
+  static List<DumpedThread> parseDump(String dump) {
+    List<DumpedThread> out = new ArrayList<>();
     for (String line : dump.split("\n")) {
       if (line.startsWith("\"")) {
         int end = line.indexOf('"', 1);
         if (end > 0) {
-          out.merge(threadKind(line.substring(1, end)), 1, Integer::sum);
+          String rest = line.substring(end + 1);
+          java.util.regex.Matcher c = CPU.matcher(rest);
+          java.util.regex.Matcher n = NID.matcher(rest);
+          out.add(new DumpedThread(line.substring(1, end), n.find() ? n.group(1) : "",
+              c.find() ? (long) (Double.parseDouble(c.group(1)) * 1_000_000) : -1));
         }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * CPU nanoseconds by thread kind between two dumps of one server: each thread of the second less
+   * what it had in the first (a thread new since then counts whole).
+   */
+  static Map<String, Long> cpuByKind(List<DumpedThread> before, List<DumpedThread> after) {
+    Map<String, Long> was = new java.util.HashMap<>();
+    for (DumpedThread t : before) {
+      was.put(t.nid() + " " + t.name(), Math.max(0, t.cpuNanos()));
+    }
+    Map<String, Long> out = new TreeMap<>();
+    for (DumpedThread t : after) {
+      if (t.cpuNanos() >= 0) {
+        out.merge(threadKind(t.name()), Math.max(0, t.cpuNanos() - was.getOrDefault(t.nid() + " " + t.name(), 0L)),
+            Long::sum);
       }
     }
     return out;

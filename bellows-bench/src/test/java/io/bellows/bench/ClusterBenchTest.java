@@ -34,8 +34,8 @@ class ClusterBenchTest {
   void scaleMultipliesTablesRowsAndFillUnlessGivenOutright() {
     ClusterBench.Plan defaults = parse("--test", "idle");
     assertThat(defaults.tables()).isEqualTo(100);
-    assertThat(defaults.rows()).isEqualTo(1_000_000);
-    assertThat(defaults.keySpace()).isEqualTo(2_000_000);
+    assertThat(defaults.rows()).isEqualTo(300_000);
+    assertThat(defaults.keySpace()).isEqualTo(1_000_000);
     assertThat(defaults.fillBytes()).isEqualTo(256L << 20);
     assertThat(defaults.rounds()).isEqualTo(3);
     assertThat(defaults.out()).isEqualTo(Path.of("bench-cluster-idle"));
@@ -43,11 +43,11 @@ class ClusterBenchTest {
     ClusterBench.Plan four = parse("--test", "catchup", "--scale", "4");
     assertThat(four.fillBytes()).isEqualTo(1L << 30);
     assertThat(four.tables()).isEqualTo(400);
-    assertThat(four.rows()).isEqualTo(4_000_000);
+    assertThat(four.rows()).isEqualTo(1_200_000);
     ClusterBench.Plan given = parse("--test", "idle", "--scale", "0.1", "--tables", "30", "--fill-mib", "64");
     assertThat(given.tables()).isEqualTo(30);
     assertThat(given.fillBytes()).isEqualTo(64L << 20);
-    assertThat(given.rows()).isEqualTo(100_000);
+    assertThat(given.rows()).isEqualTo(30_000);
   }
 
   @Test
@@ -73,7 +73,8 @@ class ClusterBenchTest {
         new ClusterIdle.Member("n3", 100, 380, 200_000_000L, 2_200_000_000L, 25)),
         Map.of("grpc-default-executor-#", 10, "main", 3),
         Map.of("grpc-default-executor-#", 10, "main", 3, "n#@group-#-StateMachineUpdater", 300,
-            "n#@group-#-SegmentedRaftLogWorker", 300));
+            "n#@group-#-SegmentedRaftLogWorker", 300),
+        Map.of("n#@group-#-StateMachineUpdater", 3_000_000_000L, "main", 600_000_000L));
     assertThat(r.maxThreadsPerReplica()).isEqualTo(4.5);
     assertThat(r.meetsThreads()).isTrue();
     assertThat(r.cpuShareBefore()).isCloseTo(0.01, within(1e-9));
@@ -82,9 +83,10 @@ class ClusterBenchTest {
     assertThat(r.meetsCpu()).isTrue();
     assertThat(r.grownKinds()).extracting(k -> k[0]).containsExactlyInAnyOrder("n#@group-#-StateMachineUpdater",
         "n#@group-#-SegmentedRaftLogWorker");
-    assertThat(r.markdown("# pre\n")).contains("| n1 | 40 | 100 | 550 | 4.50 |").contains("**met**");
+    assertThat(r.markdown("# pre\n")).contains("| n1 | 40 | 100 | 550 | 4.50 |").contains("**met**")
+        .contains("| `n#@group-#-StateMachineUpdater` | 3000 | 5.00 |").contains("| all listed threads | 3600 | 6.00 |");
     // Half the groups at the same cost: the groups' share scaled to 100 doubles, and the target is missed.
-    ClusterIdle.Result half = new ClusterIdle.Result(50, minute, r.members(), Map.of(), Map.of());
+    ClusterIdle.Result half = new ClusterIdle.Result(50, minute, r.members(), Map.of(), Map.of(), Map.of());
     assertThat(half.cpuSharePer100Groups()).isCloseTo(0.20, within(1e-9));
     assertThat(half.meetsCpu()).isFalse();
     assertThat(half.maxThreadsPerReplica()).isEqualTo(9.0);
@@ -95,12 +97,12 @@ class ClusterBenchTest {
   void efficiencyIsThreeTimesTheClustersRateOverTheSingleServersPerRoundWithTheMedian() {
     long second = 1_000_000_000L;
     ClusterEfficiency.Result r = new ClusterEfficiency.Result(List.of(
-        new ClusterEfficiency.Run(1, "single", 200_000, second, 2 * second, 1000, 5000, 9000),
-        new ClusterEfficiency.Run(1, "cluster", 200_000, 5 * second, 10 * second, 4000, 20000, 30000),
-        new ClusterEfficiency.Run(2, "cluster", 200_000, 4 * second, 8 * second, 4000, 20000, 30000),
-        new ClusterEfficiency.Run(2, "single", 200_000, second, 2 * second, 1000, 5000, 9000),
-        new ClusterEfficiency.Run(3, "single", 200_000, 2 * second, 4 * second, 1000, 5000, 9000),
-        new ClusterEfficiency.Run(3, "cluster", 200_000, 5 * second, 10 * second, 4000, 20000, 30000)));
+        new ClusterEfficiency.Run(1, "single", 200_000, second, 2 * second, 1000, 5000, 9000, 2.0),
+        new ClusterEfficiency.Run(1, "cluster", 200_000, 5 * second, 10 * second, 4000, 20000, 30000, 2.0),
+        new ClusterEfficiency.Run(2, "cluster", 200_000, 4 * second, 8 * second, 4000, 20000, 30000, 2.0),
+        new ClusterEfficiency.Run(2, "single", 200_000, second, 2 * second, 1000, 5000, 9000, 2.0),
+        new ClusterEfficiency.Run(3, "single", 200_000, 2 * second, 4 * second, 1000, 5000, 9000, 2.0),
+        new ClusterEfficiency.Run(3, "cluster", 200_000, 5 * second, 10 * second, 4000, 20000, 30000, 2.0)));
     // The second half's rate: 100,000 rows over its seconds.
     assertThat(r.runs().get(0).rate()).isEqualTo(100_000.0);
     assertThat(r.ratios()).containsExactly(0.6, 0.75, 1.2);
@@ -144,6 +146,25 @@ class ClusterBenchTest {
     assertThat(r.ratio()).isCloseTo(0.5, within(1e-9));
     assertThat(r.meets()).isFalse();
     assertThat(r.markdown("")).contains("install ÷ plain copy: **0.50**").contains("**missed**");
+  }
+
+  @Test
+  void threadCpuComesFromTwoDumpsOfTheJvmByKind() {
+    String before = String.join("\n",
+        "\"n1@group-A5B4C3D2E1F0-StateMachineUpdater\" #40 daemon prio=5 os_prio=0 cpu=100.00ms elapsed=9.1s"
+            + " tid=0x1 nid=0x2a waiting on condition  [0x0]",
+        "   java.lang.Thread.State: TIMED_WAITING (parking)",
+        "\"VM Thread\" os_prio=0 cpu=50.50ms elapsed=10s tid=0x2 nid=0x2b runnable");
+    String after = String.join("\n",
+        "\"n1@group-A5B4C3D2E1F0-StateMachineUpdater\" #40 daemon prio=5 os_prio=0 cpu=160.00ms elapsed=69s"
+            + " tid=0x1 nid=0x2a waiting on condition  [0x0]",
+        "\"n1@group-0000000000AB-StateMachineUpdater\" #41 daemon prio=5 os_prio=0 cpu=5.00ms elapsed=3s tid=0x3"
+            + " nid=0x2c waiting",
+        "\"VM Thread\" os_prio=0 cpu=52.50ms elapsed=70s tid=0x2 nid=0x2b runnable");
+    List<LocalServers.DumpedThread> a = LocalServers.parseDump(after);
+    assertThat(a).extracting(LocalServers.DumpedThread::nid).containsExactly("0x2a", "0x2c", "0x2b");
+    assertThat(LocalServers.cpuByKind(LocalServers.parseDump(before), a)).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "n#@group-#-StateMachineUpdater", 65_000_000L, "VM Thread", 2_000_000L));
   }
 
   @Test

@@ -109,8 +109,8 @@ final class BenchSubcommand implements Runnable {
               + " bytes/s against a plain copy of the same files over loopback (target at least 0.8); ~5 min",
           "",
           "Options (--test required):",
-          "  --scale S           tables, rows and fill x S (default 1: 100 tables; 1M rows per run over 2M keys;"
-              + " 256 MiB of files)",
+          "  --scale S           tables, rows and fill x S (default 1: 100 tables; 300,000 rows per run over 1M"
+              + " keys; 256 MiB of files)",
           "  --out DIR           where report.md and the CSV go (default bench-cluster-TEST)",
           "  --rounds N          efficiency: rounds, each running both (default 3)",
           "  --tables N --settle-s S --sample-s S   idle: tables, seconds to settle (75) and to sample CPU (60)",
