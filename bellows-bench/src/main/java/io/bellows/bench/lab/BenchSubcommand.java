@@ -1,5 +1,6 @@
 package io.bellows.bench.lab;
 
+import io.bellows.bench.ClusterBench;
 import io.bellows.bench.KvCachePolicyTraces;
 import io.bellows.bench.PaperBench;
 import java.io.PrintWriter;
@@ -11,8 +12,10 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Benchmarks. 'bench paper' runs the Accordion paper's write benchmark with RocksDB alongside;"
         + " 'bench read' the SAC 2024 paper's read workloads over block layouts and the KV cache, RocksDB alongside;"
-        + " 'bench kvcache-policies' compares the KV cache's replacement policies on key traces.",
-    subcommands = {BenchSubcommand.Paper.class, BenchReadSubcommand.class, BenchSubcommand.KvCachePolicies.class})
+        + " 'bench kvcache-policies' compares the KV cache's replacement policies on key traces;"
+        + " 'bench cluster' measures a cluster's idle cost, replication efficiency and catch-up.",
+    subcommands = {BenchSubcommand.Paper.class, BenchReadSubcommand.class, BenchSubcommand.KvCachePolicies.class,
+        BenchSubcommand.Cluster.class})
 final class BenchSubcommand implements Runnable {
   @Spec
   CommandSpec spec;
@@ -89,6 +92,40 @@ final class BenchSubcommand implements Runnable {
     @Override
     int run(String[] args, PrintWriter out) {
       return KvCachePolicyTraces.run(args, out);
+    }
+  }
+
+  /** Passes its options through to {@link ClusterBench}, which parses and checks them. */
+  @Command(name = "cluster", mixinStandardHelpOptions = true,
+      description = {"Three of a cluster's targets on this machine (docs/design/cluster.md, step 4), each against a"
+          + " peer measured in the same run, with servers started from the product jar as 'bellows server' runs"
+          + " them; progress lines, then report.md and a CSV in --out.",
+          "",
+          "  --test idle         3 members, then 100 tables (one Raft group each): threads per replica and idle CPU"
+              + " (targets: at most 5 threads per replica, 10%% of a core for 100 groups x 3 replicas); ~7 min",
+          "  --test efficiency   the paper's write workload against one server and 3 members, alternating:"
+              + " 3 x cluster rows/s / single rows/s (target at least 0.6) and write p99; ~5 min",
+          "  --test catchup      a follower stopped, the table filled, the follower back: its checkpoint install's"
+              + " bytes/s against a plain copy of the same files over loopback (target at least 0.8); ~5 min",
+          "",
+          "Options (--test required):",
+          "  --scale S           tables, rows and fill x S (default 1: 100 tables; 300,000 rows per run over 1M"
+              + " keys; 256 MiB of files)",
+          "  --out DIR           where report.md and the CSV go (default bench-cluster-TEST)",
+          "  --rounds N          efficiency: rounds, each running both (default 3)",
+          "  --tables N --settle-s S --sample-s S   idle: tables, seconds to settle (75) and to sample CPU (60)",
+          "  --rows N --key-space N --writers N --batch N --seed N   the write workload",
+          "  --fill-mib M        catchup: the leader's sorted files to reach",
+          "  --jvm \"FLAGS\"       the servers' JVM flags (default -Xms1g -Xmx1g -XX:+UseG1GC)",
+          "  --jfr DIR           a flight recording (profile settings) of every server process into DIR",
+          "  --product JAR       the product jar (default bellows-cli/target/bellows.jar beside the lab)",
+          "  --dir DIR           where the servers' directories go (default the temporary directory)"},
+      exitCodeListHeading = "Exit codes:%n",
+      exitCodeList = {"0:measured", "1:the run failed", "2:bad options"})
+  static final class Cluster extends PassThroughCommand {
+    @Override
+    int run(String[] args, PrintWriter out) {
+      return ClusterBench.run(args, out);
     }
   }
 }
