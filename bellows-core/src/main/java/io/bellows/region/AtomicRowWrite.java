@@ -50,6 +50,7 @@ final class AtomicRowWrite {
     ReentrantLock lock = rowLocks.lockFor(row);
     List<Cell> written;
     List<Cell> values;
+    WriteSteps.Logged logged;
     lock.lock();
     try {
       region.checkOpen(); // a split closed the region while this waited: nothing read, nothing written
@@ -65,10 +66,13 @@ final class AtomicRowWrite {
         written = new ArrayList<>(expanded);
         written.addAll(values);
       }
-      steps.write(List.of(new Region.RowWrite(row, written, -1, durability)), epoch);
+      logged = steps.logAndInsert(List.of(new Region.RowWrite(row, written, -1, durability)), epoch);
     } finally {
       lock.unlock();
     }
+    // The next operation on the row may read these cells now (under the lock, at read point
+    // Long.MAX_VALUE); it is acknowledged only after this one (WriteSteps.logAndInsert).
+    steps.finish(logged);
     blocking.afterWrite(written);
     if (!returnValues) {
       return new Outcome(true, List.of());

@@ -33,8 +33,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *   <li>flushes: {@link RegionFlusher}; splits and snapshots: {@link SplitSupport}.
  * </ul>
  *
- * <p>Locks, in the order they are taken: row locks (held for the whole mutation; a mini-batch takes
- * several, in increasing stripe order, see {@link RowLocks}); the updates lock
+ * <p>Locks, in the order they are taken: row locks (held from evaluation to the memory-store insert,
+ * released before the WAL sync; a mini-batch takes several, in increasing stripe order, see {@link
+ * RowLocks}); the updates lock
  * in read mode (held from sequence-id assignment until the cells are in the memory stores; a flush
  * takes it in write mode to freeze memory stores at a point where every assigned sequence id below
  * the snapshot's largest is inside it); the MVCC monitor (briefly).
