@@ -108,7 +108,7 @@ public final class Region implements AutoCloseable {
     this.dir = dir;
     this.services = services;
     this.settings = RegionOptions.resolve(services.options(), descriptor);
-    this.mvcc = new Mvcc(services.sequenceIds(), services.sequenceIds().last());
+    this.mvcc = new Mvcc(services.sequenceIds(), services.sequenceIds().last(), services.log());
     ReadPoints readPoints = new ReadPoints(mvcc);
     for (ColumnFamilyDescriptor f : descriptor.families()) {
       StoreContext sc = new StoreContext(OptionsResolver.store(services.options(), descriptor, f), services.options().clock(), readPoints::smallest,

@@ -161,6 +161,7 @@ final class WriteSteps {
     } finally {
       updatesLock.readLock().unlock();
     }
+    mvcc.logged(we, ticket, e.durability()); // from now on a writer behind it may complete it
     return new Logged(we, ticket, e.durability());
   }
 

@@ -274,6 +274,19 @@ public final class Wal implements Closeable {
     }
   }
 
+  /**
+   * Whether the edits up to {@code txid} are already as durable as {@code durability} asks (what
+   * {@link #sync} would return at once for), without waiting or I/O.
+   */
+  public boolean synced(long txid, Durability durability) {
+    return switch (Objects.requireNonNull(durability, "durability")) {
+      case SKIP_WAL, ASYNC_WAL -> true;
+      case SYNC_WAL -> covered(txid, false);
+      case FSYNC_WAL -> covered(txid, true);
+      default -> false;
+    };
+  }
+
   private boolean covered(long txid, boolean force) {
     return (force ? forcedTxid : writtenTxid) >= txid;
   }
