@@ -115,9 +115,25 @@ public final class Mvcc {
    */
   public synchronized boolean completeAndWait(WriteEntry e) {
     complete(e);
+    return awaitReadPoint(e.seqId);
+  }
+
+  /**
+   * Waits until every mutation begun so far is visible: for a writer that read under its row lock
+   * (at read point {@code Long.MAX_VALUE}, so possibly cells of mutations not visible yet, released
+   * early) and answers without a write of its own, e.g. a condition that does not hold. Returns false
+   * at once if one of them is {@link #park parked}.
+   */
+  public synchronized boolean awaitBegunVisible() {
+    WriteEntry last = pending.peekLast();
+    return last == null || awaitReadPoint(last.seqId);
+  }
+
+  /** Waits until the read point reaches {@code seqId} (monitor held); false if an entry is parked. */
+  private boolean awaitReadPoint(long seqId) {
     boolean interrupted = false;
     try {
-      while (readPoint < e.seqId) {
+      while (readPoint < seqId) {
         if (parked > 0) {
           return false;
         }

@@ -110,8 +110,13 @@ final class WriteSteps {
    * #finish finishes} it after releasing its rows' locks.
    */
   static final class Logged {
-    /** Nothing left to wait for: nothing was written, or the log applied the write already. */
+    /** Nothing left to wait for: the log applied the write already. */
     static final Logged DONE = new Logged(null, -1, null);
+    /**
+     * Nothing was written, but the evaluation read under the row locks: the writes it may have read
+     * (released early, not visible yet) must be visible before the writer returns.
+     */
+    static final Logged NOTHING = new Logged(null, -1, null);
 
     private final Mvcc.WriteEntry entry;
     private final long ticket;
@@ -139,7 +144,7 @@ final class WriteSteps {
     region.checkOpen();
     Evaluated e = evaluate(rows, services.options().clock().currentTimeMillis());
     if (e.cells().isEmpty()) {
-      return Logged.DONE;
+      return Logged.NOTHING;
     }
     if (logApplies) {
       log.propose(epoch, e.proposal(region.id())); // returns once applied here: durable and visible
@@ -170,6 +175,10 @@ final class WriteSteps {
    * as it asks, then publishes it; returns once it is visible (read-your-writes).
    */
   void finish(Logged logged) {
+    if (logged == Logged.NOTHING) {
+      awaitReadVisible();
+      return;
+    }
     if (logged.entry == null) {
       return;
     }
@@ -352,6 +361,19 @@ final class WriteSteps {
       updatesLock.readLock().unlock();
     }
     mvcc.complete(we);
+  }
+
+  /**
+   * For a writer that read under its rows' locks and wrote nothing (a condition that does not hold,
+   * a delete of an absent column's latest version): returns once every write it may have read is
+   * visible, so that its answer is never based on a write that a reader after it would not see, or
+   * that is not acknowledged at all.
+   */
+  void awaitReadVisible() {
+    if (!logApplies && !mvcc.awaitBegunVisible()) {
+      throw new StorageException("an earlier write of the region waits for the write-ahead log to recover"
+          + " (Bellows.resume()); the answer would depend on it");
+    }
   }
 
   /** Makes the write visible, and returns only once it is (read-your-writes). */

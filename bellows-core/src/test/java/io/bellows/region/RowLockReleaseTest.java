@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bellows.atomic.ColumnUpdate;
+import io.bellows.atomic.Condition;
 import io.bellows.atomic.Outcome;
 import io.bellows.cell.Cell;
 import io.bellows.cell.Cells;
@@ -22,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -129,8 +131,12 @@ class RowLockReleaseTest {
 
   /** Runs {@code write} on another thread and returns once the log has its record. */
   private static CompletableFuture<Void> firstWrite(SecondAppendGate log, Runnable write) throws Exception {
+    return firstWrite(log.firstAppended, write);
+  }
+
+  private static CompletableFuture<Void> firstWrite(CountDownLatch appended, Runnable write) throws Exception {
     CompletableFuture<Void> first = CompletableFuture.runAsync(write);
-    assertThat(log.firstAppended.await(DEADLOCK_SECONDS, TimeUnit.SECONDS)).isTrue();
+    assertThat(appended.await(DEADLOCK_SECONDS, TimeUnit.SECONDS)).isTrue();
     return first;
   }
 
@@ -203,5 +209,34 @@ class RowLockReleaseTest {
 
     r.logRecovered(); // the log made both durable: both become visible, in order
     assertThat(visible(r)).containsExactly("n=2");
+  }
+
+  @Test
+  void aConditionThatFailsOnAWriteNotYetVisibleAnswersOnlyOnceThatWriteIs() throws Exception {
+    DurableAheadTest.HeldFirstWriter log = new DurableAheadTest.HeldFirstWriter(); // holds the first sync
+    Region r = region(log);
+    CompletableFuture<Void> first = firstWrite(log.firstAppended,
+        () -> r.mutate(ROW, List.of(put("q", "one")), -1, null));
+
+    // The check sees "one" (the first writer released the row before its sync) and fails. Answering
+    // "not applied" now would be answering from a write no reader sees yet (nor may ever, if its
+    // sync fails): it must wait until that write is visible.
+    AtomicReference<Outcome> answer = new AtomicReference<>();
+    Thread check = new Thread(() -> answer.set(r.mutateRow(ROW, Condition.ifAbsent(F, Bytes.of("q")),
+        List.of(put("q", "two")), -1, List.of(), null, false)), "check-and-put");
+    check.start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLOCK_SECONDS);
+    while (check.getState() != Thread.State.WAITING && check.getState() != Thread.State.TERMINATED) {
+      assertThat(System.nanoTime() - deadline).as("the check neither waited nor answered").isNegative();
+      Thread.onSpinWait();
+    }
+    assertThat(check.getState()).as("answered before the write it read was visible").isEqualTo(Thread.State.WAITING);
+    assertThat(visible(r)).isEmpty();
+
+    log.releaseFirst.countDown();
+    check.join(TimeUnit.SECONDS.toMillis(DEADLOCK_SECONDS));
+    first.get(DEADLOCK_SECONDS, TimeUnit.SECONDS);
+    assertThat(answer.get().applied()).isFalse();
+    assertThat(visible(r)).containsExactly("q=one");
   }
 }
