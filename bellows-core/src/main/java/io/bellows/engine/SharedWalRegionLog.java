@@ -29,6 +29,11 @@ final class SharedWalRegionLog implements RegionLog {
   }
 
   @Override
+  public boolean isDurable(long ticket, Durability durability) {
+    return wal.get().synced(ticket, durability);
+  }
+
+  @Override
   public boolean failed() {
     return wal.get().failed();
   }

@@ -50,25 +50,38 @@ final class AtomicRowWrite {
     ReentrantLock lock = rowLocks.lockFor(row);
     List<Cell> written;
     List<Cell> values;
+    WriteSteps.Logged logged;
     lock.lock();
     try {
       region.checkOpen(); // a split closed the region while this waited: nothing read, nothing written
       long epoch = steps.beginEvaluation(); // before the reads the condition and the updates make
       if (condition != null && !condition.holds(readFor(row, condition))) {
-        return Outcome.NOT_APPLIED;
-      }
-      values = newValues(row, updates);
-      rowWrites.validate(row, values);
-      if (values.isEmpty()) {
-        written = expanded;
+        logged = null;
+        written = null;
+        values = null;
       } else {
-        written = new ArrayList<>(expanded);
-        written.addAll(values);
+        values = newValues(row, updates);
+        rowWrites.validate(row, values);
+        if (values.isEmpty()) {
+          written = expanded;
+        } else {
+          written = new ArrayList<>(expanded);
+          written.addAll(values);
+        }
+        logged = steps.logAndInsert(List.of(new Region.RowWrite(row, written, -1, durability)), epoch);
       }
-      steps.write(List.of(new Region.RowWrite(row, written, -1, durability)), epoch);
     } finally {
       lock.unlock();
     }
+    if (logged == null) {
+      // The condition read the row as its earlier writers left it, visible or not yet (they release
+      // the lock before their sync): answer only once what it read is visible.
+      steps.awaitReadVisible();
+      return Outcome.NOT_APPLIED;
+    }
+    // The next operation on the row may read these cells now (under the lock, at read point
+    // Long.MAX_VALUE); it is acknowledged only after this one (WriteSteps.logAndInsert).
+    steps.finish(logged);
     blocking.afterWrite(written);
     if (!returnValues) {
       return new Outcome(true, List.of());

@@ -1,5 +1,6 @@
 package io.bellows.region;
 
+import io.bellows.config.Durability;
 import java.util.ArrayDeque;
 
 /**
@@ -9,21 +10,34 @@ import java.util.ArrayDeque;
  * up to it has completed; readers see exactly the cells with sequence id &lt;= their read point, so a
  * mutation becomes visible all at once and never partly.
  *
+ * <p>A mutation that is in the stores and in the log ({@link #logged}) may be completed by any
+ * writer that finds the log made it durable ({@link RegionLog#isDurable}), not only by its own
+ * thread: a writer waiting in {@link #completeAndWait} for the mutations ahead of it completes
+ * those, so it does not wait for their threads to be scheduled again (on a busy machine a scheduler
+ * wait each) when its own log sync already covered them.
+ *
  * <p>Thread-safe. Sequence ids are allocated under this object's monitor so that the queue of
  * pending mutations is in sequence-id order.
  */
 public final class Mvcc {
   private final SequenceIds sequenceIds;
+  /** Asked whether a logged mutation is durable yet; null: only a mutation's own thread completes it. */
+  private final RegionLog log;
   private final ArrayDeque<WriteEntry> pending = new ArrayDeque<>();
   private volatile long readPoint;
   /** Entries parked because their log sync failed (see {@link #park}). */
   private int parked;
+  /** Writers waiting in {@link #completeAndWait}. */
+  private int waiting;
 
   /** One mutation in flight. */
   public static final class WriteEntry {
     private final long seqId;
     private boolean completed;
     private boolean parked;
+    /** Set once the cells are in the stores and the record in the log ({@link #logged}). */
+    private volatile Durability durability;
+    private volatile long ticket;
 
     WriteEntry(long seqId) {
       this.seqId = seqId;
@@ -35,8 +49,27 @@ public final class Mvcc {
   }
 
   public Mvcc(SequenceIds sequenceIds, long initialReadPoint) {
+    this(sequenceIds, initialReadPoint, null);
+  }
+
+  /** As {@link #Mvcc(SequenceIds, long)}, completing logged mutations the {@code log} made durable. */
+  public Mvcc(SequenceIds sequenceIds, long initialReadPoint, RegionLog log) {
     this.sequenceIds = sequenceIds;
     this.readPoint = initialReadPoint;
+    this.log = log;
+  }
+
+  /**
+   * The mutation's cells are in the stores and its record in the log under {@code ticket} (or
+   * {@code ticket} &lt; 0: nothing of it is logged) with {@code durability}: once the log says it is
+   * that durable, any writer may complete it. Wakes the writers waiting behind it to look again.
+   */
+  public synchronized void logged(WriteEntry e, long ticket, Durability durability) {
+    e.ticket = ticket;
+    e.durability = durability;
+    if (waiting > 0) {
+      notifyAll();
+    }
   }
 
   public synchronized WriteEntry begin() {
@@ -82,16 +115,38 @@ public final class Mvcc {
    */
   public synchronized boolean completeAndWait(WriteEntry e) {
     complete(e);
+    return awaitReadPoint(e.seqId);
+  }
+
+  /**
+   * Waits until every mutation begun so far is visible: for a writer that read under its row lock
+   * (at read point {@code Long.MAX_VALUE}, so possibly cells of mutations not visible yet, released
+   * early) and answers without a write of its own, e.g. a condition that does not hold. Returns false
+   * at once if one of them is {@link #park parked}.
+   */
+  public synchronized boolean awaitBegunVisible() {
+    WriteEntry last = pending.peekLast();
+    return last == null || awaitReadPoint(last.seqId);
+  }
+
+  /** Waits until the read point reaches {@code seqId} (monitor held); false if an entry is parked. */
+  private boolean awaitReadPoint(long seqId) {
     boolean interrupted = false;
     try {
-      while (readPoint < e.seqId) {
+      while (readPoint < seqId) {
         if (parked > 0) {
           return false;
         }
+        if (completeDurableAhead()) {
+          continue;
+        }
+        waiting++;
         try {
           wait();
         } catch (InterruptedException ie) {
           interrupted = true; // the write is applied: finish waiting, keep the interrupt for the caller
+        } finally {
+          waiting--;
         }
       }
       return true;
@@ -100,6 +155,35 @@ public final class Mvcc {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  /**
+   * Completes the pending mutations at the head of the queue that are logged and that the log made
+   * as durable as they ask, as their own threads would once they ran (their wait for the log would
+   * return at once, and could no longer fail); returns whether the read point moved. Monitor held.
+   */
+  private boolean completeDurableAhead() {
+    if (log == null) {
+      return false;
+    }
+    boolean any = false;
+    for (WriteEntry w : pending) {
+      if (w.completed) {
+        continue;
+      }
+      Durability d = w.durability;
+      if (w.parked || d == null || (w.ticket >= 0 && !log.isDurable(w.ticket, d))) {
+        break; // the read point cannot pass it
+      }
+      w.completed = true;
+      any = true;
+    }
+    if (!any) {
+      return false;
+    }
+    long before = readPoint;
+    advance();
+    return readPoint != before;
   }
 
   /**

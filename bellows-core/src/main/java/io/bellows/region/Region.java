@@ -33,8 +33,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *   <li>flushes: {@link RegionFlusher}; splits and snapshots: {@link SplitSupport}.
  * </ul>
  *
- * <p>Locks, in the order they are taken: row locks (held for the whole mutation; a mini-batch takes
- * several, in increasing stripe order, see {@link RowLocks}); the updates lock
+ * <p>Locks, in the order they are taken: row locks (held from evaluation to the memory-store insert,
+ * released before the WAL sync; a mini-batch takes several, in increasing stripe order, see {@link
+ * RowLocks}); the updates lock
  * in read mode (held from sequence-id assignment until the cells are in the memory stores; a flush
  * takes it in write mode to freeze memory stores at a point where every assigned sequence id below
  * the snapshot's largest is inside it); the MVCC monitor (briefly).
@@ -107,7 +108,7 @@ public final class Region implements AutoCloseable {
     this.dir = dir;
     this.services = services;
     this.settings = RegionOptions.resolve(services.options(), descriptor);
-    this.mvcc = new Mvcc(services.sequenceIds(), services.sequenceIds().last());
+    this.mvcc = new Mvcc(services.sequenceIds(), services.sequenceIds().last(), services.log());
     ReadPoints readPoints = new ReadPoints(mvcc);
     for (ColumnFamilyDescriptor f : descriptor.families()) {
       StoreContext sc = new StoreContext(OptionsResolver.store(services.options(), descriptor, f), services.options().clock(), readPoints::smallest,

@@ -38,6 +38,16 @@ public interface RegionLog {
    */
   void awaitDurable(long ticket, Durability durability);
 
+  /**
+   * Whether the record of {@code ticket} is already as durable as {@code durability} asks, without
+   * waiting: true means {@link #awaitDurable} of it would return at once, without I/O and without
+   * failing. Lets a writer publish the writes ahead of its own that the log made durable while
+   * their writers have not run yet ({@link Mvcc#completeAndWait}). False when unsure.
+   */
+  default boolean isDurable(long ticket, Durability durability) {
+    return false;
+  }
+
   /** Whether the log failed and takes no more records until it recovers. */
   boolean failed();
 

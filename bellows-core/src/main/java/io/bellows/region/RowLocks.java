@@ -5,8 +5,10 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Exclusive locks on rows, striped: a row maps to one of a fixed set of locks by hash. A mutation
- * holds its row's lock from its read (check-and-put, increment) through WAL sync and MVCC completion,
- * so read-modify-write operations on one row are atomic.
+ * holds its row's lock from its read (check-and-put, increment) through its WAL append and memory
+ * store insert, so read-modify-write operations on one row are atomic; it releases the lock before
+ * it waits for the WAL sync and MVCC completion (early lock release: the row's next writer reads
+ * this write's cells and is published after it, see {@code WriteSteps#logAndInsert}).
  *
  * <p>Deadlock freedom: a single-row operation holds one stripe. A mini-batch holds the stripes of
  * all its rows, taken in increasing stripe index (each once) — the one global order. Row-key order

@@ -22,8 +22,8 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class RowWrites {
   /**
-   * Most rows in one mini-batch: bounds how many row locks (stripes) one writer holds through its
-   * WAL sync, so single-row writers are not shut out for long.
+   * Most rows in one mini-batch: bounds how many row locks (stripes) one writer holds while it
+   * evaluates, logs and inserts, so single-row writers are not shut out for long.
    */
   static final int MINI_BATCH_MAX_ROWS = 1000;
   /**
@@ -56,12 +56,14 @@ final class RowWrites {
     validate(row, expanded);
     blocking.waitIfBlocked(expanded);
     ReentrantLock lock = rowLocks.lockFor(row);
+    WriteSteps.Logged logged;
     lock.lock();
     try {
-      steps.write(List.of(new Region.RowWrite(row, expanded, -1, durability)));
+      logged = steps.logAndInsert(List.of(new Region.RowWrite(row, expanded, -1, durability)), steps.beginEvaluation());
     } finally {
       lock.unlock();
     }
+    steps.finish(logged); // durable and visible; the row's next writer need not wait for this
     blocking.afterWrite(expanded);
   }
 
@@ -122,12 +124,14 @@ final class RowWrites {
     blocking.waitIfBlocked(all);
     int[] stripes = stripesOf(rows);
     int[] locked = {0};
+    WriteSteps.Logged logged;
     try {
       lockStripes(stripes, locked);
-      steps.write(rows);
+      logged = steps.logAndInsert(rows, steps.beginEvaluation());
     } finally {
       unlockStripes(stripes, locked[0]);
     }
+    steps.finish(logged);
     blocking.afterWrite(all);
   }
 

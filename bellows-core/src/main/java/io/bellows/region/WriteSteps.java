@@ -13,7 +13,10 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * The three steps of every write of a region, taken under the row locks of its rows (distinct): a
- * single-row mutation, an atomic row operation or a mini-batch of a batch.
+ * single-row mutation, an atomic row operation or a mini-batch of a batch. The locks are held
+ * through the evaluation, the append and the insert ({@link #logAndInsert}) and released before the
+ * wait for durability and visibility ({@link #finish}): early lock release, as HBase 0.94 did
+ * before its sync.
  *
  * <ol>
  *   <li><b>evaluate</b> ({@link #evaluate}): every cell gets a concrete timestamp in a fresh cell
@@ -24,8 +27,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *       decided before, under the same row lock ({@link AtomicRowWrite}).
  *   <li><b>log</b>: under the updates lock, the write's sequence id completes the record, which is
  *       {@linkplain RegionLog#append appended} to the region's log; after the stores took its cells
- *       (below) the writer waits until the log made it as durable as it asks ({@link
- *       RegionLog#awaitDurable}).
+ *       (below) and the row locks are released, the writer waits until the log made it as durable
+ *       as it asks ({@link RegionLog#awaitDurable}).
  *   <li><b>apply</b>: the cells are inserted into the stores (still under the updates lock, so a
  *       flush sees every assigned sequence id below its own in the memory stores), and once the log
  *       step says durable, MVCC publishes the write: it becomes visible all at once.
@@ -103,23 +106,49 @@ final class WriteSteps {
   }
 
   /**
-   * Under the locks of all its rows (distinct): evaluates, logs and applies the rows as one write
-   * with one sequence id; returns once the write is durable as asked and visible.
+   * A write that is in the log and in the stores, not yet durable nor visible: its writer {@linkplain
+   * #finish finishes} it after releasing its rows' locks.
    */
-  void write(List<Region.RowWrite> rows) {
-    write(rows, beginEvaluation());
+  static final class Logged {
+    /** Nothing left to wait for: the log applied the write already. */
+    static final Logged DONE = new Logged(null, -1, null);
+    /**
+     * Nothing was written, but the evaluation read under the row locks: the writes it may have read
+     * (released early, not visible yet) must be visible before the writer returns.
+     */
+    static final Logged NOTHING = new Logged(null, -1, null);
+
+    private final Mvcc.WriteEntry entry;
+    private final long ticket;
+    private final Durability durability;
+
+    private Logged(Mvcc.WriteEntry entry, long ticket, Durability durability) {
+      this.entry = entry;
+      this.ticket = ticket;
+      this.durability = durability;
+    }
   }
 
-  /** As {@link #write(List)}, for a write whose {@code epoch} its caller took ({@link #beginEvaluation}). */
-  void write(List<Region.RowWrite> rows, long epoch) {
+  /**
+   * Under the locks of all its rows (distinct), the part of a write that needs them: evaluates, and
+   * appends to the log and inserts into the stores as one write with one sequence id (with a log
+   * that applies records: proposes, and returns once applied). The caller then releases the locks
+   * and {@linkplain #finish finishes} the write: the wait for durability and visibility needs no
+   * row lock (early lock release), so the next writer of a hot row does not wait for this one's
+   * sync. That writer evaluates against this write's cells, which it reads at read point {@code
+   * Long.MAX_VALUE}, and cannot be acknowledged before it: its record follows this one in the log,
+   * whose syncs cover a prefix, and its sequence id is larger, so MVCC publishes it after this one;
+   * if this one's sync fails, the log fails and the next one's sync fails too.
+   */
+  Logged logAndInsert(List<Region.RowWrite> rows, long epoch) {
     region.checkOpen();
     Evaluated e = evaluate(rows, services.options().clock().currentTimeMillis());
     if (e.cells().isEmpty()) {
-      return;
+      return Logged.NOTHING;
     }
     if (logApplies) {
       log.propose(epoch, e.proposal(region.id())); // returns once applied here: durable and visible
-      return;
+      return Logged.DONE;
     }
     Mvcc.WriteEntry we;
     long ticket = -1;
@@ -137,10 +166,26 @@ final class WriteSteps {
     } finally {
       updatesLock.readLock().unlock();
     }
-    if (ticket >= 0) {
-      awaitDurable(ticket, e.durability(), we);
+    mvcc.logged(we, ticket, e.durability()); // from now on a writer behind it may complete it
+    return new Logged(we, ticket, e.durability());
+  }
+
+  /**
+   * The rest of a write after its rows' locks were released: waits until the log made it as durable
+   * as it asks, then publishes it; returns once it is visible (read-your-writes).
+   */
+  void finish(Logged logged) {
+    if (logged == Logged.NOTHING) {
+      awaitReadVisible();
+      return;
     }
-    publish(we);
+    if (logged.entry == null) {
+      return;
+    }
+    if (logged.ticket >= 0) {
+      awaitDurable(logged.ticket, logged.durability, logged.entry);
+    }
+    publish(logged.entry);
   }
 
   // ------------------------------------------------------------------ evaluate
@@ -316,6 +361,19 @@ final class WriteSteps {
       updatesLock.readLock().unlock();
     }
     mvcc.complete(we);
+  }
+
+  /**
+   * For a writer that read under its rows' locks and wrote nothing (a condition that does not hold,
+   * a delete of an absent column's latest version): returns once every write it may have read is
+   * visible, so that its answer is never based on a write that a reader after it would not see, or
+   * that is not acknowledged at all.
+   */
+  void awaitReadVisible() {
+    if (!logApplies && !mvcc.awaitBegunVisible()) {
+      throw new StorageException("an earlier write of the region waits for the write-ahead log to recover"
+          + " (Bellows.resume()); the answer would depend on it");
+    }
   }
 
   /** Makes the write visible, and returns only once it is (read-your-writes). */

@@ -13,10 +13,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -39,8 +41,9 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>{@code recoveryLock} (in {@link WalReplay}): replay and the torn-tail repair of the last pre-existing file;
  *   <li>{@code ioLock}: whoever writes to or forces the current file, creates or rolls files. A
- *       syncing thread takes every record appended so far (group commit); threads queued behind
- *       it find their txid covered and return without I/O;
+ *       syncing thread takes every record appended so far (group commit); syncing threads that
+ *       find it held wait beside it, not in its queue, and are all woken when it is let go: those
+ *       its I/O covered return at once, without I/O and without taking the lock in turn;
  *   <li>{@code appendLock}: the pending buffer, the running counts, the file table, {@code closed}.
  *       Held only briefly (never across I/O, except while rolling to a new file).
  * </ol>
@@ -83,7 +86,11 @@ public final class Wal implements Closeable {
   private final WalHeal healer;
 
   private final ReentrantLock ioLock = new ReentrantLock();
-  private final Condition forcedAdvanced = ioLock.newCondition();
+  /** Syncing threads waiting for the holder of {@code ioLock} to finish ({@link #awaitIo}). */
+  private final ConcurrentLinkedQueue<Thread> ioWaiters = new ConcurrentLinkedQueue<>();
+  /** Signalled when forcedTxid advances (for {@link #awaitForced}); never held across I/O. */
+  private final ReentrantLock forcedLock = new ReentrantLock();
+  private final Condition forcedAdvanced = forcedLock.newCondition();
   private final ReentrantLock appendLock = new ReentrantLock();
 
   // ---- guarded by appendLock (current and channel change only with ioLock held too)
@@ -267,6 +274,19 @@ public final class Wal implements Closeable {
     }
   }
 
+  /**
+   * Whether the edits up to {@code txid} are already as durable as {@code durability} asks (what
+   * {@link #sync} would return at once for), without waiting or I/O.
+   */
+  public boolean synced(long txid, Durability durability) {
+    return switch (Objects.requireNonNull(durability, "durability")) {
+      case SKIP_WAL, ASYNC_WAL -> true;
+      case SYNC_WAL -> covered(txid, false);
+      case FSYNC_WAL -> covered(txid, true);
+      default -> false;
+    };
+  }
+
   private boolean covered(long txid, boolean force) {
     return (force ? forcedTxid : writtenTxid) >= txid;
   }
@@ -278,9 +298,16 @@ public final class Wal implements Closeable {
     if (txid > appendedTxid) {
       throw new IllegalArgumentException("txid " + txid + " was never issued (appended up to " + appendedTxid + ")");
     }
-    ioLock.lock();
+    while (!ioLock.tryLock()) {
+      // Group commit: the holder may be taking our bytes along. Wait for it without queueing on
+      // the lock, where a waiter its I/O covered would still have to take the lock in turn, one
+      // after the other, and could land behind the next leader's I/O.
+      if (awaitIo(txid, force)) {
+        return;
+      }
+    }
     try {
-      // Group commit: while we queued, a previous holder may have taken our bytes along.
+      // While we were getting the lock, a previous holder may have taken our bytes along.
       if (covered(txid, force)) {
         return;
       }
@@ -301,7 +328,40 @@ public final class Wal implements Closeable {
         }
       }
     } finally {
-      ioLock.unlock();
+      unlockIo();
+    }
+  }
+
+  /**
+   * Waits, without queueing on {@code ioLock}, until {@code txid} is covered (true) or the lock is
+   * free to try again (false). Every holder wakes all such waiters when it lets the lock go ({@link
+   * #unlockIo}), so those its I/O covered return at once and in parallel. An interrupt does not end
+   * the wait (as {@code ioLock.lock()} would not); it is kept for the caller.
+   */
+  private boolean awaitIo(long txid, boolean force) {
+    Thread me = Thread.currentThread();
+    boolean interrupted = false;
+    ioWaiters.add(me);
+    try {
+      // Registered before looking at the lock: a holder that lets it go after this look unparks us.
+      while (!covered(txid, force) && ioLock.isLocked()) {
+        LockSupport.park(this);
+        interrupted |= Thread.interrupted();
+      }
+      return covered(txid, force);
+    } finally {
+      ioWaiters.remove(me);
+      if (interrupted) {
+        me.interrupt();
+      }
+    }
+  }
+
+  /** Lets {@code ioLock} go and wakes every thread waiting in {@link #awaitIo} to look again. */
+  private void unlockIo() {
+    ioLock.unlock();
+    for (Thread t : ioWaiters) {
+      LockSupport.unpark(t);
     }
   }
 
@@ -347,7 +407,7 @@ public final class Wal implements Closeable {
         forcedTxid = target;
         unforced.clear();
         forces.incrementAndGet();
-        forcedAdvanced.signalAll();
+        signalForced();
         io = true;
       }
       if (io) {
@@ -422,7 +482,7 @@ public final class Wal implements Closeable {
     writtenTxid = target;
     forcedTxid = target;
     forces.incrementAndGet();
-    forcedAdvanced.signalAll();
+    signalForced();
   }
 
   /** Makes a new file the current one, {@code size} bytes long. ioLock and appendLock held. */
@@ -470,7 +530,7 @@ public final class Wal implements Closeable {
         appendLock.unlock();
       }
     } finally {
-      ioLock.unlock();
+      unlockIo();
     }
   }
 
@@ -527,7 +587,7 @@ public final class Wal implements Closeable {
         appendLock.unlock();
       }
     } finally {
-      ioLock.unlock();
+      unlockIo();
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
@@ -650,7 +710,7 @@ public final class Wal implements Closeable {
       } catch (IOException e) {
         LOG.warn("cannot close WAL file {}", current.path, e);
       }
-      ioLock.unlock();
+      unlockIo();
     }
   }
 
@@ -768,7 +828,7 @@ public final class Wal implements Closeable {
   /** For tests: waits (without polling) until {@code txid} is forced; false on timeout. */
   boolean awaitForced(long txid, long timeout, TimeUnit unit) throws InterruptedException {
     long nanos = unit.toNanos(timeout);
-    ioLock.lock();
+    forcedLock.lock();
     try {
       while (forcedTxid < txid) {
         if (nanos <= 0) {
@@ -778,7 +838,16 @@ public final class Wal implements Closeable {
       }
       return true;
     } finally {
-      ioLock.unlock();
+      forcedLock.unlock();
+    }
+  }
+
+  private void signalForced() {
+    forcedLock.lock();
+    try {
+      forcedAdvanced.signalAll();
+    } finally {
+      forcedLock.unlock();
     }
   }
 

@@ -6,19 +6,27 @@ import static io.bellows.wal.WalTestSupport.reopenAndReplay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bellows.config.Durability;
+import io.bellows.fs.FaultInjectingFileSystem;
+import io.bellows.fs.FaultInjectingFileSystem.Op;
+import io.bellows.fs.MemFileSystem;
 import io.bellows.record.WriteRecord;
 import io.bellows.testing.Seed;
 import io.bellows.testing.SeedExtension;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,6 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(SeedExtension.class)
 class WalGroupCommitTest {
   private static final int THREADS = 8;
+  /** Only a deadlock detector: no wait in these tests is meant to come near it. */
+  private static final long DEADLOCK_SECONDS = 30;
 
   @TempDir Path dir;
 
@@ -103,5 +113,98 @@ class WalGroupCommitTest {
       lastSeq.put(e.regionId(), e.seqId());
     }
     assertThat(lastSeq).hasSize(THREADS);
+  }
+
+  /**
+   * A leader's write covers two callers that called sync while it was writing; a third caller,
+   * whose record came after the leader took the buffer, asked first and leads the next write, which
+   * blocks. The two covered callers must return without waiting for that second write: queued on
+   * the I/O lock behind the next leader, they would wait for its I/O too (two writes for one done).
+   */
+  @Test
+  void callersTheLeadersWriteCoveredDoNotWaitForTheNextLeader() throws Exception {
+    FaultInjectingFileSystem fs = new FaultInjectingFileSystem(new MemFileSystem());
+    try (Wal wal = Wal.open(fs, Path.of("/wal"), quiet())) {
+      wal.sync(wal.append(edit(9, 1, "first", "file")), Durability.SYNC_WAL); // the file and its header exist
+      long syncsBefore = wal.syncs();
+      CountDownLatch firstWriteEntered = new CountDownLatch(1);
+      CountDownLatch releaseFirst = new CountDownLatch(1);
+      CountDownLatch secondWriteEntered = new CountDownLatch(1);
+      CountDownLatch releaseSecond = new CountDownLatch(1);
+      AtomicInteger writes = new AtomicInteger();
+      fs.beforeEach((op, path) -> {
+        if (op == Op.WRITE) {
+          int n = writes.incrementAndGet();
+          if (n == 1) {
+            firstWriteEntered.countDown();
+            await(releaseFirst);
+          } else if (n == 2) {
+            secondWriteEntered.countDown();
+            await(releaseSecond);
+          }
+        }
+      });
+      long coveredA = wal.append(edit(1, 2, "a", "covered"));
+      long coveredB = wal.append(edit(2, 3, "b", "covered"));
+      Caller leader = new Caller("leader", () -> wal.sync(wal.append(edit(3, 4, "c", "leads")), Durability.SYNC_WAL));
+      assertThat(firstWriteEntered.await(DEADLOCK_SECONDS, TimeUnit.SECONDS)).isTrue();
+      Caller next = new Caller("next-leader", () -> wal.sync(wal.append(edit(4, 5, "d", "next")), Durability.SYNC_WAL));
+      next.awaitWaiting();
+      Caller a = new Caller("covered-a", () -> wal.sync(coveredA, Durability.SYNC_WAL));
+      Caller b = new Caller("covered-b", () -> wal.sync(coveredB, Durability.SYNC_WAL));
+      a.awaitWaiting();
+      b.awaitWaiting();
+
+      releaseFirst.countDown();
+      assertThat(leader.done).succeedsWithin(Duration.ofSeconds(DEADLOCK_SECONDS));
+      assertThat(a.done).as("covered by the first write").succeedsWithin(Duration.ofSeconds(DEADLOCK_SECONDS));
+      assertThat(b.done).as("covered by the first write").succeedsWithin(Duration.ofSeconds(DEADLOCK_SECONDS));
+      assertThat(secondWriteEntered.await(DEADLOCK_SECONDS, TimeUnit.SECONDS)).isTrue();
+      assertThat(next.done).isNotDone();
+
+      releaseSecond.countDown();
+      assertThat(next.done).succeedsWithin(Duration.ofSeconds(DEADLOCK_SECONDS));
+      assertThat(writes.get()).isEqualTo(2);
+      assertThat(wal.syncs() - syncsBefore).isEqualTo(2);
+    }
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      if (!latch.await(DEADLOCK_SECONDS, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("the test never released a write");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** A thread making one call, its outcome in {@code done}. */
+  private static final class Caller {
+    final CompletableFuture<Void> done = new CompletableFuture<>();
+    final Thread thread;
+
+    Caller(String name, Runnable call) {
+      thread = new Thread(() -> {
+        try {
+          call.run();
+          done.complete(null);
+        } catch (Throwable t) {
+          done.completeExceptionally(t);
+        }
+      }, name);
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    /** Returns once the call is parked (waiting for the I/O lock or its holder). */
+    void awaitWaiting() {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLOCK_SECONDS);
+      while (thread.getState() != Thread.State.WAITING) {
+        assertThat(done).as(thread.getName() + " returned instead of waiting").isNotDone();
+        assertThat(System.nanoTime() - deadline).as(thread.getName() + " never waited").isNegative();
+        Thread.onSpinWait();
+      }
+    }
   }
 }
