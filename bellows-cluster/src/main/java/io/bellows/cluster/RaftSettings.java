@@ -90,12 +90,12 @@ public record RaftSettings(String host, int port, Path storage, Duration electio
     RaftServerConfigKeys.Log.setPurgeGap(p, purgeGap);
     RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(logSegmentBytes));
     // Memory. Ratis keeps a group's log entries in memory as objects, a few hundred bytes each beside
-    // the entry's own bytes, for the open log file and up to six closed ones (its default); a put is
-    // one entry of about a hundred bytes, so a busy group held some 300,000 entries, 200 MB, and
-    // members with 256 MB heaps ran out of memory after eight minutes of writes (a steady run's
-    // heap histograms). One closed file is enough for followers a little behind; one further
-    // behind is read from the files.
-    RaftServerConfigKeys.Log.setSegmentCacheNumMax(p, 1);
+    // the entry's own bytes, for the open log file and up to six closed ones; a put is one entry of
+    // about a hundred bytes, so a busy group held some 300,000 entries, 200 MB, and members with
+    // 256 MB heaps ran out of memory (a steady run's heap histograms). The member's log entry budget
+    // (flushes, hence checkpoints, hence dropped log files) bounds them; smaller files (above) drop
+    // sooner. The six cached files stay: with fewer, a leader whose follower is down reloaded the
+    // files that follower still needs from disk again and again, and writes stalled.
     // Ratis answers a repeated client request (the same client and call id) from a cache for 60 s by
     // default, holding an entry per request. Bellows never repeats a call id to Ratis (a sending is a
     // new request; the region's table of answered calls deduplicates retries), so a short expiry
