@@ -92,15 +92,47 @@ public final class RaftNode implements AutoCloseable {
   /** Set by {@link #close}: from then on every wait for readiness fails at once. */
   private volatile boolean closed;
 
-  /** A replica added here empty: its group's peers, and since when it has known a leader while applying nothing. */
-  private static final class EmptyReplica {
+  /**
+   * A replica added here empty: its group's peers, and since when it has known a leader while
+   * applying nothing. The clock runs from the first leader it learns of and is not reset when it
+   * loses sight of the leader again: a leader that takes the replica for holding entries it lacks
+   * slows its heartbeats to it below the election timeout, so the replica keeps dropping the
+   * leader (and pre-voting in vain) between them, and a clock reset on each drop never ran out.
+   */
+  static final class EmptyReplica {
     final List<Peer> peers;
-    long leaderKnownSince = -1;
+    private long leaderKnownSince = -1;
+    private String lastLeader;
     /** Transfers asked so far: the next goes to the next other member. */
     int transfers;
 
     EmptyReplica(List<Peer> peers) {
       this.peers = peers;
+    }
+
+    /**
+     * Told, once a second, the leader the replica knows now ({@code leader}, null if none) at
+     * {@code nowNanos}; returns the leader to ask for a hand-over once the replica has known one
+     * for {@code silentNanos} while applying nothing (then the clock starts again), else null.
+     * A replica that leads itself is not stuck: its clock stops.
+     */
+    String observe(String self, String leader, long nowNanos, long silentNanos) {
+      if (leader != null) {
+        lastLeader = leader;
+      }
+      if (lastLeader == null || lastLeader.equals(self)) {
+        leaderKnownSince = -1;
+        return null;
+      }
+      if (leaderKnownSince < 0) {
+        leaderKnownSince = nowNanos;
+        return null;
+      }
+      if (nowNanos - leaderKnownSince < silentNanos) {
+        return null;
+      }
+      leaderKnownSince = nowNanos; // asked again after as long, if it is still stuck
+      return lastLeader;
     }
   }
 
@@ -258,13 +290,8 @@ public final class RaftNode implements AutoCloseable {
           empty.remove(gid); // it follows its leader's log, or installs a checkpoint
           continue;
         }
-        String leader = knownLeader(gid);
-        if (leader == null || leader.equals(id)) {
-          r.leaderKnownSince = -1;
-        } else if (r.leaderKnownSince < 0) {
-          r.leaderKnownSince = now;
-        } else if (now - r.leaderKnownSince >= TimeUnit.MILLISECONDS.toNanos(SILENT_LEADER_MS)) {
-          r.leaderKnownSince = now; // asked again after as long, if it is still stuck
+        String leader = r.observe(id, knownLeader(gid), now, TimeUnit.MILLISECONDS.toNanos(SILENT_LEADER_MS));
+        if (leader != null) {
           List<Peer> others = r.peers.stream().filter(p -> !p.id().equals(id) && !p.id().equals(leader)).toList();
           if (others.isEmpty()) {
             continue; // a group of two: no one to hand the leadership to
