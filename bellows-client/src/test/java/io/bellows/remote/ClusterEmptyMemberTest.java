@@ -25,7 +25,6 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -39,9 +38,6 @@ import org.junit.jupiter.api.io.TempDir;
  * to another member, for meta and then for the table's group (or the announcement of itself to
  * meta makes meta's leader send it the log).
  */
-@EnabledIfSystemProperty(named = "bellows.cluster.handover", matches = "true", disabledReason = "opt-in: in a full"
-    + " build under load the empty member once did not catch up on the idle table's group within 60 s after the"
-    + " hand-over (docs/design/cluster.md, \"A member that lost its disk\"); passes alone")
 class ClusterEmptyMemberTest {
   private static final byte[] F = Bytes.of("f");
   private static final byte[] Q = Bytes.of("q");

@@ -75,8 +75,6 @@ final class ClusterMember implements AutoCloseable {
     // Wall-clock stamps on every log line, so that a failover's steps line up across the members' logs and the test's.
     List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+ExitOnOutOfMemoryError",
         "-Dbellows.test.election.ms=" + ELECTION,
-        // The opt-in rejoin of a member that lost its disk (RaftNode.REJOIN) is the members' setting, not the test's.
-        "-Dbellows.cluster.handover=" + Boolean.getBoolean("bellows.cluster.handover"),
         "-Dorg.slf4j.simpleLogger.showDateTime=true", "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS", "-cp",
         System.getProperty("java.class.path"), ClusterMember.class.getName(), dir.resolve("data").toString(),
         members.toString(), id));

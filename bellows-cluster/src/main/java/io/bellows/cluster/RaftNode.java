@@ -71,14 +71,6 @@ public final class RaftNode implements AutoCloseable {
    * leader is about to send its log or a checkpoint notification to is left alone; a new member
    * of a healthy group applies the leader's first entries within a heartbeat.
    */
-  /**
-   * Whether a node watches its empty replicas and asks their leaders to hand over
-   * ({@code -Dbellows.cluster.handover=true}); off by default: with it on, cluster tests that kill
-   * and restart members stalled in full builds, unexplained (docs/design/cluster.md, "A member that
-   * lost its disk").
-   */
-  public static final boolean REJOIN = Boolean.getBoolean("bellows.cluster.handover");
-
   static final long SILENT_LEADER_MS = 15_000;
   /** How long a leader asked to hand over its leadership waits for the member to hold its whole log. */
   private static final long TRANSFER_TIMEOUT_MS = 10_000;
@@ -179,9 +171,7 @@ public final class RaftNode implements AutoCloseable {
     try {
       RaftNode node = new RaftNode(id, settings, appliers, faults, tls);
       node.server.start();
-      if (REJOIN) {
-        node.watcher.scheduleWithFixedDelay(node::watchEmptyReplicas, 1, 1, TimeUnit.SECONDS);
-      }
+      node.watcher.scheduleWithFixedDelay(node::watchEmptyReplicas, 1, 1, TimeUnit.SECONDS);
       return node;
     } catch (IOException e) {
       throw new UncheckedIOException("could not start Raft node " + id + " on " + settings.address(), e);

@@ -24,7 +24,6 @@ import org.apache.ratis.protocol.RaftGroupId;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -343,8 +342,6 @@ class ReplicatedLogTest {
    * the whole log, in order.
    */
   @Test
-  @EnabledIfSystemProperty(named = "bellows.cluster.handover", matches = "true", disabledReason = "opt-in, with the"
-      + " rejoin of a member that lost its disk (RaftNode.REJOIN), off by default")
   void aReplicaRestartedOnAnEmptyDirectoryCatchesUpFromTheEntryItAppendsThroughTheLeader() throws Exception {
     String leader = leader();
     String follower = ports.keySet().stream().filter(id -> !id.equals(leader)).findFirst().orElseThrow();
@@ -365,9 +362,6 @@ class ReplicatedLogTest {
    * leader has no view of it and sends it the whole log.
    */
   @Test
-  @EnabledIfSystemProperty(named = "bellows.cluster.handover", matches = "true", disabledReason = "opt-in: in one"
-      + " full build the replica still held nothing 60 s after the hand-over (the new leader stepped down within 2 s"
-      + " and no leader sent it entries again); passes alone and on an idle machine; not yet explained")
   void aReplicaRestartedOnAnEmptyDirectoryOfAGroupTakingNoEntriesHasItsLeaderHandOverAndCatchesUp()
       throws Exception {
     String leader = leader();

@@ -213,9 +213,6 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
    * background: it waits for a leader.
    */
   private void announceJoined() {
-    if (!RaftNode.REJOIN) {
-      return; // off by default, with the watch of empty replicas (RaftNode.REJOIN)
-    }
     node.appendThroughLeader(META, peers, MetaCatalog.memberJoined(self.id())).whenComplete((reply, error) -> {
       if (error == null) {
         LOG.info("member {} started without a replica of meta and announced itself to meta's leader", self.id());
