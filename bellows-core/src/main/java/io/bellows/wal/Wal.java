@@ -77,6 +77,11 @@ public final class Wal implements Closeable {
   static final long UNFORCED_MAX = Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 16);
   /** After a failed roll, how many more bytes (at most the roll size) the current file takes before the next attempt. */
   static final long ROLL_RETRY_BYTES = 1024 * 1024;
+  /**
+   * How many times a caller that finds the I/O lock held looks again, yielding the core between
+   * looks, before it parks ({@link #awaitIo}): as RocksDB's writers yield before they block.
+   */
+  static final int IO_SPINS = 64;
 
   private final FileSystem fs;
   private final Path dir;
@@ -88,6 +93,10 @@ public final class Wal implements Closeable {
   private final ReentrantLock ioLock = new ReentrantLock();
   /** Syncing threads waiting for the holder of {@code ioLock} to finish ({@link #awaitIo}). */
   private final ConcurrentLinkedQueue<Thread> ioWaiters = new ConcurrentLinkedQueue<>();
+  /** Whether the holder of {@code ioLock} is forcing the file: a caller waiting for it parks at once. */
+  private volatile boolean forcing;
+  /** For tests: run before each look of a caller waiting in {@link #awaitIo} without parking. */
+  private volatile Runnable spinHook = () -> { };
   /** Signalled when forcedTxid advances (for {@link #awaitForced}); never held across I/O. */
   private final ReentrantLock forcedLock = new ReentrantLock();
   private final Condition forcedAdvanced = forcedLock.newCondition();
@@ -120,6 +129,7 @@ public final class Wal implements Closeable {
   private final LongAdder bytesAppended = new LongAdder();
   private final LongAdder recordsAppended = new LongAdder();
   private final AtomicLong syncs = new AtomicLong();
+  private final LongAdder syncWaitsParked = new LongAdder();
   private final AtomicLong forces = new AtomicLong();
   private final AtomicLong filesRolled = new AtomicLong();
   private final AtomicLong filesDeleted = new AtomicLong();
@@ -339,6 +349,20 @@ public final class Wal implements Closeable {
    * the wait (as {@code ioLock.lock()} would not); it is kept for the caller.
    */
   private boolean awaitIo(long txid, boolean force) {
+    // A holder writing to the operating system lets go within microseconds, while a parked caller
+    // is woken only when the scheduler runs it again (a time slice or more when threads outnumber
+    // cores): look again a few times first, yielding the core, unless the holder is forcing.
+    for (int i = 0; i < IO_SPINS && !forcing; i++) {
+      if (covered(txid, force)) {
+        return true;
+      }
+      if (!ioLock.isLocked()) {
+        return false;
+      }
+      spinHook.run();
+      Thread.yield();
+    }
+    syncWaitsParked.increment();
     Thread me = Thread.currentThread();
     boolean interrupted = false;
     ioWaiters.add(me);
@@ -403,7 +427,12 @@ public final class Wal implements Closeable {
         writtenTxid = target;
       }
       if (force && forcedTxid < target) {
-        ch.syncData();
+        forcing = true;
+        try {
+          ch.syncData();
+        } finally {
+          forcing = false;
+        }
         forcedTxid = target;
         unforced.clear();
         forces.incrementAndGet();
@@ -766,6 +795,14 @@ public final class Wal implements Closeable {
     return syncs.get();
   }
 
+  /**
+   * Callers that found the I/O lock held and parked until its holder let go (a caller that its
+   * holder's write covered or that got the lock while it looked again does not count).
+   */
+  public long syncWaitsParked() {
+    return syncWaitsParked.sum();
+  }
+
   /** Syncs of appended data to stable storage. */
   public long forces() {
     return forces.get();
@@ -849,6 +886,11 @@ public final class Wal implements Closeable {
     } finally {
       forcedLock.unlock();
     }
+  }
+
+  /** For tests: runs {@code hook} before each look of a caller waiting for the I/O lock without parking. */
+  void spinHook(Runnable hook) {
+    spinHook = hook;
   }
 
   /** For tests: whether the background sync thread is running. */

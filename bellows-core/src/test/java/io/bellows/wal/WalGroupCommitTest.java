@@ -169,6 +169,84 @@ class WalGroupCommitTest {
     }
   }
 
+  /**
+   * A caller that finds the I/O lock held by a leader whose write takes its record looks again
+   * before it parks: once the write is done it returns without parking (a parked caller would run
+   * again only when the scheduler picks it). The test lets the leader's write finish during the
+   * caller's first look ({@code Wal.spinHook}), so nothing depends on timing.
+   */
+  @Test
+  void aCallerTheLeadersWriteCoversWhileItLooksAgainDoesNotPark() throws Exception {
+    FaultInjectingFileSystem fs = new FaultInjectingFileSystem(new MemFileSystem());
+    try (Wal wal = Wal.open(fs, Path.of("/wal"), quiet())) {
+      wal.sync(wal.append(edit(9, 1, "first", "file")), Durability.SYNC_WAL);
+      CountDownLatch writeEntered = new CountDownLatch(1);
+      CountDownLatch releaseWrite = new CountDownLatch(1);
+      AtomicInteger writes = new AtomicInteger();
+      fs.beforeEach((op, path) -> {
+        if (op == Op.WRITE && writes.incrementAndGet() == 1) {
+          writeEntered.countDown();
+          await(releaseWrite);
+        }
+      });
+      long covered = wal.append(edit(1, 2, "a", "covered"));
+      Caller leader = new Caller("leader", () -> wal.sync(wal.append(edit(2, 3, "b", "leads")), Durability.SYNC_WAL));
+      assertThat(writeEntered.await(DEADLOCK_SECONDS, TimeUnit.SECONDS)).isTrue();
+      AtomicInteger looks = new AtomicInteger();
+      wal.spinHook(() -> {
+        if (looks.incrementAndGet() == 1) {
+          releaseWrite.countDown(); // the leader's write returns while this caller looks again
+          long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLOCK_SECONDS);
+          while (wal.writtenTxid() < covered && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+          }
+        }
+      });
+
+      wal.sync(covered, Durability.SYNC_WAL);
+
+      assertThat(looks.get()).isEqualTo(1);
+      assertThat(wal.syncWaitsParked()).isZero();
+      assertThat(leader.done).succeedsWithin(Duration.ofSeconds(DEADLOCK_SECONDS));
+      assertThat(writes.get()).isEqualTo(1);
+    }
+  }
+
+  /**
+   * A caller that finds the I/O lock's holder forcing the file (milliseconds, not microseconds)
+   * parks at once rather than looking again, and gets its bytes written once the force is done.
+   */
+  @Test
+  void aCallerWaitingForAForceParksAtOnce() throws Exception {
+    FaultInjectingFileSystem fs = new FaultInjectingFileSystem(new MemFileSystem());
+    try (Wal wal = Wal.open(fs, Path.of("/wal"), quiet())) {
+      wal.sync(wal.append(edit(9, 1, "first", "file")), Durability.SYNC_WAL);
+      CountDownLatch forceEntered = new CountDownLatch(1);
+      CountDownLatch releaseForce = new CountDownLatch(1);
+      AtomicInteger forces = new AtomicInteger();
+      fs.beforeEach((op, path) -> {
+        if (op == Op.SYNC && forces.incrementAndGet() == 1) {
+          forceEntered.countDown();
+          await(releaseForce);
+        }
+      });
+      AtomicInteger looks = new AtomicInteger();
+      wal.spinHook(looks::incrementAndGet);
+      Caller forcer = new Caller("forcer", () -> wal.sync(wal.append(edit(1, 2, "a", "forced")), Durability.FSYNC_WAL));
+      assertThat(forceEntered.await(DEADLOCK_SECONDS, TimeUnit.SECONDS)).isTrue();
+      long after = wal.append(edit(2, 3, "b", "after the force began"));
+      Caller waiter = new Caller("waiter", () -> wal.sync(after, Durability.SYNC_WAL));
+      waiter.awaitWaiting();
+
+      releaseForce.countDown();
+      assertThat(forcer.done).succeedsWithin(Duration.ofSeconds(DEADLOCK_SECONDS));
+      assertThat(waiter.done).succeedsWithin(Duration.ofSeconds(DEADLOCK_SECONDS));
+      assertThat(looks.get()).isZero();
+      assertThat(wal.syncWaitsParked()).isEqualTo(1);
+      assertThat(wal.writtenTxid()).isGreaterThanOrEqualTo(after);
+    }
+  }
+
   private static void await(CountDownLatch latch) {
     try {
       if (!latch.await(DEADLOCK_SECONDS, TimeUnit.SECONDS)) {
