@@ -37,10 +37,14 @@ import org.slf4j.LoggerFactory;
  * appended since open, taken just after the edit: the edit is durable once everything up to that
  * count is. {@link #sync} waits until the written (or forced) count has reached it.
  *
- * <p><b>Threads and locks.</b> Thread-safe. Three locks, always taken in this order:
+ * <p><b>Threads and locks.</b> Thread-safe. Four locks, always taken in this order:
  * <ol>
  *   <li>{@code recoveryLock} (in {@link WalReplay}): replay and the torn-tail repair of the last pre-existing file;
- *   <li>{@code ioLock}: whoever writes to or forces the current file, creates or rolls files. A
+ *   <li>{@code forceLock}: one force of the current file at a time, made outside {@code ioLock}
+ *       ({@link #forceUpTo}: SYNC_WAL callers write on meanwhile); a roll, close or recovery takes
+ *       it too, so no file is closed under a force;
+ *   <li>{@code ioLock}: whoever writes to the current file, creates or rolls files (a roll or a
+ *       close forces under it; other forces only note what to force under it). A
  *       syncing thread takes every record appended so far (group commit); syncing threads that
  *       find it held wait beside it, not in its queue, and are all woken when it is let go: those
  *       its I/O covered return at once, without I/O and without taking the lock in turn;
@@ -90,11 +94,15 @@ public final class Wal implements Closeable {
   private final WalFileCreator creator;
   private final WalHeal healer;
 
+  /**
+   * Held by whoever forces the current file outside {@code ioLock} ({@link #forceUpTo}), and by
+   * whatever closes or replaces that file in the ordinary course (a roll, {@link #close}, {@link
+   * #recover}), so a force in flight never meets a file closed under it.
+   */
+  private final ReentrantLock forceLock = new ReentrantLock();
   private final ReentrantLock ioLock = new ReentrantLock();
   /** Syncing threads waiting for the holder of {@code ioLock} to finish ({@link #awaitIo}). */
   private final ConcurrentLinkedQueue<Thread> ioWaiters = new ConcurrentLinkedQueue<>();
-  /** Whether the holder of {@code ioLock} is forcing the file: a caller waiting for it parks at once. */
-  private volatile boolean forcing;
   /** For tests: run before each look of a caller waiting in {@link #awaitIo} without parking. */
   private volatile Runnable spinHook = () -> { };
   /** Signalled when forcedTxid advances (for {@link #awaitForced}); never held across I/O. */
@@ -265,7 +273,7 @@ public final class Wal implements Closeable {
         syncUpTo(txid, false);
         return;
       case FSYNC_WAL:
-        syncUpTo(txid, true);
+        forceUpTo(txid);
         return;
       default:
         throw new IllegalArgumentException("resolve " + durability + " before syncing the WAL");
@@ -280,7 +288,7 @@ public final class Wal implements Closeable {
    */
   public void forceAppended() {
     if (failure == null) {
-      syncUpTo(appendedTxid, true);
+      forceUpTo(appendedTxid);
     }
   }
 
@@ -343,6 +351,110 @@ public final class Wal implements Closeable {
   }
 
   /**
+   * Forces every record up to {@code txid} (and all appended before it) without holding {@code
+   * ioLock} through the force, so that SYNC_WAL callers keep writing to the operating system
+   * meanwhile, as RocksDB's {@code SyncWAL} lets its writers go on. Under the lock, the records
+   * appended so far are written out and the point to force noted (the written txid, the current
+   * file); the file is forced outside it; under the lock again the forced txid moves there and the
+   * unforced copies up to it are dropped, keeping those written since. A failed force heals the
+   * log as a failed write does ({@link #heal}: every unforced copy, these included, is rewritten
+   * and forced in a new file). One force at a time ({@code forceLock}); a roll, close or recovery
+   * waits for it, so the file is never closed under a force.
+   */
+  private void forceUpTo(long txid) {
+    if (covered(txid, true)) {
+      return;
+    }
+    if (txid > appendedTxid) {
+      throw new IllegalArgumentException("txid " + txid + " was never issued (appended up to " + appendedTxid + ")");
+    }
+    forceLock.lock();
+    try {
+      if (covered(txid, true)) {
+        return; // the force before took our bytes along
+      }
+      long base;
+      long target;
+      boolean wrote;
+      WritableFile ch;
+      while (!ioLock.tryLock()) {
+        if (awaitIo(txid, true)) {
+          return;
+        }
+      }
+      try {
+        if (covered(txid, true)) {
+          return;
+        }
+        Throwable f = failure;
+        if (f != null) {
+          throw failedEarlier(f);
+        }
+        wrote = writtenTxid < appendedTxid;
+        boolean interrupted = Thread.interrupted(); // as in syncUpTo: the I/O is everyone's
+        try {
+          if (wrote) {
+            writeOut(false);
+          }
+        } catch (IOException e) {
+          heal(e); // everything appended is forced in a new file once this returns
+          return;
+        } finally {
+          if (interrupted) {
+            Thread.currentThread().interrupt();
+          }
+        }
+        if (covered(txid, true)) {
+          return; // the write-out forced (its copies would have passed their bound)
+        }
+        base = forcedTxid;
+        target = writtenTxid; // the unforced copies hold exactly base..target
+        ch = channel;
+      } finally {
+        unlockIo();
+      }
+      IOException failed = null;
+      boolean interrupted = Thread.interrupted();
+      try {
+        ch.syncData();
+      } catch (IOException e) {
+        failed = e;
+      } finally {
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      ioLock.lock();
+      try {
+        if (channel != ch) {
+          // A heal replaced the file meanwhile: it rewrote every unforced copy (ours among them,
+          // since the forced txid had not moved) to a new file and forced it.
+        } else if (failure != null) {
+          throw failedEarlier(failure);
+        } else if (failed != null) {
+          heal(failed);
+        } else if (forcedTxid == base) { // else a write-out forced past target meanwhile
+          unforced.dropFirst(target - base);
+          forcedTxid = target;
+          forces.incrementAndGet();
+          if (!wrote) {
+            syncs.incrementAndGet(); // else the write-out counted this sync
+          }
+          signalForced();
+        }
+      } finally {
+        unlockIo();
+      }
+      if (!covered(txid, true)) {
+        Throwable f = failure;
+        throw f != null ? failedEarlier(f) : new IllegalStateException("txid " + txid + " not forced after a force to " + target);
+      }
+    } finally {
+      forceLock.unlock();
+    }
+  }
+
+  /**
    * Waits, without queueing on {@code ioLock}, until {@code txid} is covered (true) or the lock is
    * free to try again (false). Every holder wakes all such waiters when it lets the lock go ({@link
    * #unlockIo}), so those its I/O covered return at once and in parallel. An interrupt does not end
@@ -351,8 +463,8 @@ public final class Wal implements Closeable {
   private boolean awaitIo(long txid, boolean force) {
     // A holder writing to the operating system lets go within microseconds, while a parked caller
     // is woken only when the scheduler runs it again (a time slice or more when threads outnumber
-    // cores): look again a few times first, yielding the core, unless the holder is forcing.
-    for (int i = 0; i < IO_SPINS && !forcing; i++) {
+    // cores): look again a few times first, yielding the core.
+    for (int i = 0; i < IO_SPINS; i++) {
       if (covered(txid, force)) {
         return true;
       }
@@ -427,12 +539,7 @@ public final class Wal implements Closeable {
         writtenTxid = target;
       }
       if (force && forcedTxid < target) {
-        forcing = true;
-        try {
-          ch.syncData();
-        } finally {
-          forcing = false;
-        }
+        ch.syncData();
         forcedTxid = target;
         unforced.clear();
         forces.incrementAndGet();
@@ -532,6 +639,7 @@ public final class Wal implements Closeable {
    * @throws IllegalStateException if the log is closed
    */
   public void recover() {
+    forceLock.lock();
     ioLock.lock();
     try {
       appendLock.lock();
@@ -560,6 +668,7 @@ public final class Wal implements Closeable {
       }
     } finally {
       unlockIo();
+      forceLock.unlock();
     }
   }
 
@@ -573,6 +682,7 @@ public final class Wal implements Closeable {
   private void startNewFile() {
     replay.repairTailIfNeeded();
     boolean interrupted = Thread.interrupted(); // set aside during the I/O, as in syncUpTo
+    forceLock.lock();
     ioLock.lock();
     try {
       appendLock.lock();
@@ -617,6 +727,7 @@ public final class Wal implements Closeable {
       }
     } finally {
       unlockIo();
+      forceLock.unlock();
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
@@ -651,7 +762,7 @@ public final class Wal implements Closeable {
   private void backgroundSync() {
     try {
       if (failure == null && forcedTxid < appendedTxid) {
-        syncUpTo(appendedTxid, true);
+        forceUpTo(appendedTxid);
       }
     } catch (RuntimeException e) {
       LOG.error("Background sync of the WAL in {} failed", dir, e);
@@ -722,6 +833,7 @@ public final class Wal implements Closeable {
       appendLock.unlock();
     }
     syncer.stop();
+    forceLock.lock();
     ioLock.lock();
     try {
       if (failure == null && channel != null) {
@@ -740,6 +852,7 @@ public final class Wal implements Closeable {
         LOG.warn("cannot close WAL file {}", current.path, e);
       }
       unlockIo();
+      forceLock.unlock();
     }
   }
 
