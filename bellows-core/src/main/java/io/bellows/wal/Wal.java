@@ -368,7 +368,11 @@ public final class Wal implements Closeable {
     if (txid > appendedTxid) {
       throw new IllegalArgumentException("txid " + txid + " was never issued (appended up to " + appendedTxid + ")");
     }
-    forceLock.lock();
+    while (!forceLock.tryLock()) {
+      if (awaitForce(txid)) {
+        return; // the force in progress took our bytes along
+      }
+    }
     try {
       if (covered(txid, true)) {
         return; // the force before took our bytes along
@@ -450,8 +454,31 @@ public final class Wal implements Closeable {
         throw f != null ? failedEarlier(f) : new IllegalStateException("txid " + txid + " not forced after a force to " + target);
       }
     } finally {
-      forceLock.unlock();
+      unlockForce();
     }
+  }
+
+  /**
+   * Waits, without queueing on {@code forceLock}, until {@code txid} is forced (true) or the lock is
+   * free to try again (false), as {@link #awaitIo} does beside {@code ioLock}: callers the force in
+   * progress covers all return when it ends, not one after the other. Uninterruptible, as the lock is.
+   */
+  private boolean awaitForce(long txid) {
+    forcedLock.lock();
+    try {
+      while (forcedTxid < txid && forceLock.isLocked()) {
+        forcedAdvanced.awaitUninterruptibly(); // signalled when forcedTxid moves and when forceLock is let go
+      }
+      return forcedTxid >= txid;
+    } finally {
+      forcedLock.unlock();
+    }
+  }
+
+  /** Lets {@code forceLock} go and wakes the callers waiting beside it ({@link #awaitForce}). */
+  private void unlockForce() {
+    forceLock.unlock();
+    signalForced();
   }
 
   /**
@@ -668,7 +695,7 @@ public final class Wal implements Closeable {
       }
     } finally {
       unlockIo();
-      forceLock.unlock();
+      unlockForce();
     }
   }
 
@@ -727,7 +754,7 @@ public final class Wal implements Closeable {
       }
     } finally {
       unlockIo();
-      forceLock.unlock();
+      unlockForce();
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
@@ -852,7 +879,7 @@ public final class Wal implements Closeable {
         LOG.warn("cannot close WAL file {}", current.path, e);
       }
       unlockIo();
-      forceLock.unlock();
+      unlockForce();
     }
   }
 
