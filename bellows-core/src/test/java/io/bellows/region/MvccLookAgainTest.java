@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A writer whose write is complete but not yet visible (a write ahead of it is still in flight)
- * looks again a few times, yielding the core, before it waits on the monitor: a write ahead that
+ * looks again a few times, spinning, before it waits on the monitor: a write ahead that
  * completes meanwhile, or that becomes logged and durable meanwhile, lets it return without the
  * wait. The looks are driven by the test ({@code Mvcc.spinHook}), so nothing depends on timing.
  */
