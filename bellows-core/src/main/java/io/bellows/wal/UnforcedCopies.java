@@ -23,6 +23,8 @@ final class UnforcedCopies {
   private final ArrayDeque<byte[]> spare = new ArrayDeque<>();
   /** Bytes used in the last chunk. */
   private int last = CHUNK;
+  /** Where the bytes held begin in the first chunk (those before were forced: {@link #dropFirst}). */
+  private int head;
   private long size;
 
   /** Appends the bytes of {@code src} (its position is not moved). */
@@ -47,19 +49,43 @@ final class UnforcedCopies {
   /** Appends every byte held to {@code file}, in order. */
   void writeTo(WritableFile file) throws IOException {
     for (int i = 0; i < chunks.size(); i++) {
-      file.append(ByteBuffer.wrap(chunks.get(i), 0, i == chunks.size() - 1 ? last : CHUNK));
+      int from = i == 0 ? head : 0;
+      file.append(ByteBuffer.wrap(chunks.get(i), from, (i == chunks.size() - 1 ? last : CHUNK) - from));
+    }
+  }
+
+  /**
+   * Drops the first {@code n} bytes held (a force made them durable while later ones were
+   * written), keeping the rest in order.
+   */
+  void dropFirst(long n) {
+    if (n >= size) {
+      clear();
+      return;
+    }
+    size -= n;
+    long pos = head + n;
+    while (pos >= CHUNK) { // a whole chunk dropped: more bytes follow, so it is not the last one
+      recycle(chunks.remove(0));
+      pos -= CHUNK;
+    }
+    head = (int) pos;
+  }
+
+  private void recycle(byte[] c) {
+    if (spare.size() < KEEP) {
+      spare.push(c);
     }
   }
 
   /** Drops every byte held (they were forced, or rewritten and forced). */
   void clear() {
     for (byte[] c : chunks) {
-      if (spare.size() < KEEP) {
-        spare.push(c);
-      }
+      recycle(c);
     }
     chunks.clear();
     last = CHUNK;
+    head = 0;
     size = 0;
   }
 }

@@ -1,11 +1,14 @@
 package io.bellows.wal;
 
 import static io.bellows.wal.WalTestSupport.edit;
+import static io.bellows.wal.WalTestSupport.flat;
+import static io.bellows.wal.WalTestSupport.replayAll;
 import static io.bellows.wal.WalTestSupport.quiet;
 import static io.bellows.wal.WalTestSupport.reopenAndReplay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bellows.config.Durability;
+import io.bellows.fs.Fault;
 import io.bellows.fs.FaultInjectingFileSystem;
 import io.bellows.fs.FaultInjectingFileSystem.Op;
 import io.bellows.fs.MemFileSystem;
@@ -166,6 +169,135 @@ class WalGroupCommitTest {
       assertThat(next.done).succeedsWithin(Duration.ofSeconds(DEADLOCK_SECONDS));
       assertThat(writes.get()).isEqualTo(2);
       assertThat(wal.syncs() - syncsBefore).isEqualTo(2);
+    }
+  }
+
+  /**
+   * A caller that finds the I/O lock held by a leader whose write takes its record looks again
+   * before it parks: once the write is done it returns without parking (a parked caller would run
+   * again only when the scheduler picks it). The test lets the leader's write finish during the
+   * caller's first look ({@code Wal.spinHook}), so nothing depends on timing.
+   */
+  @Test
+  void aCallerTheLeadersWriteCoversWhileItLooksAgainDoesNotPark() throws Exception {
+    FaultInjectingFileSystem fs = new FaultInjectingFileSystem(new MemFileSystem());
+    try (Wal wal = Wal.open(fs, Path.of("/wal"), quiet())) {
+      wal.sync(wal.append(edit(9, 1, "first", "file")), Durability.SYNC_WAL);
+      CountDownLatch writeEntered = new CountDownLatch(1);
+      CountDownLatch releaseWrite = new CountDownLatch(1);
+      AtomicInteger writes = new AtomicInteger();
+      fs.beforeEach((op, path) -> {
+        if (op == Op.WRITE && writes.incrementAndGet() == 1) {
+          writeEntered.countDown();
+          await(releaseWrite);
+        }
+      });
+      long covered = wal.append(edit(1, 2, "a", "covered"));
+      Caller leader = new Caller("leader", () -> wal.sync(wal.append(edit(2, 3, "b", "leads")), Durability.SYNC_WAL));
+      assertThat(writeEntered.await(DEADLOCK_SECONDS, TimeUnit.SECONDS)).isTrue();
+      AtomicInteger looks = new AtomicInteger();
+      wal.spinHook(() -> {
+        if (looks.incrementAndGet() == 1) {
+          releaseWrite.countDown(); // the leader's write returns while this caller looks again
+          long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLOCK_SECONDS);
+          while (wal.writtenTxid() < covered && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+          }
+        }
+      });
+
+      wal.sync(covered, Durability.SYNC_WAL);
+
+      assertThat(looks.get()).isEqualTo(1);
+      assertThat(wal.syncWaitsParked()).isZero();
+      assertThat(leader.done).succeedsWithin(Duration.ofSeconds(DEADLOCK_SECONDS));
+      assertThat(writes.get()).isEqualTo(1);
+    }
+  }
+
+  /**
+   * A force of the log (FSYNC_WAL, a flush's, the background thread's) does not hold the I/O lock
+   * while the file is forced: a SYNC_WAL caller that comes meanwhile writes its record and returns
+   * with the force still in progress. Then a force of the later record drops only the copies the
+   * first force did not cover, and every record comes back.
+   */
+  @Test
+  void syncWalCallersWriteWhileTheLogIsForced() throws Exception {
+    FaultInjectingFileSystem fs = new FaultInjectingFileSystem(new MemFileSystem());
+    Path walDir = Path.of("/wal");
+    try (Wal wal = Wal.open(fs, walDir, quiet())) {
+      wal.sync(wal.append(edit(9, 1, "first", "file")), Durability.SYNC_WAL);
+      CountDownLatch forceEntered = new CountDownLatch(1);
+      CountDownLatch releaseForce = new CountDownLatch(1);
+      AtomicInteger forces = new AtomicInteger();
+      fs.beforeEach((op, path) -> {
+        if (op == Op.SYNC && forces.incrementAndGet() == 1) {
+          forceEntered.countDown();
+          await(releaseForce);
+        }
+      });
+      long forcesBefore = wal.forces();
+      long forced = wal.append(edit(1, 2, "a", "forced"));
+      Caller forcer = new Caller("forcer", () -> wal.sync(forced, Durability.FSYNC_WAL));
+      assertThat(forceEntered.await(DEADLOCK_SECONDS, TimeUnit.SECONDS)).isTrue();
+
+      long written = wal.append(edit(2, 3, "b", "written during the force"));
+      Caller writer = new Caller("writer", () -> wal.sync(written, Durability.SYNC_WAL));
+      assertThat(writer.done).as("not held up by the force").succeedsWithin(Duration.ofSeconds(DEADLOCK_SECONDS));
+      assertThat(wal.writtenTxid()).isGreaterThanOrEqualTo(written);
+      assertThat(forcer.done).isNotDone();
+      assertThat(wal.forcedTxid()).isLessThan(forced);
+
+      releaseForce.countDown();
+      assertThat(forcer.done).succeedsWithin(Duration.ofSeconds(DEADLOCK_SECONDS));
+      assertThat(wal.forcedTxid()).isGreaterThanOrEqualTo(forced).isLessThan(written);
+      wal.sync(written, Durability.FSYNC_WAL);
+      assertThat(wal.forcedTxid()).isEqualTo(written);
+      assertThat(wal.forces() - forcesBefore).isEqualTo(2);
+    }
+    try (Wal wal = Wal.open(fs.inner(), walDir, quiet())) {
+      assertThat(flat(replayAll(wal))).containsExactly(flat(edit(9, 1, "first", "file")),
+          flat(edit(1, 2, "a", "forced")), flat(edit(2, 3, "b", "written during the force")));
+    }
+  }
+
+  /**
+   * A force that fails while a SYNC_WAL record was written beside it heals the log as a failed
+   * write does: both records, the one being forced and the one written meanwhile, are rewritten to
+   * a new file and forced there; both callers are acknowledged and both records come back.
+   */
+  @Test
+  void aForceThatFailsWhileOthersWriteHealsEverythingUnforced() throws Exception {
+    FaultInjectingFileSystem fs = new FaultInjectingFileSystem(new MemFileSystem());
+    Path walDir = Path.of("/wal");
+    try (Wal wal = Wal.open(fs, walDir, quiet())) {
+      wal.sync(wal.append(edit(9, 1, "first", "file")), Durability.SYNC_WAL);
+      CountDownLatch forceEntered = new CountDownLatch(1);
+      CountDownLatch releaseForce = new CountDownLatch(1);
+      AtomicInteger forces = new AtomicInteger();
+      fs.beforeEach((op, path) -> {
+        if (op == Op.SYNC && forces.incrementAndGet() == 1) {
+          forceEntered.countDown();
+          await(releaseForce);
+        }
+      });
+      fs.inject(Fault.on(FaultInjectingFileSystem.Error.FSYNC, Op.SYNC).nth(1)); // fires once the force goes on
+      long forced = wal.append(edit(1, 2, "a", "forced"));
+      Caller forcer = new Caller("forcer", () -> wal.sync(forced, Durability.FSYNC_WAL));
+      assertThat(forceEntered.await(DEADLOCK_SECONDS, TimeUnit.SECONDS)).isTrue();
+      long written = wal.append(edit(2, 3, "b", "written during the force"));
+      wal.sync(written, Durability.SYNC_WAL);
+
+      releaseForce.countDown();
+      assertThat(forcer.done).succeedsWithin(Duration.ofSeconds(DEADLOCK_SECONDS));
+      assertThat(fs.injected(Op.SYNC)).isEqualTo(1);
+      assertThat(wal.filesFenced()).isEqualTo(1);
+      assertThat(wal.failed()).isFalse();
+      assertThat(wal.forcedTxid()).isEqualTo(written);
+    }
+    try (Wal wal = Wal.open(fs.inner(), walDir, quiet())) {
+      assertThat(flat(replayAll(wal))).containsExactly(flat(edit(9, 1, "first", "file")),
+          flat(edit(1, 2, "a", "forced")), flat(edit(2, 3, "b", "written during the force")));
     }
   }
 

@@ -105,6 +105,44 @@ class WalPartsTest {
     assertThat(create.fired()).isEqualTo(WalFileCreator.CREATE_ATTEMPTS);
   }
 
+  /**
+   * A force outside the I/O lock drops the copies it covered and keeps those written after it, in
+   * order, whether the cut falls inside a chunk, on a chunk's end or past several chunks.
+   */
+  @Test
+  void unforcedCopiesDropTheirForcedPrefixAndKeepTheRestInOrder() throws IOException {
+    int total = 3 * UnforcedCopies.CHUNK + 1000;
+    byte[] all = new byte[total];
+    for (int i = 0; i < total; i++) {
+      all[i] = (byte) (i * 31 + i / 7);
+    }
+    UnforcedCopies copies = new UnforcedCopies();
+    copies.append(ByteBuffer.wrap(all, 0, 5000));
+    copies.append(ByteBuffer.wrap(all, 5000, total - 5000));
+    long dropped = 0;
+    for (long n : new long[] {100, UnforcedCopies.CHUNK - 100, 2L * UnforcedCopies.CHUNK - 7, 500}) {
+      copies.dropFirst(n);
+      dropped += n;
+      assertThat(copies.size()).isEqualTo(total - dropped);
+      assertThat(written(copies)).isEqualTo(java.util.Arrays.copyOfRange(all, (int) dropped, total));
+    }
+    copies.append(ByteBuffer.wrap(all, 0, 10));
+    assertThat(written(copies)).endsWith(java.util.Arrays.copyOfRange(all, 0, 10));
+    copies.dropFirst(copies.size() + 1);
+    assertThat(copies.size()).isZero();
+    assertThat(written(copies)).isEmpty();
+  }
+
+  private int copyFiles;
+
+  private byte[] written(UnforcedCopies copies) throws IOException {
+    Path p = DIR.resolve("copies-" + copyFiles++);
+    try (io.bellows.fs.WritableFile f = fs.create(p)) {
+      copies.writeTo(f);
+    }
+    return contents(p);
+  }
+
   @Test
   void aHealFencesTheFailedFileOnceAndRewritesWhatItHadNotForcedAfterTheFencedLength() throws IOException {
     WalFile failed = file(3, 42, true);
