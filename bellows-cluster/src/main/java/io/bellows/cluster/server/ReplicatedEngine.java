@@ -13,6 +13,7 @@ import io.bellows.cluster.checkpoint.CheckpointProvider;
 import io.bellows.cluster.checkpoint.CheckpointSession;
 import io.bellows.cluster.checkpoint.CheckpointSource;
 import io.bellows.cluster.checkpoint.LeaderCheckpoints;
+import io.bellows.fs.AtomicFiles;
 import io.bellows.fs.LocalFileSystem;
 import io.bellows.cluster.region.RaftRegionLog;
 import io.bellows.cluster.region.RegionApplier;
@@ -354,6 +355,32 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         MetaCatalog.unhex(head[4]), false);
   }
 
+  /**
+   * Makes a new replica's empty stores where a crash leaves no half of them: under {@code
+   * region.create/} (a leftover of a crash replaced), renamed to {@code region/} once every store
+   * is there. A replica's {@code region/} is so always whole, and one that is missing is created
+   * again when meta's entry is applied again.
+   */
+  private static void createStores(TableDescriptor d, Path dir) {
+    Path staging = dir.resolve("region.create");
+    try {
+      if (Files.exists(staging)) {
+        try (Stream<Path> walk = Files.walk(staging)) {
+          for (Path p : (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
+            Files.delete(p);
+          }
+        }
+      }
+      for (io.bellows.schema.ColumnFamilyDescriptor f : d.families()) {
+        Store.initialize(LocalFileSystem.INSTANCE, staging.resolve(f.name()));
+      }
+      AtomicFiles.createDirectories(LocalFileSystem.INSTANCE, staging); // a table without families has no store
+      AtomicFiles.moveAtomically(LocalFileSystem.INSTANCE, staging, dir.resolve("region"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the stores of a replica in " + dir, e);
+    }
+  }
+
   /** {@code region.txt}: {@code TABLE-ID TAB BASE TAB REGION-ID TAB START-HEX TAB END-HEX LF}, then the table's text. */
   static String regionText(int tableId, MetaCatalog.RegionEntry region, TableDescriptor d) {
     return tableId + "\t" + region.base() + "\t" + region.id() + "\t" + MetaCatalog.hex(region.start()) + "\t"
@@ -406,7 +433,10 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       }
       return r;
     };
-    Region region = create ? Region.create(regionId, d, regionDir, host, start, end) : reopen.open(regionDir);
+    if (create) {
+      createStores(d, dir);
+    }
+    Region region = reopen.open(regionDir);
     log.region(region);
     CheckpointInstaller installer = new CheckpointInstaller(LocalFileSystem.INSTANCE, regionDir, group,
         checkpointSource, reopen, FileNumberAllocator.over(fileNumbers));
@@ -448,8 +478,9 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       }
       Path dir = data.resolve("regions").resolve(g.group().toString());
       try {
-        Files.createDirectories(dir);
-        Files.writeString(dir.resolve(REGION_FILE), regionText(t.id(), g, t.descriptor()), StandardCharsets.UTF_8);
+        AtomicFiles.createDirectories(LocalFileSystem.INSTANCE, dir);
+        AtomicFiles.write(LocalFileSystem.INSTANCE, dir.resolve(REGION_FILE),
+            regionText(t.id(), g, t.descriptor()).getBytes(StandardCharsets.UTF_8));
       } catch (IOException e) {
         throw new UncheckedIOException("cannot record the replica of table '" + t.descriptor().name() + "'", e);
       }
