@@ -47,8 +47,9 @@ import java.util.function.LongSupplier;
 
 /**
  * An {@link Engine} over the servers of a replicated cluster (docs/SERVER.md): each call goes to
- * the server that leads the table's region as far as this client knows (cached per table; the
- * catalog's leader for creating a table), follows a NOT_LEADER answer to the leader it names, and
+ * the server that leads its row's region as far as this client knows (a table's regions asked once
+ * and kept; the leader cached per region; the catalog's leader for creating a table; a batch, a
+ * multi-get or a scan over several regions as one call per region, a scan's in its order), follows a NOT_LEADER answer to the leader it names, and
  * tries another server at once when one cannot be reached, does not answer within the attempt
  * deadline, or knows no leader yet (an election), pausing with backoff only after a round of them,
  * until the call's deadline.

@@ -79,9 +79,10 @@ import org.slf4j.LoggerFactory;
 /**
  * One member's share of a replicated cluster, as an {@link Engine} a server serves: a {@link
  * RaftNode} holding a replica of the meta group (the catalog, {@link MetaCatalog}) and of every
- * table's region (a Raft group over every member, {@link RaftRegionLog}). A table created through
- * any member is proposed to meta on its leader; every member opens its replica of the table's
- * region when it applies that entry. A member that starts without a replica of meta (a first
+ * region of every table (each region a Raft group over its peers, {@link RaftRegionLog}; one
+ * region per table created without split keys). A table created through any member is proposed to
+ * meta on its leader, all its regions in one entry; every member opens its replicas of the table's
+ * regions when it applies that entry. A member that starts without a replica of meta (a first
  * start, or its data directory lost) announces itself to meta, so that meta's leader sends it the
  * log ({@link MetaCatalog#memberJoined}).
  *
@@ -90,15 +91,17 @@ import org.slf4j.LoggerFactory;
  * are linearizable: the leader confirms its leadership through the log's read index (or lease)
  * and has applied everything committed before the read began, then reads its own region. A read
  * that asks for {@link Consistency#TIMELINE} is answered by any replica from its own state, and
- * says so when it may be stale.
+ * says so when it may be stale. Rows go to the region whose range holds them; a call whose rows
+ * or scan span regions runs here only if this member leads them all (a client of the cluster sends
+ * each region's part to its leader).
  *
- * <p>Simplified, for a later step to change: one region per table (no splits), every member a
- * replica of every region, the catalog's operations limited to creating tables (meta is never
+ * <p>Simplified, for a later step to change: a table's regions are fixed at its creation (no
+ * splits, no moves), every member a replica of every region, the catalog's operations limited to creating tables (meta is never
  * checkpointed; its log is replayed at a restart).
  *
  * <p>On disk, under the data directory: {@code raft/} (the node's logs), {@code regions/GROUP/}
- * per replica, with {@code region.txt} (the table's id, sequence base and descriptor, so the replica
- * opens at a restart before meta replays), the region's stores in {@code region/} and the calls its
+ * per replica, with {@code region.txt} (the table's id, sequence base, the region's id and range
+ * and the table's descriptor, so the replica opens at a restart before meta replays), the region's stores in {@code region/} and the calls its
  * state machine answered in {@code answered-calls} (written at checkpoints; one an installed
  * checkpoint brought into {@code region/} is moved here before the log goes on); {@code
  * checkpoints/} holds the checkpoints this replica is handing to replicas behind its log, {@code
@@ -109,7 +112,10 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   private static final Logger LOG = LoggerFactory.getLogger(ReplicatedEngine.class);
   /** The meta group's id ("meta" in its first bytes). */
   public static final UUID META = UUID.fromString("6d657461-0000-0000-0000-000000000000");
-  /** Every region's sequence base: its ids are {@code BASE + index} (one region per table: no daughter needs a higher one yet). */
+  /**
+   * Every region's sequence base: its ids are {@code BASE + index} (each group's indexes are its own,
+   * and no region has a parent yet: a split's daughters will need bases above their parent's ids).
+   */
   static final long BASE = 1L << 20;
   private static final String REGION_FILE = "region.txt";
 
