@@ -96,12 +96,13 @@ import org.slf4j.LoggerFactory;
  * each region's part to its leader).
  *
  * <p>Simplified, for a later step to change: a table's regions are fixed at its creation (no
- * splits, no moves), every member a replica of every region, the catalog's operations limited to creating tables (meta is never
- * checkpointed; its log is replayed at a restart).
+ * splits, no moves), every member a replica of every region, the catalog's operations limited to
+ * creating tables (meta is never checkpointed; its log is replayed at a restart).
  *
  * <p>On disk, under the data directory: {@code raft/} (the node's logs), {@code regions/GROUP/}
  * per replica, with {@code region.txt} (the table's id, sequence base, the region's id and range
- * and the table's descriptor, so the replica opens at a restart before meta replays), the region's stores in {@code region/} and the calls its
+ * and the table's descriptor, so the replica opens at a restart before meta replays), the region's
+ * stores in {@code region/} (made under {@code region.create/} and renamed whole) and the calls its
  * state machine answered in {@code answered-calls} (written at checkpoints; one an installed
  * checkpoint brought into {@code region/} is moved here before the log goes on); {@code
  * checkpoints/} holds the checkpoints this replica is handing to replicas behind its log, {@code
