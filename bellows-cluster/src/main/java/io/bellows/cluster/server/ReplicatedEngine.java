@@ -1062,9 +1062,28 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       }
     }
     return chain(parts, wanted, ranges, query, (r, q) -> onLeader(r, () -> {
-      join(r.replicated.read(new byte[0]));
+      confirmLeadership(r);
       return r.region().scanner(q);
     }));
+  }
+
+  /**
+   * The read barrier of a linearizable read: Ratis' read index (or lease). One that fails because
+   * the replica could not confirm it leads (it stepped down as the read began: Ratis' "leader is
+   * unknown") read nothing, and is answered NOT_LEADER, so the client asks the others, rather than
+   * failing the read.
+   */
+  private void confirmLeadership(Replica r) {
+    try {
+      join(r.replicated.read(new byte[0]));
+    } catch (StorageException e) {
+      for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
+        if (c instanceof org.apache.ratis.protocol.exceptions.ReadIndexException) {
+          throw notLeader(what(r), r.replicated.leader());
+        }
+      }
+      throw e;
+    }
   }
 
   /** The query's rows from {@code parts} (the replicas of regions {@code wanted}, in scan order), each part read by {@code read}. */
