@@ -4,11 +4,13 @@ import io.bellows.atomic.Outcome;
 import io.bellows.cell.Cell;
 import io.bellows.config.EngineOptions;
 import io.bellows.engine.CallId;
+import io.bellows.engine.ChainedScanner;
 import io.bellows.engine.ClusterStatus;
 import io.bellows.engine.Engine;
 import io.bellows.engine.RegionInfo;
 import io.bellows.engine.RowMutation;
 import io.bellows.engine.RowOperation;
+import io.bellows.engine.RowRanges;
 import io.bellows.engine.TableRef;
 import io.bellows.scan.Consistency;
 import io.bellows.scan.RowScanner;
@@ -33,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -44,8 +47,9 @@ import java.util.function.LongSupplier;
 
 /**
  * An {@link Engine} over the servers of a replicated cluster (docs/SERVER.md): each call goes to
- * the server that leads the table's region as far as this client knows (cached per table; the
- * catalog's leader for creating a table), follows a NOT_LEADER answer to the leader it names, and
+ * the server that leads its row's region as far as this client knows (a table's regions asked once
+ * and kept; the leader cached per region; the catalog's leader for creating a table; a batch, a
+ * multi-get or a scan over several regions as one call per region, a scan's in its order), follows a NOT_LEADER answer to the leader it names, and
  * tries another server at once when one cannot be reached, does not answer within the attempt
  * deadline, or knows no leader yet (an election), pausing with backoff only after a round of them,
  * until the call's deadline.
@@ -67,7 +71,10 @@ public final class RemoteCluster implements Engine {
   private final RemoteOptions perServer;
   private final List<String> servers;
   private final Map<String, RemoteEngine> engines = new ConcurrentHashMap<>();
+  /** The leader as far as this client knows, per table of one region, region ({@link #key}) or the catalog. */
   private final Map<String, String> leaders = new ConcurrentHashMap<>();
+  /** Each table's regions as this client learned them (per name; a table of another id is asked again). */
+  private final Map<String, Layout> layouts = new ConcurrentHashMap<>();
   /** This client's id ({@link CallId}): 128 random bits. */
   private final long clientHigh;
   private final long clientLow;
@@ -78,6 +85,9 @@ public final class RemoteCluster implements Engine {
   /** The ids of the calls waiting for an answer: the lowest travels with each call. */
   private final ConcurrentSkipListSet<Long> outstanding = new ConcurrentSkipListSet<>();
   private volatile boolean closed;
+
+  /** A table's regions: their row ranges, in key order, and their ids. */
+  private record Layout(int tableId, RowRanges ranges, List<RegionInfo> regions) {}
 
   /** A call whose outcome is unknown: it reached a server that then failed; it may have applied. */
   public static final class OutcomeUnknownException extends StorageException {
@@ -490,7 +500,24 @@ public final class RemoteCluster implements Engine {
    */
   @Override
   public void mutate(TableRef table, List<RowMutation> rows) {
-    named((call, lowest) -> call(table.name(), Kind.PUT, e -> {
+    Layout l = layout(table);
+    if (l.ranges().size() == 1 || rows.isEmpty()) {
+      mutate(table, key(table, l, 0), rows);
+      return;
+    }
+    // Each region's rows to its leader, one call per region (in key order): not atomic across
+    // regions, as a batch is not on one server.
+    Map<Integer, List<RowMutation>> byRegion = new TreeMap<>();
+    for (RowMutation m : rows) {
+      byRegion.computeIfAbsent(l.ranges().indexOf(m.row()), i -> new ArrayList<>()).add(m);
+    }
+    for (Map.Entry<Integer, List<RowMutation>> part : byRegion.entrySet()) {
+      mutate(table, key(table, l, part.getKey()), part.getValue());
+    }
+  }
+
+  private void mutate(TableRef table, String key, List<RowMutation> rows) {
+    named((call, lowest) -> call(key, Kind.PUT, e -> {
       e.mutate(table, rows, new CallId(clientHigh, clientLow, call, lowest.getAsLong()));
       return null;
     }));
@@ -499,8 +526,38 @@ public final class RemoteCluster implements Engine {
   /** Sent again after a failure in flight, with the same ids, once the cluster said it deduplicates. */
   @Override
   public Outcome mutateRow(TableRef table, RowOperation op) {
-    return named((call, lowest) -> call(table.name(), Kind.ATOMIC,
+    String key = keyOfRow(table, op.mutation().row());
+    return named((call, lowest) -> call(key, Kind.ATOMIC,
         e -> e.mutateRow(table, op, new CallId(clientHigh, clientLow, call, lowest.getAsLong()))));
+  }
+
+  /**
+   * The table's regions, asked of the catalog's leader the first time (any member's catalog knows
+   * them once it applied the table) and kept: a cluster's regions do not change yet (no splits).
+   */
+  private Layout layout(TableRef table) {
+    Layout l = layouts.get(table.name());
+    if (l != null && l.tableId() == table.id()) {
+      return l;
+    }
+    List<RegionInfo> regions = any(e -> e.regions(table.name()));
+    List<byte[]> starts = new ArrayList<>(regions.size());
+    for (RegionInfo r : regions) {
+      starts.add(r.startKey());
+    }
+    l = new Layout(table.id(), RowRanges.ofStarts(starts), List.copyOf(regions));
+    layouts.put(table.name(), l);
+    return l;
+  }
+
+  /** The leader cache's key of region {@code i}: the table's name for a table of one region (as before regions), else name and region id. */
+  private static String key(TableRef table, Layout l, int i) {
+    return l.ranges().size() == 1 ? table.name() : table.name() + " " + l.regions().get(i).id();
+  }
+
+  private String keyOfRow(TableRef table, byte[] row) {
+    Layout l = layout(table);
+    return key(table, l, l.ranges().indexOf(row));
   }
 
   /**
@@ -543,7 +600,23 @@ public final class RemoteCluster implements Engine {
   @Override
   public RowScanner scan(TableRef table, ScanQuery query) {
     Kind kind = query.consistency() == Consistency.TIMELINE ? Kind.TIMELINE_READ : Kind.REPEATABLE;
-    return call(table.name(), kind, e -> {
+    Layout l = layout(table);
+    List<Integer> wanted = l.ranges().wanted(query);
+    if (wanted.size() == 1) {
+      return scan(table, key(table, l, wanted.get(0)), kind, query);
+    }
+    // Region by region, in scan order, each part's rows (and the rows still allowed) from its leader.
+    return new ChainedScanner((k, left) -> {
+      if (k >= wanted.size()) {
+        return null;
+      }
+      ScanQuery q = l.ranges().within(query, wanted.get(k));
+      return scan(table, key(table, l, wanted.get(k)), kind, left == query.limit() ? q : q.toBuilder().limit(left).build());
+    }, query.limit());
+  }
+
+  private RowScanner scan(TableRef table, String key, Kind kind, ScanQuery query) {
+    return call(key, kind, e -> {
       RowScanner s = e.scan(table, query);
       List<Cell> first = new ArrayList<>();
       boolean has;
@@ -579,11 +652,33 @@ public final class RemoteCluster implements Engine {
     });
   }
 
+  /** Each region's rows from its leader, one call per region, the answers put back in the queries' order. */
   @Override
   public List<List<Cell>> getAll(TableRef table, List<ScanQuery> singleRowQueries) {
     boolean timeline = !singleRowQueries.isEmpty()
         && singleRowQueries.stream().allMatch(q -> q.consistency() == Consistency.TIMELINE);
-    return call(table.name(), timeline ? Kind.TIMELINE_READ : Kind.REPEATABLE, e -> e.getAll(table, singleRowQueries));
+    Kind kind = timeline ? Kind.TIMELINE_READ : Kind.REPEATABLE;
+    Layout l = layout(table);
+    if (l.ranges().size() == 1 || singleRowQueries.isEmpty()) {
+      return call(key(table, l, 0), kind, e -> e.getAll(table, singleRowQueries));
+    }
+    Map<Integer, List<Integer>> byRegion = new TreeMap<>(); // region -> indexes of its queries
+    for (int i = 0; i < singleRowQueries.size(); i++) {
+      ScanQuery q = singleRowQueries.get(i);
+      if (!q.isSingleRow()) {
+        throw new IllegalArgumentException("getAll takes single-row queries only");
+      }
+      byRegion.computeIfAbsent(l.ranges().indexOf(q.startRow()), r -> new ArrayList<>()).add(i);
+    }
+    List<List<Cell>> out = new ArrayList<>(java.util.Collections.nCopies(singleRowQueries.size(), (List<Cell>) null));
+    for (Map.Entry<Integer, List<Integer>> part : byRegion.entrySet()) {
+      List<ScanQuery> qs = part.getValue().stream().map(singleRowQueries::get).toList();
+      List<List<Cell>> rows = call(key(table, l, part.getKey()), kind, e -> e.getAll(table, qs));
+      for (int k = 0; k < qs.size(); k++) {
+        out.set(part.getValue().get(k), rows.get(k));
+      }
+    }
+    return out;
   }
 
   @Override

@@ -95,8 +95,11 @@ class RemoteClusterFailoverTest {
       answer("scan", response, ScanResponse.getDefaultInstance());
     }
 
-    /** The catalog's list of tables, a lookup: answered as a scan is. */
-    final AdminGrpc.AdminImplBase admin = new AdminGrpc.AdminImplBase() {
+    /**
+     * The catalog's list of tables, a lookup: answered as a scan is; a table's regions (one), which
+     * the client asks once before its first data call, always answered and not logged.
+     */
+    final AdminGrpc.AdminImplBase admin = new OneRegionAdmin() {
       @Override
       public void listTables(ListTablesRequest request, StreamObserver<ListTablesResponse> response) {
         answer("list", response, ListTablesResponse.newBuilder().addNames("t").build());

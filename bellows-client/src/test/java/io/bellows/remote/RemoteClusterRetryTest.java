@@ -77,7 +77,8 @@ class RemoteClusterRetryTest {
 
   @BeforeEach
   void start() throws Exception {
-    server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)).addService(service).build().start();
+    server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)).addService(service)
+        .addService(new OneRegionAdmin()).build().start();
     RemoteOptions options = RemoteOptions.defaults().withDataDeadline(Duration.ofSeconds(2))
         .withRetries(1, Duration.ofMillis(1), Duration.ofMillis(10));
     cluster = RemoteCluster.open(List.of("127.0.0.1:" + server.getPort()), options);
@@ -155,7 +156,7 @@ class RemoteClusterRetryTest {
             response.onNext(Empty.getDefaultInstance());
             response.onCompleted();
           }
-        }).build().start();
+        }).addService(new OneRegionAdmin()).build().start();
     try (RemoteCluster shared = RemoteCluster.open(List.of("127.0.0.1:" + recorder.getPort()), RemoteOptions.defaults())) {
       List<Thread> threads = new java.util.ArrayList<>();
       for (int t = 0; t < 8; t++) {

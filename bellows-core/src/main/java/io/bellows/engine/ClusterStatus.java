@@ -51,17 +51,31 @@ public record ClusterStatus(List<Member> members, List<Replica> replicas) {
     }
   }
 
-  /** The replicas of a table's region ({@code null}: meta's), the leader's first, then by member. */
+  /**
+   * The replicas of a table's regions ({@code null}: meta's) by region id, each region's leader
+   * first, then by member.
+   */
   public List<Replica> replicasOf(String table) {
-    Optional<Replica> leader = leaderOf(table);
     return replicas.stream().filter(r -> table == null ? r.isMeta() : table.equals(r.table()))
-        .sorted(Comparator.comparing((Replica r) -> leader.isEmpty() || r != leader.get()).thenComparing(Replica::member))
+        .sorted(Comparator.comparingInt(Replica::regionId)
+            .thenComparing((Replica r) -> leaderOf(r.table(), r.regionId()).map(l -> l != r).orElse(true))
+            .thenComparing(Replica::member))
         .toList();
   }
 
   /**
+   * The replica that leads region {@code regionId} of a table ({@code null}: meta), if one reported
+   * leading: the one of the highest term when two did.
+   */
+  public Optional<Replica> leaderOf(String table, int regionId) {
+    return replicas.stream().filter(r -> (table == null ? r.isMeta() : table.equals(r.table()))
+        && r.regionId() == regionId && r.leads()).max(Comparator.comparingLong(Replica::term));
+  }
+
+  /**
    * The replica that leads a table's region ({@code null}: meta), if one reported leading: the
-   * one of the highest term when two did (an old leader that has not heard of the election).
+   * one of the highest term when two did (an old leader that has not heard of the election). For a
+   * table of several regions, one of their leaders ({@link #leaderOf(String, int)} names each).
    */
   public Optional<Replica> leaderOf(String table) {
     return replicas.stream().filter(r -> (table == null ? r.isMeta() : table.equals(r.table())) && r.leads())
@@ -70,10 +84,10 @@ public record ClusterStatus(List<Member> members, List<Replica> replicas) {
 
   /**
    * How many log entries a replica has applied fewer than its region's leader, as they reported
-   * (each at its own moment, so about); empty when no leader reported.
+   * (each at its own moment, so about); empty when no leader of its region reported.
    */
   public Optional<Long> lag(Replica r) {
-    return leaderOf(r.table()).map(l -> Math.max(0, l.appliedIndex() - r.appliedIndex()));
+    return leaderOf(r.table(), r.regionId()).map(l -> Math.max(0, l.appliedIndex() - r.appliedIndex()));
   }
 
   /** A member by id, if it is one. */

@@ -107,12 +107,18 @@ public record StatusCommand(boolean simple) implements Command {
       p.line("        numberOfOnlineRegions=" + regions + ", numberOfLeaders=" + leaders + ", storefileSizeBytes="
           + fileBytes + ", memstoreSizeBytes=" + memBytes);
       for (ClusterStatus.Replica r : mine) {
-        p.line("        " + (r.isMeta() ? "meta" : r.table()) + ": " + replicaState(c, r));
+        p.line("        " + (r.isMeta() ? "meta" : r.table() + (severalRegions(c, r.table()) ? " region " + r.regionId() : ""))
+            + ": " + replicaState(c, r));
       }
     }
     List<ClusterStatus.Member> dead = c.members().stream().filter(m -> !m.reported()).toList();
     p.line(dead.size() + " dead servers");
     dead.forEach(m -> p.line("    " + m.id() + " " + m.address()));
+  }
+
+  /** Whether the members reported replicas of more than one region of the table (its lines then name the region). */
+  private static boolean severalRegions(ClusterStatus c, String table) {
+    return c.replicasOf(table).stream().mapToInt(ClusterStatus.Replica::regionId).distinct().count() > 1;
   }
 
   /** A replica's role, term, applied index and, for one that does not lead, its lag behind the leader. */

@@ -2,9 +2,11 @@ package io.bellows.cluster.server;
 
 import io.bellows.cluster.LogApplier;
 import io.bellows.cluster.LogPosition;
+import io.bellows.engine.RowRanges;
 import io.bellows.schema.TableDescriptor;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,32 +15,101 @@ import java.util.function.Consumer;
 
 /**
  * The cluster's catalog, the state machine of the meta group (a Raft group over every member):
- * tables, each with its one region's Raft group id and sequence base. An entry creates a table;
- * every member applies it in log order, giving the table the next id and opening its replica of the
- * region ({@code opener}, on the apply thread, so a later entry's effects follow it). A
- * "member joined" entry changes nothing ({@link #memberJoined}).
+ * tables, each with its regions in key order, each region with its Raft group id, sequence base,
+ * row range and peers. An entry creates a table with all its regions at once; every member applies
+ * it in log order, giving the table the next table id and each region the next region ids, and
+ * opening its replicas of the regions ({@code opener}, on the apply thread, so a later entry's
+ * effects follow it). A "member joined" entry changes nothing ({@link #memberJoined}).
  *
  * <p>The catalog is kept in memory and rebuilt at a restart by replaying the meta log from its
  * start: meta is never checkpointed (it is small: a few entries per table), which a later step that
- * drops, alters and splits tables must change (a snapshot of the catalog).
+ * drops, alters and splits tables must change (a snapshot of the catalog). That replay is also what
+ * makes a table's creation whole on a member that died while opening its regions: the entry is
+ * applied again, and the opener finishes what is missing.
  */
 final class MetaCatalog implements LogApplier {
-  /** A table of the cluster: its id (in creation order, never reused), descriptor and region. */
-  record TableEntry(int id, TableDescriptor descriptor, UUID group, long base) {}
+  /**
+   * A region of a cluster's table: its id (engine-wide on every member, in creation order), Raft
+   * group, sequence base, rows [{@code start}, {@code end}) (empty: unbounded) and the ids of the
+   * members holding its replicas.
+   */
+  record RegionEntry(int id, UUID group, long base, byte[] start, byte[] end, List<String> peers) {
+    RegionEntry {
+      peers = List.copyOf(peers);
+    }
+  }
+
+  /** A region of a table about to be created: what the creating member chooses. */
+  record NewRegion(UUID group, long base, List<String> peers) {}
+
+  /** A table of the cluster: its id (in creation order, never reused), descriptor and regions in key order. */
+  record TableEntry(int id, TableDescriptor descriptor, List<RegionEntry> regions) {
+    TableEntry {
+      regions = List.copyOf(regions);
+    }
+
+    /** The group of the table's first region (its only one, for a table created without split keys). */
+    UUID group() {
+      return regions.get(0).group();
+    }
+
+    /** The first region's sequence base. */
+    long base() {
+      return regions.get(0).base();
+    }
+
+    /** The regions' row ranges. */
+    RowRanges ranges() {
+      List<byte[]> starts = new ArrayList<>(regions.size());
+      for (RegionEntry r : regions) {
+        starts.add(r.start());
+      }
+      return RowRanges.ofStarts(starts);
+    }
+  }
 
   static final String EXISTS = "exists";
   static final String JOINED = "joined";
+  private static final HexFormat HEX = HexFormat.of();
 
   private final Map<String, TableEntry> tables = new LinkedHashMap<>();
   private final Consumer<TableEntry> opener;
+  private final List<String> members;
+  private int regionIds;
 
-  MetaCatalog(Consumer<TableEntry> opener) {
+  /** A catalog of a cluster of {@code members} (their ids: the peers of a region created before regions named theirs). */
+  MetaCatalog(List<String> members, Consumer<TableEntry> opener) {
+    this.members = List.copyOf(members);
     this.opener = opener;
   }
 
-  /** The entry that creates {@code descriptor} with its region in group {@code group} from sequence id {@code base}. */
+  /**
+   * The entry that creates {@code descriptor} with one region (every row) in group {@code group}
+   * from sequence id {@code base}, on every member: the format of the first builds, kept for tables
+   * without split keys so that members of those builds read it.
+   */
   static byte[] createTable(TableDescriptor descriptor, UUID group, long base) {
     return ("create-table\t" + group + "\t" + base + "\n" + TableText.encode(descriptor)).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The entry that creates {@code descriptor} pre-split at {@code splitKeys} (checked: {@code
+   * SplitKeys.check}), region {@code i} in {@code regions.get(i)}'s group with its base and peers.
+   */
+  static byte[] createTable(TableDescriptor descriptor, List<byte[]> splitKeys, List<NewRegion> regions) {
+    if (regions.size() != splitKeys.size() + 1) {
+      throw new IllegalArgumentException(splitKeys.size() + " split keys make " + (splitKeys.size() + 1)
+          + " regions, not " + regions.size());
+    }
+    RowRanges ranges = RowRanges.ofSplitKeys(splitKeys);
+    StringBuilder sb = new StringBuilder("create-table-regions\t").append(regions.size()).append('\n');
+    for (int i = 0; i < regions.size(); i++) {
+      NewRegion r = regions.get(i);
+      sb.append("region\t").append(r.group()).append('\t').append(r.base()).append('\t')
+          .append(HEX.formatHex(ranges.start(i))).append('\t').append(HEX.formatHex(ranges.end(i))).append('\t')
+          .append(String.join(",", r.peers())).append('\n');
+    }
+    return sb.append(TableText.encode(descriptor)).toString().getBytes(StandardCharsets.UTF_8);
   }
 
   /**
@@ -65,16 +136,39 @@ final class MetaCatalog implements LogApplier {
     if (head[0].equals("member-joined")) {
       return JOINED.getBytes(StandardCharsets.UTF_8);
     }
-    if (!head[0].equals("create-table")) {
-      throw new IllegalStateException("unknown meta entry at " + at + ": " + head[0]);
+    List<String[]> regions = new ArrayList<>();
+    int rest = nl + 1;
+    switch (head[0]) {
+      case "create-table" -> regions.add(new String[] {head[1], head[2], "", "", ""});
+      case "create-table-regions" -> {
+        int n = Integer.parseInt(head[1]);
+        for (int i = 0; i < n; i++) {
+          int end = text.indexOf('\n', rest);
+          String[] f = text.substring(rest, end).split("\t", -1);
+          if (f.length != 6 || !f[0].equals("region")) {
+            throw new IllegalStateException("bad region line " + (i + 1) + " of the meta entry at " + at + ": "
+                + text.substring(rest, end));
+          }
+          regions.add(new String[] {f[1], f[2], f[3], f[4], f[5]});
+          rest = end + 1;
+        }
+      }
+      default -> throw new IllegalStateException("unknown meta entry at " + at + ": " + head[0]);
     }
-    TableDescriptor d = TableText.decode(text.substring(nl + 1));
+    TableDescriptor d = TableText.decode(text.substring(rest));
     TableEntry t;
     synchronized (this) {
       if (tables.containsKey(d.name())) {
         return EXISTS.getBytes(StandardCharsets.UTF_8);
       }
-      t = new TableEntry(tables.size() + 1, d, UUID.fromString(head[1]), Long.parseLong(head[2]));
+      List<RegionEntry> list = new ArrayList<>(regions.size());
+      for (String[] r : regions) {
+        List<String> peers = r[4].isEmpty() ? members : List.of(r[4].split(","));
+        list.add(new RegionEntry(++regionIds, UUID.fromString(r[0]), Long.parseLong(r[1]), HEX.parseHex(r[2]),
+            HEX.parseHex(r[3]), peers));
+      }
+      t = new TableEntry(tables.size() + 1, d, list);
+      t.ranges(); // the keys must be in order
       tables.put(d.name(), t);
     }
     opener.accept(t);
@@ -93,5 +187,13 @@ final class MetaCatalog implements LogApplier {
   @Override
   public byte[] query(byte[] request) {
     return new byte[0];
+  }
+
+  static String hex(byte[] key) {
+    return HEX.formatHex(key);
+  }
+
+  static byte[] unhex(String text) {
+    return HEX.parseHex(text);
   }
 }

@@ -13,6 +13,7 @@ import io.bellows.cluster.checkpoint.CheckpointProvider;
 import io.bellows.cluster.checkpoint.CheckpointSession;
 import io.bellows.cluster.checkpoint.CheckpointSource;
 import io.bellows.cluster.checkpoint.LeaderCheckpoints;
+import io.bellows.fs.AtomicFiles;
 import io.bellows.fs.LocalFileSystem;
 import io.bellows.cluster.region.RaftRegionLog;
 import io.bellows.cluster.region.RegionApplier;
@@ -20,11 +21,14 @@ import io.bellows.cluster.region.StaleLeadershipException;
 import io.bellows.config.EngineOptions;
 import io.bellows.engine.BackPressure;
 import io.bellows.engine.CallId;
+import io.bellows.engine.ChainedScanner;
 import io.bellows.engine.ClusterStatus;
 import io.bellows.engine.Engine;
 import io.bellows.engine.RegionInfo;
 import io.bellows.engine.RowMutation;
 import io.bellows.engine.RowOperation;
+import io.bellows.engine.RowRanges;
+import io.bellows.engine.SplitKeys;
 import io.bellows.engine.TableRef;
 import io.bellows.memstore.InMemoryWork;
 import io.bellows.memstore.chunk.ChunkAllocator;
@@ -41,6 +45,7 @@ import io.bellows.store.FileNumberAllocator;
 import io.bellows.store.Store;
 import io.bellows.store.StoreFile;
 import io.bellows.util.BackgroundError;
+import io.bellows.util.Bytes;
 import io.bellows.util.EngineClosedException;
 import io.bellows.util.EventListener;
 import io.bellows.util.StorageException;
@@ -74,9 +79,10 @@ import org.slf4j.LoggerFactory;
 /**
  * One member's share of a replicated cluster, as an {@link Engine} a server serves: a {@link
  * RaftNode} holding a replica of the meta group (the catalog, {@link MetaCatalog}) and of every
- * table's region (a Raft group over every member, {@link RaftRegionLog}). A table created through
- * any member is proposed to meta on its leader; every member opens its replica of the table's
- * region when it applies that entry. A member that starts without a replica of meta (a first
+ * region of every table (each region a Raft group over its peers, {@link RaftRegionLog}; one
+ * region per table created without split keys). A table created through any member is proposed to
+ * meta on its leader, all its regions in one entry; every member opens its replicas of the table's
+ * regions when it applies that entry. A member that starts without a replica of meta (a first
  * start, or its data directory lost) announces itself to meta, so that meta's leader sends it the
  * log ({@link MetaCatalog#memberJoined}).
  *
@@ -85,15 +91,18 @@ import org.slf4j.LoggerFactory;
  * are linearizable: the leader confirms its leadership through the log's read index (or lease)
  * and has applied everything committed before the read began, then reads its own region. A read
  * that asks for {@link Consistency#TIMELINE} is answered by any replica from its own state, and
- * says so when it may be stale.
+ * says so when it may be stale. Rows go to the region whose range holds them; a call whose rows
+ * or scan span regions runs here only if this member leads them all (a client of the cluster sends
+ * each region's part to its leader).
  *
- * <p>Simplified, for a later step to change: one region per table (no splits), every member a
- * replica of every region, the catalog's operations limited to creating tables (meta is never
- * checkpointed; its log is replayed at a restart).
+ * <p>Simplified, for a later step to change: a table's regions are fixed at its creation (no
+ * splits, no moves), every member a replica of every region, the catalog's operations limited to
+ * creating tables (meta is never checkpointed; its log is replayed at a restart).
  *
  * <p>On disk, under the data directory: {@code raft/} (the node's logs), {@code regions/GROUP/}
- * per replica, with {@code region.txt} (the table's id, sequence base and descriptor, so the replica
- * opens at a restart before meta replays), the region's stores in {@code region/} and the calls its
+ * per replica, with {@code region.txt} (the table's id, sequence base, the region's id and range
+ * and the table's descriptor, so the replica opens at a restart before meta replays), the region's
+ * stores in {@code region/} (made under {@code region.create/} and renamed whole) and the calls its
  * state machine answered in {@code answered-calls} (written at checkpoints; one an installed
  * checkpoint brought into {@code region/} is moved here before the log goes on); {@code
  * checkpoints/} holds the checkpoints this replica is handing to replicas behind its log, {@code
@@ -104,7 +113,10 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   private static final Logger LOG = LoggerFactory.getLogger(ReplicatedEngine.class);
   /** The meta group's id ("meta" in its first bytes). */
   public static final UUID META = UUID.fromString("6d657461-0000-0000-0000-000000000000");
-  /** Every region's sequence base: its ids are {@code BASE + index} (one region per table: no daughter needs a higher one yet). */
+  /**
+   * Every region's sequence base: its ids are {@code BASE + index} (each group's indexes are its own,
+   * and no region has a parent yet: a split's daughters will need bases above their parent's ids).
+   */
   static final long BASE = 1L << 20;
   private static final String REGION_FILE = "region.txt";
 
@@ -113,7 +125,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   private final Members members;
   private final Members.Member self;
   private final List<RaftNode.Peer> peers;
-  private final MetaCatalog catalog = new MetaCatalog(this::opened);
+  private final MetaCatalog catalog;
   private final Map<UUID, Replica> replicas = new ConcurrentHashMap<>();
   private final CompletableFuture<RaftNode> started = new CompletableFuture<>();
   private final long instanceId = ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE;
@@ -151,6 +163,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   private static final class Replica {
     final UUID group;
     final int tableId;
+    final int regionId;
     final TableDescriptor descriptor;
     final long base;
     final RaftRegionLog log;
@@ -159,10 +172,11 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     final LeaderCheckpoints checkpoints;
     volatile ReplicatedLog replicated;
 
-    Replica(UUID group, int tableId, TableDescriptor descriptor, long base, RaftRegionLog log, RegionApplier applier,
-        LeaderCheckpoints checkpoints) {
+    Replica(UUID group, int tableId, int regionId, TableDescriptor descriptor, long base, RaftRegionLog log,
+        RegionApplier applier, LeaderCheckpoints checkpoints) {
       this.group = group;
       this.tableId = tableId;
+      this.regionId = regionId;
       this.descriptor = descriptor;
       this.base = base;
       this.log = log;
@@ -185,6 +199,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     this.options = options;
     this.members = members;
     this.self = members.member(selfId);
+    this.catalog = new MetaCatalog(members.list().stream().map(Members.Member::id).toList(), this::opened);
     this.peers = members.list().stream().map(m -> new RaftNode.Peer(m.id(), m.raftAddress())).toList();
     this.chunks = OptionsResolver.chunkAllocator(options);
     this.blockCache = OptionsResolver.blockCache(options, Runtime.getRuntime().maxMemory());
@@ -304,9 +319,14 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     return (stamps == null ? options.clock() : stamps).currentTimeMillis();
   }
 
-  /** The group of a table's region. */
+  /** The group of a table's first region (its only one, for a table created without split keys). */
   public UUID group(String table) {
     return entry(table).group();
+  }
+
+  /** The groups of a table's regions, in key order. */
+  public List<UUID> groups(String table) {
+    return entry(table).regions().stream().map(MetaCatalog.RegionEntry::group).toList();
   }
 
   // ================================================================== replicas
@@ -329,9 +349,46 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
           + " cannot be read", e);
     }
     int nl = text.indexOf('\n');
-    String[] head = text.substring(0, nl).split("\t");
-    return open(group, Integer.parseInt(head[0]), TableText.decode(text.substring(nl + 1)), Long.parseLong(head[1]),
-        false);
+    String[] head = text.substring(0, nl).split("\t", -1);
+    int tableId = Integer.parseInt(head[0]);
+    TableDescriptor d = TableText.decode(text.substring(nl + 1));
+    if (head.length == 2) { // written before tables had several regions: the table's one region, its id the table's
+      return open(group, tableId, tableId, d, Long.parseLong(head[1]), new byte[0], new byte[0], false);
+    }
+    return open(group, tableId, Integer.parseInt(head[2]), d, Long.parseLong(head[1]), MetaCatalog.unhex(head[3]),
+        MetaCatalog.unhex(head[4]), false);
+  }
+
+  /**
+   * Makes a new replica's empty stores where a crash leaves no half of them: under {@code
+   * region.create/} (a leftover of a crash replaced), renamed to {@code region/} once every store
+   * is there. A replica's {@code region/} is so always whole, and one that is missing is created
+   * again when meta's entry is applied again.
+   */
+  private static void createStores(TableDescriptor d, Path dir) {
+    Path staging = dir.resolve("region.create");
+    try {
+      if (Files.exists(staging)) {
+        try (Stream<Path> walk = Files.walk(staging)) {
+          for (Path p : (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
+            Files.delete(p);
+          }
+        }
+      }
+      for (io.bellows.schema.ColumnFamilyDescriptor f : d.families()) {
+        Store.initialize(LocalFileSystem.INSTANCE, staging.resolve(f.name()));
+      }
+      AtomicFiles.createDirectories(LocalFileSystem.INSTANCE, staging); // a table without families has no store
+      AtomicFiles.moveAtomically(LocalFileSystem.INSTANCE, staging, dir.resolve("region"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the stores of a replica in " + dir, e);
+    }
+  }
+
+  /** {@code region.txt}: {@code TABLE-ID TAB BASE TAB REGION-ID TAB START-HEX TAB END-HEX LF}, then the table's text. */
+  static String regionText(int tableId, MetaCatalog.RegionEntry region, TableDescriptor d) {
+    return tableId + "\t" + region.base() + "\t" + region.id() + "\t" + MetaCatalog.hex(region.start()) + "\t"
+        + MetaCatalog.hex(region.end()) + "\n" + TableText.encode(d);
   }
 
   /** The highest sorted-file number of any replica's region under {@code regions} ({@code regions/GROUP/region/FAMILY/}); 0 if none. */
@@ -362,7 +419,8 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     return max;
   }
 
-  private Replica open(UUID group, int tableId, TableDescriptor d, long base, boolean create) {
+  private Replica open(UUID group, int tableId, int regionId, TableDescriptor d, long base, byte[] start, byte[] end,
+      boolean create) {
     Path dir = data.resolve("regions").resolve(group.toString());
     Path regionDir = dir.resolve("region");
     SequenceIds ids = SequenceIds.assignedByLog(base);
@@ -370,7 +428,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     ReplicaHost host = new ReplicaHost(this, log, ids, fileNumbers);
     CheckpointInstaller.recover(LocalFileSystem.INSTANCE, regionDir); // an install that committed is finished first
     CheckpointInstaller.Reopen reopen = at -> {
-      Region r = new Region(tableId, d, at, host);
+      Region r = new Region(regionId, d, at, host, start, end);
       log.region(r); // the leader's clock reads the region it stamps above (a new one after an install)
       for (Store s : r.stores().values()) {
         for (StoreFile f : s.files()) {
@@ -379,13 +437,17 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       }
       return r;
     };
-    Region region = create ? Region.create(tableId, d, regionDir, host) : reopen.open(regionDir);
+    if (create) {
+      createStores(d, dir);
+    }
+    Region region = reopen.open(regionDir);
     log.region(region);
     CheckpointInstaller installer = new CheckpointInstaller(LocalFileSystem.INSTANCE, regionDir, group,
         checkpointSource, reopen, FileNumberAllocator.over(fileNumbers));
     LeaderCheckpoints checkpoints = new LeaderCheckpoints(LocalFileSystem.INSTANCE, dir.resolve("checkpoints"), group);
     checkpoints.deleteLeftovers();
-    return new Replica(group, tableId, d, base, log, RegionApplier.open(region, ids, base, log, dir, installer), checkpoints);
+    return new Replica(group, tableId, regionId, d, base, log, RegionApplier.open(region, ids, base, log, dir, installer),
+        checkpoints);
   }
 
   /**
@@ -403,28 +465,45 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     return r.checkpoints.open(r.region(), () -> node.applied(group), r.applier::writeCheckpointState);
   }
 
-  /** Meta applied a table: this member opens its replica of the table's region and joins its group. */
+  /**
+   * Meta applied a table: this member opens its replicas of the table's regions it is a peer of,
+   * all of them first, then joins their groups. Applied again at every restart (meta replays its
+   * whole log) and idempotent, so a member that died halfway through finishes here what it lacks
+   * (a region's {@code region.txt} and stores, or its group) and ends with every region of the
+   * table; no region is created before the entry is committed, so a table whose entry never was
+   * has none (docs/design/cluster.md, "Several regions").
+   */
   private void opened(MetaCatalog.TableEntry t) {
     RaftNode n = started.join(); // a restart's replay may apply before the node is handed over
-    Replica r = replicas.get(t.group());
-    if (r == null) {
-      Path dir = data.resolve("regions").resolve(t.group().toString());
+    List<MetaCatalog.RegionEntry> mine = t.regions().stream().filter(g -> g.peers().contains(self.id())).toList();
+    for (MetaCatalog.RegionEntry g : mine) {
+      if (replicas.get(g.group()) != null) {
+        continue;
+      }
+      Path dir = data.resolve("regions").resolve(g.group().toString());
       try {
-        Files.createDirectories(dir);
-        Files.writeString(dir.resolve(REGION_FILE), t.id() + "\t" + t.base() + "\n" + TableText.encode(t.descriptor()),
-            StandardCharsets.UTF_8);
+        AtomicFiles.createDirectories(LocalFileSystem.INSTANCE, dir);
+        AtomicFiles.write(LocalFileSystem.INSTANCE, dir.resolve(REGION_FILE),
+            regionText(t.id(), g, t.descriptor()).getBytes(StandardCharsets.UTF_8));
       } catch (IOException e) {
         throw new UncheckedIOException("cannot record the replica of table '" + t.descriptor().name() + "'", e);
       }
       boolean exists = Files.isDirectory(dir.resolve("region"));
-      r = open(t.group(), t.id(), t.descriptor(), t.base(), !exists);
-      replicas.put(t.group(), r);
+      replicas.put(g.group(), open(g.group(), t.id(), g.id(), t.descriptor(), g.base(), g.start(), g.end(), !exists));
     }
-    if (!holds(n, t.group())) {
-      n.addGroup(t.group(), peers);
+    for (MetaCatalog.RegionEntry g : mine) {
+      if (!holds(n, g.group())) {
+        n.addGroup(g.group(), peersOf(g));
+      }
+      bind(replicas.get(g.group()));
     }
-    bind(r);
-    LOG.info("member {} opened its replica of table '{}' (group {})", self.id(), t.descriptor().name(), t.group());
+    LOG.info("member {} opened its replicas of table '{}' ({} of its {} regions)", self.id(), t.descriptor().name(),
+        mine.size(), t.regions().size());
+  }
+
+  /** A region's peers as the Raft node names them. */
+  private List<RaftNode.Peer> peersOf(MetaCatalog.RegionEntry g) {
+    return peers.stream().filter(p -> g.peers().contains(p.id())).toList();
   }
 
   private static boolean holds(RaftNode n, UUID group) {
@@ -573,27 +652,60 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     return t;
   }
 
-  private Replica replica(TableRef table) {
+  private MetaCatalog.TableEntry entry(TableRef table) {
     MetaCatalog.TableEntry t = entry(table.name());
     if (t.id() != table.id()) {
       throw new TableNotFoundException("table '" + table.name() + "' was dropped; the table of that name now is another");
     }
-    Replica r = replicas.get(t.group());
+    return t;
+  }
+
+  /** This member's replica of the table's region holding {@code row}. */
+  private Replica replica(TableRef table, byte[] row) {
+    MetaCatalog.TableEntry t = entry(table);
+    return replica(t, t.ranges().indexOf(row));
+  }
+
+  /** This member's replica of the table's first region (its only one, for a table without split keys). */
+  private Replica replica(TableRef table) {
+    return replica(entry(table), 0);
+  }
+
+  /** This member's replica of region {@code index} of the table, bound to its group. */
+  private Replica replica(MetaCatalog.TableEntry t, int index) {
+    MetaCatalog.RegionEntry g = t.regions().get(index);
+    Replica r = replicas.get(g.group());
     if (r == null) {
-      throw new RegionNotLeaderException("member " + self.id() + " has not opened its replica of table '"
-          + table.name() + "' yet; retry", null);
+      throw new RegionNotLeaderException("member " + self.id() + " has not opened its replica of " + what(t, index)
+          + " yet; retry", null);
     }
     if (r.replicated == null) {
       // Meta's apply thread registers the replica before it adds the replica's group to the Raft
       // node (the group's state machine is found through the registration): between the two, a
       // call must be told to retry, not that its table's group is unknown.
       if (!holds(started.join(), r.group)) {
-        throw new RegionNotLeaderException("member " + self.id() + " has not joined the group of table '"
-            + table.name() + "' yet; retry", null);
+        throw new RegionNotLeaderException("member " + self.id() + " has not joined the group of " + what(t, index)
+            + " yet; retry", null);
       }
       bind(r); // once: the lock is not on the data path
     }
     return r;
+  }
+
+  /** A region named for an error: the table's name, and the region's rows when the table has several. */
+  private static String what(MetaCatalog.TableEntry t, int index) {
+    String table = "table '" + t.descriptor().name() + "'";
+    if (t.regions().size() == 1) {
+      return table;
+    }
+    MetaCatalog.RegionEntry g = t.regions().get(index);
+    return "the region [" + Bytes.toStringBinary(g.start()) + ", " + Bytes.toStringBinary(g.end()) + ") of " + table;
+  }
+
+  private static String what(Replica r) {
+    return "table '" + r.descriptor.name() + "'" + (r.region().startKey().length == 0 && r.region().endKey().length == 0
+        ? "" : " (region [" + Bytes.toStringBinary(r.region().startKey()) + ", " + Bytes.toStringBinary(r.region().endKey())
+        + "))");
   }
 
   private RegionNotLeaderException notLeader(String what, String leaderId) {
@@ -606,12 +718,12 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   private <T> T onLeader(Replica r, Supplier<T> op) {
     for (int attempt = 0; ; attempt++) {
       if (!r.replicated.isLeader()) {
-        throw notLeader("table '" + r.descriptor.name() + "'", r.replicated.leader());
+        throw notLeader(what(r), r.replicated.leader());
       }
       try {
         return op.get();
       } catch (NotLeaderException e) {
-        throw notLeader("table '" + r.descriptor.name() + "'", e.leader());
+        throw notLeader(what(r), e.leader());
       } catch (StaleLeadershipException e) {
         if (attempt >= 3) {
           throw e; // nothing applied; the caller may retry
@@ -641,13 +753,35 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
 
   @Override
   public void createTable(TableDescriptor descriptor) {
+    createTable(descriptor, List.of());
+  }
+
+  /**
+   * Proposes the table to meta on its leader: without split keys in the entry of one region (the
+   * first builds' format), else in one entry with every region, each its own Raft group over every
+   * member, all from the same sequence base (each group's ids are its own log positions).
+   */
+  @Override
+  public void createTable(TableDescriptor descriptor, List<byte[]> splitKeys) {
     check();
+    SplitKeys.check(splitKeys);
     if (!meta.isLeader()) {
       throw notLeader("the catalog", meta.leader());
     }
+    byte[] entry;
+    if (splitKeys.isEmpty()) {
+      entry = MetaCatalog.createTable(descriptor, UUID.randomUUID(), BASE);
+    } else {
+      List<String> everyMember = members.list().stream().map(Members.Member::id).toList();
+      List<MetaCatalog.NewRegion> regions = new ArrayList<>();
+      for (int i = 0; i <= splitKeys.size(); i++) {
+        regions.add(new MetaCatalog.NewRegion(UUID.randomUUID(), BASE, everyMember));
+      }
+      entry = MetaCatalog.createTable(descriptor, splitKeys, regions);
+    }
     byte[] reply;
     try {
-      reply = join(meta.append(MetaCatalog.createTable(descriptor, UUID.randomUUID(), BASE)));
+      reply = join(meta.append(entry));
     } catch (NotLeaderException e) {
       throw notLeader("the catalog", e.leader());
     }
@@ -656,31 +790,30 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     }
   }
 
-  @Override
-  public void createTable(TableDescriptor descriptor, List<byte[]> splitKeys) {
-    if (!splitKeys.isEmpty()) {
-      throw new IllegalArgumentException("a cluster's table has one region for now: create it without split keys");
-    }
-    createTable(descriptor);
-  }
-
+  /** The table's regions in key order, as meta records them, each with this member's replica's sizes (0 if it has none open). */
   @Override
   public List<RegionInfo> regions(String table) {
     MetaCatalog.TableEntry t = entry(table);
-    Replica r = replicas.get(t.group());
-    long fileBytes = 0;
-    int files = 0;
-    long memBytes = 0;
-    if (r != null) {
-      for (Store s : r.region().stores().values()) {
-        for (StoreFile f : s.files()) {
-          fileBytes += f.size();
-          files++;
-        }
-        memBytes += s.memStoreSize().dataBytes();
-      }
+    List<RegionInfo> out = new ArrayList<>(t.regions().size());
+    for (MetaCatalog.RegionEntry g : t.regions()) {
+      Replica r = replicas.get(g.group());
+      long[] sizes = r == null ? new long[3] : sizes(r.region());
+      out.add(new RegionInfo(g.id(), g.start(), g.end(), sizes[0], (int) sizes[1], sizes[2], g.group(), g.base()));
     }
-    return List.of(new RegionInfo(t.id(), new byte[0], new byte[0], fileBytes, files, memBytes, t.group(), t.base()));
+    return out;
+  }
+
+  /** A region's bytes of sorted files, number of them, and bytes of data in its memory stores. */
+  private static long[] sizes(Region region) {
+    long[] out = new long[3];
+    for (Store s : region.stores().values()) {
+      for (StoreFile f : s.files()) {
+        out[0] += f.size();
+        out[1]++;
+      }
+      out[2] += s.memStoreSize().dataBytes();
+    }
+    return out;
   }
 
   /**
@@ -697,23 +830,16 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     out.add(new ClusterStatus.Replica(null, 0, self.id(), meta.role(), meta.leader(), meta.term(), meta.appliedIndex(),
         0, 0, 0));
     for (MetaCatalog.TableEntry t : catalog.tables()) {
-      Replica r = replicas.get(t.group());
-      ReplicatedLog l = r == null ? null : r.replicated;
-      if (l == null) {
-        continue; // not opened or joined here yet
-      }
-      long fileBytes = 0;
-      int files = 0;
-      long memBytes = 0;
-      for (Store s : r.region().stores().values()) {
-        for (StoreFile f : s.files()) {
-          fileBytes += f.size();
-          files++;
+      for (MetaCatalog.RegionEntry g : t.regions()) {
+        Replica r = replicas.get(g.group());
+        ReplicatedLog l = r == null ? null : r.replicated;
+        if (l == null) {
+          continue; // not opened or joined here yet
         }
-        memBytes += s.memStoreSize().dataBytes();
+        long[] sizes = sizes(r.region());
+        out.add(new ClusterStatus.Replica(t.descriptor().name(), g.id(), self.id(), l.role(), l.leader(), l.term(),
+            l.appliedIndex(), sizes[0], (int) sizes[1], sizes[2]));
       }
-      out.add(new ClusterStatus.Replica(t.descriptor().name(), r.region().id(), self.id(), l.role(), l.leader(), l.term(),
-          l.appliedIndex(), fileBytes, files, memBytes));
     }
     return Optional.of(new ClusterStatus(list, out));
   }
@@ -766,12 +892,15 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     return new TableRef(name, t.id(), t.descriptor());
   }
 
-  /** Flushes this member's replica of the table and checkpoints its group. */
+  /** Flushes this member's replicas of the table's regions and checkpoints their groups. */
   @Override
   public void flush(String table) {
-    Replica r = replica(table(table));
-    r.region().flush(true);
-    checkpoint(r.region());
+    MetaCatalog.TableEntry t = entry(table);
+    for (int i = 0; i < t.regions().size(); i++) {
+      Replica r = replica(t, i);
+      r.region().flush(true);
+      checkpoint(r.region());
+    }
   }
 
   @Override
@@ -786,7 +915,10 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
 
   @Override
   public void compact(String table) {
-    replica(table(table)).region().compact(false);
+    MetaCatalog.TableEntry t = entry(table);
+    for (int i = 0; i < t.regions().size(); i++) {
+      replica(t, i).region().compact(false);
+    }
   }
 
   /**
@@ -804,9 +936,38 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         + " replica only would let the replicas answer differently)");
   }
 
+  /**
+   * Rows of several regions go to each region in turn (not atomically, as on one server), once this
+   * member was seen to lead every one of them: else NOT_LEADER for the first it does not lead, before
+   * any is written (a client of the cluster sends each region's rows to its leader).
+   */
   @Override
   public void mutate(TableRef table, List<RowMutation> rows) {
-    Replica r = replica(table);
+    MetaCatalog.TableEntry t = entry(table);
+    if (t.regions().size() == 1 || rows.size() <= 1) {
+      mutate(rows.isEmpty() ? replica(t, 0) : replica(t, t.ranges().indexOf(rows.get(0).row())), rows);
+      return;
+    }
+    RowRanges ranges = t.ranges();
+    Map<Integer, List<RowMutation>> byRegion = new java.util.TreeMap<>();
+    for (RowMutation m : rows) {
+      byRegion.computeIfAbsent(ranges.indexOf(m.row()), i -> new ArrayList<>()).add(m);
+    }
+    List<Replica> led = new ArrayList<>();
+    for (int i : byRegion.keySet()) {
+      Replica r = replica(t, i);
+      if (!r.replicated.isLeader()) {
+        throw notLeader(what(r), r.replicated.leader());
+      }
+      led.add(r);
+    }
+    int k = 0;
+    for (List<RowMutation> part : byRegion.values()) {
+      mutate(led.get(k++), part);
+    }
+  }
+
+  private void mutate(Replica r, List<RowMutation> rows) {
     onLeader(r, () -> {
       if (rows.size() == 1) {
         RowMutation m = rows.get(0);
@@ -824,8 +985,8 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
 
   @Override
   public Outcome mutateRow(TableRef table, RowOperation op) {
-    Replica r = replica(table);
     RowMutation m = op.mutation();
+    Replica r = replica(table, m.row());
     return onLeader(r, () -> r.region().mutateRow(m.row(), op.condition(), m.cells(), m.wholeRowDeleteTs(), op.updates(),
         m.durability(), op.returnValues()));
   }
@@ -846,8 +1007,8 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       mutate(table, rows);
       return;
     }
-    Replica r = replica(table);
     RowMutation m = rows.get(0);
+    Replica r = replica(table, m.row());
     onLeader(r, () -> r.log.answerOnce(call, 0, () -> {
       r.region().mutate(m.row(), m.cells(), m.wholeRowDeleteTs(), m.durability());
       return null;
@@ -857,8 +1018,8 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   /** Applied at most once; a retry of a call that applied answers the first answer. */
   @Override
   public Outcome mutateRow(TableRef table, RowOperation op, CallId call) {
-    Replica r = replica(table);
     RowMutation m = op.mutation();
+    Replica r = replica(table, m.row());
     // The updates' new values are the record's last cells (AtomicRowWrite writes them after the mutation's).
     int answerCells = op.returnValues() ? op.updates().size() : 0;
     return onLeader(r, () -> r.log.answerOnce(call, answerCells, () -> r.region().mutateRow(m.row(), op.condition(),
@@ -869,19 +1030,75 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
    * A linearizable read: the leader confirms its leadership (read index or lease) and has applied
    * everything committed before the read began; then it reads its own region.
    */
+  /**
+   * A scan over several regions reads them in turn (each at its own read point, as on one server)
+   * once this member was seen to lead every one: else NOT_LEADER for the first it does not lead (a
+   * client of the cluster sends each region's part of a scan to its leader). A TIMELINE scan reads
+   * this member's replicas of them all.
+   */
   @Override
   public RowScanner scan(TableRef table, ScanQuery query) {
     if (testFaults != null && testFaults.staleReads()) {
       return scanStale(table, query); // TEST ONLY: what a checker of histories must catch
     }
-    Replica r = replica(table);
-    if (query.consistency() == Consistency.TIMELINE) {
-      return scanTimeline(r, query);
+    MetaCatalog.TableEntry t = entry(table);
+    RowRanges ranges = t.ranges();
+    List<Integer> wanted = ranges.wanted(query);
+    List<Replica> parts = new ArrayList<>(wanted.size());
+    for (int i : wanted) {
+      parts.add(replica(t, i));
     }
-    return onLeader(r, () -> {
+    if (query.consistency() == Consistency.TIMELINE) {
+      return chain(parts, wanted, ranges, query, this::scanTimeline);
+    }
+    if (parts.size() > 1) {
+      for (Replica r : parts) {
+        if (!r.replicated.isLeader()) {
+          throw notLeader(what(r), r.replicated.leader());
+        }
+      }
+    }
+    return chain(parts, wanted, ranges, query, (r, q) -> onLeader(r, () -> {
+      confirmLeadership(r);
+      return r.region().scanner(q);
+    }));
+  }
+
+  /**
+   * The read barrier of a linearizable read: Ratis' read index (or lease). One that fails because
+   * the replica could not confirm it leads (it stepped down as the read began: Ratis' "leader is
+   * unknown") read nothing, and is answered NOT_LEADER, so the client asks the others, rather than
+   * failing the read.
+   */
+  private void confirmLeadership(Replica r) {
+    try {
       join(r.replicated.read(new byte[0]));
-      return r.region().scanner(query);
-    });
+    } catch (StorageException e) {
+      for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
+        if (c instanceof org.apache.ratis.protocol.exceptions.ReadIndexException) {
+          throw notLeader(what(r), r.replicated.leader());
+        }
+      }
+      throw e;
+    }
+  }
+
+  /** The query's rows from {@code parts} (the replicas of regions {@code wanted}, in scan order), each part read by {@code read}. */
+  private static RowScanner chain(List<Replica> parts, List<Integer> wanted, RowRanges ranges, ScanQuery query,
+      java.util.function.BiFunction<Replica, ScanQuery, RowScanner> read) {
+    if (parts.size() == 1) {
+      return read.apply(parts.get(0), query);
+    }
+    return new ChainedScanner((k, left) -> {
+      if (k >= parts.size()) {
+        return null;
+      }
+      ScanQuery q = ranges.within(query, wanted.get(k));
+      if (q == null) {
+        q = query; // an empty range: the region answers it, with nothing
+      }
+      return read.apply(parts.get(k), left == query.limit() ? q : q.toBuilder().limit(left).build());
+    }, query.limit());
   }
 
   /**
@@ -904,9 +1121,16 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     return stale(r.region().scanner(query));
   }
 
-  /** A read of this member's replica as it is, possibly behind the leader (HBase's TIMELINE reads). */
+  /** A read of this member's replicas as they are, possibly behind the leaders (HBase's TIMELINE reads). */
   public RowScanner scanStale(TableRef table, ScanQuery query) {
-    return stale(replica(table).region().scanner(query));
+    MetaCatalog.TableEntry t = entry(table);
+    RowRanges ranges = t.ranges();
+    List<Integer> wanted = ranges.wanted(query);
+    List<Replica> parts = new ArrayList<>(wanted.size());
+    for (int i : wanted) {
+      parts.add(replica(t, i));
+    }
+    return chain(parts, wanted, ranges, query, (r, q) -> stale(r.region().scanner(q)));
   }
 
   private static RowScanner stale(RowScanner s) {

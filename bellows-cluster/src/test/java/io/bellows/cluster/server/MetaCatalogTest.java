@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bellows.cluster.LogPosition;
 import io.bellows.schema.TableDescriptor;
+import io.bellows.util.Bytes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,22 +16,26 @@ import org.junit.jupiter.api.Test;
  * The catalog's entries: a table's creation gives it the next id and opens its replica once; a
  * "member joined" entry (appended by a member that starts without a replica of meta) changes
  * nothing, so replicas that applied it and replicas that did not give later tables the same ids;
- * an entry of no known kind is refused.
+ * a table created with split keys records each region's range, group, base and peers, and takes
+ * region ids after those of the tables before it; an entry of the first builds' format reads as one
+ * region over every row on every member; an entry of no known kind is refused.
  */
 class MetaCatalogTest {
   private static final UUID G1 = UUID.fromString("00000000-0000-0000-0000-000000000001");
   private static final UUID G2 = UUID.fromString("00000000-0000-0000-0000-000000000002");
+  private static final UUID G3 = UUID.fromString("00000000-0000-0000-0000-000000000003");
+  private static final List<String> MEMBERS = List.of("n1", "n2", "n3");
 
   @Test
   void aMemberJoinedEntryChangesNothingAndLaterTablesTakeTheSameIds() {
     List<String> opened = new ArrayList<>();
-    MetaCatalog catalog = new MetaCatalog(t -> opened.add(t.descriptor().name() + "#" + t.id()));
+    MetaCatalog catalog = new MetaCatalog(MEMBERS, t -> opened.add(t.descriptor().name() + "#" + t.id()));
     catalog.apply(new LogPosition(1, 1), MetaCatalog.createTable(TableDescriptor.builder("a").family("f").build(), G1, 7));
     byte[] reply = catalog.apply(new LogPosition(1, 2), MetaCatalog.memberJoined("n2"));
     assertThat(new String(reply, StandardCharsets.UTF_8)).isEqualTo(MetaCatalog.JOINED);
     catalog.apply(new LogPosition(1, 3), MetaCatalog.createTable(TableDescriptor.builder("b").family("f").build(), G2, 7));
 
-    MetaCatalog without = new MetaCatalog(t -> {});
+    MetaCatalog without = new MetaCatalog(MEMBERS, t -> {});
     without.apply(new LogPosition(1, 1), MetaCatalog.createTable(TableDescriptor.builder("a").family("f").build(), G1, 7));
     without.apply(new LogPosition(1, 2), MetaCatalog.createTable(TableDescriptor.builder("b").family("f").build(), G2, 7));
 
@@ -52,8 +57,66 @@ class MetaCatalogTest {
 
   @Test
   void anEntryOfNoKnownKindIsRefused() {
-    MetaCatalog catalog = new MetaCatalog(t -> {});
+    MetaCatalog catalog = new MetaCatalog(MEMBERS, t -> {});
     assertThatThrownBy(() -> catalog.apply(new LogPosition(1, 5), "drop-table\tx\n".getBytes(StandardCharsets.UTF_8)))
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("unknown meta entry at (t:1, i:5): drop-table");
+  }
+
+  /** The bytes of a table created with split keys, as docs/FORMAT.md ("Meta entry") shows them. */
+  @Test
+  void aTableOfSeveralRegionsIsTheTextFormatMdShows() {
+    TableDescriptor d = TableDescriptor.builder("a").family("f").build();
+    byte[] entry = MetaCatalog.createTable(d, List.of(Bytes.of("g"), new byte[] {(byte) 0xff, 0}),
+        List.of(new MetaCatalog.NewRegion(G1, 7, MEMBERS), new MetaCatalog.NewRegion(G2, 7, MEMBERS),
+            new MetaCatalog.NewRegion(G3, 7, List.of("n2"))));
+    assertThat(new String(entry, StandardCharsets.UTF_8)).isEqualTo("create-table-regions\t3\n"
+        + "region\t" + G1 + "\t7\t\t67\tn1,n2,n3\n"
+        + "region\t" + G2 + "\t7\t67\tff00\tn1,n2,n3\n"
+        + "region\t" + G3 + "\t7\tff00\t\tn2\n"
+        + "table\ta\nfamily\tf\n");
+  }
+
+  @Test
+  void aTableOfSeveralRegionsRecordsEachRegionAndTakesTheNextRegionIds() {
+    List<String> opened = new ArrayList<>();
+    MetaCatalog catalog = new MetaCatalog(MEMBERS, t -> opened.add(t.descriptor().name() + "#" + t.id()));
+    catalog.apply(new LogPosition(1, 1), MetaCatalog.createTable(TableDescriptor.builder("a").family("f").build(), G1, 7));
+    catalog.apply(new LogPosition(1, 2), MetaCatalog.createTable(TableDescriptor.builder("b").family("f").build(),
+        List.of(Bytes.of("m")), List.of(new MetaCatalog.NewRegion(G2, 9, MEMBERS),
+            new MetaCatalog.NewRegion(G3, 9, List.of("n1", "n3")))));
+    assertThat(opened).as("a table's regions open together, once").containsExactly("a#1", "b#2");
+    assertThat(catalog.table("a").regions()).extracting(MetaCatalogTest::describe)
+        .containsExactly("1 " + G1 + " 7 [, ) n1,n2,n3");
+    assertThat(catalog.table("b").regions()).extracting(MetaCatalogTest::describe)
+        .containsExactly("2 " + G2 + " 9 [, m) n1,n2,n3", "3 " + G3 + " 9 [m, ) n1,n3");
+    assertThat(catalog.table("b").ranges().indexOf(Bytes.of("z"))).isEqualTo(1);
+    assertThat(catalog.table("b").group()).as("the first region's").isEqualTo(G2);
+  }
+
+  /** A meta log written before tables had several regions: each table is one region, its id the table's. */
+  @Test
+  void anEntryOfTheFirstFormatIsOneRegionOverEveryRowOnEveryMember() {
+    MetaCatalog catalog = new MetaCatalog(MEMBERS, t -> {});
+    byte[] old = ("create-table\t" + G1 + "\t1048576\ntable\tt\nfamily\tf\n").getBytes(StandardCharsets.UTF_8);
+    catalog.apply(new LogPosition(1, 1), old);
+    catalog.apply(new LogPosition(1, 2), ("create-table\t" + G2 + "\t1048576\ntable\tu\nfamily\tf\n")
+        .getBytes(StandardCharsets.UTF_8));
+    assertThat(catalog.table("t").regions()).extracting(MetaCatalogTest::describe)
+        .containsExactly("1 " + G1 + " 1048576 [, ) n1,n2,n3");
+    assertThat(catalog.table("u").regions()).extracting(MetaCatalogTest::describe)
+        .containsExactly("2 " + G2 + " 1048576 [, ) n1,n2,n3");
+  }
+
+  @Test
+  void aBadRegionLineIsRefused() {
+    MetaCatalog catalog = new MetaCatalog(MEMBERS, t -> {});
+    assertThatThrownBy(() -> catalog.apply(new LogPosition(1, 5), ("create-table-regions\t2\nregion\t" + G1
+        + "\t7\t\t67\tn1\ntable\ta\nfamily\tf\n").getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("bad region line 2 of the meta entry at (t:1, i:5)");
+  }
+
+  private static String describe(MetaCatalog.RegionEntry r) {
+    return r.id() + " " + r.group() + " " + r.base() + " [" + Bytes.str(r.start()) + ", " + Bytes.str(r.end()) + ") "
+        + String.join(",", r.peers());
   }
 }

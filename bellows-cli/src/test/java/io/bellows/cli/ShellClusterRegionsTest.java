@@ -1,0 +1,125 @@
+package io.bellows.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bellows.cluster.server.Members;
+import io.bellows.cluster.server.ReplicatedEngine;
+import io.bellows.config.EngineOptions;
+import io.bellows.server.BellowsServer;
+import io.bellows.server.ServerConfig;
+import io.bellows.server.ServerEvents;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code create} with {@code SPLITS} and with {@code NUMREGIONS}/{@code SPLITALGO} through {@code
+ * bellows shell --connect a,b,c} against three cluster members in this JVM: the table's rows are
+ * written and read across its regions, {@code list_regions} lists each region's replicas with that
+ * region's leader first and every follower's lag behind its own region's leader, and {@code status
+ * 'simple'} names the region of each replica.
+ */
+class ShellClusterRegionsTest {
+  private static final long WAIT_MS = 60_000;
+
+  @TempDir
+  Path dir;
+
+  private String shell(String input, List<String> servers) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int status = BellowsCli.execute(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
+        new PrintStream(out, true, StandardCharsets.UTF_8), "shell", "--connect", String.join(",", servers));
+    String text = out.toString(StandardCharsets.UTF_8);
+    assertThat(status).as(text).isZero();
+    return text;
+  }
+
+  @Test
+  void aPreSplitTableIsWrittenReadAndListedRegionByRegion() throws Exception {
+    StringBuilder file = new StringBuilder();
+    for (int i = 1; i <= 3; i++) {
+      file.append("m").append(i).append(" 127.0.0.1:").append(freePort()).append(" 127.0.0.1:").append(freePort())
+          .append('\n');
+    }
+    Members members = Members.parse(file.toString(), "the test's member file");
+    List<ReplicatedEngine> engines = new ArrayList<>();
+    List<BellowsServer> servers = new ArrayList<>();
+    try {
+      for (Members.Member m : members.list()) {
+        ReplicatedEngine e = ReplicatedEngine.open(dir.resolve(m.id()), EngineOptions.defaults(), members, m.id());
+        engines.add(e);
+        servers.add(BellowsServer.start(e, ServerConfig.defaults().withPorts(m.clientPort(), -1), ServerEvents.NONE));
+      }
+      List<String> addresses = members.list().stream().map(Members.Member::clientAddress).toList();
+      String out = shell("create 't', 'f', SPLITS => ['h', 'q']\n"
+          + "create 'u', 'f', {NUMREGIONS => 4, SPLITALGO => 'HexStringSplit'}\n"
+          + "put 't', 'a1', 'f:q', 'v1'\nput 't', 'm1', 'f:q', 'v2'\nput 't', 'z1', 'f:q', 'v3'\n"
+          + "scan 't'\nscan 't', {REVERSED => true}\nget 't', 'm1'\n", addresses);
+      assertThat(out).containsSubsequence("a1", "m1", "z1", "3 row(s)", "z1", "m1", "a1", "3 row(s)", "v2");
+
+      for (ReplicatedEngine e : engines) {
+        // Every member has applied the tables and the puts before the shell asks (read barriers).
+        e.node().log(ReplicatedEngine.META).read(new byte[0]).join();
+        for (UUID g : e.groups("t")) {
+          e.node().awaitLeader(g, WAIT_MS);
+          e.node().log(g).read(new byte[0]).join();
+        }
+      }
+      assertThat(engines.get(0).groups("u")).hasSize(4);
+      out = shell("list_regions 't'\nstatus 'simple'\n", addresses);
+      List<String> rows = regionRows(out);
+      assertThat(rows).as(out).hasSize(9);
+      List<String> keys = new ArrayList<>();
+      for (int region = 0; region < 3; region++) {
+        List<String> replicas = rows.subList(region * 3, region * 3 + 3);
+        assertThat(replicas.get(0)).as("region %d's leader first", region).contains("|   LEADER |");
+        assertThat(replicas.subList(1, 3)).allSatisfy(r -> assertThat(r).contains("| FOLLOWER |")
+            .doesNotContain("|   ? |"));
+        String[] cells = replicas.get(0).split("\\|");
+        keys.add(cells[2].strip() + "-" + cells[3].strip());
+        assertThat(replicas).allSatisfy(r -> assertThat(r.split("\\|")[1]).isEqualTo(cells[1]));
+      }
+      assertThat(keys).containsExactly("-h", "h-q", "q-");
+      assertThat(out).contains("numberOfOnlineRegions=7,"); // 3 regions of t, 4 of u, on each member
+      assertThat(out).containsPattern("\n        t region \\d+: (LEADER|FOLLOWER), term ");
+    } finally {
+      for (BellowsServer s : servers) {
+        s.close();
+      }
+      for (ReplicatedEngine e : engines) {
+        e.close();
+      }
+    }
+  }
+
+  /** The rows of list_regions' table: the lines after its dashes up to " N rows", stripped. */
+  private static List<String> regionRows(String out) {
+    List<String> rows = new ArrayList<>();
+    boolean in = false;
+    for (String line : out.split("\n")) {
+      if (line.strip().startsWith("---")) {
+        in = true;
+      } else if (in && line.matches(" \\d+ rows")) {
+        break;
+      } else if (in) {
+        rows.add(line.strip());
+      }
+    }
+    return rows;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+}

@@ -1,0 +1,121 @@
+package io.bellows.hbase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bellows.cluster.server.Members;
+import io.bellows.cluster.server.ReplicatedEngine;
+import io.bellows.config.EngineOptions;
+import io.bellows.server.BellowsServer;
+import io.bellows.server.ServerConfig;
+import io.bellows.server.ServerEvents;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.HRegionLocation;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * HBase client code against a Bellows cluster ({@code bellows.server} naming three members in this
+ * JVM): a table created with split keys has a region per range, which the {@code RegionLocator}
+ * lists (through the same {@code regions} call as the shell), and rows written across them read
+ * back by gets and scans, forward and reversed.
+ */
+class HBaseClientOverClusterTest {
+  @BeforeAll
+  static void hadoopLogin() {
+    HadoopLogin.assumeWorks();
+  }
+
+  @TempDir Path dir;
+
+  @Test
+  void aPreSplitTableIsLocatedAndReadRegionByRegion() throws Exception {
+    StringBuilder file = new StringBuilder();
+    for (int i = 1; i <= 3; i++) {
+      file.append("m").append(i).append(" 127.0.0.1:").append(freePort()).append(" 127.0.0.1:").append(freePort())
+          .append('\n');
+    }
+    Members members = Members.parse(file.toString(), "the test's member file");
+    List<ReplicatedEngine> engines = new ArrayList<>();
+    List<BellowsServer> servers = new ArrayList<>();
+    try {
+      for (Members.Member m : members.list()) {
+        ReplicatedEngine e = ReplicatedEngine.open(dir.resolve(m.id()), EngineOptions.defaults(), members, m.id());
+        engines.add(e);
+        servers.add(BellowsServer.start(e, ServerConfig.defaults().withPorts(m.clientPort(), -1), ServerEvents.NONE));
+      }
+      Configuration conf = HBaseConfiguration.create();
+      conf.set("hbase.client.connection.impl", BellowsConnection.class.getName());
+      conf.set("bellows.server", String.join(",", members.list().stream().map(Members.Member::clientAddress).toList()));
+      try (Connection conn = ConnectionFactory.createConnection(conf)) {
+        TableName tn = TableName.valueOf("t");
+        byte[] f = Bytes.toBytes("f");
+        byte[] q = Bytes.toBytes("q");
+        conn.getAdmin().createTable(TableDescriptorBuilder.newBuilder(tn).setColumnFamily(ColumnFamilyDescriptorBuilder.of(f))
+            .build(), new byte[][] {Bytes.toBytes("h"), Bytes.toBytes("q")});
+        try (RegionLocator locator = conn.getRegionLocator(tn)) {
+          List<String> ranges = new ArrayList<>();
+          for (HRegionLocation l : locator.getAllRegionLocations()) {
+            ranges.add(Bytes.toString(l.getRegion().getStartKey()) + "-" + Bytes.toString(l.getRegion().getEndKey()));
+          }
+          assertThat(ranges).containsExactly("-h", "h-q", "q-");
+          assertThat(Bytes.toString(locator.getRegionLocation(Bytes.toBytes("m")).getRegion().getStartKey())).isEqualTo("h");
+        }
+        Table t = conn.getTable(tn);
+        List<String> written = List.of("a1", "g9", "h0", "m5", "q", "z7");
+        List<Put> puts = new ArrayList<>();
+        for (String r : written) {
+          puts.add(new Put(Bytes.toBytes(r)).addColumn(f, q, Bytes.toBytes("v" + r)));
+        }
+        t.put(puts); // one batch across the three regions
+        assertThat(rows(t, new Scan())).isEqualTo(written);
+        assertThat(rows(t, new Scan().setReversed(true))).containsExactly("z7", "q", "m5", "h0", "g9", "a1");
+        for (String r : written) {
+          assertThat(Bytes.toString(t.get(new Get(Bytes.toBytes(r))).getValue(f, q))).isEqualTo("v" + r);
+        }
+      }
+    } finally {
+      for (BellowsServer s : servers) {
+        s.close();
+      }
+      for (ReplicatedEngine e : engines) {
+        e.close();
+      }
+    }
+  }
+
+  private static List<String> rows(Table t, Scan scan) throws IOException {
+    List<String> out = new ArrayList<>();
+    try (ResultScanner s = t.getScanner(scan)) {
+      for (Result r : s) {
+        out.add(Bytes.toString(r.getRow()));
+      }
+    }
+    return out;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+}
