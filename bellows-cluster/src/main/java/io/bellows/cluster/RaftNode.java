@@ -304,7 +304,7 @@ public final class RaftNode implements AutoCloseable {
    * so the election this causes, in which this empty replica votes for anyone, cannot elect a member
    * that lacks an acknowledged entry.
    */
-  private void transferLeadership(UUID group, List<Peer> peers, String leader, String to) {
+  void transferLeadership(UUID group, List<Peer> peers, String leader, String to) {
     try (RaftClient client = client(group, peers, RetryPolicies.noRetry())) {
       RaftClientReply reply = client.admin().transferLeadership(RaftPeerId.valueOf(to), RaftPeerId.valueOf(leader),
           TRANSFER_TIMEOUT_MS);

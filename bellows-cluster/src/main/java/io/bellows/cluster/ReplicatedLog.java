@@ -11,6 +11,7 @@ import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.exceptions.LeaderSteppingDownException;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 
@@ -157,6 +158,13 @@ public final class ReplicatedLog {
       }
       RaftPeer suggested = reply.getNotLeaderException().getSuggestedLeader();
       throw new NotLeaderException(groupName(), node.id(), suggested == null ? null : suggested.getId().toString());
+    }
+    if (reply.getException() instanceof LeaderSteppingDownException) {
+      // The leader is handing its leadership over (a transfer: the watch of empty replicas asks for
+      // one) and refuses writes until it is done; refused before the log, so certainly not
+      // appended, and the next leader takes it: the caller goes on as for any other member that
+      // does not lead.
+      throw new NotLeaderException(groupName(), node.id(), null);
     }
     StorageException failure = new StorageException("a call to group " + groupName() + " failed on "
         + node.id() + ": " + reply.getException(), reply.getException());

@@ -187,6 +187,33 @@ class ReplicatedLogTest {
     assertThat(new String(reply, StandardCharsets.UTF_8)).startsWith("applied ");
   }
 
+  /**
+   * A leader asked to hand its leadership to a member that is down waits for it (Ratis' transfer,
+   * up to its timeout) and refuses writes meanwhile. Each such write is told the replica does not
+   * lead (it was never appended, so the caller goes on to the next leader as from any follower),
+   * not that the call failed, which a client would have passed on to its user.
+   */
+  @Test
+  void aLeaderHandingOverItsLeadershipRefusesWritesAsAReplicaThatDoesNotLead() throws Exception {
+    String leader = leader();
+    String down = ports.keySet().stream().filter(id -> !id.equals(leader)).findFirst().orElseThrow();
+    nodes.remove(down).close();
+    ReplicatedLog log = nodes.get(leader).log(GROUP);
+    appendAll(log, "behind", 3); // the member that is down lacks these: the transfer waits for it
+    CompletableFuture<Void> transfer = CompletableFuture.runAsync(
+        () -> nodes.get(leader).transferLeadership(GROUP, peers, leader, down));
+    Throwable refused = null;
+    while (refused == null && !transfer.isDone()) {
+      try {
+        log.append("w".getBytes(StandardCharsets.UTF_8)).join();
+      } catch (CompletionException e) {
+        refused = e.getCause();
+      }
+    }
+    assertThat(refused).as("a write while the leader waits to hand over").isInstanceOf(NotLeaderException.class);
+    transfer.join();
+  }
+
   @Test
   void aFollowerRefusesAppendsAndNamesTheLeader() throws Exception {
     String leader = leader();
