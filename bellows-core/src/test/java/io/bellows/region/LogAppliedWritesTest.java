@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -214,5 +215,157 @@ class LogAppliedWritesTest {
     }
     assertThat(contents(again)).isEqualTo(before);
     assertThat(again.stores().get("g").memStoreSize().cellCount()).isZero();
+  }
+
+  /**
+   * A log that commits proposals only when their writer waits for one ({@link #proposeAsync}): the
+   * writer sees how many of its proposals are pending at once. {@link #propose} commits at once.
+   */
+  static final class DeferringLog implements RegionLog {
+    final CommittingLog committing;
+    final List<WriteRecord> queued = new ArrayList<>();
+    final List<CompletableFuture<Void>> futures = new ArrayList<>();
+    /** Proposals pending when each proposal was made (itself included). */
+    final List<Integer> pendingAtProposal = new ArrayList<>();
+    /** Index (from 0) of a proposal whose future fails instead of committing; -1: none. */
+    int failing = -1;
+    int proposed;
+
+    DeferringLog(long base) {
+      committing = new CommittingLog(base);
+    }
+
+    @Override
+    public boolean appliesRecords() {
+      return true;
+    }
+
+    @Override
+    public long beginEvaluation() {
+      return committing.beginEvaluation();
+    }
+
+    @Override
+    public void propose(long epoch, WriteRecord record) {
+      pendingAtProposal.add(queued.size() + 1);
+      proposed++;
+      committing.propose(epoch, record);
+    }
+
+    // No @Override: a log of a region that waits for each proposal never has this called.
+    public CompletableFuture<Void> proposeAsync(long epoch, WriteRecord record) {
+      queued.add(record);
+      pendingAtProposal.add(queued.size());
+      int n = proposed++;
+      CompletableFuture<Void> f = new CompletableFuture<>() {
+        @Override
+        public Void join() {
+          commitQueued();
+          return super.join();
+        }
+      };
+      futures.add(f);
+      if (n == failing) {
+        f.completeExceptionally(new StorageException("proposal " + n + " lost"));
+      }
+      return f;
+    }
+
+    /** Commits every queued proposal in order, as a log applies one writer's entries. */
+    void commitQueued() {
+      for (int i = 0; i < queued.size(); i++) {
+        CompletableFuture<Void> f = futures.get(futures.size() - queued.size() + i);
+        if (!f.isDone()) {
+          committing.propose(7, queued.get(i));
+          f.complete(null);
+        }
+      }
+      queued.clear();
+    }
+
+    @Override
+    public long append(WriteRecord record) {
+      throw new AssertionError("a log that applies records takes no appends");
+    }
+
+    @Override
+    public void awaitDurable(long ticket, Durability durability) {
+      throw new AssertionError("a log that applies records takes no appends");
+    }
+
+    @Override
+    public boolean failed() {
+      return false;
+    }
+
+    @Override
+    public void forceAppended() {}
+  }
+
+  private Region open(String name, DeferringLog log) {
+    EngineOptions options = EngineOptions.builder().clock(new Clock.Manual(1_000)).build();
+    TestRegionServices services = new TestRegionServices(options, log, SequenceIds.assignedByLog(0));
+    Region r = Region.create(9, TABLE, dir.resolve(name), services);
+    log.committing.region = r;
+    opened.add(r);
+    return r;
+  }
+
+  private static Region.RowWrite row(String row, String value) {
+    return new Region.RowWrite(Bytes.of(row), List.of(put(F, row, "q", Long.MAX_VALUE, value)), -1, null);
+  }
+
+  /**
+   * A batch that writes a row three times is three mini-batches: with a log that applies records
+   * they are proposed one after the other before the first commits (one wait for the three, not
+   * three rounds of the log), and still applied in batch order, the row's last write winning.
+   */
+  @Test
+  void aBatchsMiniBatchesAreProposedWithoutWaitingForEachOtherAndAppliedInOrder() {
+    DeferringLog log = new DeferringLog(0);
+    Region r = open("r", log);
+    r.mutateBatch(List.of(row("a", "1"), row("b", "1"), row("a", "2"), row("c", "1"), row("a", "3")));
+
+    assertThat(log.pendingAtProposal).containsExactly(1, 2, 3);
+    assertThat(log.committing.committed).extracting(w -> w.cells().size()).containsExactly(2, 2, 1);
+    List<Cell> latest = r.reads().readLatest(ScanQuery.builder().singleRow(Bytes.of("a")).readPoint(Long.MAX_VALUE)
+        .build());
+    assertThat(latest).extracting(c -> new String(c.value(), java.nio.charset.StandardCharsets.UTF_8)).containsExactly("3");
+    assertThat(log.futures).allSatisfy(f -> assertThat(f).isDone());
+  }
+
+  /** A mini-batch that deletes a row's latest version reads the region: the writes before it apply first. */
+  @Test
+  void aMiniBatchThatReadsTheRegionWaitsForTheProposalsBeforeIt() {
+    DeferringLog log = new DeferringLog(0);
+    Region r = open("r", log);
+    Cell deleteLatest = Cells.create(Bytes.of("a"), F, Bytes.of("q"), Long.MAX_VALUE, io.bellows.cell.CellType.DELETE,
+        Bytes.EMPTY);
+    // Mini-batches [a, b], [b], [b, delete of a's latest version].
+    r.mutateBatch(List.of(row("a", "1"), row("b", "1"), row("b", "2"), row("b", "3"),
+        new Region.RowWrite(Bytes.of("a"), List.of(deleteLatest), -1, null)));
+
+    assertThat(log.pendingAtProposal).containsExactly(1, 2, 1); // the third found none pending
+    // The delete names the version it deletes: the put before it, applied when it was evaluated.
+    Cell delete = log.committing.committed.get(2).cells().get(1);
+    assertThat(delete.timestamp()).isEqualTo(1_000);
+    assertThat(r.reads().readLatest(ScanQuery.builder().singleRow(Bytes.of("a")).readPoint(Long.MAX_VALUE).build()))
+        .isEmpty();
+  }
+
+  /**
+   * A mini-batch that fails fails the batch, but only once every proposal made has completed: one
+   * still pending could apply, and the rows' locks are held until then.
+   */
+  @Test
+  void aFailedMiniBatchFailsTheBatchOnceEveryProposalCompleted() {
+    DeferringLog log = new DeferringLog(0);
+    log.failing = 1;
+    Region r = open("r", log);
+    assertThatThrownBy(() -> r.mutateBatch(List.of(row("a", "1"), row("a", "2"), row("a", "3"))))
+        .isInstanceOf(StorageException.class).hasMessage("proposal 1 lost");
+    assertThat(log.pendingAtProposal).containsExactly(1, 2, 3);
+    assertThat(log.futures).allSatisfy(f -> assertThat(f).isDone());
+    assertThat(log.queued).isEmpty();
   }
 }
