@@ -62,12 +62,23 @@ final class RowWrites {
     WriteSteps.Logged logged;
     lock.lock();
     try {
+      awaitPending(row); // it may read the row, or name its call: a batch's writes to it apply first
       logged = steps.logAndInsert(List.of(new Region.RowWrite(row, expanded, -1, durability)), steps.beginEvaluation());
     } finally {
       lock.unlock();
     }
     steps.finish(logged); // durable and visible; the row's next writer need not wait for this
     blocking.afterWrite(expanded);
+  }
+
+  /**
+   * With a log that applies records, by the holder of the row's lock before it evaluates: waits for
+   * the writes to the row's stripe that a batch left in flight ({@link RowLocks#awaitPending}).
+   */
+  void awaitPending(byte[] row) {
+    if (steps.logApplies()) {
+      rowLocks.awaitPending(rowLocks.stripeOf(row));
+    }
   }
 
   /** See {@link Region#mutateBatch}. */
@@ -177,14 +188,20 @@ final class RowWrites {
   /**
    * A window of mini-batches with a log that applies records (a replicated region): the locks of
    * every row of the window, then each mini-batch evaluated and proposed without waiting for the
-   * ones before it to commit, then one wait for all. Each mini-batch is still one record, so a row
-   * written twice is written in batch order (the log applies one thread's proposals in the order it
-   * made them); what the waits per mini-batch cost before was one round of the log's replication
-   * each. A mini-batch whose evaluation reads the region (a delete of a latest version) waits for
-   * the proposals before it. The locks are released only once every proposal made has completed,
-   * failed ones included: one pending could still apply, and the rows' next writer must evaluate
-   * after it. The first failure, in batch order, is thrown; as the log applies one term's records
-   * in order and none of a later term, the mini-batches before it applied.
+   * ones before it to commit. Each mini-batch is still one record, so a row written twice is written
+   * in batch order (the log applies one thread's proposals in the order it made them); what the
+   * waits per mini-batch cost before was one round of the log's replication each. A mini-batch
+   * whose evaluation reads the region (a delete of a latest version) waits for the proposals before
+   * it, and a window holding one first waits for what other batches left in flight on its rows.
+   *
+   * <p>Then the locks are released before the wait for the apply, the records left {@linkplain
+   * RowLocks#leavePending pending} on the rows' stripes: plain writes read nothing, the next writer
+   * of a row that reads it (an atomic operation, a single-row write, a delete of a latest version)
+   * waits for them first, and the next plain writer's records follow these in the log. So the
+   * batches of several writers share the log's rounds (syncs, appends to the followers) rather than
+   * taking turns on their hot rows, one round each. Returns once every proposal completed, throwing
+   * the first failure in batch order; as the log applies one term's records in order and none of a
+   * later term, the mini-batches before it applied.
    */
   private void proposeWindow(List<Region.RowWrite> rows) {
     List<Cell> all = cellsOf(rows);
@@ -197,6 +214,11 @@ final class RowWrites {
     int start = 0;
     try {
       lockStripes(stripes, locked);
+      if (WriteSteps.readsRegion(rows)) {
+        for (int i = 0; i < locked[0]; i++) {
+          rowLocks.awaitPending(stripes[i]);
+        }
+      }
       long epoch = steps.beginEvaluation();
       while (start < rows.size()) {
         int end = miniBatchEnd(rows, start);
@@ -213,11 +235,17 @@ final class RowWrites {
     } catch (RuntimeException e) {
       failure = e;
     } finally {
-      RuntimeException first = firstFailure(pending, ends, true);
-      unlockStripes(stripes, locked[0]);
-      if (first != null) {
-        failure = first; // the earlier one in batch order
+      if (!pending.isEmpty()) {
+        CompletableFuture<Void> applied = CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new));
+        for (int i = 0; i < locked[0]; i++) {
+          rowLocks.leavePending(stripes[i], applied);
+        }
       }
+      unlockStripes(stripes, locked[0]);
+    }
+    RuntimeException first = firstFailure(pending, ends, true);
+    if (first != null) {
+      throw first; // the earlier one in batch order
     }
     if (failure != null) {
       throw failure;

@@ -44,7 +44,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * anything, evaluates, and {@linkplain RegionLog#propose proposes} the record without a sequence
  * id; the log commits it and the region applies it on every replica ({@link #applyCommitted}), with
  * the id the log gave it. The writer keeps its rows' locks until the apply on its own replica, so
- * the next write to a row evaluates against this one.
+ * the next write to a row evaluates against this one; a batch of plain writes, which reads nothing,
+ * releases them once its records are in the log and leaves them pending on the rows, for the next
+ * writer that reads a row to wait for ({@link RowLocks#awaitPending}).
  */
 final class WriteSteps {
   private final Region region;
@@ -179,8 +181,8 @@ final class WriteSteps {
   /**
    * With a log that {@linkplain RegionLog#appliesRecords applies records}, under the rows' locks:
    * evaluates the rows and proposes their record without waiting for it to commit; the future
-   * completes once it is applied on this replica (at once if there is nothing to write). The writer
-   * keeps the locks until then. Evaluation reads the region only for a delete of a row's latest
+   * completes once it is applied on this replica (at once if there is nothing to write); the
+   * record has its place in the log when this returns. Evaluation reads the region only for a delete of a row's latest
    * version ({@link #readsRegion}): a writer with earlier proposals of its own pending waits for
    * them before it evaluates such rows.
    */

@@ -230,6 +230,10 @@ class LogAppliedWritesTest {
     /** Index (from 0) of a proposal whose future fails instead of committing; -1: none. */
     int failing = -1;
     int proposed;
+    /** If set, a writer waiting for its proposals waits for this first (another thread opens it). */
+    java.util.concurrent.CountDownLatch gate;
+    /** Counted down at each asynchronous proposal. */
+    final java.util.concurrent.Semaphore proposals = new java.util.concurrent.Semaphore(0);
 
     DeferringLog(long base) {
       committing = new CommittingLog(base);
@@ -246,20 +250,27 @@ class LogAppliedWritesTest {
     }
 
     @Override
-    public void propose(long epoch, WriteRecord record) {
+    public synchronized void propose(long epoch, WriteRecord record) {
       pendingAtProposal.add(queued.size() + 1);
       proposed++;
       committing.propose(epoch, record);
     }
 
     // No @Override: a log of a region that waits for each proposal never has this called.
-    public CompletableFuture<Void> proposeAsync(long epoch, WriteRecord record) {
+    public synchronized CompletableFuture<Void> proposeAsync(long epoch, WriteRecord record) {
       queued.add(record);
       pendingAtProposal.add(queued.size());
       int n = proposed++;
       CompletableFuture<Void> f = new CompletableFuture<>() {
         @Override
         public Void join() {
+          if (gate != null) {
+            try {
+              gate.await();
+            } catch (InterruptedException e) {
+              throw new IllegalStateException(e);
+            }
+          }
           commitQueued();
           return super.join();
         }
@@ -268,11 +279,12 @@ class LogAppliedWritesTest {
       if (n == failing) {
         f.completeExceptionally(new StorageException("proposal " + n + " lost"));
       }
+      proposals.release();
       return f;
     }
 
     /** Commits every queued proposal in order, as a log applies one writer's entries. */
-    void commitQueued() {
+    synchronized void commitQueued() {
       for (int i = 0; i < queued.size(); i++) {
         CompletableFuture<Void> f = futures.get(futures.size() - queued.size() + i);
         if (!f.isDone()) {
@@ -367,5 +379,56 @@ class LogAppliedWritesTest {
     assertThat(log.pendingAtProposal).containsExactly(1, 2, 3);
     assertThat(log.futures).allSatisfy(f -> assertThat(f).isDone());
     assertThat(log.queued).isEmpty();
+  }
+
+  /**
+   * A batch releases its rows once its records are in the log, before they apply; an atomic
+   * operation on one of its rows then waits for them before it reads: its condition sees the
+   * batch's write.
+   */
+  @Test
+  void anAtomicOperationWaitsForTheWritesABatchLeftInFlightOnItsRow() throws Exception {
+    DeferringLog log = new DeferringLog(0);
+    log.gate = new java.util.concurrent.CountDownLatch(1);
+    Region r = open("r", log);
+    java.util.concurrent.CompletableFuture<Void> batch = new java.util.concurrent.CompletableFuture<>();
+    java.util.concurrent.CompletableFuture<io.bellows.atomic.Outcome> check = new java.util.concurrent.CompletableFuture<>();
+    Thread writer = new Thread(() -> {
+      try {
+        r.mutateBatch(List.of(row("a", "1"), row("b", "1")));
+        batch.complete(null);
+      } catch (Throwable t) {
+        batch.completeExceptionally(t);
+      }
+    });
+    Thread checker = new Thread(() -> {
+      try {
+        check.complete(r.mutateRow(Bytes.of("a"),
+            Condition.column(F, Bytes.of("q"), io.bellows.filter.CompareOperator.EQUAL, Bytes.of("1")),
+            List.of(put(F, "a", "q", Long.MAX_VALUE, "2")), -1, List.of(), null, false));
+      } catch (Throwable t) {
+        check.completeExceptionally(t);
+      }
+    });
+    try {
+      writer.start();
+      // The batch's record is in the log; its writer waits at the gate, its rows released.
+      assertThat(log.proposals.tryAcquire(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      checker.start();
+      // Until the check has either answered or stopped to wait, for the batch's record or for the
+      // row's lock (no timing).
+      while (!check.isDone() && !(checker.getState() == Thread.State.WAITING && java.util.Arrays.stream(
+          checker.getStackTrace()).anyMatch(f -> f.getClassName().endsWith("RowLocks")
+          || f.getClassName().endsWith("AtomicRowWrite")))) {
+        Thread.onSpinWait();
+      }
+      log.gate.countDown();
+      batch.get();
+      assertThat(check.get().applied()).isTrue(); // before: it read no "a" and answered "not applied"
+    } finally {
+      log.gate.countDown();
+      writer.join();
+      checker.join();
+    }
   }
 }

@@ -24,7 +24,9 @@ import java.util.function.Supplier;
  * its term ({@link #beginEvaluation}), evaluates under its rows' locks, and proposes the record with
  * the term ({@link #propose}); every replica's {@link RegionApplier}, the leader's included, applies
  * it when it is committed, with the sequence id {@code base + index}. The writer's call returns once
- * its own replica applied it, which is when the row locks are released.
+ * its own replica applied it, which is when the row locks are released (a batch of plain writes
+ * releases them once its entries are in the log, {@link #proposeAsync}, and the rows' next writer
+ * that reads waits for them instead).
  *
  * <p>Why the applier, not the writer, applies on the leader: it applies every entry in log order,
  * the same way on every replica, whoever proposed it; an entry proposed by a leader that stepped

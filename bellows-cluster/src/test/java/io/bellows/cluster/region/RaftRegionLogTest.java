@@ -126,6 +126,45 @@ class RaftRegionLogTest {
   }
 
   /**
+   * Two writers' batches on a shared row share the log's rounds: the second is proposed while the
+   * first still waits for the leader's apply (a batch of plain writes releases its rows once its
+   * entries are in the log), so the followers apply both while the leader's apply is held back.
+   */
+  @Test
+  void batchesOfTwoWritersOnAHotRowAreInTheLogTogether() throws Exception {
+    Replica leader = cluster.onLeaderReplica(region -> {
+      region.mutate(Bytes.of("z"), List.of(Cells.put(Bytes.of("z"), F, Q, 1, Bytes.of("x"))), -1, null);
+      return null;
+    });
+    Replica follower = cluster.live().stream().filter(r -> r != leader).findFirst().orElseThrow();
+    follower.applier().awaitIndex(leader.applier().last());
+    long handed = follower.applier().handed();
+    leader.applier().holdFrom(leader.applier().last() + 1);
+    ExecutorService writers = Executors.newFixedThreadPool(2);
+    try {
+      Future<?> first = writers.submit(() -> leader.region().mutateBatch(List.of(put("a", "1"), put("b", "1"))));
+      follower.applier().awaitHanded(handed + 1);
+      Future<?> second = writers.submit(() -> leader.region().mutateBatch(List.of(put("c", "2"), put("a", "2"))));
+      follower.applier().awaitHanded(handed + 2); // before: the second waited for row a's lock until the first applied
+      assertThat(first).isNotDone();
+      leader.applier().release();
+      first.get(RegionCluster.WAIT_MS, TimeUnit.MILLISECONDS);
+      second.get(RegionCluster.WAIT_MS, TimeUnit.MILLISECONDS);
+    } finally {
+      leader.applier().release();
+      writers.shutdownNow();
+    }
+    for (Replica r : cluster.live()) {
+      r.applier().awaitIndex(leader.applier().last());
+      List<io.bellows.cell.Cell> a = new java.util.ArrayList<>();
+      try (io.bellows.region.RegionScanner s = r.region().scanner(ScanQuery.builder().singleRow(Bytes.of("a")).build())) {
+        s.nextRow(a);
+      }
+      assertThat(a).as(r.id()).extracting(c -> new String(c.value(), StandardCharsets.UTF_8)).containsExactly("2");
+    }
+  }
+
+  /**
    * Writes one after the other take consecutive log positions: nothing of Ratis' own lies between
    * them (its commit-index entries, one per commit, were half of the log's entries and syncs).
    */
