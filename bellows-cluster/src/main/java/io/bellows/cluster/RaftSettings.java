@@ -101,15 +101,11 @@ public record RaftSettings(String host, int port, Path storage, Duration electio
     // new request; the region's table of answered calls deduplicates retries), so a short expiry
     // only bounds that memory: at thousands of writes a second, 60 s of entries are tens of MB.
     RaftServerConfigKeys.RetryCache.setExpiryTime(p, TimeDuration.valueOf(5, TimeUnit.SECONDS));
-    // Ratis' leader appends an entry of its own to the log (a "metadata" entry: the commit index)
-    // each time the commit index moves, which every replica writes and syncs like an entry: under
-    // writes about one such entry per write, so nearly two log syncs per write on each member
-    // (docs/bench/log/2026-11-27-cluster-efficiency.md). It only lets a member that restarts apply
-    // its committed entries before it hears from a leader. Raft does not need it: an acknowledged
-    // entry is on a majority's disks either way, and a restarted member learns the commit index from
-    // the leader. What changes: a member restarted while no leader can be elected answers TIMELINE
-    // reads from its region's files only (its log after the last checkpoint waits for a leader).
-    RaftServerConfigKeys.Log.setLogMetadataEnabled(p, false);
+    // Ratis' commit-index entries in the log (raft.server.log.log-metadata.enabled) stay on, though
+    // under writes they are about half of the log's entries and syncs: they let a member that
+    // restarts apply its committed entries before a leader is elected, and without them the members
+    // of a cluster restarted whole did not know their tables until meta had a leader, and answered
+    // that a table did not exist (docs/bench/log/2026-11-27-cluster-efficiency.md).
     // A replica behind the leader's first entry fetches a checkpoint of the region's files itself;
     // the leader does not stream a copy through the log.
     RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, false);

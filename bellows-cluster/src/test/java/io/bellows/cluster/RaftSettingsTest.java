@@ -53,14 +53,4 @@ class RaftSettingsTest {
     assertThat(RaftServerConfigKeys.Log.segmentSizeMax(p).getSize()).isEqualTo(4L << 20); // was 8 MiB
     assertThat(millis(RaftServerConfigKeys.RetryCache.expiryTime(p))).isEqualTo(5000); // Ratis: 60 s
   }
-
-  /** Ratis' commit-index entries doubled the log's entries and syncs under writes; Raft does not need them. */
-  @Test
-  void theLogHoldsNoCommitIndexEntriesOfRatisOwn() {
-    RaftProperties p = RaftSettings.of("127.0.0.1", 1, Path.of("raft")).toProperties();
-    assertThat(RaftServerConfigKeys.Log.logMetadataEnabled(p)).isFalse(); // Ratis: true
-    // Every acknowledged entry stays on a majority's disks: no flush is counted before it is done.
-    assertThat(RaftServerConfigKeys.Log.asyncFlushEnabled(p)).isFalse();
-    assertThat(RaftServerConfigKeys.Log.unsafeFlushEnabled(p)).isFalse();
-  }
 }

@@ -163,21 +163,4 @@ class RaftRegionLogTest {
       assertThat(a).as(r.id()).extracting(c -> new String(c.value(), StandardCharsets.UTF_8)).containsExactly("2");
     }
   }
-
-  /**
-   * Writes one after the other take consecutive log positions: nothing of Ratis' own lies between
-   * them (its commit-index entries, one per commit, were half of the log's entries and syncs).
-   */
-  @Test
-  void consecutiveWritesTakeConsecutiveLogPositions() throws Exception {
-    Replica leader = cluster.onLeaderReplica(region -> {
-      region.mutate(Bytes.of("w"), List.of(Cells.put(Bytes.of("w"), F, Q, 1, Bytes.of("x"))), -1, null);
-      return null;
-    });
-    long first = leader.applier().last();
-    for (int i = 0; i < 5; i++) {
-      leader.region().mutate(Bytes.of("w" + i), List.of(Cells.put(Bytes.of("w" + i), F, Q, 1, Bytes.of("x"))), -1, null);
-      assertThat(leader.applier().last()).as("write %d", i).isEqualTo(first + 1 + i);
-    }
-  }
 }
