@@ -101,6 +101,11 @@ public record RaftSettings(String host, int port, Path storage, Duration electio
     // new request; the region's table of answered calls deduplicates retries), so a short expiry
     // only bounds that memory: at thousands of writes a second, 60 s of entries are tens of MB.
     RaftServerConfigKeys.RetryCache.setExpiryTime(p, TimeDuration.valueOf(5, TimeUnit.SECONDS));
+    // Ratis' commit-index entries in the log (raft.server.log.log-metadata.enabled) stay on, though
+    // under writes they are about half of the log's entries and syncs: they let a member that
+    // restarts apply its committed entries before a leader is elected, and without them the members
+    // of a cluster restarted whole did not know their tables until meta had a leader, and answered
+    // that a table did not exist (docs/bench/log/2026-11-27-cluster-efficiency.md).
     // A replica behind the leader's first entry fetches a checkpoint of the region's files itself;
     // the leader does not stream a copy through the log.
     RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, false);

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientAsynchronousProtocol;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftPeer;
@@ -33,10 +34,17 @@ public final class ReplicatedLog {
   private final RaftServer.Division division;
   private final ClientId clientId;
   private final AtomicLong callIds;
+  /** Where requests go: the division if it takes them itself (Ratis' does), else the node's server. */
+  private final RaftClientAsynchronousProtocol target;
 
   ReplicatedLog(RaftNode node, RaftServer.Division division, ClientId clientId, AtomicLong callIds) {
     this.node = node;
     this.division = division;
+    // The division itself, not the server: the server hands each request to the division's client
+    // executor and waits for it there, a thread hand-off per entry on the writer's path (a few ms
+    // each on a busy two-core machine, docs/bench/log/2026-11-27-cluster-efficiency.md). The
+    // division appends on the caller's thread instead, the same way.
+    this.target = division instanceof RaftClientAsynchronousProtocol direct ? direct : node.server();
     this.clientId = clientId;
     this.callIds = callIds;
   }
@@ -46,6 +54,10 @@ public final class ReplicatedLog {
    * committed and applied here, or fails with {@link NotLeaderException} if this replica does not
    * lead (nothing was appended), {@link OutcomeUnknownException} if it stopped leading with the
    * entry pending (a later leader may commit it or not), another {@link StorageException} else.
+   * Ratis puts the entry into the leader's log before its submission returns (on the caller's
+   * thread), so a ready leader's entries appended by one thread follow one another in the log in
+   * call order; only a leader not ready yet sends again later, and the
+   * entries of another term are refused by the region's applier anyway.
    */
   public CompletableFuture<byte[]> append(byte[] entry) {
     if (!isLeader()) { // refused before it reaches the log: certainly not appended
@@ -138,7 +150,7 @@ public final class ReplicatedLog {
         .setType(type)
         .build();
     try {
-      return node.server().submitClientRequestAsync(request);
+      return target.submitClientRequestAsync(request);
     } catch (IOException e) {
       return CompletableFuture.failedFuture(new StorageException("a call to group " + groupName()
           + " failed on " + node.id(), e));

@@ -54,6 +54,7 @@ final class AtomicRowWrite {
     lock.lock();
     try {
       region.checkOpen(); // a split closed the region while this waited: nothing read, nothing written
+      rowWrites.awaitPending(row); // a replicated batch's writes to the row apply before the reads
       long epoch = steps.beginEvaluation(); // before the reads the condition and the updates make
       if (condition != null && !condition.holds(readFor(row, condition))) {
         logged = null;

@@ -2,6 +2,7 @@ package io.bellows.region;
 
 import io.bellows.config.Durability;
 import io.bellows.record.WriteRecord;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Where a region's writes go before they are acknowledged: the <em>log</em> step of the write path
@@ -89,5 +90,21 @@ public interface RegionLog {
    */
   default void propose(long epoch, WriteRecord record) {
     throw new UnsupportedOperationException(getClass().getSimpleName() + " does not apply records");
+  }
+
+  /**
+   * As {@link #propose}, without waiting for the commit: returns once the record has its place in
+   * the log's order (records proposed by one thread are logged in call order, so applied in it),
+   * with a future that completes as {@link #propose} would return or throw. Lets a writer holding
+   * the locks of a batch's rows propose the batch's mini-batches one after the other and wait once
+   * for all of them, rather than once per mini-batch. This default waits ({@link #propose}).
+   */
+  default CompletableFuture<Void> proposeAsync(long epoch, WriteRecord record) {
+    try {
+      propose(epoch, record);
+      return CompletableFuture.completedFuture(null);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
   }
 }

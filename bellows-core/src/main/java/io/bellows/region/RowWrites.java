@@ -7,8 +7,11 @@ import io.bellows.config.Durability;
 import io.bellows.config.Knobs;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.util.Bytes;
+import io.bellows.util.StorageException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -59,6 +62,7 @@ final class RowWrites {
     WriteSteps.Logged logged;
     lock.lock();
     try {
+      awaitPending(row); // it may read the row, or name its call: a batch's writes to it apply first
       logged = steps.logAndInsert(List.of(new Region.RowWrite(row, expanded, -1, durability)), steps.beginEvaluation());
     } finally {
       lock.unlock();
@@ -67,20 +71,35 @@ final class RowWrites {
     blocking.afterWrite(expanded);
   }
 
+  /**
+   * With a log that applies records, by the holder of the row's lock before it evaluates: waits for
+   * the writes to the row's stripe that a batch left in flight ({@link RowLocks#awaitPending}).
+   */
+  void awaitPending(byte[] row) {
+    if (steps.logApplies()) {
+      rowLocks.awaitPending(rowLocks.stripeOf(row));
+    }
+  }
+
   /** See {@link Region#mutateBatch}. */
   void mutateBatch(List<Region.RowWrite> rows) {
     List<Region.RowWrite> checked = checked(rows);
+    boolean pipelined = steps.logApplies();
     int start = 0;
     while (start < checked.size()) {
-      int end = miniBatchEnd(checked, start);
+      int end = pipelined ? windowEnd(checked, start) : miniBatchEnd(checked, start);
       try {
-        applyMiniBatch(checked.subList(start, end));
+        if (pipelined) {
+          proposeWindow(checked.subList(start, end));
+        } else {
+          applyMiniBatch(checked.subList(start, end));
+        }
       } catch (RegionClosedException e) {
-        if (start == 0) {
+        if (start + e.rowsApplied() == 0) {
           throw e;
         }
         // The rows before this mini-batch were applied: the engine re-routes only the rest.
-        throw new RegionClosedException(e.getMessage(), start);
+        throw new RegionClosedException(e.getMessage(), start + e.rowsApplied());
       }
       start = end;
     }
@@ -133,6 +152,131 @@ final class RowWrites {
     }
     steps.finish(logged);
     blocking.afterWrite(all);
+  }
+
+  /**
+   * With a log that applies records: the end (exclusive) of the window of consecutive mini-batches
+   * that starts at {@code start}, proposed together ({@link #proposeWindow}); its rows and bytes
+   * bounded as one mini-batch's are, so a writer holds no more row locks than a mini-batch takes.
+   * It holds at least one mini-batch.
+   */
+  private static int windowEnd(List<Region.RowWrite> rows, int start) {
+    int end = miniBatchEnd(rows, start);
+    long bytes = bytesOf(rows, start, end);
+    while (end < rows.size()) {
+      int next = miniBatchEnd(rows, end);
+      long more = bytesOf(rows, end, next);
+      if (next - start > MINI_BATCH_MAX_ROWS || bytes + more > MINI_BATCH_MAX_BYTES) {
+        break;
+      }
+      bytes += more;
+      end = next;
+    }
+    return end;
+  }
+
+  private static long bytesOf(List<Region.RowWrite> rows, int from, int to) {
+    long bytes = 0;
+    for (Region.RowWrite w : rows.subList(from, to)) {
+      for (Cell c : w.cells()) {
+        bytes += 4L + c.length();
+      }
+    }
+    return bytes;
+  }
+
+  /**
+   * A window of mini-batches with a log that applies records (a replicated region): the locks of
+   * every row of the window, then each mini-batch evaluated and proposed without waiting for the
+   * ones before it to commit. Each mini-batch is still one record, so a row written twice is written
+   * in batch order (the log applies one thread's proposals in the order it made them); what the
+   * waits per mini-batch cost before was one round of the log's replication each. A mini-batch
+   * whose evaluation reads the region (a delete of a latest version) waits for the proposals before
+   * it, and a window holding one first waits for what other batches left in flight on its rows.
+   *
+   * <p>Then the locks are released before the wait for the apply, the records left {@linkplain
+   * RowLocks#leavePending pending} on the rows' stripes: plain writes read nothing, the next writer
+   * of a row that reads it (an atomic operation, a single-row write, a delete of a latest version)
+   * waits for them first, and the next plain writer's records follow these in the log. So the
+   * batches of several writers share the log's rounds (syncs, appends to the followers) rather than
+   * taking turns on their hot rows, one round each. Returns once every proposal completed, throwing
+   * the first failure in batch order; as the log applies one term's records in order and none of a
+   * later term, the mini-batches before it applied.
+   */
+  private void proposeWindow(List<Region.RowWrite> rows) {
+    List<Cell> all = cellsOf(rows);
+    blocking.waitIfBlocked(all);
+    int[] stripes = stripesOf(rows);
+    int[] locked = {0};
+    List<CompletableFuture<Void>> pending = new ArrayList<>();
+    List<Integer> ends = new ArrayList<>();
+    RuntimeException failure = null;
+    int start = 0;
+    try {
+      lockStripes(stripes, locked);
+      if (WriteSteps.readsRegion(rows)) {
+        for (int i = 0; i < locked[0]; i++) {
+          rowLocks.awaitPending(stripes[i]);
+        }
+      }
+      long epoch = steps.beginEvaluation();
+      while (start < rows.size()) {
+        int end = miniBatchEnd(rows, start);
+        List<Region.RowWrite> miniBatch = rows.subList(start, end);
+        if (WriteSteps.readsRegion(miniBatch) && firstFailure(pending, ends, false) != null) {
+          break;
+        }
+        pending.add(steps.proposeAsync(miniBatch, epoch));
+        ends.add(end);
+        start = end;
+      }
+    } catch (RegionClosedException e) {
+      failure = start == 0 ? e : new RegionClosedException(e.getMessage(), start);
+    } catch (RuntimeException e) {
+      failure = e;
+    } finally {
+      if (!pending.isEmpty()) {
+        CompletableFuture<Void> applied = CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new));
+        for (int i = 0; i < locked[0]; i++) {
+          rowLocks.leavePending(stripes[i], applied);
+        }
+      }
+      unlockStripes(stripes, locked[0]);
+    }
+    RuntimeException first = firstFailure(pending, ends, true);
+    if (first != null) {
+      throw first; // the earlier one in batch order
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    blocking.afterWrite(all);
+  }
+
+  /**
+   * Waits for every pending proposal (all of them if {@code all}, else up to the first failure);
+   * returns the first failure in batch order, or null. A region closed after some mini-batches
+   * applied says how many rows did.
+   */
+  private static RuntimeException firstFailure(List<CompletableFuture<Void>> pending, List<Integer> ends,
+      boolean all) {
+    RuntimeException first = null;
+    for (int i = 0; i < pending.size(); i++) {
+      try {
+        pending.get(i).join();
+      } catch (CompletionException e) {
+        if (first == null) {
+          RuntimeException cause = e.getCause() instanceof RuntimeException r ? r
+              : new StorageException("a write to the region failed", e.getCause());
+          first = cause instanceof RegionClosedException && i > 0
+              ? new RegionClosedException(cause.getMessage(), ends.get(i - 1)) : cause;
+          if (!all) {
+            return first;
+          }
+        }
+      }
+    }
+    return first;
   }
 
   private static List<Cell> cellsOf(List<Region.RowWrite> rows) {

@@ -9,6 +9,7 @@ import io.bellows.util.Bytes;
 import io.bellows.util.StorageException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
@@ -43,7 +44,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * anything, evaluates, and {@linkplain RegionLog#propose proposes} the record without a sequence
  * id; the log commits it and the region applies it on every replica ({@link #applyCommitted}), with
  * the id the log gave it. The writer keeps its rows' locks until the apply on its own replica, so
- * the next write to a row evaluates against this one.
+ * the next write to a row evaluates against this one; a batch of plain writes, which reads nothing,
+ * releases them once its records are in the log and leaves them pending on the rows, for the next
+ * writer that reads a row to wait for ({@link RowLocks#awaitPending}).
  */
 final class WriteSteps {
   private final Region region;
@@ -168,6 +171,40 @@ final class WriteSteps {
     }
     mvcc.logged(we, ticket, e.durability()); // from now on a writer behind it may complete it
     return new Logged(we, ticket, e.durability());
+  }
+
+  /** Whether the region's log applies the records itself (a replicated region): see {@link #proposeAsync}. */
+  boolean logApplies() {
+    return logApplies;
+  }
+
+  /**
+   * With a log that {@linkplain RegionLog#appliesRecords applies records}, under the rows' locks:
+   * evaluates the rows and proposes their record without waiting for it to commit; the future
+   * completes once it is applied on this replica (at once if there is nothing to write); the
+   * record has its place in the log when this returns. Evaluation reads the region only for a delete of a row's latest
+   * version ({@link #readsRegion}): a writer with earlier proposals of its own pending waits for
+   * them before it evaluates such rows.
+   */
+  CompletableFuture<Void> proposeAsync(List<Region.RowWrite> rows, long epoch) {
+    region.checkOpen();
+    Evaluated e = evaluate(rows, services.options().clock().currentTimeMillis());
+    if (e.cells().isEmpty()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    return log.proposeAsync(epoch, e.proposal(region.id()));
+  }
+
+  /** Whether evaluating the rows reads the region: a delete of a column's latest version does. */
+  static boolean readsRegion(List<Region.RowWrite> rows) {
+    for (Region.RowWrite w : rows) {
+      for (Cell c : w.cells()) {
+        if (c.typeCode() == CellType.DELETE.code() && c.timestamp() == Long.MAX_VALUE) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /**

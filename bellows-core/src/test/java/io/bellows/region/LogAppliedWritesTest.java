@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -214,5 +215,220 @@ class LogAppliedWritesTest {
     }
     assertThat(contents(again)).isEqualTo(before);
     assertThat(again.stores().get("g").memStoreSize().cellCount()).isZero();
+  }
+
+  /**
+   * A log that commits proposals only when their writer waits for one ({@link #proposeAsync}): the
+   * writer sees how many of its proposals are pending at once. {@link #propose} commits at once.
+   */
+  static final class DeferringLog implements RegionLog {
+    final CommittingLog committing;
+    final List<WriteRecord> queued = new ArrayList<>();
+    final List<CompletableFuture<Void>> futures = new ArrayList<>();
+    /** Proposals pending when each proposal was made (itself included). */
+    final List<Integer> pendingAtProposal = new ArrayList<>();
+    /** Index (from 0) of a proposal whose future fails instead of committing; -1: none. */
+    int failing = -1;
+    int proposed;
+    /** If set, a writer waiting for its proposals waits for this first (another thread opens it). */
+    java.util.concurrent.CountDownLatch gate;
+    /** Counted down at each asynchronous proposal. */
+    final java.util.concurrent.Semaphore proposals = new java.util.concurrent.Semaphore(0);
+
+    DeferringLog(long base) {
+      committing = new CommittingLog(base);
+    }
+
+    @Override
+    public boolean appliesRecords() {
+      return true;
+    }
+
+    @Override
+    public long beginEvaluation() {
+      return committing.beginEvaluation();
+    }
+
+    @Override
+    public synchronized void propose(long epoch, WriteRecord record) {
+      pendingAtProposal.add(queued.size() + 1);
+      proposed++;
+      committing.propose(epoch, record);
+    }
+
+    // No @Override: a log of a region that waits for each proposal never has this called.
+    public synchronized CompletableFuture<Void> proposeAsync(long epoch, WriteRecord record) {
+      queued.add(record);
+      pendingAtProposal.add(queued.size());
+      int n = proposed++;
+      CompletableFuture<Void> f = new CompletableFuture<>() {
+        @Override
+        public Void join() {
+          if (gate != null) {
+            try {
+              gate.await();
+            } catch (InterruptedException e) {
+              throw new IllegalStateException(e);
+            }
+          }
+          commitQueued();
+          return super.join();
+        }
+      };
+      futures.add(f);
+      if (n == failing) {
+        f.completeExceptionally(new StorageException("proposal " + n + " lost"));
+      }
+      proposals.release();
+      return f;
+    }
+
+    /** Commits every queued proposal in order, as a log applies one writer's entries. */
+    synchronized void commitQueued() {
+      for (int i = 0; i < queued.size(); i++) {
+        CompletableFuture<Void> f = futures.get(futures.size() - queued.size() + i);
+        if (!f.isDone()) {
+          committing.propose(7, queued.get(i));
+          f.complete(null);
+        }
+      }
+      queued.clear();
+    }
+
+    @Override
+    public long append(WriteRecord record) {
+      throw new AssertionError("a log that applies records takes no appends");
+    }
+
+    @Override
+    public void awaitDurable(long ticket, Durability durability) {
+      throw new AssertionError("a log that applies records takes no appends");
+    }
+
+    @Override
+    public boolean failed() {
+      return false;
+    }
+
+    @Override
+    public void forceAppended() {}
+  }
+
+  private Region open(String name, DeferringLog log) {
+    EngineOptions options = EngineOptions.builder().clock(new Clock.Manual(1_000)).build();
+    TestRegionServices services = new TestRegionServices(options, log, SequenceIds.assignedByLog(0));
+    Region r = Region.create(9, TABLE, dir.resolve(name), services);
+    log.committing.region = r;
+    opened.add(r);
+    return r;
+  }
+
+  private static Region.RowWrite row(String row, String value) {
+    return new Region.RowWrite(Bytes.of(row), List.of(put(F, row, "q", Long.MAX_VALUE, value)), -1, null);
+  }
+
+  /**
+   * A batch that writes a row three times is three mini-batches: with a log that applies records
+   * they are proposed one after the other before the first commits (one wait for the three, not
+   * three rounds of the log), and still applied in batch order, the row's last write winning.
+   */
+  @Test
+  void aBatchsMiniBatchesAreProposedWithoutWaitingForEachOtherAndAppliedInOrder() {
+    DeferringLog log = new DeferringLog(0);
+    Region r = open("r", log);
+    r.mutateBatch(List.of(row("a", "1"), row("b", "1"), row("a", "2"), row("c", "1"), row("a", "3")));
+
+    assertThat(log.pendingAtProposal).containsExactly(1, 2, 3);
+    assertThat(log.committing.committed).extracting(w -> w.cells().size()).containsExactly(2, 2, 1);
+    List<Cell> latest = r.reads().readLatest(ScanQuery.builder().singleRow(Bytes.of("a")).readPoint(Long.MAX_VALUE)
+        .build());
+    assertThat(latest).extracting(c -> new String(c.value(), java.nio.charset.StandardCharsets.UTF_8)).containsExactly("3");
+    assertThat(log.futures).allSatisfy(f -> assertThat(f).isDone());
+  }
+
+  /** A mini-batch that deletes a row's latest version reads the region: the writes before it apply first. */
+  @Test
+  void aMiniBatchThatReadsTheRegionWaitsForTheProposalsBeforeIt() {
+    DeferringLog log = new DeferringLog(0);
+    Region r = open("r", log);
+    Cell deleteLatest = Cells.create(Bytes.of("a"), F, Bytes.of("q"), Long.MAX_VALUE, io.bellows.cell.CellType.DELETE,
+        Bytes.EMPTY);
+    // Mini-batches [a, b], [b], [b, delete of a's latest version].
+    r.mutateBatch(List.of(row("a", "1"), row("b", "1"), row("b", "2"), row("b", "3"),
+        new Region.RowWrite(Bytes.of("a"), List.of(deleteLatest), -1, null)));
+
+    assertThat(log.pendingAtProposal).containsExactly(1, 2, 1); // the third found none pending
+    // The delete names the version it deletes: the put before it, applied when it was evaluated.
+    Cell delete = log.committing.committed.get(2).cells().get(1);
+    assertThat(delete.timestamp()).isEqualTo(1_000);
+    assertThat(r.reads().readLatest(ScanQuery.builder().singleRow(Bytes.of("a")).readPoint(Long.MAX_VALUE).build()))
+        .isEmpty();
+  }
+
+  /**
+   * A mini-batch that fails fails the batch, but only once every proposal made has completed: one
+   * still pending could apply, and the rows' locks are held until then.
+   */
+  @Test
+  void aFailedMiniBatchFailsTheBatchOnceEveryProposalCompleted() {
+    DeferringLog log = new DeferringLog(0);
+    log.failing = 1;
+    Region r = open("r", log);
+    assertThatThrownBy(() -> r.mutateBatch(List.of(row("a", "1"), row("a", "2"), row("a", "3"))))
+        .isInstanceOf(StorageException.class).hasMessage("proposal 1 lost");
+    assertThat(log.pendingAtProposal).containsExactly(1, 2, 3);
+    assertThat(log.futures).allSatisfy(f -> assertThat(f).isDone());
+    assertThat(log.queued).isEmpty();
+  }
+
+  /**
+   * A batch releases its rows once its records are in the log, before they apply; an atomic
+   * operation on one of its rows then waits for them before it reads: its condition sees the
+   * batch's write.
+   */
+  @Test
+  void anAtomicOperationWaitsForTheWritesABatchLeftInFlightOnItsRow() throws Exception {
+    DeferringLog log = new DeferringLog(0);
+    log.gate = new java.util.concurrent.CountDownLatch(1);
+    Region r = open("r", log);
+    java.util.concurrent.CompletableFuture<Void> batch = new java.util.concurrent.CompletableFuture<>();
+    java.util.concurrent.CompletableFuture<io.bellows.atomic.Outcome> check = new java.util.concurrent.CompletableFuture<>();
+    Thread writer = new Thread(() -> {
+      try {
+        r.mutateBatch(List.of(row("a", "1"), row("b", "1")));
+        batch.complete(null);
+      } catch (Throwable t) {
+        batch.completeExceptionally(t);
+      }
+    });
+    Thread checker = new Thread(() -> {
+      try {
+        check.complete(r.mutateRow(Bytes.of("a"),
+            Condition.column(F, Bytes.of("q"), io.bellows.filter.CompareOperator.EQUAL, Bytes.of("1")),
+            List.of(put(F, "a", "q", Long.MAX_VALUE, "2")), -1, List.of(), null, false));
+      } catch (Throwable t) {
+        check.completeExceptionally(t);
+      }
+    });
+    try {
+      writer.start();
+      // The batch's record is in the log; its writer waits at the gate, its rows released.
+      assertThat(log.proposals.tryAcquire(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      checker.start();
+      // Until the check has either answered or stopped to wait, for the batch's record or for the
+      // row's lock (no timing).
+      while (!check.isDone() && !(checker.getState() == Thread.State.WAITING && java.util.Arrays.stream(
+          checker.getStackTrace()).anyMatch(f -> f.getClassName().endsWith("RowLocks")
+          || f.getClassName().endsWith("AtomicRowWrite")))) {
+        Thread.onSpinWait();
+      }
+      log.gate.countDown();
+      batch.get();
+      assertThat(check.get().applied()).isTrue(); // before: it read no "a" and answered "not applied"
+    } finally {
+      log.gate.countDown();
+      writer.join();
+      checker.join();
+    }
   }
 }

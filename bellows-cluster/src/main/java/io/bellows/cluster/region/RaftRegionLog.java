@@ -13,6 +13,7 @@ import io.bellows.util.Clock;
 import io.bellows.util.StorageException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 
@@ -23,7 +24,9 @@ import java.util.function.Supplier;
  * its term ({@link #beginEvaluation}), evaluates under its rows' locks, and proposes the record with
  * the term ({@link #propose}); every replica's {@link RegionApplier}, the leader's included, applies
  * it when it is committed, with the sequence id {@code base + index}. The writer's call returns once
- * its own replica applied it, which is when the row locks are released.
+ * its own replica applied it, which is when the row locks are released (a batch of plain writes
+ * releases them once its entries are in the log, {@link #proposeAsync}, and the rows' next writer
+ * that reads waits for them instead).
  *
  * <p>Why the applier, not the writer, applies on the leader: it applies every entry in log order,
  * the same way on every replica, whoever proposed it; an entry proposed by a leader that stepped
@@ -165,31 +168,42 @@ public final class RaftRegionLog implements RegionLog {
    */
   @Override
   public void propose(long term, WriteRecord record) {
-    NamedCall named = current.get();
-    byte[] entry = named == null ? RegionEntry.encode(term, record)
-        : RegionEntry.encode(term, named.id(), named.answerCells(), record);
-    byte[] reply;
     try {
-      reply = log().append(entry).join();
+      proposeAsync(term, record).join();
     } catch (CompletionException e) {
       if (e.getCause() instanceof RuntimeException cause) {
         throw cause;
       }
       throw new StorageException("a write to a replicated region failed", e.getCause());
     }
-    if (RegionEntry.rejected(reply)) {
-      throw new StaleLeadershipException("the write was evaluated in term " + term
-          + " but reached the region's log in a later one; no replica applied it");
-    }
-    if (named != null) {
-      List<Cell> first = RegionEntry.duplicateAnswer(reply);
-      if (first != null) {
-        throw new AnsweredCallException(named.id(), first);
+  }
+
+  /**
+   * As {@link #propose}, without waiting: the entry is in this replica's log (or refused) when this
+   * returns, so one thread's proposals are logged, and applied, in the order it made them; the
+   * future fails as {@link #propose} throws.
+   */
+  @Override
+  public CompletableFuture<Void> proposeAsync(long term, WriteRecord record) {
+    NamedCall named = current.get();
+    byte[] entry = named == null ? RegionEntry.encode(term, record)
+        : RegionEntry.encode(term, named.id(), named.answerCells(), record);
+    return log().append(entry).thenApply(reply -> {
+      if (RegionEntry.rejected(reply)) {
+        throw new StaleLeadershipException("the write was evaluated in term " + term
+            + " but reached the region's log in a later one; no replica applied it");
       }
-      if (RegionEntry.stale(reply)) {
-        throw new StaleCallException(named.id());
+      if (named != null) {
+        List<Cell> first = RegionEntry.duplicateAnswer(reply);
+        if (first != null) {
+          throw new AnsweredCallException(named.id(), first);
+        }
+        if (RegionEntry.stale(reply)) {
+          throw new StaleCallException(named.id());
+        }
       }
-    }
+      return null;
+    });
   }
 
   @Override

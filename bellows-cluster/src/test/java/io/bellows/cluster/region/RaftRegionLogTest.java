@@ -10,8 +10,15 @@ import io.bellows.cluster.region.RegionCluster.Replica;
 import io.bellows.record.WriteRecord;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.util.Bytes;
+import io.bellows.region.Region;
+import io.bellows.scan.ScanQuery;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -72,6 +79,88 @@ class RaftRegionLogTest {
       r.applier().awaitIndex(leader.applier().last());
       assertThat(RegionCluster.contents(r.region())).as(r.id()).hasSize(1)
           .allSatisfy(c -> assertThat(c).contains(java.util.HexFormat.of().formatHex(Bytes.of("fresh"))));
+    }
+  }
+
+  private static Region.RowWrite put(String row, String value) {
+    return new Region.RowWrite(Bytes.of(row), List.of(Cells.put(Bytes.of(row), F, Q, Long.MAX_VALUE, Bytes.of(value))),
+        -1, null);
+  }
+
+  /**
+   * A batch that writes a row three times is three entries (mini-batches), proposed together: the
+   * followers apply all three while the leader's own apply of the first is held back, so the batch
+   * costs one round of the log, not three; every replica ends with the row's last write.
+   */
+  @Test
+  void aBatchsEntriesAreAllInTheLogBeforeTheLeaderAppliesTheFirst() throws Exception {
+    Replica leader = cluster.onLeaderReplica(region -> {
+      region.mutate(Bytes.of("z"), List.of(Cells.put(Bytes.of("z"), F, Q, 1, Bytes.of("x"))), -1, null);
+      return null;
+    });
+    Replica follower = cluster.live().stream().filter(r -> r != leader).findFirst().orElseThrow();
+    follower.applier().awaitIndex(leader.applier().last());
+    long handed = follower.applier().handed();
+    leader.applier().holdFrom(leader.applier().last() + 1);
+    ExecutorService writer = Executors.newSingleThreadExecutor();
+    try {
+      Future<?> batch = writer.submit(() -> leader.region().mutateBatch(
+          List.of(put("a", "1"), put("b", "1"), put("a", "2"), put("c", "1"), put("a", "3"))));
+      follower.applier().awaitHanded(handed + 3); // before: the second entry waited for the first's apply here
+      assertThat(batch).isNotDone();
+      leader.applier().release();
+      batch.get(RegionCluster.WAIT_MS, TimeUnit.MILLISECONDS);
+    } finally {
+      leader.applier().release();
+      writer.shutdownNow();
+    }
+    assertThat(follower.applier().handed()).isEqualTo(handed + 3);
+    for (Replica r : cluster.live()) {
+      r.applier().awaitIndex(leader.applier().last());
+      List<io.bellows.cell.Cell> a = new java.util.ArrayList<>();
+      try (io.bellows.region.RegionScanner s = r.region().scanner(ScanQuery.builder().singleRow(Bytes.of("a")).build())) {
+        s.nextRow(a);
+      }
+      assertThat(a).as(r.id()).extracting(c -> new String(c.value(), StandardCharsets.UTF_8)).containsExactly("3");
+    }
+  }
+
+  /**
+   * Two writers' batches on a shared row share the log's rounds: the second is proposed while the
+   * first still waits for the leader's apply (a batch of plain writes releases its rows once its
+   * entries are in the log), so the followers apply both while the leader's apply is held back.
+   */
+  @Test
+  void batchesOfTwoWritersOnAHotRowAreInTheLogTogether() throws Exception {
+    Replica leader = cluster.onLeaderReplica(region -> {
+      region.mutate(Bytes.of("z"), List.of(Cells.put(Bytes.of("z"), F, Q, 1, Bytes.of("x"))), -1, null);
+      return null;
+    });
+    Replica follower = cluster.live().stream().filter(r -> r != leader).findFirst().orElseThrow();
+    follower.applier().awaitIndex(leader.applier().last());
+    long handed = follower.applier().handed();
+    leader.applier().holdFrom(leader.applier().last() + 1);
+    ExecutorService writers = Executors.newFixedThreadPool(2);
+    try {
+      Future<?> first = writers.submit(() -> leader.region().mutateBatch(List.of(put("a", "1"), put("b", "1"))));
+      follower.applier().awaitHanded(handed + 1);
+      Future<?> second = writers.submit(() -> leader.region().mutateBatch(List.of(put("c", "2"), put("a", "2"))));
+      follower.applier().awaitHanded(handed + 2); // before: the second waited for row a's lock until the first applied
+      assertThat(first).isNotDone();
+      leader.applier().release();
+      first.get(RegionCluster.WAIT_MS, TimeUnit.MILLISECONDS);
+      second.get(RegionCluster.WAIT_MS, TimeUnit.MILLISECONDS);
+    } finally {
+      leader.applier().release();
+      writers.shutdownNow();
+    }
+    for (Replica r : cluster.live()) {
+      r.applier().awaitIndex(leader.applier().last());
+      List<io.bellows.cell.Cell> a = new java.util.ArrayList<>();
+      try (io.bellows.region.RegionScanner s = r.region().scanner(ScanQuery.builder().singleRow(Bytes.of("a")).build())) {
+        s.nextRow(a);
+      }
+      assertThat(a).as(r.id()).extracting(c -> new String(c.value(), StandardCharsets.UTF_8)).containsExactly("2");
     }
   }
 }

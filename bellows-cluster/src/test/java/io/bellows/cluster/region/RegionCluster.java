@@ -164,6 +164,16 @@ final class RegionCluster implements AutoCloseable {
       return last;
     }
 
+    /** Waits until {@code count} entries were handed since the replica started. */
+    synchronized void awaitHanded(long count) throws InterruptedException {
+      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+      while (handed < count) {
+        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+        assertThat(left).as("handed %d entries, waiting for %d", handed, count).isPositive();
+        wait(left);
+      }
+    }
+
     synchronized void awaitIndex(long index) throws InterruptedException {
       long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
       while (last < index && (installed == null || installed.index() < index)) {
