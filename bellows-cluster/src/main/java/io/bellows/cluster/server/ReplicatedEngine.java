@@ -13,7 +13,6 @@ import io.bellows.cluster.checkpoint.CheckpointProvider;
 import io.bellows.cluster.checkpoint.CheckpointSession;
 import io.bellows.cluster.checkpoint.CheckpointSource;
 import io.bellows.cluster.checkpoint.LeaderCheckpoints;
-import io.bellows.fs.AtomicFiles;
 import io.bellows.fs.LocalFileSystem;
 import io.bellows.cluster.region.RaftRegionLog;
 import io.bellows.cluster.region.RegionApplier;
@@ -33,7 +32,6 @@ import io.bellows.engine.TableRef;
 import io.bellows.memstore.InMemoryWork;
 import io.bellows.memstore.chunk.ChunkAllocator;
 import io.bellows.metrics.MetricSet;
-import io.bellows.manifest.StoreManifest;
 import io.bellows.region.OptionsResolver;
 import io.bellows.region.Region;
 import io.bellows.region.SequenceIds;
@@ -70,7 +68,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.stream.Stream;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -118,9 +115,8 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
    * and no region has a parent yet: a split's daughters will need bases above their parent's ids).
    */
   static final long BASE = 1L << 20;
-  private static final String REGION_FILE = "region.txt";
 
-  private final Path data;
+  private final ReplicaDirectories directories;
   private final EngineOptions options;
   private final Members members;
   private final Members.Member self;
@@ -192,10 +188,10 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
 
   private ReplicatedEngine(Path data, EngineOptions options, Members members, String selfId, RaftSettings raft,
       TestFaultFile testFaults, CheckpointSource checkpointSource, RaftTls raftTls) {
-    this.data = data;
     this.testFaults = testFaults;
     this.checkpointSource = checkpointSource;
-    this.fileNumbers.set(highestFileNumber(data.resolve("regions")) + 1);
+    this.directories = new ReplicaDirectories(data);
+    this.fileNumbers.set(directories.highestFileNumber() + 1);
     this.options = options;
     this.members = members;
     this.self = members.member(selfId);
@@ -291,7 +287,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     RaftSettings raft = RaftSettings.of(m.raftHost(), m.raftPort(), data.resolve("raft"))
         .withElectionTimeouts(electionMin, electionMax);
     try {
-      Files.createDirectories(data.resolve("regions"));
+      new ReplicaDirectories(data).create();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create " + data, e);
     }
@@ -340,88 +336,13 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   }
 
   private Replica reopen(UUID group) {
-    Path dir = data.resolve("regions").resolve(group.toString());
-    String text;
-    try {
-      text = Files.readString(dir.resolve(REGION_FILE), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException("the node holds group " + group + " but " + dir.resolve(REGION_FILE)
-          + " cannot be read", e);
-    }
-    int nl = text.indexOf('\n');
-    String[] head = text.substring(0, nl).split("\t", -1);
-    int tableId = Integer.parseInt(head[0]);
-    TableDescriptor d = TableText.decode(text.substring(nl + 1));
-    if (head.length == 2) { // written before tables had several regions: the table's one region, its id the table's
-      return open(group, tableId, tableId, d, Long.parseLong(head[1]), new byte[0], new byte[0], false);
-    }
-    return open(group, tableId, Integer.parseInt(head[2]), d, Long.parseLong(head[1]), MetaCatalog.unhex(head[3]),
-        MetaCatalog.unhex(head[4]), false);
-  }
-
-  /**
-   * Makes a new replica's empty stores where a crash leaves no half of them: under {@code
-   * region.create/} (a leftover of a crash replaced), renamed to {@code region/} once every store
-   * is there. A replica's {@code region/} is so always whole, and one that is missing is created
-   * again when meta's entry is applied again.
-   */
-  private static void createStores(TableDescriptor d, Path dir) {
-    Path staging = dir.resolve("region.create");
-    try {
-      if (Files.exists(staging)) {
-        try (Stream<Path> walk = Files.walk(staging)) {
-          for (Path p : (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
-            Files.delete(p);
-          }
-        }
-      }
-      for (io.bellows.schema.ColumnFamilyDescriptor f : d.families()) {
-        Store.initialize(LocalFileSystem.INSTANCE, staging.resolve(f.name()));
-      }
-      AtomicFiles.createDirectories(LocalFileSystem.INSTANCE, staging); // a table without families has no store
-      AtomicFiles.moveAtomically(LocalFileSystem.INSTANCE, staging, dir.resolve("region"));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create the stores of a replica in " + dir, e);
-    }
-  }
-
-  /** {@code region.txt}: {@code TABLE-ID TAB BASE TAB REGION-ID TAB START-HEX TAB END-HEX LF}, then the table's text. */
-  static String regionText(int tableId, MetaCatalog.RegionEntry region, TableDescriptor d) {
-    return tableId + "\t" + region.base() + "\t" + region.id() + "\t" + MetaCatalog.hex(region.start()) + "\t"
-        + MetaCatalog.hex(region.end()) + "\n" + TableText.encode(d);
-  }
-
-  /** The highest sorted-file number of any replica's region under {@code regions} ({@code regions/GROUP/region/FAMILY/}); 0 if none. */
-  private static long highestFileNumber(Path regions) {
-    long max = 0;
-    try (Stream<Path> groups = Files.list(regions)) {
-      for (Path g : (Iterable<Path>) groups::iterator) {
-        Path region = g.resolve("region");
-        if (!Files.isDirectory(region)) {
-          continue;
-        }
-        try (Stream<Path> families = Files.list(region)) {
-          for (Path f : (Iterable<Path>) families::iterator) {
-            if (!Files.isDirectory(f)) {
-              continue;
-            }
-            try (Stream<Path> files = Files.list(f)) {
-              for (Path file : (Iterable<Path>) files::iterator) {
-                max = Math.max(max, StoreManifest.parseFileId(file.getFileName().toString()));
-              }
-            }
-          }
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot list the replicas' files under " + regions, e);
-    }
-    return max;
+    ReplicaDirectories.Recorded r = directories.read(group);
+    return open(group, r.tableId(), r.regionId(), r.descriptor(), r.base(), r.start(), r.end(), false);
   }
 
   private Replica open(UUID group, int tableId, int regionId, TableDescriptor d, long base, byte[] start, byte[] end,
       boolean create) {
-    Path dir = data.resolve("regions").resolve(group.toString());
+    Path dir = directories.of(group);
     Path regionDir = dir.resolve("region");
     SequenceIds ids = SequenceIds.assignedByLog(base);
     RaftRegionLog log = new RaftRegionLog(); // bound to the group once the node holds it
@@ -438,7 +359,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       return r;
     };
     if (create) {
-      createStores(d, dir);
+      directories.createStores(group, d);
     }
     Region region = reopen.open(regionDir);
     log.region(region);
@@ -480,15 +401,8 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       if (replicas.get(g.group()) != null) {
         continue;
       }
-      Path dir = data.resolve("regions").resolve(g.group().toString());
-      try {
-        AtomicFiles.createDirectories(LocalFileSystem.INSTANCE, dir);
-        AtomicFiles.write(LocalFileSystem.INSTANCE, dir.resolve(REGION_FILE),
-            regionText(t.id(), g, t.descriptor()).getBytes(StandardCharsets.UTF_8));
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot record the replica of table '" + t.descriptor().name() + "'", e);
-      }
-      boolean exists = Files.isDirectory(dir.resolve("region"));
+      directories.record(t.id(), g, t.descriptor());
+      boolean exists = Files.isDirectory(directories.of(g.group()).resolve("region"));
       replicas.put(g.group(), open(g.group(), t.id(), g.id(), t.descriptor(), g.base(), g.start(), g.end(), !exists));
     }
     for (MetaCatalog.RegionEntry g : mine) {
