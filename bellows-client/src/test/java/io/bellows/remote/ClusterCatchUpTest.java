@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -49,7 +50,7 @@ class ClusterCatchUpTest {
   private static final int VALUE_BYTES = 8 * 1024;
   private static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(120);
 
-  @TempDir
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS) // a failed run keeps the members' logs and thread dumps
   Path dir;
 
   @Test
@@ -104,6 +105,9 @@ class ClusterCatchUpTest {
         assertThat(v == null ? null : java.util.HexFormat.of().formatHex(v)).as("%s: acknowledged row %s", seed, e.getKey())
             .isEqualTo(e.getValue());
       }
+    } catch (Throwable e) {
+      ClusterMember.diagnose(members, e);
+      throw e;
     } finally {
       pool.shutdownNow();
       for (ClusterMember m : members) {

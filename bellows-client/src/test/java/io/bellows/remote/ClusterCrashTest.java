@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -58,7 +59,7 @@ class ClusterCrashTest {
   private static final byte[] COUNTER = Bytes.of("counter");
   private static final byte[] N = Bytes.of("n");
 
-  @TempDir
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS) // a failed run keeps the members' logs and thread dumps
   Path dir;
 
   @Test
@@ -177,6 +178,9 @@ class ClusterCrashTest {
       long counter = Bytes.getLong(HexFormat.of().parseHex(first.get("counter/f:n")), 0);
       assertThat(counter).as("%s: the counter", seed)
           .isBetween((long) ackedIncrements.get(), (long) ackedIncrements.get() + unknownIncrements.get());
+    } catch (Throwable e) {
+      ClusterMember.diagnose(cluster.members, e);
+      throw e;
     } finally {
       pool.shutdownNow();
       cluster.close();

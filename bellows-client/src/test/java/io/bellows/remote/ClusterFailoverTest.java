@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -47,7 +48,7 @@ class ClusterFailoverTest {
   private static final int ACKED_AFTER_KILL = 150;
   private static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(120);
 
-  @TempDir
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS) // a failed run keeps the members' logs and thread dumps
   Path dir;
 
   @Test
@@ -147,6 +148,9 @@ class ClusterFailoverTest {
       assertEveryRow(t, acked, seed);
       assertThat(Bytes.str(t.get(new Get(Bytes.of("after-rejoin"))).getValue(Bytes.of("f"), Bytes.of("q"))))
           .isEqualTo("yes");
+    } catch (Throwable e) {
+      ClusterMember.diagnose(members, e);
+      throw e;
     } finally {
       pool.shutdownNow();
       cluster.close();

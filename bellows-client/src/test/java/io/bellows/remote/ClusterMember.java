@@ -132,6 +132,40 @@ final class ClusterMember implements AutoCloseable {
     }
   }
 
+  /**
+   * For a test that failed while members ran: a thread dump of each live member ({@code jcmd
+   * Thread.print}) written beside its log, and the last lines of each log on standard error, so
+   * that a stall is seen where it happened (the test's temporary directory is kept on failure).
+   */
+  static void diagnose(List<ClusterMember> members, Throwable failure) {
+    StringBuilder out = new StringBuilder("[cluster] the test failed (" + failure + "); the members:\n");
+    String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+    for (ClusterMember m : members) {
+      out.append("--- member ").append(m.id).append(m.alive() ? " (running" : " (not running")
+          .append(m.paused ? ", paused)" : ")").append(", log ").append(m.log).append('\n');
+      if (m.alive() && !m.paused) {
+        Path dump = m.dir.resolve("threads-" + System.currentTimeMillis() + ".txt");
+        try {
+          Process p = new ProcessBuilder(jcmd, Long.toString(m.process.pid()), "Thread.print")
+              .redirectErrorStream(true).redirectOutput(dump.toFile()).start();
+          boolean ended = p.waitFor(60, TimeUnit.SECONDS);
+          out.append("threads: ").append(dump).append(ended ? "" : " (jcmd did not end)").append('\n');
+        } catch (IOException | InterruptedException e) {
+          out.append("no thread dump: ").append(e).append('\n');
+        }
+      }
+      String text;
+      synchronized (m.logText) {
+        text = m.logText.toString();
+      }
+      String[] lines = text.split("\n");
+      for (int i = Math.max(0, lines.length - 40); i < lines.length; i++) {
+        out.append(lines[i]).append('\n');
+      }
+    }
+    System.err.print(out);
+  }
+
   boolean alive() {
     return process != null && process.isAlive();
   }
