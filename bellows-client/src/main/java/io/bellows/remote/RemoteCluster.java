@@ -96,6 +96,44 @@ public final class RemoteCluster implements Engine {
     }
   }
 
+  /**
+   * What each attempt of a call that ran out of time met, member by member, attached to the error
+   * it ends with (as a suppressed exception), so that an operator sees which members failed how.
+   */
+  static final class AttemptTrail extends RuntimeException {
+    private static final int KEPT = 24;
+    private final long startNanos = System.nanoTime();
+    private final Deque<String> steps = new ArrayDeque<>();
+    private int dropped;
+
+    AttemptTrail() {
+      super(null, null, false, false);
+    }
+
+    void add(String member, String outcome, long attemptStartNanos) {
+      if (steps.size() == KEPT) {
+        steps.removeFirst();
+        dropped++;
+      }
+      steps.addLast(String.format("%+d ms %s: %s after %d ms", (attemptStartNanos - startNanos) / 1_000_000, member,
+          outcome, (System.nanoTime() - attemptStartNanos) / 1_000_000));
+    }
+
+    void pause(long millis) {
+      steps.addLast("pause " + millis + " ms");
+      if (steps.size() > KEPT) {
+        steps.removeFirst();
+        dropped++;
+      }
+    }
+
+    @Override
+    public String getMessage() {
+      return "the call's attempts" + (dropped > 0 ? " (the first " + dropped + " left out)" : "") + ": "
+          + String.join("; ", steps);
+    }
+  }
+
   /** How a call pauses between rounds of the members (a test's records the pauses instead). */
   interface Sleeper {
     void sleep(long millis) throws InterruptedException;
@@ -249,6 +287,7 @@ public final class RemoteCluster implements Engine {
       target = start();
     }
     RuntimeException last = null;
+    AttemptTrail trail = new AttemptTrail();
     while (true) {
       String at = target;
       long now = System.nanoTime();
@@ -271,6 +310,7 @@ public final class RemoteCluster implements Engine {
         return result;
       } catch (NotLeaderRefusal e) {
         last = e;
+        trail.add(at, "not the leader (names " + e.leaderAddress() + ")", now);
         suspects.remove(at); // it answered
         leaders.remove(key, at);
         tried.add(at);
@@ -298,6 +338,7 @@ public final class RemoteCluster implements Engine {
           lostInFlight = true; // sent again with the same ids: the cluster applies it once
         }
         last = e;
+        trail.add(at, e.code().toString(), now);
         if (e.code() == Status.Code.DEADLINE_EXCEEDED) {
           timedOut.merge(at, 1, Integer::sum);
         }
@@ -313,6 +354,7 @@ public final class RemoteCluster implements Engine {
           throw e;
         }
         last = e;
+        trail.add(at, "does not know the table yet", now);
         tried.add(at);
         next = next(at, tried);
       } catch (EngineClosedException e) {
@@ -320,6 +362,7 @@ public final class RemoteCluster implements Engine {
           throw e;
         }
         last = e; // that server is stopping: nothing applied
+        trail.add(at, "stopping", now);
         suspect(at);
         leaders.remove(key, at);
         tried.add(at);
@@ -327,6 +370,7 @@ public final class RemoteCluster implements Engine {
       }
       long left = deadline - System.nanoTime();
       if (left <= 0) {
+        last.addSuppressed(trail);
         if (lostInFlight) {
           throw new OutcomeUnknownException("the call's deadline passed after a server failed with it in flight ("
               + last.getMessage() + "); it may or may not have been applied", last);
@@ -334,7 +378,7 @@ public final class RemoteCluster implements Engine {
         throw last;
       }
       if (next == null) { // a round without a leader: pause, then go round again
-        pause(++pauses, left, last);
+        trail.pause(pause(++pauses, left, last));
         tried.clear();
         next = next(at, tried);
         if (next == null) {
@@ -349,15 +393,17 @@ public final class RemoteCluster implements Engine {
    * The {@code n}th pause of a call: the initial backoff doubled n - 1 times, at most the longest
    * backoff and what is left of the call, jittered over its upper half.
    */
-  private void pause(int n, long leftNanos, RuntimeException last) {
+  private long pause(int n, long leftNanos, RuntimeException last) {
     long base = options.initialBackoff().toMillis() << Math.min(n - 1, 20);
     long millis = Math.min(Math.min(base, options.maxBackoff().toMillis()), leftNanos / 1_000_000 + 1);
+    long pause = millis / 2 + ThreadLocalRandom.current().nextLong(millis / 2 + 1);
     try {
-      sleeper.sleep(millis / 2 + ThreadLocalRandom.current().nextLong(millis / 2 + 1));
+      sleeper.sleep(pause);
     } catch (InterruptedException ie) {
       Thread.currentThread().interrupt();
       throw last;
     }
+    return pause;
   }
 
   /** Whether the call certainly never reached the server: the connection was refused. */

@@ -126,7 +126,10 @@ class RemoteClusterRetryTest {
     increment();
     service.failNext.set(Integer.MAX_VALUE);
     assertThatThrownBy(this::increment).isInstanceOf(RemoteCluster.OutcomeUnknownException.class)
-        .hasMessageContaining("deadline");
+        .hasMessageContaining("deadline")
+        // what each attempt met travels with the error, for the operator
+        .satisfies(e -> assertThat(e.getCause().getSuppressed()).singleElement().asString()
+            .contains("the call's attempts").contains("127.0.0.1:" + server.getPort() + ": UNAVAILABLE after"));
     assertThat(service.mutateRows.size()).isGreaterThan(2);
   }
 
