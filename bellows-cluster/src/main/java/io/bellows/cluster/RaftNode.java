@@ -10,6 +10,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +21,9 @@ import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.proto.RaftProtos.ReplicationLevel;
+import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
+import org.apache.ratis.proto.RaftProtos.ServerRpcProto;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.GroupManagementRequest;
 import org.apache.ratis.protocol.Message;
@@ -238,6 +242,55 @@ public final class RaftNode implements AutoCloseable {
       t.setDaemon(true);
       t.start();
     });
+  }
+
+  /**
+   * Waits until every one of {@code peers} holds the first entries of {@code group}'s log, or
+   * {@code timeoutMillis} pass; returns whether they all did. Why a new group waits for this: once a
+   * group has committed entries, Ratis counts no vote from a member whose log is empty, so a group
+   * whose leader dies before a slow member received anything has one vote too few until that leader
+   * is back. Ratis' watch at {@code ALL}, asked of whichever replica leads, of index 1: its watches
+   * start out satisfied at index 0; entry 0 is the first leader's configuration and entry 1 the
+   * commit-index entry that follows its commit (raft.server.log.log-metadata.enabled, on).
+   */
+  public boolean awaitEveryReplica(UUID group, List<Peer> peers, long timeoutMillis) {
+    if (timeoutMillis <= 0) {
+      return false;
+    }
+    try (RaftClient client = client(group, peers,
+        RetryPolicies.retryForeverWithSleep(TimeDuration.valueOf(100, TimeUnit.MILLISECONDS)))) {
+      return client.async().watch(1, ReplicationLevel.ALL).get(timeoutMillis, TimeUnit.MILLISECONDS).isSuccess();
+    } catch (TimeoutException | ExecutionException | IOException e) {
+      LOG.info("{}: not every member holds the group's first entry yet: {}", group, e.toString());
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /**
+   * The members whose replicas of {@code group} have not answered this node, its leader, for {@code
+   * silentMillis} (down, cut off, or stopped): empty where this node does not lead the group.
+   */
+  public Set<String> silentPeers(UUID group, long silentMillis) {
+    RaftServer.Division d;
+    try {
+      d = server.getDivision(RaftGroupId.valueOf(group));
+    } catch (IOException e) {
+      return Set.of();
+    }
+    RoleInfoProto role = d.getInfo().getRoleInfoProto();
+    if (!role.hasLeaderInfo()) {
+      return Set.of();
+    }
+    Set<String> silent = new java.util.TreeSet<>();
+    for (ServerRpcProto f : role.getLeaderInfo().getFollowerInfoList()) {
+      if (f.getLastRpcElapsedTimeMs() > silentMillis) {
+        silent.add(f.getId().getId().toStringUtf8());
+      }
+    }
+    return silent;
   }
 
   /** A Ratis client of {@code group}, over the peers' Raft ports with this node's transport settings. */

@@ -241,6 +241,31 @@ class ReplicatedLogTest {
     assertThat(expected.subList(0, 50)).allMatch(s -> s.startsWith("before"));
   }
 
+  /**
+   * A member that adds a new group late (it applied the table's creation after the others) holds
+   * none of its log until the leader sends it some, and once the group has committed entries Ratis
+   * counts no vote from a member whose log is empty: were the leader to die then, the two left would
+   * have one vote. {@link RaftNode#awaitEveryReplica}, which creating a table waits for, ends only
+   * once that member holds the log; then its vote elects the next leader.
+   */
+  @Test
+  void aWaitForEveryReplicaEndsOnceALateMemberHoldsTheLogAndItsVoteThenElects() throws Exception {
+    UUID late = UUID.fromString("00000000-0000-0000-0000-000000000043");
+    nodes.get("n1").addGroup(late, peers);
+    nodes.get("n2").addGroup(late, peers);
+    String leader = nodes.get("n1").awaitLeader(late, WAIT_MS);
+    nodes.get(leader).log(late).append("x".getBytes(StandardCharsets.UTF_8)).join(); // committed by n1 and n2
+    assertThat(nodes.get("n1").awaitEveryReplica(late, peers, 300)).as("n3 does not hold the group").isFalse();
+
+    nodes.get("n3").addGroup(late, peers);
+    assertThat(nodes.get("n1").awaitEveryReplica(late, peers, WAIT_MS)).isTrue();
+    nodes.remove(leader).close();
+    String next = nodes.get("n3").awaitLeaderOtherThan(late, leader, WAIT_MS);
+    assertThat(next).isNotEqualTo(leader);
+    assertThat(new String(nodes.get(next).log(late).append("y".getBytes(StandardCharsets.UTF_8)).join(),
+        StandardCharsets.UTF_8)).startsWith("applied ");
+  }
+
   @Test
   void aWaitForReadinessEndsWithNotLeaderWhenAnotherReplicaLeads() throws Exception {
     String old = leader();

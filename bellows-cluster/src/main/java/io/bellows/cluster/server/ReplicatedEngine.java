@@ -68,6 +68,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -115,8 +116,15 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
    * and no region has a parent yet: a split's daughters will need bases above their parent's ids).
    */
   static final long BASE = 1L << 20;
+  /**
+   * How long creating a table waits for every member to hold its regions' logs ({@link
+   * #awaitEveryReplica}): a few elections' worth, past which a member is taken for down.
+   */
+  static final long NEW_GROUP_WAIT_MS = 10_000;
 
   private final ReplicaDirectories directories;
+  /** How long meta's leader goes without a member's answer before it takes the member for down: two election timeouts. */
+  private final long silentMemberMillis;
   private final EngineOptions options;
   private final Members members;
   private final Members.Member self;
@@ -190,6 +198,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       TestFaultFile testFaults, CheckpointSource checkpointSource, RaftTls raftTls) {
     this.testFaults = testFaults;
     this.checkpointSource = checkpointSource;
+    this.silentMemberMillis = 2 * raft.electionMax().toMillis();
     this.directories = new ReplicaDirectories(data);
     this.fileNumbers.set(directories.highestFileNumber() + 1);
     this.options = options;
@@ -701,6 +710,38 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     }
     if (new String(reply, StandardCharsets.UTF_8).equals(MetaCatalog.EXISTS)) {
       throw new TableExistsException("table '" + descriptor.name() + "' already exists");
+    }
+    awaitEveryReplica(descriptor.name());
+  }
+
+  /**
+   * After a table's creation, before it is acknowledged: waits (at most {@link #NEW_GROUP_WAIT_MS}
+   * for all its regions) until every member holds the first entry of each new region's log. Ratis
+   * counts no vote from a member whose log is empty once the group has committed entries, so a
+   * region whose leader died before a member slow to apply the catalog's entry had received
+   * anything would stay without a leader until that leader came back. A member that meta's leader
+   * (this one) has not heard from for two election timeouts is taken for down and not waited for:
+   * the table is created, and the member catches up when it returns (until then, as with any
+   * region with a member down, a second failure leaves the region without a majority).
+   */
+  private void awaitEveryReplica(String table) {
+    MetaCatalog.TableEntry t = catalog.table(table);
+    if (t == null) {
+      return; // dropped at once by another call
+    }
+    RaftNode n = started.join();
+    Set<String> down = n.silentPeers(META, silentMemberMillis);
+    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(NEW_GROUP_WAIT_MS);
+    for (MetaCatalog.RegionEntry g : t.regions()) {
+      if (g.peers().stream().anyMatch(down::contains)) {
+        continue;
+      }
+      long left = TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime());
+      if (!n.awaitEveryReplica(g.group(), peersOf(g), left)) {
+        LOG.warn("table '{}' created; not every member holds region {}'s log within {} ms (a member down or slow):"
+            + " until it does, that region needs its leader to stay up", table, g.id(), NEW_GROUP_WAIT_MS);
+        return;
+      }
     }
   }
 
