@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.retry.RetryPolicy;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.junit.jupiter.api.Test;
 
@@ -52,5 +53,16 @@ class RaftSettingsTest {
     RaftProperties p = RaftSettings.of("127.0.0.1", 1, Path.of("raft")).toProperties();
     assertThat(RaftServerConfigKeys.Log.segmentSizeMax(p).getSize()).isEqualTo(4L << 20); // was 8 MiB
     assertThat(millis(RaftServerConfigKeys.RetryCache.expiryTime(p))).isEqualTo(5000); // Ratis: 60 s
+  }
+
+  /** A member back from an outage is sent its log within a second, not after Ratis' pauses of 5 s. */
+  @Test
+  void aLeadersAppenderPausesAtMostASecondAfterFailures() {
+    RaftProperties p = RaftSettings.of("127.0.0.1", 1, Path.of("raft")).toProperties();
+    RetryPolicy policy = RetryPolicy.parse(RaftServerConfigKeys.Log.Appender.retryPolicy(p));
+    for (int failures : new int[] {1, 10, 11, 20, 21, 30, 31, 1000, 100_000}) {
+      long pause = millis(policy.handleAttemptFailure(() -> failures).getSleepTime());
+      assertThat(pause).as("pause after %d failures", failures).isLessThanOrEqualTo(1500); // 1 s, randomized
+    }
   }
 }
