@@ -105,33 +105,6 @@ public final class RowRanges {
    * A query already within the region is returned as it is.
    */
   public ScanQuery within(ScanQuery q, int i) {
-    byte[] start = starts.get(i);
-    byte[] end = ends.get(i);
-    if (q.isSingleRow()) {
-      return indexOf(q.startRow()) == i ? q : null;
-    }
-    ScanQuery.Builder b = null;
-    if (start.length > 0 && Bytes.compare(q.startRow(), start) < 0) {
-      b = q.toBuilder().startRow(start, true);
-    }
-    if (end.length > 0) {
-      byte[] stop = q.stopRow();
-      int c = stop.length == 0 ? 1 : Bytes.compare(stop, end);
-      if (c > 0 || (c == 0 && q.stopInclusive())) {
-        b = (b == null ? q.toBuilder() : b).stopRow(end, false);
-      }
-    }
-    ScanQuery out = b == null ? q : b.build();
-    if (end.length > 0 && Bytes.compare(out.startRow(), end) >= 0) {
-      return null; // starts at or after the region's end
-    }
-    byte[] stop = out.stopRow();
-    if (stop.length > 0) {
-      int c = Bytes.compare(out.startRow(), stop);
-      if (c > 0 || (c == 0 && !(out.stopInclusive() && out.startInclusive()))) {
-        return null;
-      }
-    }
-    return out;
+    return q.clippedTo(starts.get(i), ends.get(i));
   }
 }

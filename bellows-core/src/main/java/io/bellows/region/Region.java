@@ -165,29 +165,7 @@ public final class Region implements AutoCloseable {
    * may hold rows outside its range (a split's daughters start with links to their parent's files).
    */
   ScanQuery bounded(ScanQuery q) {
-    if (q.isSingleRow()) {
-      return containsRow(q.startRow()) ? q : null;
-    }
-    ScanQuery.Builder b = null;
-    if (startKey.length > 0 && Bytes.compare(q.startRow(), startKey) < 0) {
-      b = q.toBuilder().startRow(startKey, true);
-    }
-    if (endKey.length > 0) {
-      byte[] stop = q.stopRow();
-      int c = stop.length == 0 ? 1 : Bytes.compare(stop, endKey);
-      if (c > 0 || (c == 0 && q.stopInclusive())) {
-        b = (b == null ? q.toBuilder() : b).stopRow(endKey, false);
-      }
-    }
-    ScanQuery out = b == null ? q : b.build();
-    byte[] stop = out.stopRow();
-    if (stop.length > 0) {
-      int c = Bytes.compare(out.startRow(), stop);
-      if (c > 0 || (c == 0 && !(out.stopInclusive() && out.startInclusive()))) {
-        return null;
-      }
-    }
-    return out;
+    return q.clippedTo(startKey, endKey);
   }
 
   public Map<String, Store> stores() {

@@ -111,6 +111,40 @@ public final class ScanQuery {
   }
 
   /**
+   * This query narrowed to the rows from {@code start} (inclusive) to {@code end} (exclusive; empty:
+   * no bound either side), its limit and everything else kept, or null if it wants none of them. A
+   * query already within the range is returned as it is. A region's scans and a cluster's routing
+   * of a scan to regions both use it.
+   */
+  public ScanQuery clippedTo(byte[] start, byte[] end) {
+    if (singleRow) {
+      boolean in = Bytes.compare(startRow, start) >= 0 && (end.length == 0 || Bytes.compare(startRow, end) < 0);
+      return in ? this : null;
+    }
+    Builder b = null;
+    if (start.length > 0 && Bytes.compare(startRow, start) < 0) {
+      b = toBuilder().startRow(start, true);
+    }
+    if (end.length > 0) {
+      int c = stopRow.length == 0 ? 1 : Bytes.compare(stopRow, end);
+      if (c > 0 || (c == 0 && stopInclusive)) {
+        b = (b == null ? toBuilder() : b).stopRow(end, false);
+      }
+    }
+    ScanQuery out = b == null ? this : b.build();
+    if (end.length > 0 && Bytes.compare(out.startRow, end) >= 0) {
+      return null; // starts at or after the range's end
+    }
+    if (out.stopRow.length > 0) {
+      int c = Bytes.compare(out.startRow, out.stopRow);
+      if (c > 0 || (c == 0 && !(out.stopInclusive && out.startInclusive))) {
+        return null;
+      }
+    }
+    return out;
+  }
+
+  /**
    * For a get, the xxHash64 (seed 0) of its row: the hash of sorted files' ROW Bloom filters and of
    * the memory store's row filters and row positions, so one get hashes its row once.
    */
