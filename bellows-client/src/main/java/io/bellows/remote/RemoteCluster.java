@@ -52,7 +52,8 @@ import java.util.function.LongSupplier;
  * multi-get or a scan over several regions as one call per region, a scan's in its order), follows a NOT_LEADER answer to the leader it names, and
  * tries another server at once when one cannot be reached, does not answer within the attempt
  * deadline, or knows no leader yet (an election), pausing with backoff only after a round of them,
- * until the call's deadline.
+ * until the call's deadline. A call that runs out of time ends with the error of its last attempt,
+ * which carries what every attempt met (member, answer, time) as a suppressed {@code AttemptTrail}.
  *
  * <p>A call that reached a server that then died, or whose leader stepped down with it pending,
  * may or may not have been applied. Reads and plain writes (puts and deletes: the same cells
