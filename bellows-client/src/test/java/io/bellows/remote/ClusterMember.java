@@ -35,6 +35,8 @@ final class ClusterMember implements AutoCloseable {
   private final StringBuilder logText = new StringBuilder();
   private boolean logEnded;
   private int starts;
+  /** The thread copying the current (or last) process's log. */
+  private Thread pump;
 
   /**
    * Election timeouts of the members, {@code MIN-MAX} in milliseconds ({@code
@@ -66,6 +68,15 @@ final class ClusterMember implements AutoCloseable {
   /** Starts the member's process and waits until it serves clients. */
   void start() throws IOException, InterruptedException {
     Files.createDirectories(dir);
+    if (pump != null) {
+      // The last process's pump ends its log when it reads that process's end, which may come after
+      // the process was seen dead: left running, it would mark the new process's log ended (a start
+      // that "did not start", with an empty log) or add the old process's last lines to it.
+      pump.join(TimeUnit.SECONDS.toMillis(30));
+      if (pump.isAlive()) {
+        throw new IllegalStateException("member " + id + ": the log of its last process did not end");
+      }
+    }
     synchronized (logText) {
       logText.setLength(0);
       logEnded = false;
@@ -84,7 +95,7 @@ final class ClusterMember implements AutoCloseable {
     process = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     Process p = process;
     Path file = log;
-    Thread pump = new Thread(() -> pumpLog(p, file), "member-" + id + "-log");
+    pump = new Thread(() -> pumpLog(p, file), "member-" + id + "-log");
     pump.setDaemon(true);
     pump.start();
     // The client port's line ("listening on HOST:PORT (gRPC)"), not the Raft port's, which comes first.
