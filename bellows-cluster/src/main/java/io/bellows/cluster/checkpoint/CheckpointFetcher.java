@@ -89,6 +89,11 @@ public final class CheckpointFetcher {
     return fetch(fs, session, staging, CHUNK_BYTES, IN_FLIGHT);
   }
 
+  /** As {@link #fetch(FileSystem, CheckpointSession, Path)}, asking for {@code chunkBytes} at a time. */
+  public static Result fetch(FileSystem fs, CheckpointSession session, Path staging, int chunkBytes) throws IOException {
+    return fetch(fs, session, staging, chunkBytes, IN_FLIGHT);
+  }
+
   /**
    * As {@link #fetch(FileSystem, CheckpointSession, Path)}, asking for {@code chunkBytes} at a time
    * with at most {@code inFlight} chunks asked for and not yet written.
