@@ -8,7 +8,11 @@ import java.io.IOException;
  * flight ahead of the one it writes).
  */
 public interface CheckpointSession extends AutoCloseable {
-  /** A piece of a file: its bytes and the CRC32C the source computed over them. */
+  /**
+   * A piece of a file: its bytes and the CRC32C the source computed over them. The array is the
+   * chunk's own: a session never changes or reuses it once handed out (the leader's service sends
+   * it without a copy).
+   */
   record Chunk(byte[] bytes, int crc32c) {}
 
   CheckpointManifest manifest();
