@@ -86,7 +86,8 @@ final class ReplicationService extends ReplicationGrpc.ReplicationImplBase {
       CheckpointSession s = session(request.getSession());
       try {
         CheckpointSession.Chunk c = s.read(request.getPath(), request.getOffset(), request.getLength());
-        return CheckpointChunk.newBuilder().setData(com.google.protobuf.ByteString.copyFrom(c.bytes()))
+        // The session's array is the chunk's own (read for this call): handed over without a copy.
+        return CheckpointChunk.newBuilder().setData(com.google.protobuf.UnsafeByteOperations.unsafeWrap(c.bytes()))
             .setCrc32C(c.crc32c()).build();
       } catch (IOException e) {
         throw new StorageException(e.getMessage(), e);

@@ -3,7 +3,10 @@ package io.bellows.cluster.checkpoint;
 import io.bellows.fs.FileSystem;
 import io.bellows.fs.ReadableFile;
 import io.bellows.manifest.StoreManifest;
-import io.bellows.store.FileCheck;
+import io.bellows.sstable.BlockSource;
+import io.bellows.sstable.IndexEntry;
+import io.bellows.sstable.SortedFileReader;
+import io.bellows.util.StorageException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -81,7 +84,8 @@ final class CheckpointFiles {
 
   /**
    * What is wrong with the file {@code path} of a checkpoint held in {@code root}, or null: its
-   * length and CRC32C against the descriptor's, and a sorted file's every block read back.
+   * length and CRC32C against the descriptor's, read back whole (a file a fetch did not just write),
+   * and a sorted file's shape ({@link #structureProblem}).
    */
   static String problem(FileSystem fs, Path root, CheckpointManifest.FileEntry f) throws IOException {
     Path p = resolve(root, f.path());
@@ -96,14 +100,42 @@ final class CheckpointFiles {
     if (crc != f.crc32c()) {
       return f.path() + String.format(": CRC32C %08x, the checkpoint says %08x", crc, f.crc32c());
     }
-    long id = StoreManifest.parseFileId(p.getFileName().toString());
-    if (id >= 0) {
-      FileCheck.Result r = FileCheck.check(fs, p, id);
-      if (!r.clean()) {
-        FileCheck.Damage d = r.damages().get(0);
-        return f.path() + (d.offset() >= 0 ? " at byte offset " + d.offset() : "") + ": " + d.problem();
-      }
+    return structureProblem(fs, p, f);
+  }
+
+  /**
+   * What is wrong with the shape of the checkpoint's file {@code f}, written as {@code file} with
+   * the bytes a fetch checked against the descriptor's CRC32C, or null: a sorted file's trailer,
+   * metadata, index and Bloom blocks (each checked as it is read) and every data block's place
+   * within the file. Its data blocks are not read back: the CRC32C already says the bytes are the
+   * leader's, and a data block damaged there as well (it was taken with the leader's checksum)
+   * is the leader's to find, whose reads and compactions check every block; reading each block
+   * back here decompressed the whole region a second time for nothing it could mend.
+   */
+  static String structureProblem(FileSystem fs, Path file, CheckpointManifest.FileEntry f) {
+    String name = f.path().substring(f.path().lastIndexOf('/') + 1);
+    long id = StoreManifest.parseFileId(name);
+    if (id < 0) {
+      return null; // not a sorted file: the CRC32C is all there is to check
     }
-    return null;
+    SortedFileReader r;
+    try {
+      r = SortedFileReader.open(fs, file, id, BlockSource.Wrapper.IDENTITY);
+    } catch (StorageException e) {
+      return f.path() + ": " + e.getMessage();
+    }
+    try {
+      for (IndexEntry e : r.dataBlockIndex()) {
+        if (e.offset() < 0 || e.offset() + e.onDiskSize() > f.length()) {
+          return f.path() + ": the index places a data block at bytes " + e.offset() + "+" + e.onDiskSize()
+              + ", beyond the file's " + f.length();
+        }
+      }
+      return null;
+    } catch (StorageException e) {
+      return f.path() + ": " + e.getMessage();
+    } finally {
+      r.release();
+    }
   }
 }

@@ -26,8 +26,9 @@ import org.slf4j.LoggerFactory;
  * numbers), {@code region.install} (the commit marker) and {@code region.old/}.
  *
  * <ol>
- *   <li>Fetch the checkpoint into staging ({@link CheckpointFetcher}: checksummed chunks, resumable);
- *   <li>verify every staged file again (length, CRC32C, sorted files read back block by block);
+ *   <li>Fetch the checkpoint into staging ({@link CheckpointFetcher}: checksummed chunks, several in
+ *       flight, each file's CRC32C checked as written, resumable);
+ *   <li>check that staging holds the descriptor fetched and each of its files at its length;
  *   <li>close the replica's region (its memory is older than the checkpoint: nothing to keep);
  *   <li>link the staged region into {@code region.new/}, each sorted file under a new number of
  *       the replica's ({@link Store#linkStore}, as a snapshot's clone does: the leader's numbers may
@@ -206,7 +207,12 @@ public final class CheckpointInstaller {
     fs.syncDirectory(target.toAbsolutePath().getParent());
   }
 
-  /** Every staged file checked again against the staged descriptor. */
+  /**
+   * The staged descriptor is the one fetched and every file it lists is there at its length. Their
+   * bytes are not read again: the fetch checked each one a moment before (the CRC32C of the bytes
+   * it wrote, or of the file read back if an earlier fetch left it), and a second read of the
+   * whole region here doubled what an install reads.
+   */
   private CheckpointManifest verify(CheckpointManifest expected) throws IOException {
     Path staging = staging(regionDir);
     CheckpointManifest staged = CheckpointFetcher.staged(fs, staging);
@@ -214,9 +220,14 @@ public final class CheckpointInstaller {
       throw new CorruptionException(staging + ": the staged checkpoint is not the one fetched");
     }
     for (CheckpointManifest.FileEntry f : staged.files()) {
-      String problem = CheckpointFiles.problem(fs, staging, f);
-      if (problem != null) {
-        throw new CorruptionException("the staged checkpoint's " + problem);
+      Path p = CheckpointFiles.resolve(staging, f.path());
+      if (!fs.isFile(p)) {
+        throw new CorruptionException("the staged checkpoint's " + f.path() + " is missing");
+      }
+      long length = fs.length(p);
+      if (length != f.length()) {
+        throw new CorruptionException("the staged checkpoint's " + f.path() + " has " + length
+            + " bytes, the checkpoint says " + f.length());
       }
     }
     return staged;

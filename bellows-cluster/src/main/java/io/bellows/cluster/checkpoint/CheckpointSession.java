@@ -2,9 +2,17 @@ package io.bellows.cluster.checkpoint;
 
 import java.io.IOException;
 
-/** One checkpoint being read from its leader: its descriptor and its files' bytes, a chunk at a time. */
+/**
+ * One checkpoint being read from its leader: its descriptor and its files' bytes, a chunk at a time.
+ * {@link #read} is called from several threads at once ({@link CheckpointFetcher} keeps chunks in
+ * flight ahead of the one it writes).
+ */
 public interface CheckpointSession extends AutoCloseable {
-  /** A piece of a file: its bytes and the CRC32C the source computed over them. */
+  /**
+   * A piece of a file: its bytes and the CRC32C the source computed over them. The array is the
+   * chunk's own: a session never changes or reuses it once handed out (the leader's service sends
+   * it without a copy).
+   */
   record Chunk(byte[] bytes, int crc32c) {}
 
   CheckpointManifest manifest();

@@ -357,8 +357,8 @@ class CheckpointInstallTest {
         @Override
         public Chunk read(String path, long offset, int length) throws IOException {
           Chunk c = s.read(path, offset, length);
-          if (c.bytes().length > 0 && damaged.get() < times) {
-            damaged.incrementAndGet();
+          // Reads come from several threads at once: count and decide in one step.
+          if (c.bytes().length > 0 && damaged.getAndUpdate(n -> n < times ? n + 1 : n) < times) {
             byte[] b = c.bytes().clone();
             b[b.length / 2] ^= 0x10;
             return new Chunk(b, c.crc32c());
