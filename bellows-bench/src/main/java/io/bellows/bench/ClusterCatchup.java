@@ -254,14 +254,22 @@ final class ClusterCatchup {
       CompletableFuture<Void> receiver = CompletableFuture.runAsync(() -> receive(server, sizes, target));
       try (SocketChannel socket = SocketChannel.open(server.getLocalAddress())) {
         ByteBuffer send = ByteBuffer.allocateDirect(BUFFER);
-        for (Path f : files) {
-          try (FileChannel in = FileChannel.open(f, StandardOpenOption.READ)) {
-            while (in.read(send) >= 0) {
+        for (int i = 0; i < files.size(); i++) {
+          // Exactly the size the receiver was told: a leader's file may grow meanwhile (its log), and
+          // bytes past that size put the receiver out of step with the files after it.
+          long left = sizes.get(i);
+          try (FileChannel in = FileChannel.open(files.get(i), StandardOpenOption.READ)) {
+            while (left > 0) {
+              send.clear();
+              send.limit((int) Math.min(send.capacity(), left));
+              if (in.read(send) < 0) {
+                throw new IOException(files.get(i) + " shrank while it was copied");
+              }
               send.flip();
+              left -= send.remaining();
               while (send.hasRemaining()) {
                 socket.write(send);
               }
-              send.clear();
             }
           }
         }
