@@ -105,9 +105,7 @@ public record RaftSettings(String host, int port, Path storage, Duration electio
     // under writes they are about half of the log's entries and syncs: they let a member that
     // restarts apply its committed entries before a leader is elected, and without them the members
     // of a cluster restarted whole did not know their tables until meta had a leader, and answered
-    // that a table did not exist (docs/bench/log/2026-11-27-cluster-efficiency.md). Creating a table
-    // also waits for every member to hold a new group's entry 1, the first of them
-    // (RaftNode.awaitEveryReplica).
+    // that a table did not exist (docs/bench/log/2026-11-27-cluster-efficiency.md).
     // A leader's appender that failed to reach a follower pauses before it tries again: Ratis' default
     // pauses grow to 5 s after 30 failures (1ms,10, 1s,20, 5s,1000), so a member back from an outage
     // of half a minute waited up to 5 s per group to be sent anything, and meanwhile, taking its

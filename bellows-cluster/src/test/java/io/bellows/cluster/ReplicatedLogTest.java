@@ -254,8 +254,8 @@ class ReplicatedLogTest {
     nodes.get("n1").addGroup(late, peers);
     nodes.get("n2").addGroup(late, peers);
     String leader = nodes.get("n1").awaitLeader(late, WAIT_MS);
-    nodes.get(leader).log(late).append("x".getBytes(StandardCharsets.UTF_8)).join(); // committed by n1 and n2
     assertThat(nodes.get("n1").awaitEveryReplica(late, peers, 300)).as("n3 does not hold the group").isFalse();
+    nodes.get(leader).log(late).append("x".getBytes(StandardCharsets.UTF_8)).join(); // committed by n1 and n2
 
     nodes.get("n3").addGroup(late, peers);
     assertThat(nodes.get("n1").awaitEveryReplica(late, peers, WAIT_MS)).isTrue();
@@ -264,6 +264,17 @@ class ReplicatedLogTest {
     assertThat(next).isNotEqualTo(leader);
     assertThat(new String(nodes.get(next).log(late).append("y".getBytes(StandardCharsets.UTF_8)).join(),
         StandardCharsets.UTF_8)).startsWith("applied ");
+  }
+
+  /** A new group that took no write holds only its first leader's configuration: the wait ends on it. */
+  @Test
+  void aWaitForEveryReplicaOfANewGroupEndsBeforeItsFirstWrite() throws Exception {
+    UUID fresh = UUID.fromString("00000000-0000-0000-0000-000000000044");
+    for (String id : List.of("n1", "n2", "n3")) {
+      nodes.get(id).addGroup(fresh, peers);
+    }
+    nodes.get("n2").awaitLeader(fresh, WAIT_MS);
+    assertThat(nodes.get("n2").awaitEveryReplica(fresh, peers, WAIT_MS)).isTrue();
   }
 
   @Test
