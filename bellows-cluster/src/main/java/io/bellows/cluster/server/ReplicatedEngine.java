@@ -96,7 +96,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Simplified, for a later step to change: a table's regions are fixed at its creation (no
  * splits, no moves), every member a replica of every region, the catalog's operations limited to
- * creating tables (meta is never checkpointed; its log is replayed at a restart).
+ * creating, disabling, enabling and dropping tables (meta is never checkpointed; its log is
+ * replayed at a restart).
  *
  * <p>On disk, under the data directory: {@code raft/} (the node's logs), {@code regions/GROUP/}
  * per replica, with {@code region.txt} (the table's id, sequence base, the region's id and range
@@ -106,7 +107,9 @@ import org.slf4j.LoggerFactory;
  * checkpoint brought into {@code region/} is moved here before the log goes on); {@code
  * checkpoints/} holds the checkpoints this replica is handing to replicas behind its log, {@code
  * region.checkpoint/}, {@code region.new/}, {@code region.install} and {@code region.old/} a
- * checkpoint being installed ({@link CheckpointInstaller}).
+ * checkpoint being installed ({@link CheckpointInstaller}); {@code regions/dropped} lists the groups
+ * of replicas of dropped tables, whose directories and Raft logs are deleted (at the next start, if a
+ * crash cut the drop short).
  */
 public final class ReplicatedEngine implements Engine, CheckpointProvider {
   private static final Logger LOG = LoggerFactory.getLogger(ReplicatedEngine.class);
