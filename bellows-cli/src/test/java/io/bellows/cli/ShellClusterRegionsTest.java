@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * bellows shell --connect a,b,c} against three cluster members in this JVM: the table's rows are
  * written and read across its regions, {@code list_regions} lists each region's replicas with that
  * region's leader first and every follower's lag behind its own region's leader, and {@code status
- * 'simple'} names the region of each replica.
+ * 'simple'} names the region of each replica; {@code disable}, {@code is_enabled}, {@code enable}
+ * and {@code drop} answer as over one server, and the dropped table is gone from every member.
  */
 class ShellClusterRegionsTest {
   private static final long WAIT_MS = 60_000;
@@ -35,11 +36,16 @@ class ShellClusterRegionsTest {
   Path dir;
 
   private String shell(String input, List<String> servers) {
+    return shell(input, servers, 0);
+  }
+
+  /** The shell's output for {@code input}, which must end with {@code status} (1: some command failed). */
+  private String shell(String input, List<String> servers, int expected) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     int status = BellowsCli.execute(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
         new PrintStream(out, true, StandardCharsets.UTF_8), "shell", "--connect", String.join(",", servers));
     String text = out.toString(StandardCharsets.UTF_8);
-    assertThat(status).as(text).isZero();
+    assertThat(status).as(text).isEqualTo(expected);
     return text;
   }
 
@@ -91,6 +97,15 @@ class ShellClusterRegionsTest {
       assertThat(keys).containsExactly("-h", "h-q", "q-");
       assertThat(out).contains("numberOfOnlineRegions=7,"); // 3 regions of t, 4 of u, on each member
       assertThat(out).containsPattern("\n        t region \\d+: (LEADER|FOLLOWER), term ");
+
+      // HBase's disable, enable, is_enabled and drop, over the cluster, with a standalone shell's words.
+      out = shell("drop 'u'\ndisable 'u'\nis_enabled 'u'\nget 'u', 'a'\nenable 'u'\nis_enabled 'u'\n"
+          + "disable 'u'\ndrop 'u'\nexists 'u'\nlist\n", addresses, 1);
+      assertThat(out).containsSubsequence("ERROR: Table u is enabled. Disable it first.", "false",
+          "ERROR: Table u is disabled!", "true", "Table u does not exist", "TABLE", "t", "1 row(s)");
+      for (ReplicatedEngine e : engines) {
+        assertThat(e.tableExists("u")).isFalse();
+      }
     } finally {
       for (BellowsServer s : servers) {
         s.close();

@@ -283,6 +283,8 @@ public final class RemoteCluster implements Engine {
     Set<String> tried = new HashSet<>(); // the members that failed this call since its last pause
     int pauses = 0;
     Set<String> lacking = new HashSet<>(); // members that did not know the table
+    Set<String> down = new HashSet<>(); // members that refused this call's connection: they know nothing now
+    TableNotFoundException missing = null;
     String target = leaders.get(key);
     if (target == null || suspected(target)) {
       target = start();
@@ -347,11 +349,18 @@ public final class RemoteCluster implements Engine {
         leaders.remove(key, at);
         tried.add(at);
         next = next(at, tried);
+        if (refused(e)) {
+          down.add(at);
+          if (missing != null && everyMemberLacks(lacking, down)) {
+            throw missing;
+          }
+        }
       } catch (TableNotFoundException e) {
         // A member whose catalog has not yet applied a table just created answers so (nothing
-        // applied); the table is missing only once every member said it.
+        // applied); the table is missing once every member said it, but for members down.
         lacking.add(at);
-        if (lacking.containsAll(servers)) {
+        missing = e;
+        if (everyMemberLacks(lacking, down)) {
           throw e;
         }
         last = e;
@@ -388,6 +397,20 @@ public final class RemoteCluster implements Engine {
       }
       target = next;
     }
+  }
+
+  /**
+   * Whether every member said a table is missing ({@code lacking}) or refused the connection
+   * ({@code down}): a table dropped, or never there, while a member is down is missing, not a
+   * call to go on with until its deadline.
+   */
+  private boolean everyMemberLacks(Set<String> lacking, Set<String> down) {
+    for (String s : servers) {
+      if (!lacking.contains(s) && !down.contains(s)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

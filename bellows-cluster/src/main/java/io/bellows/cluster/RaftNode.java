@@ -3,7 +3,10 @@ package io.bellows.cluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -11,12 +14,14 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
@@ -59,6 +64,8 @@ public final class RaftNode implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RaftNode.class);
   private final String id;
   private final RaftServer server;
+  /** The node's log directory: a group's log is the directory named after its id. */
+  private final Path storage;
   /** The transport's settings (TLS, test faults), which the node's own Ratis clients share. */
   private final Parameters parameters = new Parameters();
   /** The Ratis clients of {@link #appendThroughLeader} still waiting: closed with the node. */
@@ -135,7 +142,9 @@ public final class RaftNode implements AutoCloseable {
   private RaftNode(String id, RaftSettings settings, Function<UUID, LogApplier> appliers, TransportFaults faults,
       RaftTls tls) throws IOException {
     this.id = id;
-    Files.createDirectories(settings.storage());
+    this.storage = settings.storage();
+    Files.createDirectories(storage);
+    deleteRemovedLeftovers();
     if (faults != null) {
       FaultInterceptor interceptor = new FaultInterceptor(id, faults);
       GrpcConfigKeys.Server.setServicesCustomizer(parameters, (builder, types) -> builder.intercept(interceptor));
@@ -210,6 +219,79 @@ public final class RaftNode implements AutoCloseable {
     }
     empty.put(g.getGroupId(), new EmptyReplica(peers));
     return log(group);
+  }
+
+  /** The suffix of a removed group's log directory, renamed before it is deleted. */
+  private static final String REMOVED = ".removed";
+
+  /**
+   * Leaves group {@code group} and deletes this node's log of it (a dropped table's region):
+   * Ratis closes the replica (it votes and applies no more), then its directory is renamed out of
+   * Ratis' sight ({@code GROUP.removed}, which Ratis takes for no group at a start) and deleted;
+   * a crash during the deletion leaves that name, which the next start deletes. The other members
+   * are not asked: each leaves the group itself. Returns false if the node does not hold the group.
+   */
+  public boolean removeGroup(UUID group) {
+    RaftGroupId gid = RaftGroupId.valueOf(group);
+    if (!holds(gid)) {
+      return false;
+    }
+    try {
+      RaftClientReply reply = server.groupManagement(
+          GroupManagementRequest.newRemove(clientId, server.getId(), callIds.incrementAndGet(), gid, false, false));
+      if (!reply.isSuccess()) {
+        throw new IllegalStateException("node " + id + " could not leave group " + group + ": " + reply.getException());
+      }
+      empty.remove(gid);
+      leaders.remove(gid);
+      CompletableFuture<Void> f = ready.remove(gid);
+      if (f != null) {
+        f.completeExceptionally(new NotLeaderException(group.toString(), id, null));
+      }
+      Path dir = storage.resolve(group.toString());
+      if (Files.exists(dir)) {
+        Path removed = storage.resolve(group + REMOVED);
+        Files.move(dir, removed, StandardCopyOption.ATOMIC_MOVE);
+        deleteTree(removed);
+      }
+      LOG.info("{}: {} left the group and deleted its log", group, id);
+      return true;
+    } catch (IOException e) {
+      throw new UncheckedIOException("node " + id + " could not leave group " + group, e);
+    }
+  }
+
+  /** Whether this node holds a replica of {@code group} now. */
+  public boolean holds(UUID group) {
+    return holds(RaftGroupId.valueOf(group));
+  }
+
+  private boolean holds(RaftGroupId gid) {
+    try {
+      server.getDivision(gid);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** The logs of groups removed before a crash ended their deletion ({@link #removeGroup}). */
+  private void deleteRemovedLeftovers() throws IOException {
+    try (Stream<Path> dirs = Files.list(storage)) {
+      for (Path d : (Iterable<Path>) dirs::iterator) {
+        if (d.getFileName().toString().endsWith(REMOVED) && Files.isDirectory(d)) {
+          deleteTree(d);
+        }
+      }
+    }
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    try (Stream<Path> walk = Files.walk(root)) {
+      for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
+        Files.deleteIfExists(p);
+      }
+    }
   }
 
   /**
@@ -304,6 +386,30 @@ public final class RaftNode implements AutoCloseable {
       }
     }
     return true;
+  }
+
+  /**
+   * Waits until member {@code peer}'s replica of {@code group} has applied every entry committed
+   * before this call, or {@code timeoutMillis} pass; returns whether it did. A linearizable read
+   * asked of that member (Ratis' read index, which a follower takes from its leader and then waits
+   * for its own applier to reach), answering nothing: a barrier, as {@link ReplicatedLog#read} is
+   * on this node.
+   */
+  public boolean awaitApplied(UUID group, List<Peer> peers, String peer, long timeoutMillis) {
+    if (timeoutMillis <= 0) {
+      return false;
+    }
+    try (RaftClient client = client(group, peers,
+        RetryPolicies.retryForeverWithSleep(TimeDuration.valueOf(100, TimeUnit.MILLISECONDS)))) {
+      return client.async().sendReadOnly(Message.valueOf(ByteString.EMPTY), RaftPeerId.valueOf(peer))
+          .get(timeoutMillis, TimeUnit.MILLISECONDS).isSuccess();
+    } catch (TimeoutException | ExecutionException | IOException e) {
+      LOG.info("{}: {} has not applied the group's committed entries yet: {}", group, peer, e.toString());
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   /**

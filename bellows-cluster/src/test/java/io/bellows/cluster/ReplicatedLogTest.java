@@ -181,6 +181,33 @@ class ReplicatedLogTest {
     }
   }
 
+  /**
+   * Each node leaves the group (a dropped table's region) and deletes its log of it; a node
+   * restarted finds no group again, and a log whose deletion a crash cut short (renamed out of
+   * Ratis' sight, not yet deleted) is deleted at the start.
+   */
+  @Test
+  void aNodeThatLeavesAGroupDeletesItsLogAndFindsNoGroupAtItsRestart() throws Exception {
+    appendAll(nodes.get(leader()).log(GROUP), "e", 10);
+    for (String id : ports.keySet()) {
+      appliers.get(id).awaitCount(10);
+      assertThat(dir.resolve(id).resolve(GROUP.toString())).isDirectory();
+    }
+    for (String id : ports.keySet()) {
+      assertThat(nodes.get(id).removeGroup(GROUP)).as(id).isTrue();
+      assertThat(nodes.get(id).holds(GROUP)).isFalse();
+      assertThat(dir.resolve(id).resolve(GROUP.toString())).doesNotExist();
+      assertThat(nodes.get(id).removeGroup(GROUP)).as("again").isFalse();
+    }
+    nodes.remove("n1").close();
+    Path leftover = dir.resolve("n1").resolve(UUID.randomUUID() + ".removed").resolve("current");
+    Files.createDirectories(leftover);
+    Files.writeString(leftover.resolve("log_inprogress_0"), "x");
+    RaftNode n1 = start("n1");
+    assertThat(leftover.getParent()).doesNotExist();
+    assertThat(n1.holds(GROUP)).isFalse();
+  }
+
   @Test
   void anAppendAnswersWithTheReplyOfTheLeadersApplier() throws Exception {
     byte[] reply = nodes.get(leader()).log(GROUP).append("x".getBytes(StandardCharsets.UTF_8)).join();

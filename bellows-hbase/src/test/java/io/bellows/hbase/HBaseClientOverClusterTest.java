@@ -1,6 +1,7 @@
 package io.bellows.hbase;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bellows.cluster.server.Members;
 import io.bellows.cluster.server.ReplicatedEngine;
@@ -17,6 +18,9 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HRegionLocation;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.TableNotDisabledException;
+import org.apache.hadoop.hbase.TableNotEnabledException;
+import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
@@ -37,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * HBase client code against a Bellows cluster ({@code bellows.server} naming three members in this
  * JVM): a table created with split keys has a region per range, which the {@code RegionLocator}
  * lists (through the same {@code regions} call as the shell), and rows written across them read
- * back by gets and scans, forward and reversed.
+ * back by gets and scans, forward and reversed; HBase's {@code disableTable} then refuses reads,
+ * and {@code deleteTable} (refused while the table is enabled) removes it from every member.
  */
 class HBaseClientOverClusterTest {
   @BeforeAll
@@ -91,6 +96,18 @@ class HBaseClientOverClusterTest {
         assertThat(rows(t, new Scan().setReversed(true))).containsExactly("z7", "q", "m5", "h0", "g9", "a1");
         for (String r : written) {
           assertThat(Bytes.toString(t.get(new Get(Bytes.toBytes(r))).getValue(f, q))).isEqualTo("v" + r);
+        }
+
+        // HBase's disable and delete over the cluster: reads refused while disabled, then the table gone.
+        Admin admin = conn.getAdmin();
+        assertThatThrownBy(() -> admin.deleteTable(tn)).isInstanceOf(TableNotDisabledException.class);
+        admin.disableTable(tn);
+        assertThat(admin.isTableDisabled(tn)).isTrue();
+        assertThatThrownBy(() -> t.get(new Get(Bytes.toBytes("m5")))).isInstanceOf(TableNotEnabledException.class);
+        admin.deleteTable(tn);
+        assertThat(admin.tableExists(tn)).isFalse();
+        for (ReplicatedEngine e : engines) {
+          assertThat(e.tableExists("t")).isFalse();
         }
       }
     } finally {

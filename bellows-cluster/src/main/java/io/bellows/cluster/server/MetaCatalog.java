@@ -11,21 +11,24 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.Consumer;
 
 /**
  * The cluster's catalog, the state machine of the meta group (a Raft group over every member):
  * tables, each with its regions in key order, each region with its Raft group id, sequence base,
  * row range and peers. An entry creates a table with all its regions at once; every member applies
  * it in log order, giving the table the next table id and each region the next region ids, and
- * opening its replicas of the regions ({@code opener}, on the apply thread, so a later entry's
- * effects follow it). A "member joined" entry changes nothing ({@link #memberJoined}).
+ * opening its replicas of the regions ({@link Effects#opened}, on the apply thread, so a later entry's
+ * effects follow it). Entries disable, enable and drop a table named by name and id; one that
+ * cannot apply (no such table, or not in the state it needs) changes nothing and says why in its
+ * reply, so every member refuses it alike. A "member joined" entry changes nothing ({@link
+ * #memberJoined}).
  *
  * <p>The catalog is kept in memory and rebuilt at a restart by replaying the meta log from its
  * start: meta is never checkpointed (it is small: a few entries per table), which a later step that
- * drops, alters and splits tables must change (a snapshot of the catalog). That replay is also what
- * makes a table's creation whole on a member that died while opening its regions: the entry is
- * applied again, and the opener finishes what is missing.
+ * alters and splits tables may change (a snapshot of the catalog). That replay is also what
+ * makes a table's creation whole on a member that died while opening its regions, and a drop
+ * whole on one that died while removing them: the entry is applied again, and the effects finish
+ * what is missing.
  */
 final class MetaCatalog implements LogApplier {
   /**
@@ -42,10 +45,18 @@ final class MetaCatalog implements LogApplier {
   /** A region of a table about to be created: what the creating member chooses. */
   record NewRegion(UUID group, long base, List<String> peers) {}
 
-  /** A table of the cluster: its id (in creation order, never reused), descriptor and regions in key order. */
-  record TableEntry(int id, TableDescriptor descriptor, List<RegionEntry> regions) {
+  /**
+   * A table of the cluster: its id (in creation order, never reused), descriptor, regions in key
+   * order, and whether it is enabled (a disabled table refuses data calls; only a disabled one can
+   * be dropped).
+   */
+  record TableEntry(int id, TableDescriptor descriptor, List<RegionEntry> regions, boolean enabled) {
     TableEntry {
       regions = List.copyOf(regions);
+    }
+
+    TableEntry(int id, TableDescriptor descriptor, List<RegionEntry> regions) {
+      this(id, descriptor, regions, true);
     }
 
     /** The group of the table's first region (its only one, for a table created without split keys). */
@@ -68,19 +79,47 @@ final class MetaCatalog implements LogApplier {
     }
   }
 
+  /**
+   * What a member does when it applies an entry, on meta's apply thread (so the next entry's
+   * effects follow): each must be idempotent, as a restart applies every entry again.
+   */
+  interface Effects {
+    /** A table was created: open this member's replicas of its regions. */
+    void opened(TableEntry table);
+
+    /** A table was disabled (the entry it is now). */
+    default void disabled(TableEntry table) {}
+
+    /** A table was dropped (the entry it was): remove this member's replicas of its regions. */
+    default void dropped(TableEntry table) {}
+  }
+
   static final String EXISTS = "exists";
   static final String JOINED = "joined";
+  /** The reply to a disable, enable or drop that applied. */
+  static final String DONE = "done";
+  /** The reply to a disable, enable or drop of a table that does not exist (or is another of its name now). */
+  static final String NOT_FOUND = "not-found";
+  /** The reply to a disable of a disabled table, or a drop of an enabled one. */
+  static final String NOT_ENABLED = "not-enabled";
+  /** The reply to an enable of an enabled table. */
+  static final String NOT_DISABLED = "not-disabled";
   private static final HexFormat HEX = HexFormat.of();
 
   private final Map<String, TableEntry> tables = new LinkedHashMap<>();
-  private final Consumer<TableEntry> opener;
+  private final Effects effects;
   private final List<String> members;
   private int regionIds;
+  /** The last table id given: ids are never reused, so a table created again after a drop is another. */
+  private int tableIds;
 
-  /** A catalog of a cluster of {@code members} (their ids: the peers of a region created before regions named theirs). */
-  MetaCatalog(List<String> members, Consumer<TableEntry> opener) {
+  /**
+   * A catalog of a cluster of {@code members} (their ids: the peers of a region created before
+   * regions named theirs), with what applying its entries does on this member.
+   */
+  MetaCatalog(List<String> members, Effects effects) {
     this.members = List.copyOf(members);
-    this.opener = opener;
+    this.effects = effects;
   }
 
   /**
@@ -128,14 +167,91 @@ final class MetaCatalog implements LogApplier {
     return ("member-joined\t" + member + "\n").getBytes(StandardCharsets.UTF_8);
   }
 
+  /** The entry that disables table {@code name} of id {@code id} (a table of that name but another id is not it). */
+  static byte[] disableTable(String name, int id) {
+    return stateEntry("disable-table", name, id);
+  }
+
+  /** The entry that enables the disabled table {@code name} of id {@code id}. */
+  static byte[] enableTable(String name, int id) {
+    return stateEntry("enable-table", name, id);
+  }
+
+  /** The entry that drops the disabled table {@code name} of id {@code id}, its regions with it. */
+  static byte[] dropTable(String name, int id) {
+    return stateEntry("drop-table", name, id);
+  }
+
+  private static byte[] stateEntry(String kind, String name, int id) {
+    return (kind + "\t" + name + "\t" + id + "\n").getBytes(StandardCharsets.UTF_8);
+  }
+
   @Override
   public byte[] apply(LogPosition at, byte[] entry) {
     String text = new String(entry, StandardCharsets.UTF_8);
     int nl = text.indexOf('\n');
     String[] head = text.substring(0, nl).split("\t");
-    if (head[0].equals("member-joined")) {
-      return JOINED.getBytes(StandardCharsets.UTF_8);
+    switch (head[0]) {
+      case "member-joined" -> {
+        return JOINED.getBytes(StandardCharsets.UTF_8);
+      }
+      case "disable-table", "enable-table", "drop-table" -> {
+        if (head.length != 3) {
+          throw new IllegalStateException("bad meta entry at " + at + ": " + text.substring(0, nl));
+        }
+        return changeState(head[0], head[1], Integer.parseInt(head[2])).getBytes(StandardCharsets.UTF_8);
+      }
+      default -> {
+        return create(at, text, head, nl);
+      }
     }
+  }
+
+  /**
+   * Disables, enables or drops table {@code name} of id {@code id}, if it is in the state that
+   * needs; else changes nothing and answers why. The same on every member: the state is the log's.
+   */
+  private String changeState(String kind, String name, int id) {
+    TableEntry was;
+    TableEntry now;
+    synchronized (this) {
+      was = tables.get(name);
+      if (was == null || was.id() != id) {
+        return NOT_FOUND;
+      }
+      switch (kind) {
+        case "disable-table" -> {
+          if (!was.enabled()) {
+            return NOT_ENABLED;
+          }
+          now = new TableEntry(was.id(), was.descriptor(), was.regions(), false);
+          tables.put(name, now);
+        }
+        case "enable-table" -> {
+          if (was.enabled()) {
+            return NOT_DISABLED;
+          }
+          now = new TableEntry(was.id(), was.descriptor(), was.regions(), true);
+          tables.put(name, now);
+        }
+        default -> {
+          if (was.enabled()) {
+            return NOT_ENABLED;
+          }
+          now = null;
+          tables.remove(name);
+        }
+      }
+    }
+    if (now == null) {
+      effects.dropped(was);
+    } else if (!now.enabled()) {
+      effects.disabled(now);
+    }
+    return DONE;
+  }
+
+  private byte[] create(LogPosition at, String text, String[] head, int nl) {
     List<String[]> regions = new ArrayList<>();
     int rest = nl + 1;
     switch (head[0]) {
@@ -167,11 +283,12 @@ final class MetaCatalog implements LogApplier {
         list.add(new RegionEntry(++regionIds, UUID.fromString(r[0]), Long.parseLong(r[1]), HEX.parseHex(r[2]),
             HEX.parseHex(r[3]), peers));
       }
-      t = new TableEntry(tables.size() + 1, d, list);
+      t = new TableEntry(tableIds + 1, d, list);
       t.ranges(); // the keys must be in order
+      tableIds++;
       tables.put(d.name(), t);
     }
-    opener.accept(t);
+    effects.opened(t);
     return Integer.toString(t.id()).getBytes(StandardCharsets.UTF_8);
   }
 

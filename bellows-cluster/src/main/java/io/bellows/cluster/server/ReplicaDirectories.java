@@ -12,16 +12,21 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
 
 /**
  * The member's replicas on disk, {@code regions/GROUP/} under its data directory: each replica's
  * {@code region.txt} (what it is, so that it opens at a restart before meta replays) and the
- * making of a new replica's empty stores. What lies inside {@code region/} is the region's.
+ * making of a new replica's empty stores, and the groups of dropped tables ({@code regions/dropped}),
+ * whose directories are deleted. What lies inside {@code region/} is the region's.
  */
 final class ReplicaDirectories {
   private static final String REGION_FILE = "region.txt";
+  /** The groups whose replicas were dropped here, one id a line: never opened or joined again. */
+  private static final String DROPPED_FILE = "dropped";
 
   /** What {@code region.txt} records of a replica: its table, region, sequence base and range. */
   record Recorded(int tableId, int regionId, long base, byte[] start, byte[] end, TableDescriptor descriptor) {}
@@ -104,6 +109,65 @@ final class ReplicaDirectories {
       AtomicFiles.moveAtomically(LocalFileSystem.INSTANCE, staging, dir.resolve("region"));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the stores of a replica in " + dir, e);
+    }
+  }
+
+  /**
+   * The groups of the replicas dropped here ({@code regions/dropped}): at a restart, Ratis may find
+   * such a group's log again (the member died before removing it), and meta's replay creates its
+   * table again before it drops it; neither may open or serve the replica.
+   */
+  Set<UUID> dropped() {
+    Path file = regions.resolve(DROPPED_FILE);
+    Set<UUID> out = new LinkedHashSet<>();
+    try {
+      if (Files.exists(file)) {
+        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+          if (!line.isEmpty()) {
+            out.add(UUID.fromString(line));
+          }
+        }
+      }
+    } catch (IOException | IllegalArgumentException e) {
+      throw new IllegalStateException("cannot read the dropped replicas in " + file, e);
+    }
+    return out;
+  }
+
+  /**
+   * Records {@code groups} as dropped, with the others already recorded (atomically: a crash leaves
+   * the old list or the new). The decision of a drop on this member: what follows it (the group
+   * left, the directory deleted) is finished at a restart if a crash cuts it short.
+   */
+  void recordDropped(Set<UUID> groups) {
+    StringBuilder text = new StringBuilder();
+    for (UUID g : groups) {
+      text.append(g).append('\n');
+    }
+    try {
+      AtomicFiles.write(LocalFileSystem.INSTANCE, regions.resolve(DROPPED_FILE),
+          text.toString().getBytes(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot record the dropped replicas in " + regions, e);
+    }
+  }
+
+  /**
+   * Deletes the directory of the dropped replica of {@code group} ({@code regions/GROUP/}, which
+   * this class made), if it is there: its files first, the directory last, so a crash leaves a
+   * directory that the next call deletes.
+   */
+  void delete(UUID group) {
+    Path dir = of(group);
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete the dropped replica in " + dir, e);
     }
   }
 

@@ -48,6 +48,7 @@ import io.bellows.util.EngineClosedException;
 import io.bellows.util.EventListener;
 import io.bellows.util.StorageException;
 import io.bellows.util.TableExistsException;
+import io.bellows.util.TableNotEnabledException;
 import io.bellows.util.TableNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -95,7 +96,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Simplified, for a later step to change: a table's regions are fixed at its creation (no
  * splits, no moves), every member a replica of every region, the catalog's operations limited to
- * creating tables (meta is never checkpointed; its log is replayed at a restart).
+ * creating, disabling, enabling and dropping tables (meta is never checkpointed; its log is
+ * replayed at a restart).
  *
  * <p>On disk, under the data directory: {@code raft/} (the node's logs), {@code regions/GROUP/}
  * per replica, with {@code region.txt} (the table's id, sequence base, the region's id and range
@@ -105,7 +107,9 @@ import org.slf4j.LoggerFactory;
  * checkpoint brought into {@code region/} is moved here before the log goes on); {@code
  * checkpoints/} holds the checkpoints this replica is handing to replicas behind its log, {@code
  * region.checkpoint/}, {@code region.new/}, {@code region.install} and {@code region.old/} a
- * checkpoint being installed ({@link CheckpointInstaller}).
+ * checkpoint being installed ({@link CheckpointInstaller}); {@code regions/dropped} lists the groups
+ * of replicas of dropped tables, whose directories and Raft logs are deleted (at the next start, if a
+ * crash cut the drop short).
  */
 public final class ReplicatedEngine implements Engine, CheckpointProvider {
   private static final Logger LOG = LoggerFactory.getLogger(ReplicatedEngine.class);
@@ -131,6 +135,14 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   private final List<RaftNode.Peer> peers;
   private final MetaCatalog catalog;
   private final Map<UUID, Replica> replicas = new ConcurrentHashMap<>();
+  /**
+   * The groups of this member's replicas of dropped tables ({@code regions/dropped}): never opened
+   * or joined again, though Ratis may find such a group's log at a start and meta's replay creates
+   * the table again before it drops it.
+   */
+  private final Set<UUID> dropped = ConcurrentHashMap.newKeySet();
+  /** Disables, enables and drops proposed here one at a time, so each is checked against the state the last left. */
+  private final Object tableStates = new Object();
   private final CompletableFuture<RaftNode> started = new CompletableFuture<>();
   private final long instanceId = ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE;
   private final MetricSet metrics = new MetricSet();
@@ -200,11 +212,27 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     this.checkpointSource = checkpointSource;
     this.silentMemberMillis = 2 * raft.electionMax().toMillis();
     this.directories = new ReplicaDirectories(data);
+    this.dropped.addAll(directories.dropped());
     this.fileNumbers.set(directories.highestFileNumber() + 1);
     this.options = options;
     this.members = members;
     this.self = members.member(selfId);
-    this.catalog = new MetaCatalog(members.list().stream().map(Members.Member::id).toList(), this::opened);
+    this.catalog = new MetaCatalog(members.list().stream().map(Members.Member::id).toList(), new MetaCatalog.Effects() {
+      @Override
+      public void opened(MetaCatalog.TableEntry t) {
+        ReplicatedEngine.this.opened(t);
+      }
+
+      @Override
+      public void disabled(MetaCatalog.TableEntry t) {
+        ReplicatedEngine.this.disabled(t);
+      }
+
+      @Override
+      public void dropped(MetaCatalog.TableEntry t) {
+        ReplicatedEngine.this.dropped(t);
+      }
+    });
     this.peers = members.list().stream().map(m -> new RaftNode.Peer(m.id(), m.raftAddress())).toList();
     this.chunks = OptionsResolver.chunkAllocator(options);
     this.blockCache = OptionsResolver.blockCache(options, Runtime.getRuntime().maxMemory());
@@ -212,6 +240,9 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         () -> {});
     this.node = RaftNode.start(selfId, raft, this::applierOf, testFaults, raftTls);
     started.complete(node);
+    for (UUID g : dropped) {
+      removeDropped(g); // a drop a crash cut short: Ratis found the group's log again
+    }
     for (Replica r : replicas.values()) {
       bind(r);
     }
@@ -341,8 +372,24 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     if (group.equals(META)) {
       return catalog;
     }
+    if (dropped.contains(group)) {
+      return DROPPED; // removed once the node has started; never served
+    }
     return replicas.computeIfAbsent(group, this::reopen).applier;
   }
+
+  /** The applier of a dropped replica's group that Ratis found at a start, until the group is removed: applies nothing. */
+  private static final LogApplier DROPPED = new LogApplier() {
+    @Override
+    public byte[] apply(io.bellows.cluster.LogPosition at, byte[] entry) {
+      return new byte[0];
+    }
+
+    @Override
+    public byte[] query(byte[] request) {
+      return new byte[0];
+    }
+  };
 
   private Replica reopen(UUID group) {
     ReplicaDirectories.Recorded r = directories.read(group);
@@ -405,7 +452,8 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
    */
   private void opened(MetaCatalog.TableEntry t) {
     RaftNode n = started.join(); // a restart's replay may apply before the node is handed over
-    List<MetaCatalog.RegionEntry> mine = t.regions().stream().filter(g -> g.peers().contains(self.id())).toList();
+    List<MetaCatalog.RegionEntry> mine = t.regions().stream()
+        .filter(g -> g.peers().contains(self.id()) && !dropped.contains(g.group())).toList(); // a replay before the drop
     for (MetaCatalog.RegionEntry g : mine) {
       if (replicas.get(g.group()) != null) {
         continue;
@@ -422,6 +470,61 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     }
     LOG.info("member {} opened its replicas of table '{}' ({} of its {} regions)", self.id(), t.descriptor().name(),
         mine.size(), t.regions().size());
+  }
+
+  /**
+   * Meta disabled a table: this member's replicas of its regions stay open and in their groups
+   * (data calls are refused by the catalog's state), their memory stores flushed in the background,
+   * so enabling it again costs nothing but an entry.
+   */
+  private void disabled(MetaCatalog.TableEntry t) {
+    for (MetaCatalog.RegionEntry g : t.regions()) {
+      Replica r = replicas.get(g.group());
+      if (r != null) {
+        requestFlushAll(r.region());
+      }
+    }
+  }
+
+  /**
+   * Meta dropped a table (the catalog no longer names it, so no call reaches its replicas): this
+   * member records its replicas of the table's regions as dropped, the one step that decides, then
+   * for each leaves the region's group (deleting its Raft log), closes the region and deletes its
+   * directory. Idempotent: a member that dies anywhere in this finishes it at its restart (the
+   * groups recorded dropped are removed at start; meta's replay applies the drop again, and its
+   * creation before it opens nothing recorded dropped).
+   */
+  private void dropped(MetaCatalog.TableEntry t) {
+    started.join(); // a restart's replay may apply before the node is handed over
+    List<UUID> mine = t.regions().stream().filter(g -> g.peers().contains(self.id()))
+        .map(MetaCatalog.RegionEntry::group).toList();
+    if (!dropped.containsAll(mine)) {
+      Set<UUID> next = new java.util.LinkedHashSet<>(dropped);
+      next.addAll(mine);
+      directories.recordDropped(next);
+      dropped.addAll(mine);
+    }
+    for (UUID g : mine) {
+      removeDropped(g);
+    }
+    LOG.info("member {} removed its replicas of dropped table '{}' ({} of its {} regions)", self.id(),
+        t.descriptor().name(), mine.size(), t.regions().size());
+  }
+
+  /**
+   * Removes this member's dropped replica of {@code group}: leaves the group (Ratis stops applying
+   * to the replica, and its log is deleted), then closes the region and deletes {@code
+   * regions/GROUP/}. Each step is skipped when already done.
+   */
+  private void removeDropped(UUID group) {
+    started.join().removeGroup(group);
+    Replica r = replicas.remove(group);
+    if (r != null) {
+      Region region = r.region();
+      region.close(false);
+      logEntries.forget(region);
+    }
+    directories.delete(group);
   }
 
   /** A region's peers as the Raft node names them. */
@@ -575,10 +678,18 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     return t;
   }
 
+  /** The table of the reference, which must be enabled (as a standalone engine's data calls want it). */
   private MetaCatalog.TableEntry entry(TableRef table) {
     MetaCatalog.TableEntry t = entry(table.name());
     if (t.id() != table.id()) {
       throw new TableNotFoundException("table '" + table.name() + "' was dropped; the table of that name now is another");
+    }
+    return enabled(t);
+  }
+
+  private static MetaCatalog.TableEntry enabled(MetaCatalog.TableEntry t) {
+    if (!t.enabled()) {
+      throw new TableNotEnabledException("table '" + t.descriptor().name() + "' is disabled");
     }
     return t;
   }
@@ -816,25 +927,106 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     return catalog.table(name) != null;
   }
 
+  /**
+   * Proposes the table's disabling to meta on its leader: once every live member has applied it,
+   * data calls on the table are refused everywhere ({@code TableNotEnabledException}); its replicas
+   * stay open and are flushed. Refused with nothing appended if it is disabled already.
+   */
   @Override
   public void disableTable(String name) {
-    throw unsupported("disabling a table");
+    changeState(name, "disable", MetaCatalog::disableTable);
   }
 
+  /** Proposes the table's enabling to meta on its leader; refused with nothing appended if it is enabled. */
   @Override
   public void enableTable(String name) {
-    throw unsupported("enabling a table");
+    changeState(name, "enable", MetaCatalog::enableTable);
   }
 
   @Override
   public boolean isTableEnabled(String name) {
-    entry(name);
-    return true;
+    return entry(name).enabled();
   }
 
+  /**
+   * Proposes the table's drop to meta on its leader; refused with nothing appended if it is enabled
+   * (disable it first, as on one server). Every member, applying it, leaves the groups of its
+   * replicas of the table's regions and deletes their logs and directories.
+   */
   @Override
   public void dropTable(String name) {
-    throw unsupported("dropping a table");
+    changeState(name, "drop", MetaCatalog::dropTable);
+  }
+
+  /**
+   * Appends {@code kind}'s entry for table {@code name} to meta, on its leader, once it can apply
+   * (else the refusal a standalone engine gives, with nothing appended); then waits until every
+   * live member has applied it, so that no member serves the table as it was once this returns.
+   * A member that does not know the table answers that it does not exist before it says it does not
+   * lead meta, so a client going round the members learns that a missing table is missing.
+   */
+  private void changeState(String name, String kind, java.util.function.BiFunction<String, Integer, byte[]> entry) {
+    synchronized (tableStates) {
+      MetaCatalog.TableEntry t = entry(name);
+      if (!meta.isLeader()) {
+        throw notLeader("the catalog", meta.leader());
+      }
+      String refusal = refusal(kind, t.enabled());
+      if (refusal != null) {
+        throw refused(name, kind, refusal);
+      }
+      byte[] reply;
+      try {
+        reply = join(meta.append(entry.apply(name, t.id())));
+      } catch (NotLeaderException e) {
+        throw notLeader("the catalog", e.leader());
+      }
+      String answer = new String(reply, StandardCharsets.UTF_8);
+      if (!answer.equals(MetaCatalog.DONE)) {
+        throw refused(name, kind, answer); // changed since the check, by an entry proposed before this member led meta
+      }
+      awaitEveryMember(kind + " of table '" + name + "'");
+    }
+  }
+
+  /** Why {@code kind} cannot apply to a table that is {@code enabled} or not, as the catalog would reply; null if it can. */
+  private static String refusal(String kind, boolean enabled) {
+    return switch (kind) {
+      case "disable", "drop" -> enabled == kind.equals("disable") ? null : MetaCatalog.NOT_ENABLED;
+      default -> enabled ? MetaCatalog.NOT_DISABLED : null;
+    };
+  }
+
+  /** The exception (and words) a standalone engine has for the catalog's refusal {@code answer} of {@code kind}. */
+  private static RuntimeException refused(String name, String kind, String answer) {
+    return switch (answer) {
+      case MetaCatalog.NOT_FOUND -> new TableNotFoundException("table '" + name + "' does not exist");
+      case MetaCatalog.NOT_ENABLED -> new TableNotEnabledException(kind.equals("drop")
+          ? "table '" + name + "' is enabled: disable it before dropping it"
+          : "table '" + name + "' is already disabled");
+      case MetaCatalog.NOT_DISABLED -> new StorageException("table '" + name + "' is already enabled");
+      default -> new StorageException("the catalog answered '" + answer + "' for table '" + name + "'");
+    };
+  }
+
+  /**
+   * Waits (at most {@link #NEW_GROUP_WAIT_MS} in all) until every other member that meta's leader
+   * (this one) has heard from within two election timeouts has applied meta's log as far as this
+   * one has: a member that had not could still serve the table as it was. A member down applies
+   * the entry when it is back (docs/design/cluster.md, "Disabling and dropping a table").
+   */
+  private void awaitEveryMember(String what) {
+    RaftNode n = started.join();
+    Set<String> down = n.silentPeers(META, silentMemberMillis);
+    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(NEW_GROUP_WAIT_MS);
+    for (RaftNode.Peer p : peers) {
+      if (p.id().equals(self.id()) || down.contains(p.id())) {
+        continue;
+      }
+      if (!n.awaitApplied(META, peers, p.id(), TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()))) {
+        LOG.warn("{}: member {} has not applied it within {} ms (down or slow)", what, p.id(), NEW_GROUP_WAIT_MS);
+      }
+    }
   }
 
   private static UnsupportedOperationException unsupported(String what) {
@@ -850,7 +1042,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   /** Flushes this member's replicas of the table's regions and checkpoints their groups. */
   @Override
   public void flush(String table) {
-    MetaCatalog.TableEntry t = entry(table);
+    MetaCatalog.TableEntry t = enabled(entry(table));
     for (int i = 0; i < t.regions().size(); i++) {
       Replica r = replica(t, i);
       r.region().flush(true);
@@ -870,7 +1062,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
 
   @Override
   public void compact(String table) {
-    MetaCatalog.TableEntry t = entry(table);
+    MetaCatalog.TableEntry t = enabled(entry(table));
     for (int i = 0; i < t.regions().size(); i++) {
       replica(t, i).region().compact(false);
     }

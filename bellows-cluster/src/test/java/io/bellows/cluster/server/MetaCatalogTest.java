@@ -58,8 +58,79 @@ class MetaCatalogTest {
   @Test
   void anEntryOfNoKnownKindIsRefused() {
     MetaCatalog catalog = new MetaCatalog(MEMBERS, t -> {});
-    assertThatThrownBy(() -> catalog.apply(new LogPosition(1, 5), "drop-table\tx\n".getBytes(StandardCharsets.UTF_8)))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("unknown meta entry at (t:1, i:5): drop-table");
+    assertThatThrownBy(() -> catalog.apply(new LogPosition(1, 5), "truncate-table\tx\n".getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("unknown meta entry at (t:1, i:5): truncate-table");
+    assertThatThrownBy(() -> catalog.apply(new LogPosition(1, 6), "drop-table\tx\n".getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("bad meta entry at (t:1, i:6): drop-table\tx");
+  }
+
+  /** The bytes of a disable, an enable and a drop, as docs/FORMAT.md ("Meta entry") shows them. */
+  @Test
+  void theStateEntriesAreTheTextFormatMdShows() {
+    assertThat(new String(MetaCatalog.disableTable("a", 3), StandardCharsets.UTF_8)).isEqualTo("disable-table\ta\t3\n");
+    assertThat(new String(MetaCatalog.enableTable("a", 3), StandardCharsets.UTF_8)).isEqualTo("enable-table\ta\t3\n");
+    assertThat(new String(MetaCatalog.dropTable("a", 3), StandardCharsets.UTF_8)).isEqualTo("drop-table\ta\t3\n");
+  }
+
+  /**
+   * Disable, enable and drop apply in log order, each only from the state it needs (else nothing
+   * changes and the reply says why); a drop hands the table's regions to the member; a table
+   * created again under the name of a dropped one is another (the next id, its own regions), and
+   * an entry naming the dropped one's id does not touch it.
+   */
+  @Test
+  void disableEnableAndDropApplyOnlyFromTheStateTheyNeed() {
+    List<String> effects = new ArrayList<>();
+    MetaCatalog catalog = new MetaCatalog(MEMBERS, new MetaCatalog.Effects() {
+      @Override
+      public void opened(MetaCatalog.TableEntry t) {
+        effects.add("opened " + t.descriptor().name() + "#" + t.id());
+      }
+
+      @Override
+      public void disabled(MetaCatalog.TableEntry t) {
+        effects.add("disabled " + t.descriptor().name() + "#" + t.id());
+      }
+
+      @Override
+      public void dropped(MetaCatalog.TableEntry t) {
+        effects.add("dropped " + t.descriptor().name() + "#" + t.id() + " " + t.regions().size() + " regions");
+      }
+    });
+    long[] index = {0};
+    java.util.function.Function<byte[], String> apply =
+        e -> new String(catalog.apply(new LogPosition(1, ++index[0]), e), StandardCharsets.UTF_8);
+    TableDescriptor a = TableDescriptor.builder("a").family("f").build();
+    apply.apply(MetaCatalog.createTable(a, List.of(Bytes.of("m")),
+        List.of(new MetaCatalog.NewRegion(G1, 7, MEMBERS), new MetaCatalog.NewRegion(G2, 7, MEMBERS))));
+    apply.apply(MetaCatalog.createTable(TableDescriptor.builder("b").family("f").build(), G3, 7));
+
+    assertThat(apply.apply(MetaCatalog.dropTable("a", 1))).as("enabled").isEqualTo(MetaCatalog.NOT_ENABLED);
+    assertThat(apply.apply(MetaCatalog.enableTable("a", 1))).isEqualTo(MetaCatalog.NOT_DISABLED);
+    assertThat(apply.apply(MetaCatalog.disableTable("a", 2))).as("b's id").isEqualTo(MetaCatalog.NOT_FOUND);
+    assertThat(apply.apply(MetaCatalog.disableTable("c", 1))).isEqualTo(MetaCatalog.NOT_FOUND);
+    assertThat(catalog.table("a").enabled()).isTrue();
+
+    assertThat(apply.apply(MetaCatalog.disableTable("a", 1))).isEqualTo(MetaCatalog.DONE);
+    assertThat(catalog.table("a").enabled()).isFalse();
+    assertThat(apply.apply(MetaCatalog.disableTable("a", 1))).isEqualTo(MetaCatalog.NOT_ENABLED);
+    assertThat(apply.apply(MetaCatalog.enableTable("a", 1))).isEqualTo(MetaCatalog.DONE);
+    assertThat(catalog.table("a").enabled()).isTrue();
+    assertThat(apply.apply(MetaCatalog.disableTable("a", 1))).isEqualTo(MetaCatalog.DONE);
+    assertThat(apply.apply(MetaCatalog.dropTable("a", 1))).isEqualTo(MetaCatalog.DONE);
+    assertThat(catalog.table("a")).isNull();
+    assertThat(apply.apply(MetaCatalog.dropTable("a", 1))).as("again").isEqualTo(MetaCatalog.NOT_FOUND);
+
+    UUID g4 = UUID.fromString("00000000-0000-0000-0000-000000000004");
+    apply.apply(MetaCatalog.createTable(a, g4, 7));
+    assertThat(catalog.table("a").id()).as("ids are never reused").isEqualTo(3);
+    assertThat(catalog.table("a").regions()).extracting(MetaCatalogTest::describe)
+        .containsExactly("4 " + g4 + " 7 [, ) n1,n2,n3");
+    assertThat(apply.apply(MetaCatalog.disableTable("a", 1))).as("the dropped table's id").isEqualTo(MetaCatalog.NOT_FOUND);
+    assertThat(catalog.table("a").enabled()).isTrue();
+    assertThat(catalog.tables()).extracting(t -> t.descriptor().name() + "#" + t.id()).containsExactly("b#2", "a#3");
+    assertThat(effects).containsExactly("opened a#1", "opened b#2", "disabled a#1", "disabled a#1",
+        "dropped a#1 2 regions", "opened a#3");
   }
 
   /** The bytes of a table created with split keys, as docs/FORMAT.md ("Meta entry") shows them. */
