@@ -14,7 +14,11 @@ final class WalFile {
   boolean seqKnown;
   /** For files of this run: the log's txid just before the file's first record (its bytes start there). */
   long baseTxid;
-  /** Whether the file failed: it is never written again, and the next file's header says where its forced part ends. */
+  /**
+   * Whether the file failed: it is never written again, and the next file's header says where its
+   * forced part ends (for a file found at open: the next file's header names a fence). The two are
+   * deleted together.
+   */
   boolean fenced;
   /**
    * Per region, the highest sequence id of its edits in the file: the file may go once every region

@@ -28,15 +28,31 @@ final class WalFiles {
 
   /**
    * Takes out and returns every file but {@code keep} (null for none) whose edits are known and
-   * needed by no region any more.
+   * needed by no region any more — a fenced file only together with the file after it.
+   *
+   * <p>A fenced file and the next one, whose header says where the fenced file's forced part ends,
+   * are read as a pair by replay, which takes the fence for the file just before the one naming
+   * it. So they go together or not at all (a chain of them, if the next one was fenced too): were
+   * the next one deleted alone, the fenced file's damaged tail would meet replay as corruption;
+   * were the fenced file deleted alone, the fence would cut the file kept before it, and drop its
+   * acknowledged edits.
    */
   List<WalFile> removeObsolete(OldestNeeded oldestNeeded, WalFile keep) {
     List<WalFile> victims = new ArrayList<>();
+    List<WalFile> chain = new ArrayList<>(); // files linked by fences, ending with one that is not fenced
+    boolean chainNeeded = false;
     for (WalFile f : files.values()) {
-      if (f != keep && !f.needed(oldestNeeded)) {
-        victims.add(f);
+      chain.add(f);
+      chainNeeded |= f == keep || f.needed(oldestNeeded);
+      if (!f.fenced) {
+        if (!chainNeeded) {
+          victims.addAll(chain);
+        }
+        chain.clear();
+        chainNeeded = false;
       }
     }
+    // A chain still open holds the last file, fenced with no file after it yet (the log failed): it stays.
     for (WalFile f : victims) {
       files.remove(f.number);
     }

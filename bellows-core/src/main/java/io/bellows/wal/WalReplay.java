@@ -65,6 +65,14 @@ final class WalReplay {
           }
         });
         settle(f, o, last, fencedAt, regions);
+        if (fencedAt >= 0) {
+          appendLock.lock();
+          try {
+            f.fenced = true; // it and the next file are deleted together (WalFiles#removeObsolete)
+          } finally {
+            appendLock.unlock();
+          }
+        }
       }
       tailRepaired = true;
     } finally {

@@ -3,7 +3,15 @@ package io.bellows.wal;
 import static io.bellows.wal.WalTestSupport.edit;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bellows.config.Durability;
+import io.bellows.fs.Fault;
+import io.bellows.fs.FaultInjectingFileSystem;
+import io.bellows.fs.FaultInjectingFileSystem.Error;
+import io.bellows.fs.FaultInjectingFileSystem.Op;
+import io.bellows.fs.MemFileSystem;
+import io.bellows.record.WriteRecord;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -13,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A log file goes once each region whose edits it holds has flushed past them, judged region by
  * region: a region written slowly keeps only the files holding its edits, and retention does not
- * compare sequence ids of different regions (which may come from counters of their own).
+ * compare sequence ids of different regions (which may come from counters of their own). A fenced
+ * file and the next one, which names its fence, go together.
  */
 class WalRegionRetentionTest {
   private static final long ROLL = 2048;
@@ -86,5 +95,48 @@ class WalRegionRetentionTest {
       assertThat(wal.deleteObsolete(region -> needs.getOrDefault(region, Long.MAX_VALUE))).isEqualTo(before.size() - 1);
       assertThat(wal.files()).containsExactly(before.get(0));
     }
+  }
+
+  /**
+   * A file fenced after a failed write, and the next one, whose header says where the fenced one's
+   * forced part ends, go together: had the fenced file gone alone (its region flushed) while an
+   * older file stayed (a cold region's), replay would take the fence for the older file and cut it
+   * there, dropping acknowledged edits.
+   */
+  @Test
+  void aFencedFileGoesOnlyTogetherWithTheFileNamingItsFence() {
+    MemFileSystem disk = new MemFileSystem();
+    FaultInjectingFileSystem fs = new FaultInjectingFileSystem(disk);
+    Path walDir = Path.of("/wal");
+    int flushed = 3;
+    List<WriteRecord> kept = new ArrayList<>(); // acknowledged edits of the regions that did not flush
+    long seq = 1;
+    try (Wal wal = Wal.open(fs, walDir, WalTestSupport.quiet())) { // the oldest file: longer than the fence below
+      for (int i = 0; i < 20; i++) {
+        WriteRecord e = edit(i % 2 == 0 ? COLD : HOT, seq++, rnd);
+        wal.sync(wal.append(e), Durability.FSYNC_WAL);
+        kept.add(e);
+      }
+    }
+    try (Wal wal = Wal.open(fs, walDir, WalTestSupport.quiet())) {
+      wal.replay(e -> { });
+      wal.sync(wal.append(edit(flushed, seq++, rnd)), Durability.FSYNC_WAL); // a new file
+      fs.inject(Fault.on(Error.EIO, Op.WRITE).paths("/wal/").nth(1));
+      wal.sync(wal.append(edit(flushed, seq++, rnd)), Durability.FSYNC_WAL); // fails, heals to a third file
+      assertThat(wal.filesFenced()).isEqualTo(1);
+      WriteRecord hot = edit(HOT, seq++, rnd);
+      wal.sync(wal.append(hot), Durability.FSYNC_WAL);
+      kept.add(hot);
+      assertThat(wal.files()).hasSize(3);
+      // The fenced file's only region flushed; the file after it is the current one; the oldest
+      // file is still needed.
+      assertThat(wal.deleteObsolete(region -> region == flushed ? Long.MAX_VALUE : 0)).isZero();
+    }
+    List<WriteRecord> replayed = new ArrayList<>();
+    try (Wal wal = Wal.open(disk, walDir, WalTestSupport.quiet())) {
+      wal.replay(replayed::add);
+    }
+    assertThat(WalTestSupport.flat(replayed.stream().filter(e -> e.regionId() != flushed).toList()))
+        .isEqualTo(WalTestSupport.flat(kept));
   }
 }
