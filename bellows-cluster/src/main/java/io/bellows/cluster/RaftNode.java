@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -286,11 +285,11 @@ public final class RaftNode implements AutoCloseable {
     }
   }
 
+  /** Deletes a removed group's log: what Ratis made there; anything else stays, said so. */
   private static void deleteTree(Path root) throws IOException {
-    try (Stream<Path> walk = Files.walk(root)) {
-      for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-        Files.deleteIfExists(p);
-      }
+    List<Path> left = RaftLogDirectory.delete(root);
+    if (!left.isEmpty()) {
+      LOG.warn("left {} in the removed group log {}: not made by Ratis or Bellows", left, root);
     }
   }
 

@@ -43,8 +43,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class CheckpointFetcher {
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointFetcher.class);
-  static final String FETCHING = "FETCHING";
-  static final String PART = ".part";
+  /** In the staging directory: the descriptor of a checkpoint being fetched. */
+  public static final String FETCHING = "FETCHING";
+  /** The suffix of a file being fetched. */
+  public static final String PART = ".part";
   /**
    * The bytes asked for at a time: the most a leader hands in one chunk (the Replication service's
    * limit, well under the client's message limit). Each chunk is a round trip to the leader with

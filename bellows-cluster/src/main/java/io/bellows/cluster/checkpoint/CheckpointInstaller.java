@@ -48,10 +48,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class CheckpointInstaller {
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointInstaller.class);
-  static final String STAGING_SUFFIX = ".checkpoint";
-  static final String MARKER_SUFFIX = ".install";
-  static final String OLD_SUFFIX = ".old";
-  static final String NEW_SUFFIX = ".new";
+  /** Beside the region's directory: the staging of a fetched checkpoint ({@code region.checkpoint/}). */
+  public static final String STAGING_SUFFIX = ".checkpoint";
+  /** Beside the region's directory: the file that says an install committed ({@code region.install}). */
+  public static final String MARKER_SUFFIX = ".install";
+  /** Beside the region's directory: the replaced region during an install ({@code region.old/}). */
+  public static final String OLD_SUFFIX = ".old";
+  /** Beside the region's directory: the installed region before it is moved in ({@code region.new/}). */
+  public static final String NEW_SUFFIX = ".new";
 
   /** The steps of an install, in order, as a fault hook sees them (after each is done). */
   public enum Step { FETCHED, VERIFIED, CLOSED, RENUMBERED, COMMITTED, OLD_MOVED, NEW_MOVED, OLD_DELETED, DONE }

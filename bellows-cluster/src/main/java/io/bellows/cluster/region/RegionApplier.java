@@ -34,6 +34,9 @@ import java.util.List;
  * #writeCheckpointState}), and an install loads it.
  */
 public final class RegionApplier implements LogApplier {
+  /** The file of the answered calls, in the replica's directory and in a checkpoint's copy of the region. */
+  public static final String ANSWERED_CALLS_FILE = AnsweredCallsFile.NAME;
+
   /** Replaced, with the positions, when a checkpoint is installed (never while an entry is applied). */
   private volatile Region region;
   private final long base;

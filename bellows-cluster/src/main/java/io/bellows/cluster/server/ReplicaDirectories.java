@@ -11,11 +11,13 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The member's replicas on disk, {@code regions/GROUP/} under its data directory: each replica's
@@ -24,7 +26,8 @@ import java.util.stream.Stream;
  * whose directories are deleted. What lies inside {@code region/} is the region's.
  */
 final class ReplicaDirectories {
-  private static final String REGION_FILE = "region.txt";
+  private static final Logger LOG = LoggerFactory.getLogger(ReplicaDirectories.class);
+  static final String REGION_FILE = "region.txt";
   /** The groups whose replicas were dropped here, one id a line: never opened or joined again. */
   private static final String DROPPED_FILE = "dropped";
 
@@ -93,20 +96,17 @@ final class ReplicaDirectories {
    */
   void createStores(UUID group, TableDescriptor d) {
     Path dir = of(group);
-    Path staging = dir.resolve("region.create");
+    Path staging = dir.resolve(ReplicaFiles.REGION + ".create");
     try {
-      if (Files.exists(staging)) {
-        try (Stream<Path> walk = Files.walk(staging)) {
-          for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-            Files.delete(p);
-          }
-        }
+      List<Path> left = ReplicaFiles.deleteRegionCopy(staging);
+      if (!left.isEmpty()) {
+        throw new IOException("a leftover " + staging + " holds files Bellows did not make: " + left);
       }
       for (ColumnFamilyDescriptor f : d.families()) {
         Store.initialize(LocalFileSystem.INSTANCE, staging.resolve(f.name()));
       }
       AtomicFiles.createDirectories(LocalFileSystem.INSTANCE, staging); // a table without families has no store
-      AtomicFiles.moveAtomically(LocalFileSystem.INSTANCE, staging, dir.resolve("region"));
+      AtomicFiles.moveAtomically(LocalFileSystem.INSTANCE, staging, dir.resolve(ReplicaFiles.REGION));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the stores of a replica in " + dir, e);
     }
@@ -153,18 +153,17 @@ final class ReplicaDirectories {
   }
 
   /**
-   * Deletes the directory of the dropped replica of {@code group} ({@code regions/GROUP/}, which
-   * this class made), if it is there: its files first, the directory last, so a crash leaves a
-   * directory that the next call deletes.
+   * Deletes the directory of the dropped replica of {@code group} ({@code regions/GROUP/}), if it
+   * is there: the files Bellows made in it first ({@link ReplicaFiles}), the directory last, so a
+   * crash leaves a directory that the next call deletes. What someone else put there stays, with
+   * the directories holding it, and is logged.
    */
   void delete(UUID group) {
     Path dir = of(group);
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-        Files.deleteIfExists(p);
+    try {
+      List<Path> left = ReplicaFiles.delete(dir);
+      if (!left.isEmpty()) {
+        LOG.warn("left {} in the dropped replica {}: not made by Bellows", left, dir);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot delete the dropped replica in " + dir, e);
@@ -176,7 +175,7 @@ final class ReplicaDirectories {
     long max = 0;
     try (Stream<Path> groups = Files.list(regions)) {
       for (Path g : (Iterable<Path>) groups::iterator) {
-        Path region = g.resolve("region");
+        Path region = g.resolve(ReplicaFiles.REGION);
         if (!Files.isDirectory(region)) {
           continue;
         }

@@ -399,7 +399,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   private Replica open(UUID group, int tableId, int regionId, TableDescriptor d, long base, byte[] start, byte[] end,
       boolean create) {
     Path dir = directories.of(group);
-    Path regionDir = dir.resolve("region");
+    Path regionDir = dir.resolve(ReplicaFiles.REGION);
     SequenceIds ids = SequenceIds.assignedByLog(base);
     RaftRegionLog log = new RaftRegionLog(); // bound to the group once the node holds it
     ReplicaHost host = new ReplicaHost(this, log, ids, fileNumbers);
@@ -421,7 +421,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     log.region(region);
     CheckpointInstaller installer = new CheckpointInstaller(LocalFileSystem.INSTANCE, regionDir, group,
         checkpointSource, reopen, FileNumberAllocator.over(fileNumbers));
-    LeaderCheckpoints checkpoints = new LeaderCheckpoints(LocalFileSystem.INSTANCE, dir.resolve("checkpoints"), group);
+    LeaderCheckpoints checkpoints = new LeaderCheckpoints(LocalFileSystem.INSTANCE, dir.resolve(ReplicaFiles.CHECKPOINTS), group);
     checkpoints.deleteLeftovers();
     return new Replica(group, tableId, regionId, d, base, log, RegionApplier.open(region, ids, base, log, dir, installer),
         checkpoints);
@@ -459,7 +459,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         continue;
       }
       directories.record(t.id(), g, t.descriptor());
-      boolean exists = Files.isDirectory(directories.of(g.group()).resolve("region"));
+      boolean exists = Files.isDirectory(directories.of(g.group()).resolve(ReplicaFiles.REGION));
       replicas.put(g.group(), open(g.group(), t.id(), g.id(), t.descriptor(), g.base(), g.start(), g.end(), !exists));
     }
     for (MetaCatalog.RegionEntry g : mine) {
