@@ -494,21 +494,63 @@ public final class RaftNode implements AutoCloseable {
   }
 
   /**
-   * Asks {@code leader} to hand its leadership of {@code group} to {@code to}. Ratis' transfer, not a
-   * plain step down: the leader waits until {@code to} holds its whole log before it lets it stand,
-   * so the election this causes, in which this empty replica votes for anyone, cannot elect a member
-   * that lacks an acknowledged entry.
+   * Asks {@code leader} to hand its leadership of {@code group} to {@code to}; returns whether it
+   * did. Ratis' transfer, not a plain step down: the leader waits until {@code to} holds its whole
+   * log before it lets it stand, so the election this causes (in which an empty replica votes for
+   * anyone) cannot elect a member that lacks an acknowledged entry.
    */
-  void transferLeadership(UUID group, List<Peer> peers, String leader, String to) {
+  boolean transferLeadership(UUID group, List<Peer> peers, String leader, String to) {
     try (RaftClient client = client(group, peers, RetryPolicies.noRetry())) {
       RaftClientReply reply = client.admin().transferLeadership(RaftPeerId.valueOf(to), RaftPeerId.valueOf(leader),
           TRANSFER_TIMEOUT_MS);
       if (!reply.isSuccess()) {
         LOG.info("{}: {} did not hand its leadership to {}: {}", group, leader, to, reply.getException());
       }
+      return reply.isSuccess();
     } catch (IOException e) {
       LOG.info("{}: could not ask {} to hand its leadership to {}: {}", group, leader, to, e.toString());
+      return false;
     }
+  }
+
+  /**
+   * One leader-balancing pass over the groups this node holds, but {@code exclude}: plans at most
+   * {@code maxMoves} hand-overs ({@link LeaderBalance}) among the peers not in {@code down}, and asks
+   * each group's leader for its own, one after the other; returns those that were made. A member
+   * that holds every group (any member of a cluster of three) sees them all; one that holds a part
+   * balances that part.
+   */
+  public List<LeaderBalance.Move> balanceLeaders(Set<UUID> exclude, Set<String> down, int maxMoves) {
+    List<LeaderBalance.Group> groups = new java.util.ArrayList<>();
+    Map<UUID, List<Peer>> peersOf = new java.util.HashMap<>();
+    Set<String> live = new java.util.TreeSet<>();
+    for (RaftGroupId gid : server.getGroupIds()) {
+      if (exclude.contains(gid.getUuid())) {
+        continue;
+      }
+      RaftServer.Division d;
+      try {
+        d = server.getDivision(gid);
+      } catch (IOException gone) {
+        continue;
+      }
+      List<Peer> peers = d.getGroup().getPeers().stream()
+          .map(p -> new Peer(p.getId().toString(), p.getAddress())).toList();
+      peersOf.put(gid.getUuid(), peers);
+      List<String> ids = peers.stream().map(Peer::id).toList();
+      ids.stream().filter(p -> !down.contains(p)).forEach(live::add);
+      groups.add(new LeaderBalance.Group(gid.getUuid(), ids, knownLeader(gid)));
+    }
+    List<LeaderBalance.Move> made = new java.util.ArrayList<>();
+    for (LeaderBalance.Move m : LeaderBalance.plan(groups, live, maxMoves)) {
+      if (transferLeadership(m.group(), peersOf.get(m.group()), m.from(), m.to())) {
+        made.add(m);
+      }
+    }
+    if (!made.isEmpty()) {
+      LOG.info("{}: handed {} leaderships over to balance the members' load: {}", id, made.size(), made);
+    }
+    return made;
   }
 
   private static void closeQuietly(RaftClient client) {

@@ -304,6 +304,49 @@ class ReplicatedLogTest {
     assertThat(nodes.get("n2").awaitEveryReplica(fresh, peers, WAIT_MS)).isTrue();
   }
 
+  /**
+   * Six groups all led by one node (as after the others restarted): a balancing pass hands four
+   * leaderships over, and each node leads two.
+   */
+  @Test
+  void aBalancingPassSpreadsTheLeadershipsThatOneNodeHeld() throws Exception {
+    List<UUID> groups = new ArrayList<>(List.of(GROUP));
+    for (int i = 0; i < 5; i++) {
+      UUID g = new UUID(0x5ba1, i);
+      for (String id : List.of("n1", "n2", "n3")) {
+        nodes.get(id).addGroup(g, peers);
+      }
+      groups.add(g);
+    }
+    for (UUID g : groups) {
+      String leader = nodes.get("n1").awaitLeader(g, WAIT_MS);
+      if (!leader.equals("n1")) {
+        assertThat(nodes.get("n1").transferLeadership(g, peers, leader, "n1")).as("to n1: %s", g).isTrue();
+        awaitLeaderIs(g, "n1");
+      }
+    }
+    List<LeaderBalance.Move> made = nodes.get("n2").balanceLeaders(java.util.Set.of(), java.util.Set.of(), 100);
+    assertThat(made).hasSize(4).allSatisfy(m -> assertThat(m.from()).isEqualTo("n1"));
+    Map<String, Integer> led = new HashMap<>();
+    for (UUID g : groups) {
+      String to = made.stream().filter(m -> m.group().equals(g)).map(LeaderBalance.Move::to).findFirst().orElse("n1");
+      awaitLeaderIs(g, to);
+      led.merge(to, 1, Integer::sum);
+    }
+    assertThat(led).containsExactlyInAnyOrderEntriesOf(Map.of("n1", 2, "n2", 2, "n3", 2));
+    assertThat(nodes.get("n3").balanceLeaders(java.util.Set.of(), java.util.Set.of(), 100)).as("balanced").isEmpty();
+  }
+
+  /** Waits until every node knows {@code leader} as the leader of {@code group}. */
+  private void awaitLeaderIs(UUID group, String leader) throws Exception {
+    for (RaftNode n : nodes.values()) {
+      String known = n.awaitLeader(group, WAIT_MS);
+      while (!known.equals(leader)) {
+        known = n.awaitLeaderOtherThan(group, known, WAIT_MS);
+      }
+    }
+  }
+
   @Test
   void aWaitForReadinessEndsWithNotLeaderWhenAnotherReplicaLeads() throws Exception {
     String old = leader();

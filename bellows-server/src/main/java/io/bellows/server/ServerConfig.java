@@ -50,15 +50,18 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
    * them (the internal replication call; null: none; it needs the admin role there), the CA (PEM)
    * it trusts their certificates by (null: plain text; with mutual TLS it shows its own {@code
    * tls.cert}), and how long a group's leader may be silent before an election (Raft's election
-   * timeouts, drawn between the two).
+   * timeouts, drawn between the two), and how often meta's leader balances the regions' leaders
+   * (zero: never).
    */
-  public record ClusterAccess(String token, Path tlsCa, Duration electionMin, Duration electionMax) {
+  public record ClusterAccess(String token, Path tlsCa, Duration electionMin, Duration electionMax,
+      Duration balanceInterval) {
     public static final ClusterAccess NONE = new ClusterAccess(null, null);
 
     /** With the default election timeouts. */
     public ClusterAccess(String token, Path tlsCa) {
       this(token, tlsCa, Duration.ofMillis(ServerKnobs.CLUSTER_ELECTION_MIN_MS.defaultValue()),
-          Duration.ofMillis(ServerKnobs.CLUSTER_ELECTION_MAX_MS.defaultValue()));
+          Duration.ofMillis(ServerKnobs.CLUSTER_ELECTION_MAX_MS.defaultValue()),
+          Duration.ofMillis(ServerKnobs.CLUSTER_BALANCE_INTERVAL_MS.defaultValue()));
     }
 
     public ClusterAccess {
@@ -70,13 +73,14 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
 
     /** The same, with the election timeouts {@code min} and {@code max}. */
     public ClusterAccess withElectionTimeouts(Duration min, Duration max) {
-      return new ClusterAccess(token, tlsCa, min, max);
+      return new ClusterAccess(token, tlsCa, min, max, balanceInterval);
     }
 
     @Override
     public String toString() {
       return "ClusterAccess[token=" + (token == null ? "none" : "(secret)") + ", tlsCa=" + tlsCa + ", elections after "
-          + electionMin.toMillis() + "-" + electionMax.toMillis() + " ms]";
+          + electionMin.toMillis() + "-" + electionMax.toMillis() + " ms, balancing every " + balanceInterval.toMillis()
+          + " ms]";
     }
   }
 
@@ -116,6 +120,7 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
           "In a cluster, the CA certificates (PEM) the other members' certificates must be signed by. With `tls.cert` and `tls.key` the member's Raft port speaks mutual TLS only (it shows its `tls.cert`, a member's certificate must allow server and client authentication), as do its checkpoint fetches; a member with some of the three and not all refuses to start. Without them its Raft traffic is plain text and unauthenticated."},
       row(ServerKnobs.CLUSTER_ELECTION_MIN_MS),
       row(ServerKnobs.CLUSTER_ELECTION_MAX_MS),
+      row(ServerKnobs.CLUSTER_BALANCE_INTERVAL_MS),
       new String[] {"bellows.*", "see the README's configuration table",
           "Engine knobs, e.g. `bellows.wal.max.files = 64`."});
 
@@ -167,6 +172,7 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
     Path clusterCa = null;
     long electionMin = ServerKnobs.CLUSTER_ELECTION_MIN_MS.defaultValue();
     long electionMax = ServerKnobs.CLUSTER_ELECTION_MAX_MS.defaultValue();
+    long balanceInterval = ServerKnobs.CLUSTER_BALANCE_INTERVAL_MS.defaultValue();
     for (Map.Entry<String, String> e : map.entrySet()) {
       String k = e.getKey();
       String v = e.getValue();
@@ -187,6 +193,7 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
         case "cluster.tls.ca" -> clusterCa = base.resolve(v);
         case "cluster.election.min.ms" -> electionMin = ServerKnobs.CLUSTER_ELECTION_MIN_MS.parse(v);
         case "cluster.election.max.ms" -> electionMax = ServerKnobs.CLUSTER_ELECTION_MAX_MS.parse(v);
+        case "cluster.balance.interval.ms" -> balanceInterval = ServerKnobs.CLUSTER_BALANCE_INTERVAL_MS.parse(v);
         default -> {
           if (ServerKnobs.limit(k) != null) {
             limits.put(k, ServerKnobs.limit(k).parse(v));
@@ -209,7 +216,8 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
     ServerLimits l = ServerLimits.of(limits);
     return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, cert, key, clientCa, List.copyOf(tokens),
         engineOptions(EngineOptions.defaults(), KnobAssignments.of(engineKnobs)), l, httpAuth, httpHosts, clientRole,
-        new ClusterAccess(clusterToken, clusterCa, Duration.ofMillis(electionMin), Duration.ofMillis(electionMax)));
+        new ClusterAccess(clusterToken, clusterCa, Duration.ofMillis(electionMin), Duration.ofMillis(electionMax),
+            Duration.ofMillis(balanceInterval)));
   }
 
   private static boolean bool(String key, String v) {

@@ -27,6 +27,8 @@ final class ServerKnobs {
       "In a cluster, the shortest silence of a Raft group's leader after which a follower stands for election (Raft's election timeout, drawn between this and `cluster.election.max.ms`). Shorter fails over faster after a leader dies; too short, and a pause of the leader (a GC, a busy machine) costs an election. Every member should have the same.");
   static final Knob<Long> CLUSTER_ELECTION_MAX_MS = Knob.ofLong("cluster.election.max.ms", SERVER, 2_000, 200, 1_200_000, "",
       "In a cluster, the longest election timeout (see `cluster.election.min.ms`, which must be below it). A leader that no majority answered for this long steps down.");
+  static final Knob<Long> CLUSTER_BALANCE_INTERVAL_MS = Knob.ofLong("cluster.balance.interval.ms", SERVER, 300_000, 0, 86_400_000, "",
+      "In a cluster, how often meta's leader runs a leader-balancing pass: the members that lead the most regions hand leaderships over (Ratis' transfer, a brief pause of the region's writes) to live members of the same regions that lead at least two fewer, at most 8 per pass, until any two members lead about as many. 0: never. After a member comes back from a restart it leads nothing until a pass.");
 
   // ---- the limits (ServerLimits), in the order of the record's components
   static final Knob<Long> MAX_CONNECTIONS = Knob.ofLong("max.connections", SERVER, 256, 1, 1_000_000, "",

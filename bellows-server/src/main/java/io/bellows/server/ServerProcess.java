@@ -136,7 +136,7 @@ public final class ServerProcess {
     try {
       engine = ReplicatedEngine.open(data, config.engine(), members, self.id(),
           testFaults == null ? null : TestFaultFile.watch(testFaults), checkpoints, raftTls,
-          config.cluster().electionMin(), config.cluster().electionMax());
+          config.cluster().electionMin(), config.cluster().electionMax(), config.cluster().balanceInterval());
     } catch (RuntimeException e) {
       checkpoints.close();
       err.println("ERROR: cannot start member " + self.id() + " on " + data.toAbsolutePath() + ": " + e.getMessage());

@@ -138,6 +138,18 @@ class ServerConfigTest {
     assertThatThrownBy(() -> parse("cluster.election.min.ms", "10")).hasMessageContaining("cluster.election.min.ms");
   }
 
+  @Test
+  void aMembersBalancingIntervalIsReadWithItsDefaultAndZeroTurnsItOff() {
+    assertThat(ServerConfig.defaults().cluster().balanceInterval()).isEqualTo(java.time.Duration.ofMinutes(5));
+    assertThat(parse("cluster.balance.interval.ms", "60000").cluster().balanceInterval())
+        .isEqualTo(java.time.Duration.ofMinutes(1));
+    assertThat(parse("cluster.balance.interval.ms", "0").cluster().balanceInterval()).isZero();
+    assertThatThrownBy(() -> parse("cluster.balance.interval.ms", "-1")).hasMessageContaining("cluster.balance.interval.ms");
+    // The election timeouts, set after, keep it.
+    assertThat(parse("cluster.balance.interval.ms", "0").cluster()
+        .withElectionTimeouts(java.time.Duration.ofMillis(600), java.time.Duration.ofMillis(1200)).balanceInterval()).isZero();
+  }
+
   /** The file's engine knobs and {@code --set}'s go through the one parser of the registry. */
   @Test
   void engineKnobsAreReadByTheRegistrysParserAndSetOverridesTheFile() {

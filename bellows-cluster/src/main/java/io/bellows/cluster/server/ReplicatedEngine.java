@@ -2,6 +2,7 @@ package io.bellows.cluster.server;
 
 import io.bellows.atomic.Outcome;
 import io.bellows.cache.BlockCache;
+import io.bellows.cluster.LeaderBalance;
 import io.bellows.cluster.LogApplier;
 import io.bellows.cluster.NotLeaderException;
 import io.bellows.cluster.RaftNode;
@@ -68,6 +69,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -125,6 +127,10 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
    * #awaitEveryReplica}): a few elections' worth, past which a member is taken for down.
    */
   static final long NEW_GROUP_WAIT_MS = 10_000;
+  /** How often meta's leader balances the regions' leaders by default (HBase's balancer runs as often). */
+  public static final Duration DEFAULT_BALANCE_INTERVAL = Duration.ofMinutes(5);
+  /** The most leaderships one balancing pass hands over: each is a brief pause of its region's writes. */
+  static final int BALANCE_MAX_MOVES = 8;
 
   private final ReplicaDirectories directories;
   /** How long meta's leader goes without a member's answer before it takes the member for down: two election timeouts. */
@@ -157,6 +163,8 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   private final LogEntryBudget<Region> logEntries = new LogEntryBudget<>(LogEntryBudget.forHeap(Runtime.getRuntime().maxMemory()),
       this::requestFlushAll);
   private final ExecutorService flushes = Executors.newSingleThreadExecutor(daemon("bellows-flush"));
+  /** Runs the leader-balancing passes, when they are on. */
+  private final ScheduledExecutorService balancer = Executors.newSingleThreadScheduledExecutor(daemon("bellows-balancer"));
   private final ExecutorService compactions = Executors.newSingleThreadExecutor(daemon("bellows-compaction"));
   private final ExecutorService inMemory = Executors.newSingleThreadExecutor(daemon("bellows-inmemory-compaction"));
   private final Set<Region> flushQueued = ConcurrentHashMap.newKeySet();
@@ -207,7 +215,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   }
 
   private ReplicatedEngine(Path data, EngineOptions options, Members members, String selfId, RaftSettings raft,
-      TestFaultFile testFaults, CheckpointSource checkpointSource, RaftTls raftTls) {
+      TestFaultFile testFaults, CheckpointSource checkpointSource, RaftTls raftTls, Duration balanceInterval) {
     this.testFaults = testFaults;
     this.checkpointSource = checkpointSource;
     this.silentMemberMillis = 2 * raft.electionMax().toMillis();
@@ -250,6 +258,29 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     this.meta = joined ? node.log(META) : node.addGroup(META, peers);
     if (!joined) {
       announceJoined();
+    }
+    if (!balanceInterval.isZero()) {
+      long ms = balanceInterval.toMillis();
+      balancer.scheduleWithFixedDelay(this::balanceLeaders, ms, ms, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /**
+   * A leader-balancing pass ({@link RaftNode#balanceLeaders}, at most {@link #BALANCE_MAX_MOVES}
+   * hand-overs) over the tables' regions, on meta's leader only: one member decides, so two passes
+   * never cross, and it judges the members by meta's view of who is down. Returns the hand-overs
+   * made; nothing on another member.
+   */
+  public List<LeaderBalance.Move> balanceLeaders() {
+    try {
+      if (closed || !meta.isLeader()) {
+        return List.of();
+      }
+      RaftNode n = started.join();
+      return n.balanceLeaders(Set.of(META), n.silentPeers(META, silentMemberMillis), BALANCE_MAX_MOVES);
+    } catch (RuntimeException e) {
+      LOG.warn("member {}: a leader-balancing pass failed: {}", self.id(), e.toString(), e);
+      return List.of();
     }
   }
 
@@ -323,6 +354,17 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   public static ReplicatedEngine open(Path data, EngineOptions options, Members members, String selfId,
       TestFaultFile testFaults, CheckpointSource checkpoints, RaftTls raftTls, Duration electionMin,
       Duration electionMax) {
+    return open(data, options, members, selfId, testFaults, checkpoints, raftTls, electionMin, electionMax,
+        DEFAULT_BALANCE_INTERVAL);
+  }
+
+  /**
+   * As the overload before, with meta's leader running a leader-balancing pass every {@code
+   * balanceInterval} (zero: never; {@link #balanceLeaders}).
+   */
+  public static ReplicatedEngine open(Path data, EngineOptions options, Members members, String selfId,
+      TestFaultFile testFaults, CheckpointSource checkpoints, RaftTls raftTls, Duration electionMin,
+      Duration electionMax, Duration balanceInterval) {
     Members.Member m = members.member(selfId);
     RaftSettings raft = RaftSettings.of(m.raftHost(), m.raftPort(), data.resolve("raft"))
         .withElectionTimeouts(electionMin, electionMax);
@@ -331,7 +373,8 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create " + data, e);
     }
-    return new ReplicatedEngine(data, options, members, selfId, raft, testFaults, checkpoints, raftTls);
+    return new ReplicatedEngine(data, options, members, selfId, raft, testFaults, checkpoints, raftTls,
+        balanceInterval);
   }
 
   /** This member's id. */
@@ -1348,6 +1391,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     }
     closed = true;
     node.close();
+    balancer.shutdownNow();
     flushes.shutdownNow();
     compactions.shutdownNow();
     inMemory.shutdownNow();
