@@ -764,6 +764,12 @@ public final class RemoteCluster implements Engine {
     });
   }
 
+  /** On meta's leader, which the members' NOT_LEADER answers name. */
+  @Override
+  public int balance() {
+    return call(CATALOG, false, Engine::balance);
+  }
+
   /**
    * Every member's view put together: each server this client knows of, and each member their
    * answers name, is asked once; a member that does not answer is in the status as not reported

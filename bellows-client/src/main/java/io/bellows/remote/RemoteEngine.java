@@ -574,6 +574,11 @@ public final class RemoteEngine implements Engine {
   }
 
   @Override
+  public int balance() {
+    return write(() -> admin().balance(Empty.getDefaultInstance())).getHandedOver();
+  }
+
+  @Override
   public io.bellows.engine.VerifyReport verify() {
     return Wire.fromWire(read(() -> admin().verify(Empty.getDefaultInstance())));
   }

@@ -1,6 +1,7 @@
 package io.bellows.remote;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bellows.client.Bellows;
 import io.bellows.client.Get;
@@ -8,6 +9,7 @@ import io.bellows.client.Put;
 import io.bellows.client.Table;
 import io.bellows.cluster.LeaderBalance;
 import io.bellows.cluster.RaftNode;
+import io.bellows.cluster.server.RegionNotLeaderException;
 import io.bellows.cluster.server.ReplicatedEngine;
 import io.bellows.config.EngineOptions;
 import io.bellows.schema.TableDescriptor;
@@ -54,26 +56,41 @@ class ClusterLeaderBalanceTest {
         // went silent for an election timeout meanwhile, as a long pause of this JVM would make it).
         boolean m3LedNone = !leaders.containsValue("m3");
 
+        // Passes until one hands nothing over (a hand-over Ratis refuses is tried by the next pass).
         List<LeaderBalance.Move> made = new ArrayList<>();
-        for (InJvmCluster.Member m : cluster.live()) {
-          List<LeaderBalance.Move> moves = m.engine().balanceLeaders();
-          if (!moves.isEmpty()) {
-            assertThat(made).as("only meta's leader balances").isEmpty();
-            made.addAll(moves);
+        for (int pass = 1; pass <= 10; pass++) {
+          List<LeaderBalance.Move> moves = new ArrayList<>();
+          String balancer = null;
+          for (InJvmCluster.Member m : cluster.live()) {
+            List<LeaderBalance.Move> mine = m.engine().balanceLeaders();
+            if (!mine.isEmpty()) {
+              assertThat(balancer).as("only meta's leader balances").isNull();
+              balancer = m.id();
+              moves.addAll(mine);
+            }
           }
+          if (moves.isEmpty()) {
+            break;
+          }
+          for (LeaderBalance.Move m : moves) {
+            leaders.put(m.group(), m.to());
+          }
+          leaders(cluster, groups, leaders);
+          made.addAll(moves);
         }
-        if (m3LedNone) {
-          assertThat(made).as("hand-overs").hasSizeBetween(2, 4).allSatisfy(m -> assertThat(m.to()).isEqualTo("m3"));
+        if (m3LedNone) { // from 6-0-0 four hand-overs, from 3-3-0 two
+          assertThat(made).as("hand-overs").hasSizeBetween(2, 4);
+          assertThat(made.stream().filter(m -> m.to().equals("m3"))).as("to the restarted member").hasSize(2);
         }
-        for (LeaderBalance.Move m : made) {
-          leaders.put(m.group(), m.to());
-        }
-        assertThat(leaders(cluster, groups, leaders)).isEqualTo(leaders);
         Map<String, Integer> led = new HashMap<>();
         leaders.values().forEach(l -> led.merge(l, 1, Integer::sum));
         assertThat(led).containsExactlyInAnyOrderEntriesOf(Map.of("m1", 2, "m2", 2, "m3", 2));
+        // A client's call reaches meta's leader, whichever member it asks first: nothing more to hand over.
+        assertThat(db.balance()).as("balanced").isZero();
         for (InJvmCluster.Member m : cluster.live()) {
-          assertThat(m.engine().balanceLeaders()).as("balanced: nothing more to hand over").isEmpty();
+          if (!m.engine().node().log(ReplicatedEngine.META).isLeader()) {
+            assertThatThrownBy(() -> m.engine().balance()).as(m.id()).isInstanceOf(RegionNotLeaderException.class);
+          }
         }
 
         for (String row : ROWS) {

@@ -305,8 +305,9 @@ class ReplicatedLogTest {
   }
 
   /**
-   * Six groups all led by one node (as after the others restarted): a balancing pass hands four
-   * leaderships over, and each node leads two.
+   * Six groups all led by one node (as after the others restarted): balancing passes hand four
+   * leaderships over (a hand-over Ratis refuses, as it may while a follower catches up, is tried by
+   * the next pass), and each node leads two.
    */
   @Test
   void aBalancingPassSpreadsTheLeadershipsThatOneNodeHeld() throws Exception {
@@ -318,22 +319,34 @@ class ReplicatedLogTest {
       }
       groups.add(g);
     }
+    Map<UUID, String> leaders = new HashMap<>();
     for (UUID g : groups) {
       String leader = nodes.get("n1").awaitLeader(g, WAIT_MS);
-      if (!leader.equals("n1")) {
-        assertThat(nodes.get("n1").transferLeadership(g, peers, leader, "n1")).as("to n1: %s", g).isTrue();
-        awaitLeaderIs(g, "n1");
+      for (int attempt = 1; !leader.equals("n1"); attempt++) {
+        assertThat(attempt).as("attempts to hand %s to n1", g).isLessThanOrEqualTo(10);
+        if (nodes.get("n1").transferLeadership(g, peers, leader, "n1")) {
+          awaitLeaderIs(g, "n1");
+          leader = "n1";
+        }
       }
+      leaders.put(g, "n1");
     }
-    List<LeaderBalance.Move> made = nodes.get("n2").balanceLeaders(java.util.Set.of(), java.util.Set.of(), 100);
-    assertThat(made).hasSize(4).allSatisfy(m -> assertThat(m.from()).isEqualTo("n1"));
+    int made = 0;
+    for (int pass = 1; pass <= 10; pass++) {
+      List<LeaderBalance.Move> moves = nodes.get("n2").balanceLeaders(java.util.Set.of(), java.util.Set.of(), 100);
+      if (moves.isEmpty()) {
+        break;
+      }
+      for (LeaderBalance.Move m : moves) {
+        awaitLeaderIs(m.group(), m.to());
+        leaders.put(m.group(), m.to());
+      }
+      made += moves.size();
+    }
     Map<String, Integer> led = new HashMap<>();
-    for (UUID g : groups) {
-      String to = made.stream().filter(m -> m.group().equals(g)).map(LeaderBalance.Move::to).findFirst().orElse("n1");
-      awaitLeaderIs(g, to);
-      led.merge(to, 1, Integer::sum);
-    }
+    leaders.values().forEach(l -> led.merge(l, 1, Integer::sum));
     assertThat(led).containsExactlyInAnyOrderEntriesOf(Map.of("n1", 2, "n2", 2, "n3", 2));
+    assertThat(made).as("hand-overs").isEqualTo(4);
     assertThat(nodes.get("n3").balanceLeaders(java.util.Set.of(), java.util.Set.of(), 100)).as("balanced").isEmpty();
   }
 

@@ -259,6 +259,14 @@ public final class Bellows implements AutoCloseable {
   }
 
   /**
+   * Runs a leader-balancing pass of a cluster now (HBase's {@code balancer}); returns the regions
+   * whose leadership moved to another member. 0 for an engine that is not a cluster.
+   */
+  public int balance() {
+    return engine.balance();
+  }
+
+  /**
    * Checks every block of every sorted file online, as a scrub (reads and writes go on), and the
    * manifests and closed WAL files: a report of what was checked and each damage with the file and
    * offset. Changes nothing; {@code bellows repair} (offline) fixes what it finds.

@@ -147,6 +147,15 @@ public interface Engine extends AutoCloseable {
   }
 
   /**
+   * Runs a leader-balancing pass of a replicated cluster now (HBase's {@code balancer}): the members
+   * that lead the most regions hand leaderships over to those leading fewer; returns how many were
+   * handed over. An engine of one member has nothing to balance: 0.
+   */
+  default int balance() {
+    return 0;
+  }
+
+  /**
    * Opens a read of the table's rows; the caller closes it. Each region is read at its read point
    * when the scan reaches it: a scan within one region is one snapshot, a scan across regions is
    * not (as in HBase); each row is always whole.

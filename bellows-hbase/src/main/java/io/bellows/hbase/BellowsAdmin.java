@@ -189,6 +189,31 @@ public final class BellowsAdmin {
     engine.flush(Convert.name(t));
   }
 
+  /**
+   * Runs a leader-balancing pass of a Bellows cluster now (its regions' leaders, not HBase's region
+   * assignment); true: it ran (also when nothing needed to move, and on a single server, where
+   * there is nothing to balance).
+   */
+  public boolean balance() {
+    engine.balance();
+    return true;
+  }
+
+  /** As {@link #balance()}: a pass never waits for regions in transition, so there is nothing to force. */
+  public boolean balance(boolean force) {
+    return balance();
+  }
+
+  /** HBase 2.5's shell's {@code balancer}: {@link #balance()}. */
+  public boolean balancer() {
+    return balance();
+  }
+
+  /** HBase 2.5's shell's {@code balancer 'force'}: {@link #balance()}. */
+  public boolean balancer(boolean force) {
+    return balance();
+  }
+
   /** Flushes the whole table: Bellows flushes a table's families together. */
   public void flush(TableName t, byte[] family) throws IOException {
     checkFamily(t, family);

@@ -98,8 +98,12 @@ class HBaseClientOverClusterTest {
           assertThat(Bytes.toString(t.get(new Get(Bytes.toBytes(r))).getValue(f, q))).isEqualTo("v" + r);
         }
 
-        // HBase's disable and delete over the cluster: reads refused while disabled, then the table gone.
+        // HBase's balancer: a pass of the cluster's leaders, on meta's leader wherever it was asked.
         Admin admin = conn.getAdmin();
+        assertThat(admin.balance()).isTrue();
+        assertThat(Bytes.toString(t.get(new Get(Bytes.toBytes("m5"))).getValue(f, q))).isEqualTo("vm5");
+
+        // HBase's disable and delete over the cluster: reads refused while disabled, then the table gone.
         assertThatThrownBy(() -> admin.deleteTable(tn)).isInstanceOf(TableNotDisabledException.class);
         admin.disableTable(tn);
         assertThat(admin.isTableDisabled(tn)).isTrue();

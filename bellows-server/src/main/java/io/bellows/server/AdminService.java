@@ -191,6 +191,12 @@ final class AdminService extends AdminGrpc.AdminImplBase {
     });
   }
 
+  /** A leader-balancing pass of the cluster, on meta's leader; 0 hand-overs from a standalone server. */
+  @Override
+  public void balance(Empty request, StreamObserver<io.bellows.protocol.BalanceResponse> response) {
+    Calls.unary(response, () -> io.bellows.protocol.BalanceResponse.newBuilder().setHandedOver(engine.balance()).build());
+  }
+
   /** A cluster member's view of the cluster; {@code cluster = false} from a standalone server. */
   @Override
   public void clusterStatus(Empty request, StreamObserver<io.bellows.protocol.ClusterStatusResponse> response) {

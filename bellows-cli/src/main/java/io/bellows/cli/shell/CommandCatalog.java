@@ -158,6 +158,11 @@ public final class CommandCatalog {
       new Entry("resume", "tools", "resume",
           "Retries failing flushes and compactions now (after freeing space or fixing permissions); writes\n"
               + "are accepted again if they work. A WAL failure needs the engine closed and opened again.", ""),
+      new Entry("balancer", "tools", "balancer",
+          "Over a cluster: runs a leader-balancing pass now, on the member leading meta (it also runs every\n"
+              + "cluster.balance.interval.ms): the members that lead the most regions hand leaderships over to live\n"
+              + "members of the same regions that lead at least two fewer, at most 8 a pass; prints how many moved.\n"
+              + "Elsewhere there is nothing to balance.", ""),
       new Entry("verify", "tools", "verify",
           "Checks every block of every sorted file, each store's manifest and the closed WAL files, online;\n"
               + "prints each damage with its file and offset (bellows repair, offline, fixes them).", ""),

@@ -123,6 +123,9 @@ public final class CommandTranslator {
         case "resume":
           a.arity(0, 0);
           return new ResumeCommand();
+        case "balancer":
+          a.arity(0, 0);
+          return new BalancerCommand();
         case "verify":
           a.arity(0, 0);
           return new VerifyCommand();

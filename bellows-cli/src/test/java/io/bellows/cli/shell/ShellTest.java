@@ -53,6 +53,23 @@ class ShellTest {
   }
 
   @Test
+  void balancerSaysHowManyLeadershipsMoved() {
+    String out = run(String.join("\n", "balancer", "balancer 'x'", ""));
+    engine.balanced = 3;
+    out += run("balancer\n");
+    engine.balanced = 1;
+    out += run("balancer\n");
+    assertThat(out).isEqualTo(String.join("\n",
+        "Balanced: no leadership handed over",
+        "ERROR: balancer: wrong number of arguments (given 1, expected 0)",
+        "Usage: balancer",
+        "Balanced: 3 regions' leaderships handed over to members that led fewer",
+        "Balanced: 1 region's leadership handed over to members that led fewer",
+        ""));
+    assertThat(engine.calls).containsExactly("balance", "balance", "balance");
+  }
+
+  @Test
   void aCorruptionErrorSaysOnlyOneStoreStopped() {
     engine.backgroundError = new io.bellows.util.BackgroundError(io.bellows.util.BackgroundError.Kind.CORRUPTION,
         io.bellows.util.BackgroundError.Severity.HARD, "t", "f/1.sst: checksum mismatch in block at offset 0",

@@ -41,6 +41,8 @@ final class TestEngine implements InvocationHandler {
   BackgroundError backgroundError;
   /** What verify() answers instead of the engine (null: the engine's report). */
   VerifyReport verifyReport;
+  /** What {@code balance()} answers (a cluster's hand-overs). */
+  int balanced;
   /** Thrown by the next flush instead of flushing. */
   RuntimeException flushFailure;
   /** What metrics() and storeMetrics() answer instead of the engine's (null: the engine's). */
@@ -92,6 +94,9 @@ final class TestEngine implements InvocationHandler {
         calls.add("resume");
         backgroundError = null;
         break;
+      case "balance":
+        calls.add("balance");
+        return balanced;
       case "verify":
         calls.add("verify");
         if (verifyReport != null) {

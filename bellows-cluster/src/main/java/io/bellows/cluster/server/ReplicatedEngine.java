@@ -272,6 +272,24 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
    * made; nothing on another member.
    */
   public List<LeaderBalance.Move> balanceLeaders() {
+    return balanceLeaders(false);
+  }
+
+  /**
+   * A leader-balancing pass asked for by a client ({@link io.bellows.engine.Engine#balance}): on
+   * meta's leader, as the timer's; another member answers that it does not lead the catalog.
+   */
+  @Override
+  public int balance() {
+    check();
+    if (!meta.isLeader()) {
+      throw notLeader("the catalog", meta.leader());
+    }
+    return balanceLeaders(true).size();
+  }
+
+  /** The pass; {@code rethrow}: a failure goes to the caller (a client's call), else it is logged (the timer's). */
+  private List<LeaderBalance.Move> balanceLeaders(boolean rethrow) {
     try {
       if (closed || !meta.isLeader()) {
         return List.of();
@@ -279,6 +297,9 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       RaftNode n = started.join();
       return n.balanceLeaders(Set.of(META), n.silentPeers(META, silentMemberMillis), BALANCE_MAX_MOVES);
     } catch (RuntimeException e) {
+      if (rethrow) {
+        throw e;
+      }
       LOG.warn("member {}: a leader-balancing pass failed: {}", self.id(), e.toString(), e);
       return List.of();
     }
