@@ -28,7 +28,6 @@ import io.bellows.engine.RegionInfo;
 import io.bellows.engine.RowMutation;
 import io.bellows.engine.RowOperation;
 import io.bellows.engine.RowRanges;
-import io.bellows.engine.SplitKeys;
 import io.bellows.engine.TableRef;
 import io.bellows.memstore.InMemoryWork;
 import io.bellows.memstore.chunk.ChunkAllocator;
@@ -48,12 +47,10 @@ import io.bellows.util.Bytes;
 import io.bellows.util.EngineClosedException;
 import io.bellows.util.EventListener;
 import io.bellows.util.StorageException;
-import io.bellows.util.TableExistsException;
 import io.bellows.util.TableNotEnabledException;
 import io.bellows.util.TableNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -147,8 +144,8 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
    * the table again before it drops it.
    */
   private final Set<UUID> dropped = ConcurrentHashMap.newKeySet();
-  /** Disables, enables and drops proposed here one at a time, so each is checked against the state the last left. */
-  private final Object tableStates = new Object();
+  /** This member's proposals of tables' creations, disables, enables and drops to meta. */
+  private final CatalogProposals proposals;
   private final CompletableFuture<RaftNode> started = new CompletableFuture<>();
   private final long instanceId = ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE;
   private final MetricSet metrics = new MetricSet();
@@ -256,6 +253,8 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     }
     boolean joined = holds(node, META);
     this.meta = joined ? node.log(META) : node.addGroup(META, peers);
+    this.proposals = new CatalogProposals(meta, catalog, members, peers, selfId, started, silentMemberMillis,
+        this::entry, this::notLeader);
     if (!joined) {
       announceJoined();
     }
@@ -830,7 +829,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     }
   }
 
-  private static <T> T join(CompletableFuture<T> f) {
+  static <T> T join(CompletableFuture<T> f) {
     try {
       return f.join();
     } catch (CompletionException e) {
@@ -862,62 +861,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   @Override
   public void createTable(TableDescriptor descriptor, List<byte[]> splitKeys) {
     check();
-    SplitKeys.check(splitKeys);
-    if (!meta.isLeader()) {
-      throw notLeader("the catalog", meta.leader());
-    }
-    byte[] entry;
-    if (splitKeys.isEmpty()) {
-      entry = MetaCatalog.createTable(descriptor, UUID.randomUUID(), BASE);
-    } else {
-      List<String> everyMember = members.list().stream().map(Members.Member::id).toList();
-      List<MetaCatalog.NewRegion> regions = new ArrayList<>();
-      for (int i = 0; i <= splitKeys.size(); i++) {
-        regions.add(new MetaCatalog.NewRegion(UUID.randomUUID(), BASE, everyMember));
-      }
-      entry = MetaCatalog.createTable(descriptor, splitKeys, regions);
-    }
-    byte[] reply;
-    try {
-      reply = join(meta.append(entry));
-    } catch (NotLeaderException e) {
-      throw notLeader("the catalog", e.leader());
-    }
-    if (new String(reply, StandardCharsets.UTF_8).equals(MetaCatalog.EXISTS)) {
-      throw new TableExistsException("table '" + descriptor.name() + "' already exists");
-    }
-    awaitEveryReplica(descriptor.name());
-  }
-
-  /**
-   * After a table's creation, before it is acknowledged: waits (at most {@link #NEW_GROUP_WAIT_MS}
-   * for all its regions) until every member holds the first entry of each new region's log. Ratis
-   * counts no vote from a member whose log is empty once the group has committed entries, so a
-   * region whose leader died before a member slow to apply the catalog's entry had received
-   * anything would stay without a leader until that leader came back. A member that meta's leader
-   * (this one) has not heard from for two election timeouts is taken for down and not waited for:
-   * the table is created, and the member catches up when it returns (until then, as with any
-   * region with a member down, a second failure leaves the region without a majority).
-   */
-  private void awaitEveryReplica(String table) {
-    MetaCatalog.TableEntry t = catalog.table(table);
-    if (t == null) {
-      return; // dropped at once by another call
-    }
-    RaftNode n = started.join();
-    Set<String> down = n.silentPeers(META, silentMemberMillis);
-    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(NEW_GROUP_WAIT_MS);
-    for (MetaCatalog.RegionEntry g : t.regions()) {
-      if (g.peers().stream().anyMatch(down::contains)) {
-        continue;
-      }
-      long left = TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime());
-      if (!n.awaitEveryReplica(g.group(), peersOf(g), left)) {
-        LOG.warn("table '{}' created; not every member holds region {}'s log within {} ms (a member down or slow):"
-            + " until it does, that region needs its leader to stay up", table, g.id(), NEW_GROUP_WAIT_MS);
-        return;
-      }
-    }
+    proposals.createTable(descriptor, splitKeys);
   }
 
   /** The table's regions in key order, as meta records them, each with this member's replica's sizes (0 if it has none open). */
@@ -998,13 +942,13 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
    */
   @Override
   public void disableTable(String name) {
-    changeState(name, "disable", MetaCatalog::disableTable);
+    proposals.changeState(name, "disable", MetaCatalog::disableTable);
   }
 
   /** Proposes the table's enabling to meta on its leader; refused with nothing appended if it is enabled. */
   @Override
   public void enableTable(String name) {
-    changeState(name, "enable", MetaCatalog::enableTable);
+    proposals.changeState(name, "enable", MetaCatalog::enableTable);
   }
 
   @Override
@@ -1019,78 +963,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
    */
   @Override
   public void dropTable(String name) {
-    changeState(name, "drop", MetaCatalog::dropTable);
-  }
-
-  /**
-   * Appends {@code kind}'s entry for table {@code name} to meta, on its leader, once it can apply
-   * (else the refusal a standalone engine gives, with nothing appended); then waits until every
-   * live member has applied it, so that no member serves the table as it was once this returns.
-   * A member that does not know the table answers that it does not exist before it says it does not
-   * lead meta, so a client going round the members learns that a missing table is missing.
-   */
-  private void changeState(String name, String kind, java.util.function.BiFunction<String, Integer, byte[]> entry) {
-    synchronized (tableStates) {
-      MetaCatalog.TableEntry t = entry(name);
-      if (!meta.isLeader()) {
-        throw notLeader("the catalog", meta.leader());
-      }
-      String refusal = refusal(kind, t.enabled());
-      if (refusal != null) {
-        throw refused(name, kind, refusal);
-      }
-      byte[] reply;
-      try {
-        reply = join(meta.append(entry.apply(name, t.id())));
-      } catch (NotLeaderException e) {
-        throw notLeader("the catalog", e.leader());
-      }
-      String answer = new String(reply, StandardCharsets.UTF_8);
-      if (!answer.equals(MetaCatalog.DONE)) {
-        throw refused(name, kind, answer); // changed since the check, by an entry proposed before this member led meta
-      }
-      awaitEveryMember(kind + " of table '" + name + "'");
-    }
-  }
-
-  /** Why {@code kind} cannot apply to a table that is {@code enabled} or not, as the catalog would reply; null if it can. */
-  private static String refusal(String kind, boolean enabled) {
-    return switch (kind) {
-      case "disable", "drop" -> enabled == kind.equals("disable") ? null : MetaCatalog.NOT_ENABLED;
-      default -> enabled ? MetaCatalog.NOT_DISABLED : null;
-    };
-  }
-
-  /** The exception (and words) a standalone engine has for the catalog's refusal {@code answer} of {@code kind}. */
-  private static RuntimeException refused(String name, String kind, String answer) {
-    return switch (answer) {
-      case MetaCatalog.NOT_FOUND -> new TableNotFoundException("table '" + name + "' does not exist");
-      case MetaCatalog.NOT_ENABLED -> new TableNotEnabledException(kind.equals("drop")
-          ? "table '" + name + "' is enabled: disable it before dropping it"
-          : "table '" + name + "' is already disabled");
-      case MetaCatalog.NOT_DISABLED -> new StorageException("table '" + name + "' is already enabled");
-      default -> new StorageException("the catalog answered '" + answer + "' for table '" + name + "'");
-    };
-  }
-
-  /**
-   * Waits (at most {@link #NEW_GROUP_WAIT_MS} in all) until every other member that meta's leader
-   * (this one) has heard from within two election timeouts has applied meta's log as far as this
-   * one has: a member that had not could still serve the table as it was. A member down applies
-   * the entry when it is back (docs/design/cluster.md, "Disabling and dropping a table").
-   */
-  private void awaitEveryMember(String what) {
-    RaftNode n = started.join();
-    Set<String> down = n.silentPeers(META, silentMemberMillis);
-    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(NEW_GROUP_WAIT_MS);
-    for (RaftNode.Peer p : peers) {
-      if (p.id().equals(self.id()) || down.contains(p.id())) {
-        continue;
-      }
-      if (!n.awaitApplied(META, peers, p.id(), TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()))) {
-        LOG.warn("{}: member {} has not applied it within {} ms (down or slow)", what, p.id(), NEW_GROUP_WAIT_MS);
-      }
-    }
+    proposals.changeState(name, "drop", MetaCatalog::dropTable);
   }
 
   private static UnsupportedOperationException unsupported(String what) {
