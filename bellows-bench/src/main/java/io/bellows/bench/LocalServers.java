@@ -283,9 +283,17 @@ final class LocalServers implements AutoCloseable {
     return address.substring(address.lastIndexOf(':') + 1);
   }
 
+  /** Ports handed out to this process's servers: the system may hand out a port again once its socket closed. */
+  private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /** A free port no server of this process was given before. */
   private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
+    while (true) {
+      try (ServerSocket s = new ServerSocket(0)) {
+        if (HANDED_OUT.add(s.getLocalPort())) {
+          return s.getLocalPort();
+        }
+      }
     }
   }
 

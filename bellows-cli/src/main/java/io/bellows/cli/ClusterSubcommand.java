@@ -73,8 +73,14 @@ final class ClusterSubcommand implements Runnable {
       Path members = dir.resolve(MEMBERS);
       if (!Files.exists(members)) { // a restart keeps the members and their ports
         StringBuilder text = new StringBuilder();
+        // Distinct ports: the system may hand out a port again once the socket that found it closed.
+        java.util.Set<Integer> ports = new java.util.LinkedHashSet<>();
+        while (ports.size() < 2 * servers) {
+          ports.add(freePort());
+        }
+        java.util.Iterator<Integer> next = ports.iterator();
         for (int i = 1; i <= servers; i++) {
-          text.append('n').append(i).append(" 127.0.0.1:").append(freePort()).append(" 127.0.0.1:").append(freePort())
+          text.append('n').append(i).append(" 127.0.0.1:").append(next.next()).append(" 127.0.0.1:").append(next.next())
               .append('\n');
         }
         Files.writeString(members, text);

@@ -8,11 +8,10 @@ import io.bellows.config.EngineOptions;
 import io.bellows.server.BellowsServer;
 import io.bellows.server.ServerConfig;
 import io.bellows.server.ServerEvents;
+import io.bellows.testing.FreePorts;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -53,7 +52,7 @@ class ShellClusterRegionsTest {
   void aPreSplitTableIsWrittenReadAndListedRegionByRegion() throws Exception {
     StringBuilder file = new StringBuilder();
     for (int i = 1; i <= 3; i++) {
-      file.append("m").append(i).append(" 127.0.0.1:").append(freePort()).append(" 127.0.0.1:").append(freePort())
+      file.append("m").append(i).append(" 127.0.0.1:").append(FreePorts.next()).append(" 127.0.0.1:").append(FreePorts.next())
           .append('\n');
     }
     Members members = Members.parse(file.toString(), "the test's member file");
@@ -132,9 +131,4 @@ class ShellClusterRegionsTest {
     return rows;
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
 }

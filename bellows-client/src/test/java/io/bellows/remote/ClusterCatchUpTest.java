@@ -8,12 +8,11 @@ import io.bellows.client.Put;
 import io.bellows.client.Result;
 import io.bellows.client.Table;
 import io.bellows.schema.TableDescriptor;
+import io.bellows.testing.FreePorts;
 import io.bellows.testing.Seed;
 import io.bellows.testing.SeedExtension;
 import io.bellows.util.Bytes;
 import io.bellows.wire.NotLeaderRefusal;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -146,8 +145,8 @@ class ClusterCatchUpTest {
     StringBuilder file = new StringBuilder();
     List<String[]> ids = new ArrayList<>();
     for (int i = 1; i <= 3; i++) {
-      String client = "127.0.0.1:" + freePort();
-      file.append("n").append(i).append(" 127.0.0.1:").append(freePort()).append(' ').append(client).append('\n');
+      String client = "127.0.0.1:" + FreePorts.next();
+      file.append("n").append(i).append(" 127.0.0.1:").append(FreePorts.next()).append(' ').append(client).append('\n');
       ids.add(new String[] {"n" + i, client});
     }
     Path memberFile = dir.resolve("members.txt");
@@ -162,9 +161,4 @@ class ClusterCatchUpTest {
     return members;
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
 }

@@ -6,8 +6,8 @@ import io.bellows.config.EngineOptions;
 import io.bellows.server.BellowsServer;
 import io.bellows.server.ServerConfig;
 import io.bellows.server.ServerEvents;
+import io.bellows.testing.FreePorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -40,7 +40,7 @@ final class InJvmCluster implements AutoCloseable {
     this.dir = dir;
     StringBuilder text = new StringBuilder();
     for (int i = 1; i <= 3; i++) {
-      text.append("m").append(i).append(" 127.0.0.1:").append(freePort()).append(" 127.0.0.1:").append(freePort())
+      text.append("m").append(i).append(" 127.0.0.1:").append(FreePorts.next()).append(" 127.0.0.1:").append(FreePorts.next())
           .append('\n');
     }
     this.members = Members.parse(text.toString(), "the test's member file");
@@ -111,11 +111,6 @@ final class InJvmCluster implements AutoCloseable {
     m.engine().close();
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
 
   @Override
   public void close() {

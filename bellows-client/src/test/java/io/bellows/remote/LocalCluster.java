@@ -2,10 +2,10 @@ package io.bellows.remote;
 
 import io.bellows.client.Bellows;
 import io.bellows.client.Get;
+import io.bellows.testing.FreePorts;
 import io.bellows.util.Bytes;
 import io.bellows.wire.NotLeaderRefusal;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,8 +38,8 @@ final class LocalCluster implements AutoCloseable {
     StringBuilder file = new StringBuilder();
     List<String[]> ids = new ArrayList<>();
     for (int i = 1; i <= n; i++) {
-      String client = "127.0.0.1:" + freePort();
-      file.append("n").append(i).append(" 127.0.0.1:").append(freePort()).append(' ').append(client).append('\n');
+      String client = "127.0.0.1:" + FreePorts.next();
+      file.append("n").append(i).append(" 127.0.0.1:").append(FreePorts.next()).append(' ').append(client).append('\n');
       ids.add(new String[] {"n" + i, client});
     }
     Files.createDirectories(dir);
@@ -125,11 +125,6 @@ final class LocalCluster implements AutoCloseable {
     throw new TimeoutException("no member leads table " + table + " in the eyes of all the others");
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
 
   /** Resumes paused members and stops every member (SIGTERM). */
   @Override

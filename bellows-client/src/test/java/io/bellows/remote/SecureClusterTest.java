@@ -18,10 +18,9 @@ import io.bellows.server.BellowsServer;
 import io.bellows.server.GrpcCheckpointSource;
 import io.bellows.server.ServerConfig;
 import io.bellows.server.ServerEvents;
+import io.bellows.testing.FreePorts;
 import io.bellows.util.Bytes;
-import java.io.IOException;
 import java.io.InputStream;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyFactory;
@@ -63,7 +62,7 @@ class SecureClusterTest {
     TestCertificates pki = new TestCertificates(dir);
     StringBuilder text = new StringBuilder();
     for (int i = 1; i <= 3; i++) {
-      text.append("m").append(i).append(" 127.0.0.1:").append(freePort()).append(" 127.0.0.1:").append(freePort())
+      text.append("m").append(i).append(" 127.0.0.1:").append(FreePorts.next()).append(" 127.0.0.1:").append(FreePorts.next())
           .append('\n');
     }
     Members members = Members.parse(text.toString(), "the test's member file");
@@ -144,9 +143,4 @@ class SecureClusterTest {
     }
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
 }

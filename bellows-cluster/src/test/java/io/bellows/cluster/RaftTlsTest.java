@@ -3,9 +3,10 @@ package io.bellows.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.bellows.testing.FreePorts;
+
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -100,7 +101,7 @@ class RaftTlsTest {
     clusterCa = new TestPki(dir.resolve("pki"), "cluster");
     otherCa = new TestPki(dir.resolve("pki"), "other");
     for (String id : IDS) {
-      ports.put(id, freePort());
+      ports.put(id, FreePorts.next());
     }
   }
 
@@ -143,11 +144,6 @@ class RaftTlsTest {
     return leader;
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
 
   private static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);

@@ -3,8 +3,9 @@ package io.bellows.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.bellows.testing.FreePorts;
+
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -126,7 +127,7 @@ class ReplicatedLogTest {
   @BeforeEach
   void startThree() throws IOException {
     for (String id : List.of("n1", "n2", "n3")) {
-      ports.put(id, freePort());
+      ports.put(id, FreePorts.next());
     }
     peers = ports.entrySet().stream()
         .map(e -> new RaftNode.Peer(e.getKey(), "127.0.0.1:" + e.getValue())).toList();
@@ -152,11 +153,6 @@ class ReplicatedLogTest {
     return node;
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
 
   private String leader() throws Exception {
     return nodes.get("n1").awaitLeader(GROUP, WAIT_MS);

@@ -9,8 +9,8 @@ import io.bellows.config.EngineOptions;
 import io.bellows.server.BellowsServer;
 import io.bellows.server.ServerConfig;
 import io.bellows.server.ServerEvents;
+import io.bellows.testing.FreePorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,7 +56,7 @@ class HBaseClientOverClusterTest {
   void aPreSplitTableIsLocatedAndReadRegionByRegion() throws Exception {
     StringBuilder file = new StringBuilder();
     for (int i = 1; i <= 3; i++) {
-      file.append("m").append(i).append(" 127.0.0.1:").append(freePort()).append(" 127.0.0.1:").append(freePort())
+      file.append("m").append(i).append(" 127.0.0.1:").append(FreePorts.next()).append(" 127.0.0.1:").append(FreePorts.next())
           .append('\n');
     }
     Members members = Members.parse(file.toString(), "the test's member file");
@@ -134,9 +134,4 @@ class HBaseClientOverClusterTest {
     return out;
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
 }

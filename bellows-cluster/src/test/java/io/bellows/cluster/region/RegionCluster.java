@@ -22,8 +22,8 @@ import io.bellows.schema.TableDescriptor;
 import io.bellows.store.FileNumberAllocator;
 import io.bellows.store.Store;
 import io.bellows.store.StoreFile;
+import io.bellows.testing.FreePorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -201,7 +201,7 @@ final class RegionCluster implements AutoCloseable {
     this.table = table;
     this.tuning = tuning;
     for (String id : IDS) {
-      ports.put(id, freePort());
+      ports.put(id, FreePorts.next());
       fileNumbers.put(id, new AtomicLong(1));
       skews.put(id, new AtomicLong());
     }
@@ -363,11 +363,6 @@ final class RegionCluster implements AutoCloseable {
     return out;
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
 
   @Override
   public void close() {
