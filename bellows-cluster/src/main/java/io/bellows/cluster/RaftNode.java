@@ -63,6 +63,8 @@ public final class RaftNode implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RaftNode.class);
   private final String id;
   private final RaftServer server;
+  /** Starts a group's election at once when its leader's process is gone. */
+  private final LeaderLossWatch leaderLoss;
   /** The node's log directory: a group's log is the directory named after its id. */
   private final Path storage;
   /** The transport's settings (TLS, test faults), which the node's own Ratis clients share. */
@@ -87,7 +89,8 @@ public final class RaftNode implements AutoCloseable {
   /** The groups added here with an empty replica that has applied nothing yet: since when each knows its leader. */
   private final Map<RaftGroupId, EmptyReplica> empty = new ConcurrentHashMap<>();
   private final ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "bellows-raft-empty-replicas");
+    Thread t = new Thread(r, "bellows-raft-watch"); // empty replicas; lost leaders' probes
+
     t.setDaemon(true);
     return t;
   });
@@ -144,10 +147,13 @@ public final class RaftNode implements AutoCloseable {
     this.storage = settings.storage();
     Files.createDirectories(storage);
     deleteRemovedLeftovers();
-    if (faults != null) {
-      FaultInterceptor interceptor = new FaultInterceptor(id, faults);
-      GrpcConfigKeys.Server.setServicesCustomizer(parameters, (builder, types) -> builder.intercept(interceptor));
-    }
+    this.leaderLoss = new LeaderLossWatch(id, this::serverIfBuilt, watcher);
+    // Interceptors run last-added first: the test's partitions before the watch, so a cut-off leader is not watched.
+    FaultInterceptor faultInterceptor = faults == null ? null : new FaultInterceptor(id, faults);
+    GrpcConfigKeys.Server.setServicesCustomizer(parameters, (builder, types) -> {
+      builder.intercept(leaderLoss);
+      return faultInterceptor == null ? builder : builder.intercept(faultInterceptor);
+    });
     if (tls != null) {
       tls.applyTo(parameters);
     }
@@ -188,6 +194,16 @@ public final class RaftNode implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("could not start Raft node " + id + " on " + settings.address(), e);
     }
+  }
+
+  /** The node's Ratis server, or null while the constructor builds it. */
+  private RaftServer serverIfBuilt() {
+    return server;
+  }
+
+  /** Elections this node started because a group's leader process was gone ({@link LeaderLossWatch}). */
+  public long leaderLossElections() {
+    return leaderLoss.elections();
   }
 
   /** A peer of a group: a node's id and the address of its Raft port. */

@@ -356,6 +356,36 @@ class ReplicatedLogTest {
     }
   }
 
+  /**
+   * The leader's node stops (its Raft port closes, as when its process dies): a follower finds the
+   * port refusing connections when its stream from the leader ends, and stands for election at
+   * once, not after its election timeout; the group takes appends again.
+   */
+  @Test
+  void aFollowerStandsAtOnceWhenItsLeadersPortIsClosed() throws Exception {
+    String old = leader();
+    appendAll(nodes.get(old).log(GROUP), "e", 10);
+    nodes.remove(old).close();
+    String next = nodes.values().iterator().next().awaitLeaderOtherThan(GROUP, old, WAIT_MS);
+    nodes.get(next).log(GROUP).append("after".getBytes(StandardCharsets.UTF_8)).get(WAIT_MS, TimeUnit.MILLISECONDS);
+    assertThat(nodes.values().stream().mapToLong(RaftNode::leaderLossElections).sum())
+        .as("elections started by a lost leader's closed port").isEqualTo(1);
+  }
+
+  /**
+   * Only a port that refuses counts as a leader gone: a live node's port answers (its followers'
+   * streams may end for other reasons), so a group that keeps its leader starts no such election.
+   */
+  @Test
+  void aLiveLeadersPortIsNoCauseForAnElection() throws Exception {
+    String leader = leader();
+    appendAll(nodes.get(leader).log(GROUP), "e", 10);
+    assertThat(LeaderLossWatch.refuses("127.0.0.1:" + ports.get(leader))).isFalse();
+    int closed = FreePorts.next(); // nothing listens there
+    assertThat(LeaderLossWatch.refuses("127.0.0.1:" + closed)).isTrue();
+    assertThat(nodes.values().stream().mapToLong(RaftNode::leaderLossElections).sum()).isZero();
+  }
+
   @Test
   void aWaitForReadinessEndsWithNotLeaderWhenAnotherReplicaLeads() throws Exception {
     String old = leader();
