@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.util.Comparator;
-import java.util.Optional;
-import java.util.concurrent.Executor;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.apache.ratis.client.impl.ClientProtoUtils;
@@ -38,24 +38,28 @@ import org.slf4j.LoggerFactory;
  * (no process listens there any more) counts as the leader gone. A leader that is paused, cut off
  * or on a machine that stopped answering refuses nothing, and is left to the election timeout.
  *
- * <p>Of the group's other peers, the one with the lowest id starts the election, so that two
- * followers do not split the vote; it asks its own replica to stand at once (Ratis' start of an
- * election, as a leader's transfer of its leadership does, named as coming from the leader it lost,
- * without a pre-vote), and wins if its log is as long as the others'. Raft's safety does not
- * depend on when an election starts: an election started wrongly costs a leader change, no write.
+ * <p>Of the group's other peers, the one with the lowest id starts the election at once, the next
+ * one {@link #STAGGER_MS} later if the group still has no other leader by then (the first may be
+ * behind the others' logs and lose), and so on, so that two followers do not split the vote; each
+ * asks its own replica to stand (Ratis' start of an election, as a leader's transfer of its
+ * leadership does, named as coming from the leader it lost, without a pre-vote), and wins if its
+ * log is as long as the others'. Raft's safety does not depend on when an election starts: an
+ * election started wrongly costs a leader change, no write.
  */
 final class LeaderLossWatch implements ServerInterceptor {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderLossWatch.class);
   /** How long a connection to the lost leader's port may take before the probe gives up (and leaves it to the timeout). */
   static final int PROBE_TIMEOUT_MS = 300;
+  /** How much later than the one before it each further peer stands, if the group has no new leader by then. */
+  static final long STAGGER_MS = 500;
 
   private final String self;
   private final Supplier<RaftServer> server;
-  private final Executor probes;
+  private final ScheduledExecutorService probes;
   private final AtomicLong elections = new AtomicLong();
 
   /** {@code probes} runs the probes and elections (never a gRPC thread); {@code server} is the node's, once built. */
-  LeaderLossWatch(String self, Supplier<RaftServer> server, Executor probes) {
+  LeaderLossWatch(String self, Supplier<RaftServer> server, ScheduledExecutorService probes) {
     this.self = self;
     this.server = server;
     this.probes = probes;
@@ -103,7 +107,7 @@ final class LeaderLossWatch implements ServerInterceptor {
           String leader = r.getServerRequest().getRequestorId().toStringUtf8();
           RaftGroupId group = RaftGroupId.valueOf(r.getServerRequest().getRaftGroupId().getId());
           try {
-            probes.execute(() -> check(group, leader));
+            probes.execute(() -> check(group, leader, false));
           } catch (RuntimeException stopped) {
             // the node is closing
           }
@@ -112,8 +116,12 @@ final class LeaderLossWatch implements ServerInterceptor {
     };
   }
 
-  /** On a probe thread: if {@code leader} still leads {@code group} here and its port refuses, stands for election. */
-  void check(RaftGroupId group, String leader) {
+  /**
+   * On a probe thread: if {@code leader} still leads {@code group} here and its port refuses, stands
+   * for election, or, for a peer after the first, looks again later ({@code staggered}: this is
+   * that later look).
+   */
+  void check(RaftGroupId group, String leader, boolean staggered) {
     try {
       RaftServer s = server.get();
       if (s == null) {
@@ -125,9 +133,14 @@ final class LeaderLossWatch implements ServerInterceptor {
         return; // another leader already, or this replica stands itself
       }
       RaftPeer lost = d.getGroup().getPeer(known);
-      Optional<RaftPeer> first = d.getGroup().getPeers().stream().filter(p -> !p.getId().equals(known))
-          .min(Comparator.comparing(p -> p.getId().toString()));
-      if (lost == null || first.isEmpty() || !first.get().getId().toString().equals(self) || !refuses(lost.getAddress())) {
+      List<String> others = d.getGroup().getPeers().stream().map(p -> p.getId().toString())
+          .filter(p -> !p.equals(leader)).sorted().toList();
+      int rank = others.indexOf(self);
+      if (lost == null || rank < 0 || !refuses(lost.getAddress())) {
+        return;
+      }
+      if (rank > 0 && !staggered) {
+        probes.schedule(() -> check(group, leader, true), rank * STAGGER_MS, TimeUnit.MILLISECONDS);
         return;
       }
       TermIndex last = d.getRaftLog().getLastEntryTermIndex();
