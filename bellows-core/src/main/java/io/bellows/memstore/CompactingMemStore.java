@@ -222,7 +222,10 @@ public final class CompactingMemStore implements MemStore {
           mergeOrCompact(tail, true);
         }
       }
-      case ADAPTIVE -> reduceAdaptively(); // flattens first
+      case ADAPTIVE -> {
+        flattenSealed();
+        reduceAdaptively();
+      }
       default -> throw new IllegalStateException(policy.name());
     }
   }
@@ -245,28 +248,17 @@ public final class CompactingMemStore implements MemStore {
    * ADAPTIVE beyond the paper: instead of rewriting the whole pipeline, reduce it one step at a
    * time by merging the adjacent pair of most alike footprints ({@link #mostAlikeAdjacentPair}),
    * deciding merge vs compact per step. A disk flush between steps ends the batch.
-   *
-   * <p>Every step first flattens the segments sealed since the last one: writers keep pushing
-   * segments during a batch, and a fresh one is the most alike partner of the last flattened. Merged
-   * unflattened into a chunk index, it would make the merge a copy of both inputs' data (a
-   * compaction that keeps everything) rather than a merge of their entries; flattened, only its own
-   * cells are copied, once, as they would be by the next round. Package-private for tests.
    */
-  void reduceAdaptively() {
+  private void reduceAdaptively() {
     long epoch = diskFlushEpoch.get();
     while (!closed && diskFlushEpoch.get() == epoch) {
-      flattenSealed();
       Pipeline p = pipeline.get();
       List<Segment> tail = p.stableTail();
       if (p.segments.size() <= maxPipelineSegments || tail.size() < 2) {
         return;
       }
       int best = mostAlikeAdjacentPair(tail);
-      List<Segment> pair = List.of(tail.get(best), tail.get(best + 1));
-      if (pair.get(0) instanceof MutableSegment || pair.get(1) instanceof MutableSegment) {
-        continue; // sealed after the flatten above: the next step flattens it
-      }
-      if (!mergeOrCompact(pair, adaptive.shouldCompact())) {
+      if (!mergeOrCompact(List.of(tail.get(best), tail.get(best + 1)), adaptive.shouldCompact())) {
         return;
       }
     }

@@ -80,38 +80,6 @@ class AdaptivePolicyTest {
     assertThat(p.throttle()).isEqualTo(1.0);
   }
 
-  /**
-   * Writers push segments while a batch of steps runs, so a step can find segments sealed since the
-   * round's flatten. In the default form (the writers' arrays, a chunk index), merging one unflattened
-   * would copy both inputs' data; each step flattens them first and then merges entries only.
-   */
-  @Test
-  void stepsFlattenSegmentsSealedDuringTheBatchAndMergeWithoutCopyingData() {
-    MemStoreFixtures.Form form = new MemStoreFixtures.Form(false, io.bellows.config.ActiveIndexType.OBJECT_SKIPLIST,
-        io.bellows.config.SegmentIndexType.CHUNK, false);
-    io.bellows.memstore.chunk.ChunkAllocator chunks = form.allocator();
-    MemStoreContext ctx = MemStoreFixtures.context(MemStoreFixtures.family(MemStorePolicy.ADAPTIVE, 0.05, 1, 0.2, form),
-        20_000, bg, MemStoreFixtures::keepAll, MemStoreContext.Listener.NONE, chunks);
-    CompactingMemStore ms = new CompactingMemStore(ctx, () -> 0.0);
-    for (int i = 0; i < 400; i++) { // in-memory flushes every ~1 KB: sealed segments the queued round has not seen
-      ms.add(cell(String.format("row%06d", i), "q", 1, i + 1));
-    }
-    long sealed = ms.metrics().get("memstore.in.memory.flushes").longValue();
-    assertThat(sealed).isGreaterThan(3);
-    assertThat(ms.metrics().get("memstore.flattens").longValue()).isZero();
-
-    ms.reduceAdaptively(); // a step of a batch that started before these segments were sealed
-
-    assertThat(ms.metrics().get("memstore.bytes.relocated").longValue()).as("merges copy no data").isZero();
-    assertThat(ms.metrics().get("memstore.pipeline.segments").longValue()).isEqualTo(1);
-    assertThat(ms.metrics().get("memstore.flattens").longValue()).isEqualTo(sealed);
-    assertThat(ms.metrics().get("memstore.merges").longValue()).isEqualTo(sealed - 1);
-    assertThat(readAll(ms.scanners())).hasSize(400);
-    ms.close();
-    bg.runAll();
-    chunks.checkNoChunksInUse();
-  }
-
   @Test
   void stepsMergeTheMostAlikeAdjacentPair() {
     assertThat(CompactingMemStore.mostAlikeAdjacentPair(new long[] {1, 1, 2, 4, 8})).isZero();
