@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Closing a store does not wait for a running compaction to rewrite its files: the compaction stops,
  * commits nothing and deletes its unfinished output, and the store's files stay as they were (a YCSB
- * load of 2M rows waited 4-11 s in its close for one). Here the close comes while the compaction has
+ * load of 2M rows waited up to 11 s in its close for one). Here the close comes while the compaction has
  * begun and not yet written a cell: the compaction, as it begins, starts the close on another thread
  * and goes on only once that close waits for the store's compaction lock.
  */
