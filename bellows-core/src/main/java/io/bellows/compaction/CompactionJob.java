@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
 
 /**
  * The compaction of one store: asks the store's {@link CompactionPolicy} which files a minor
@@ -94,6 +95,15 @@ public final class CompactionJob<F extends CompactionInput> {
    * compacted.
    */
   public boolean run(boolean major) {
+    return run(major, () -> false);
+  }
+
+  /**
+   * As {@link #run(boolean)}, but gives up, committing nothing and returning false, once {@code stop}
+   * says so (asked every few hundred cells while the new file is written; its unfinished output is
+   * deleted). The inputs stay as they were.
+   */
+  public boolean run(boolean major, BooleanSupplier stop) {
     DamagedFileException known = target.knownDamage();
     if (known != null) {
       throw known; // never a retry loop over a file known to be damaged
@@ -119,9 +129,12 @@ public final class CompactionJob<F extends CompactionInput> {
       for (F f : inputs) {
         scanners.add(f.compactionScanner());
       }
-      try (CellScanner merged = new KeyRangeScanner(new MergingScanner(scanners), rangeStart, rangeEnd)) {
+      try (CellScanner merged = new StoppableScanner(
+          new KeyRangeScanner(new MergingScanner(scanners), rangeStart, rangeEnd), stop)) {
         written = target.write(merged, mode, inputCells, major);
       }
+    } catch (StoppableScanner.Stopped e) {
+      return false;
     } catch (CorruptionException e) {
       throw target.damaged(inputs, e); // the inputs are still retained: safe to check
     } finally {

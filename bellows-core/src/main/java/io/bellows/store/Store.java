@@ -87,6 +87,8 @@ public final class Store implements AutoCloseable {
   /** The sequence id every edit of the pending snapshot's store is covered up to; guarded by flushLock. */
   private long pendingSnapshotUpTo;
   private volatile boolean closed;
+  /** Set first by {@link #close}: a running compaction stops rather than make the close wait for it. */
+  private volatile boolean closing;
 
   /** Creates the directory of a new store with an empty manifest; then open it with the constructor. */
   public static void initialize(FileSystem fs, Path dir) {
@@ -574,7 +576,8 @@ public final class Store implements AutoCloseable {
    * Compacts the files a minor compaction picks, or all files if {@code major}, into one file.
    * A minor compaction returns false at once if another compaction is running (that one already
    * relieves the store); a major compaction waits for it, because its caller relies on every file
-   * being rewritten with the MAJOR rules when it returns. Returns false if nothing was compacted.
+   * being rewritten with the MAJOR rules when it returns. Returns false if nothing was compacted,
+   * also when the store began to close meanwhile: the compaction then stops and its files stay.
    */
   public boolean compact(boolean major) {
     if (major) {
@@ -583,7 +586,7 @@ public final class Store implements AutoCloseable {
       return false;
     }
     try {
-      return !closed && compaction.run(major);
+      return !closed && compaction.run(major, () -> closing);
     } finally {
       compactionLock.unlock();
     }
@@ -738,9 +741,14 @@ public final class Store implements AutoCloseable {
     return files.live().size() > ctx.options().blockingFiles();
   }
 
-  /** Stops compactions and releases files and memory. Flushing first is the region's job. */
+  /**
+   * Stops compactions (a running one gives up within a few hundred cells, its input files kept, rather
+   * than make the close wait for a rewrite the next open does not need) and releases files and memory.
+   * Flushing first is the region's job.
+   */
   @Override
   public void close() {
+    closing = true;
     compactionLock.lock();
     flushLock.lock();
     try {

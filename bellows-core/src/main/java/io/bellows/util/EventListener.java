@@ -102,6 +102,7 @@ public interface EventListener {
 
   default void compactionBegin(CompactionInfo info) {}
 
+  /** After a compaction committed its result; not called for one that failed or that its store's close stopped. */
   default void compactionEnd(CompactionInfo info) {}
 
   default void writeStallBegin(WriteStallInfo info) {}

@@ -227,4 +227,23 @@ class CompactionJobTest {
     assertThat(job.selectMinor()).as("a store with known damage selects nothing").isEmpty();
     assertThatThrownBy(() -> job.run(true)).isSameAs(target.damage);
   }
+
+  @Test
+  void aStoppedCompactionCommitsNothingAndGivesEveryReferenceBack() {
+    MemTarget target = new MemTarget();
+    MemFile a = file(1, "a", "c");
+    MemFile b = file(2, "b");
+    target.live.addAll(List.of(a, b));
+    CompactionJob<MemFile> job = new CompactionJob<>("t", "f", new EventListener() { }, target, TWO_OLDEST,
+        new MetricSet());
+    java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+
+    assertThat(job.run(true, () -> asked.incrementAndGet() > 0)).isFalse();
+
+    assertThat(asked.get()).as("asked before the first cell").isEqualTo(1);
+    assertThat(target.committedInputs).as("nothing committed").isEmpty();
+    assertThat(target.live).containsExactly(a, b);
+    assertThat(List.of(a, b)).allSatisfy(f -> assertThat(f.refs).isZero());
+    assertThat(job.run(true, () -> false)).as("not stopped: compacts").isTrue();
+  }
 }

@@ -14,7 +14,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code bellows ycsb load|run --workload a --data DIR [--db bellows|rocksdb] [--threads N] [-p
+ * {@code bellows ycsb load|run --workload a --data DIR [--db bellows|rocksdb] [--threads N] [--jvm FLAGS] [-p
  * name=value]...}: YCSB's own client on Bellows or RocksDB, in a child JVM.
  */
 @Command(name = "ycsb", mixinStandardHelpOptions = true,
@@ -46,6 +46,11 @@ final class YcsbSubcommand implements Callable<Integer> {
       + " -p requestdistribution=uniform -p rocksdb.tuned=true -p bellows.memstore.policy=BASIC.")
   List<String> properties = new ArrayList<>();
 
+  @Option(names = "--jvm", paramLabel = "FLAGS", description = "Flags of YCSB's JVM, one string (default: -Xmx2g"
+      + " -XX:+UseG1GC), e.g. --jvm \"-Xmx2g -XX:+UseG1GC -XX:StartFlightRecording=filename=load.jfr\" to profile it or"
+      + " to give it a class-data archive.")
+  String jvm;
+
   @Spec
   CommandSpec spec;
 
@@ -64,7 +69,8 @@ final class YcsbSubcommand implements Callable<Integer> {
       } catch (IllegalArgumentException e) {
         throw new ParameterException(spec.commandLine(), e.getMessage());
       }
-      return YcsbRun.fork(args) == 0 ? 0 : 1;
+      List<String> flags = jvm == null ? YcsbRun.DEFAULT_JVM_FLAGS : List.of(jvm.trim().split("\\s+"));
+      return YcsbRun.fork(flags, args, ProcessBuilder.Redirect.INHERIT) == 0 ? 0 : 1;
     } finally {
       try (var files = Files.list(tmp)) {
         for (Path f : (Iterable<Path>) files::iterator) {

@@ -47,4 +47,13 @@ class YcsbSubcommandTest {
       }
     }
   }
+
+  /** The child JVM gets the flags of {@code --jvm} (here a GC log, the only trace a flag leaves). */
+  @Test
+  void jvmFlagsReachYcsbsJvm(@TempDir Path tmp) {
+    Path gcLog = tmp.resolve("gc.log");
+    assertThat(run("ycsb", "load", "--workload", "c", "--data", tmp.resolve("db").toString(), "-p", "recordcount=20",
+        "--jvm", " -Xmx256m  -Xlog:gc:file=" + gcLog + " ")).isZero();
+    assertThat(gcLog).exists();
+  }
 }
