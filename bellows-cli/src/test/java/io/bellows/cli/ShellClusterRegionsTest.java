@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * written and read across its regions, {@code list_regions} lists each region's replicas with that
  * region's leader first and every follower's lag behind its own region's leader, and {@code status
  * 'simple'} names the region of each replica; {@code disable}, {@code is_enabled}, {@code enable}
- * and {@code drop} answer as over one server, and the dropped table is gone from every member.
+ * and {@code drop} answer as over one server, and the dropped table is gone from every member;
+ * {@code split} splits a region online, its rows written and read on both sides after.
  */
 class ShellClusterRegionsTest {
   private static final long WAIT_MS = 60_000;
@@ -104,6 +105,15 @@ class ShellClusterRegionsTest {
           "ERROR: Table u is disabled!", "true", "Table u does not exist", "TABLE", "t", "1 row(s)");
       for (ReplicatedEngine e : engines) {
         assertThat(e.tableExists("u")).isFalse();
+      }
+
+      // HBase's split, over the cluster: region [, h) splits at c; the rows stay, on both sides.
+      out = shell("split 't', 'c'\nput 't', 'b2', 'f:q', 'v4'\nput 't', 'd2', 'f:q', 'v5'\nscan 't'\n", addresses);
+      assertThat(out).containsSubsequence("a1", "b2", "d2", "m1", "z1", "5 row(s)");
+      for (ReplicatedEngine e : engines) {
+        e.node().log(ReplicatedEngine.META).read(new byte[0]).join();
+        assertThat(e.regions("t")).extracting(r -> new String(r.startKey(), StandardCharsets.UTF_8))
+            .containsExactly("", "c", "h", "q");
       }
     } finally {
       for (BellowsServer s : servers) {

@@ -43,6 +43,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -312,6 +313,10 @@ public final class RemoteCluster implements Engine {
         }
         return result;
       } catch (NotLeaderRefusal e) {
+        if (!key.equals(CATALOG) && io.bellows.engine.SplitRefusal.in(e.getMessage())) {
+          layouts.remove(tableOf(key));
+          throw new RegionSplit(e); // nothing applied: the caller routes it anew over the table's regions now
+        }
         last = e;
         trail.add(at, "not the leader (names " + e.leaderAddress() + ")", now);
         suspects.remove(at); // it answered
@@ -396,6 +401,47 @@ public final class RemoteCluster implements Engine {
         }
       }
       target = next;
+    }
+  }
+
+  /** The table of a leader cache's key ({@link #key}): table names hold no spaces. */
+  private static String tableOf(String key) {
+    int space = key.indexOf(' ');
+    return space < 0 ? key : key.substring(0, space);
+  }
+
+  /**
+   * A call reached a region that has been split: nothing was applied, and the table's regions are
+   * asked again for the call's next route ({@link #acrossSplits}).
+   */
+  private static final class RegionSplit extends RuntimeException {
+    final NotLeaderRefusal refusal;
+
+    RegionSplit(NotLeaderRefusal refusal) {
+      super(refusal.getMessage(), null, false, false);
+      this.refusal = refusal;
+    }
+  }
+
+  /**
+   * Runs {@code op} until it does not meet a split region: after such a refusal the table's regions
+   * are asked again (a member whose catalog has not applied the split yet may still list the
+   * parent: then after a pause), until the call's deadline, when the refusal is thrown.
+   */
+  private <T> T acrossSplits(Supplier<T> op) {
+    long deadline = System.nanoTime() + options.dataDeadline().toNanos();
+    for (int n = 1; ; n++) {
+      try {
+        return op.get();
+      } catch (RegionSplit e) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw e.refusal;
+        }
+        if (n > 1) {
+          pause(n - 1, left, e.refusal);
+        }
+      }
     }
   }
 
@@ -534,18 +580,20 @@ public final class RemoteCluster implements Engine {
 
   @Override
   public void split(String table) {
-    call(table, false, e -> {
+    call(CATALOG, false, e -> {
       e.split(table);
       return null;
     });
+    layouts.remove(table);
   }
 
   @Override
   public void split(String table, byte[] splitKey) {
-    call(table, false, e -> {
+    call(CATALOG, false, e -> {
       e.split(table, splitKey);
       return null;
     });
+    layouts.remove(table);
   }
 
   @Override
@@ -570,6 +618,14 @@ public final class RemoteCluster implements Engine {
    */
   @Override
   public void mutate(TableRef table, List<RowMutation> rows) {
+    acrossSplits(() -> {
+      mutateByRegion(table, rows);
+      return null;
+    });
+  }
+
+  /** Each region's rows to its leader; a part that meets a split region is routed again by itself (nothing of it applied). */
+  private void mutateByRegion(TableRef table, List<RowMutation> rows) {
     Layout l = layout(table);
     if (l.ranges().size() == 1 || rows.isEmpty()) {
       mutate(table, key(table, l, 0), rows);
@@ -582,7 +638,11 @@ public final class RemoteCluster implements Engine {
       byRegion.computeIfAbsent(l.ranges().indexOf(m.row()), i -> new ArrayList<>()).add(m);
     }
     for (Map.Entry<Integer, List<RowMutation>> part : byRegion.entrySet()) {
-      mutate(table, key(table, l, part.getKey()), part.getValue());
+      try {
+        mutate(table, key(table, l, part.getKey()), part.getValue());
+      } catch (RegionSplit e) {
+        mutate(table, part.getValue()); // the parts before it are applied: only this one again, over the new regions
+      }
     }
   }
 
@@ -596,14 +656,15 @@ public final class RemoteCluster implements Engine {
   /** Sent again after a failure in flight, with the same ids, once the cluster said it deduplicates. */
   @Override
   public Outcome mutateRow(TableRef table, RowOperation op) {
-    String key = keyOfRow(table, op.mutation().row());
-    return named((call, lowest) -> call(key, Kind.ATOMIC,
-        e -> e.mutateRow(table, op, new CallId(clientHigh, clientLow, call, lowest.getAsLong()))));
+    // The same ids after a split: the daughter holds the parent's answered calls, so a call the parent
+    // applied before its answer was lost is answered, not applied again.
+    return named((call, lowest) -> acrossSplits(() -> call(keyOfRow(table, op.mutation().row()), Kind.ATOMIC,
+        e -> e.mutateRow(table, op, new CallId(clientHigh, clientLow, call, lowest.getAsLong())))));
   }
 
   /**
    * The table's regions, asked of the catalog's leader the first time (any member's catalog knows
-   * them once it applied the table) and kept: a cluster's regions do not change yet (no splits).
+   * them once it applied the table) and kept until a call meets a region that was split.
    */
   private Layout layout(TableRef table) {
     Layout l = layouts.get(table.name());
@@ -669,6 +730,11 @@ public final class RemoteCluster implements Engine {
    */
   @Override
   public RowScanner scan(TableRef table, ScanQuery query) {
+    return acrossSplits(() -> scanByRegion(table, query));
+  }
+
+  /** The scan over the table's regions as this client knows them; a part that meets a split region is scanned anew. */
+  private RowScanner scanByRegion(TableRef table, ScanQuery query) {
     Kind kind = query.consistency() == Consistency.TIMELINE ? Kind.TIMELINE_READ : Kind.REPEATABLE;
     Layout l = layout(table);
     List<Integer> wanted = l.ranges().wanted(query);
@@ -681,7 +747,12 @@ public final class RemoteCluster implements Engine {
         return null;
       }
       ScanQuery q = l.ranges().within(query, wanted.get(k));
-      return scan(table, key(table, l, wanted.get(k)), kind, left == query.limit() ? q : q.toBuilder().limit(left).build());
+      ScanQuery part = left == query.limit() ? q : q.toBuilder().limit(left).build();
+      try {
+        return scan(table, key(table, l, wanted.get(k)), kind, part);
+      } catch (RegionSplit e) {
+        return scan(table, part); // that region was split: its rows over the new regions
+      }
     }, query.limit());
   }
 
@@ -730,7 +801,11 @@ public final class RemoteCluster implements Engine {
     Kind kind = timeline ? Kind.TIMELINE_READ : Kind.REPEATABLE;
     Layout l = layout(table);
     if (l.ranges().size() == 1 || singleRowQueries.isEmpty()) {
-      return call(key(table, l, 0), kind, e -> e.getAll(table, singleRowQueries));
+      try {
+        return call(key(table, l, 0), kind, e -> e.getAll(table, singleRowQueries));
+      } catch (RegionSplit e) {
+        return acrossSplits(() -> getAll(table, singleRowQueries)); // the table has several regions now
+      }
     }
     Map<Integer, List<Integer>> byRegion = new TreeMap<>(); // region -> indexes of its queries
     for (int i = 0; i < singleRowQueries.size(); i++) {
@@ -743,7 +818,12 @@ public final class RemoteCluster implements Engine {
     List<List<Cell>> out = new ArrayList<>(java.util.Collections.nCopies(singleRowQueries.size(), (List<Cell>) null));
     for (Map.Entry<Integer, List<Integer>> part : byRegion.entrySet()) {
       List<ScanQuery> qs = part.getValue().stream().map(singleRowQueries::get).toList();
-      List<List<Cell>> rows = call(key(table, l, part.getKey()), kind, e -> e.getAll(table, qs));
+      List<List<Cell>> rows;
+      try {
+        rows = call(key(table, l, part.getKey()), kind, e -> e.getAll(table, qs));
+      } catch (RegionSplit e) {
+        rows = acrossSplits(() -> getAll(table, qs)); // that region was split: its gets over the new regions
+      }
       for (int k = 0; k < qs.size(); k++) {
         out.set(part.getValue().get(k), rows.get(k));
       }

@@ -167,7 +167,7 @@ class ClusterRegionsTest {
   }
 
   /** Every acknowledged row by a get, a multi-get, and scans forward and reversed (in order; no row but those written). */
-  private static void assertAllRead(Table t, Map<String, String> acked, Map<String, String> maybe) {
+  static void assertAllRead(Table t, Map<String, String> acked, Map<String, String> maybe) {
     TreeMap<String, String> expected = new TreeMap<>(acked);
     for (Map.Entry<String, String> e : expected.entrySet()) {
       Result r = t.get(new Get(Bytes.of(e.getKey())));

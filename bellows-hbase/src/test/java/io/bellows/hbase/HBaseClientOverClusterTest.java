@@ -41,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * HBase client code against a Bellows cluster ({@code bellows.server} naming three members in this
  * JVM): a table created with split keys has a region per range, which the {@code RegionLocator}
  * lists (through the same {@code regions} call as the shell), and rows written across them read
- * back by gets and scans, forward and reversed; HBase's {@code disableTable} then refuses reads,
+ * back by gets and scans, forward and reversed; {@code Admin.split} splits a region online (the
+ * locator then lists the daughters); HBase's {@code disableTable} then refuses reads,
  * and {@code deleteTable} (refused while the table is enabled) removes it from every member.
  */
 class HBaseClientOverClusterTest {
@@ -102,6 +103,18 @@ class HBaseClientOverClusterTest {
         Admin admin = conn.getAdmin();
         assertThat(admin.balance()).isTrue();
         assertThat(Bytes.toString(t.get(new Get(Bytes.toBytes("m5"))).getValue(f, q))).isEqualTo("vm5");
+
+        // HBase's split over the cluster: [h, q) splits at k, online; the locator lists the daughters.
+        admin.split(tn, Bytes.toBytes("k"));
+        try (RegionLocator locator = conn.getRegionLocator(tn)) {
+          List<String> ranges = new ArrayList<>();
+          for (HRegionLocation l : locator.getAllRegionLocations()) {
+            ranges.add(Bytes.toString(l.getRegion().getStartKey()) + "-" + Bytes.toString(l.getRegion().getEndKey()));
+          }
+          assertThat(ranges).containsExactly("-h", "h-k", "k-q", "q-");
+        }
+        t.put(new Put(Bytes.toBytes("j1")).addColumn(f, q, Bytes.toBytes("vj1")));
+        assertThat(rows(t, new Scan())).containsExactly("a1", "g9", "h0", "j1", "m5", "q", "z7");
 
         // HBase's disable and delete over the cluster: reads refused while disabled, then the table gone.
         assertThatThrownBy(() -> admin.deleteTable(tn)).isInstanceOf(TableNotDisabledException.class);

@@ -165,6 +165,7 @@ public final class RaftRegionLog implements RegionLog {
    * @throws io.bellows.cluster.OutcomeUnknownException if it stopped leading with the record pending
    * @throws StaleLeadershipException if the record reached the log in a later term: not applied
    * @throws StaleCallException if its call lies below its client's watermark: not applied
+   * @throws RegionSplitException if the region split before the record reached its log: not applied
    */
   @Override
   public void propose(long term, WriteRecord record) {
@@ -189,6 +190,10 @@ public final class RaftRegionLog implements RegionLog {
     byte[] entry = named == null ? RegionEntry.encode(term, record)
         : RegionEntry.encode(term, named.id(), named.answerCells(), record);
     return log().append(entry).thenApply(reply -> {
+      if (RegionEntry.moved(reply)) {
+        throw new RegionSplitException("the write reached the region's log after its split; no replica applied it:"
+            + " its rows are in a daughter region now");
+      }
       if (RegionEntry.rejected(reply)) {
         throw new StaleLeadershipException("the write was evaluated in term " + term
             + " but reached the region's log in a later one; no replica applied it");
@@ -204,6 +209,14 @@ public final class RaftRegionLog implements RegionLog {
       }
       return null;
     });
+  }
+
+  /**
+   * Appends a command to the region's replicas (a split, a retire: {@link RegionApplier.Commands})
+   * on this replica, which must lead; completes once it is committed and applied here.
+   */
+  public CompletableFuture<Void> appendCommand(String text) {
+    return log().append(RegionEntry.command(0, text)).thenApply(reply -> null);
   }
 
   @Override

@@ -49,6 +49,44 @@ public final class RegionApplier implements LogApplier {
   private long lastCheckpoint;
   /** Null: this replica cannot install a checkpoint (it refuses, and stays behind). */
   private final CheckpointInstaller installer;
+  /** What the region's command entries do on this member; null: a command is refused (a region that is never split). */
+  private volatile Commands commands;
+  /**
+   * The region was split at an entry before (this replica applied the split, or found its marker at
+   * open): every later write belongs to a daughter and is answered {@link RegionEntry#MOVED}.
+   */
+  private volatile boolean split;
+
+  /**
+   * What the commands in a region's log do on the member of the replica (docs/design/cluster.md,
+   * "Splitting a region"). Called on the apply thread, in log order; each must be idempotent (a
+   * restart replays the log after its last checkpoint).
+   */
+  public interface Commands {
+    /**
+     * The region splits here ({@code text}: {@code MetaCatalog.Split#command}): the member builds
+     * the daughters from the region's files and answers later writes {@link RegionEntry#MOVED}.
+     */
+    void split(String text, LogPosition at);
+
+    /** Every replica of the split parent holds the split: the member removes its replica of the parent. */
+    void retire(LogPosition at);
+  }
+
+  /** What the region's command entries do here (set once, before the replica joins its group). */
+  public void commands(Commands c) {
+    this.commands = c;
+  }
+
+  /** The region was split: later writes go to its daughters ({@link RegionEntry#MOVED}). */
+  public void markSplit() {
+    this.split = true;
+  }
+
+  /** Whether the region was split here (its replica answers writes as moved). */
+  public boolean isSplit() {
+    return split;
+  }
 
   private RegionApplier(Region region, SequenceIds ids, long base, AnsweredCalls calls, Path callsDir,
       CheckpointInstaller installer) {
@@ -123,7 +161,12 @@ public final class RegionApplier implements LogApplier {
   @Override
   public byte[] apply(LogPosition at, byte[] entry) {
     byte[] reply;
-    if (RegionEntry.term(entry) != at.term()) {
+    String command = RegionEntry.commandText(entry);
+    if (command != null) {
+      reply = applyCommand(at, command);
+    } else if (split) {
+      reply = RegionEntry.MOVED;
+    } else if (RegionEntry.term(entry) != at.term()) {
       reply = RegionEntry.REJECTED;
     } else {
       WriteRecord r = RegionEntry.record(entry);
@@ -145,6 +188,24 @@ public final class RegionApplier implements LogApplier {
     }
     positions.handed(at);
     return reply;
+  }
+
+  private byte[] applyCommand(LogPosition at, String text) {
+    Commands c = commands;
+    if (c == null) {
+      throw new IllegalStateException("region " + region.id() + " has no commands here but its log holds one at "
+          + at + ": " + text.lines().findFirst().orElse(""));
+    }
+    if (text.startsWith("split\t")) {
+      c.split(text, at); // again on a replay: the member finishes what it lacks (the daughters open, joined)
+      split = true;
+    } else if (text.startsWith("retire")) {
+      c.retire(at);
+    } else {
+      throw new IllegalStateException("an unknown command in the log of region " + region.id() + " at " + at + ": "
+          + text.lines().findFirst().orElse(""));
+    }
+    return RegionEntry.APPLIED;
   }
 
   /** The record's last {@code n} cells, copied (the record's own go to the stores): a call's answer. */

@@ -28,8 +28,19 @@ final class RegionEntry {
   static final byte DUPLICATE = 2;
   /** The applier's reply: the call lies below its client's watermark and is not remembered; nothing was applied. */
   static final byte[] STALE = {3};
+  /**
+   * The applier's reply: the region was split before this entry in its log, so the entry's write
+   * belongs to a daughter; nothing was applied.
+   */
+  static final byte[] MOVED = {4};
   /** The term's top bit: the entry names its call. */
   private static final long NAMED = Long.MIN_VALUE;
+  /**
+   * The term's second bit: the entry is a command to the region's replicas, not a write: its
+   * payload after the term is UTF-8 text whose first word names the command ({@code split},
+   * {@code retire}).
+   */
+  private static final long COMMAND = 1L << 62;
   private static final int CALL_BYTES = 16 + 8 + 8 + 4;
 
   private RegionEntry() {}
@@ -55,6 +66,27 @@ final class RegionEntry {
     Bytes.putInt(out, 40, answerCells);
     WriteRecordCodec.encode(record, out, 8 + CALL_BYTES);
     return out;
+  }
+
+  /** A command entry ({@link #COMMAND}) appended in term {@code term}, carrying {@code text}. */
+  static byte[] command(long term, String text) {
+    byte[] payload = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] out = new byte[8 + payload.length];
+    Bytes.putLong(out, 0, term | COMMAND);
+    System.arraycopy(payload, 0, out, 8, payload.length);
+    return out;
+  }
+
+  /** The text of a command entry, or null if the entry is a write's. */
+  static String commandText(byte[] entry) {
+    if (entry.length < 8 || (Bytes.getLong(entry, 0) & (COMMAND | NAMED)) != COMMAND) {
+      return null;
+    }
+    return new String(entry, 8, entry.length - 8, java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  static boolean moved(byte[] reply) {
+    return reply.length == 1 && reply[0] == MOVED[0];
   }
 
   /** The term the entry's write was evaluated in. */

@@ -171,6 +171,8 @@ final class CatalogProposals {
           ? "table '" + name + "' is enabled: disable it before dropping it"
           : "table '" + name + "' is already disabled");
       case MetaCatalog.NOT_DISABLED -> new StorageException("table '" + name + "' is already enabled");
+      case MetaCatalog.NO_SUCH_REGION -> new StorageException("table '" + name + "': the region to split was split"
+          + " or changed meanwhile; try again");
       default -> new StorageException("the catalog answered '" + answer + "' for table '" + name + "'");
     };
   }
@@ -193,6 +195,43 @@ final class CatalogProposals {
         LOG.warn("{}: member {} has not applied it within {} ms (down or slow)", what, p.id(), ReplicatedEngine.NEW_GROUP_WAIT_MS);
       }
     }
+  }
+
+  /**
+   * Proposes the split of table {@code t}'s region holding {@code key} at that key to meta, on its
+   * leader; refused with nothing appended if the key is the region's first row, or while meta's
+   * leader (this member) has not heard from a member holding the region for two election timeouts
+   * (its replica would build no daughters until it is back, and its log would have to outlive the
+   * parent's). Returns the split meta recorded.
+   */
+  MetaCatalog.Split split(MetaCatalog.TableEntry t, byte[] key) {
+    if (!meta.isLeader()) {
+      throw notLeader.apply("the catalog", meta.leader());
+    }
+    MetaCatalog.RegionEntry region = t.regions().get(t.ranges().indexOf(key));
+    if (!MetaCatalog.inside(key, region)) {
+      throw new IllegalArgumentException("split key '" + io.bellows.util.Bytes.toStringBinary(key) + "' is the start of"
+          + " region " + region.id() + " already: a split key must lie strictly inside a region");
+    }
+    Set<String> down = started.join().silentPeers(ReplicatedEngine.META, silentMemberMillis);
+    for (String p : region.peers()) {
+      if (down.contains(p)) {
+        throw new StorageException("cannot split region " + region.id() + " of table '" + t.descriptor().name()
+            + "' now: member " + p + " holds a replica of it and is not answering; a split needs every replica up");
+      }
+    }
+    byte[] reply;
+    try {
+      reply = ReplicatedEngine.join(meta.append(MetaCatalog.splitRegion(t.descriptor().name(), t.id(), region.group(),
+          key, UUID.randomUUID(), UUID.randomUUID())));
+    } catch (NotLeaderException e) {
+      throw notLeader.apply("the catalog", e.leader());
+    }
+    String answer = new String(reply, StandardCharsets.UTF_8);
+    if (!answer.startsWith("split\t")) {
+      throw refused(t.descriptor().name(), "split", answer); // dropped, or that region split meanwhile
+    }
+    return catalog.splitOf(region.group());
   }
 
   private List<RaftNode.Peer> peersOf(MetaCatalog.RegionEntry g) {

@@ -92,6 +92,58 @@ final class MetaCatalog implements LogApplier {
 
     /** A table was dropped (the entry it was): remove this member's replicas of its regions. */
     default void dropped(TableEntry table) {}
+
+    /**
+     * A region of a table was split (the table as it is now): the region's replicas split when its
+     * log reaches the split ({@link Split#command}), which this member's replica of the parent's
+     * leader appends.
+     */
+    default void split(TableEntry table, Split split) {}
+  }
+
+  /**
+   * A split of region {@code parent} of table {@code tableId} at {@code a}'s end into {@code a} and
+   * {@code b}: what meta records and what the parent's log carries to its replicas ({@link #command}).
+   */
+  record Split(int tableId, RegionEntry parent, RegionEntry a, RegionEntry b) {
+    /**
+     * The split as text, the payload of the parent's split entry (docs/FORMAT.md, "Replicated
+     * region entry"): {@code split TAB TABLE-ID TAB PARENT-GROUP LF}, then a line per daughter as a
+     * {@code create-table-regions} entry has them, with the region's id first.
+     */
+    String command() {
+      return "split\t" + tableId + "\t" + parent.group() + "\n" + line(a) + line(b);
+    }
+
+    private static String line(RegionEntry r) {
+      return "region\t" + r.id() + "\t" + r.group() + "\t" + r.base() + "\t" + HEX.formatHex(r.start()) + "\t"
+          + HEX.formatHex(r.end()) + "\t" + String.join(",", r.peers()) + "\n";
+    }
+
+    /** The split {@link #command} wrote; {@code parent} is the parent's entry as this member knows it. */
+    static Split parse(String text, RegionEntry parent) {
+      String[] lines = text.split("\n");
+      String[] head = lines[0].split("\t", -1);
+      if (lines.length != 3 || head.length != 3 || !head[0].equals("split")) {
+        throw new IllegalArgumentException("not a split: " + text);
+      }
+      return new Split(Integer.parseInt(head[1]), parent, region(lines[1]), region(lines[2]));
+    }
+
+    /** The parent group a split's text names. */
+    static UUID parentOf(String text) {
+      String head = text.substring(0, text.indexOf('\n'));
+      return UUID.fromString(head.split("\t", -1)[2]);
+    }
+
+    private static RegionEntry region(String line) {
+      String[] f = line.split("\t", -1);
+      if (f.length != 7 || !f[0].equals("region")) {
+        throw new IllegalArgumentException("not a daughter region: " + line);
+      }
+      return new RegionEntry(Integer.parseInt(f[1]), UUID.fromString(f[2]), Long.parseLong(f[3]), HEX.parseHex(f[4]),
+          HEX.parseHex(f[5]), List.of(f[6].split(",")));
+    }
   }
 
   static final String EXISTS = "exists";
@@ -104,9 +156,19 @@ final class MetaCatalog implements LogApplier {
   static final String NOT_ENABLED = "not-enabled";
   /** The reply to an enable of an enabled table. */
   static final String NOT_DISABLED = "not-disabled";
+  /** The reply to a split of a region the table no longer has (split already), or at a key outside it. */
+  static final String NO_SUCH_REGION = "no-such-region";
+  /**
+   * How far above its parent's sequence base a daughter's starts: a region's ids are its base plus
+   * its log's positions, so the daughters' ids lie above every id of the parent's files as long as
+   * the parent's log stays below 2^40 entries (a split refuses a parent that does not).
+   */
+  static final long SPLIT_BASE_STEP = 1L << 40;
   private static final HexFormat HEX = HexFormat.of();
 
   private final Map<String, TableEntry> tables = new LinkedHashMap<>();
+  /** The splits applied, by parent group: the parents' replicas live on until their logs retire them. */
+  private final Map<UUID, Split> splits = new LinkedHashMap<>();
   private final Effects effects;
   private final List<String> members;
   private int regionIds;
@@ -182,6 +244,16 @@ final class MetaCatalog implements LogApplier {
     return stateEntry("drop-table", name, id);
   }
 
+  /**
+   * The entry that splits the region of table {@code name} (of id {@code id}) in group {@code parent}
+   * at {@code key} into two new regions in groups {@code a} (rows below the key) and {@code b}, on
+   * the parent's peers.
+   */
+  static byte[] splitRegion(String name, int id, UUID parent, byte[] key, UUID a, UUID b) {
+    return ("split-region\t" + name + "\t" + id + "\t" + parent + "\t" + HEX.formatHex(key) + "\t" + a + "\t" + b
+        + "\n").getBytes(StandardCharsets.UTF_8);
+  }
+
   private static byte[] stateEntry(String kind, String name, int id) {
     return (kind + "\t" + name + "\t" + id + "\n").getBytes(StandardCharsets.UTF_8);
   }
@@ -194,6 +266,13 @@ final class MetaCatalog implements LogApplier {
     switch (head[0]) {
       case "member-joined" -> {
         return JOINED.getBytes(StandardCharsets.UTF_8);
+      }
+      case "split-region" -> {
+        if (head.length != 7) {
+          throw new IllegalStateException("bad meta entry at " + at + ": " + text.substring(0, nl));
+        }
+        return split(head[1], Integer.parseInt(head[2]), UUID.fromString(head[3]), HEX.parseHex(head[4]),
+            UUID.fromString(head[5]), UUID.fromString(head[6])).getBytes(StandardCharsets.UTF_8);
       }
       case "disable-table", "enable-table", "drop-table" -> {
         if (head.length != 3) {
@@ -244,11 +323,78 @@ final class MetaCatalog implements LogApplier {
       }
     }
     if (now == null) {
-      effects.dropped(was);
+      effects.dropped(was); // it removes the replicas of the table's split parents too (splitsOf)
+      synchronized (this) {
+        splits.values().removeIf(sp -> sp.tableId() == was.id());
+      }
     } else if (!now.enabled()) {
       effects.disabled(now);
     }
     return DONE;
+  }
+
+  /**
+   * Splits region {@code parent} of table {@code name} of id {@code id} at {@code key}: the table's
+   * regions list the daughters in its place (the next two region ids, sequence bases {@link
+   * #SPLIT_BASE_STEP} above the parent's, the parent's peers), and the split is kept by parent
+   * group. A table or region that is not there (dropped, split already), or a key not strictly
+   * inside the region, changes nothing and answers {@link #NO_SUCH_REGION} or {@link #NOT_FOUND}.
+   */
+  private String split(String name, int id, UUID parent, byte[] key, UUID a, UUID b) {
+    TableEntry now;
+    Split s;
+    synchronized (this) {
+      TableEntry was = tables.get(name);
+      if (was == null || was.id() != id) {
+        return NOT_FOUND;
+      }
+      int index = -1;
+      for (int i = 0; i < was.regions().size(); i++) {
+        if (was.regions().get(i).group().equals(parent)) {
+          index = i;
+        }
+      }
+      if (index < 0) {
+        return NO_SUCH_REGION;
+      }
+      RegionEntry p = was.regions().get(index);
+      if (!inside(key, p)) {
+        return NO_SUCH_REGION;
+      }
+      long base = p.base() + SPLIT_BASE_STEP;
+      RegionEntry da = new RegionEntry(++regionIds, a, base, p.start(), key, p.peers());
+      RegionEntry db = new RegionEntry(++regionIds, b, base, key, p.end(), p.peers());
+      List<RegionEntry> regions = new ArrayList<>(was.regions());
+      regions.set(index, db);
+      regions.add(index, da);
+      now = new TableEntry(was.id(), was.descriptor(), regions, was.enabled());
+      s = new Split(was.id(), p, da, db);
+      tables.put(name, now);
+      splits.put(parent, s);
+    }
+    effects.split(now, s);
+    return "split\t" + s.a().id() + "\t" + s.b().id();
+  }
+
+  /** Whether {@code key} lies strictly inside region {@code r}'s rows (not its first row). */
+  static boolean inside(byte[] key, RegionEntry r) {
+    return key.length > 0 && io.bellows.util.Bytes.compare(key, r.start()) > 0
+        && (r.end().length == 0 || io.bellows.util.Bytes.compare(key, r.end()) < 0);
+  }
+
+  /** The split of the region in group {@code parent}, or null if meta applied none. */
+  synchronized Split splitOf(UUID parent) {
+    return splits.get(parent);
+  }
+
+  /** The splits of the table of id {@code tableId} applied so far, in log order. */
+  synchronized List<Split> splitsOf(int tableId) {
+    return splits.values().stream().filter(s -> s.tableId() == tableId).toList();
+  }
+
+  /** Every split applied so far, in log order. */
+  synchronized List<Split> splits() {
+    return new ArrayList<>(splits.values());
   }
 
   private byte[] create(LogPosition at, String text, String[] head, int nl) {

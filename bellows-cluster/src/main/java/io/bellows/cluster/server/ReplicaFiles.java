@@ -21,6 +21,7 @@ import java.util.stream.Stream;
  *
  * <pre>
  * region.txt                 what the replica is (ReplicaDirectories)
+ * split.txt                  a split parent's marker: where its log split, and into what (ReplicaSplits)
  * answered-calls             the answered calls (RegionApplier)
  * region/ FAMILY/ ...        the region: per family, its manifest and sorted files; at the top, a
  *                            checkpoint's answered-calls
@@ -35,7 +36,7 @@ import java.util.stream.Stream;
 final class ReplicaFiles {
   static final String REGION = "region";
   static final String CHECKPOINTS = "checkpoints";
-  private static final Set<String> TOP_FILES = Set.of(ReplicaDirectories.REGION_FILE,
+  private static final Set<String> TOP_FILES = Set.of(ReplicaDirectories.REGION_FILE, ReplicaSplits.SPLIT_FILE,
       RegionApplier.ANSWERED_CALLS_FILE, REGION + CheckpointInstaller.MARKER_SUFFIX);
   private static final Set<String> REGION_COPIES = Set.of(REGION, REGION + ".create",
       REGION + CheckpointInstaller.OLD_SUFFIX, REGION + CheckpointInstaller.NEW_SUFFIX);

@@ -17,6 +17,8 @@ import io.bellows.cluster.checkpoint.LeaderCheckpoints;
 import io.bellows.fs.LocalFileSystem;
 import io.bellows.cluster.region.RaftRegionLog;
 import io.bellows.cluster.region.RegionApplier;
+import io.bellows.cluster.region.RegionSplitException;
+import io.bellows.region.RegionClosedException;
 import io.bellows.cluster.region.StaleLeadershipException;
 import io.bellows.config.EngineOptions;
 import io.bellows.engine.BackPressure;
@@ -162,6 +164,9 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   private final ExecutorService flushes = Executors.newSingleThreadExecutor(daemon("bellows-flush"));
   /** Runs the leader-balancing passes, when they are on. */
   private final ScheduledExecutorService balancer = Executors.newSingleThreadScheduledExecutor(daemon("bellows-balancer"));
+  /** Drives this member's part in the regions' splits ({@link ReplicaSplits#drive}) and removes retired parents. */
+  private final ScheduledExecutorService splitWork = Executors.newSingleThreadScheduledExecutor(daemon("bellows-split"));
+  private final ReplicaSplits splits;
   private final ExecutorService compactions = Executors.newSingleThreadExecutor(daemon("bellows-compaction"));
   private final ExecutorService inMemory = Executors.newSingleThreadExecutor(daemon("bellows-inmemory-compaction"));
   private final Set<Region> flushQueued = ConcurrentHashMap.newKeySet();
@@ -181,7 +186,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   private volatile boolean closed;
 
   /** A replica of a table's region on this member. */
-  private static final class Replica {
+  static final class Replica {
     final UUID group;
     final int tableId;
     final int regionId;
@@ -192,6 +197,8 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     /** The checkpoints this replica hands to replicas behind its log. */
     final LeaderCheckpoints checkpoints;
     volatile ReplicatedLog replicated;
+    /** The position of the split entry in the region's log, once this replica applied it (a split parent); else -1. */
+    volatile long splitIndex = -1;
 
     Replica(UUID group, int tableId, int regionId, TableDescriptor descriptor, long base, RaftRegionLog log,
         RegionApplier applier, LeaderCheckpoints checkpoints) {
@@ -237,6 +244,37 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       public void dropped(MetaCatalog.TableEntry t) {
         ReplicatedEngine.this.dropped(t);
       }
+
+      @Override
+      public void split(MetaCatalog.TableEntry t, MetaCatalog.Split s) {
+        splitWork.execute(ReplicatedEngine.this::driveSplits); // this member may lead the parent
+      }
+    });
+    this.splits = new ReplicaSplits(directories, catalog, new ReplicaSplits.Host() {
+      @Override
+      public Replica replica(UUID group) {
+        return replicas.get(group);
+      }
+
+      @Override
+      public void openAndJoin(Replica parent, MetaCatalog.RegionEntry d) {
+        ReplicatedEngine.this.openAndJoin(d);
+      }
+
+      @Override
+      public void retired(UUID group) {
+        ReplicatedEngine.this.retired(group);
+      }
+
+      @Override
+      public RaftNode node() {
+        return started.join();
+      }
+
+      @Override
+      public List<RaftNode.Peer> peersOf(MetaCatalog.RegionEntry region) {
+        return ReplicatedEngine.this.peersOf(region);
+      }
     });
     this.peers = members.list().stream().map(m -> new RaftNode.Peer(m.id(), m.raftAddress())).toList();
     this.chunks = OptionsResolver.chunkAllocator(options);
@@ -251,6 +289,12 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     for (Replica r : replicas.values()) {
       bind(r);
     }
+    for (Replica r : new ArrayList<>(replicas.values())) {
+      if (r.applier.isSplit() && !dropped.contains(r.group)) {
+        splits.joinDaughters(r); // a member that died between a split's marker and joining the daughters
+      }
+    }
+    splitWork.scheduleWithFixedDelay(this::driveSplits, 1, 1, TimeUnit.SECONDS);
     boolean joined = holds(node, META);
     this.meta = joined ? node.log(META) : node.addGroup(META, peers);
     this.proposals = new CatalogProposals(meta, catalog, members, peers, selfId, started, silentMemberMillis,
@@ -456,7 +500,9 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
 
   private Replica reopen(UUID group) {
     ReplicaDirectories.Recorded r = directories.read(group);
-    return open(group, r.tableId(), r.regionId(), r.descriptor(), r.base(), r.start(), r.end(), false);
+    Replica replica = open(group, r.tableId(), r.regionId(), r.descriptor(), r.base(), r.start(), r.end(), false);
+    splits.reopened(replica); // a split parent: closed, its writes answered as moved
+    return replica;
   }
 
   private Replica open(UUID group, int tableId, int regionId, TableDescriptor d, long base, byte[] start, byte[] end,
@@ -486,8 +532,75 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         checkpointSource, reopen, FileNumberAllocator.over(fileNumbers));
     LeaderCheckpoints checkpoints = new LeaderCheckpoints(LocalFileSystem.INSTANCE, dir.resolve(ReplicaFiles.CHECKPOINTS), group);
     checkpoints.deleteLeftovers();
-    return new Replica(group, tableId, regionId, d, base, log, RegionApplier.open(region, ids, base, log, dir, installer),
-        checkpoints);
+    Replica replica = new Replica(group, tableId, regionId, d, base, log,
+        RegionApplier.open(region, ids, base, log, dir, installer), checkpoints);
+    replica.applier.commands(new RegionApplier.Commands() {
+      @Override
+      public void split(String text, io.bellows.cluster.LogPosition at) {
+        splits.split(replica, text, at);
+      }
+
+      @Override
+      public void retire(io.bellows.cluster.LogPosition at) {
+        splits.retire(replica, at);
+      }
+    });
+    return replica;
+  }
+
+  /** A pass of {@link ReplicaSplits#drive}, on the split thread; a failure is logged and the next pass tries again. */
+  private void driveSplits() {
+    if (closed) {
+      return;
+    }
+    try {
+      splits.drive();
+    } catch (RuntimeException e) {
+      LOG.warn("member {}: a pass over the regions' splits failed: {}", self.id(), e.toString(), e);
+    }
+  }
+
+  /**
+   * Opens this member's replica of a split's daughter {@code d} from the directory the split made
+   * (unless it is open: Ratis may have reopened it at the start) and joins its group (unless
+   * joined); its compaction is asked for, which rewrites the parent's files to the daughter's rows.
+   */
+  private void openAndJoin(MetaCatalog.RegionEntry d) {
+    RaftNode n = started.join(); // a restart's replay may apply before the node is handed over
+    Replica r;
+    synchronized (splits) {
+      boolean wasOpen = replicas.containsKey(d.group());
+      r = replicas.computeIfAbsent(d.group(), this::reopen);
+      if (!holds(n, d.group())) {
+        n.addGroup(d.group(), peersOf(d));
+      }
+      if (!wasOpen) {
+        requestCompaction(r.region());
+      }
+    }
+    bind(r);
+  }
+
+  /**
+   * Every replica of a split parent holds its split: this member records its replica of the
+   * parent as removed (as a dropped table's, so a restart never opens it) and removes it off the
+   * parent's apply thread: its group left, its region closed, its directory deleted (the daughters
+   * keep their links to the files).
+   */
+  private void retired(UUID group) {
+    synchronized (dropped) {
+      if (!dropped.contains(group)) {
+        Set<UUID> next = new java.util.LinkedHashSet<>(dropped);
+        next.add(group);
+        directories.recordDropped(next);
+        dropped.add(group);
+      }
+    }
+    splitWork.execute(() -> {
+      if (!closed) {
+        removeDropped(group);
+      }
+    });
   }
 
   /**
@@ -559,8 +672,13 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
    */
   private void dropped(MetaCatalog.TableEntry t) {
     started.join(); // a restart's replay may apply before the node is handed over
-    List<UUID> mine = t.regions().stream().filter(g -> g.peers().contains(self.id()))
-        .map(MetaCatalog.RegionEntry::group).toList();
+    List<UUID> mine = new ArrayList<>(t.regions().stream().filter(g -> g.peers().contains(self.id()))
+        .map(MetaCatalog.RegionEntry::group).toList());
+    for (MetaCatalog.Split s : catalog.splitsOf(t.id())) {
+      if (s.parent().peers().contains(self.id())) {
+        mine.add(s.parent().group()); // a split parent not retired yet
+      }
+    }
     if (!dropped.containsAll(mine)) {
       Set<UUID> next = new java.util.LinkedHashSet<>(dropped);
       next.addAll(mine);
@@ -584,7 +702,9 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     Replica r = replicas.remove(group);
     if (r != null) {
       Region region = r.region();
-      region.close(false);
+      if (!region.isClosedForWork()) {
+        region.close(false); // a split parent's was closed by its split
+      }
       logEntries.forget(region);
     }
     directories.delete(group);
@@ -643,7 +763,9 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   private List<Region> regionsNow() {
     List<Region> regions = new ArrayList<>(replicas.size());
     for (Replica r : replicas.values()) {
-      regions.add(r.region());
+      if (!r.applier.isSplit()) { // a split parent's region is closed
+        regions.add(r.region());
+      }
     }
     return regions;
   }
@@ -776,6 +898,9 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       throw new RegionNotLeaderException("member " + self.id() + " has not opened its replica of " + what(t, index)
           + " yet; retry", null);
     }
+    if (r.applier.isSplit()) {
+      throw splitAnswer(what(t, index)); // this member's catalog has not applied the split yet
+    }
     if (r.replicated == null) {
       // Meta's apply thread registers the replica before it adds the replica's group to the Raft
       // node (the group's state machine is found through the registration): between the two, a
@@ -811,6 +936,13 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         + (address == null ? " and knows no leader yet; retry" : "; the leader is " + leaderId + " at " + address), address);
   }
 
+  /** The answer to a call that reached a split parent: retry, the catalog routes it to a daughter. */
+  private RegionNotLeaderException splitAnswer(String what) {
+    return new RegionNotLeaderException("NOT_LEADER: " + io.bellows.engine.SplitRefusal.MARK + " " + what
+        + " was split on member " + self.id() + "; its rows are in the daughter regions now: nothing applied, retry",
+        null);
+  }
+
   /** Runs {@code op} on the replica, which must lead; a write evaluated in a term that ended goes again. */
   private <T> T onLeader(Replica r, Supplier<T> op) {
     for (int attempt = 0; ; attempt++) {
@@ -821,6 +953,11 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         return op.get();
       } catch (NotLeaderException e) {
         throw notLeader(what(r), e.leader());
+      } catch (RegionSplitException | RegionClosedException e) {
+        if (!r.applier.isSplit() && !(e instanceof RegionSplitException)) {
+          throw e;
+        }
+        throw splitAnswer(what(r)); // split while the call ran: nothing applied; its rows are in a daughter
       } catch (StaleLeadershipException e) {
         if (attempt >= 3) {
           throw e; // nothing applied; the caller may retry
@@ -987,14 +1124,72 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     }
   }
 
+  /**
+   * Splits the table's region holding the most data (by this member's replicas) at its middle key,
+   * on meta's leader: see {@link #split(String, byte[])}.
+   */
   @Override
   public void split(String table) {
-    throw unsupported("splitting a table");
+    check();
+    MetaCatalog.TableEntry t = enabled(entry(table));
+    byte[] key = null;
+    long most = -1;
+    for (MetaCatalog.RegionEntry g : t.regions()) {
+      Replica r = replicas.get(g.group());
+      if (r == null || r.applier.isSplit()) {
+        continue;
+      }
+      long bytes = sizes(r.region())[0];
+      byte[] mid = r.region().midKey();
+      if (mid != null && bytes > most) {
+        most = bytes;
+        key = mid;
+      }
+    }
+    if (key == null) {
+      throw new IllegalArgumentException("table '" + table + "' has no split point: no region holds enough data in"
+          + " its range (two data blocks in its largest file); give a split key");
+    }
+    split(table, key);
   }
 
+  /**
+   * Splits the table's region holding {@code splitKey} there, on meta's leader (another member
+   * answers that it does not lead the catalog): meta records the split (the commit point), the
+   * region's leader appends it to the region's log, every replica builds the two daughters from the
+   * region's files, and this returns once both daughters have leaders (docs/design/cluster.md,
+   * "Splitting a region"). Refused, with nothing changed, for a key that is empty or the start of a
+   * region, and while a member holding the region is not answering.
+   */
   @Override
   public void split(String table, byte[] splitKey) {
-    throw unsupported("splitting a table");
+    check();
+    if (splitKey == null || splitKey.length == 0) {
+      throw new IllegalArgumentException("a split key must not be empty");
+    }
+    MetaCatalog.Split s = proposals.split(enabled(entry(table)), splitKey);
+    awaitLeaders(s);
+  }
+
+  /** Waits (at most {@link #NEW_GROUP_WAIT_MS}) until this member knows a leader of each of the split's daughters. */
+  private void awaitLeaders(MetaCatalog.Split s) {
+    RaftNode n = started.join();
+    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(NEW_GROUP_WAIT_MS);
+    for (MetaCatalog.RegionEntry d : List.of(s.a(), s.b())) {
+      while (!holds(n, d.group()) || n.log(d.group()).leader() == null) {
+        if (System.nanoTime() - end > 0) {
+          LOG.warn("split of region {}: daughter {} has no leader after {} ms", s.parent().id(), d.id(),
+              NEW_GROUP_WAIT_MS);
+          return;
+        }
+        try {
+          Thread.sleep(10); // polling this member's view; the daughters' first election takes about a timeout
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
   }
 
   @Override
@@ -1275,6 +1470,9 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       return;
     }
     for (Replica r : replicas.values()) {
+      if (r.region().isClosedForWork()) {
+        continue; // a split parent
+      }
       try {
         if (r.region().flush(true) != Region.NOTHING_FLUSHED) {
           checkpoint(r.region());
@@ -1286,11 +1484,14 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     closed = true;
     node.close();
     balancer.shutdownNow();
+    splitWork.shutdownNow();
     flushes.shutdownNow();
     compactions.shutdownNow();
     inMemory.shutdownNow();
     for (Replica r : replicas.values()) {
-      r.region().close(false);
+      if (!r.region().isClosedForWork()) {
+        r.region().close(false);
+      }
     }
     if (testFaults != null) {
       testFaults.close();

@@ -186,6 +186,69 @@ class MetaCatalogTest {
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("bad region line 2 of the meta entry at (t:1, i:5)");
   }
 
+  /** A split's meta entry and the split entry of the parent's log, as docs/FORMAT.md shows them. */
+  @Test
+  void aSplitsEntriesAreTheTextFormatMdShows() {
+    assertThat(new String(MetaCatalog.splitRegion("a", 3, G1, Bytes.of("g"), G2, G3), StandardCharsets.UTF_8))
+        .isEqualTo("split-region\ta\t3\t" + G1 + "\t67\t" + G2 + "\t" + G3 + "\n");
+    MetaCatalog.RegionEntry parent = new MetaCatalog.RegionEntry(1, G1, 7, new byte[0], new byte[0], MEMBERS);
+    MetaCatalog.Split s = new MetaCatalog.Split(3, parent,
+        new MetaCatalog.RegionEntry(4, G2, 7 + MetaCatalog.SPLIT_BASE_STEP, new byte[0], Bytes.of("g"), MEMBERS),
+        new MetaCatalog.RegionEntry(5, G3, 7 + MetaCatalog.SPLIT_BASE_STEP, Bytes.of("g"), new byte[0], MEMBERS));
+    assertThat(s.command()).isEqualTo("split\t3\t" + G1 + "\n"
+        + "region\t4\t" + G2 + "\t1099511627783\t\t67\tn1,n2,n3\n"
+        + "region\t5\t" + G3 + "\t1099511627783\t67\t\tn1,n2,n3\n");
+    MetaCatalog.Split back = MetaCatalog.Split.parse(s.command(), parent);
+    assertThat(List.of(describe(back.a()), describe(back.b()))).containsExactly(describe(s.a()), describe(s.b()));
+    assertThat(MetaCatalog.Split.parentOf(s.command())).isEqualTo(G1);
+  }
+
+  /**
+   * A split replaces its region by the two daughters in the table's regions (the next region ids,
+   * bases above the parent's, its peers), keeps the split by parent, and tells the member; a split
+   * of a region that is no longer there, at a key outside it or at its first row, or of a table
+   * dropped, changes nothing and says why; a drop forgets the table's splits.
+   */
+  @Test
+  void aSplitReplacesItsRegionByTheDaughtersOnce() {
+    List<String> split = new ArrayList<>();
+    MetaCatalog catalog = new MetaCatalog(MEMBERS, new MetaCatalog.Effects() {
+      @Override
+      public void opened(MetaCatalog.TableEntry t) {}
+
+      @Override
+      public void split(MetaCatalog.TableEntry t, MetaCatalog.Split s) {
+        split.add(t.descriptor().name() + " " + s.parent().id() + "->" + s.a().id() + "," + s.b().id());
+      }
+    });
+    catalog.apply(new LogPosition(1, 1), MetaCatalog.createTable(TableDescriptor.builder("a").family("f").build(),
+        List.of(Bytes.of("m")), List.of(new MetaCatalog.NewRegion(G1, 9, MEMBERS), new MetaCatalog.NewRegion(G2, 9, MEMBERS))));
+    UUID a = UUID.fromString("00000000-0000-0000-0000-00000000000a");
+    UUID b = UUID.fromString("00000000-0000-0000-0000-00000000000b");
+    byte[] reply = catalog.apply(new LogPosition(1, 2), MetaCatalog.splitRegion("a", 1, G2, Bytes.of("t"), a, b));
+    assertThat(new String(reply, StandardCharsets.UTF_8)).isEqualTo("split\t3\t4");
+    long base = 9 + MetaCatalog.SPLIT_BASE_STEP;
+    assertThat(catalog.table("a").regions()).extracting(MetaCatalogTest::describe).containsExactly(
+        "1 " + G1 + " 9 [, m) n1,n2,n3", "3 " + a + " " + base + " [m, t) n1,n2,n3", "4 " + b + " " + base + " [t, ) n1,n2,n3");
+    assertThat(split).containsExactly("a 2->3,4");
+    assertThat(catalog.splitOf(G2).a().group()).isEqualTo(a);
+
+    for (byte[] refused : List.of(MetaCatalog.splitRegion("a", 1, G2, Bytes.of("u"), a, b), // split already
+        MetaCatalog.splitRegion("a", 1, G1, Bytes.of("n"), a, b), // outside the region
+        MetaCatalog.splitRegion("a", 1, a, Bytes.of("m"), G3, b))) { // its first row
+      assertThat(new String(catalog.apply(new LogPosition(1, 3), refused), StandardCharsets.UTF_8))
+          .isEqualTo(MetaCatalog.NO_SUCH_REGION);
+    }
+    assertThat(new String(catalog.apply(new LogPosition(1, 4), MetaCatalog.splitRegion("a", 9, G1, Bytes.of("c"), a, b)),
+        StandardCharsets.UTF_8)).as("another table of the name").isEqualTo(MetaCatalog.NOT_FOUND);
+    assertThat(catalog.table("a").regions()).hasSize(3);
+    assertThat(split).hasSize(1);
+
+    catalog.apply(new LogPosition(1, 5), MetaCatalog.disableTable("a", 1));
+    catalog.apply(new LogPosition(1, 6), MetaCatalog.dropTable("a", 1));
+    assertThat(catalog.splits()).isEmpty();
+  }
+
   private static String describe(MetaCatalog.RegionEntry r) {
     return r.id() + " " + r.group() + " " + r.base() + " [" + Bytes.str(r.start()) + ", " + Bytes.str(r.end()) + ") "
         + String.join(",", r.peers());

@@ -1,0 +1,200 @@
+package io.bellows.cluster.server;
+
+import io.bellows.cluster.LogPosition;
+import io.bellows.cluster.RaftNode;
+import io.bellows.fs.AtomicFiles;
+import io.bellows.fs.LocalFileSystem;
+import io.bellows.region.Region;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A member's part in the splits of its regions (docs/design/cluster.md, "Splitting a region"):
+ * meta records a split first (the commit point: the table's rows route to the daughters from then
+ * on), the parent's leader then appends the split to the parent's log ({@link #drive}), every
+ * replica builds the daughters from the parent's files when it applies that entry ({@link #split})
+ * and joins their groups, and once every replica of the parent holds the split, its leader appends
+ * a retire entry and each member removes its replica of the parent ({@link #retire}).
+ *
+ * <p>A replica's split is crash-safe by its order: each daughter's {@code region.txt}, then its
+ * stores (hard links to the parent's files, staged and renamed whole) and answered calls, then the
+ * parent's marker {@code split.txt}, the one step that decides; the daughters' groups are joined
+ * after it. A member that dies before the marker replays the split entry at its restart (the
+ * parent's log holds it: a checkpoint never passes an entry being applied) and makes what it lacks;
+ * one that dies after it finds the marker when the parent's replica opens and joins the daughters
+ * then ({@link #reopened}).
+ */
+final class ReplicaSplits {
+  private static final Logger LOG = LoggerFactory.getLogger(ReplicatedEngine.class); // the engine's messages, under its name
+  /** The marker of a split parent in its replica's directory: the split's position, then its text. */
+  static final String SPLIT_FILE = "split.txt";
+
+  /** What the splits need of the member's engine. */
+  interface Host {
+    /** This member's replica of {@code group}, or null. */
+    ReplicatedEngine.Replica replica(UUID group);
+
+    /** Opens this member's replica of daughter {@code d} of {@code parent} from its directory, unless open; joins its group. */
+    void openAndJoin(ReplicatedEngine.Replica parent, MetaCatalog.RegionEntry d);
+
+    /** Records the parent's replica as removed and removes it (its group left, its files deleted) off the apply thread. */
+    void retired(UUID group);
+
+    RaftNode node();
+
+    List<RaftNode.Peer> peersOf(MetaCatalog.RegionEntry region);
+  }
+
+  private final ReplicaDirectories directories;
+  private final MetaCatalog catalog;
+  private final Host host;
+  /** Parents whose split or retire entry this member is appending now. */
+  private final Set<UUID> appending = ConcurrentHashMap.newKeySet();
+
+  ReplicaSplits(ReplicaDirectories directories, MetaCatalog catalog, Host host) {
+    this.directories = directories;
+    this.catalog = catalog;
+    this.host = host;
+  }
+
+  /**
+   * Applies the split entry of {@code parent}'s log ({@code text}, at {@code at}), on its apply
+   * thread: unless the parent's marker says it is done, blocks the parent (writes wait, every store
+   * flushed), makes each daughter's directory from the parent's files, writes the marker and closes
+   * the parent; then opens the daughters and joins their groups. Idempotent.
+   */
+  void split(ReplicatedEngine.Replica parent, String text, LogPosition at) {
+    MetaCatalog.Split s = MetaCatalog.Split.parse(text, null);
+    Path marker = directories.of(parent.group).resolve(SPLIT_FILE);
+    if (!Files.exists(marker)) {
+      Region region = parent.region();
+      region.blockForSplit();
+      try {
+        makeDaughter(parent, region, s.a());
+        makeDaughter(parent, region, s.b());
+        AtomicFiles.write(LocalFileSystem.INSTANCE, marker,
+            ("at\t" + at.index() + "\n" + text).getBytes(StandardCharsets.UTF_8)); // the decision
+        region.close(false); // flushed under the block: nothing is lost
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot split region " + region.id() + " in " + directories.of(parent.group), e);
+      } finally {
+        region.unblockAfterSplit();
+      }
+      LOG.info("region {} of table '{}' split at log position {} into regions {} and {}", region.id(),
+          parent.descriptor.name(), at, s.a().id(), s.b().id());
+    }
+    parent.splitIndex = at.index();
+    host.openAndJoin(parent, s.a());
+    host.openAndJoin(parent, s.b());
+  }
+
+  /**
+   * Makes daughter {@code d}'s directory from the blocked parent's files, unless its stores are
+   * there (made before a crash): its {@code region.txt}, the parent's answered calls (a retried call
+   * the parent applied is not applied again in the daughter), and its stores, hard links to the
+   * parent's sorted files staged in {@code region.create/} and renamed whole.
+   */
+  private void makeDaughter(ReplicatedEngine.Replica parent, Region region, MetaCatalog.RegionEntry d)
+      throws IOException {
+    Path dir = directories.of(d.group());
+    if (Files.isDirectory(dir.resolve(ReplicaFiles.REGION))) {
+      return;
+    }
+    directories.record(parent.tableId, d, parent.descriptor);
+    parent.applier.writeCheckpointState(dir);
+    Path staging = dir.resolve(ReplicaFiles.REGION + ".create");
+    List<Path> left = ReplicaFiles.deleteRegionCopy(staging);
+    if (!left.isEmpty()) {
+      throw new IOException("a leftover " + staging + " holds files Bellows did not make: " + left);
+    }
+    region.linkStoresInto(staging);
+    AtomicFiles.createDirectories(LocalFileSystem.INSTANCE, staging); // a table without families has no store
+    AtomicFiles.moveAtomically(LocalFileSystem.INSTANCE, staging, dir.resolve(ReplicaFiles.REGION));
+  }
+
+  /**
+   * A replica of {@code group} was opened from its directory: if it is a split parent (its marker),
+   * its region is closed, its later writes answered as moved, and its daughters opened and joined
+   * (a member that died between the marker and joining them). Returns whether it was split.
+   */
+  boolean reopened(ReplicatedEngine.Replica r) {
+    Path marker = directories.of(r.group).resolve(SPLIT_FILE);
+    if (!Files.exists(marker)) {
+      return false;
+    }
+    String text;
+    try {
+      text = Files.readString(marker, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + marker, e);
+    }
+    int nl = text.indexOf('\n');
+    r.splitIndex = Long.parseLong(text.substring(0, nl).split("\t")[1]);
+    r.applier.markSplit();
+    r.region().close(false);
+    return true;
+  }
+
+  /** Opens and joins the daughters of a split parent that {@link #reopened} found (after the node started). */
+  void joinDaughters(ReplicatedEngine.Replica r) {
+    Path marker = directories.of(r.group).resolve(SPLIT_FILE);
+    try {
+      String text = Files.readString(marker, StandardCharsets.UTF_8);
+      MetaCatalog.Split s = MetaCatalog.Split.parse(text.substring(text.indexOf('\n') + 1), null);
+      host.openAndJoin(r, s.a());
+      host.openAndJoin(r, s.b());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + marker, e);
+    }
+  }
+
+  /** Applies a retire entry of {@code parent}'s log: the member's replica of the parent goes (idempotent). */
+  void retire(ReplicatedEngine.Replica parent, LogPosition at) {
+    LOG.info("region {} of table '{}': every replica holds its split; this member removes its replica of it",
+        parent.regionId, parent.descriptor.name());
+    host.retired(parent.group);
+  }
+
+  /**
+   * One pass of this member's part in the splits meta recorded: for each parent this member's replica
+   * leads, appends the split entry if the replica has not applied it, else, once every peer's log
+   * holds the split (the leader's commit index of each), the retire entry. A pass runs after meta
+   * applies a split and every second: a parent's leader that changes or dies mid-way leaves the rest
+   * to the next one.
+   */
+  void drive() {
+    for (MetaCatalog.Split s : catalog.splits()) {
+      UUID group = s.parent().group();
+      ReplicatedEngine.Replica p = host.replica(group);
+      if (p == null || p.replicated == null || !p.replicated.isLeader() || appending.contains(group)) {
+        continue;
+      }
+      String entry;
+      if (!p.applier.isSplit()) {
+        entry = s.command();
+      } else if (p.splitIndex >= 0
+          && host.node().everyPeerCommitted(group, host.peersOf(s.parent()), p.splitIndex)) {
+        entry = "retire\t" + group;
+      } else {
+        continue;
+      }
+      appending.add(group);
+      p.log.appendCommand(entry).whenComplete((reply, error) -> {
+        appending.remove(group);
+        if (error != null) {
+          LOG.info("region {}: appending its {} entry failed ({}); the next pass tries again", s.parent().id(),
+              entry.substring(0, entry.indexOf('\t')), error.toString());
+        }
+      });
+    }
+  }
+}
