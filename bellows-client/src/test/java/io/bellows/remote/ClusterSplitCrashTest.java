@@ -93,6 +93,7 @@ class ClusterSplitCrashTest {
         }
         killer.get(60, TimeUnit.SECONDS);
         victim.start();
+        awaitEveryReplica(engine, db.regions("t")); // back in every group before the next split, which needs it
       }
       awaitRows(acked, acked.size() + 50, writer);
       stop.set(true);

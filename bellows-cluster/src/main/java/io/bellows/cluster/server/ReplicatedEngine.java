@@ -1167,12 +1167,16 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     if (splitKey == null || splitKey.length == 0) {
       throw new IllegalArgumentException("a split key must not be empty");
     }
+    long start = System.nanoTime();
     MetaCatalog.Split s = proposals.split(enabled(entry(table)), splitKey);
-    awaitLeaders(s);
+    if (awaitLeaders(s)) {
+      LOG.info("split of region {} of table '{}' at '{}': both daughters have leaders {} ms after it was asked",
+          s.parent().id(), table, Bytes.toStringBinary(splitKey), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+    }
   }
 
-  /** Waits (at most {@link #NEW_GROUP_WAIT_MS}) until this member knows a leader of each of the split's daughters. */
-  private void awaitLeaders(MetaCatalog.Split s) {
+  /** Waits (at most {@link #NEW_GROUP_WAIT_MS}) until this member knows a leader of each of the split's daughters; false if it did not. */
+  private boolean awaitLeaders(MetaCatalog.Split s) {
     RaftNode n = started.join();
     long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(NEW_GROUP_WAIT_MS);
     for (MetaCatalog.RegionEntry d : List.of(s.a(), s.b())) {
@@ -1180,16 +1184,17 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         if (System.nanoTime() - end > 0) {
           LOG.warn("split of region {}: daughter {} has no leader after {} ms", s.parent().id(), d.id(),
               NEW_GROUP_WAIT_MS);
-          return;
+          return false;
         }
         try {
           Thread.sleep(10); // polling this member's view; the daughters' first election takes about a timeout
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          return;
+          return false;
         }
       }
     }
+    return true;
   }
 
   @Override
