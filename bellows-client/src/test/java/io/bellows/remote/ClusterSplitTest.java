@@ -68,11 +68,14 @@ class ClusterSplitTest {
       Set<String> acknowledged = ConcurrentHashMap.newKeySet();
       AtomicBoolean stop = new AtomicBoolean();
       AtomicReference<Throwable> failed = new AtomicReference<>();
+      java.util.concurrent.atomic.AtomicLong longestPut = new java.util.concurrent.atomic.AtomicLong();
       Thread writer = new Thread(() -> {
         for (int i = 0; !stop.get(); i++) {
           String r = "w" + (i % 2 == 0 ? "a" : "z") + String.format("%05d", i); // both sides of the split key
           try {
+            long start = System.nanoTime();
             t.put(put(r, r));
+            longestPut.accumulateAndGet(System.nanoTime() - start, Math::max);
             acknowledged.add(r);
           } catch (RuntimeException e) {
             failed.compareAndSet(null, e);
@@ -85,7 +88,9 @@ class ClusterSplitTest {
         Thread.onSpinWait();
       }
 
+      long splitStart = System.nanoTime();
       db.split("t", Bytes.of("r1000"));
+      long splitMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - splitStart);
 
       List<RegionInfo> regions = db.regions("t");
       assertThat(regions).hasSize(2);
@@ -97,6 +102,10 @@ class ClusterSplitTest {
       stop.set(true);
       writer.join();
       assertThat(failed.get()).as("the writer's calls across the split").isNull();
+      // What the split cost (the targets in BENCHMARKS.md; not asserted: timings are not unit-test matters).
+      System.out.println("ClusterSplitTest: the split call returned (both daughters led) after " + splitMillis
+          + " ms; the writer's longest put " + TimeUnit.NANOSECONDS.toMillis(longestPut.get()) + " ms over "
+          + acknowledged.size() + " puts");
 
       List<String> expected = new ArrayList<>();
       for (int i = 0; i < 2000; i++) {

@@ -37,6 +37,9 @@ public record RaftSettings(String host, int port, Path storage, Duration electio
   public static final Duration DEFAULT_ELECTION_MAX = Duration.ofSeconds(2);
   public static final long DEFAULT_LOG_SEGMENT_BYTES = 4L << 20;
   public static final int DEFAULT_PURGE_GAP = 1024;
+  /** The timeouts of a group's first election after its replica starts (at most the election timeouts). */
+  static final Duration FIRST_ELECTION_MIN = Duration.ofMillis(150);
+  static final Duration FIRST_ELECTION_MAX = Duration.ofMillis(300);
 
   public RaftSettings {
     if (electionMin.compareTo(electionMax) >= 0) {
@@ -71,8 +74,13 @@ public record RaftSettings(String host, int port, Path storage, Duration electio
     GrpcConfigKeys.Server.setPort(p, port);
     RaftServerConfigKeys.Rpc.setTimeoutMin(p, millis(electionMin));
     RaftServerConfigKeys.Rpc.setTimeoutMax(p, millis(electionMax));
-    RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMin(p, millis(electionMin));
-    RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMax(p, millis(electionMax));
+    // A group's first election, after its replica starts (a new table's regions, a split's daughters,
+    // every group at a member's start), comes after a short timeout: a new group has no leader to wait
+    // for, and its writes wait for the election; a started member's replica that hears its group's
+    // leader first never stands, and one that does not only asks its peers for a pre-vote, which
+    // members that hear a leader refuse.
+    RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMin(p, millis(min(electionMin, FIRST_ELECTION_MIN)));
+    RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMax(p, millis(min(electionMax, FIRST_ELECTION_MAX)));
     // A leader that lost its majority steps down and then stands for no election for this long
     // (Ratis: 10 s). When the leader that replaced it dies soon after, and it alone holds the
     // latest entries, the group waits that long for a leader; pre-vote already keeps a member that
@@ -116,6 +124,10 @@ public record RaftSettings(String host, int port, Path storage, Duration electio
     // the leader does not stream a copy through the log.
     RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, false);
     return p;
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
   }
 
   private static TimeDuration millis(Duration d) {

@@ -25,8 +25,9 @@ class RaftSettingsTest {
     RaftProperties p = RaftSettings.of("127.0.0.1", 1, Path.of("raft")).toProperties();
     assertThat(millis(RaftServerConfigKeys.Rpc.timeoutMin(p))).isEqualTo(1000);
     assertThat(millis(RaftServerConfigKeys.Rpc.timeoutMax(p))).isEqualTo(2000);
-    assertThat(millis(RaftServerConfigKeys.Rpc.firstElectionTimeoutMin(p))).isEqualTo(1000);
-    assertThat(millis(RaftServerConfigKeys.Rpc.firstElectionTimeoutMax(p))).isEqualTo(2000);
+    // A new group (a table's region, a split's daughter) has no leader to wait for: it elects soon.
+    assertThat(millis(RaftServerConfigKeys.Rpc.firstElectionTimeoutMin(p))).isEqualTo(150);
+    assertThat(millis(RaftServerConfigKeys.Rpc.firstElectionTimeoutMax(p))).isEqualTo(300);
     assertThat(millis(RaftServerConfigKeys.LeaderElection.leaderStepDownWaitTime(p))).isEqualTo(2000);
     // A member back from a partition must not depose a healthy leader: it asks before it stands.
     assertThat(RaftServerConfigKeys.LeaderElection.preVote(p)).isTrue();

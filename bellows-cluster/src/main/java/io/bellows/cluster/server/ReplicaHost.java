@@ -32,12 +32,14 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class ReplicaHost implements RegionServices {
   private final ReplicatedEngine server;
+  private final MemberWork work;
   private final EngineOptions options;
   private final RegionLog log;
   private final SequenceIds sequenceIds;
   private final FileNumberAllocator fileNumbers;
 
-  ReplicaHost(ReplicatedEngine server, RaftRegionLog log, SequenceIds sequenceIds, AtomicLong fileNumbers) {
+  ReplicaHost(ReplicatedEngine server, MemberWork work, RaftRegionLog log, SequenceIds sequenceIds, AtomicLong fileNumbers) {
+    this.work = work;
     this.server = server;
     // The server's options, but the region stamps with its log's clock: a leadership's first stamp
     // lies above the newest timestamp the region held when it began (RaftRegionLog.clock).
@@ -74,47 +76,47 @@ final class ReplicaHost implements RegionServices {
 
   @Override
   public long engineInstanceId() {
-    return server.instanceId();
+    return work.instanceId();
   }
 
   @Override
   public MetricSet metrics() {
-    return server.metricSet();
+    return work.metricSet();
   }
 
   @Override
   public InMemoryWork inMemoryCompactions() {
-    return server.inMemoryWork();
+    return work.inMemoryWork();
   }
 
   @Override
   public ChunkAllocator chunks() {
-    return server.chunks();
+    return work.chunks();
   }
 
   @Override
   public BlockCache blockCache() {
-    return server.blockCache();
+    return work.blockCache();
   }
 
   @Override
   public void requestFlush(Region region) {
-    server.requestFlush(region);
+    work.requestFlush(region);
   }
 
   @Override
   public void requestCompaction(Region region) {
-    server.requestCompaction(region);
+    work.requestCompaction(region);
   }
 
   @Override
   public void admitWrite(Region region, long bytes) {
-    server.memory().admit(region, bytes);
+    work.memory().admit(region, bytes);
   }
 
   @Override
   public void paceWrite(long bytes, double position, String cause) {
-    server.memory().pace(bytes, position, cause);
+    work.memory().pace(bytes, position, cause);
   }
 
   /**
@@ -123,8 +125,8 @@ final class ReplicaHost implements RegionServices {
    */
   @Override
   public void wrote(Region region) {
-    server.memory().relieve();
-    server.logEntries().applied(region);
+    work.memory().relieve();
+    work.logEntries().applied(region);
   }
 
   @Override

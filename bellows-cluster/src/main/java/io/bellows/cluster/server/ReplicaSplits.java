@@ -41,10 +41,10 @@ final class ReplicaSplits {
   /** What the splits need of the member's engine. */
   interface Host {
     /** This member's replica of {@code group}, or null. */
-    ReplicatedEngine.Replica replica(UUID group);
+    Replica replica(UUID group);
 
     /** Opens this member's replica of daughter {@code d} of {@code parent} from its directory, unless open; joins its group. */
-    void openAndJoin(ReplicatedEngine.Replica parent, MetaCatalog.RegionEntry d);
+    void openAndJoin(Replica parent, MetaCatalog.RegionEntry d);
 
     /** Records the parent's replica as removed and removes it (its group left, its files deleted) off the apply thread. */
     void retired(UUID group);
@@ -72,7 +72,7 @@ final class ReplicaSplits {
    * flushed), makes each daughter's directory from the parent's files, writes the marker and closes
    * the parent; then opens the daughters and joins their groups. Idempotent.
    */
-  void split(ReplicatedEngine.Replica parent, String text, LogPosition at) {
+  void split(Replica parent, String text, LogPosition at) {
     MetaCatalog.Split s = MetaCatalog.Split.parse(text, null);
     Path marker = directories.of(parent.group).resolve(SPLIT_FILE);
     if (!Files.exists(marker)) {
@@ -103,7 +103,7 @@ final class ReplicaSplits {
    * the parent applied is not applied again in the daughter), and its stores, hard links to the
    * parent's sorted files staged in {@code region.create/} and renamed whole.
    */
-  private void makeDaughter(ReplicatedEngine.Replica parent, Region region, MetaCatalog.RegionEntry d)
+  private void makeDaughter(Replica parent, Region region, MetaCatalog.RegionEntry d)
       throws IOException {
     Path dir = directories.of(d.group());
     if (Files.isDirectory(dir.resolve(ReplicaFiles.REGION))) {
@@ -126,7 +126,7 @@ final class ReplicaSplits {
    * its region is closed, its later writes answered as moved, and its daughters opened and joined
    * (a member that died between the marker and joining them). Returns whether it was split.
    */
-  boolean reopened(ReplicatedEngine.Replica r) {
+  boolean reopened(Replica r) {
     Path marker = directories.of(r.group).resolve(SPLIT_FILE);
     if (!Files.exists(marker)) {
       return false;
@@ -145,7 +145,7 @@ final class ReplicaSplits {
   }
 
   /** Opens and joins the daughters of a split parent that {@link #reopened} found (after the node started). */
-  void joinDaughters(ReplicatedEngine.Replica r) {
+  void joinDaughters(Replica r) {
     Path marker = directories.of(r.group).resolve(SPLIT_FILE);
     try {
       String text = Files.readString(marker, StandardCharsets.UTF_8);
@@ -158,7 +158,7 @@ final class ReplicaSplits {
   }
 
   /** Applies a retire entry of {@code parent}'s log: the member's replica of the parent goes (idempotent). */
-  void retire(ReplicatedEngine.Replica parent, LogPosition at) {
+  void retire(Replica parent, LogPosition at) {
     LOG.info("region {} of table '{}': every replica holds its split; this member removes its replica of it",
         parent.regionId, parent.descriptor.name());
     host.retired(parent.group);
@@ -174,7 +174,7 @@ final class ReplicaSplits {
   void drive() {
     for (MetaCatalog.Split s : catalog.splits()) {
       UUID group = s.parent().group();
-      ReplicatedEngine.Replica p = host.replica(group);
+      Replica p = host.replica(group);
       if (p == null || p.replicated == null || !p.replicated.isLeader() || appending.contains(group)) {
         continue;
       }

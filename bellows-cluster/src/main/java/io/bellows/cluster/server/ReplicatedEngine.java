@@ -1,7 +1,6 @@
 package io.bellows.cluster.server;
 
 import io.bellows.atomic.Outcome;
-import io.bellows.cache.BlockCache;
 import io.bellows.cluster.LeaderBalance;
 import io.bellows.cluster.LogApplier;
 import io.bellows.cluster.NotLeaderException;
@@ -21,7 +20,6 @@ import io.bellows.cluster.region.RegionSplitException;
 import io.bellows.region.RegionClosedException;
 import io.bellows.cluster.region.StaleLeadershipException;
 import io.bellows.config.EngineOptions;
-import io.bellows.engine.BackPressure;
 import io.bellows.engine.CallId;
 import io.bellows.engine.ChainedScanner;
 import io.bellows.engine.ClusterStatus;
@@ -31,10 +29,6 @@ import io.bellows.engine.RowMutation;
 import io.bellows.engine.RowOperation;
 import io.bellows.engine.RowRanges;
 import io.bellows.engine.TableRef;
-import io.bellows.memstore.InMemoryWork;
-import io.bellows.memstore.chunk.ChunkAllocator;
-import io.bellows.metrics.MetricSet;
-import io.bellows.region.OptionsResolver;
 import io.bellows.region.Region;
 import io.bellows.region.SequenceIds;
 import io.bellows.scan.Consistency;
@@ -47,7 +41,6 @@ import io.bellows.store.StoreFile;
 import io.bellows.util.BackgroundError;
 import io.bellows.util.Bytes;
 import io.bellows.util.EngineClosedException;
-import io.bellows.util.EventListener;
 import io.bellows.util.StorageException;
 import io.bellows.util.TableNotEnabledException;
 import io.bellows.util.TableNotFoundException;
@@ -66,10 +59,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -149,27 +140,13 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   /** This member's proposals of tables' creations, disables, enables and drops to meta. */
   private final CatalogProposals proposals;
   private final CompletableFuture<RaftNode> started = new CompletableFuture<>();
-  private final long instanceId = ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE;
-  private final MetricSet metrics = new MetricSet();
-  private final ChunkAllocator chunks;
-  private final BlockCache blockCache;
-  /**
-   * The member's memory-store budget over every replica's region, as an engine's: without it a
-   * follower flushed a store only at its flush size, whatever the heap.
-   */
-  private final BackPressure memory;
-  /** Log entries above the replicas' flushes, whose index Ratis keeps in memory until a checkpoint. */
-  private final LogEntryBudget<Region> logEntries = new LogEntryBudget<>(LogEntryBudget.forHeap(Runtime.getRuntime().maxMemory()),
-      this::requestFlushAll);
-  private final ExecutorService flushes = Executors.newSingleThreadExecutor(daemon("bellows-flush"));
+  /** What the replicas share: budgets, caches, flush and compaction threads. */
+  private final MemberWork work;
   /** Runs the leader-balancing passes, when they are on. */
-  private final ScheduledExecutorService balancer = Executors.newSingleThreadScheduledExecutor(daemon("bellows-balancer"));
+  private final ScheduledExecutorService balancer = Executors.newSingleThreadScheduledExecutor(MemberWork.daemon("bellows-balancer"));
   /** Drives this member's part in the regions' splits ({@link ReplicaSplits#drive}) and removes retired parents. */
-  private final ScheduledExecutorService splitWork = Executors.newSingleThreadScheduledExecutor(daemon("bellows-split"));
+  private final ScheduledExecutorService splitWork = Executors.newSingleThreadScheduledExecutor(MemberWork.daemon("bellows-split"));
   private final ReplicaSplits splits;
-  private final ExecutorService compactions = Executors.newSingleThreadExecutor(daemon("bellows-compaction"));
-  private final ExecutorService inMemory = Executors.newSingleThreadExecutor(daemon("bellows-inmemory-compaction"));
-  private final Set<Region> flushQueued = ConcurrentHashMap.newKeySet();
   /**
    * The sorted-file numbers of every replica of this member: one allocator, because the replicas
    * share one block cache (and KV cache) keyed by file number and offset, so two replicas' files must
@@ -184,39 +161,6 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   /** Where a replica behind its leader's log fetches a checkpoint (the server's: its internal call to the leader). */
   private final CheckpointSource checkpointSource;
   private volatile boolean closed;
-
-  /** A replica of a table's region on this member. */
-  static final class Replica {
-    final UUID group;
-    final int tableId;
-    final int regionId;
-    final TableDescriptor descriptor;
-    final long base;
-    final RaftRegionLog log;
-    final RegionApplier applier;
-    /** The checkpoints this replica hands to replicas behind its log. */
-    final LeaderCheckpoints checkpoints;
-    volatile ReplicatedLog replicated;
-    /** The position of the split entry in the region's log, once this replica applied it (a split parent); else -1. */
-    volatile long splitIndex = -1;
-
-    Replica(UUID group, int tableId, int regionId, TableDescriptor descriptor, long base, RaftRegionLog log,
-        RegionApplier applier, LeaderCheckpoints checkpoints) {
-      this.group = group;
-      this.tableId = tableId;
-      this.regionId = regionId;
-      this.descriptor = descriptor;
-      this.base = base;
-      this.log = log;
-      this.applier = applier;
-      this.checkpoints = checkpoints;
-    }
-
-    /** The replica's region: another one after a checkpoint was installed. */
-    Region region() {
-      return applier.region();
-    }
-  }
 
   private ReplicatedEngine(Path data, EngineOptions options, Members members, String selfId, RaftSettings raft,
       TestFaultFile testFaults, CheckpointSource checkpointSource, RaftTls raftTls, Duration balanceInterval) {
@@ -277,10 +221,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       }
     });
     this.peers = members.list().stream().map(m -> new RaftNode.Peer(m.id(), m.raftAddress())).toList();
-    this.chunks = OptionsResolver.chunkAllocator(options);
-    this.blockCache = OptionsResolver.blockCache(options, Runtime.getRuntime().maxMemory());
-    this.memory = new BackPressure(options, metrics, new EventListener() {}, this::regionsNow, this::requestFlushAll,
-        () -> {});
+    this.work = new MemberWork(options, this::regionsNow, this::checkpoint);
     this.node = RaftNode.start(selfId, raft, this::applierOf, testFaults, raftTls);
     started.complete(node);
     for (UUID g : dropped) {
@@ -511,7 +452,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     Path regionDir = dir.resolve(ReplicaFiles.REGION);
     SequenceIds ids = SequenceIds.assignedByLog(base);
     RaftRegionLog log = new RaftRegionLog(); // bound to the group once the node holds it
-    ReplicaHost host = new ReplicaHost(this, log, ids, fileNumbers);
+    ReplicaHost host = new ReplicaHost(this, work, log, ids, fileNumbers);
     CheckpointInstaller.recover(LocalFileSystem.INSTANCE, regionDir); // an install that committed is finished first
     CheckpointInstaller.Reopen reopen = at -> {
       Region r = new Region(regionId, d, at, host, start, end);
@@ -575,7 +516,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         n.addGroup(d.group(), peersOf(d));
       }
       if (!wasOpen) {
-        requestCompaction(r.region());
+        work.requestCompaction(r.region());
       }
     }
     bind(r);
@@ -657,7 +598,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     for (MetaCatalog.RegionEntry g : t.regions()) {
       Replica r = replicas.get(g.group());
       if (r != null) {
-        requestFlushAll(r.region());
+        work.requestFlushAll(r.region());
       }
     }
   }
@@ -679,11 +620,13 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         mine.add(s.parent().group()); // a split parent not retired yet
       }
     }
-    if (!dropped.containsAll(mine)) {
-      Set<UUID> next = new java.util.LinkedHashSet<>(dropped);
-      next.addAll(mine);
-      directories.recordDropped(next);
-      dropped.addAll(mine);
+    synchronized (dropped) { // a split parent's retire records its group too, on another thread
+      if (!dropped.containsAll(mine)) {
+        Set<UUID> next = new java.util.LinkedHashSet<>(dropped);
+        next.addAll(mine);
+        directories.recordDropped(next);
+        dropped.addAll(mine);
+      }
     }
     for (UUID g : mine) {
       removeDropped(g);
@@ -705,7 +648,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       if (!region.isClosedForWork()) {
         region.close(false); // a split parent's was closed by its split
       }
-      logEntries.forget(region);
+      work.logEntries().forget(region);
     }
     directories.delete(group);
   }
@@ -734,29 +677,9 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
 
   // ================================================================== background work
 
-  long instanceId() {
-    return instanceId;
-  }
-
-  MetricSet metricSet() {
-    return metrics;
-  }
-
-  /** In-memory compactions on the member's thread; one that released memory wakes writers waiting for the budget. */
-  InMemoryWork inMemoryWork() {
-    return task -> inMemory.execute(() -> {
-      if (task.getAsLong() != InMemoryWork.UNCHANGED) {
-        memory.memoryReleased();
-      }
-    });
-  }
-
-  BackPressure memory() {
-    return memory;
-  }
-
-  LogEntryBudget<Region> logEntries() {
-    return logEntries;
+  /** What the member's replicas share: budgets, caches, the flush and compaction threads (its replicas' hosts ask it). */
+  MemberWork work() {
+    return work;
   }
 
   /** The regions of this member's replicas now. */
@@ -770,67 +693,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     return regions;
   }
 
-  ChunkAllocator chunks() {
-    return chunks;
-  }
-
-  BlockCache blockCache() {
-    return blockCache;
-  }
-
-  /**
-   * Flushes the region's stores at or over their flush size on the flush thread, then checkpoints
-   * its group: the log drops what the files hold.
-   */
-  void requestFlush(Region region) {
-    queueFlush(region, false);
-  }
-
-  /** As {@link #requestFlush}, every store of the region (the member's memory budget asks); false if one was queued. */
-  private boolean requestFlushAll(Region region) {
-    return queueFlush(region, true);
-  }
-
-  private boolean queueFlush(Region region, boolean all) {
-    if (closed || !flushQueued.add(region)) {
-      return false;
-    }
-    flushes.execute(() -> {
-      flushQueued.remove(region);
-      if (closed || region.isClosedForWork()) {
-        logEntries.forget(region); // replaced by an installed checkpoint, or closing
-        return;
-      }
-      try {
-        if (all) {
-          logEntries.flushing(region);
-        }
-        if (region.flush(all) != Region.NOTHING_FLUSHED) {
-          memory.memoryReleased();
-          checkpoint(region);
-        }
-      } catch (RuntimeException e) {
-        LOG.warn("flush of region {} of table '{}' failed: {}", region.id(), region.descriptor().name(), e.toString(), e);
-      }
-    });
-    return true;
-  }
-
-  void requestCompaction(Region region) {
-    if (closed) {
-      return;
-    }
-    compactions.execute(() -> {
-      try {
-        if (!closed && !region.isClosedForWork() && region.needsCompaction()) {
-          region.compact(false);
-        }
-      } catch (RuntimeException e) {
-        LOG.warn("compaction of region {} of table '{}' failed: {}", region.id(), region.descriptor().name(), e.toString(), e);
-      }
-    });
-  }
-
+  /** Checkpoints the group of the replica whose region was just flushed: its log drops what the files hold. */
   private void checkpoint(Region region) {
     for (Replica r : replicas.values()) {
       if (r.region() == region) {
@@ -842,14 +705,6 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         }
       }
     }
-  }
-
-  private static java.util.concurrent.ThreadFactory daemon(String name) {
-    return r -> {
-      Thread t = new Thread(r, name);
-      t.setDaemon(true);
-      return t;
-    };
   }
 
   // ================================================================== routing
@@ -1447,7 +1302,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   @Override
   public Map<String, Number> metrics() {
     check();
-    return metrics.snapshot();
+    return work.metricSet().snapshot();
   }
 
   @Override
@@ -1490,9 +1345,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     node.close();
     balancer.shutdownNow();
     splitWork.shutdownNow();
-    flushes.shutdownNow();
-    compactions.shutdownNow();
-    inMemory.shutdownNow();
+    work.close();
     for (Replica r : replicas.values()) {
       if (!r.region().isClosedForWork()) {
         r.region().close(false);
