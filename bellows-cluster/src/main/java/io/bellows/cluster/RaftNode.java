@@ -530,6 +530,84 @@ public final class RaftNode implements AutoCloseable {
   }
 
   /**
+   * Hands the leadership of {@code group} (over {@code peers}) to peer {@code to}, asked of its
+   * leader wherever that is ({@link #transferLeadership}); returns the leader it found, which is
+   * {@code to} when it led already (nothing asked). First {@code to} is asked for its replica's
+   * view of the group over its Raft port: a member down or cut off does not answer, and a
+   * leader asked to hand over to it would refuse writes until the transfer timed out. A leader
+   * that changed meanwhile is asked again (three tries in all).
+   *
+   * @throws NotLeaderException when this node knows no leader of the group (an election is under way)
+   * @throws IllegalStateException when {@code to} does not answer, holds no replica of the group, or
+   *     the leader did not hand over (the message says why)
+   */
+  public String moveLeadership(UUID group, List<Peer> peers, String to) {
+    RaftGroupId gid = RaftGroupId.valueOf(group);
+    String first = null;
+    try (RaftClient client = client(group, peers, RetryPolicies.noRetry())) {
+      String failure = null;
+      for (int attempt = 0; attempt < 3; attempt++) {
+        String leader = knownLeader(gid);
+        if (leader == null) {
+          throw new NotLeaderException(group.toString(), id, null);
+        }
+        if (first == null) {
+          first = leader;
+        }
+        if (leader.equals(to)) {
+          return first;
+        }
+        if (attempt == 0) {
+          try {
+            client.getGroupManagementApi(RaftPeerId.valueOf(to)).info(gid);
+          } catch (IOException | RuntimeException e) { // Ratis' transport may fail unchecked (its gRPC's status)
+            throw new IllegalStateException("member " + to + " did not answer for its replica of group " + group
+                + " (down, cut off, or not a replica): the leadership stays with " + leader + " (" + e + ")", e);
+          }
+        }
+        RaftClientReply reply;
+        try {
+          reply = client.admin().transferLeadership(RaftPeerId.valueOf(to), RaftPeerId.valueOf(leader),
+              TRANSFER_TIMEOUT_MS);
+        } catch (IOException | RuntimeException e) {
+          failure = leader + " could not be asked: " + e;
+          continue; // it may have lost the leadership, or died: the known leader is looked up again
+        }
+        if (reply.isSuccess()) {
+          LOG.info("{}: {} handed its leadership to {} as asked", group, leader, to);
+          return first;
+        }
+        failure = leader + " answered " + reply.getException();
+      }
+      throw new IllegalStateException("the leadership of group " + group + " was not handed to " + to + ": " + failure);
+    } catch (IOException e) {
+      throw new UncheckedIOException("closing the Ratis client of group " + group + " failed", e);
+    }
+  }
+
+  /**
+   * How many of the groups this node holds, but {@code exclude}, each member leads as far as this
+   * node knows (a member leading none is absent): what a hand-over without a named member goes by.
+   */
+  public Map<String, Integer> leaderships(Set<UUID> exclude) {
+    Map<String, Integer> out = new java.util.TreeMap<>();
+    for (RaftGroupId gid : server.getGroupIds()) {
+      if (!exclude.contains(gid.getUuid())) {
+        String leader = knownLeader(gid);
+        if (leader != null) {
+          out.merge(leader, 1, Integer::sum);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The leader this node's replica of {@code group} knows, or null (none known, or no replica here). */
+  public String leaderOf(UUID group) {
+    return knownLeader(RaftGroupId.valueOf(group));
+  }
+
+  /**
    * One leader-balancing pass over the groups this node holds, but {@code exclude}: plans at most
    * {@code maxMoves} hand-overs ({@link LeaderBalance}) among the peers not in {@code down}, and asks
    * each group's leader for its own, one after the other; returns those that were made. A member
