@@ -94,9 +94,9 @@ import org.slf4j.LoggerFactory;
  * each region's part to its leader).
  *
  * <p>Simplified, for a later step to change: a table's regions are fixed at its creation (no
- * splits, no moves), every member a replica of every region, the catalog's operations limited to
- * creating, disabling, enabling and dropping tables (meta is never checkpointed; its log is
- * replayed at a restart).
+ * splits, no replica moves: only a leadership moves, {@link #moveLeader}), every member a replica
+ * of every region, the catalog's operations limited to creating, disabling, enabling and dropping
+ * tables (meta is never checkpointed; its log is replayed at a restart).
  *
  * <p>On disk, under the data directory: {@code raft/} (the node's logs), {@code regions/GROUP/}
  * per replica, with {@code region.txt} (the table's id, sequence base, the region's id and range
