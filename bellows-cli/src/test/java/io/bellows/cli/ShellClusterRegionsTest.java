@@ -98,6 +98,27 @@ class ShellClusterRegionsTest {
       assertThat(out).contains("numberOfOnlineRegions=7,"); // 3 regions of t, 4 of u, on each member
       assertThat(out).containsPattern("\n        t region \\d+: (LEADER|FOLLOWER), term ");
 
+      // HBase's move: the middle region's leadership to a follower, named by the id list_regions shows;
+      // a second move changes nothing; an unknown member is refused; the region takes writes on.
+      List<String> middle = rows.subList(3, 6);
+      String regionId = middle.get(0).split("\\|")[1].strip();
+      String leader = middle.get(0).split("\\|")[0].strip().split(" ")[0];
+      String follower = middle.get(1).split("\\|")[0].strip().split(" ")[0];
+      out = shell("move '" + regionId + "', '" + follower + "'\nmove '" + regionId + "', '" + follower + "'\n"
+          + "move '" + regionId + "', 'm9'\n", addresses, 1);
+      assertThat(out).containsSubsequence(
+          "Moved the leadership of region " + regionId + " of table 't' from " + leader + " to " + follower,
+          "Region " + regionId + " of table 't' is led by " + follower + " already: nothing moved",
+          "ERROR: move: no member 'm9' in the cluster");
+      UUID moved = engines.get(0).groups("t").get(1);
+      for (ReplicatedEngine e : engines) {
+        String known = e.node().awaitLeader(moved, WAIT_MS);
+        while (!known.equals(follower)) {
+          known = e.node().awaitLeaderOtherThan(moved, known, WAIT_MS);
+        }
+      }
+      assertThat(shell("put 't', 'm2', 'f:q', 'v4'\nget 't', 'm2'\n", addresses)).contains("value=v4");
+
       // HBase's disable, enable, is_enabled and drop, over the cluster, with a standalone shell's words.
       out = shell("drop 'u'\ndisable 'u'\nis_enabled 'u'\nget 'u', 'a'\nenable 'u'\nis_enabled 'u'\n"
           + "disable 'u'\ndrop 'u'\nexists 'u'\nlist\n", addresses, 1);

@@ -851,6 +851,22 @@ public final class RemoteCluster implements Engine {
   }
 
   /**
+   * Asked first of the region's leader as far as this client knows (any member takes the call and
+   * asks the leader itself), going round the members like a flush: a second try is harmless (the
+   * member leads by then: nothing more is handed over). The leader this client knew for the
+   * region is forgotten after a move, so the next call finds the new one.
+   */
+  @Override
+  public io.bellows.engine.LeaderMove moveLeader(String table, byte[] row, String member) {
+    String key = keyOfRow(table(table), row);
+    io.bellows.engine.LeaderMove m = call(key, true, e -> e.moveLeader(table, row, member));
+    if (m.moved()) {
+      leaders.remove(key);
+    }
+    return m;
+  }
+
+  /**
    * Every member's view put together: each server this client knows of, and each member their
    * answers name, is asked once; a member that does not answer is in the status as not reported
    * (down or unreachable). Fails only when no server answers; empty when none is a cluster member.

@@ -579,6 +579,13 @@ public final class RemoteEngine implements Engine {
   }
 
   @Override
+  public io.bellows.engine.LeaderMove moveLeader(String table, byte[] row, String member) {
+    io.bellows.protocol.MoveLeaderResponse r = write(() -> admin().moveLeader(io.bellows.protocol.MoveLeaderRequest
+        .newBuilder().setTable(table).setRow(ByteString.copyFrom(row)).setMember(member == null ? "" : member).build()));
+    return new io.bellows.engine.LeaderMove(r.getFrom(), r.getTo());
+  }
+
+  @Override
   public io.bellows.engine.VerifyReport verify() {
     return Wire.fromWire(read(() -> admin().verify(Empty.getDefaultInstance())));
   }

@@ -58,7 +58,9 @@ import org.junit.jupiter.api.io.TempDir;
  * fresh keys; then it SIGKILLs a member (the leader or any) and restarts it on its directory,
  * SIGSTOPs the leader until the others have taken calls and SIGCONTs it, or cuts a member (the
  * leader or any) off from the others through the members' test-only fault hook in the Raft
- * transport ({@code --test-faults}) and heals the cut. Each round's keys must be linearizable
+ * transport ({@code --test-faults}) and heals the cut, or hands the table's region's leadership to
+ * another member through the clients' own call ({@link io.bellows.engine.Engine#moveLeader}, HBase's
+ * {@code move}: Raft's leadership transfer). Each round's keys must be linearizable
  * ({@link LinearizabilityChecker}); at the end every key is read once more (that read joins its
  * history, which is checked again) and every acknowledged write must be there (each write also
  * puts a column of its own). The same workload with the members' reads served by any replica
@@ -68,7 +70,7 @@ import org.junit.jupiter.api.io.TempDir;
  * -Dbellows.test.seed=N, not the timing), a line per round (with the fault's wall-clock time, which
  * the members' logs stamp too) and a summary. A few rounds in every build (one of each fault);
  * {@code -Dbellows.nemesis.rounds=N} runs N, and {@code -Dbellows.nemesis.faults=kill-leader,pause}
- * (any of kill-leader, kill-follower, pause, isolate-leader, isolate-follower) takes those faults in
+ * (any of kill-leader, kill-follower, pause, isolate-leader, isolate-follower, transfer-leader) takes those faults in
  * turn instead of drawing them, to measure one kind's failover.
  */
 @ExtendWith(SeedExtension.class)
@@ -99,18 +101,22 @@ class ClusterHistoryTest {
   /** What the fault file holds besides the nemesis' cut ("stale-reads" for the negative run). */
   private static volatile String standing = "";
 
-  enum Kind { KILL, PAUSE, PARTITION }
+  enum Kind { KILL, PAUSE, PARTITION, TRANSFER }
 
-  /** A fault the nemesis injected: what, on whom, and whether that member led the table's region. */
-  private record Fault(Kind kind, ClusterMember target, boolean leader) {
+  /**
+   * A fault the nemesis injected: what, on whom, and whether that member led the table's region (a
+   * transfer's target is the member the leadership goes to, {@code detail} what came of it).
+   */
+  private record Fault(Kind kind, ClusterMember target, boolean leader, String detail) {
     @Override
     public String toString() {
       String verb = switch (kind) {
         case KILL -> "SIGKILL";
         case PAUSE -> "SIGSTOP";
         case PARTITION -> "isolate";
+        case TRANSFER -> "transfer the leadership to";
       };
-      return verb + " " + target.id + (leader ? " (leader)" : "");
+      return verb + " " + target.id + (leader ? " (leader)" : "") + detail;
     }
   }
 
@@ -129,8 +135,9 @@ class ClusterHistoryTest {
         case "pause" -> out.add(Map.entry(Kind.PAUSE, true));
         case "isolate-leader" -> out.add(Map.entry(Kind.PARTITION, true));
         case "isolate-follower" -> out.add(Map.entry(Kind.PARTITION, false));
+        case "transfer-leader" -> out.add(Map.entry(Kind.TRANSFER, false));
         default -> throw new IllegalArgumentException("bellows.nemesis.faults: unknown fault '" + name.strip()
-            + "' (kill-leader, kill-follower, pause, isolate-leader, isolate-follower)");
+            + "' (kill-leader, kill-follower, pause, isolate-leader, isolate-follower, transfer-leader)");
       }
     }
     return out;
@@ -170,7 +177,7 @@ class ClusterHistoryTest {
         boolean onLeader;
         if (FAULTS.isEmpty()) {
           kind = r < kinds.size() ? kinds.get(r) : kinds.get(nemesis.nextInt(kinds.size()));
-          onLeader = kind == Kind.PAUSE || nemesis.nextBoolean();
+          onLeader = kind == Kind.PAUSE || (kind != Kind.TRANSFER && nemesis.nextBoolean());
         } else {
           kind = FAULTS.get(r % FAULTS.size()).getKey();
           onLeader = FAULTS.get(r % FAULTS.size()).getValue();
@@ -275,17 +282,20 @@ class ClusterHistoryTest {
     try (Workload w = new Workload(seed, r, prefix, clients, rec)) {
       w.require(rec.await(CALLS_PER_PHASE, PHASE_MAX_MS), "calls before the fault");
       // onLeader null: any member, the leader not looked up (with stale reads every member answers reads).
-      ClusterMember leader = onLeader == null ? null : cluster.leaderOf(TABLE);
+      // A transfer's target is a member other than the leader: the one the leadership goes to.
+      ClusterMember leader = onLeader == null && kind != Kind.TRANSFER ? null : cluster.leaderOf(TABLE);
       List<ClusterMember> others = cluster.members.stream().filter(m -> m != leader).toList();
       ClusterMember target = Boolean.TRUE.equals(onLeader) ? leader : others.get(nemesis.nextInt(others.size()));
-      fault = new Fault(kind, target, target == leader);
       faultAt = System.nanoTime();
       at = LocalTime.now();
+      String detail = "";
       switch (kind) {
         case KILL -> target.kill();
         case PAUSE -> target.pause();
         case PARTITION -> cluster.faults(standing + cluster.isolation(target));
+        case TRANSFER -> detail = transfer(leader, target);
       }
+      fault = new Fault(kind, target, target == leader, detail);
       try {
         rec.await(CALLS_PER_PHASE, FAULT_MAX_MS); // the others take calls, or the fault is held this long
       } finally {
@@ -294,6 +304,7 @@ class ClusterHistoryTest {
           case KILL -> target.start();
           case PAUSE -> target.resume();
           case PARTITION -> cluster.faults(standing);
+          case TRANSFER -> { } // nothing to heal: the new leader serves on
         }
       }
       w.require(rec.await(CALLS_PER_PHASE, PHASE_MAX_MS), "calls after healing " + fault);
@@ -304,6 +315,23 @@ class ClusterHistoryTest {
     int unknown = (int) ops.stream().filter(o -> !o.outcomeKnown()).count();
     return new Round(fault, at, ops, Map.copyOf(rec.acked), check(ops),
         back < 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(back - faultAt), heldMs, unknown, new TreeMap<>(rec.causes));
+  }
+
+  /**
+   * Hands the table's region's leadership from {@code leader} to {@code target} through a client of
+   * the cluster's own (the call goes to any member, which asks the leader), while the workload's
+   * clients go on; returns what came of it for the round's line ({@code " (from m1)"}, or why the
+   * leadership stayed). A refusal is not the test's failure: the target may be behind after a
+   * restart (the leader hands over only to a member holding its whole log) or the leader may have
+   * changed meanwhile; the round's histories are checked either way.
+   */
+  private static String transfer(ClusterMember leader, ClusterMember target) {
+    try (Bellows mover = RemoteEngine.connect(cluster.addresses(), OPTIONS.withDataDeadline(Duration.ofSeconds(30)))) {
+      io.bellows.engine.LeaderMove m = mover.moveLeader(TABLE, Bytes.of(""), target.id);
+      return m.moved() ? " (from " + m.from() + ")" : " (it led already)";
+    } catch (StorageException | IllegalArgumentException | IllegalStateException e) {
+      return " (refused, the leadership stays with " + leader.id + ": " + e.getMessage() + ")";
+    }
   }
 
   /** A round's calls on one clock, the writes acknowledged per row, and a count the nemesis waits on. */
@@ -524,7 +552,8 @@ class ClusterHistoryTest {
     for (Round r : rounds) {
       byKind.merge(r.fault().kind(), 1, Integer::sum);
       unknown += r.unknown();
-      String what = r.fault().kind() + (r.fault().leader() ? " leader" : " follower");
+      String what = r.fault().kind() == Kind.TRANSFER ? "TRANSFER of the leadership"
+          : r.fault().kind() + (r.fault().leader() ? " leader" : " follower");
       gaps.computeIfAbsent(what, k -> new ArrayList<>()).add(r.gapMs());
     }
     StringBuilder b = new StringBuilder(String.format("[nemesis] %s: %d rounds, %d calls (%d of unknown outcome),"

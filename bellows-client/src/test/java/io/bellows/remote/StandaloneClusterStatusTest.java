@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A standalone server is no cluster: its {@code ClusterStatus} answer says so, and neither a
  * client of it nor a {@link RemoteCluster} given it reports one; a TIMELINE read of it is answered
- * as any read, never stale.
+ * as any read, never stale; a leadership move ({@code move}) is refused with a message saying why.
  */
 class StandaloneClusterStatusTest {
   @TempDir
@@ -41,6 +41,9 @@ class StandaloneClusterStatusTest {
           assertThat(s.mayBeStale()).isFalse();
         }
       }
+      // Nothing to move: the one server serves every region itself, and says so.
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> one.moveLeader("t", Bytes.of("r"), "m2"))
+          .isInstanceOf(io.bellows.util.StorageException.class).hasMessageContaining("needs a cluster");
     }
   }
 }

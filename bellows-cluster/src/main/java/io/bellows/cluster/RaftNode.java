@@ -86,6 +86,13 @@ public final class RaftNode implements AutoCloseable {
   static final long SILENT_LEADER_MS = 15_000;
   /** How long a leader asked to hand over its leadership waits for the member to hold its whole log. */
   private static final long TRANSFER_TIMEOUT_MS = 10_000;
+  /**
+   * How long a leader asked by a client to hand over ({@link #moveLeadership}) waits for the member
+   * to hold its whole log: the group's writes are refused meanwhile, and a live follower holds all
+   * but the last few entries, which one round of appends brings; one that lacks more by then is far
+   * behind (just restarted, or installing a checkpoint).
+   */
+  private static final long MOVE_TIMEOUT_MS = 3_000;
   /** The groups added here with an empty replica that has applied nothing yet: since when each knows its leader. */
   private final Map<RaftGroupId, EmptyReplica> empty = new ConcurrentHashMap<>();
   private final ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -547,6 +554,95 @@ public final class RaftNode implements AutoCloseable {
       LOG.info("{}: could not ask {} to hand its leadership to {}: {}", group, leader, to, e.toString());
       return false;
     }
+  }
+
+  /**
+   * Hands the leadership of {@code group} (over {@code peers}) to peer {@code to}, asked of its
+   * leader wherever that is ({@link #transferLeadership}, with {@link #MOVE_TIMEOUT_MS}); returns
+   * the leader it found, which is {@code to} when it led already (nothing asked). First {@code to}
+   * is asked for its replica's view of the group over its Raft port: a member down or cut off does
+   * not answer, and a leader asked to hand over to it would refuse writes until the transfer timed
+   * out. A transfer that ended with another leader (the member lost the election it was told to
+   * start: entries appended meanwhile left its log short of the voters') is asked again of that
+   * leader, three tries in all; one that timed out (the member did not catch up with the leader's
+   * log) is not, as each try pauses the group's writes.
+   *
+   * @throws NotLeaderException when this node knows no leader of the group (an election is under way)
+   * @throws IllegalStateException when {@code to} does not answer, holds no replica of the group, or
+   *     the leader did not hand over (the message says why)
+   */
+  public String moveLeadership(UUID group, List<Peer> peers, String to) {
+    RaftGroupId gid = RaftGroupId.valueOf(group);
+    String first = knownLeader(gid);
+    if (first == null) {
+      throw new NotLeaderException(group.toString(), id, null);
+    }
+    if (first.equals(to)) {
+      return first;
+    }
+    try (RaftClient client = client(group, peers, RetryPolicies.noRetry())) {
+      try {
+        client.getGroupManagementApi(RaftPeerId.valueOf(to)).info(gid);
+      } catch (IOException | RuntimeException e) { // Ratis' transport may fail unchecked (its gRPC's status)
+        throw new IllegalStateException("member " + to + " did not answer for its replica of group " + group
+            + " (down, cut off, or not a replica): the leadership stays with " + first + " (" + e + ")", e);
+      }
+      String leader = first;
+      String failure = null;
+      for (int attempt = 1; ; attempt++) {
+        try {
+          RaftClientReply reply = client.admin().transferLeadership(RaftPeerId.valueOf(to), RaftPeerId.valueOf(leader),
+              MOVE_TIMEOUT_MS);
+          if (reply.isSuccess()) {
+            LOG.info("{}: {} handed its leadership to {} as asked", group, leader, to);
+            return first;
+          }
+          failure = leader + " answered " + reply.getException();
+        } catch (IOException | RuntimeException e) {
+          failure = leader + " answered " + e;
+        }
+        // Ratis names why in its exception's text: TIMED_OUT, the member not caught up in time.
+        if (attempt == 3 || failure.contains("TIMED_OUT")) {
+          break;
+        }
+        try {
+          leader = awaitLeader(group, MOVE_TIMEOUT_MS); // after a lost election, the member that won it
+        } catch (TimeoutException e) {
+          break;
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+        if (leader.equals(to)) {
+          return first;
+        }
+      }
+      throw new IllegalStateException("the leadership of group " + group + " was not handed to " + to + ": " + failure);
+    } catch (IOException e) {
+      throw new UncheckedIOException("closing the Ratis client of group " + group + " failed", e);
+    }
+  }
+
+  /**
+   * How many of the groups this node holds, but {@code exclude}, each member leads as far as this
+   * node knows (a member leading none is absent): what a hand-over without a named member goes by.
+   */
+  public Map<String, Integer> leaderships(Set<UUID> exclude) {
+    Map<String, Integer> out = new java.util.TreeMap<>();
+    for (RaftGroupId gid : server.getGroupIds()) {
+      if (!exclude.contains(gid.getUuid())) {
+        String leader = knownLeader(gid);
+        if (leader != null) {
+          out.merge(leader, 1, Integer::sum);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The leader this node's replica of {@code group} knows, or null (none known, or no replica here). */
+  public String leaderOf(UUID group) {
+    return knownLeader(RaftGroupId.valueOf(group));
   }
 
   /**

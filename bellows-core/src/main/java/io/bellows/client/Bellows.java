@@ -267,6 +267,15 @@ public final class Bellows implements AutoCloseable {
   }
 
   /**
+   * Hands the leadership of the region of {@code table} holding {@code row} to cluster member {@code
+   * member}, or with null to the replica's member leading fewest regions (HBase's {@code move}); see
+   * {@link io.bellows.engine.Engine#moveLeader}. Refused by an engine that is not a cluster.
+   */
+  public io.bellows.engine.LeaderMove moveLeader(String table, byte[] row, String member) {
+    return engine.moveLeader(table, row, member);
+  }
+
+  /**
    * Checks every block of every sorted file online, as a scrub (reads and writes go on), and the
    * manifests and closed WAL files: a report of what was checked and each damage with the file and
    * offset. Changes nothing; {@code bellows repair} (offline) fixes what it finds.

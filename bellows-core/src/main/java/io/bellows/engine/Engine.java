@@ -156,6 +156,22 @@ public interface Engine extends AutoCloseable {
   }
 
   /**
+   * Hands the leadership of the region of {@code table} holding {@code row} to cluster member {@code
+   * member} (its id), or, with {@code member} null, to the member of the region's replicas that
+   * leads the fewest regions (HBase's {@code move}). In a cluster through Raft's leadership
+   * transfer: the leader lets the member stand only once it holds the leader's whole log, so no
+   * acknowledged write is at risk, and the region's writes pause for about an election. A member
+   * that leads the region already is fine: nothing is handed over ({@link LeaderMove#moved()}
+   * false). Refused for an unknown table or member, a member that holds no replica of the region
+   * (moving replicas is not built), and a member that does not answer (down or cut off). An engine
+   * that is not a cluster has no leaderships to move: refused.
+   */
+  default LeaderMove moveLeader(String table, byte[] row, String member) {
+    throw new UnsupportedOperationException("moving a region's leadership needs a cluster: this engine is a single"
+        + " server, which serves every region itself");
+  }
+
+  /**
    * Opens a read of the table's rows; the caller closes it. Each region is read at its read point
    * when the scan reaches it: a scan within one region is one snapshot, a scan across regions is
    * not (as in HBase); each row is always whole.

@@ -11,10 +11,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.HTableDescriptor;
 import org.apache.hadoop.hbase.InvalidFamilyOperationException;
+import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.TableNotDisabledException;
+import org.apache.hadoop.hbase.UnknownRegionException;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.CompactType;
@@ -215,6 +218,61 @@ public final class BellowsAdmin {
   }
 
   /** Flushes the whole table: Bellows flushes a table's families together. */
+  /**
+   * HBase's move of a region to a server, over a Bellows cluster, where every member holds a replica
+   * of every region: the region's leadership is handed to the member {@code destServerName} names
+   * (Raft's leadership transfer, {@link Engine#moveLeader}); null: to the member of its replicas that
+   * leads fewest regions (HBase picks a random server). The region is named by HBase's encoded name
+   * of it (what {@code getRegions} and the {@code RegionLocator} give: {@code
+   * RegionInfo.getEncodedNameAsBytes()}), its full region name, or Bellows' region id in decimal
+   * (what the Bellows shell's {@code list_regions} prints); the server by the member's client host
+   * and port, or by its id as the host name. Refused: an unknown region ({@link
+   * UnknownRegionException}), an unknown member, a member holding no replica of the region (moving
+   * replicas is not built), a member down, and an engine that is not a cluster.
+   */
+  public void move(byte[] encodedRegionName, ServerName destServerName) throws IOException {
+    io.bellows.engine.ClusterStatus cluster = engine.clusterStatus().orElseThrow(() -> new DoNotRetryIOException(
+        "Admin.move: this Bellows engine is not a cluster: a single server serves every region itself"));
+    String table = null;
+    byte[] start = null;
+    String wanted = Bytes.toString(encodedRegionName);
+    for (String name : engine.listTables()) {
+      TableName tn = TableName.valueOf(name);
+      for (RegionInfo r : Convert.regions(tn, engine.regions(name))) {
+        if (Bytes.equals(r.getEncodedNameAsBytes(), encodedRegionName) || Bytes.equals(r.getRegionName(), encodedRegionName)
+            || wanted.equals(String.valueOf(r.getRegionId()))) {
+          table = name;
+          start = r.getStartKey();
+        }
+      }
+    }
+    if (table == null) {
+      throw new UnknownRegionException("no region of a Bellows table is named " + Bytes.toStringBinary(encodedRegionName));
+    }
+    engine.moveLeader(table, start, destServerName == null ? null : member(cluster, destServerName));
+  }
+
+  /** As {@link #move(byte[], ServerName)} without a server: to the member of the region's replicas leading fewest. */
+  public void move(byte[] encodedRegionName) throws IOException {
+    move(encodedRegionName, (ServerName) null);
+  }
+
+  /** HBase's older form, which its shell's {@code move} calls: the server as "host,port,startcode" (or null). */
+  public void move(byte[] encodedRegionName, byte[] destServerName) throws IOException {
+    move(encodedRegionName, destServerName == null ? null : ServerName.valueOf(Bytes.toString(destServerName)));
+  }
+
+  /** The id of the member whose client address is the server's host and port, or whose id is its host name. */
+  private static String member(io.bellows.engine.ClusterStatus cluster, ServerName server) throws IOException {
+    for (io.bellows.engine.ClusterStatus.Member m : cluster.members()) {
+      if (m.address().equals(server.getHostname() + ":" + server.getPort()) || m.id().equals(server.getHostname())) {
+        return m.id();
+      }
+    }
+    throw new DoNotRetryIOException("Admin.move: no member of the Bellows cluster is at " + server + " (members: "
+        + cluster.members().stream().map(m -> m.id() + " " + m.address()).toList() + ")");
+  }
+
   public void flush(TableName t, byte[] family) throws IOException {
     checkFamily(t, family);
     flush(t);

@@ -16,16 +16,20 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.HRegionLocation;
+import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.TableNotDisabledException;
 import org.apache.hadoop.hbase.TableNotEnabledException;
+import org.apache.hadoop.hbase.UnknownRegionException;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
@@ -104,6 +108,31 @@ class HBaseClientOverClusterTest {
         assertThat(admin.balance()).isTrue();
         assertThat(Bytes.toString(t.get(new Get(Bytes.toBytes("m5"))).getValue(f, q))).isEqualTo("vm5");
 
+        // HBase's move: the leadership of the region holding "m5" to a member named by its host and port,
+        // then to one named by its id; the region's writes and reads go on through the new leader.
+        RegionInfo middle = admin.getRegions(tn).get(1);
+        ReplicatedEngine asker = engines.get(0);
+        java.util.UUID group = asker.groups("t").get(1);
+        String leader = asker.node().awaitLeader(group, 60_000);
+        Members.Member to = members.list().stream().filter(m -> !m.id().equals(leader)).findFirst().orElseThrow();
+        admin.move(middle.getEncodedNameAsBytes(), ServerName.valueOf("127.0.0.1", to.clientPort(), 1L));
+        for (ReplicatedEngine e : engines) {
+          awaitLeader(e, group, to.id());
+        }
+        t.put(new Put(Bytes.toBytes("m6")).addColumn(f, q, Bytes.toBytes("vm6")));
+        assertThat(Bytes.toString(t.get(new Get(Bytes.toBytes("m6"))).getValue(f, q))).isEqualTo("vm6");
+        String other = members.list().stream().map(Members.Member::id).filter(id -> !id.equals(to.id())).findFirst()
+            .orElseThrow();
+        admin.move(Bytes.toBytes(middle.getEncodedName()), Bytes.toBytes(other + ",0,0")); // the shell's form
+        for (ReplicatedEngine e : engines) {
+          awaitLeader(e, group, other);
+        }
+        assertThat(Bytes.toString(t.get(new Get(Bytes.toBytes("m5"))).getValue(f, q))).isEqualTo("vm5");
+        assertThatThrownBy(() -> admin.move(Bytes.toBytes("0123456789abcdef0123456789abcdef"),
+            ServerName.valueOf("127.0.0.1", to.clientPort(), 1L))).isInstanceOf(UnknownRegionException.class);
+        assertThatThrownBy(() -> admin.move(middle.getEncodedNameAsBytes(), ServerName.valueOf("127.0.0.2", 1, 1L)))
+            .isInstanceOf(DoNotRetryIOException.class).hasMessageContaining("no member of the Bellows cluster");
+
         // HBase's split over the cluster: [h, q) splits at k, online; the locator lists the daughters.
         admin.split(tn, Bytes.toBytes("k"));
         try (RegionLocator locator = conn.getRegionLocator(tn)) {
@@ -114,7 +143,7 @@ class HBaseClientOverClusterTest {
           assertThat(ranges).containsExactly("-h", "h-k", "k-q", "q-");
         }
         t.put(new Put(Bytes.toBytes("j1")).addColumn(f, q, Bytes.toBytes("vj1")));
-        assertThat(rows(t, new Scan())).containsExactly("a1", "g9", "h0", "j1", "m5", "q", "z7");
+        assertThat(rows(t, new Scan())).containsExactly("a1", "g9", "h0", "j1", "m5", "m6", "q", "z7");
 
         // HBase's disable and delete over the cluster: reads refused while disabled, then the table gone.
         assertThatThrownBy(() -> admin.deleteTable(tn)).isInstanceOf(TableNotDisabledException.class);
@@ -134,6 +163,14 @@ class HBaseClientOverClusterTest {
       for (ReplicatedEngine e : engines) {
         e.close();
       }
+    }
+  }
+
+  /** Waits until {@code e}'s replica of {@code group} knows {@code expected} as its leader. */
+  private static void awaitLeader(ReplicatedEngine e, java.util.UUID group, String expected) throws Exception {
+    String known = e.node().awaitLeader(group, 60_000);
+    while (!known.equals(expected)) {
+      known = e.node().awaitLeaderOtherThan(group, known, 60_000);
     }
   }
 

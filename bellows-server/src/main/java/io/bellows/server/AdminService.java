@@ -197,6 +197,17 @@ final class AdminService extends AdminGrpc.AdminImplBase {
     Calls.unary(response, () -> io.bellows.protocol.BalanceResponse.newBuilder().setHandedOver(engine.balance()).build());
   }
 
+  /** A region's leadership handed to a member of a cluster; refused by a standalone server. */
+  @Override
+  public void moveLeader(io.bellows.protocol.MoveLeaderRequest request,
+      StreamObserver<io.bellows.protocol.MoveLeaderResponse> response) {
+    Calls.unary(response, () -> {
+      io.bellows.engine.LeaderMove m = engine.moveLeader(request.getTable(), request.getRow().toByteArray(),
+          request.getMember().isEmpty() ? null : request.getMember());
+      return io.bellows.protocol.MoveLeaderResponse.newBuilder().setFrom(m.from()).setTo(m.to()).build();
+    });
+  }
+
   /** A cluster member's view of the cluster; {@code cluster = false} from a standalone server. */
   @Override
   public void clusterStatus(Empty request, StreamObserver<io.bellows.protocol.ClusterStatusResponse> response) {

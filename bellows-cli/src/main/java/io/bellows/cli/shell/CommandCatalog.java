@@ -163,6 +163,15 @@ public final class CommandCatalog {
               + "cluster.balance.interval.ms): the members that lead the most regions hand leaderships over to live\n"
               + "members of the same regions that lead at least two fewer, at most 8 a pass; prints how many moved.\n"
               + "Elsewhere there is nothing to balance.", ""),
+      new Entry("move", "tools", "move 'REGION_ID' [, 'SERVER']",
+          "Over a cluster: hands the leadership of the region to member SERVER (Raft's leadership transfer: the\n"
+              + "member stands once it holds the leader's whole log; the region's writes pause for about an election),\n"
+              + "or without SERVER to the member of its replicas that leads fewest regions. REGION_ID is what\n"
+              + "list_regions prints (Bellows' regions have no HBase encoded name); SERVER a member's id, its\n"
+              + "host:port, list_regions' SERVER_NAME or HBase's 'host,port,startcode'. Every member holds a replica\n"
+              + "of every region: moving a replica elsewhere is not built. Prints who led and who leads now.\n"
+              + "Elsewhere refused: a single server leads every region itself.",
+          "  move '2', 'm3'\n  move '2'"),
       new Entry("verify", "tools", "verify",
           "Checks every block of every sorted file, each store's manifest and the closed WAL files, online;\n"
               + "prints each damage with its file and offset (bellows repair, offline, fixes them).", ""),
@@ -203,7 +212,7 @@ public final class CommandCatalog {
       "delete_all_snapshot", "delete_table_snapshots", "list_table_snapshots",
       // cluster administration
       "processlist", "table_help", "locate_region",
-      "assign", "unassign", "move", "merge_region", "balancer", "balance_switch",
+      "assign", "unassign", "merge_region", "balancer", "balance_switch",
       "normalize", "close_region", "compact_rs", "compaction_state", "wal_roll", "zk_dump",
       "clear_block_cache", "set_quota", "list_quotas",
       // replication

@@ -126,6 +126,10 @@ public final class CommandTranslator {
         case "balancer":
           a.arity(0, 0);
           return new BalancerCommand();
+        case "move":
+          a.arity(1, 2);
+          return new MoveCommand(a.isInteger(0) ? String.valueOf(a.integer(0, "region")) : a.name(0, "region"),
+              a.size() == 2 ? a.name(1, "server name") : null);
         case "verify":
           a.arity(0, 0);
           return new VerifyCommand();

@@ -70,6 +70,45 @@ class ShellTest {
   }
 
   @Test
+  void moveHandsARegionsLeadershipToTheMemberNamedAsListRegionsNamesIt() {
+    String out = run(String.join("\n", "create 't', 'f', SPLITS => ['m']", "move '2', 'm2'", ""));
+    assertThat(out).endsWith("ERROR: move: this engine is not a cluster: a single server leads every region itself,"
+        + " so there is nothing to move\n");
+    List<Integer> ids = engine.engine().regions("t").stream().map(io.bellows.engine.RegionInfo::id).toList();
+    engine.clusterStatus = new ClusterStatus(List.of(new ClusterStatus.Member("m1", "127.0.0.1:7001", true),
+        new ClusterStatus.Member("m2", "127.0.0.1:7002", true), new ClusterStatus.Member("m3", "127.0.0.1:7003", true)),
+        List.of());
+    String second = String.valueOf(ids.get(1));
+    out = run(String.join("\n",
+        "move '" + second + "', 'm2'",
+        "move '" + second + "', 'm2'",
+        "move " + ids.get(0) + ", '127.0.0.1:7003'",
+        "move '" + second + "', 'm1 127.0.0.1:7001'",
+        "move '" + second + "', '127.0.0.1,7003,1700000000000'",
+        "move '" + second + "'",
+        "move '" + second + "', 'm9'",
+        "move '999', 'm2'",
+        "move 'abc', 'm2'",
+        "move",
+        ""));
+    assertThat(out).isEqualTo(String.join("\n",
+        "Moved the leadership of region " + second + " of table 't' from m1 to m2",
+        "Region " + second + " of table 't' is led by m2 already: nothing moved",
+        "Moved the leadership of region " + ids.get(0) + " of table 't' from m2 to m3",
+        "Moved the leadership of region " + second + " of table 't' from m3 to m1",
+        "Moved the leadership of region " + second + " of table 't' from m1 to m3",
+        "Moved the leadership of region " + second + " of table 't' from m3 to m2",
+        "ERROR: move: no member 'm9' in the cluster (members: m1 127.0.0.1:7001, m2 127.0.0.1:7002, m3 127.0.0.1:7003)",
+        "ERROR: move: no region 999 in any table (list_regions 't' lists a table's regions)",
+        "ERROR: move: name the region by the REGION_ID that list_regions prints, not 'abc'",
+        "ERROR: move: wrong number of arguments (given 0, expected 1 to 2)",
+        "Usage: move 'REGION_ID' [, 'SERVER']",
+        ""));
+    assertThat(engine.calls).containsExactly("moveLeader t m m2", "moveLeader t m m2", "moveLeader t  m3",
+        "moveLeader t m m1", "moveLeader t m m3", "moveLeader t m null");
+  }
+
+  @Test
   void aCorruptionErrorSaysOnlyOneStoreStopped() {
     engine.backgroundError = new io.bellows.util.BackgroundError(io.bellows.util.BackgroundError.Kind.CORRUPTION,
         io.bellows.util.BackgroundError.Severity.HARD, "t", "f/1.sst: checksum mismatch in block at offset 0",

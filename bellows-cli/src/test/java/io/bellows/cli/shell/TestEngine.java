@@ -48,6 +48,8 @@ final class TestEngine implements InvocationHandler {
   /** What metrics() and storeMetrics() answer instead of the engine's (null: the engine's). */
   Map<String, Number> metrics;
   Map<String, Map<String, Number>> storeMetrics;
+  /** The member leading every region, for moveLeader() once clusterStatus is set (a move hands it over). */
+  String regionLeader = "m1";
   /** What clusterStatus() answers instead of the engine (null: the engine's, none). */
   io.bellows.engine.ClusterStatus clusterStatus;
 
@@ -132,6 +134,16 @@ final class TestEngine implements InvocationHandler {
       case "clusterStatus":
         if (clusterStatus != null) {
           return Optional.of(clusterStatus);
+        }
+        break;
+      case "moveLeader":
+        if (clusterStatus != null) {
+          real.describeTable((String) args[0]); // an unknown table fails first, as it would
+          String to = args[2] == null ? "m2" : (String) args[2];
+          calls.add("moveLeader " + args[0] + " " + Bytes.toStringBinary((byte[]) args[1]) + " " + args[2]);
+          io.bellows.engine.LeaderMove move = new io.bellows.engine.LeaderMove(regionLeader, to);
+          regionLeader = to;
+          return move;
         }
         break;
       case "close":

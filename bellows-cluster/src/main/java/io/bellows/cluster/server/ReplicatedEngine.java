@@ -87,9 +87,9 @@ import org.slf4j.LoggerFactory;
  * each region's part to its leader).
  *
  * <p>Simplified, for a later step to change: a table's regions are fixed at its creation (no
- * splits, no moves), every member a replica of every region, the catalog's operations limited to
- * creating, disabling, enabling and dropping tables (meta is never checkpointed; its log is
- * replayed at a restart).
+ * splits, no replica moves: only a leadership moves, {@link #moveLeader}), every member a replica
+ * of every region, the catalog's operations limited to creating, disabling, enabling and dropping
+ * tables (meta is never checkpointed; its log is replayed at a restart).
  *
  * <p>On disk, under the data directory: {@code raft/} (the node's logs), {@code regions/GROUP/}
  * per replica, with {@code region.txt} (the table's id, sequence base, the region's id and range
@@ -270,6 +270,80 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       throw notLeader("the catalog", meta.leader());
     }
     return balanceLeaders(true).size();
+  }
+
+  /**
+   * Hands the leadership of the region of {@code table} holding {@code row} to {@code member}, or
+   * with null to the replica's member that leads fewest regions as this member knows them (among
+   * those not silent to this member where it leads the region or meta), through Ratis' transfer,
+   * asked of the region's leader from whichever member the call reached ({@link
+   * RaftNode#moveLeadership}). Refused: an unknown table ({@link TableNotFoundException}) or member,
+   * a member that holds no replica of the region ({@link IllegalArgumentException}: moving a replica
+   * is not built), a member that does not answer or a leader that did not hand over ({@link
+   * IllegalStateException}); {@code NOT_LEADER} without a leader while the region has none known
+   * here or this member has not joined its group yet (retry).
+   */
+  @Override
+  public io.bellows.engine.LeaderMove moveLeader(String table, byte[] row, String member) {
+    MetaCatalog.TableEntry t = entry(table);
+    int index = t.ranges().indexOf(row);
+    MetaCatalog.RegionEntry g = t.regions().get(index);
+    RaftNode n = started.join();
+    if (!holds(n, g.group())) {
+      throw new RegionNotLeaderException("member " + self.id() + " has not joined the group of " + what(t, index)
+          + " yet; retry", null);
+    }
+    String to = member;
+    if (to != null) {
+      members.member(to); // an unknown member: IllegalArgumentException naming the members
+      if (!g.peers().contains(to)) {
+        throw new IllegalArgumentException("member " + to + " holds no replica of " + what(t, index) + " (its replicas: "
+            + g.peers() + "): moving a region's replica to another member is not built yet");
+      }
+    } else {
+      to = leastLoaded(n, g);
+    }
+    try {
+      String from = n.moveLeadership(g.group(), peersOf(g), to);
+      if (!from.equals(to)) {
+        LOG.info("member {}: the leadership of {} was handed from {} to {} as a client asked", self.id(), what(t, index),
+            from, to);
+      }
+      return new io.bellows.engine.LeaderMove(from, to);
+    } catch (NotLeaderException e) {
+      throw notLeader(what(t, index), null);
+    } catch (IllegalStateException e) {
+      throw new IllegalStateException(what(t, index) + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The member of the region's replicas, but its leader, that leads fewest regions as this member
+   * knows them (ties: the first in the region's peers); members silent to this member's replica of
+   * the region or of meta, where it leads them, are passed over.
+   */
+  private String leastLoaded(RaftNode n, MetaCatalog.RegionEntry g) {
+    String leader = n.leaderOf(g.group());
+    if (leader == null) {
+      throw notLeader("the region's group " + g.group(), null);
+    }
+    Set<String> silent = new java.util.HashSet<>(n.silentPeers(g.group(), silentMemberMillis));
+    silent.addAll(n.silentPeers(META, silentMemberMillis));
+    Map<String, Integer> led = n.leaderships(Set.of(META));
+    String best = null;
+    for (String p : g.peers()) {
+      if (p.equals(leader) || silent.contains(p)) {
+        continue;
+      }
+      if (best == null || led.getOrDefault(p, 0) < led.getOrDefault(best, 0)) {
+        best = p;
+      }
+    }
+    if (best == null) {
+      throw new IllegalStateException("no other live member holds a replica of the region's group " + g.group()
+          + " to hand its leadership to (its replicas: " + g.peers() + ", led by " + leader + ")");
+    }
+    return best;
   }
 
   /** The pass; {@code rethrow}: a failure goes to the caller (a client's call), else it is logged (the timer's). */
