@@ -60,7 +60,8 @@ import org.junit.jupiter.api.io.TempDir;
  * leader or any) off from the others through the members' test-only fault hook in the Raft
  * transport ({@code --test-faults}) and heals the cut, or hands the table's region's leadership to
  * another member through the clients' own call ({@link io.bellows.engine.Engine#moveLeader}, HBase's
- * {@code move}: Raft's leadership transfer). Each round's keys must be linearizable
+ * {@code move}: Raft's leadership transfer), or splits the region holding the round's rows between
+ * them online ({@link io.bellows.engine.Engine#split}). Each round's keys must be linearizable
  * ({@link LinearizabilityChecker}); at the end every key is read once more (that read joins its
  * history, which is checked again) and every acknowledged write must be there (each write also
  * puts a column of its own). The same workload with the members' reads served by any replica
@@ -70,7 +71,7 @@ import org.junit.jupiter.api.io.TempDir;
  * -Dbellows.test.seed=N, not the timing), a line per round (with the fault's wall-clock time, which
  * the members' logs stamp too) and a summary. A few rounds in every build (one of each fault);
  * {@code -Dbellows.nemesis.rounds=N} runs N, and {@code -Dbellows.nemesis.faults=kill-leader,pause}
- * (any of kill-leader, kill-follower, pause, isolate-leader, isolate-follower, transfer-leader) takes those faults in
+ * (any of kill-leader, kill-follower, pause, isolate-leader, isolate-follower, transfer-leader, split) takes those faults in
  * turn instead of drawing them, to measure one kind's failover.
  */
 @ExtendWith(SeedExtension.class)
@@ -101,7 +102,7 @@ class ClusterHistoryTest {
   /** What the fault file holds besides the nemesis' cut ("stale-reads" for the negative run). */
   private static volatile String standing = "";
 
-  enum Kind { KILL, PAUSE, PARTITION, TRANSFER }
+  enum Kind { KILL, PAUSE, PARTITION, TRANSFER, SPLIT }
 
   /**
    * A fault the nemesis injected: what, on whom, and whether that member led the table's region (a
@@ -115,6 +116,7 @@ class ClusterHistoryTest {
         case PAUSE -> "SIGSTOP";
         case PARTITION -> "isolate";
         case TRANSFER -> "transfer the leadership to";
+        case SPLIT -> "split the round's region, led by";
       };
       return verb + " " + target.id + (leader ? " (leader)" : "") + detail;
     }
@@ -136,8 +138,9 @@ class ClusterHistoryTest {
         case "isolate-leader" -> out.add(Map.entry(Kind.PARTITION, true));
         case "isolate-follower" -> out.add(Map.entry(Kind.PARTITION, false));
         case "transfer-leader" -> out.add(Map.entry(Kind.TRANSFER, false));
+        case "split" -> out.add(Map.entry(Kind.SPLIT, true));
         default -> throw new IllegalArgumentException("bellows.nemesis.faults: unknown fault '" + name.strip()
-            + "' (kill-leader, kill-follower, pause, isolate-leader, isolate-follower, transfer-leader)");
+            + "' (kill-leader, kill-follower, pause, isolate-leader, isolate-follower, transfer-leader, split)");
       }
     }
     return out;
@@ -177,7 +180,7 @@ class ClusterHistoryTest {
         boolean onLeader;
         if (FAULTS.isEmpty()) {
           kind = r < kinds.size() ? kinds.get(r) : kinds.get(nemesis.nextInt(kinds.size()));
-          onLeader = kind == Kind.PAUSE || (kind != Kind.TRANSFER && nemesis.nextBoolean());
+          onLeader = kind == Kind.PAUSE || kind == Kind.SPLIT || (kind != Kind.TRANSFER && nemesis.nextBoolean());
         } else {
           kind = FAULTS.get(r % FAULTS.size()).getKey();
           onLeader = FAULTS.get(r % FAULTS.size()).getValue();
@@ -283,7 +286,8 @@ class ClusterHistoryTest {
       w.require(rec.await(CALLS_PER_PHASE, PHASE_MAX_MS), "calls before the fault");
       // onLeader null: any member, the leader not looked up (with stale reads every member answers reads).
       // A transfer's target is a member other than the leader: the one the leadership goes to.
-      ClusterMember leader = onLeader == null && kind != Kind.TRANSFER ? null : cluster.leaderOf(TABLE);
+      // The leader of the region holding the round's rows (earlier rounds' splits left several regions).
+      ClusterMember leader = onLeader == null && kind != Kind.TRANSFER ? null : cluster.leaderOf(TABLE, prefix + "-k0");
       List<ClusterMember> others = cluster.members.stream().filter(m -> m != leader).toList();
       ClusterMember target = Boolean.TRUE.equals(onLeader) ? leader : others.get(nemesis.nextInt(others.size()));
       faultAt = System.nanoTime();
@@ -293,7 +297,8 @@ class ClusterHistoryTest {
         case KILL -> target.kill();
         case PAUSE -> target.pause();
         case PARTITION -> cluster.faults(standing + cluster.isolation(target));
-        case TRANSFER -> detail = transfer(leader, target);
+        case TRANSFER -> detail = transfer(leader, target, prefix + "-k0");
+        case SPLIT -> detail = split(prefix + "-k1");
       }
       fault = new Fault(kind, target, target == leader, detail);
       try {
@@ -304,7 +309,7 @@ class ClusterHistoryTest {
           case KILL -> target.start();
           case PAUSE -> target.resume();
           case PARTITION -> cluster.faults(standing);
-          case TRANSFER -> { } // nothing to heal: the new leader serves on
+          case TRANSFER, SPLIT -> { } // nothing to heal: the new leader, or the daughters, serve on
         }
       }
       w.require(rec.await(CALLS_PER_PHASE, PHASE_MAX_MS), "calls after healing " + fault);
@@ -325,12 +330,29 @@ class ClusterHistoryTest {
    * restart (the leader hands over only to a member holding its whole log) or the leader may have
    * changed meanwhile; the round's histories are checked either way.
    */
-  private static String transfer(ClusterMember leader, ClusterMember target) {
+  private static String transfer(ClusterMember leader, ClusterMember target, String row) {
     try (Bellows mover = RemoteEngine.connect(cluster.addresses(), OPTIONS.withDataDeadline(Duration.ofSeconds(30)))) {
-      io.bellows.engine.LeaderMove m = mover.moveLeader(TABLE, Bytes.of(""), target.id);
+      io.bellows.engine.LeaderMove m = mover.moveLeader(TABLE, Bytes.of(row), target.id);
       return m.moved() ? " (from " + m.from() + ")" : " (it led already)";
     } catch (StorageException | IllegalArgumentException | IllegalStateException e) {
       return " (refused, the leadership stays with " + leader.id + ": " + e.getMessage() + ")";
+    }
+  }
+
+  /**
+   * Splits the table's region holding the round's rows at {@code key} (between the round's first
+   * row and the others: the round's calls go on in both daughters) through a client of the
+   * cluster's own, while the workload's clients go on; returns what came of it for the round's line.
+   * A refusal is not the test's failure (a member restarted a moment ago may not be heard from yet);
+   * the round's histories are checked either way.
+   */
+  private static String split(String key) {
+    try (Bellows splitter = RemoteEngine.connect(cluster.addresses(), OPTIONS.withDataDeadline(Duration.ofSeconds(30)))) {
+      long start = System.nanoTime();
+      splitter.split(TABLE, Bytes.of(key));
+      return " (at " + key + ", daughters led after " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms)";
+    } catch (StorageException | IllegalArgumentException | IllegalStateException e) {
+      return " (refused at " + key + ": " + e.getMessage() + ")";
     }
   }
 
@@ -553,6 +575,7 @@ class ClusterHistoryTest {
       byKind.merge(r.fault().kind(), 1, Integer::sum);
       unknown += r.unknown();
       String what = r.fault().kind() == Kind.TRANSFER ? "TRANSFER of the leadership"
+          : r.fault().kind() == Kind.SPLIT ? "SPLIT of the region"
           : r.fault().kind() + (r.fault().leader() ? " leader" : " follower");
       gaps.computeIfAbsent(what, k -> new ArrayList<>()).add(r.gapMs());
     }

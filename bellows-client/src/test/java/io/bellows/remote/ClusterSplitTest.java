@@ -36,7 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
  * parent's files and serves every row the parent held, a writer running through the split loses no
  * acknowledged row, an increment whose answer names its call is applied once across the split, the
  * parent's replicas and Raft logs are removed from every member once each holds the split, and a
- * member stopped and started again (or the whole cluster) opens the daughters from its directory.
+ * member stopped and started again (or the whole cluster) opens the daughters from its directory;
+ * a region that reaches its table's MAX_FILESIZE is split by its leader.
  */
 class ClusterSplitTest {
   private static final byte[] F = Bytes.of("f");
@@ -156,6 +157,42 @@ class ClusterSplitTest {
       expected.sort(null);
       assertThat(scanRows(t, false)).containsExactlyElementsOf(expected);
       assertThat(t.incrementColumnValue(Bytes.of("r0500"), F, Bytes.of("n"), 1)).isEqualTo(7);
+    }
+  }
+
+  /**
+   * MAX_FILESIZE in a cluster: a region whose largest store's files reach it is split by its leader
+   * after a flush, as one server's are, and every row written is read back over the daughters.
+   */
+  @Test
+  void aRegionSplitsByItselfAtMaxFileSize() throws Exception {
+    RemoteOptions options = RemoteOptions.defaults().withDataDeadline(Duration.ofSeconds(30))
+        .withRetries(5, Duration.ofMillis(20), Duration.ofMillis(300));
+    try (InJvmCluster cluster = new InJvmCluster(dir);
+        Bellows db = Bellows.over(RemoteCluster.open(cluster.addresses(), options))) {
+      TableDescriptor.Builder b = TableDescriptor.builder("a");
+      b.set("MAX_FILESIZE", Long.toString(64 * 1024));
+      b.flushSize(64 * 1024);
+      // Uncompressed: these rows' values compress so well that the files would not reach the size.
+      b.family(io.bellows.schema.ColumnFamilyDescriptor.builder("f").blockSize(1024)
+          .compression(io.bellows.config.Compression.NONE).build());
+      db.createTable(b.build());
+      Table t = db.getTable("a");
+      List<String> written = new ArrayList<>();
+      long end = System.nanoTime() + WAIT_NANOS;
+      for (int i = 0; db.regions("a").size() < 2; i += 100) {
+        if (System.nanoTime() - end > 0 || i > 200_000) {
+          throw new AssertionError("no split after " + i + " rows");
+        }
+        List<Put> puts = new ArrayList<>();
+        for (int k = i; k < i + 100; k++) {
+          String r = String.format("a%07d", k);
+          puts.add(put(r, "value of row " + r + " padded to take room in its block".repeat(3)));
+          written.add(r);
+        }
+        t.put(puts);
+      }
+      assertThat(scanRows(t, false)).isEqualTo(written);
     }
   }
 

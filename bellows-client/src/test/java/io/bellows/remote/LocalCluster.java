@@ -98,6 +98,11 @@ final class LocalCluster implements AutoCloseable {
    * or a member catching up makes them differ for a while).
    */
   ClusterMember leaderOf(String table) throws Exception {
+    return leaderOf(table, "any");
+  }
+
+  /** As {@link #leaderOf(String)}, of the table's region holding {@code row} (a table of several regions). */
+  ClusterMember leaderOf(String table, String row) throws Exception {
     long end = System.nanoTime() + WAIT_NANOS;
     RemoteOptions once = RemoteOptions.defaults().withDataDeadline(Duration.ofSeconds(5))
         .withRetries(1, Duration.ofMillis(10), Duration.ofMillis(10));
@@ -106,7 +111,7 @@ final class LocalCluster implements AutoCloseable {
       List<String> named = new ArrayList<>();
       for (ClusterMember m : members) {
         try (Bellows one = RemoteEngine.connect(m.clientAddress, once)) {
-          one.getTable(table).get(new Get(Bytes.of("any")));
+          one.getTable(table).get(new Get(Bytes.of(row)));
           leader = m;
         } catch (NotLeaderRefusal e) {
           named.add(e.leaderAddress());

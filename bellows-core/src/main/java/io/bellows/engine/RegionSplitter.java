@@ -243,7 +243,7 @@ final class RegionSplitter {
    * the table's {@code MAX_FILESIZE}, queues a split of it at its middle key on the split thread.
    */
   void maybeSplit(Region r) {
-    if (tables.closed() || r.isClosedForWork() || largestStoreBytes(r) < r.descriptor().get(Knobs.MAX_FILESIZE)
+    if (tables.closed() || r.isClosedForWork() || r.largestStoreBytes() < r.descriptor().get(Knobs.MAX_FILESIZE)
         || r.holdsRowsOutsideRange()) {
       return; // small enough, or a daughter whose linked files are not rewritten yet: they count twice
     }
@@ -261,13 +261,6 @@ final class RegionSplitter {
     }
   }
 
-  private static long largestStoreBytes(Region r) {
-    long largest = 0;
-    for (Store s : r.stores().values()) {
-      largest = Math.max(largest, s.metrics().getOrDefault("store.files.bytes", 0L).longValue());
-    }
-    return largest;
-  }
 
   private void autoSplit(Region r) {
     synchronized (tables.ddlLock) {
@@ -279,7 +272,7 @@ final class RegionSplitter {
         if (index < 0) {
           continue;
         }
-        if (largestStoreBytes(r) < r.descriptor().get(Knobs.MAX_FILESIZE) || r.holdsRowsOutsideRange()) {
+        if (r.largestStoreBytes() < r.descriptor().get(Knobs.MAX_FILESIZE) || r.holdsRowsOutsideRange()) {
           return;
         }
         byte[] key = r.midKey();

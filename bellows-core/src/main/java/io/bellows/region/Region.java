@@ -433,6 +433,15 @@ public final class Region implements AutoCloseable {
     return splitSupport.holdsRowsOutsideRange();
   }
 
+  /** The bytes of sorted files of this region's largest store: what a table's {@code MAX_FILESIZE} is held against. */
+  public long largestStoreBytes() {
+    long largest = 0;
+    for (Store s : stores.values()) {
+      largest = Math.max(largest, s.metrics().getOrDefault("store.files.bytes", 0L).longValue());
+    }
+    return largest;
+  }
+
   /** Runs a compaction of every store (minor: only where the policy picks files). */
   public void compact(boolean major) {
     for (Store s : stores.values()) {

@@ -57,8 +57,10 @@ final class AnsweredCalls {
     final long low;
     /** The lowest call id the client may still send; answers below it are gone. */
     long watermark = 1;
-    /** The index of the latest entry of this client. */
+    /** The index of the latest entry of this client; 0 for a client taken over from a split parent and not heard from since. */
     long lastIndex;
+    /** Taken over from a split parent ({@link #forNewLog}) and not heard from in this log since: not in {@code byLastIndex}. */
+    boolean inherited;
     final TreeMap<Long, Answer> answers = new TreeMap<>();
 
     Client(long high, long low) {
@@ -77,6 +79,11 @@ final class AnsweredCalls {
   private final TreeSet<Long> skipped = new TreeSet<>();
   /** The index of the last entry the table decided on (0: none). */
   private long position;
+  /**
+   * Clients with no entry in this log (last index 0): taken over from a split parent's table
+   * ({@link #forNewLog}). They are not in {@link #byLastIndex} and go first under the bound on clients.
+   */
+  private int unindexed;
 
   AnsweredCalls() {
     this(MAX_CLIENTS, MAX_CALLS_PER_CLIENT);
@@ -144,13 +151,48 @@ final class AnsweredCalls {
     }
     if (c.lastIndex > 0) {
       byLastIndex.remove(c.lastIndex);
+    } else if (c.inherited) {
+      c.inherited = false;
+      unindexed--;
     }
     c.lastIndex = index;
     byLastIndex.put(index, c);
     while (clients.size() > maxClients) {
-      Client gone = byLastIndex.pollFirstEntry().getValue();
+      Client gone = unindexed > 0 ? takeInherited() : byLastIndex.pollFirstEntry().getValue();
       clients.remove(key(gone.high, gone.low));
     }
+  }
+
+  /** A client taken over from a split parent that has no entry in this log yet: the first to go. */
+  private Client takeInherited() {
+    for (Client c : clients.values()) {
+      if (c.inherited) {
+        c.inherited = false;
+        unindexed--;
+        return c;
+      }
+    }
+    throw new IllegalStateException(unindexed + " clients counted without an entry in the log, none found");
+  }
+
+  /**
+   * This table for the log of a split's daughter, a new log whose indexes start again: the same
+   * clients, watermarks and answers (a call the parent applied is answered, not applied again, when
+   * its client retries it in the daughter), but no position and no skipped entries (those were the
+   * parent log's indexes: kept, the daughter's first entries would be taken for a replay and their
+   * calls not recorded), and each client's latest entry as before the daughter's log (index 0).
+   */
+  synchronized AnsweredCalls forNewLog() {
+    AnsweredCalls t = new AnsweredCalls(maxClients, maxCallsPerClient);
+    for (Client c : clients.values()) {
+      Client k = new Client(c.high, c.low);
+      k.watermark = c.watermark;
+      k.answers.putAll(c.answers);
+      k.inherited = true;
+      t.clients.put(key(c.high, c.low), k);
+      t.unindexed++;
+    }
+    return t;
   }
 
   /**
@@ -216,10 +258,14 @@ final class AnsweredCalls {
     skipped.clear();
     position = s.position();
     skipped.addAll(s.skipped());
+    unindexed = 0;
     for (Client c : s.clients()) {
       clients.put(key(c.high, c.low), c);
       if (c.lastIndex > 0) {
         byLastIndex.put(c.lastIndex, c);
+      } else {
+        c.inherited = true;
+        unindexed++;
       }
     }
   }
@@ -233,6 +279,9 @@ final class AnsweredCalls {
       t.clients.put(key(c.high, c.low), c);
       if (c.lastIndex > 0) {
         t.byLastIndex.put(c.lastIndex, c);
+      } else {
+        c.inherited = true; // a split parent's client, with no entry in this log yet
+        t.unindexed++;
       }
     }
     return t;

@@ -274,6 +274,16 @@ public final class RegionApplier implements LogApplier {
   }
 
   /**
+   * Writes the table of answered calls into {@code dir}, the replica directory of a daughter of this
+   * region's split, as a table of a new log ({@link AnsweredCalls#forNewLog}): the daughter answers
+   * a retry of a call this region applied, and records the calls of its own log from its first entry.
+   * Called on the apply thread, at the split entry.
+   */
+  public void writeDaughterState(Path dir) {
+    AnsweredCallsFile.write(dir, calls.forNewLog());
+  }
+
+  /**
    * A read through the log is a barrier: once it returns, this replica has applied everything
    * committed before the read began, and the caller reads the region itself.
    */

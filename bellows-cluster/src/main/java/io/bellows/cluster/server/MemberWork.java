@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * flushed, so its group's log can be checkpointed and dropped), the chunk allocator and block
  * cache, the metrics, and the {@code bellows-flush}, {@code bellows-compaction} and {@code
  * bellows-inmemory-compaction} threads. A flush is followed by a checkpoint of the replica's group
- * (the member's {@code checkpoint}): its log drops what the files hold.
+ * (its log drops what the files hold) and, like a compaction, by the member's look at whether the
+ * region reached its table's {@code MAX_FILESIZE}.
  */
 final class MemberWork {
   private static final Logger LOG = LoggerFactory.getLogger(ReplicatedEngine.class); // the engine's messages, under its name
@@ -49,16 +50,21 @@ final class MemberWork {
   private final ExecutorService compactions = Executors.newSingleThreadExecutor(daemon("bellows-compaction"));
   private final ExecutorService inMemory = Executors.newSingleThreadExecutor(daemon("bellows-inmemory-compaction"));
   private final Set<Region> flushQueued = ConcurrentHashMap.newKeySet();
-  /** Checkpoints the group of a region just flushed. */
-  private final Consumer<Region> checkpoint;
+  /** After a region's flush: its group is checkpointed, and a region grown past its table's size splits. */
+  private final Consumer<Region> flushed;
+  /** After a region's compaction: a region grown past its table's size splits. */
+  private final Consumer<Region> compacted;
   private volatile boolean closed;
 
   /**
    * The shared work of a member with {@code options}, whose open regions {@code regionsNow} lists
-   * (the memory budget chooses among them) and whose {@code checkpoint} follows a flush.
+   * (the memory budget chooses among them), {@code flushed} following each flush and {@code
+   * compacted} each compaction of a region.
    */
-  MemberWork(EngineOptions options, Supplier<List<Region>> regionsNow, Consumer<Region> checkpoint) {
-    this.checkpoint = checkpoint;
+  MemberWork(EngineOptions options, Supplier<List<Region>> regionsNow, Consumer<Region> flushed,
+      Consumer<Region> compacted) {
+    this.flushed = flushed;
+    this.compacted = compacted;
     this.chunks = OptionsResolver.chunkAllocator(options);
     this.blockCache = OptionsResolver.blockCache(options, Runtime.getRuntime().maxMemory());
     this.memory = new BackPressure(options, metrics, new EventListener() {}, regionsNow, this::requestFlushAll, () -> {});
@@ -126,7 +132,7 @@ final class MemberWork {
         }
         if (region.flush(all) != Region.NOTHING_FLUSHED) {
           memory.memoryReleased();
-          checkpoint.accept(region);
+          flushed.accept(region);
         }
       } catch (RuntimeException e) {
         LOG.warn("flush of region {} of table '{}' failed: {}", region.id(), region.descriptor().name(), e.toString(), e);
@@ -143,6 +149,7 @@ final class MemberWork {
       try {
         if (!closed && !region.isClosedForWork() && region.needsCompaction()) {
           region.compact(false);
+          compacted.accept(region);
         }
       } catch (RuntimeException e) {
         LOG.warn("compaction of region {} of table '{}' failed: {}", region.id(), region.descriptor().name(), e.toString(), e);

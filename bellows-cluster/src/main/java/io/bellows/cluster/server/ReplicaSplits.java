@@ -110,7 +110,7 @@ final class ReplicaSplits {
       return;
     }
     directories.record(parent.tableId, d, parent.descriptor);
-    parent.applier.writeCheckpointState(dir);
+    parent.applier.writeDaughterState(dir);
     Path staging = dir.resolve(ReplicaFiles.REGION + ".create");
     List<Path> left = ReplicaFiles.deleteRegionCopy(staging);
     if (!left.isEmpty()) {

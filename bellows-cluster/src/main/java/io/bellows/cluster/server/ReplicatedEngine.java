@@ -20,6 +20,7 @@ import io.bellows.cluster.region.RegionSplitException;
 import io.bellows.region.RegionClosedException;
 import io.bellows.cluster.region.StaleLeadershipException;
 import io.bellows.config.EngineOptions;
+import io.bellows.config.Knobs;
 import io.bellows.engine.CallId;
 import io.bellows.engine.ChainedScanner;
 import io.bellows.engine.ClusterStatus;
@@ -147,6 +148,8 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   /** Drives this member's part in the regions' splits ({@link ReplicaSplits#drive}) and removes retired parents. */
   private final ScheduledExecutorService splitWork = Executors.newSingleThreadScheduledExecutor(MemberWork.daemon("bellows-split"));
   private final ReplicaSplits splits;
+  /** Regions whose automatic split this member is proposing now. */
+  private final Set<UUID> splitsAsked = ConcurrentHashMap.newKeySet();
   /**
    * The sorted-file numbers of every replica of this member: one allocator, because the replicas
    * share one block cache (and KV cache) keyed by file number and offset, so two replicas' files must
@@ -221,7 +224,10 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       }
     });
     this.peers = members.list().stream().map(m -> new RaftNode.Peer(m.id(), m.raftAddress())).toList();
-    this.work = new MemberWork(options, this::regionsNow, this::checkpoint);
+    this.work = new MemberWork(options, this::regionsNow, region -> {
+      checkpoint(region);
+      maybeSplit(region);
+    }, this::maybeSplit);
     this.node = RaftNode.start(selfId, raft, this::applierOf, testFaults, raftTls);
     started.complete(node);
     for (UUID g : dropped) {
@@ -765,6 +771,55 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       }
     }
     return regions;
+  }
+
+  /**
+   * After a flush or compaction of a region: if this member leads it and its largest store's sorted
+   * files reach the table's {@code MAX_FILESIZE}, proposes its split at its middle key to meta (on
+   * the split thread; through meta's leader), as one server splits its regions by themselves. Not
+   * while a daughter's files still hold the parent's rows (they count twice until its compaction),
+   * nor while a member holding the region is not heard from (the region's leader knows): it is
+   * asked again after the next flush or compaction.
+   */
+  private void maybeSplit(Region region) {
+    if (closed || region.isClosedForWork() || region.largestStoreBytes() < region.descriptor().get(Knobs.MAX_FILESIZE)
+        || region.holdsRowsOutsideRange()) {
+      return;
+    }
+    for (Replica r : replicas.values()) {
+      if (r.region() == region && r.replicated != null && r.replicated.isLeader() && !r.applier.isSplit()
+          && splitsAsked.add(r.group)) {
+        splitWork.execute(() -> {
+          try {
+            proposeSplit(r);
+          } catch (RuntimeException e) {
+            LOG.warn("member {}: the automatic split of region {} failed; it is asked again after its next flush or"
+                + " compaction: {}", self.id(), r.regionId, e.toString());
+          } finally {
+            splitsAsked.remove(r.group);
+          }
+        });
+      }
+    }
+  }
+
+  private void proposeSplit(Replica r) {
+    MetaCatalog.TableEntry t = catalog.table(r.descriptor.name());
+    MetaCatalog.RegionEntry g = t == null || t.id() != r.tableId || !t.enabled() ? null
+        : t.regions().stream().filter(x -> x.group().equals(r.group)).findFirst().orElse(null);
+    if (g == null || !started.join().silentPeers(r.group, silentMemberMillis).isEmpty()) {
+      return; // dropped, disabled or split already; or a replica not heard from
+    }
+    byte[] key = r.region().midKey();
+    if (key == null || !MetaCatalog.inside(key, g)) {
+      return;
+    }
+    LOG.info("member {}: region {} of table '{}' reached MAX_FILESIZE; proposing its split at '{}'", self.id(), g.id(),
+        t.descriptor().name(), Bytes.toStringBinary(key));
+    byte[] reply = join(started.join().appendThroughLeader(META, peers, MetaCatalog.splitRegion(t.descriptor().name(),
+        t.id(), g.group(), key, UUID.randomUUID(), UUID.randomUUID())));
+    LOG.info("member {}: meta answered the split of region {}: {}", self.id(), g.id(),
+        new String(reply, java.nio.charset.StandardCharsets.UTF_8).replace('\t', ' '));
   }
 
   /** Checkpoints the group of the replica whose region was just flushed: its log drops what the files hold. */

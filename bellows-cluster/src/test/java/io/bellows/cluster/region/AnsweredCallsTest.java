@@ -55,6 +55,41 @@ class AnsweredCallsTest {
     assertThat(valueOf(t.answered(call(B, 1, 1)))).isEqualTo(7);
   }
 
+  /**
+   * A split's daughter takes its parent's table for a new log, whose indexes start again: a retry of
+   * a call the parent applied is a duplicate there, and the daughter's own first entries are decided
+   * and recorded (with the parent's position kept, an entry at index 2 was taken for a replay and its
+   * call left unrecorded, so its retry applied again: a check-and-put answered "not applied" after
+   * its first sending had applied). The clients taken over go first under the bound on clients, and
+   * a table read back from its file keeps them so.
+   */
+  @Test
+  void aDaughtersTableAnswersItsParentsCallsAndRecordsItsOwnLogFromItsFirstEntry() {
+    AnsweredCalls parent = new AnsweredCalls(2, 10);
+    assertThat(parent.apply(500, call(A, 7, 7), () -> value(5))).isEqualTo(AnsweredCalls.Decision.APPLY);
+    AnsweredCalls d = parent.forNewLog();
+    assertThat(d.position()).isZero();
+    assertThat(d.apply(1, call(A, 7, 7), () -> value(6))).isEqualTo(AnsweredCalls.Decision.DUPLICATE);
+    assertThat(valueOf(d.lookup(call(A, 7, 7)))).isEqualTo(5);
+    assertThat(d.apply(2, call(A, 8, 7), () -> value(8))).isEqualTo(AnsweredCalls.Decision.APPLY);
+    assertThat(valueOf(d.answered(call(A, 8, 7)))).as("the daughter's own call, recorded").isEqualTo(8);
+    assertThat(d.apply(3, call(A, 8, 7), () -> value(9))).isEqualTo(AnsweredCalls.Decision.DUPLICATE);
+
+    // Under the bound of two clients: the one taken over and not heard from since goes first.
+    AnsweredCalls p2 = new AnsweredCalls(2, 10);
+    p2.apply(600, call(A, 1, 1), () -> value(1));
+    p2.apply(601, call(B, 1, 1), () -> value(2));
+    AnsweredCalls read = AnsweredCalls.of(p2.forNewLog().state()); // as read back from its file
+    assertThat(read.position()).isZero();
+    assertThat(read.apply(1, call(A, 1, 1), () -> value(9))).isEqualTo(AnsweredCalls.Decision.DUPLICATE);
+    AnsweredCalls d2 = p2.forNewLog();
+    d2.apply(1, call(B, 2, 1), () -> value(3)); // B heard from in the daughter's log
+    d2.apply(2, call(0x9999L, 1, 1), () -> value(4)); // a third client: A goes
+    assertThat(d2.lookup(call(A, 1, 1))).isNull();
+    assertThat(d2.lookup(call(B, 1, 1))).isNotNull();
+    assertThat(d2.lookup(call(0x9999L, 1, 1))).isNotNull();
+  }
+
   @Test
   void anEntryReplayedAtTheIndexThatAppliedItIsAppliedAgainAndASkippedOneIsSkippedAgain() {
     AnsweredCalls t = new AnsweredCalls();
