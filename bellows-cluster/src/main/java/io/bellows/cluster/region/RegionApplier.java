@@ -68,9 +68,6 @@ public final class RegionApplier implements LogApplier {
      * the daughters from the region's files and answers later writes {@link RegionEntry#MOVED}.
      */
     void split(String text, LogPosition at);
-
-    /** Every replica of the split parent holds the split: the member removes its replica of the parent. */
-    void retire(LogPosition at);
   }
 
   /** What the region's command entries do here (set once, before the replica joins its group). */
@@ -199,8 +196,6 @@ public final class RegionApplier implements LogApplier {
     if (text.startsWith("split\t")) {
       c.split(text, at); // again on a replay: the member finishes what it lacks (the daughters open, joined)
       split = true;
-    } else if (text.startsWith("retire")) {
-      c.retire(at);
     } else {
       throw new IllegalStateException("an unknown command in the log of region " + region.id() + " at " + at + ": "
           + text.lines().findFirst().orElse(""));

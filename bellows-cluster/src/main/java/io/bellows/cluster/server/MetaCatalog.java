@@ -99,6 +99,12 @@ final class MetaCatalog implements LogApplier {
      * leader appends.
      */
     default void split(TableEntry table, Split split) {}
+
+    /**
+     * Every replica of a split's parent holds the split in its log: this member removes its replica
+     * of the parent once it has applied the split.
+     */
+    default void retired(Split split) {}
   }
 
   /**
@@ -167,8 +173,10 @@ final class MetaCatalog implements LogApplier {
   private static final HexFormat HEX = HexFormat.of();
 
   private final Map<String, TableEntry> tables = new LinkedHashMap<>();
-  /** The splits applied, by parent group: the parents' replicas live on until their logs retire them. */
+  /** The splits applied, by parent group: the parents' replicas live on until they are retired. */
   private final Map<UUID, Split> splits = new LinkedHashMap<>();
+  /** The split parents retired: every member removes its replica of each once it applied the split. */
+  private final java.util.Set<UUID> retired = new java.util.HashSet<>();
   private final Effects effects;
   private final List<String> members;
   private int regionIds;
@@ -254,6 +262,14 @@ final class MetaCatalog implements LogApplier {
         + "\n").getBytes(StandardCharsets.UTF_8);
   }
 
+  /**
+   * The entry that retires the split parent in group {@code parent} of table {@code name} (of id
+   * {@code id}): its leader appends it once every replica's log holds the split.
+   */
+  static byte[] retireRegion(String name, int id, UUID parent) {
+    return ("retire-region\t" + name + "\t" + id + "\t" + parent + "\n").getBytes(StandardCharsets.UTF_8);
+  }
+
   private static byte[] stateEntry(String kind, String name, int id) {
     return (kind + "\t" + name + "\t" + id + "\n").getBytes(StandardCharsets.UTF_8);
   }
@@ -273,6 +289,12 @@ final class MetaCatalog implements LogApplier {
         }
         return split(head[1], Integer.parseInt(head[2]), UUID.fromString(head[3]), HEX.parseHex(head[4]),
             UUID.fromString(head[5]), UUID.fromString(head[6])).getBytes(StandardCharsets.UTF_8);
+      }
+      case "retire-region" -> {
+        if (head.length != 4) {
+          throw new IllegalStateException("bad meta entry at " + at + ": " + text.substring(0, nl));
+        }
+        return retire(head[1], Integer.parseInt(head[2]), UUID.fromString(head[3])).getBytes(StandardCharsets.UTF_8);
       }
       case "disable-table", "enable-table", "drop-table" -> {
         if (head.length != 3) {
@@ -325,7 +347,13 @@ final class MetaCatalog implements LogApplier {
     if (now == null) {
       effects.dropped(was); // it removes the replicas of the table's split parents too (splitsOf)
       synchronized (this) {
-        splits.values().removeIf(sp -> sp.tableId() == was.id());
+        splits.values().removeIf(sp -> {
+          boolean of = sp.tableId() == was.id();
+          if (of) {
+            retired.remove(sp.parent().group());
+          }
+          return of;
+        });
       }
     } else if (!now.enabled()) {
       effects.disabled(now);
@@ -374,6 +402,33 @@ final class MetaCatalog implements LogApplier {
     }
     effects.split(now, s);
     return "split\t" + s.a().id() + "\t" + s.b().id();
+  }
+
+  /**
+   * Retires the split parent in group {@code parent} of table {@code name} of id {@code id}: {@link
+   * #DONE}, and the member removes its replica of it ({@link Effects#retired}); {@link #NOT_FOUND}
+   * if the table or that split is not there, with nothing changed (retired twice: done again,
+   * changing nothing).
+   */
+  private String retire(String name, int id, UUID parent) {
+    Split s;
+    synchronized (this) {
+      TableEntry t = tables.get(name);
+      s = splits.get(parent);
+      if (t == null || t.id() != id || s == null || s.tableId() != id) {
+        return NOT_FOUND;
+      }
+      if (!retired.add(parent)) {
+        return DONE;
+      }
+    }
+    effects.retired(s);
+    return DONE;
+  }
+
+  /** Whether the split parent in group {@code parent} was retired. */
+  synchronized boolean isRetired(UUID parent) {
+    return retired.contains(parent);
   }
 
   /** Whether {@code key} lies strictly inside region {@code r}'s rows (not its first row). */

@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * on), the parent's leader then appends the split to the parent's log ({@link #drive}), every
  * replica builds the daughters from the parent's files when it applies that entry ({@link #split})
  * and joins their groups, and once every replica of the parent holds the split, its leader appends
- * a retire entry and each member removes its replica of the parent ({@link #retire}).
+ * a retire entry to meta, on which each member removes its replica of the parent (once it applied
+ * the split).
  *
  * <p>A replica's split is crash-safe by its order: each daughter's {@code region.txt}, then its
  * stores (hard links to the parent's files, staged and renamed whole) and answered calls, then the
@@ -48,6 +49,9 @@ final class ReplicaSplits {
 
     /** Records the parent's replica as removed and removes it (its group left, its files deleted) off the apply thread. */
     void retired(UUID group);
+
+    /** Appends the split's parent's retire entry to meta, through meta's leader. */
+    java.util.concurrent.CompletableFuture<byte[]> retire(MetaCatalog.Split s);
 
     RaftNode node();
 
@@ -95,6 +99,9 @@ final class ReplicaSplits {
     parent.splitIndex = at.index();
     host.openAndJoin(parent, s.a());
     host.openAndJoin(parent, s.b());
+    if (catalog.isRetired(parent.group)) {
+      host.retired(parent.group); // meta retired it while this replica had not applied the split yet
+    }
   }
 
   /**
@@ -157,17 +164,13 @@ final class ReplicaSplits {
     }
   }
 
-  /** Applies a retire entry of {@code parent}'s log: the member's replica of the parent goes (idempotent). */
-  void retire(Replica parent, LogPosition at) {
-    LOG.info("region {} of table '{}': every replica holds its split; this member removes its replica of it",
-        parent.regionId, parent.descriptor.name());
-    host.retired(parent.group);
-  }
 
   /**
    * One pass of this member's part in the splits meta recorded: for each parent this member's replica
    * leads, appends the split entry if the replica has not applied it, else, once every peer's log
-   * holds the split (the leader's commit index of each), the retire entry. A pass runs after meta
+   * holds the split (the leader's commit index of each), the retire entry to meta: a member that
+   * removed its replica on a retire in the parent's own log could leave a member that had not
+   * received it yet with no leader to receive it from; meta's log reaches every member. A pass runs after meta
    * applies a split and every second: a parent's leader that changes or dies mid-way leaves the rest
    * to the next one.
    */
@@ -178,21 +181,24 @@ final class ReplicaSplits {
       if (p == null || p.replicated == null || !p.replicated.isLeader() || appending.contains(group)) {
         continue;
       }
-      String entry;
+      java.util.concurrent.CompletableFuture<?> appended;
+      String what;
       if (!p.applier.isSplit()) {
-        entry = s.command();
-      } else if (p.splitIndex >= 0
+        what = "split";
+        appended = p.log.appendCommand(s.command());
+      } else if (p.splitIndex >= 0 && !catalog.isRetired(group)
           && host.node().everyPeerCommitted(group, host.peersOf(s.parent()), p.splitIndex)) {
-        entry = "retire\t" + group;
+        what = "retire";
+        appended = host.retire(s);
       } else {
         continue;
       }
       appending.add(group);
-      p.log.appendCommand(entry).whenComplete((reply, error) -> {
+      appended.whenComplete((reply, error) -> {
         appending.remove(group);
         if (error != null) {
-          LOG.info("region {}: appending its {} entry failed ({}); the next pass tries again", s.parent().id(),
-              entry.substring(0, entry.indexOf('\t')), error.toString());
+          LOG.info("region {}: appending its {} entry failed ({}); the next pass tries again", s.parent().id(), what,
+              error.toString());
         }
       });
     }

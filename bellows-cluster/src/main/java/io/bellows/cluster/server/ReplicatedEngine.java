@@ -196,6 +196,14 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       public void split(MetaCatalog.TableEntry t, MetaCatalog.Split s) {
         splitWork.execute(ReplicatedEngine.this::driveSplits); // this member may lead the parent
       }
+
+      @Override
+      public void retired(MetaCatalog.Split s) {
+        Replica p = replicas.get(s.parent().group());
+        if (p != null && p.applier.isSplit()) {
+          ReplicatedEngine.this.retired(p.group); // else its split's apply removes it when it is done
+        }
+      }
     });
     this.splits = new ReplicaSplits(directories, catalog, new ReplicaSplits.Host() {
       @Override
@@ -211,6 +219,17 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       @Override
       public void retired(UUID group) {
         ReplicatedEngine.this.retired(group);
+      }
+
+      @Override
+      public CompletableFuture<byte[]> retire(MetaCatalog.Split s) {
+        String name = catalog.tables().stream().filter(t -> t.id() == s.tableId()).map(t -> t.descriptor().name())
+            .findFirst().orElse(null);
+        if (name == null) {
+          return CompletableFuture.completedFuture(new byte[0]); // dropped: its drop removes the parent
+        }
+        return started.join().appendThroughLeader(META, peers, MetaCatalog.retireRegion(name, s.tableId(),
+            s.parent().group()));
       }
 
       @Override
@@ -561,10 +580,6 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         splits.split(replica, text, at);
       }
 
-      @Override
-      public void retire(io.bellows.cluster.LogPosition at) {
-        splits.retire(replica, at);
-      }
     });
     return replica;
   }
@@ -920,6 +935,17 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         + (address == null ? " and knows no leader yet; retry" : "; the leader is " + leaderId + " at " + address), address);
   }
 
+  /**
+   * The answer to a call whose rows span regions of which this member does not lead {@code r}'s: a
+   * client that knows the table's regions sends each region's part to its leader, so its regions are
+   * out of date (a split since it asked): the refusal says so, as a split's, and it asks again.
+   */
+  private RegionNotLeaderException spansRegions(Replica r) {
+    return new RegionNotLeaderException("NOT_LEADER: " + io.bellows.engine.SplitRefusal.MARK + " the call's rows span"
+        + " regions, and member " + self.id() + " does not lead " + what(r) + " (its leader: " + r.replicated.leader()
+        + "); the table's regions changed since the client asked for them: nothing applied, retry", null);
+  }
+
   /** The answer to a call that reached a split parent: retry, the catalog routes it to a daughter. */
   private RegionNotLeaderException splitAnswer(String what) {
     return new RegionNotLeaderException("NOT_LEADER: " + io.bellows.engine.SplitRefusal.MARK + " " + what
@@ -1207,7 +1233,8 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   /**
    * Rows of several regions go to each region in turn (not atomically, as on one server), once this
    * member was seen to lead every one of them: else NOT_LEADER for the first it does not lead, before
-   * any is written (a client of the cluster sends each region's rows to its leader).
+   * any is written, saying the regions changed ({@link #spansRegions}: a client of the cluster sends
+   * each region's rows to its leader).
    */
   @Override
   public void mutate(TableRef table, List<RowMutation> rows) {
@@ -1225,7 +1252,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     for (int i : byRegion.keySet()) {
       Replica r = replica(t, i);
       if (!r.replicated.isLeader()) {
-        throw notLeader(what(r), r.replicated.leader());
+        throw spansRegions(r);
       }
       led.add(r);
     }
@@ -1322,7 +1349,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     if (parts.size() > 1) {
       for (Replica r : parts) {
         if (!r.replicated.isLeader()) {
-          throw notLeader(what(r), r.replicated.leader());
+          throw spansRegions(r);
         }
       }
     }

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The command entries of a region's log, handed to its applier directly (no Raft): a split entry
  * goes to the member's commands and every write after it in the log is answered MOVED with nothing
- * applied, in any term; a retire entry goes to the commands too; a command on a replica without
+ * applied, in any term; a command on a replica without
  * commands, or of no known kind, stops the applier rather than being skipped.
  */
 class RegionApplierSplitTest {
@@ -64,10 +64,6 @@ class RegionApplierSplitTest {
         commands.add("split@" + at.index() + ":" + text);
       }
 
-      @Override
-      public void retire(LogPosition at) {
-        commands.add("retire@" + at.index());
-      }
     });
     assertThat(applier.apply(new LogPosition(TERM, 1), put("a", 10))).isEqualTo(RegionEntry.APPLIED);
     List<String> before = RegionCluster.contents(region);
@@ -82,9 +78,7 @@ class RegionApplierSplitTest {
     assertThat(RegionEntry.moved(applier.apply(new LogPosition(TERM + 1, 4), put("c", 12))))
         .as("a write of a later term too").isTrue();
     assertThat(RegionCluster.contents(region)).as("nothing applied after the split").isEqualTo(before);
-    assertThat(applier.apply(new LogPosition(TERM + 1, 5), RegionEntry.command(TERM + 1, "retire\tx")))
-        .isEqualTo(RegionEntry.APPLIED);
-    assertThat(commands).containsExactly("split@2:split\tx", "retire@5");
+    assertThat(commands).containsExactly("split@2:split\tx");
   }
 
   @Test
@@ -96,8 +90,6 @@ class RegionApplierSplitTest {
       @Override
       public void split(String text, LogPosition at) {}
 
-      @Override
-      public void retire(LogPosition at) {}
     });
     assertThatThrownBy(() -> applier.apply(new LogPosition(TERM, 1), RegionEntry.command(TERM, "merge\tx")))
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("unknown command");

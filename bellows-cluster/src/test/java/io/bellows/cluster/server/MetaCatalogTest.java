@@ -191,6 +191,8 @@ class MetaCatalogTest {
   void aSplitsEntriesAreTheTextFormatMdShows() {
     assertThat(new String(MetaCatalog.splitRegion("a", 3, G1, Bytes.of("g"), G2, G3), StandardCharsets.UTF_8))
         .isEqualTo("split-region\ta\t3\t" + G1 + "\t67\t" + G2 + "\t" + G3 + "\n");
+    assertThat(new String(MetaCatalog.retireRegion("a", 3, G1), StandardCharsets.UTF_8))
+        .isEqualTo("retire-region\ta\t3\t" + G1 + "\n");
     MetaCatalog.RegionEntry parent = new MetaCatalog.RegionEntry(1, G1, 7, new byte[0], new byte[0], MEMBERS);
     MetaCatalog.Split s = new MetaCatalog.Split(3, parent,
         new MetaCatalog.RegionEntry(4, G2, 7 + MetaCatalog.SPLIT_BASE_STEP, new byte[0], Bytes.of("g"), MEMBERS),
@@ -220,6 +222,11 @@ class MetaCatalogTest {
       public void split(MetaCatalog.TableEntry t, MetaCatalog.Split s) {
         split.add(t.descriptor().name() + " " + s.parent().id() + "->" + s.a().id() + "," + s.b().id());
       }
+
+      @Override
+      public void retired(MetaCatalog.Split s) {
+        split.add("retired " + s.parent().id());
+      }
     });
     catalog.apply(new LogPosition(1, 1), MetaCatalog.createTable(TableDescriptor.builder("a").family("f").build(),
         List.of(Bytes.of("m")), List.of(new MetaCatalog.NewRegion(G1, 9, MEMBERS), new MetaCatalog.NewRegion(G2, 9, MEMBERS))));
@@ -244,9 +251,21 @@ class MetaCatalogTest {
     assertThat(catalog.table("a").regions()).hasSize(3);
     assertThat(split).hasSize(1);
 
+    // Retired once (its replicas removed on every member), again changing nothing; an unknown parent is not found.
+    assertThat(catalog.isRetired(G2)).isFalse();
+    assertThat(new String(catalog.apply(new LogPosition(1, 5), MetaCatalog.retireRegion("a", 1, G2)),
+        StandardCharsets.UTF_8)).isEqualTo(MetaCatalog.DONE);
+    assertThat(new String(catalog.apply(new LogPosition(1, 5), MetaCatalog.retireRegion("a", 1, G2)),
+        StandardCharsets.UTF_8)).isEqualTo(MetaCatalog.DONE);
+    assertThat(new String(catalog.apply(new LogPosition(1, 5), MetaCatalog.retireRegion("a", 1, G1)),
+        StandardCharsets.UTF_8)).isEqualTo(MetaCatalog.NOT_FOUND);
+    assertThat(split).containsExactly("a 2->3,4", "retired 2");
+    assertThat(catalog.isRetired(G2)).isTrue();
+
     catalog.apply(new LogPosition(1, 5), MetaCatalog.disableTable("a", 1));
     catalog.apply(new LogPosition(1, 6), MetaCatalog.dropTable("a", 1));
     assertThat(catalog.splits()).isEmpty();
+    assertThat(catalog.isRetired(G2)).isFalse();
   }
 
   private static String describe(MetaCatalog.RegionEntry r) {
