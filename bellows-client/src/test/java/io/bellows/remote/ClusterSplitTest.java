@@ -42,16 +42,16 @@ import org.junit.jupiter.api.io.TempDir;
 class ClusterSplitTest {
   private static final byte[] F = Bytes.of("f");
   private static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(60);
+  private static final RemoteOptions OPTIONS = RemoteOptions.defaults().withDataDeadline(Duration.ofSeconds(30))
+      .withRetries(5, Duration.ofMillis(20), Duration.ofMillis(300));
 
   @TempDir
   Path dir;
 
   @Test
   void aRegionSplitsOnlineOnEveryMemberAndKeepsEveryAcknowledgedRow() throws Exception {
-    RemoteOptions options = RemoteOptions.defaults().withDataDeadline(Duration.ofSeconds(30))
-        .withRetries(5, Duration.ofMillis(20), Duration.ofMillis(300));
     try (InJvmCluster cluster = new InJvmCluster(dir);
-        Bellows db = Bellows.over(RemoteCluster.open(cluster.addresses(), options))) {
+        Bellows db = Bellows.over(RemoteCluster.open(cluster.addresses(), OPTIONS))) {
       db.createTable(TableDescriptor.builder("t").family("f").build());
       Table t = db.getTable("t");
       List<Put> puts = new ArrayList<>();
@@ -166,10 +166,8 @@ class ClusterSplitTest {
    */
   @Test
   void aRegionSplitsByItselfAtMaxFileSize() throws Exception {
-    RemoteOptions options = RemoteOptions.defaults().withDataDeadline(Duration.ofSeconds(30))
-        .withRetries(5, Duration.ofMillis(20), Duration.ofMillis(300));
     try (InJvmCluster cluster = new InJvmCluster(dir);
-        Bellows db = Bellows.over(RemoteCluster.open(cluster.addresses(), options))) {
+        Bellows db = Bellows.over(RemoteCluster.open(cluster.addresses(), OPTIONS))) {
       TableDescriptor.Builder b = TableDescriptor.builder("a");
       b.set("MAX_FILESIZE", Long.toString(64 * 1024));
       b.flushSize(64 * 1024);

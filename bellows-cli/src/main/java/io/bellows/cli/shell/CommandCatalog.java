@@ -212,7 +212,7 @@ public final class CommandCatalog {
       "delete_all_snapshot", "delete_table_snapshots", "list_table_snapshots",
       // cluster administration
       "processlist", "table_help", "locate_region",
-      "assign", "unassign", "merge_region", "balancer", "balance_switch",
+      "assign", "unassign", "merge_region", "balance_switch",
       "normalize", "close_region", "compact_rs", "compaction_state", "wal_roll", "zk_dump",
       "clear_block_cache", "set_quota", "list_quotas",
       // replication

@@ -2,9 +2,11 @@ package io.bellows.cluster.server;
 
 import io.bellows.cluster.LogPosition;
 import io.bellows.cluster.RaftNode;
+import io.bellows.config.Knobs;
 import io.bellows.fs.AtomicFiles;
 import io.bellows.fs.LocalFileSystem;
 import io.bellows.region.Region;
+import io.bellows.util.Bytes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +16,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,8 +52,24 @@ final class ReplicaSplits {
     /** Opens this member's replica of daughter {@code d} of {@code parent} from its directory, unless open; joins its group. */
     void openAndJoin(Replica parent, MetaCatalog.RegionEntry d);
 
-    /** Records the parent's replica as removed and removes it (its group left, its files deleted) off the apply thread. */
-    void retired(UUID group);
+    /** Every replica of this member. */
+    java.util.Collection<Replica> replicas();
+
+    /** Records this member's replica of a retired parent as removed: a restart never opens it. */
+    void recordRemoved(UUID group);
+
+    /** Removes this member's replica of a retired parent: its group left, its region closed, its directory deleted. */
+    void remove(UUID group);
+
+    boolean closed();
+
+    /** How long a region's leader goes without a member's answer before it takes the member for down. */
+    long silentMemberMillis();
+
+    String selfId();
+
+    /** Meta's peers: every member. */
+    List<RaftNode.Peer> metaPeers();
 
     /** Appends the split's parent's retire entry to meta, through meta's leader. */
     java.util.concurrent.CompletableFuture<byte[]> retire(MetaCatalog.Split s);
@@ -63,6 +84,13 @@ final class ReplicaSplits {
   private final Host host;
   /** Parents whose split or retire entry this member is appending now. */
   private final Set<UUID> appending = ConcurrentHashMap.newKeySet();
+  /** Regions whose automatic split this member is proposing now. */
+  private final Set<UUID> asked = ConcurrentHashMap.newKeySet();
+  /**
+   * The {@code bellows-split} thread: the passes of {@link #drive} (every second, and when meta
+   * applies a split), automatic splits' proposals, and retired parents' removal.
+   */
+  private final ScheduledExecutorService work = Executors.newSingleThreadScheduledExecutor(MemberWork.daemon("bellows-split"));
 
   ReplicaSplits(ReplicaDirectories directories, MetaCatalog catalog, Host host) {
     this.directories = directories;
@@ -100,7 +128,7 @@ final class ReplicaSplits {
     host.openAndJoin(parent, s.a());
     host.openAndJoin(parent, s.b());
     if (catalog.isRetired(parent.group)) {
-      host.retired(parent.group); // meta retired it while this replica had not applied the split yet
+      remove(parent.group); // meta retired it while this replica had not applied the split yet
     }
   }
 
@@ -164,6 +192,114 @@ final class ReplicaSplits {
     }
   }
 
+
+  /** Starts the passes of {@link #drive}, every second. */
+  void start() {
+    work.scheduleWithFixedDelay(this::pass, 1, 1, TimeUnit.SECONDS);
+  }
+
+  /** A pass of {@link #drive} now (meta applied a split: this member may lead its parent). */
+  void kick() {
+    work.execute(this::pass);
+  }
+
+  void close() {
+    work.shutdownNow();
+  }
+
+  private void pass() {
+    if (host.closed()) {
+      return;
+    }
+    try {
+      drive();
+    } catch (RuntimeException e) {
+      LOG.warn("member {}: a pass over the regions' splits failed: {}", host.selfId(), e.toString(), e);
+    }
+  }
+
+  /**
+   * Meta retired the split parent in {@code group}, and this member's replica of it has applied the
+   * split: it is recorded as removed at once and removed off the apply thread — its group left, its
+   * region closed, its directory deleted (the daughters keep their links to the files).
+   */
+  void remove(UUID group) {
+    host.recordRemoved(group);
+    work.execute(() -> host.remove(group));
+  }
+
+  /**
+   * After a flush or compaction of a region: if this member leads it and its largest store's sorted
+   * files reach the table's {@code MAX_FILESIZE}, proposes its split at its middle key to meta (on
+   * the split thread; through meta's leader), as one server splits its regions by themselves. Not
+   * while a daughter's files still hold the parent's rows (they count twice until its compaction),
+   * nor while a member holding the region is not heard from (the region's leader knows): it is
+   * asked again after the next flush or compaction.
+   */
+  void maybeSplit(Region region) {
+    if (host.closed() || region.isClosedForWork()
+        || region.largestStoreBytes() < region.descriptor().get(Knobs.MAX_FILESIZE) || region.holdsRowsOutsideRange()) {
+      return;
+    }
+    for (Replica r : host.replicas()) {
+      if (r.region() == region && r.replicated != null && r.replicated.isLeader() && !r.applier.isSplit()
+          && asked.add(r.group)) {
+        work.execute(() -> {
+          try {
+            proposeSplit(r);
+          } catch (RuntimeException e) {
+            LOG.warn("member {}: the automatic split of region {} failed; it is asked again after its next flush or"
+                + " compaction: {}", host.selfId(), r.regionId, e.toString());
+          } finally {
+            asked.remove(r.group);
+          }
+        });
+      }
+    }
+  }
+
+  private void proposeSplit(Replica r) {
+    MetaCatalog.TableEntry t = catalog.table(r.descriptor.name());
+    MetaCatalog.RegionEntry g = t == null || t.id() != r.tableId || !t.enabled() ? null
+        : t.regions().stream().filter(x -> x.group().equals(r.group)).findFirst().orElse(null);
+    if (g == null || !host.node().silentPeers(r.group, host.silentMemberMillis()).isEmpty()) {
+      return; // dropped, disabled or split already; or a replica not heard from
+    }
+    byte[] key = r.region().midKey();
+    if (key == null || !MetaCatalog.inside(key, g)) {
+      return;
+    }
+    LOG.info("member {}: region {} of table '{}' reached MAX_FILESIZE; proposing its split at '{}'", host.selfId(),
+        g.id(), t.descriptor().name(), Bytes.toStringBinary(key));
+    byte[] reply = ReplicatedEngine.join(host.node().appendThroughLeader(ReplicatedEngine.META, host.metaPeers(),
+        MetaCatalog.splitRegion(t.descriptor().name(), t.id(), g.group(), key, UUID.randomUUID(), UUID.randomUUID())));
+    LOG.info("member {}: meta answered the split of region {}: {}", host.selfId(), g.id(),
+        new String(reply, StandardCharsets.UTF_8).replace('\t', ' '));
+  }
+
+  /**
+   * Waits (at most {@code timeoutMillis}) until this member knows a leader of each of the split's
+   * daughters; false if it did not.
+   */
+  boolean awaitLeaders(MetaCatalog.Split s, long timeoutMillis) {
+    RaftNode n = host.node();
+    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    for (MetaCatalog.RegionEntry d : List.of(s.a(), s.b())) {
+      while (!n.holds(d.group()) || n.log(d.group()).leader() == null) {
+        if (System.nanoTime() - end > 0) {
+          LOG.warn("split of region {}: daughter {} has no leader after {} ms", s.parent().id(), d.id(), timeoutMillis);
+          return false;
+        }
+        try {
+          Thread.sleep(10); // polling this member's view; the daughters' first election takes a short timeout
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return false;
+        }
+      }
+    }
+    return true;
+  }
 
   /**
    * One pass of this member's part in the splits meta recorded: for each parent this member's replica

@@ -20,7 +20,6 @@ import io.bellows.cluster.region.RegionSplitException;
 import io.bellows.region.RegionClosedException;
 import io.bellows.cluster.region.StaleLeadershipException;
 import io.bellows.config.EngineOptions;
-import io.bellows.config.Knobs;
 import io.bellows.engine.CallId;
 import io.bellows.engine.ChainedScanner;
 import io.bellows.engine.ClusterStatus;
@@ -145,11 +144,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   private final MemberWork work;
   /** Runs the leader-balancing passes, when they are on. */
   private final ScheduledExecutorService balancer = Executors.newSingleThreadScheduledExecutor(MemberWork.daemon("bellows-balancer"));
-  /** Drives this member's part in the regions' splits ({@link ReplicaSplits#drive}) and removes retired parents. */
-  private final ScheduledExecutorService splitWork = Executors.newSingleThreadScheduledExecutor(MemberWork.daemon("bellows-split"));
   private final ReplicaSplits splits;
-  /** Regions whose automatic split this member is proposing now. */
-  private final Set<UUID> splitsAsked = ConcurrentHashMap.newKeySet();
   /**
    * The sorted-file numbers of every replica of this member: one allocator, because the replicas
    * share one block cache (and KV cache) keyed by file number and offset, so two replicas' files must
@@ -194,14 +189,14 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
 
       @Override
       public void split(MetaCatalog.TableEntry t, MetaCatalog.Split s) {
-        splitWork.execute(ReplicatedEngine.this::driveSplits); // this member may lead the parent
+        splits.kick(); // this member may lead the parent
       }
 
       @Override
       public void retired(MetaCatalog.Split s) {
         Replica p = replicas.get(s.parent().group());
         if (p != null && p.applier.isSplit()) {
-          ReplicatedEngine.this.retired(p.group); // else its split's apply removes it when it is done
+          splits.remove(p.group); // else its split's apply removes it when it is done
         }
       }
     });
@@ -217,8 +212,40 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       }
 
       @Override
-      public void retired(UUID group) {
-        ReplicatedEngine.this.retired(group);
+      public java.util.Collection<Replica> replicas() {
+        return replicas.values();
+      }
+
+      @Override
+      public void recordRemoved(UUID group) {
+        ReplicatedEngine.this.recordRemoved(group);
+      }
+
+      @Override
+      public void remove(UUID group) {
+        if (!closed) {
+          removeDropped(group);
+        }
+      }
+
+      @Override
+      public boolean closed() {
+        return closed;
+      }
+
+      @Override
+      public long silentMemberMillis() {
+        return silentMemberMillis;
+      }
+
+      @Override
+      public String selfId() {
+        return self.id();
+      }
+
+      @Override
+      public List<RaftNode.Peer> metaPeers() {
+        return peers;
       }
 
       @Override
@@ -245,8 +272,8 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     this.peers = members.list().stream().map(m -> new RaftNode.Peer(m.id(), m.raftAddress())).toList();
     this.work = new MemberWork(options, this::regionsNow, region -> {
       checkpoint(region);
-      maybeSplit(region);
-    }, this::maybeSplit);
+      splits.maybeSplit(region);
+    }, region -> splits.maybeSplit(region));
     this.node = RaftNode.start(selfId, raft, this::applierOf, testFaults, raftTls);
     started.complete(node);
     for (UUID g : dropped) {
@@ -260,7 +287,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         splits.joinDaughters(r); // a member that died between a split's marker and joining the daughters
       }
     }
-    splitWork.scheduleWithFixedDelay(this::driveSplits, 1, 1, TimeUnit.SECONDS);
+    splits.start();
     boolean joined = holds(node, META);
     this.meta = joined ? node.log(META) : node.addGroup(META, peers);
     this.proposals = new CatalogProposals(meta, catalog, members, peers, selfId, started, silentMemberMillis,
@@ -584,18 +611,6 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     return replica;
   }
 
-  /** A pass of {@link ReplicaSplits#drive}, on the split thread; a failure is logged and the next pass tries again. */
-  private void driveSplits() {
-    if (closed) {
-      return;
-    }
-    try {
-      splits.drive();
-    } catch (RuntimeException e) {
-      LOG.warn("member {}: a pass over the regions' splits failed: {}", self.id(), e.toString(), e);
-    }
-  }
-
   /**
    * Opens this member's replica of a split's daughter {@code d} from the directory the split made
    * (unless it is open: Ratis may have reopened it at the start) and joins its group (unless
@@ -618,12 +633,10 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   }
 
   /**
-   * Every replica of a split parent holds its split: this member records its replica of the
-   * parent as removed (as a dropped table's, so a restart never opens it) and removes it off the
-   * parent's apply thread: its group left, its region closed, its directory deleted (the daughters
-   * keep their links to the files).
+   * Records this member's replica of {@code group}, a retired split parent, as removed (as a dropped
+   * table's, so a restart never opens it).
    */
-  private void retired(UUID group) {
+  private void recordRemoved(UUID group) {
     synchronized (dropped) {
       if (!dropped.contains(group)) {
         Set<UUID> next = new java.util.LinkedHashSet<>(dropped);
@@ -632,11 +645,6 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         dropped.add(group);
       }
     }
-    splitWork.execute(() -> {
-      if (!closed) {
-        removeDropped(group);
-      }
-    });
   }
 
   /**
@@ -786,55 +794,6 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       }
     }
     return regions;
-  }
-
-  /**
-   * After a flush or compaction of a region: if this member leads it and its largest store's sorted
-   * files reach the table's {@code MAX_FILESIZE}, proposes its split at its middle key to meta (on
-   * the split thread; through meta's leader), as one server splits its regions by themselves. Not
-   * while a daughter's files still hold the parent's rows (they count twice until its compaction),
-   * nor while a member holding the region is not heard from (the region's leader knows): it is
-   * asked again after the next flush or compaction.
-   */
-  private void maybeSplit(Region region) {
-    if (closed || region.isClosedForWork() || region.largestStoreBytes() < region.descriptor().get(Knobs.MAX_FILESIZE)
-        || region.holdsRowsOutsideRange()) {
-      return;
-    }
-    for (Replica r : replicas.values()) {
-      if (r.region() == region && r.replicated != null && r.replicated.isLeader() && !r.applier.isSplit()
-          && splitsAsked.add(r.group)) {
-        splitWork.execute(() -> {
-          try {
-            proposeSplit(r);
-          } catch (RuntimeException e) {
-            LOG.warn("member {}: the automatic split of region {} failed; it is asked again after its next flush or"
-                + " compaction: {}", self.id(), r.regionId, e.toString());
-          } finally {
-            splitsAsked.remove(r.group);
-          }
-        });
-      }
-    }
-  }
-
-  private void proposeSplit(Replica r) {
-    MetaCatalog.TableEntry t = catalog.table(r.descriptor.name());
-    MetaCatalog.RegionEntry g = t == null || t.id() != r.tableId || !t.enabled() ? null
-        : t.regions().stream().filter(x -> x.group().equals(r.group)).findFirst().orElse(null);
-    if (g == null || !started.join().silentPeers(r.group, silentMemberMillis).isEmpty()) {
-      return; // dropped, disabled or split already; or a replica not heard from
-    }
-    byte[] key = r.region().midKey();
-    if (key == null || !MetaCatalog.inside(key, g)) {
-      return;
-    }
-    LOG.info("member {}: region {} of table '{}' reached MAX_FILESIZE; proposing its split at '{}'", self.id(), g.id(),
-        t.descriptor().name(), Bytes.toStringBinary(key));
-    byte[] reply = join(started.join().appendThroughLeader(META, peers, MetaCatalog.splitRegion(t.descriptor().name(),
-        t.id(), g.group(), key, UUID.randomUUID(), UUID.randomUUID())));
-    LOG.info("member {}: meta answered the split of region {}: {}", self.id(), g.id(),
-        new String(reply, java.nio.charset.StandardCharsets.UTF_8).replace('\t', ' '));
   }
 
   /** Checkpoints the group of the replica whose region was just flushed: its log drops what the files hold. */
@@ -1179,32 +1138,10 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     }
     long start = System.nanoTime();
     MetaCatalog.Split s = proposals.split(enabled(entry(table)), splitKey);
-    if (awaitLeaders(s)) {
+    if (splits.awaitLeaders(s, NEW_GROUP_WAIT_MS)) {
       LOG.info("split of region {} of table '{}' at '{}': both daughters have leaders {} ms after it was asked",
           s.parent().id(), table, Bytes.toStringBinary(splitKey), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
     }
-  }
-
-  /** Waits (at most {@link #NEW_GROUP_WAIT_MS}) until this member knows a leader of each of the split's daughters; false if it did not. */
-  private boolean awaitLeaders(MetaCatalog.Split s) {
-    RaftNode n = started.join();
-    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(NEW_GROUP_WAIT_MS);
-    for (MetaCatalog.RegionEntry d : List.of(s.a(), s.b())) {
-      while (!holds(n, d.group()) || n.log(d.group()).leader() == null) {
-        if (System.nanoTime() - end > 0) {
-          LOG.warn("split of region {}: daughter {} has no leader after {} ms", s.parent().id(), d.id(),
-              NEW_GROUP_WAIT_MS);
-          return false;
-        }
-        try {
-          Thread.sleep(10); // polling this member's view; the daughters' first election takes about a timeout
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return false;
-        }
-      }
-    }
-    return true;
   }
 
   @Override
@@ -1500,7 +1437,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     closed = true;
     node.close();
     balancer.shutdownNow();
-    splitWork.shutdownNow();
+    splits.close();
     work.close();
     for (Replica r : replicas.values()) {
       if (!r.region().isClosedForWork()) {
