@@ -200,7 +200,16 @@ final class ReplicaSplits {
 
   /** A pass of {@link #drive} now (meta applied a split: this member may lead its parent). */
   void kick() {
-    work.execute(this::pass);
+    submit(this::pass);
+  }
+
+  /** Runs {@code task} on the split thread, unless the member is closing (its thread stopped: nothing more to do). */
+  private void submit(Runnable task) {
+    try {
+      work.execute(task);
+    } catch (java.util.concurrent.RejectedExecutionException closing) {
+      LOG.debug("member {}: the split thread has stopped; a task was dropped", host.selfId());
+    }
   }
 
   void close() {
@@ -225,7 +234,7 @@ final class ReplicaSplits {
    */
   void remove(UUID group) {
     host.recordRemoved(group);
-    work.execute(() -> host.remove(group));
+    submit(() -> host.remove(group)); // recorded as removed: a member that closes first finishes it at its start
   }
 
   /**
@@ -244,7 +253,7 @@ final class ReplicaSplits {
     for (Replica r : host.replicas()) {
       if (r.region() == region && r.replicated != null && r.replicated.isLeader() && !r.applier.isSplit()
           && asked.add(r.group)) {
-        work.execute(() -> {
+        submit(() -> {
           try {
             proposeSplit(r);
           } catch (RuntimeException e) {
