@@ -280,7 +280,9 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       removeDropped(g); // a drop a crash cut short: Ratis found the group's log again
     }
     for (Replica r : replicas.values()) {
-      bind(r);
+      if (holds(node, r.group)) {
+        bind(r); // else an apply thread is adding its group (a split's daughter replayed): it binds it then
+      }
     }
     for (Replica r : new ArrayList<>(replicas.values())) {
       if (r.applier.isSplit() && !dropped.contains(r.group)) {
