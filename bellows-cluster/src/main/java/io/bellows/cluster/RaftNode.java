@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
@@ -480,9 +481,13 @@ public final class RaftNode implements AutoCloseable {
 
   /** A Ratis client of {@code group}, over the peers' Raft ports with this node's transport settings. */
   private RaftClient client(UUID group, List<Peer> peers, RetryPolicy retries) {
+    return client(group, peers, retries, new RaftProperties());
+  }
+
+  private RaftClient client(UUID group, List<Peer> peers, RetryPolicy retries, RaftProperties properties) {
     return RaftClient.newBuilder()
         .setRaftGroup(RaftGroup.valueOf(RaftGroupId.valueOf(group), peers.stream().map(Peer::toRatis).toList()))
-        .setProperties(new RaftProperties())
+        .setProperties(properties)
         .setParameters(parameters)
         .setRetryPolicy(retries)
         .build();
@@ -580,13 +585,21 @@ public final class RaftNode implements AutoCloseable {
     if (first.equals(to)) {
       return first;
     }
-    try (RaftClient client = client(group, peers, RetryPolicies.noRetry())) {
-      try {
-        client.getGroupManagementApi(RaftPeerId.valueOf(to)).info(gid);
-      } catch (IOException | RuntimeException e) { // Ratis' transport may fail unchecked (its gRPC's status)
-        throw new IllegalStateException("member " + to + " did not answer for its replica of group " + group
-            + " (down, cut off, or not a replica): the leadership stays with " + first + " (" + e + ")", e);
-      }
+    try (RaftClient probe = client(group, peers, RetryPolicies.noRetry())) {
+      probe.getGroupManagementApi(RaftPeerId.valueOf(to)).info(gid);
+    } catch (IOException | RuntimeException e) { // Ratis' transport may fail unchecked (its gRPC's status)
+      throw new IllegalStateException("member " + to + " did not answer for its replica of group " + group
+          + " (down, cut off, or not a replica): the leadership stays with " + first + " (" + e + ")", e);
+    }
+    // A leader just elected answers "not ready" until it has committed its first entry, and a
+    // member that has just lost the leadership "not leader": the client asks again a few times,
+    // and waits longer for an answer than the leader waits for the member to catch up.
+    RaftProperties moveProperties = new RaftProperties();
+    RaftClientConfigKeys.Rpc.setRequestTimeout(moveProperties,
+        TimeDuration.valueOf(MOVE_TIMEOUT_MS + 2_000, TimeUnit.MILLISECONDS));
+    RetryPolicy moveRetries = RetryPolicies.retryUpToMaximumCountWithFixedSleep(10,
+        TimeDuration.valueOf(100, TimeUnit.MILLISECONDS));
+    try (RaftClient client = client(group, peers, moveRetries, moveProperties)) {
       String leader = first;
       String failure = null;
       for (int attempt = 1; ; attempt++) {
@@ -599,7 +612,8 @@ public final class RaftNode implements AutoCloseable {
           }
           failure = leader + " answered " + reply.getException();
         } catch (IOException | RuntimeException e) {
-          failure = leader + " answered " + e;
+          // Ratis' "no more retries" hides the last answer in its cause.
+          failure = leader + " answered " + e + (e.getCause() == null ? "" : " (last: " + e.getCause() + ")");
         }
         // Ratis names why in its exception's text: TIMED_OUT, the member not caught up in time.
         if (attempt == 3 || failure.contains("TIMED_OUT")) {
