@@ -161,6 +161,36 @@ class ClusterSplitTest {
   }
 
   /**
+   * A client that learnt the table's regions before a split (no call of its own met the split
+   * since) sends gets of rows in both daughters as one call, to one member: when each daughter has
+   * another leader, neither answers the whole call. The member must say the regions changed, so
+   * the client asks for them again and sends each daughter its gets; a plain NOT_LEADER per
+   * daughter sent the call from one leader to the other until its deadline (found by the split's
+   * crash test: a client's regions came from a member whose catalog lagged the split).
+   */
+  @Test
+  void aClientWhoseRegionsPredateASplitGetsRowsOfBothDaughtersInOneCall() throws Exception {
+    RemoteOptions shortDeadline = OPTIONS.withDataDeadline(Duration.ofSeconds(10));
+    try (InJvmCluster cluster = new InJvmCluster(dir);
+        Bellows admin = Bellows.over(RemoteCluster.open(cluster.addresses(), OPTIONS));
+        Bellows stale = Bellows.over(RemoteCluster.open(cluster.addresses(), shortDeadline))) {
+      admin.createTable(TableDescriptor.builder("t").family("f").build());
+      Table t = admin.getTable("t");
+      t.put(List.of(put("r0500", "low"), put("r1500", "high")));
+      Table s = stale.getTable("t");
+      assertThat(value(s.get(new Get(Bytes.of("r0500"))))).as("the stale client learns one region").isEqualTo("low");
+
+      admin.split("t", Bytes.of("r1000"));
+      String low = admin.moveLeader("t", Bytes.of("r0500"), "m1").to();
+      String high = admin.moveLeader("t", Bytes.of("r1500"), "m2").to();
+      assertThat(low).isNotEqualTo(high);
+
+      List<Result> both = s.get(List.of(new Get(Bytes.of("r0500")), new Get(Bytes.of("r1500"))));
+      assertThat(both).extracting(ClusterSplitTest::value).containsExactly("low", "high");
+    }
+  }
+
+  /**
    * MAX_FILESIZE in a cluster: a region whose largest store's files reach it is split by its leader
    * after a flush, as one server's are, and every row written is read back over the daughters.
    */

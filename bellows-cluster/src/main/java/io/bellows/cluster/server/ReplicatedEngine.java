@@ -1270,6 +1270,36 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
    * client of the cluster sends each region's part of a scan to its leader). A TIMELINE scan reads
    * this member's replicas of them all.
    */
+  /**
+   * Gets of rows in several regions are answered only by a member leading every one of them (a
+   * TIMELINE get by any): else NOT_LEADER saying the regions changed ({@link #spansRegions}). A
+   * client sends each region's gets to its leader, so its regions are out of date; a plain
+   * NOT_LEADER per region would send it from one region's leader to the other's for good, as
+   * neither answers the whole call.
+   */
+  @Override
+  public List<List<io.bellows.cell.Cell>> getAll(TableRef table, List<ScanQuery> singleRowQueries) {
+    MetaCatalog.TableEntry t = entry(table);
+    if (t.regions().size() > 1 && singleRowQueries.size() > 1) {
+      RowRanges ranges = t.ranges();
+      java.util.SortedSet<Integer> regions = new java.util.TreeSet<>();
+      for (ScanQuery q : singleRowQueries) {
+        if (q.consistency() != Consistency.TIMELINE && q.isSingleRow()) {
+          regions.add(ranges.indexOf(q.startRow()));
+        }
+      }
+      if (regions.size() > 1) {
+        for (int i : regions) {
+          Replica r = replica(t, i);
+          if (!r.replicated.isLeader()) {
+            throw spansRegions(r);
+          }
+        }
+      }
+    }
+    return Engine.super.getAll(table, singleRowQueries);
+  }
+
   @Override
   public RowScanner scan(TableRef table, ScanQuery query) {
     if (testFaults != null && testFaults.staleReads()) {
