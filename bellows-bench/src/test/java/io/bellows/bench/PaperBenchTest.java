@@ -247,22 +247,32 @@ class PaperBenchTest {
   }
 
   /**
-   * The documented smoke version, exactly as a user runs it ({@code bench paper --scale 0.05}: every
-   * configuration of the suite, both key distributions, the default JVM flags): it completes and its
-   * outputs are well formed. About a minute on two cores; no figure is checked.
+   * Every configuration of the suite with the default JVM flags, as a user runs it: it completes
+   * and its outputs are well formed; no figure is checked. By default on Zipf keys at a fifth of the
+   * documented smoke size (nine child JVMs, ~40 s on two cores); {@code -Dbellows.bench.smoke.full=true}
+   * runs the documented smoke version, {@code bench paper --scale 0.05} (both key distributions,
+   * 18 child JVMs, ~2.5 min).
    */
   @Test
   void theSmokeVersionOfTheWholeSuiteCompletes() throws IOException {
+    boolean full = Boolean.getBoolean("bellows.bench.smoke.full");
+    String scale = full ? "0.05" : "0.01";
+    List<String> distributions = full ? List.of("zipf", "uniform") : List.of("zipf");
+    long rows = Math.max(1, (long) (PaperBench.ROWS * Double.parseDouble(scale))); // as the suite computes it
     Path out = tmp.resolve("smoke");
+    List<String> args = new java.util.ArrayList<>(List.of("--scale", scale, "--out", out.toString(), "--dir",
+        tmp.resolve("smoke-data").toString()));
+    if (!full) {
+      args.addAll(List.of("--keys", "zipf"));
+    }
     StringWriter buf = new StringWriter();
-    int exit = PaperBench.run(new String[] {"--scale", "0.05", "--out", out.toString(), "--dir",
-        tmp.resolve("smoke-data").toString()}, new PrintWriter(buf, true));
+    int exit = PaperBench.run(args.toArray(String[]::new), new PrintWriter(buf, true));
     String printed = buf.toString();
     assertThat(exit).as(printed).isZero();
     List<String> suite = PaperConfig.parseList(PaperConfig.DEFAULT_SUITE).stream().map(PaperConfig::spec).toList();
     assertThat(suite).hasSizeGreaterThan(4);
     String md = Files.readString(out.resolve("report.md"));
-    for (String keys : List.of("zipf", "uniform")) {
+    for (String keys : distributions) {
       assertThat(md).contains("## Table 2: flushes, compactions and bytes written — " + keys + " keys");
     }
     for (String config : suite) {
@@ -270,12 +280,13 @@ class PaperBenchTest {
           + " \\| [0-9,]+ \\| [0-9.]+ \\| [0-9.]+ \\|");
     }
     List<String> csv = Files.readAllLines(out.resolve("runs.csv"));
-    assertThat(csv).as("a line per run").hasSize(1 + 2 * suite.size());
+    assertThat(csv).as("a line per run").hasSize(1 + distributions.size() * suite.size());
     for (String line : csv.subList(1, csv.size())) {
-      assertThat(line).as("rows of a run at scale 0.05").contains(",250000,");
+      assertThat(line).as("rows of a run at scale " + scale).contains("," + rows + ",");
     }
-    for (String png : List.of(PaperCharts.THROUGHPUT, PaperCharts.gcFileName("zipf"),
-        PaperCharts.gcFileName("uniform"))) {
+    List<String> charts = new java.util.ArrayList<>(List.of(PaperCharts.THROUGHPUT));
+    distributions.forEach(keys -> charts.add(PaperCharts.gcFileName(keys)));
+    for (String png : charts) {
       assertThat(ImageIO.read(out.resolve(png).toFile())).as(png).isNotNull();
     }
   }
