@@ -62,6 +62,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -117,6 +118,12 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
    * #awaitEveryReplica}): a few elections' worth, past which a member is taken for down.
    */
   static final long NEW_GROUP_WAIT_MS = 10_000;
+  /**
+   * How long a call to a replica that knows no leader waits for its group's election ({@link
+   * #onLeader}): a first election (150–300 ms) and most after a leader's loss fit; half a client's
+   * attempt deadline (2 s), so the answer still reaches it in time to go elsewhere.
+   */
+  static final long ELECTION_HOLD_MS = 1_000;
   /** How often meta's leader balances the regions' leaders by default (HBase's balancer runs as often). */
   public static final Duration DEFAULT_BALANCE_INTERVAL = Duration.ofMinutes(5);
   /** The most leaderships one balancing pass hands over: each is a brief pause of its region's writes. */
@@ -914,11 +921,23 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         null);
   }
 
-  /** Runs {@code op} on the replica, which must lead; a write evaluated in a term that ended goes again. */
+  /**
+   * Runs {@code op} on the replica, which must lead; a write evaluated in a term that ended goes
+   * again. A replica that knows no leader (an election under way: a split's daughters, a new
+   * table's regions, a leader lost) holds the call until one is elected, at most {@link
+   * #ELECTION_HOLD_MS}: then it serves it, if it won, or names the winner, so the client goes
+   * straight there rather than round the members pausing between them.
+   */
   private <T> T onLeader(Replica r, Supplier<T> op) {
     for (int attempt = 0; ; attempt++) {
       if (!r.replicated.isLeader()) {
-        throw notLeader(what(r), r.replicated.leader());
+        String leader = r.replicated.leader();
+        if (leader == null) {
+          leader = awaitElection(r);
+        }
+        if (leader == null || !leader.equals(self.id()) || !r.replicated.isLeader()) {
+          throw notLeader(what(r), leader);
+        }
       }
       try {
         return op.get();
@@ -934,6 +953,18 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
           throw e; // nothing applied; the caller may retry
         }
       }
+    }
+  }
+
+  /** The leader the replica's group elects within {@link #ELECTION_HOLD_MS}, or null. */
+  private String awaitElection(Replica r) {
+    try {
+      return node.awaitLeader(r.group, ELECTION_HOLD_MS);
+    } catch (TimeoutException e) {
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
     }
   }
 
