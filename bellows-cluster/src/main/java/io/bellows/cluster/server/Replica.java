@@ -25,6 +25,8 @@ final class Replica {
   volatile ReplicatedLog replicated;
   /** The position of the split entry in the region's log, once this replica applied it (a split parent); else -1. */
   volatile long splitIndex = -1;
+  /** The split this replica applied (a split parent: its daughters), else null. */
+  volatile MetaCatalog.Split split;
 
   Replica(UUID group, int tableId, int regionId, TableDescriptor descriptor, long base, RaftRegionLog log,
       RegionApplier applier, LeaderCheckpoints checkpoints) {

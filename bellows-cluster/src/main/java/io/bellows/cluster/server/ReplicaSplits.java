@@ -124,6 +124,7 @@ final class ReplicaSplits {
       LOG.info("region {} of table '{}' split at log position {} into regions {} and {}", region.id(),
           parent.descriptor.name(), at, s.a().id(), s.b().id());
     }
+    parent.split = s;
     parent.splitIndex = at.index();
     host.openAndJoin(parent, s.a());
     host.openAndJoin(parent, s.b());
@@ -173,6 +174,7 @@ final class ReplicaSplits {
       throw new UncheckedIOException("cannot read " + marker, e);
     }
     int nl = text.indexOf('\n');
+    r.split = MetaCatalog.Split.parse(text.substring(nl + 1), null);
     r.splitIndex = Long.parseLong(text.substring(0, nl).split("\t")[1]);
     r.applier.markSplit();
     r.region().close(false);
@@ -181,17 +183,13 @@ final class ReplicaSplits {
 
   /** Opens and joins the daughters of a split parent that {@link #reopened} found (after the node started). */
   void joinDaughters(Replica r) {
-    Path marker = directories.of(r.group).resolve(SPLIT_FILE);
-    try {
-      String text = Files.readString(marker, StandardCharsets.UTF_8);
-      MetaCatalog.Split s = MetaCatalog.Split.parse(text.substring(text.indexOf('\n') + 1), null);
-      host.openAndJoin(r, s.a());
-      host.openAndJoin(r, s.b());
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + marker, e);
+    MetaCatalog.Split s = r.split;
+    if (s == null) {
+      return; // its apply thread is splitting it now, and joins the daughters itself
     }
+    host.openAndJoin(r, s.a());
+    host.openAndJoin(r, s.b());
   }
-
 
   /** Starts the passes of {@link #drive}, every second. */
   void start() {
