@@ -105,7 +105,7 @@ class ClusterLeaderMoveTest {
         String now = cluster.member("m1").engine().node().awaitLeader(group, InJvmCluster.WAIT_MS);
         String down = cluster.others(now).get(0).id();
         cluster.stop(down);
-        assertThatThrownBy(() -> db.moveLeader("t", ROW, down)).isInstanceOf(StorageException.class)
+        assertThatThrownBy(() -> db.moveLeader("t", ROW, down)).isInstanceOf(io.bellows.util.RefusedException.class)
             .hasMessageContaining("member " + down + " did not answer");
         waitForWrites(acked, failed, 20); // the leader took writes on: it was never asked to hand over
         stop.set(true);

@@ -27,7 +27,12 @@ public enum ErrorKind {
    */
   NOT_LEADER(Status.Code.UNAVAILABLE),
   /** Any other engine failure (I/O, corruption). */
-  STORAGE(Status.Code.INTERNAL);
+  STORAGE(Status.Code.INTERNAL),
+  /**
+   * The call cannot be carried out in the engine's present state (a cluster's member named for a
+   * leadership does not answer; a leader did not hand over in time); nothing changed.
+   */
+  REFUSED(Status.Code.FAILED_PRECONDITION);
 
   private final Status.Code code;
 

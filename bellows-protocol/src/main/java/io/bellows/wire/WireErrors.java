@@ -4,6 +4,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.bellows.util.BackgroundError;
 import io.bellows.util.EngineClosedException;
 import io.bellows.util.NoSuchColumnFamilyException;
+import io.bellows.util.RefusedException;
 import io.bellows.util.StorageException;
 import io.bellows.util.TableExistsException;
 import io.bellows.util.TableNotEnabledException;
@@ -121,6 +122,9 @@ public final class WireErrors {
     if (t instanceof IllegalArgumentException) {
       return ErrorKind.INVALID_ARGUMENT;
     }
+    if (t instanceof RefusedException) {
+      return ErrorKind.REFUSED;
+    }
     return ErrorKind.STORAGE;
   }
 
@@ -174,6 +178,7 @@ public final class WireErrors {
       case WRITES_STOPPED -> new WritesStoppedException(message, backgroundError(e), e);
       case ENGINE_CLOSED -> new EngineClosedException(message);
       case STORAGE -> new StorageException(message, e);
+      case REFUSED -> new RefusedException(message, e);
       case NOT_LEADER -> new NotLeaderRefusal(message, leader(e), e);
       case THROTTLED, UNAUTHENTICATED, PERMISSION_DENIED ->
           new RemoteCallException(e.getStatus().getCode(), e.getStatus().getCode() + ": " + message, e);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.bellows.util.BackgroundError;
 import io.bellows.util.EngineClosedException;
 import io.bellows.util.NoSuchColumnFamilyException;
+import io.bellows.util.RefusedException;
 import io.bellows.util.StorageException;
 import io.bellows.util.TableExistsException;
 import io.bellows.util.TableNotEnabledException;
@@ -26,9 +27,11 @@ class WireErrorsTest {
         new TableNotEnabledException("table 't' is disabled"),
         new IllegalArgumentException("bad key"),
         new EngineClosedException("closed"),
-        new StorageException("disk on fire"));
+        new StorageException("disk on fire"),
+        new RefusedException("member m3 did not answer"));
     List<Status.Code> codes = List.of(Status.Code.NOT_FOUND, Status.Code.NOT_FOUND, Status.Code.ALREADY_EXISTS,
-        Status.Code.FAILED_PRECONDITION, Status.Code.INVALID_ARGUMENT, Status.Code.UNAVAILABLE, Status.Code.INTERNAL);
+        Status.Code.FAILED_PRECONDITION, Status.Code.INVALID_ARGUMENT, Status.Code.UNAVAILABLE, Status.Code.INTERNAL,
+        Status.Code.FAILED_PRECONDITION);
     for (int i = 0; i < errors.size(); i++) {
       RuntimeException e = errors.get(i);
       StatusRuntimeException s = WireErrors.toStatus(e);

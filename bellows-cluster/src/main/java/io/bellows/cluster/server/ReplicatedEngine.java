@@ -341,7 +341,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
    * RaftNode#moveLeadership}). Refused: an unknown table ({@link TableNotFoundException}) or member,
    * a member that holds no replica of the region ({@link IllegalArgumentException}: moving a replica
    * is not built), a member that does not answer or a leader that did not hand over ({@link
-   * IllegalStateException}); {@code NOT_LEADER} without a leader while the region has none known
+   * io.bellows.util.RefusedException}); {@code NOT_LEADER} without a leader while the region has none known
    * here or this member has not joined its group yet (retry).
    */
   @Override
@@ -374,7 +374,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     } catch (NotLeaderException e) {
       throw notLeader(what(t, index), null);
     } catch (IllegalStateException e) {
-      throw new IllegalStateException(what(t, index) + ": " + e.getMessage(), e);
+      throw new io.bellows.util.RefusedException(what(t, index) + ": " + e.getMessage(), e);
     }
   }
 
