@@ -81,6 +81,7 @@ public final class RemoteCluster implements Engine {
   private final long clientHigh;
   private final long clientLow;
   private final AtomicLong callIds = new AtomicLong();
+  private final CallStats stats = new CallStats();
   /** Members that failed an attempt, until when ({@link System#nanoTime()}) they are passed over. */
   private final Map<String, Long> suspects = new ConcurrentHashMap<>();
   private final Sleeper sleeper;
@@ -274,6 +275,16 @@ public final class RemoteCluster implements Engine {
    * under way), the pauses doubling from the initial backoff to the longest, with jitter.
    */
   private <T> T call(String key, Kind kind, Function<Engine, T> op) {
+    int[] attempts = new int[1];
+    try {
+      return attempt(key, kind, op, attempts);
+    } finally {
+      stats.recordCall(attempts[0]);
+    }
+  }
+
+  /** {@link #call}, counting its attempts in {@code attempts[0]}. */
+  private <T> T attempt(String key, Kind kind, Function<Engine, T> op, int[] attempts) {
     boolean idempotent = kind.idempotent;
     boolean named = kind.named;
     boolean timeline = kind.timeline;
@@ -293,6 +304,7 @@ public final class RemoteCluster implements Engine {
     RuntimeException last = null;
     AttemptTrail trail = new AttemptTrail();
     while (true) {
+      attempts[0]++;
       String at = target;
       long now = System.nanoTime();
       long span = attemptNanos;
@@ -315,6 +327,7 @@ public final class RemoteCluster implements Engine {
       } catch (NotLeaderRefusal e) {
         if (!key.equals(CATALOG) && io.bellows.engine.SplitRefusal.in(e.getMessage())) {
           layouts.remove(tableOf(key));
+          stats.recordSplitReroute();
           throw new RegionSplit(e); // nothing applied: the caller routes it anew over the table's regions now
         }
         last = e;
@@ -935,6 +948,11 @@ public final class RemoteCluster implements Engine {
   @Override
   public EngineOptions options() {
     return any(Engine::options);
+  }
+
+  /** How many attempts this client's calls took so far ({@link CallStats}). */
+  public CallStats callStats() {
+    return stats;
   }
 
   @Override

@@ -99,6 +99,8 @@ class ClusterHistoryTest {
 
   @TempDir static Path dir;
   private static LocalCluster cluster;
+  /** The clients' engines (of the test running now): how many attempts their calls took. */
+  private static final List<RemoteCluster> ENGINES = new ArrayList<>();
   /** What the fault file holds besides the nemesis' cut ("stale-reads" for the negative run). */
   private static volatile String standing = "";
 
@@ -171,6 +173,7 @@ class ClusterHistoryTest {
     List<Operation> all = new ArrayList<>();
     Map<String, Set<Long>> acked = new LinkedHashMap<>();
     List<Round> rounds = new ArrayList<>();
+    List<CallStats.Snapshot> roundAttempts = new ArrayList<>();
     int acknowledged = 0;
     List<Table> tables = new ArrayList<>();
     List<Bellows> clients = openClients(tables);
@@ -185,14 +188,17 @@ class ClusterHistoryTest {
           kind = FAULTS.get(r % FAULTS.size()).getKey();
           onLeader = FAULTS.get(r % FAULTS.size()).getValue();
         }
+        CallStats.Snapshot before = callStats();
         Round round = round(seed, r, "r" + r, tables, kind, onLeader, nemesis);
+        CallStats.Snapshot attempts = callStats().minus(before);
         rounds.add(round);
+        roundAttempts.add(attempts);
         all.addAll(round.ops());
         acked.putAll(round.acked());
         System.out.printf("[nemesis] round %d/%d: %s at %s, held %d ms; writes back %s after it; %d calls (%d of"
-            + " unknown outcome%s); %s%n", r + 1, ROUNDS, round.fault(), CLOCK.format(round.at()), round.heldMs(),
-            round.gapMs() < 0 ? "not" : round.gapMs() + " ms", round.ops().size(), round.unknown(),
-            round.unknownCauses().isEmpty() ? "" : ": " + round.unknownCauses(),
+            + " unknown outcome%s), by attempts %s; %s%n", r + 1, ROUNDS, round.fault(), CLOCK.format(round.at()),
+            round.heldMs(), round.gapMs() < 0 ? "not" : round.gapMs() + " ms", round.ops().size(), round.unknown(),
+            round.unknownCauses().isEmpty() ? "" : ": " + round.unknownCauses(), attempts,
             round.result().linearizable() ? "linearizable" : "NOT linearizable");
         assertThat(round.result().linearizable()).as("%s, round %d (%s): %s", seed, r + 1, round.fault(),
             round.result().describe()).isTrue();
@@ -221,7 +227,16 @@ class ClusterHistoryTest {
     }
     LinearizabilityChecker.Result verdict = check(all);
     assertThat(verdict.linearizable()).as("%s, with the final reads: %s", seed, verdict.describe()).isTrue();
-    summary(seed, rounds, all.size(), acknowledged);
+    summary(seed, rounds, roundAttempts, all.size(), acknowledged);
+  }
+
+  /** Every client's attempts so far, added up. */
+  private static CallStats.Snapshot callStats() {
+    CallStats.Snapshot sum = new CallStats.Snapshot(new long[8], 0);
+    for (RemoteCluster e : ENGINES) {
+      sum = sum.plus(e.callStats().snapshot());
+    }
+    return sum;
   }
 
   @Test
@@ -256,9 +271,12 @@ class ClusterHistoryTest {
    */
   private static List<Bellows> openClients(List<Table> tables) throws InterruptedException {
     List<Bellows> clients = new ArrayList<>();
+    ENGINES.clear();
     long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PHASE_MAX_MS);
     for (int c = 0; c < CLIENTS; c++) {
-      Bellows db = RemoteEngine.connect(cluster.addresses(), OPTIONS);
+      RemoteCluster engine = RemoteCluster.open(cluster.addresses(), OPTIONS);
+      ENGINES.add(engine);
+      Bellows db = Bellows.over(engine);
       clients.add(db);
       while (tables.size() <= c) {
         try {
@@ -567,17 +585,22 @@ class ClusterHistoryTest {
     return b == null ? null : Bytes.getLong(b, 0);
   }
 
-  private static void summary(Seed seed, List<Round> rounds, int calls, int acknowledged) {
+  private static void summary(Seed seed, List<Round> rounds, List<CallStats.Snapshot> roundAttempts, int calls,
+      int acknowledged) {
     Map<Kind, Integer> byKind = new EnumMap<>(Kind.class);
     Map<String, List<Long>> gaps = new TreeMap<>();
+    Map<String, CallStats.Snapshot> attempts = new TreeMap<>();
     int unknown = 0;
-    for (Round r : rounds) {
+    for (int i = 0; i < rounds.size(); i++) {
+      Round r = rounds.get(i);
       byKind.merge(r.fault().kind(), 1, Integer::sum);
       unknown += r.unknown();
       String what = r.fault().kind() == Kind.TRANSFER ? "TRANSFER of the leadership"
           : r.fault().kind() == Kind.SPLIT ? "SPLIT of the region"
           : r.fault().kind() + (r.fault().leader() ? " leader" : " follower");
       gaps.computeIfAbsent(what, k -> new ArrayList<>()).add(r.gapMs());
+      CallStats.Snapshot a = roundAttempts.get(i);
+      attempts.merge(what, a, CallStats.Snapshot::plus);
     }
     StringBuilder b = new StringBuilder(String.format("[nemesis] %s: %d rounds, %d calls (%d of unknown outcome),"
         + " every key linearizable, %d acknowledged writes read back; faults %s", seed, rounds.size(), calls, unknown,
@@ -588,6 +611,8 @@ class ClusterHistoryTest {
       b.append(String.format("%n[nemesis]   writes back after %s: %s (%d rounds%s)", e.getKey(), g.isEmpty() ? "never"
           : "median " + g.get(g.size() / 2) + " ms, max " + g.get(g.size() - 1) + " ms", e.getValue().size(),
           none == 0 ? "" : ", " + none + " with no write invoked after the fault acknowledged"));
+      CallStats.Snapshot a = attempts.get(e.getKey());
+      b.append(String.format("; calls by attempts %s (at most %d)", a, a.mostAttempts()));
     }
     System.out.println(b);
   }

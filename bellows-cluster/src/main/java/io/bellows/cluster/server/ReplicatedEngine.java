@@ -862,6 +862,9 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     MetaCatalog.RegionEntry g = t.regions().get(index);
     Replica r = replicas.get(g.group());
     if (r == null) {
+      r = servingParent(t, g.group());
+    }
+    if (r == null) {
       throw new RegionNotLeaderException("member " + self.id() + " has not opened its replica of " + what(t, index)
           + " yet; retry", null);
     }
@@ -879,6 +882,28 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       bind(r); // once: the lock is not on the data path
     }
     return r;
+  }
+
+  /**
+   * The replica that still serves the rows of a region this member has not opened: its split
+   * parent's, while that has not applied the split. Meta routes rows to the daughters from its
+   * split entry on, but the parent's log orders the split later (its leader appends the split entry
+   * after meta's): until then the parent takes the daughters' rows, and a write it applies before
+   * the split entry is in the daughters' files. Without this a call in between went round the
+   * members until the daughters were made. Null if there is none (a parent this member has not
+   * opened either is looked for up the splits).
+   */
+  private Replica servingParent(MetaCatalog.TableEntry t, UUID group) {
+    for (MetaCatalog.Split s : catalog.splitsOf(t.id())) {
+      if (s.a().group().equals(group) || s.b().group().equals(group)) {
+        Replica parent = replicas.get(s.parent().group());
+        if (parent == null) {
+          return servingParent(t, s.parent().group());
+        }
+        return parent.applier.isSplit() ? null : parent;
+      }
+    }
+    return null;
   }
 
   /** A region named for an error: the table's name, and the region's rows when the table has several. */
