@@ -958,7 +958,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       if (!r.replicated.isLeader()) {
         String leader = r.replicated.leader();
         if (leader == null) {
-          leader = awaitElection(r);
+          leader = awaitElection(r, null);
         }
         if (leader == null || !leader.equals(self.id()) || !r.replicated.isLeader()) {
           throw notLeader(what(r), leader);
@@ -967,7 +967,9 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       try {
         return op.get();
       } catch (NotLeaderException e) {
-        throw notLeader(what(r), e.leader());
+        // Without a leader named, this replica is handing its leadership over (a transfer refuses
+        // writes until it is done): the answer names the member that takes it, once there is one.
+        throw notLeader(what(r), e.leader() != null ? e.leader() : awaitElection(r, self.id()));
       } catch (RegionSplitException | RegionClosedException e) {
         if (!r.applier.isSplit() && !(e instanceof RegionSplitException)) {
           throw e;
@@ -981,10 +983,10 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     }
   }
 
-  /** The leader the replica's group elects within {@link #ELECTION_HOLD_MS}, or null. */
-  private String awaitElection(Replica r) {
+  /** The leader other than {@code old} (null: any) the replica's group has within {@link #ELECTION_HOLD_MS}, or null. */
+  private String awaitElection(Replica r, String old) {
     try {
-      return node.awaitLeader(r.group, ELECTION_HOLD_MS);
+      return node.awaitLeaderOtherThan(r.group, old, ELECTION_HOLD_MS);
     } catch (TimeoutException e) {
       return null;
     } catch (InterruptedException e) {
