@@ -28,6 +28,11 @@ public final class CallStats {
     splitReroutes.increment();
   }
 
+  /** No calls: what {@link Snapshot#plus} adds to. */
+  public static Snapshot none() {
+    return new CallStats().snapshot();
+  }
+
   /** The counts so far. */
   public Snapshot snapshot() {
     long[] counts = new long[byAttempts.length];

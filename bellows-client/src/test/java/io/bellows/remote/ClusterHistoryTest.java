@@ -232,7 +232,7 @@ class ClusterHistoryTest {
 
   /** Every client's attempts so far, added up. */
   private static CallStats.Snapshot callStats() {
-    CallStats.Snapshot sum = new CallStats.Snapshot(new long[8], 0);
+    CallStats.Snapshot sum = CallStats.none();
     for (RemoteCluster e : ENGINES) {
       sum = sum.plus(e.callStats().snapshot());
     }

@@ -114,7 +114,7 @@ final class DataService extends DataGrpc.DataImplBase {
     Calls.unary(response, () -> {
       TableRef table = tables.resolve(request.getTable());
       List<Cell> cells = new ArrayList<>();
-      boolean stale = getRow(table, request.getQuery(), cells);
+      boolean stale = getRow(table, query(request.getQuery().toBuilder().setSingleRow(true).build()), cells);
       new Requests.ResponseBudget(limits.maxResponseBytes()).add(cells);
       GetResponse.Builder b = GetResponse.newBuilder().setStale(stale);
       if (!cells.isEmpty()) {
@@ -140,31 +140,32 @@ final class DataService extends DataGrpc.DataImplBase {
         // only for regions it leads every one of, and says when the client's regions are stale).
         List<List<Cell>> rows = engine.getAll(table, queries);
         for (int i = 0; i < rows.size(); i++) {
-          List<Cell> cells = rows.get(i);
-          budget.add(cells);
-          b.addRows(cells.isEmpty() ? Row.newBuilder().setRow(request.getQueries(i).getStartRow()).build()
-              : Wire.toWireRow(cells));
+          addRow(b, budget, request.getQueries(i), rows.get(i));
         }
         return b.build();
       }
-      for (Query q : request.getQueriesList()) {
+      for (int i = 0; i < queries.size(); i++) {
         if (Context.current().isCancelled()) {
           throw Calls.cancelled(Context.current());
         }
         List<Cell> cells = new ArrayList<>();
-        if (getRow(table, q, cells)) {
+        if (getRow(table, queries.get(i), cells)) {
           b.setStale(true);
         }
-        budget.add(cells);
-        b.addRows(cells.isEmpty() ? Row.newBuilder().setRow(q.getStartRow()).build() : Wire.toWireRow(cells));
+        addRow(b, budget, request.getQueries(i), cells);
       }
       return b.build();
     });
   }
 
-  /** Reads the query's row into {@code cells}; returns whether it may be stale ({@link RowScanner#mayBeStale}). */
-  private boolean getRow(TableRef table, Query q, List<Cell> cells) {
-    ScanQuery query = query(q.toBuilder().setSingleRow(true).build());
+  /** The row a get of {@code q} read, counted against the answer's budget; a row with no cells as its key alone. */
+  private static void addRow(MultiGetResponse.Builder b, Requests.ResponseBudget budget, Query q, List<Cell> cells) {
+    budget.add(cells);
+    b.addRows(cells.isEmpty() ? Row.newBuilder().setRow(q.getStartRow()).build() : Wire.toWireRow(cells));
+  }
+
+  /** Reads the single-row query's row into {@code cells}; returns whether it may be stale ({@link RowScanner#mayBeStale}). */
+  private boolean getRow(TableRef table, ScanQuery query, List<Cell> cells) {
     try (RowScanner s = engine.scan(table, query)) {
       s.nextRow(cells);
       return s.mayBeStale();

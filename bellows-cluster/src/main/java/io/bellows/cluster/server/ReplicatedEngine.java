@@ -960,7 +960,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         if (leader == null) {
           leader = awaitElection(r, null);
         }
-        if (leader == null || !leader.equals(self.id()) || !r.replicated.isLeader()) {
+        if (!self.id().equals(leader) || !r.replicated.isLeader()) {
           throw notLeader(what(r), leader);
         }
       }
@@ -1319,16 +1319,6 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   }
 
   /**
-   * A linearizable read: the leader confirms its leadership (read index or lease) and has applied
-   * everything committed before the read began; then it reads its own region.
-   */
-  /**
-   * A scan over several regions reads them in turn (each at its own read point, as on one server)
-   * once this member was seen to lead every one: else NOT_LEADER for the first it does not lead (a
-   * client of the cluster sends each region's part of a scan to its leader). A TIMELINE scan reads
-   * this member's replicas of them all.
-   */
-  /**
    * Gets of rows in several regions are answered only by a member leading every one of them (a
    * TIMELINE get by any): else NOT_LEADER saying the regions changed ({@link #spansRegions}). A
    * client sends each region's gets to its leader, so its regions are out of date; a plain
@@ -1358,6 +1348,14 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     return Engine.super.getAll(table, singleRowQueries);
   }
 
+  /**
+   * A linearizable read: the leader confirms its leadership (read index or lease) and has applied
+   * everything committed before the read began; then it reads its own region. A scan over several
+   * regions reads them in turn (each at its own read point, as on one server) once this member was
+   * seen to lead every one: else NOT_LEADER for the first it does not lead (a client of the cluster
+   * sends each region's part of a scan to its leader). A TIMELINE scan reads this member's
+   * replicas of them all.
+   */
   @Override
   public RowScanner scan(TableRef table, ScanQuery query) {
     if (testFaults != null && testFaults.staleReads()) {
