@@ -17,10 +17,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 import org.rocksdb.AbstractEventListener;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
 import org.rocksdb.CompactionJobInfo;
 import org.rocksdb.CompactionJobStats;
 import org.rocksdb.CompressionType;
 import org.rocksdb.FlushJobInfo;
+import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -49,7 +52,10 @@ final class RocksDbRun {
      * Two background jobs for two cores; write buffers of Bellows' flush size, up to four of them,
      * so that RocksDB's memtables may hold what Bellows' memory store may hold before it blocks
      * (four times the flush size, {@code bellows.memstore.block.multiplier}): the same memory for
-     * both. The compression of Bellows' default (LZ4), pipelined writes, 1 MiB bytes-per-sync.
+     * both. The compression of Bellows' default (LZ4), pipelined writes, 1 MiB bytes-per-sync. A block
+     * cache of the share of the heap Bellows' on-heap block cache takes by default ({@link
+     * #blockCacheBytes()}: equal cache memory, where RocksDB's own default is 32 MiB) and a Bloom
+     * filter of 10 bits per key (Bellows' files carry row Blooms by default).
      */
     TUNED("rocksdb-tuned");
 
@@ -89,8 +95,22 @@ final class RocksDbRun {
       return setup.label + ": RocksDB " + RocksDB.rocksdbVersion() + ", write buffer " + o.writeBufferSize() / 1048576
           + " MiB × " + o.maxWriteBufferNumber() + ", background jobs " + o.maxBackgroundJobs() + ", compression "
           + o.compressionType() + ", pipelined writes " + o.enablePipelinedWrite() + ", L0 slowdown/stop "
-          + o.level0SlowdownWritesTrigger() + "/" + o.level0StopWritesTrigger();
+          + o.level0SlowdownWritesTrigger() + "/" + o.level0StopWritesTrigger()
+          + (setup == Setup.TUNED ? ", block cache " + Knobs.BLOCKCACHE_L1_FRACTION.defaultValue()
+              + " of the heap (Bellows' L1), Bloom " + BLOOM_BITS_PER_KEY + " bits per key" : "");
     }
+  }
+
+  /** Bits per key of RocksDB tuned's Bloom filter: RocksDB's usual setting (about 1% false positives). */
+  static final int BLOOM_BITS_PER_KEY = 10;
+
+  /**
+   * RocksDB tuned's block cache: the share of this JVM's heap that Bellows' L1 takes by default
+   * ({@code bellows.blockcache.l1.fraction}), so that both stores cache as much. RocksDB's cache lies
+   * outside the heap, which it does not take from.
+   */
+  static long blockCacheBytes() {
+    return (long) (Runtime.getRuntime().maxMemory() * Knobs.BLOCKCACHE_L1_FRACTION.defaultValue());
   }
 
   static Options options(Setup setup, long flushSize) {
@@ -106,7 +126,9 @@ final class RocksDbRun {
           .setMaxWriteBufferNumber(MEMTABLES)
           .setCompressionType(compressionType(Knobs.COMPRESSION.defaultValue()))
           .setEnablePipelinedWrite(true)
-          .setBytesPerSync(1L << 20);
+          .setBytesPerSync(1L << 20)
+          .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(new LRUCache(blockCacheBytes()))
+              .setFilterPolicy(new BloomFilter(BLOOM_BITS_PER_KEY)));
     }
     if (compression != null) {
       o.setCompressionType(compressionType(compression));
