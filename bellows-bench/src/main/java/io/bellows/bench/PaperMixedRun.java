@@ -3,6 +3,8 @@ package io.bellows.bench;
 import io.bellows.client.Put;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -68,9 +71,10 @@ final class PaperMixedRun {
       JvmCounters.Sample gcBefore = JvmCounters.sample();
       long start = System.nanoTime();
       List<Histogram> latencies = new ArrayList<>();
+      LongAdder readCpu = new LongAdder();
       long[] rowsAndMisses;
       if (kind == PaperWorkload.READ_WRITE) {
-        rowsAndMisses = readWrite(pool, store, w, Math.max(1, Math.min(readers, threads - 1)), latencies);
+        rowsAndMisses = readWrite(pool, store, w, Math.max(1, Math.min(readers, threads - 1)), latencies, readCpu);
       } else {
         rowsAndMisses = scanWrite(pool, store, w, threads, ops, latencies);
       }
@@ -88,7 +92,8 @@ final class PaperMixedRun {
           PaperResult.NA, PaperResult.NA, during.stallNanos() / 1_000_000, all.files(), kind.label,
           h.getTotalCount(), rowsAndMisses[1], h.getValueAtPercentile(50), h.getValueAtPercentile(75),
           h.getValueAtPercentile(90), h.getValueAtPercentile(95), h.getValueAtPercentile(99), PaperResult.NA,
-          PaperResult.NA, PaperResult.NA, PaperResult.NA, PaperResult.NA);
+          PaperResult.NA, PaperResult.NA, PaperResult.NA, PaperResult.NA,
+          kind == PaperWorkload.READ_WRITE ? readCpu.sum() : PaperResult.NA); // scan-write's threads also put
     } catch (Exception e) {
       throw e instanceof RuntimeException re ? re : new IllegalStateException(e);
     } finally {
@@ -162,7 +167,7 @@ final class PaperMixedRun {
   static final long MIN_READS = 100;
 
   private static long[] readWrite(ExecutorService pool, PaperStore store, EngineWorkload w, int readers,
-      List<Histogram> latencies) {
+      List<Histogram> latencies, LongAdder readCpu) {
     int writerCount = w.writers() - readers;
     long rows = Math.max(writerCount, w.rows() / 5);
     List<BenchClients.RowWriter> writers = writers(store, w, rows, Math.max(1, writerCount), 100);
@@ -178,6 +183,8 @@ final class PaperMixedRun {
       latencies.add(h);
       tasks.add(() -> {
         // At least MIN_READS gets, so a tiny run whose writers finish at once still measures reads.
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long cpu0 = threads.getCurrentThreadCpuTime();
         for (long n = 0; !done.get() || n < MIN_READS; n++) {
           byte[] row = names.rowKey(chooser.nextRowId());
           byte[] q = w.shape().qualifier(random.nextInt(w.shape().fields()));
@@ -188,6 +195,7 @@ final class PaperMixedRun {
             misses[reader]++;
           }
         }
+        readCpu.add(threads.getCurrentThreadCpuTime() - cpu0);
         return null;
       });
     }

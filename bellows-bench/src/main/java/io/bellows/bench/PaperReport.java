@@ -64,6 +64,8 @@ final class PaperReport {
       header.add(n + " × NONE");
     }
     peers.forEach(p -> header.add("p99 × " + p));
+    header.add("reader CPU µs per " + op);
+    header.add("reader cores");
     MarkdownTable t = new MarkdownTable(header.toArray(new String[0]));
     for (String c : configs) {
       Optional<PaperResult> o = find(key, c);
@@ -81,6 +83,8 @@ final class PaperReport {
         row.add(ratio(key, c, "NONE", f));
       }
       peers.forEach(p -> row.add(ratio(key, c, p, PaperResult::readP99)));
+      row.add(r.readCpuNanos() < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", r.readCpuMicrosPerOp()));
+      row.add(r.readCpuNanos() < 0 ? "n/a" : String.format(Locale.ROOT, "%.2f", r.readCores()));
       t.row(row.toArray());
     }
     return t.render();

@@ -46,12 +46,16 @@ import java.util.regex.Pattern;
  *     the mixed workloads)
  * @param walFilesLive WAL files kept at the end of the write phase, before the final flush: the
  *     evaluation draft's evidence of how soon flushes let the log be truncated ({@link #NA} likewise)
+ * @param readCpuNanos CPU time the reading threads used in the measured phase ({@link #NA} for
+ *     write, and in results written before it was measured): with {@code readOps}, what a read costs,
+ *     apart from how much of the machine the reader got while the writers ran
  */
 record PaperResult(String config, String keys, String store, long rows, long writeNanos, long flushes,
     long compactions, long flushBytes, long compactionBytes, long walBytes, long userBytes, long gcCount,
     long gcMillis, long cpuMillis, long peakHeapBytes, long stallMillis, long storeFiles, String workload,
     long readOps, long readMisses, long readP50, long readP75, long readP90, long readP95, long readP99,
-    long secondHalfNanos, long flushedCells, long memoryEliminatedCells, long walFilesRolled, long walFilesLive) {
+    long secondHalfNanos, long flushedCells, long memoryEliminatedCells, long walFilesRolled, long walFilesLive,
+    long readCpuNanos) {
   /** A figure the store does not expose. */
   static final long NA = -1;
   /** The prefix of the child's result line. */
@@ -63,7 +67,7 @@ record PaperResult(String config, String keys, String store, long rows, long wri
       long cpuMillis, long peakHeapBytes, long stallMillis, long storeFiles) {
     this(config, keys, store, rows, writeNanos, flushes, compactions, flushBytes, compactionBytes, walBytes, userBytes,
         gcCount, gcMillis, cpuMillis, peakHeapBytes, stallMillis, storeFiles, PaperWorkload.WRITE.label, 0, 0, NA, NA,
-        NA, NA, NA, NA, NA, NA, NA, NA);
+        NA, NA, NA, NA, NA, NA, NA, NA, NA);
   }
 
   /** The same result with the process's CPU time and peak heap, measured around the run. */
@@ -71,7 +75,7 @@ record PaperResult(String config, String keys, String store, long rows, long wri
     return new PaperResult(config, keys, store, rows, writeNanos, flushes, compactions, flushBytes, compactionBytes,
         walBytes, userBytes, gcCount, gcMillis, cpu, peakHeap, stallMillis, storeFiles, workload, readOps, readMisses,
         readP50, readP75, readP90, readP95, readP99, secondHalfNanos, flushedCells, memoryEliminatedCells, walFilesRolled,
-        walFilesLive);
+        walFilesLive, readCpuNanos);
   }
 
   /** The same result with the duration of the second half of its rows. */
@@ -79,7 +83,7 @@ record PaperResult(String config, String keys, String store, long rows, long wri
     return new PaperResult(config, keys, store, rows, writeNanos, flushes, compactions, flushBytes, compactionBytes,
         walBytes, userBytes, gcCount, gcMillis, cpuMillis, peakHeapBytes, stallMillis, storeFiles, workload, readOps,
         readMisses, readP50, readP75, readP90, readP95, readP99, nanos, flushedCells, memoryEliminatedCells,
-        walFilesRolled, walFilesLive);
+        walFilesRolled, walFilesLive, readCpuNanos);
   }
 
   /** The same result with the memory store's cell counts ({@link #NA} where the store has none). */
@@ -87,7 +91,7 @@ record PaperResult(String config, String keys, String store, long rows, long wri
     return new PaperResult(config, keys, store, rows, writeNanos, flushes, compactions, flushBytes, compactionBytes,
         walBytes, userBytes, gcCount, gcMillis, cpuMillis, peakHeapBytes, stallMillis, storeFiles, workload, readOps,
         readMisses, readP50, readP75, readP90, readP95, readP99, secondHalfNanos, flushed, eliminatedInMemory,
-        walFilesRolled, walFilesLive);
+        walFilesRolled, walFilesLive, readCpuNanos);
   }
 
   /** The same result with the WAL's file counts ({@link #NA} where not measured). */
@@ -95,12 +99,22 @@ record PaperResult(String config, String keys, String store, long rows, long wri
     return new PaperResult(config, keys, store, rows, writeNanos, flushes, compactions, flushBytes, compactionBytes,
         walBytes, userBytes, gcCount, gcMillis, cpuMillis, peakHeapBytes, stallMillis, storeFiles, workload, readOps,
         readMisses, readP50, readP75, readP90, readP95, readP99, secondHalfNanos, flushedCells, memoryEliminatedCells,
-        rolled, live);
+        rolled, live, readCpuNanos);
   }
 
   /** Rows per second over the second half of the rows, or {@link #NA} if not measured. */
   double secondHalfRowsPerSecond() {
     return secondHalfNanos <= 0 ? NA : (rows - rows / 2) * 1e9 / secondHalfNanos;
+  }
+
+  /** CPU microseconds the readers spent per read, or {@link #NA} if not measured. */
+  double readCpuMicrosPerOp() {
+    return readCpuNanos < 0 || readOps == 0 ? NA : readCpuNanos / 1e3 / readOps;
+  }
+
+  /** Cores the readers kept busy on average over the measured phase, or {@link #NA} if not measured. */
+  double readCores() {
+    return readCpuNanos < 0 ? NA : (double) readCpuNanos / writeNanos;
   }
 
   /** Reads per second over the measured phase (0 for write). */
@@ -173,6 +187,7 @@ record PaperResult(String config, String keys, String store, long rows, long wri
     m.put("memoryEliminatedCells", memoryEliminatedCells);
     m.put("walFilesRolled", walFilesRolled);
     m.put("walFilesLive", walFilesLive);
+    m.put("readCpuNanos", readCpuNanos);
     return m;
   }
 
@@ -217,7 +232,8 @@ record PaperResult(String config, String keys, String store, long rows, long wri
         num(v, "peakHeapBytes"), num(v, "stallMillis"), num(v, "storeFiles"), v.get("workload"),
         num(v, "readOps"), num(v, "readMisses"), num(v, "readP50"), num(v, "readP75"), num(v, "readP90"),
         num(v, "readP95"), num(v, "readP99"), num(v, "secondHalfNanos"), num(v, "flushedCells"),
-        num(v, "memoryEliminatedCells"), optional(v, "walFilesRolled"), optional(v, "walFilesLive"));
+        num(v, "memoryEliminatedCells"), optional(v, "walFilesRolled"), optional(v, "walFilesLive"),
+        optional(v, "readCpuNanos"));
   }
 
   private static long optional(Map<String, String> v, String name) {
@@ -235,8 +251,9 @@ record PaperResult(String config, String keys, String store, long rows, long wri
   /** A one-line summary for the progress log. */
   String summary() {
     String reads = readOps == 0 ? "" : String.format(Locale.ROOT, "%,d %s (%,.0f/s, %d empty), p50 %.0f µs,"
-            + " p99 %.0f µs; ", readOps, workload.equals("scan-write") ? "scans" : "gets", readsPerSecond(), readMisses,
-        readP50 / 1e3, readP99 / 1e3);
+            + " p99 %.0f µs%s; ", readOps, workload.equals("scan-write") ? "scans" : "gets", readsPerSecond(), readMisses,
+        readP50 / 1e3, readP99 / 1e3, readCpuNanos < 0 ? "" : String.format(Locale.ROOT,
+            ", reader CPU %.1f µs each, %.2f of a core", readCpuMicrosPerOp(), readCores()));
     String half = secondHalfNanos <= 0 ? "" : String.format(Locale.ROOT, " (second half %,.0f)",
         secondHalfRowsPerSecond());
     return reads + String.format(Locale.ROOT, "%,.0f rows/s%s, %d flushes, %d compactions, flush+compaction %.1f MB"

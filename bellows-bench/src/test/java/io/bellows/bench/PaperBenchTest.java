@@ -217,6 +217,15 @@ class PaperBenchTest {
         assertThat(Long.parseLong(cells[header.indexOf("readOps")])).as("%s reads measured", workload).isPositive();
         long p50 = Long.parseLong(cells[header.indexOf("readP50")]);
         assertThat(Long.parseLong(cells[header.indexOf("readP99")])).isGreaterThanOrEqualTo(p50).isPositive();
+        long readCpu = Long.parseLong(cells[header.indexOf("readCpuNanos")]);
+        if (workload.equals("read-write")) {
+          assertThat(readCpu).as("the reader's CPU time").isPositive();
+        } else {
+          assertThat(readCpu).as("scan-write's threads also put: no reader CPU").isEqualTo(PaperResult.NA);
+        }
+      }
+      if (workload.equals("read-write")) {
+        assertThat(md).contains("| reader CPU µs per get | reader cores |");
       }
       BufferedImage chart = ImageIO.read(out.resolve(PaperCharts.latencyFileName("zipf")).toFile());
       assertThat(chart).as("latency chart").isNotNull();

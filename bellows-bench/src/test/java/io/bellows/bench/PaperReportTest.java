@@ -106,5 +106,8 @@ class PaperReportTest {
     String older = runs.get(0).toJson().replaceAll(",\"walFilesRolled\":-?\\d+,\"walFilesLive\":-?\\d+", "");
     assertThat(older).doesNotContain("walFiles");
     assertThat(PaperResult.fromJson(older).walFilesLive()).isEqualTo(PaperResult.NA);
+    String beforeReadCpu = runs.get(0).toJson().replaceAll(",\"readCpuNanos\":-?\\d+", "");
+    assertThat(beforeReadCpu).doesNotContain("readCpu");
+    assertThat(PaperResult.fromJson(beforeReadCpu).readCpuMicrosPerOp()).isEqualTo(PaperResult.NA);
   }
 }
