@@ -36,6 +36,9 @@ class ClusterLeaderBalanceTest {
 
   @TempDir Path dir;
 
+  /** How long the restarted member may take to learn each group's leader (elections take 1–2 s). */
+  private static final long LEADER_WAIT_MS = 30_000;
+
   @Test
   void aBalancingPassGivesAMemberBackFromARestartItsShareOfLeaderships() throws Exception {
     try (InJvmCluster cluster = new InJvmCluster(dir)) {
@@ -62,8 +65,12 @@ class ClusterLeaderBalanceTest {
         // heard from it (a member silent for two election timeouts is taken for down and given nothing).
         List<LeaderBalance.Move> made = new ArrayList<>();
         for (int pass = 1; pass <= 10 && !balanced(leaders); pass++) {
+          // Just restarted, the member may not have heard from a leader yet, and a read through an
+          // unknown leader fails at once (Ratis' "leader is unknown"): wait for the heartbeat first.
+          m3.node().awaitLeader(ReplicatedEngine.META, LEADER_WAIT_MS);
           m3.node().log(ReplicatedEngine.META).read(new byte[0]).join();
           for (UUID g : groups) {
+            m3.node().awaitLeader(g, LEADER_WAIT_MS);
             m3.node().log(g).read(new byte[0]).join();
           }
           List<LeaderBalance.Move> moves = new ArrayList<>();
