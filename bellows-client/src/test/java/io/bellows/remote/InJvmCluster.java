@@ -1,9 +1,11 @@
 package io.bellows.remote;
 
+import io.bellows.cluster.RaftSettings;
 import io.bellows.cluster.server.Members;
 import io.bellows.cluster.server.ReplicatedEngine;
 import io.bellows.config.EngineOptions;
 import io.bellows.server.BellowsServer;
+import io.bellows.server.GrpcCheckpointSource;
 import io.bellows.server.ServerConfig;
 import io.bellows.server.ServerEvents;
 import io.bellows.testing.FreePorts;
@@ -30,6 +32,10 @@ final class InJvmCluster implements AutoCloseable {
   private final Path dir;
   private final Members members;
   private final Map<String, Member> live = new LinkedHashMap<>();
+  /** How many members hold each new region's replicas, and when a silent member's move. */
+  private final ReplicatedEngine.Replication replication;
+  /** Where members fetch checkpoints from one another (over their servers), one per member that runs. */
+  private final Map<String, GrpcCheckpointSource> checkpoints = new LinkedHashMap<>();
 
   InJvmCluster(Path dir) throws IOException {
     this(dir, EngineOptions.defaults());
@@ -37,9 +43,16 @@ final class InJvmCluster implements AutoCloseable {
 
   /** With {@code options} for every member's engine (a test's manual clock among them). */
   InJvmCluster(Path dir, EngineOptions options) throws IOException {
+    this(dir, options, 3, ReplicatedEngine.Replication.DEFAULTS);
+  }
+
+  /** Of {@code count} members, placing and repairing replicas as {@code replication} says. */
+  InJvmCluster(Path dir, EngineOptions options, int count, ReplicatedEngine.Replication replication)
+      throws IOException {
     this.dir = dir;
+    this.replication = replication;
     StringBuilder text = new StringBuilder();
-    for (int i = 1; i <= 3; i++) {
+    for (int i = 1; i <= count; i++) {
       text.append("m").append(i).append(" 127.0.0.1:").append(FreePorts.next()).append(" 127.0.0.1:").append(FreePorts.next())
           .append('\n');
     }
@@ -55,14 +68,19 @@ final class InJvmCluster implements AutoCloseable {
       throw new IllegalStateException("member " + id + " runs already");
     }
     Members.Member m = members.member(id);
-    ReplicatedEngine engine = ReplicatedEngine.open(dir.resolve(m.id()), options, members, m.id());
+    GrpcCheckpointSource source = GrpcCheckpointSource.of(members, ServerConfig.defaults());
+    ReplicatedEngine engine = ReplicatedEngine.open(dir.resolve(m.id()), options, members, m.id(), null, source, null,
+        RaftSettings.DEFAULT_ELECTION_MIN, RaftSettings.DEFAULT_ELECTION_MAX, ReplicatedEngine.DEFAULT_BALANCE_INTERVAL,
+        replication);
     BellowsServer server;
     try {
       server = BellowsServer.start(engine, ServerConfig.defaults().withPorts(m.clientPort(), -1), ServerEvents.NONE);
     } catch (RuntimeException e) {
       engine.close();
+      source.close();
       throw e;
     }
+    checkpoints.put(m.id(), source);
     Member started = new Member(m.id(), m.clientAddress(), engine, server);
     live.put(m.id(), started);
     return started;
@@ -109,6 +127,10 @@ final class InJvmCluster implements AutoCloseable {
     Member m = live.remove(id);
     m.server().close();
     m.engine().close();
+    GrpcCheckpointSource source = checkpoints.remove(id);
+    if (source != null) {
+      source.close();
+    }
   }
 
 

@@ -53,4 +53,15 @@ public interface LogApplier {
   default LogPosition installCheckpoint(String leader) {
     throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot install a checkpoint");
   }
+
+  /**
+   * The position this replica's state was seeded at before its group was added here (a replica
+   * moved to this member: a checkpoint installed before it joined), or null. The log records it as
+   * its checkpoint when it finds none of its own, and continues after it: the group's leader sends
+   * the entries after it, never the log from its start (which, for a split's daughter, lacks the
+   * parent's files).
+   */
+  default LogPosition seededPosition() {
+    return null;
+  }
 }

@@ -67,6 +67,11 @@ final class LogStateMachine extends BaseStateMachine {
       super.initialize(server, groupId, raftStorage);
       storage.init(raftStorage);
       loadLatestMarker();
+      LogPosition seeded = applier.seededPosition();
+      if (storage.getLatestSnapshot() == null && seeded != null) {
+        writeMarker(seeded); // before Ratis opens the log: it starts after the seed
+        updateLastAppliedTermIndex(seeded.term(), seeded.index());
+      }
     });
   }
 

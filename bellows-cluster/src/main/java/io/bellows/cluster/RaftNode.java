@@ -578,7 +578,9 @@ public final class RaftNode implements AutoCloseable {
    */
   public String moveLeadership(UUID group, List<Peer> peers, String to) {
     RaftGroupId gid = RaftGroupId.valueOf(group);
-    String first = knownLeader(gid);
+    // A replica here that is no longer among the group's members (moved away, not removed yet) knows no current leader.
+    boolean member = peers.stream().anyMatch(p -> p.id().equals(id)) && holds(gid);
+    String first = member ? knownLeader(gid) : leaderSeenBy(group, peers);
     if (first == null) {
       throw new NotLeaderException(group.toString(), id, null);
     }
@@ -620,7 +622,11 @@ public final class RaftNode implements AutoCloseable {
           break;
         }
         try {
-          leader = awaitLeader(group, MOVE_TIMEOUT_MS); // after a lost election, the member that won it
+          leader = member ? awaitLeader(group, MOVE_TIMEOUT_MS) // after a lost election, the member that won it
+              : leaderSeenBy(group, peers);
+          if (leader == null) {
+            break;
+          }
         } catch (TimeoutException e) {
           break;
         } catch (InterruptedException e) {
@@ -634,6 +640,95 @@ public final class RaftNode implements AutoCloseable {
       throw new IllegalStateException("the leadership of group " + group + " was not handed to " + to + ": " + failure);
     } catch (IOException e) {
       throw new UncheckedIOException("closing the Ratis client of group " + group + " failed", e);
+    }
+  }
+
+  /** How long a change of a group's members waits for a new member to catch up and the change to commit. */
+  private static final long MEMBERSHIP_TIMEOUT_MS = 60_000;
+
+  /**
+   * Whether member {@code member} answers for a replica of {@code group} (over {@code peers}) on its
+   * Raft port: it is up and has added the group.
+   */
+  public boolean answersFor(UUID group, List<Peer> peers, String member) {
+    try (RaftClient probe = client(group, peers, RetryPolicies.noRetry())) {
+      probe.getGroupManagementApi(RaftPeerId.valueOf(member)).info(RaftGroupId.valueOf(group));
+      return true;
+    } catch (IOException | RuntimeException e) { // Ratis' transport may fail unchecked (its gRPC's status)
+      return false;
+    }
+  }
+
+  /**
+   * The leader of {@code group} as the first of {@code peers} that answers knows it (this node
+   * need not hold the group), or null if none answers with one.
+   */
+  public String leaderSeenBy(UUID group, List<Peer> peers) {
+    RaftGroupId gid = RaftGroupId.valueOf(group);
+    String here = knownLeader(gid);
+    if (here != null) {
+      return here;
+    }
+    try (RaftClient probe = client(group, peers, RetryPolicies.noRetry())) {
+      for (Peer p : peers) {
+        try {
+          RoleInfoProto role = probe.getGroupManagementApi(RaftPeerId.valueOf(p.id())).info(gid).getRoleInfoProto();
+          if (role.hasLeaderInfo()) {
+            return p.id();
+          }
+          if (role.hasFollowerInfo() && role.getFollowerInfo().hasLeaderInfo()) {
+            String leader = role.getFollowerInfo().getLeaderInfo().getId().getId().toStringUtf8();
+            if (!leader.isEmpty()) {
+              return leader;
+            }
+          }
+        } catch (IOException | RuntimeException e) {
+          LOG.debug("{}: {} did not say who leads: {}", group, p.id(), e.toString());
+        }
+      }
+    } catch (IOException e) {
+      LOG.debug("closing a Ratis client failed: {}", e.toString());
+    }
+    return null;
+  }
+
+  /**
+   * Changes the members of {@code group} to {@code members} (Ratis' membership change, asked of
+   * the leader over {@code reach}, which holds the old members and the new): the leader first
+   * sends a new member the log after its checkpoint until it has caught up, then commits the old
+   * and new members together, then the new alone (Raft's joint consensus); a leader not among the
+   * new members steps down after. Returns once the change is committed; a repeat of a change made
+   * already changes nothing. Waits {@link #MEMBERSHIP_TIMEOUT_MS} at most.
+   *
+   * @throws IllegalStateException when the leader refused or did not finish in time (the message says why)
+   */
+  public void changeMembers(UUID group, List<Peer> reach, List<Peer> members) {
+    RaftProperties properties = new RaftProperties();
+    RaftClientConfigKeys.Rpc.setRequestTimeout(properties,
+        TimeDuration.valueOf(MEMBERSHIP_TIMEOUT_MS, TimeUnit.MILLISECONDS));
+    RetryPolicy retries = RetryPolicies.retryUpToMaximumCountWithFixedSleep(20,
+        TimeDuration.valueOf(250, TimeUnit.MILLISECONDS));
+    try (RaftClient client = client(group, reach, retries, properties)) {
+      RaftClientReply reply = client.admin().setConfiguration(members.stream().map(Peer::toRatis).toList());
+      if (!reply.isSuccess()) {
+        throw new IllegalStateException("group " + group + " did not change its members to " + members + ": "
+            + reply.getException());
+      }
+      LOG.info("{}: the group's members are {} now", group, members.stream().map(Peer::id).toList());
+    } catch (IOException e) {
+      throw new IllegalStateException("group " + group + " did not change its members to "
+          + members.stream().map(Peer::id).toList() + ": " + e + (e.getCause() == null ? "" : " (" + e.getCause() + ")"),
+          e);
+    }
+  }
+
+  /** The members of {@code group} as this node's replica knows them (its last configuration), or null if it holds none. */
+  public List<String> membersOf(UUID group) {
+    try {
+      return server.getDivision(RaftGroupId.valueOf(group)).getGroup().getPeers().stream()
+          .map(p -> p.getId().toString()).toList();
+    } catch (IOException e) {
+      return null;
     }
   }
 

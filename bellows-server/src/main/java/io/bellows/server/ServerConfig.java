@@ -54,14 +54,16 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
    * (zero: never).
    */
   public record ClusterAccess(String token, Path tlsCa, Duration electionMin, Duration electionMax,
-      Duration balanceInterval) {
+      Duration balanceInterval, int replication, Duration rereplicateAfter) {
     public static final ClusterAccess NONE = new ClusterAccess(null, null);
 
     /** With the default election timeouts. */
     public ClusterAccess(String token, Path tlsCa) {
       this(token, tlsCa, Duration.ofMillis(ServerKnobs.CLUSTER_ELECTION_MIN_MS.defaultValue()),
           Duration.ofMillis(ServerKnobs.CLUSTER_ELECTION_MAX_MS.defaultValue()),
-          Duration.ofMillis(ServerKnobs.CLUSTER_BALANCE_INTERVAL_MS.defaultValue()));
+          Duration.ofMillis(ServerKnobs.CLUSTER_BALANCE_INTERVAL_MS.defaultValue()),
+          ServerKnobs.CLUSTER_REPLICATION.defaultValue().intValue(),
+          Duration.ofMillis(ServerKnobs.CLUSTER_REREPLICATE_AFTER_MS.defaultValue()));
     }
 
     public ClusterAccess {
@@ -73,14 +75,14 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
 
     /** The same, with the election timeouts {@code min} and {@code max}. */
     public ClusterAccess withElectionTimeouts(Duration min, Duration max) {
-      return new ClusterAccess(token, tlsCa, min, max, balanceInterval);
+      return new ClusterAccess(token, tlsCa, min, max, balanceInterval, replication, rereplicateAfter);
     }
 
     @Override
     public String toString() {
       return "ClusterAccess[token=" + (token == null ? "none" : "(secret)") + ", tlsCa=" + tlsCa + ", elections after "
           + electionMin.toMillis() + "-" + electionMax.toMillis() + " ms, balancing every " + balanceInterval.toMillis()
-          + " ms]";
+          + " ms, " + replication + " replicas per region, moved after " + rereplicateAfter.toMillis() + " ms of silence]";
     }
   }
 
@@ -121,6 +123,8 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
       row(ServerKnobs.CLUSTER_ELECTION_MIN_MS),
       row(ServerKnobs.CLUSTER_ELECTION_MAX_MS),
       row(ServerKnobs.CLUSTER_BALANCE_INTERVAL_MS),
+      row(ServerKnobs.CLUSTER_REPLICATION),
+      row(ServerKnobs.CLUSTER_REREPLICATE_AFTER_MS),
       new String[] {"bellows.*", "see the README's configuration table",
           "Engine knobs, e.g. `bellows.wal.max.files = 64`."});
 
@@ -173,6 +177,8 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
     long electionMin = ServerKnobs.CLUSTER_ELECTION_MIN_MS.defaultValue();
     long electionMax = ServerKnobs.CLUSTER_ELECTION_MAX_MS.defaultValue();
     long balanceInterval = ServerKnobs.CLUSTER_BALANCE_INTERVAL_MS.defaultValue();
+    long replication = ServerKnobs.CLUSTER_REPLICATION.defaultValue();
+    long rereplicateAfter = ServerKnobs.CLUSTER_REREPLICATE_AFTER_MS.defaultValue();
     for (Map.Entry<String, String> e : map.entrySet()) {
       String k = e.getKey();
       String v = e.getValue();
@@ -194,6 +200,8 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
         case "cluster.election.min.ms" -> electionMin = ServerKnobs.CLUSTER_ELECTION_MIN_MS.parse(v);
         case "cluster.election.max.ms" -> electionMax = ServerKnobs.CLUSTER_ELECTION_MAX_MS.parse(v);
         case "cluster.balance.interval.ms" -> balanceInterval = ServerKnobs.CLUSTER_BALANCE_INTERVAL_MS.parse(v);
+        case "cluster.replication" -> replication = ServerKnobs.CLUSTER_REPLICATION.parse(v);
+        case "cluster.rereplicate.after.ms" -> rereplicateAfter = ServerKnobs.CLUSTER_REREPLICATE_AFTER_MS.parse(v);
         default -> {
           if (ServerKnobs.limit(k) != null) {
             limits.put(k, ServerKnobs.limit(k).parse(v));
@@ -217,7 +225,7 @@ public record ServerConfig(String bind, int port, int httpPort, String httpBind,
     return new ServerConfig(bind, port, httpPort, httpBind, maxCalls, threads, cert, key, clientCa, List.copyOf(tokens),
         engineOptions(EngineOptions.defaults(), KnobAssignments.of(engineKnobs)), l, httpAuth, httpHosts, clientRole,
         new ClusterAccess(clusterToken, clusterCa, Duration.ofMillis(electionMin), Duration.ofMillis(electionMax),
-            Duration.ofMillis(balanceInterval)));
+            Duration.ofMillis(balanceInterval), (int) replication, Duration.ofMillis(rereplicateAfter)));
   }
 
   private static boolean bool(String key, String v) {

@@ -29,6 +29,10 @@ final class ServerKnobs {
       "In a cluster, the longest election timeout (see `cluster.election.min.ms`, which must be below it). A leader that no majority answered for this long steps down.");
   static final Knob<Long> CLUSTER_BALANCE_INTERVAL_MS = Knob.ofLong("cluster.balance.interval.ms", SERVER, 300_000, 0, 86_400_000, "",
       "In a cluster, how often meta's leader runs a leader-balancing pass: the members that lead the most regions hand leaderships over (Ratis' transfer, a brief pause of the region's writes) to live members of the same regions that lead at least two fewer, at most 8 per pass, until any two members lead about as many. 0: never. After a member comes back from a restart it leads nothing until a pass.");
+  static final Knob<Long> CLUSTER_REPLICATION = Knob.ofLong("cluster.replication", SERVER, 3, 1, 15, "",
+      "In a cluster, how many members hold each new region's replicas (a Raft group of that many voters): placed on the members holding fewest replicas. Every member when the cluster has no more. A split's daughters stay on their parent's members; `move` moves a replica to another member. Set it the same on every member (meta's leader places new tables by its own).");
+  static final Knob<Long> CLUSTER_REREPLICATE_AFTER_MS = Knob.ofLong("cluster.rereplicate.after.ms", SERVER, 600_000, 0, 86_400_000, "",
+      "In a cluster, how long a member may stay silent to meta's leader before its replicas are moved to live members that hold none of their regions (seeded from a checkpoint, then the region's Raft group changes members), the members holding fewest first, at most 4 moves begun every pass. 0: never. Shorter restores three copies sooner after a machine is lost; too short, and a restart or an outage of minutes copies whole regions. Needs more members than `cluster.replication`.");
 
   // ---- the limits (ServerLimits), in the order of the record's components
   static final Knob<Long> MAX_CONNECTIONS = Knob.ofLong("max.connections", SERVER, 256, 1, 1_000_000, "",

@@ -136,7 +136,8 @@ public final class ServerProcess {
     try {
       engine = ReplicatedEngine.open(data, config.engine(), members, self.id(),
           testFaults == null ? null : TestFaultFile.watch(testFaults), checkpoints, raftTls,
-          config.cluster().electionMin(), config.cluster().electionMax(), config.cluster().balanceInterval());
+          config.cluster().electionMin(), config.cluster().electionMax(), config.cluster().balanceInterval(),
+          new ReplicatedEngine.Replication(config.cluster().replication(), config.cluster().rereplicateAfter()));
     } catch (RuntimeException e) {
       checkpoints.close();
       err.println("ERROR: cannot start member " + self.id() + " on " + data.toAbsolutePath() + ": " + e.getMessage());

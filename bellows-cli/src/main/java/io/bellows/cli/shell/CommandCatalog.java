@@ -168,8 +168,9 @@ public final class CommandCatalog {
               + "member stands once it holds the leader's whole log; the region's writes pause for about an election),\n"
               + "or without SERVER to the member of its replicas that leads fewest regions. REGION_ID is what\n"
               + "list_regions prints (Bellows' regions have no HBase encoded name); SERVER a member's id, its\n"
-              + "host:port, list_regions' SERVER_NAME or HBase's 'host,port,startcode'. Every member holds a replica\n"
-              + "of every region: moving a replica elsewhere is not built. Prints who led and who leads now.\n"
+              + "host:port, list_regions' SERVER_NAME or HBase's 'host,port,startcode'. A SERVER that holds no\n"
+              + "replica of the region (more members than cluster.replication) gets one first: seeded from a\n"
+              + "checkpoint, then the region's Raft group changes members. Prints who led and who leads now.\n"
               + "Elsewhere refused: a single server leads every region itself.",
           "  move '2', 'm3'\n  move '2'"),
       new Entry("verify", "tools", "verify",

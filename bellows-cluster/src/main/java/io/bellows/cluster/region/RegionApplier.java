@@ -47,6 +47,8 @@ public final class RegionApplier implements LogApplier {
   private final Path callsDir;
   /** The index of the checkpoint before: the entries the table skipped above it stay in its file. */
   private long lastCheckpoint;
+  /** The checkpoint this replica was seeded with before it joined its group ({@link #seed}), or null. */
+  private volatile LogPosition seeded;
   /** Null: this replica cannot install a checkpoint (it refuses, and stays behind). */
   private final CheckpointInstaller installer;
   /** What the region's command entries do on this member; null: a command is refused (a region that is never split). */
@@ -293,6 +295,22 @@ public final class RegionApplier implements LogApplier {
    * at the highest id the installed files hold, and the log continues after the checkpoint's
    * position, which this returns. Ratis calls it while nothing is applied here.
    */
+  /**
+   * Seeds this replica, whose group is not joined here yet, with a checkpoint of member {@code
+   * source}'s replica (a replica moved to this member), as {@link #installCheckpoint} does; the log
+   * starts after the position this returns ({@link #seededPosition}).
+   */
+  public LogPosition seed(String source) {
+    LogPosition at = installCheckpoint(source);
+    seeded = at;
+    return at;
+  }
+
+  @Override
+  public LogPosition seededPosition() {
+    return seeded;
+  }
+
   @Override
   public LogPosition installCheckpoint(String leader) {
     if (installer == null) {

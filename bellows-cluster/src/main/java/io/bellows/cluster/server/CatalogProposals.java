@@ -38,6 +38,8 @@ final class CatalogProposals {
   private final String selfId;
   private final CompletableFuture<RaftNode> started;
   private final long silentMemberMillis;
+  /** How many members hold each new region's replicas ({@link Placement}). */
+  private final int replication;
   /** The table of a name, or TableNotFoundException. */
   private final Function<String, MetaCatalog.TableEntry> lookup;
   /** The answer of a member that does not lead what it was asked about (what, the leader's id or null). */
@@ -46,8 +48,8 @@ final class CatalogProposals {
   private final Object tableStates = new Object();
 
   CatalogProposals(ReplicatedLog meta, MetaCatalog catalog, Members members, List<RaftNode.Peer> peers, String selfId,
-      CompletableFuture<RaftNode> started, long silentMemberMillis, Function<String, MetaCatalog.TableEntry> lookup,
-      BiFunction<String, String, RegionNotLeaderException> notLeader) {
+      CompletableFuture<RaftNode> started, long silentMemberMillis, int replication,
+      Function<String, MetaCatalog.TableEntry> lookup, BiFunction<String, String, RegionNotLeaderException> notLeader) {
     this.meta = meta;
     this.catalog = catalog;
     this.members = members;
@@ -55,27 +57,31 @@ final class CatalogProposals {
     this.selfId = selfId;
     this.started = started;
     this.silentMemberMillis = silentMemberMillis;
+    this.replication = replication;
     this.lookup = lookup;
     this.notLeader = notLeader;
   }
 
   /**
-   * Proposes a table's creation (its regions placed on every member) to meta on its leader, then
-   * waits for every member to hold each new region's log ({@link #awaitEveryReplica}).
+   * Proposes a table's creation to meta on its leader (each region placed on the {@code
+   * replication} members holding fewest replicas, {@link Placement}), then waits for every peer to
+   * hold each new region's log ({@link #awaitEveryReplica}).
    */
   void createTable(TableDescriptor descriptor, List<byte[]> splitKeys) {
     SplitKeys.check(splitKeys);
     if (!meta.isLeader()) {
       throw notLeader.apply("the catalog", meta.leader());
     }
+    List<String> everyMember = members.list().stream().map(Members.Member::id).toList();
     byte[] entry;
-    if (splitKeys.isEmpty()) {
-      entry = MetaCatalog.createTable(descriptor, UUID.randomUUID(), ReplicatedEngine.BASE);
+    if (splitKeys.isEmpty() && replication >= everyMember.size()) {
+      entry = MetaCatalog.createTable(descriptor, UUID.randomUUID(), ReplicatedEngine.BASE); // the first builds' form
     } else {
-      List<String> everyMember = members.list().stream().map(Members.Member::id).toList();
+      List<List<String>> placed = Placement.place(everyMember, replication, Placement.held(catalog),
+          splitKeys.size() + 1);
       List<MetaCatalog.NewRegion> regions = new ArrayList<>();
-      for (int i = 0; i <= splitKeys.size(); i++) {
-        regions.add(new MetaCatalog.NewRegion(UUID.randomUUID(), ReplicatedEngine.BASE, everyMember));
+      for (List<String> p : placed) {
+        regions.add(new MetaCatalog.NewRegion(UUID.randomUUID(), ReplicatedEngine.BASE, p));
       }
       entry = MetaCatalog.createTable(descriptor, splitKeys, regions);
     }
@@ -173,6 +179,8 @@ final class CatalogProposals {
       case MetaCatalog.NOT_DISABLED -> new StorageException("table '" + name + "' is already enabled");
       case MetaCatalog.NO_SUCH_REGION -> new StorageException("table '" + name + "': the region to split was split"
           + " or changed meanwhile; try again");
+      case MetaCatalog.MOVE_PENDING -> new io.bellows.util.RefusedException("table '" + name + "': a replica of the"
+          + " region is moving; " + kind + " it once the move is done");
       default -> new StorageException("the catalog answered '" + answer + "' for table '" + name + "'");
     };
   }

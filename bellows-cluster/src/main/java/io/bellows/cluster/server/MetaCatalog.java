@@ -105,7 +105,27 @@ final class MetaCatalog implements LogApplier {
      * of the parent once it has applied the split.
      */
     default void retired(Split split) {}
+
+    /**
+     * A region's replica began to move ({@link ReplicaMove}): the catalog names {@code to} among
+     * its peers and no longer {@code from}; the member {@code to} seeds its replica and joins the
+     * region's group.
+     */
+    default void moving(ReplicaMove move) {}
+
+    /**
+     * A replica's move is done: the region's group no longer counts {@code from}, which removes its
+     * replica.
+     */
+    default void moved(ReplicaMove move) {}
   }
+
+  /**
+   * A move of the replica of region {@code group} of table {@code table} (of id {@code tableId})
+   * from member {@code from} to member {@code to}, from its {@code move-replica} entry until its
+   * {@code moved-replica} entry (docs/design/cluster.md, "Moving a replica").
+   */
+  record ReplicaMove(String table, int tableId, UUID group, String from, String to) {}
 
   /**
    * A split of region {@code parent} of table {@code tableId} at {@code a}'s end into {@code a} and
@@ -164,6 +184,12 @@ final class MetaCatalog implements LogApplier {
   static final String NOT_DISABLED = "not-disabled";
   /** The reply to a split of a region the table no longer has (split already), or at a key outside it. */
   static final String NO_SUCH_REGION = "no-such-region";
+  /** The reply to a move begun: the region's peers name the new member. */
+  static final String MOVING = "moving";
+  /** The reply to a split or a move of a region whose replica is moving already. */
+  static final String MOVE_PENDING = "move-pending";
+  /** The reply to a move from a member that holds no replica of the region, or to one that holds one. */
+  static final String NOT_A_MOVE = "not-a-move";
   /**
    * How far above its parent's sequence base a daughter's starts: a region's ids are its base plus
    * its log's positions, so the daughters' ids lie above every id of the parent's files as long as
@@ -177,6 +203,8 @@ final class MetaCatalog implements LogApplier {
   private final Map<UUID, Split> splits = new LinkedHashMap<>();
   /** The split parents retired: every member removes its replica of each once it applied the split. */
   private final java.util.Set<UUID> retired = new java.util.HashSet<>();
+  /** The replica moves begun and not done, by region group. */
+  private final Map<UUID, ReplicaMove> moves = new LinkedHashMap<>();
   private final Effects effects;
   private final List<String> members;
   private int regionIds;
@@ -270,6 +298,25 @@ final class MetaCatalog implements LogApplier {
     return ("retire-region\t" + name + "\t" + id + "\t" + parent + "\n").getBytes(StandardCharsets.UTF_8);
   }
 
+  /**
+   * The entry that begins to move the replica of region {@code group} of table {@code name} (of id
+   * {@code id}) from member {@code from} to member {@code to}: the region's peers name {@code to}
+   * in {@code from}'s place from then on.
+   */
+  static byte[] moveReplica(String name, int id, UUID group, String from, String to) {
+    return moveEntry("move-replica", name, id, group, from, to);
+  }
+
+  /** The entry that ends a replica's move, once the region's group counts {@code to} and no longer {@code from}. */
+  static byte[] movedReplica(ReplicaMove m) {
+    return moveEntry("moved-replica", m.table(), m.tableId(), m.group(), m.from(), m.to());
+  }
+
+  private static byte[] moveEntry(String kind, String name, int id, UUID group, String from, String to) {
+    return (kind + "\t" + name + "\t" + id + "\t" + group + "\t" + from + "\t" + to + "\n")
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
   private static byte[] stateEntry(String kind, String name, int id) {
     return (kind + "\t" + name + "\t" + id + "\n").getBytes(StandardCharsets.UTF_8);
   }
@@ -295,6 +342,13 @@ final class MetaCatalog implements LogApplier {
           throw new IllegalStateException("bad meta entry at " + at + ": " + text.substring(0, nl));
         }
         return retire(head[1], Integer.parseInt(head[2]), UUID.fromString(head[3])).getBytes(StandardCharsets.UTF_8);
+      }
+      case "move-replica", "moved-replica" -> {
+        if (head.length != 6) {
+          throw new IllegalStateException("bad meta entry at " + at + ": " + text.substring(0, nl));
+        }
+        ReplicaMove m = new ReplicaMove(head[1], Integer.parseInt(head[2]), UUID.fromString(head[3]), head[4], head[5]);
+        return (head[0].equals("move-replica") ? beginMove(m) : endMove(m)).getBytes(StandardCharsets.UTF_8);
       }
       case "disable-table", "enable-table", "drop-table" -> {
         if (head.length != 3) {
@@ -345,8 +399,9 @@ final class MetaCatalog implements LogApplier {
       }
     }
     if (now == null) {
-      effects.dropped(was); // it removes the replicas of the table's split parents too (splitsOf)
+      effects.dropped(was); // it removes the replicas of the table's split parents and moves' sources too
       synchronized (this) {
+        moves.values().removeIf(m -> m.tableId() == was.id());
         splits.values().removeIf(sp -> {
           boolean of = sp.tableId() == was.id();
           if (of) {
@@ -359,6 +414,81 @@ final class MetaCatalog implements LogApplier {
       effects.disabled(now);
     }
     return DONE;
+  }
+
+  /**
+   * Begins move {@code m}: the region's peers name {@code m.to()} in {@code m.from()}'s place, and
+   * the move is kept until its end. Refused, with nothing changed: no such table or region ({@link
+   * #NOT_FOUND}, {@link #NO_SUCH_REGION}), a move of the region under way ({@link #MOVE_PENDING}),
+   * a {@code from} that is not a peer or a {@code to} that is ({@link #NOT_A_MOVE}).
+   */
+  private String beginMove(ReplicaMove m) {
+    synchronized (this) {
+      TableEntry t = tables.get(m.table());
+      if (t == null || t.id() != m.tableId()) {
+        return NOT_FOUND;
+      }
+      int index = indexOf(t, m.group());
+      if (index < 0) {
+        return NO_SUCH_REGION;
+      }
+      if (moves.containsKey(m.group())) {
+        return MOVE_PENDING;
+      }
+      RegionEntry r = t.regions().get(index);
+      if (!r.peers().contains(m.from()) || r.peers().contains(m.to())) {
+        return NOT_A_MOVE;
+      }
+      List<String> peers = new ArrayList<>(r.peers());
+      peers.set(peers.indexOf(m.from()), m.to());
+      List<RegionEntry> regions = new ArrayList<>(t.regions());
+      regions.set(index, new RegionEntry(r.id(), r.group(), r.base(), r.start(), r.end(), peers));
+      tables.put(t.descriptor().name(), new TableEntry(t.id(), t.descriptor(), regions, t.enabled()));
+      moves.put(m.group(), m);
+    }
+    effects.moving(m);
+    return MOVING;
+  }
+
+  /** Ends move {@code m} ({@link #DONE}); {@link #NOT_FOUND} if it is not under way (ended, or its table dropped). */
+  private String endMove(ReplicaMove m) {
+    synchronized (this) {
+      if (!m.equals(moves.get(m.group()))) {
+        return NOT_FOUND;
+      }
+      moves.remove(m.group());
+    }
+    effects.moved(m);
+    return DONE;
+  }
+
+  /** The move of region {@code group}'s replica under way, or null. */
+  synchronized ReplicaMove moveOf(UUID group) {
+    return moves.get(group);
+  }
+
+  /** The replica moves under way, in the order they began. */
+  synchronized List<ReplicaMove> moves() {
+    return new ArrayList<>(moves.values());
+  }
+
+  /** The table holding region {@code group} now, or null (no such region: dropped, split, never made). */
+  synchronized TableEntry tableOf(UUID group) {
+    for (TableEntry t : tables.values()) {
+      if (indexOf(t, group) >= 0) {
+        return t;
+      }
+    }
+    return null;
+  }
+
+  private static int indexOf(TableEntry t, UUID group) {
+    for (int i = 0; i < t.regions().size(); i++) {
+      if (t.regions().get(i).group().equals(group)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /**
@@ -384,6 +514,9 @@ final class MetaCatalog implements LogApplier {
       }
       if (index < 0) {
         return NO_SUCH_REGION;
+      }
+      if (moves.containsKey(parent)) {
+        return MOVE_PENDING;
       }
       RegionEntry p = was.regions().get(index);
       if (!inside(key, p)) {

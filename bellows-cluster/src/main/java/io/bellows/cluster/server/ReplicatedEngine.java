@@ -46,6 +46,7 @@ import io.bellows.util.TableNotEnabledException;
 import io.bellows.util.TableNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -126,6 +127,21 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   static final long ELECTION_HOLD_MS = 1_000;
   /** How often meta's leader balances the regions' leaders by default (HBase's balancer runs as often). */
   public static final Duration DEFAULT_BALANCE_INTERVAL = Duration.ofMinutes(5);
+  /**
+   * How often meta's leader looks for replica moves under way that no one drives (their driver
+   * crashed): one still there a pass later is driven to its end by meta's leader.
+   */
+  static final long MOVE_RESUME_MS = 30_000;
+  /** How many members hold a region's replicas by default ({@code cluster.replication}). */
+  public static final int DEFAULT_REPLICATION = 3;
+  /**
+   * How long a member stays silent to meta's leader before its replicas are moved to live members
+   * by default ({@code cluster.rereplicate.after.ms}): HDFS takes a datanode for dead after ten and a
+   * half minutes; a restart, a GC or a short outage must not move data.
+   */
+  public static final Duration DEFAULT_REREPLICATE_AFTER = Duration.ofMinutes(10);
+  /** The most replica moves one re-replication pass begins: each copies a region's files. */
+  static final int REREPLICATE_MAX_MOVES = 4;
   /** The most leaderships one balancing pass hands over: each is a brief pause of its region's writes. */
   static final int BALANCE_MAX_MOVES = 8;
 
@@ -152,6 +168,12 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   /** Runs the leader-balancing passes, when they are on. */
   private final ScheduledExecutorService balancer = Executors.newSingleThreadScheduledExecutor(MemberWork.daemon("bellows-balancer"));
   private final ReplicaSplits splits;
+  /** This member's part in moving replicas: seeding, removing, driving. */
+  private final ReplicaMoves moves;
+  /** How many members hold each new region's replicas, and when the replicas of a silent member move. */
+  private final Replication replication;
+  /** The moves under way at meta's leader's last resume pass: the next pass drives those still there. */
+  private final Set<UUID> movesSeen = ConcurrentHashMap.newKeySet();
   /**
    * The sorted-file numbers of every replica of this member: one allocator, because the replicas
    * share one block cache (and KV cache) keyed by file number and offset, so two replicas' files must
@@ -168,8 +190,10 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   private volatile boolean closed;
 
   private ReplicatedEngine(Path data, EngineOptions options, Members members, String selfId, RaftSettings raft,
-      TestFaultFile testFaults, CheckpointSource checkpointSource, RaftTls raftTls, Duration balanceInterval) {
+      TestFaultFile testFaults, CheckpointSource checkpointSource, RaftTls raftTls, Duration balanceInterval,
+      Replication replication) {
     this.testFaults = testFaults;
+    this.replication = replication;
     this.checkpointSource = checkpointSource;
     this.silentMemberMillis = 2 * raft.electionMax().toMillis();
     this.directories = new ReplicaDirectories(data);
@@ -197,6 +221,20 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       @Override
       public void split(MetaCatalog.TableEntry t, MetaCatalog.Split s) {
         splits.kick(); // this member may lead the parent
+      }
+
+      @Override
+      public void moving(MetaCatalog.ReplicaMove m) {
+        if (m.to().equals(selfId) || m.from().equals(selfId)) {
+          moves.kick(m.group());
+        }
+      }
+
+      @Override
+      public void moved(MetaCatalog.ReplicaMove m) {
+        if (m.from().equals(selfId)) {
+          moves.kick(m.group());
+        }
       }
 
       @Override
@@ -277,6 +315,48 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       }
     });
     this.peers = members.list().stream().map(m -> new RaftNode.Peer(m.id(), m.raftAddress())).toList();
+    this.moves = new ReplicaMoves(catalog, new ReplicaMoves.Host() {
+      @Override
+      public String selfId() {
+        return self.id();
+      }
+
+      @Override
+      public RaftNode node() {
+        return started.join();
+      }
+
+      @Override
+      public List<RaftNode.Peer> metaPeers() {
+        return peers;
+      }
+
+      @Override
+      public List<RaftNode.Peer> peers(List<String> ids) {
+        return peers.stream().filter(p -> ids.contains(p.id())).toList();
+      }
+
+      @Override
+      public boolean holds(UUID group) {
+        return replicas.containsKey(group) && ReplicatedEngine.holds(started.join(), group);
+      }
+
+      @Override
+      public void seedAndJoin(MetaCatalog.TableEntry t, MetaCatalog.RegionEntry r, List<String> sources) {
+        ReplicatedEngine.this.seedAndJoin(t, r, sources);
+      }
+
+      @Override
+      public void remove(UUID group) {
+        recordRemoved(group);
+        removeDropped(group);
+      }
+
+      @Override
+      public boolean closed() {
+        return closed;
+      }
+    });
     this.work = new MemberWork(options, this::regionsNow, region -> {
       checkpoint(region);
       splits.maybeSplit(region);
@@ -299,10 +379,15 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     splits.start();
     boolean joined = holds(node, META);
     this.meta = joined ? node.log(META) : node.addGroup(META, peers);
-    this.proposals = new CatalogProposals(meta, catalog, members, peers, selfId, started, silentMemberMillis,
+    this.proposals = new CatalogProposals(meta, catalog, members, peers, selfId, started, silentMemberMillis, replication.replication(),
         this::entry, this::notLeader);
     if (!joined) {
       announceJoined();
+    }
+    balancer.scheduleWithFixedDelay(this::resumeMoves, MOVE_RESUME_MS, MOVE_RESUME_MS, TimeUnit.MILLISECONDS);
+    if (!replication.rereplicateAfter().isZero()) {
+      long every = Math.max(1_000, Math.min(MOVE_RESUME_MS, replication.rereplicateAfter().toMillis() / 4));
+      balancer.scheduleWithFixedDelay(this::rereplicate, every, every, TimeUnit.MILLISECONDS);
     }
     if (!balanceInterval.isZero()) {
       long ms = balanceInterval.toMillis();
@@ -350,18 +435,19 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     int index = t.ranges().indexOf(row);
     MetaCatalog.RegionEntry g = t.regions().get(index);
     RaftNode n = started.join();
-    if (!holds(n, g.group())) {
-      throw new RegionNotLeaderException("member " + self.id() + " has not joined the group of " + what(t, index)
-          + " yet; retry", null);
-    }
     String to = member;
     if (to != null) {
       members.member(to); // an unknown member: IllegalArgumentException naming the members
       if (!g.peers().contains(to)) {
-        throw new IllegalArgumentException("member " + to + " holds no replica of " + what(t, index) + " (its replicas: "
-            + g.peers() + "): moving a region's replica to another member is not built yet");
+        g = moveReplica(t, index, to);
       }
-    } else {
+    }
+    if (!holds(n, g.group())) {
+      if (to == null) {
+        throw new RegionNotLeaderException("member " + self.id() + " holds no replica of " + what(t, index)
+            + "; ask one of its members " + g.peers(), members.clientAddressOf(g.peers().get(0)));
+      }
+    } else if (to == null) {
       to = leastLoaded(n, g);
     }
     try {
@@ -375,6 +461,154 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       throw notLeader(what(t, index), null);
     } catch (IllegalStateException e) {
       throw new io.bellows.util.RefusedException(what(t, index) + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Moves a replica of region {@code index} of table {@code t} to member {@code to}, which holds
+   * none (HBase's {@code move} of a region to a server that does not serve it): from the member of
+   * its peers that is down to meta's leader, else from the one, other than the region's leader,
+   * that holds the most replicas. Appends the move to meta through its leader, then drives it here
+   * ({@link ReplicaMoves#drive}): {@code to} seeds its replica from a checkpoint and joins, the
+   * group's members change, and the move ends in meta. Returns the region as it is then.
+   *
+   * @throws io.bellows.util.RefusedException when {@code to} is down, a move of the region is under
+   *     way, or a step failed (the move then stays under way, and meta's leader drives it on)
+   */
+  private MetaCatalog.RegionEntry moveReplica(MetaCatalog.TableEntry t, int index, String to) {
+    RaftNode n = started.join();
+    MetaCatalog.RegionEntry g = t.regions().get(index);
+    if (!n.answersFor(META, peers, to)) {
+      throw new io.bellows.util.RefusedException("member " + to + " did not answer (down, or cut off): the replicas of "
+          + what(t, index) + " stay on " + g.peers());
+    }
+    String from = moveSource(n, g);
+    MetaCatalog.ReplicaMove m = new MetaCatalog.ReplicaMove(t.descriptor().name(), t.id(), g.group(), from, to);
+    String reply = new String(join(n.appendThroughLeader(META, peers,
+        MetaCatalog.moveReplica(m.table(), m.tableId(), m.group(), from, to))), StandardCharsets.UTF_8);
+    switch (reply) {
+      case MetaCatalog.MOVING -> { }
+      case MetaCatalog.NOT_FOUND -> throw new TableNotFoundException("table '" + t.descriptor().name() + "' was dropped");
+      case MetaCatalog.MOVE_PENDING -> throw new io.bellows.util.RefusedException("a replica of " + what(t, index)
+          + " is moving already: move it once that move is done");
+      default -> throw new io.bellows.util.RefusedException("the replicas of " + what(t, index)
+          + " changed meanwhile (" + reply + "): ask again");
+    }
+    LOG.info("member {}: moving the replica of {} from {} to {} as a client asked", self.id(), what(t, index), from, to);
+    try {
+      moves.drive(m);
+    } catch (RuntimeException e) {
+      throw new io.bellows.util.RefusedException("the move of " + what(t, index) + "'s replica from " + from + " to "
+          + to + " is under way but did not end here: " + e.getMessage()
+          + " (meta's leader drives it on)", e);
+    }
+    MetaCatalog.TableEntry now = catalog.tableOf(g.group());
+    return now == null ? g : now.regions().stream().filter(r -> r.group().equals(g.group())).findFirst().orElse(g);
+  }
+
+  /**
+   * The member a replica moves away from: a peer silent to meta's leader (down), else the peer,
+   * other than the region's leader, holding the most replicas (ties: the last in the peers).
+   */
+  private String moveSource(RaftNode n, MetaCatalog.RegionEntry g) {
+    Set<String> down = meta.isLeader() ? n.silentPeers(META, silentMemberMillis) : Set.of();
+    for (String p : g.peers()) {
+      if (down.contains(p)) {
+        return p;
+      }
+    }
+    String leader = n.leaderSeenBy(g.group(), peersOf(g));
+    Map<String, Integer> held = Placement.held(catalog);
+    String best = null;
+    for (String p : g.peers()) {
+      if (p.equals(leader) && g.peers().size() > 1) {
+        continue;
+      }
+      if (best == null || held.getOrDefault(p, 0) >= held.getOrDefault(best, 0)) {
+        best = p;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * On meta's leader: the replicas of members silent to it for the re-replication delay move to
+   * live members holding none of the region, those holding fewest replicas first, at most {@link
+   * #REREPLICATE_MAX_MOVES} begun a pass, each driven to its end on the move driver (docs/design/
+   * cluster.md, "Placing and moving replicas"). A region with a move under way is left alone; so is
+   * one with no live member to take the replica (a cluster no bigger than the replication).
+   */
+  private void rereplicate() {
+    try {
+      if (closed || !meta.isLeader()) {
+        return;
+      }
+      RaftNode n = started.join();
+      Set<String> down = n.silentPeers(META, replication.rereplicateAfter().toMillis());
+      if (down.isEmpty()) {
+        return;
+      }
+      Set<String> unsure = n.silentPeers(META, silentMemberMillis); // not down long, but not answering either
+      Map<String, Integer> held = Placement.held(catalog);
+      int begun = 0;
+      for (MetaCatalog.TableEntry t : catalog.tables()) {
+        for (MetaCatalog.RegionEntry g : t.regions()) {
+          String from = g.peers().stream().filter(down::contains).findFirst().orElse(null);
+          if (from == null || catalog.moveOf(g.group()) != null || begun >= REREPLICATE_MAX_MOVES) {
+            continue;
+          }
+          String to = null;
+          for (Members.Member m : members.list()) {
+            String id = m.id();
+            if (!g.peers().contains(id) && !unsure.contains(id)
+                && (to == null || held.getOrDefault(id, 0) < held.getOrDefault(to, 0))) {
+              to = id;
+            }
+          }
+          if (to == null) {
+            continue;
+          }
+          String reply = new String(join(meta.append(MetaCatalog.moveReplica(t.descriptor().name(), t.id(), g.group(),
+              from, to))), StandardCharsets.UTF_8);
+          if (!reply.equals(MetaCatalog.MOVING)) {
+            continue;
+          }
+          held.merge(to, 1, Integer::sum);
+          begun++;
+          LOG.warn("member {}: member {} has been silent for over {} s: moving its replica of region {} of table '{}'"
+              + " to {}", self.id(), from, replication.rereplicateAfter().toSeconds(), g.id(), t.descriptor().name(), to);
+          moves.resume(Set.of(g.group()));
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("member {}: a re-replication pass failed: {}", self.id(), e.toString(), e);
+    }
+  }
+
+  /**
+   * On meta's leader, every {@link #MOVE_RESUME_MS}: the replica moves that were under way at the
+   * last pass and still are (their driver crashed or gave up) are driven to their end here.
+   */
+  private void resumeMoves() {
+    try {
+      if (closed || !meta.isLeader()) {
+        movesSeen.clear();
+        return;
+      }
+      List<MetaCatalog.ReplicaMove> now = catalog.moves();
+      Set<UUID> stale = new java.util.HashSet<>();
+      for (MetaCatalog.ReplicaMove m : now) {
+        if (movesSeen.contains(m.group())) {
+          stale.add(m.group());
+        }
+      }
+      movesSeen.clear();
+      now.forEach(m -> movesSeen.add(m.group()));
+      if (!stale.isEmpty()) {
+        moves.resume(stale);
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("member {}: resuming replica moves failed: {}", self.id(), e.toString(), e);
     }
   }
 
@@ -505,6 +739,34 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   public static ReplicatedEngine open(Path data, EngineOptions options, Members members, String selfId,
       TestFaultFile testFaults, CheckpointSource checkpoints, RaftTls raftTls, Duration electionMin,
       Duration electionMax, Duration balanceInterval) {
+    return open(data, options, members, selfId, testFaults, checkpoints, raftTls, electionMin, electionMax,
+        balanceInterval, Replication.DEFAULTS);
+  }
+
+  /**
+   * How a member places, moves and repairs replicas: each new region's replicas on {@code
+   * replication} members (all of them when there are no more; {@link Placement}), and, on meta's
+   * leader, the replicas of a member silent for {@code rereplicateAfter} moved to live members
+   * (zero: never).
+   */
+  public record Replication(int replication, Duration rereplicateAfter) {
+    /** Three replicas, moved off a member silent for ten minutes. */
+    public static final Replication DEFAULTS = new Replication(DEFAULT_REPLICATION, DEFAULT_REREPLICATE_AFTER);
+
+    public Replication {
+      if (replication < 1) {
+        throw new IllegalArgumentException("cluster.replication must be at least 1, not " + replication);
+      }
+      if (rereplicateAfter.isNegative()) {
+        throw new IllegalArgumentException("cluster.rereplicate.after.ms must not be negative");
+      }
+    }
+  }
+
+  /** As the overload before, placing and repairing replicas as {@code replication} says. */
+  public static ReplicatedEngine open(Path data, EngineOptions options, Members members, String selfId,
+      TestFaultFile testFaults, CheckpointSource checkpoints, RaftTls raftTls, Duration electionMin,
+      Duration electionMax, Duration balanceInterval, Replication replication) {
     Members.Member m = members.member(selfId);
     RaftSettings raft = RaftSettings.of(m.raftHost(), m.raftPort(), data.resolve("raft"))
         .withElectionTimeouts(electionMin, electionMax);
@@ -514,7 +776,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       throw new UncheckedIOException("cannot create " + data, e);
     }
     return new ReplicatedEngine(data, options, members, selfId, raft, testFaults, checkpoints, raftTls,
-        balanceInterval);
+        balanceInterval, replication);
   }
 
   /** This member's id. */
@@ -541,6 +803,13 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   /** The group of a table's first region (its only one, for a table created without split keys). */
   public UUID group(String table) {
     return entry(table).group();
+  }
+
+  /** The members meta names as holding replicas of region {@code group} (empty: no such region now). */
+  public List<String> replicaMembers(UUID group) {
+    MetaCatalog.TableEntry t = catalog.tableOf(group);
+    return t == null ? List.of() : t.regions().stream().filter(r -> r.group().equals(group)).findFirst()
+        .map(MetaCatalog.RegionEntry::peers).orElse(List.of());
   }
 
   /** The groups of a table's regions, in key order. */
@@ -642,6 +911,53 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   }
 
   /**
+   * Opens this member's replica of region {@code r} of table {@code t}, which moves here, seeds it
+   * with a checkpoint of the first member of {@code sources} that hands one (the log starts after
+   * it: {@link RegionApplier#seed}), and joins the region's group, in the catalog's peers. A replica
+   * this member removed before (moved away, now moved back) is taken off the removed list first.
+   */
+  private void seedAndJoin(MetaCatalog.TableEntry t, MetaCatalog.RegionEntry r, List<String> sources) {
+    RaftNode n = started.join();
+    UUID group = r.group();
+    synchronized (dropped) {
+      if (dropped.contains(group)) {
+        Set<UUID> next = new java.util.LinkedHashSet<>(dropped);
+        next.remove(group);
+        directories.recordDropped(next);
+        dropped.remove(group);
+      }
+    }
+    Replica replica = replicas.get(group);
+    if (replica == null) {
+      directories.record(t.id(), r, t.descriptor());
+      boolean exists = Files.isDirectory(directories.of(group).resolve(ReplicaFiles.REGION));
+      replica = open(group, t.id(), r.id(), t.descriptor(), r.base(), r.start(), r.end(), !exists);
+    }
+    RuntimeException failed = null;
+    boolean seeded = false;
+    for (String source : sources) {
+      try {
+        replica.applier.seed(source);
+        seeded = true;
+        break;
+      } catch (RuntimeException e) {
+        failed = e;
+        LOG.info("member {}: no checkpoint of group {} from {} ({}); asking the next member", self.id(), group, source,
+            e.toString());
+      }
+    }
+    if (!seeded) {
+      throw new IllegalStateException("no member handed a checkpoint of group " + group + " (asked " + sources + ")",
+          failed);
+    }
+    replicas.put(group, replica); // before the group is added: its state machine finds the applier here
+    if (!holds(n, group)) {
+      n.addGroup(group, peersOf(r));
+    }
+    bind(replica);
+  }
+
+  /**
    * Records this member's replica of {@code group}, a retired split parent, as removed (as a dropped
    * table's, so a restart never opens it).
    */
@@ -730,6 +1046,11 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     for (MetaCatalog.Split s : catalog.splitsOf(t.id())) {
       if (s.parent().peers().contains(self.id())) {
         mine.add(s.parent().group()); // a split parent not retired yet
+      }
+    }
+    for (MetaCatalog.ReplicaMove m : catalog.moves()) {
+      if (m.tableId() == t.id() && m.from().equals(self.id()) && !mine.contains(m.group())) {
+        mine.add(m.group()); // a replica moving away, not removed yet
       }
     }
     synchronized (dropped) { // a split parent's retire records its group too, on another thread
@@ -857,12 +1178,24 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     return replica(entry(table), 0);
   }
 
+  /** Whether region {@code index} of the table has a replica on this member, or is to have one (its peers name it). */
+  private boolean placedHere(MetaCatalog.TableEntry t, int index) {
+    MetaCatalog.RegionEntry g = t.regions().get(index);
+    return g.peers().contains(self.id()) || replicas.containsKey(g.group());
+  }
+
   /** This member's replica of region {@code index} of the table, bound to its group. */
   private Replica replica(MetaCatalog.TableEntry t, int index) {
     MetaCatalog.RegionEntry g = t.regions().get(index);
     Replica r = replicas.get(g.group());
     if (r == null) {
       r = servingParent(t, g.group());
+    }
+    if (r == null && !g.peers().contains(self.id())) {
+      // Not placed here: the client goes to one of the region's members, which names its leader.
+      String peer = g.peers().get(Math.floorMod(self.id().hashCode(), g.peers().size()));
+      throw new RegionNotLeaderException("NOT_LEADER: member " + self.id() + " holds no replica of " + what(t, index)
+          + "; its replicas are on " + g.peers() + ", ask " + peer, members.clientAddressOf(peer));
     }
     if (r == null) {
       throw new RegionNotLeaderException("member " + self.id() + " has not opened its replica of " + what(t, index)
@@ -1147,6 +1480,9 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   public void flush(String table) {
     MetaCatalog.TableEntry t = enabled(entry(table));
     for (int i = 0; i < t.regions().size(); i++) {
+      if (!placedHere(t, i)) {
+        continue;
+      }
       Replica r = replica(t, i);
       r.region().flush(true);
       checkpoint(r.region());
@@ -1208,7 +1544,9 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   public void compact(String table) {
     MetaCatalog.TableEntry t = enabled(entry(table));
     for (int i = 0; i < t.regions().size(); i++) {
-      replica(t, i).region().compact(false);
+      if (placedHere(t, i)) {
+        replica(t, i).region().compact(false);
+      }
     }
   }
 
@@ -1523,6 +1861,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       }
     }
     closed = true;
+    moves.close();
     node.close();
     balancer.shutdownNow();
     splits.close();

@@ -187,6 +187,76 @@ class MetaCatalogTest {
   }
 
   /** A split's meta entry and the split entry of the parent's log, as docs/FORMAT.md shows them. */
+  /** The bytes of a replica's move, as docs/FORMAT.md ("Meta entry") shows them. */
+  @Test
+  void aMovesEntriesAreTheTextFormatMdShows() {
+    assertThat(new String(MetaCatalog.moveReplica("a", 3, G1, "n1", "n4"), StandardCharsets.UTF_8))
+        .isEqualTo("move-replica\ta\t3\t" + G1 + "\tn1\tn4\n");
+    assertThat(new String(MetaCatalog.movedReplica(new MetaCatalog.ReplicaMove("a", 3, G1, "n1", "n4")),
+        StandardCharsets.UTF_8)).isEqualTo("moved-replica\ta\t3\t" + G1 + "\tn1\tn4\n");
+  }
+
+  /**
+   * A move names the new member among the region's peers in the old one's place at once, and is
+   * kept until its end; refused with nothing changed: a second move of the region, a move from a
+   * member that is no peer or to one that is, of a region or table not there; a split of a region
+   * whose replica moves is refused until the move ends; the end tells the member, once; a drop
+   * forgets the table's moves.
+   */
+  @Test
+  void aMoveReplacesAPeerAndIsKeptUntilItsEnd() {
+    List<String> effects = new ArrayList<>();
+    MetaCatalog catalog = new MetaCatalog(MEMBERS, new MetaCatalog.Effects() {
+      @Override
+      public void opened(MetaCatalog.TableEntry t) {}
+
+      @Override
+      public void moving(MetaCatalog.ReplicaMove m) {
+        effects.add("moving " + m.from() + ">" + m.to());
+      }
+
+      @Override
+      public void moved(MetaCatalog.ReplicaMove m) {
+        effects.add("moved " + m.from() + ">" + m.to());
+      }
+    });
+    long[] index = {0};
+    java.util.function.Function<byte[], String> apply =
+        e -> new String(catalog.apply(new LogPosition(1, ++index[0]), e), StandardCharsets.UTF_8);
+    apply.apply(MetaCatalog.createTable(TableDescriptor.builder("a").family("f").build(), List.of(Bytes.of("m")),
+        List.of(new MetaCatalog.NewRegion(G1, 7, List.of("n1", "n2", "n3")),
+            new MetaCatalog.NewRegion(G2, 7, List.of("n2", "n3", "n4")))));
+
+    assertThat(apply.apply(MetaCatalog.moveReplica("a", 1, G1, "n4", "n1"))).isEqualTo(MetaCatalog.NOT_A_MOVE);
+    assertThat(apply.apply(MetaCatalog.moveReplica("a", 1, G1, "n1", "n2"))).isEqualTo(MetaCatalog.NOT_A_MOVE);
+    assertThat(apply.apply(MetaCatalog.moveReplica("a", 2, G1, "n1", "n4"))).isEqualTo(MetaCatalog.NOT_FOUND);
+    assertThat(apply.apply(MetaCatalog.moveReplica("a", 1, G3, "n1", "n4"))).isEqualTo(MetaCatalog.NO_SUCH_REGION);
+    assertThat(catalog.moves()).isEmpty();
+
+    assertThat(apply.apply(MetaCatalog.moveReplica("a", 1, G1, "n2", "n4"))).isEqualTo(MetaCatalog.MOVING);
+    MetaCatalog.ReplicaMove m = new MetaCatalog.ReplicaMove("a", 1, G1, "n2", "n4");
+    assertThat(catalog.moveOf(G1)).isEqualTo(m);
+    assertThat(catalog.table("a").regions().get(0).peers()).containsExactly("n1", "n4", "n3");
+    assertThat(apply.apply(MetaCatalog.moveReplica("a", 1, G1, "n1", "n2"))).isEqualTo(MetaCatalog.MOVE_PENDING);
+    assertThat(apply.apply(MetaCatalog.splitRegion("a", 1, G1, Bytes.of("g"), G3, UUID.randomUUID())))
+        .isEqualTo(MetaCatalog.MOVE_PENDING);
+    assertThat(catalog.tableOf(G1).regions()).hasSize(2);
+
+    assertThat(apply.apply(MetaCatalog.movedReplica(new MetaCatalog.ReplicaMove("a", 1, G1, "n1", "n4"))))
+        .as("not the move under way").isEqualTo(MetaCatalog.NOT_FOUND);
+    assertThat(apply.apply(MetaCatalog.movedReplica(m))).isEqualTo(MetaCatalog.DONE);
+    assertThat(apply.apply(MetaCatalog.movedReplica(m))).as("again").isEqualTo(MetaCatalog.NOT_FOUND);
+    assertThat(catalog.moves()).isEmpty();
+    assertThat(catalog.table("a").regions().get(0).peers()).containsExactly("n1", "n4", "n3");
+
+    assertThat(apply.apply(MetaCatalog.moveReplica("a", 1, G2, "n4", "n1"))).isEqualTo(MetaCatalog.MOVING);
+    apply.apply(MetaCatalog.disableTable("a", 1));
+    apply.apply(MetaCatalog.dropTable("a", 1));
+    assertThat(catalog.moves()).as("forgotten with the table").isEmpty();
+    assertThat(catalog.tableOf(G2)).isNull();
+    assertThat(effects).containsExactly("moving n2>n4", "moved n2>n4", "moving n4>n1");
+  }
+
   @Test
   void aSplitsEntriesAreTheTextFormatMdShows() {
     assertThat(new String(MetaCatalog.splitRegion("a", 3, G1, Bytes.of("g"), G2, G3), StandardCharsets.UTF_8))

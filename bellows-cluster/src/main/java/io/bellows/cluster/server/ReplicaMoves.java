@@ -1,0 +1,215 @@
+package io.bellows.cluster.server;
+
+import io.bellows.cluster.RaftNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A member's part in moving regions' replicas (docs/design/cluster.md, "Moving a replica"): the
+ * member a replica moves to seeds it from a checkpoint and joins the group; the member it moves
+ * from removes its replica once the move is done; and whoever drives a move (the member a client's
+ * call reached, or meta's leader resuming a move a crash left) changes the group's members and
+ * ends the move in meta.
+ *
+ * <p>What this member does for a region is decided from the catalog as it is once this member's
+ * meta has applied everything committed ({@link #reconcile}), never from an entry alone: a restart
+ * replays meta's whole log, and an old move's entries must not seed or remove a replica that later
+ * entries placed otherwise.
+ */
+final class ReplicaMoves {
+  private static final Logger LOG = LoggerFactory.getLogger(ReplicatedEngine.class); // the engine's messages, under its name
+  /** How long a driver waits for the new member to seed its replica and join the group (a checkpoint's fetch). */
+  static final long SEED_WAIT_MS = 120_000;
+  /** How long a reconciliation waits for this member's meta to apply what is committed before it tries again. */
+  private static final long META_WAIT_MS = 10_000;
+
+  /** What the moves need of the member. */
+  interface Host {
+    String selfId();
+
+    RaftNode node();
+
+    List<RaftNode.Peer> metaPeers();
+
+    /** The Raft peers of these member ids, in the members' order. */
+    List<RaftNode.Peer> peers(List<String> ids);
+
+    /** Whether this member has a replica of {@code group} open and its group joined. */
+    boolean holds(UUID group);
+
+    /**
+     * Opens this member's replica of region {@code r} of table {@code t}, seeds it with a checkpoint
+     * of the first of {@code sources} that hands one, and joins its group.
+     */
+    void seedAndJoin(MetaCatalog.TableEntry t, MetaCatalog.RegionEntry r, List<String> sources);
+
+    /** Records this member's replica of {@code group} removed, leaves the group and deletes the replica. */
+    void remove(UUID group);
+
+    boolean closed();
+  }
+
+  private final MetaCatalog catalog;
+  private final Host host;
+  private final ScheduledExecutorService worker;
+  /** Drives moves resumed here: apart from {@link #worker}, which may have to seed the replica a drive waits for. */
+  private final ScheduledExecutorService driver;
+  /** The moves this member drives now: a second driver here waits for nothing, the first ends it. */
+  private final Set<UUID> driving = ConcurrentHashMap.newKeySet();
+
+  ReplicaMoves(MetaCatalog catalog, Host host) {
+    this.catalog = catalog;
+    this.host = host;
+    this.worker = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(MemberWork.daemon("bellows-replica-moves"));
+    this.driver = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(MemberWork.daemon("bellows-move-driver"));
+  }
+
+  /** Meta applied an entry of a move of region {@code group}'s replica: this member looks at what it must do. */
+  void kick(UUID group) {
+    if (!worker.isShutdown()) {
+      worker.execute(() -> reconcile(group));
+    }
+  }
+
+  /**
+   * Once this member's meta has applied every committed entry: seeds and joins the region's replica
+   * if a move to this member is under way and it has none; removes its replica if the region's
+   * peers no longer name it and no move from it is under way. Anything else is left as it is.
+   */
+  private void reconcile(UUID group) {
+    if (host.closed()) {
+      return;
+    }
+    try {
+      if (!host.node().awaitApplied(ReplicatedEngine.META, host.metaPeers(), host.selfId(), META_WAIT_MS)) {
+        worker.schedule(() -> reconcile(group), 1, TimeUnit.SECONDS);
+        return;
+      }
+      MetaCatalog.ReplicaMove m = catalog.moveOf(group);
+      MetaCatalog.TableEntry t = catalog.tableOf(group);
+      if (t == null) {
+        return; // dropped (the drop removes the replicas) or split (the split does)
+      }
+      MetaCatalog.RegionEntry r = t.regions().stream().filter(g -> g.group().equals(group)).findFirst().orElseThrow();
+      String self = host.selfId();
+      boolean wanted = r.peers().contains(self);
+      boolean held = host.holds(group);
+      if (wanted && !held && m != null && m.to().equals(self)) {
+        List<String> sources = new ArrayList<>(r.peers());
+        sources.remove(self);
+        sources.add(m.from()); // the member it leaves last: it may be the one that is down
+        host.seedAndJoin(t, r, sources);
+        LOG.info("member {} seeded its replica of region {} (group {}) and joined the group", self, r.id(), group);
+      } else if (!wanted && held && m == null) {
+        host.remove(group);
+        LOG.info("member {} removed its replica of region {} (group {}): its move is done", self, r.id(), group);
+      }
+    } catch (RuntimeException e) {
+      if (host.closed()) {
+        return;
+      }
+      LOG.warn("member {}: the replica of group {} is not where the catalog puts it yet ({}); trying again in 5 s",
+          host.selfId(), group, e.toString(), e);
+      worker.schedule(() -> reconcile(group), 5, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * Drives move {@code m} to its end: waits (at most {@link #SEED_WAIT_MS}) for the new member to
+   * answer for the group, hands the leadership away from the member it leaves (which would step
+   * down in the change, an election's pause), changes the group's members (the leader catches the
+   * new member up first), and appends the move's end to meta. Each step can be asked again: a
+   * change made already changes nothing, a move ended already is not ended twice. Returns whether
+   * it ended the move here.
+   *
+   * @throws IllegalStateException when a step fails (the move stays under way; driving it again goes on)
+   */
+  boolean drive(MetaCatalog.ReplicaMove m) {
+    if (!driving.add(m.group())) {
+      return false;
+    }
+    try {
+      MetaCatalog.TableEntry t = catalog.tableOf(m.group());
+      if (t == null || !m.equals(catalog.moveOf(m.group()))) {
+        return false; // ended, or the table dropped
+      }
+      MetaCatalog.RegionEntry r = t.regions().stream().filter(g -> g.group().equals(m.group())).findFirst().orElseThrow();
+      RaftNode n = host.node();
+      List<String> newIds = r.peers();
+      List<String> oldIds = new ArrayList<>(newIds);
+      oldIds.set(oldIds.indexOf(m.to()), m.from());
+      List<String> everyId = new ArrayList<>(oldIds);
+      everyId.add(m.to());
+      List<RaftNode.Peer> every = host.peers(everyId);
+      long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SEED_WAIT_MS);
+      while (!n.answersFor(m.group(), every, m.to())) {
+        if (System.nanoTime() > end || host.closed()) {
+          throw new IllegalStateException("member " + m.to() + " did not seed its replica of region " + r.id()
+              + " and join its group within " + SEED_WAIT_MS / 1000 + " s (down, or its checkpoint's fetch failed:"
+              + " its log says why)");
+        }
+        sleep(200); // polling another process's progress
+      }
+      String leader = n.leaderSeenBy(m.group(), host.peers(oldIds));
+      if (m.from().equals(leader)) {
+        String other = oldIds.stream().filter(p -> !p.equals(m.from())).findFirst().orElse(null);
+        if (other != null) {
+          try {
+            n.moveLeadership(m.group(), host.peers(oldIds), other);
+          } catch (RuntimeException e) {
+            LOG.info("{}: the leadership stays with {}, which steps down in the change ({})", m.group(), leader,
+                e.toString());
+          }
+        }
+      }
+      n.changeMembers(m.group(), every, host.peers(newIds));
+      byte[] reply = ReplicatedEngine.join(n.appendThroughLeader(ReplicatedEngine.META, host.metaPeers(),
+          MetaCatalog.movedReplica(m)));
+      boolean ended = new String(reply, java.nio.charset.StandardCharsets.UTF_8).equals(MetaCatalog.DONE);
+      LOG.info("the replica of region {} (group {}) moved from {} to {}", r.id(), m.group(), m.from(), m.to());
+      return ended;
+    } finally {
+      driving.remove(m.group());
+    }
+  }
+
+  /**
+   * Drives the moves under way of the regions {@code groups} that no one here drives (meta's
+   * leader, after a driver's crash), in the background.
+   */
+  void resume(Set<UUID> groups) {
+    for (MetaCatalog.ReplicaMove m : catalog.moves()) {
+      if (groups.contains(m.group()) && !driving.contains(m.group()) && !driver.isShutdown()) {
+        driver.execute(() -> {
+          try {
+            drive(m);
+          } catch (RuntimeException e) {
+            LOG.warn("member {}: resuming the move of group {}'s replica from {} to {} failed: {}", host.selfId(),
+                m.group(), m.from(), m.to(), e.toString());
+          }
+        });
+      }
+    }
+  }
+
+  private static void sleep(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  void close() {
+    worker.shutdownNow();
+    driver.shutdownNow();
+  }
+}
