@@ -2,6 +2,7 @@ package io.bellows.cluster.server;
 
 import io.bellows.cluster.RaftNode;
 import java.util.ArrayList;
+import java.util.Map;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -27,6 +28,13 @@ final class ReplicaMoves {
   private static final Logger LOG = LoggerFactory.getLogger(ReplicatedEngine.class); // the engine's messages, under its name
   /** How long a driver waits for the new member to seed its replica and join the group (a checkpoint's fetch). */
   static final long SEED_WAIT_MS = 120_000;
+  /**
+   * How often meta's leader looks for replica moves under way that no one drives (their driver
+   * crashed): one still there a pass later is driven to its end by meta's leader.
+   */
+  static final long MOVE_RESUME_MS = 30_000;
+  /** The most replica moves one re-replication pass begins: each copies a region's files. */
+  static final int REREPLICATE_MAX_MOVES = 4;
   /** How long a reconciliation waits for this member's meta to apply what is committed before it tries again. */
   private static final long META_WAIT_MS = 10_000;
 
@@ -37,6 +45,9 @@ final class ReplicaMoves {
     RaftNode node();
 
     List<RaftNode.Peer> metaPeers();
+
+    /** This member's replica of meta. */
+    io.bellows.cluster.ReplicatedLog meta();
 
     /** The Raft peers of these member ids, in the members' order. */
     List<RaftNode.Peer> peers(List<String> ids);
@@ -57,6 +68,13 @@ final class ReplicaMoves {
   }
 
   private final MetaCatalog catalog;
+  private final Members members;
+  /** How long meta's leader goes without a member's answer before it takes the member for down. */
+  private final long silentMemberMillis;
+  /** How long a member stays silent before its replicas move (zero: never). */
+  private final java.time.Duration rereplicateAfter;
+  /** The moves under way at meta's leader's last resume pass: the next pass drives those still there. */
+  private final Set<UUID> movesSeen = ConcurrentHashMap.newKeySet();
   private final Host host;
   private final ScheduledExecutorService worker;
   /** Drives moves resumed here: apart from {@link #worker}, which may have to seed the replica a drive waits for. */
@@ -64,8 +82,12 @@ final class ReplicaMoves {
   /** The moves this member drives now: a second driver here waits for nothing, the first ends it. */
   private final Set<UUID> driving = ConcurrentHashMap.newKeySet();
 
-  ReplicaMoves(MetaCatalog catalog, Host host) {
+  ReplicaMoves(MetaCatalog catalog, Members members, long silentMemberMillis, java.time.Duration rereplicateAfter,
+      Host host) {
     this.catalog = catalog;
+    this.members = members;
+    this.silentMemberMillis = silentMemberMillis;
+    this.rereplicateAfter = rereplicateAfter;
     this.host = host;
     this.worker = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(MemberWork.daemon("bellows-replica-moves"));
     this.driver = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(MemberWork.daemon("bellows-move-driver"));
@@ -177,6 +199,163 @@ final class ReplicaMoves {
       return ended;
     } finally {
       driving.remove(m.group());
+    }
+  }
+
+  /**
+   * Moves a replica of region {@code index} of table {@code t} to member {@code to}, which holds
+   * none (HBase's {@code move} of a region to a server that does not serve it): from the member of
+   * its peers that is down to meta's leader, else from the one, other than the region's leader,
+   * that holds the most replicas. Appends the move to meta through its leader, then drives it here
+   * ({@link #drive}): {@code to} seeds its replica from a checkpoint and joins, the
+   * group's members change, and the move ends in meta. Returns the region as it is then.
+   *
+   * @throws io.bellows.util.RefusedException when {@code to} is down, a move of the region is under
+   *     way, or a step failed (the move then stays under way, and meta's leader drives it on)
+   */
+  MetaCatalog.RegionEntry moveReplica(MetaCatalog.TableEntry t, int index, String to) {
+    RaftNode n = host.node();
+    MetaCatalog.RegionEntry g = t.regions().get(index);
+    if (!n.answersFor(ReplicatedEngine.META, host.metaPeers(), to)) {
+      throw new io.bellows.util.RefusedException("member " + to + " did not answer (down, or cut off): the replicas of "
+          + ReplicatedEngine.what(t, index) + " stay on " + g.peers());
+    }
+    String from = moveSource(n, g);
+    MetaCatalog.ReplicaMove m = new MetaCatalog.ReplicaMove(t.descriptor().name(), t.id(), g.group(), from, to);
+    String reply = new String(ReplicatedEngine.join(n.appendThroughLeader(ReplicatedEngine.META, host.metaPeers(),
+        MetaCatalog.moveReplica(m.table(), m.tableId(), m.group(), from, to))), java.nio.charset.StandardCharsets.UTF_8);
+    switch (reply) {
+      case MetaCatalog.MOVING -> { }
+      case MetaCatalog.NOT_FOUND -> throw new io.bellows.util.TableNotFoundException("table '" + t.descriptor().name() + "' was dropped");
+      case MetaCatalog.MOVE_PENDING -> throw new io.bellows.util.RefusedException("a replica of " + ReplicatedEngine.what(t, index)
+          + " is moving already: move it once that move is done");
+      default -> throw new io.bellows.util.RefusedException("the replicas of " + ReplicatedEngine.what(t, index)
+          + " changed meanwhile (" + reply + "): ask again");
+    }
+    LOG.info("member {}: moving the replica of {} from {} to {} as a client asked", host.selfId(), ReplicatedEngine.what(t, index), from, to);
+    try {
+      drive(m);
+    } catch (RuntimeException e) {
+      throw new io.bellows.util.RefusedException("the move of " + ReplicatedEngine.what(t, index) + "'s replica from " + from + " to "
+          + to + " is under way but did not end here: " + e.getMessage()
+          + " (meta's leader drives it on)", e);
+    }
+    MetaCatalog.TableEntry now = catalog.tableOf(g.group());
+    return now == null ? g : now.regions().stream().filter(r -> r.group().equals(g.group())).findFirst().orElse(g);
+  }
+
+  /**
+   * The member a replica moves away from: a peer silent to meta's leader (down), else the peer,
+   * other than the region's leader, holding the most replicas (ties: the last in the peers).
+   */
+  private String moveSource(RaftNode n, MetaCatalog.RegionEntry g) {
+    Set<String> down = host.meta().isLeader() ? n.silentPeers(ReplicatedEngine.META, silentMemberMillis) : Set.of();
+    for (String p : g.peers()) {
+      if (down.contains(p)) {
+        return p;
+      }
+    }
+    String leader = n.leaderSeenBy(g.group(), host.peers(g.peers()));
+    Map<String, Integer> held = Placement.held(catalog);
+    String best = null;
+    for (String p : g.peers()) {
+      if (p.equals(leader) && g.peers().size() > 1) {
+        continue;
+      }
+      if (best == null || held.getOrDefault(p, 0) >= held.getOrDefault(best, 0)) {
+        best = p;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * On meta's leader: the replicas of members silent to it for the re-replication delay move to
+   * live members holding none of the region, those holding fewest replicas first, at most {@link
+   * #REREPLICATE_MAX_MOVES} begun a pass, each driven to its end on the move driver (docs/design/
+   * cluster.md, "Placing and moving replicas"). A region with a move under way is left alone; so is
+   * one with no live member to take the replica (a cluster no bigger than the replication).
+   */
+  void rereplicate() {
+    try {
+      if (host.closed() || !host.meta().isLeader()) {
+        return;
+      }
+      RaftNode n = host.node();
+      Set<String> down = n.silentPeers(ReplicatedEngine.META, rereplicateAfter.toMillis());
+      if (down.isEmpty()) {
+        return;
+      }
+      Set<String> unsure = n.silentPeers(ReplicatedEngine.META, silentMemberMillis); // not down long, but not answering either
+      Map<String, Integer> held = Placement.held(catalog);
+      int begun = 0;
+      for (MetaCatalog.TableEntry t : catalog.tables()) {
+        for (MetaCatalog.RegionEntry g : t.regions()) {
+          String from = g.peers().stream().filter(down::contains).findFirst().orElse(null);
+          if (from == null || catalog.moveOf(g.group()) != null || begun >= REREPLICATE_MAX_MOVES) {
+            continue;
+          }
+          String to = null;
+          for (Members.Member m : members.list()) {
+            String id = m.id();
+            if (!g.peers().contains(id) && !unsure.contains(id)
+                && (to == null || held.getOrDefault(id, 0) < held.getOrDefault(to, 0))) {
+              to = id;
+            }
+          }
+          if (to == null) {
+            continue;
+          }
+          String reply = new String(ReplicatedEngine.join(host.meta().append(MetaCatalog.moveReplica(t.descriptor().name(), t.id(), g.group(),
+              from, to))), java.nio.charset.StandardCharsets.UTF_8);
+          if (!reply.equals(MetaCatalog.MOVING)) {
+            continue;
+          }
+          held.merge(to, 1, Integer::sum);
+          begun++;
+          LOG.warn("member {}: member {} has been silent for over {} s: moving its replica of region {} of table '{}'"
+              + " to {}", host.selfId(), from, rereplicateAfter.toSeconds(), g.id(), t.descriptor().name(), to);
+          resume(Set.of(g.group()));
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("member {}: a re-replication pass failed: {}", host.selfId(), e.toString(), e);
+    }
+  }
+
+  /**
+   * On meta's leader, every {@link #MOVE_RESUME_MS}: the replica moves that were under way at the
+   * last pass and still are (their driver crashed or gave up) are driven to their end here.
+   */
+  void resumeMoves() {
+    try {
+      if (host.closed() || !host.meta().isLeader()) {
+        movesSeen.clear();
+        return;
+      }
+      List<MetaCatalog.ReplicaMove> now = catalog.moves();
+      Set<UUID> stale = new java.util.HashSet<>();
+      for (MetaCatalog.ReplicaMove m : now) {
+        if (movesSeen.contains(m.group())) {
+          stale.add(m.group());
+        }
+      }
+      movesSeen.clear();
+      now.forEach(m -> movesSeen.add(m.group()));
+      if (!stale.isEmpty()) {
+        resume(stale);
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("member {}: resuming replica moves failed: {}", host.selfId(), e.toString(), e);
+    }
+  }
+
+  /** Schedules meta's leader's passes on {@code timer}: moves resumed, and re-replication unless it is off. */
+  void schedule(ScheduledExecutorService timer) {
+    timer.scheduleWithFixedDelay(this::resumeMoves, MOVE_RESUME_MS, MOVE_RESUME_MS, TimeUnit.MILLISECONDS);
+    if (!rereplicateAfter.isZero()) {
+      long every = Math.max(1_000, Math.min(MOVE_RESUME_MS, rereplicateAfter.toMillis() / 4));
+      timer.scheduleWithFixedDelay(this::rereplicate, every, every, TimeUnit.MILLISECONDS);
     }
   }
 

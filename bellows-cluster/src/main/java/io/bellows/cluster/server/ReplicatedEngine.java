@@ -127,11 +127,6 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   static final long ELECTION_HOLD_MS = 1_000;
   /** How often meta's leader balances the regions' leaders by default (HBase's balancer runs as often). */
   public static final Duration DEFAULT_BALANCE_INTERVAL = Duration.ofMinutes(5);
-  /**
-   * How often meta's leader looks for replica moves under way that no one drives (their driver
-   * crashed): one still there a pass later is driven to its end by meta's leader.
-   */
-  static final long MOVE_RESUME_MS = 30_000;
   /** How many members hold a region's replicas by default ({@code cluster.replication}). */
   public static final int DEFAULT_REPLICATION = 3;
   /**
@@ -140,8 +135,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
    * half minutes; a restart, a GC or a short outage must not move data.
    */
   public static final Duration DEFAULT_REREPLICATE_AFTER = Duration.ofMinutes(10);
-  /** The most replica moves one re-replication pass begins: each copies a region's files. */
-  static final int REREPLICATE_MAX_MOVES = 4;
+
   /** The most leaderships one balancing pass hands over: each is a brief pause of its region's writes. */
   static final int BALANCE_MAX_MOVES = 8;
 
@@ -172,8 +166,6 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   private final ReplicaMoves moves;
   /** How many members hold each new region's replicas, and when the replicas of a silent member move. */
   private final Replication replication;
-  /** The moves under way at meta's leader's last resume pass: the next pass drives those still there. */
-  private final Set<UUID> movesSeen = ConcurrentHashMap.newKeySet();
   /**
    * The sorted-file numbers of every replica of this member: one allocator, because the replicas
    * share one block cache (and KV cache) keyed by file number and offset, so two replicas' files must
@@ -315,7 +307,8 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       }
     });
     this.peers = members.list().stream().map(m -> new RaftNode.Peer(m.id(), m.raftAddress())).toList();
-    this.moves = new ReplicaMoves(catalog, new ReplicaMoves.Host() {
+    this.moves = new ReplicaMoves(catalog, members, silentMemberMillis, replication.rereplicateAfter(),
+        new ReplicaMoves.Host() {
       @Override
       public String selfId() {
         return self.id();
@@ -329,6 +322,11 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       @Override
       public List<RaftNode.Peer> metaPeers() {
         return peers;
+      }
+
+      @Override
+      public ReplicatedLog meta() {
+        return meta;
       }
 
       @Override
@@ -384,11 +382,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     if (!joined) {
       announceJoined();
     }
-    balancer.scheduleWithFixedDelay(this::resumeMoves, MOVE_RESUME_MS, MOVE_RESUME_MS, TimeUnit.MILLISECONDS);
-    if (!replication.rereplicateAfter().isZero()) {
-      long every = Math.max(1_000, Math.min(MOVE_RESUME_MS, replication.rereplicateAfter().toMillis() / 4));
-      balancer.scheduleWithFixedDelay(this::rereplicate, every, every, TimeUnit.MILLISECONDS);
-    }
+    moves.schedule(balancer);
     if (!balanceInterval.isZero()) {
       long ms = balanceInterval.toMillis();
       balancer.scheduleWithFixedDelay(this::balanceLeaders, ms, ms, TimeUnit.MILLISECONDS);
@@ -439,7 +433,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     if (to != null) {
       members.member(to); // an unknown member: IllegalArgumentException naming the members
       if (!g.peers().contains(to)) {
-        g = moveReplica(t, index, to);
+        g = moves.moveReplica(t, index, to);
       }
     }
     if (!holds(n, g.group())) {
@@ -461,154 +455,6 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       throw notLeader(what(t, index), null);
     } catch (IllegalStateException e) {
       throw new io.bellows.util.RefusedException(what(t, index) + ": " + e.getMessage(), e);
-    }
-  }
-
-  /**
-   * Moves a replica of region {@code index} of table {@code t} to member {@code to}, which holds
-   * none (HBase's {@code move} of a region to a server that does not serve it): from the member of
-   * its peers that is down to meta's leader, else from the one, other than the region's leader,
-   * that holds the most replicas. Appends the move to meta through its leader, then drives it here
-   * ({@link ReplicaMoves#drive}): {@code to} seeds its replica from a checkpoint and joins, the
-   * group's members change, and the move ends in meta. Returns the region as it is then.
-   *
-   * @throws io.bellows.util.RefusedException when {@code to} is down, a move of the region is under
-   *     way, or a step failed (the move then stays under way, and meta's leader drives it on)
-   */
-  private MetaCatalog.RegionEntry moveReplica(MetaCatalog.TableEntry t, int index, String to) {
-    RaftNode n = started.join();
-    MetaCatalog.RegionEntry g = t.regions().get(index);
-    if (!n.answersFor(META, peers, to)) {
-      throw new io.bellows.util.RefusedException("member " + to + " did not answer (down, or cut off): the replicas of "
-          + what(t, index) + " stay on " + g.peers());
-    }
-    String from = moveSource(n, g);
-    MetaCatalog.ReplicaMove m = new MetaCatalog.ReplicaMove(t.descriptor().name(), t.id(), g.group(), from, to);
-    String reply = new String(join(n.appendThroughLeader(META, peers,
-        MetaCatalog.moveReplica(m.table(), m.tableId(), m.group(), from, to))), StandardCharsets.UTF_8);
-    switch (reply) {
-      case MetaCatalog.MOVING -> { }
-      case MetaCatalog.NOT_FOUND -> throw new TableNotFoundException("table '" + t.descriptor().name() + "' was dropped");
-      case MetaCatalog.MOVE_PENDING -> throw new io.bellows.util.RefusedException("a replica of " + what(t, index)
-          + " is moving already: move it once that move is done");
-      default -> throw new io.bellows.util.RefusedException("the replicas of " + what(t, index)
-          + " changed meanwhile (" + reply + "): ask again");
-    }
-    LOG.info("member {}: moving the replica of {} from {} to {} as a client asked", self.id(), what(t, index), from, to);
-    try {
-      moves.drive(m);
-    } catch (RuntimeException e) {
-      throw new io.bellows.util.RefusedException("the move of " + what(t, index) + "'s replica from " + from + " to "
-          + to + " is under way but did not end here: " + e.getMessage()
-          + " (meta's leader drives it on)", e);
-    }
-    MetaCatalog.TableEntry now = catalog.tableOf(g.group());
-    return now == null ? g : now.regions().stream().filter(r -> r.group().equals(g.group())).findFirst().orElse(g);
-  }
-
-  /**
-   * The member a replica moves away from: a peer silent to meta's leader (down), else the peer,
-   * other than the region's leader, holding the most replicas (ties: the last in the peers).
-   */
-  private String moveSource(RaftNode n, MetaCatalog.RegionEntry g) {
-    Set<String> down = meta.isLeader() ? n.silentPeers(META, silentMemberMillis) : Set.of();
-    for (String p : g.peers()) {
-      if (down.contains(p)) {
-        return p;
-      }
-    }
-    String leader = n.leaderSeenBy(g.group(), peersOf(g));
-    Map<String, Integer> held = Placement.held(catalog);
-    String best = null;
-    for (String p : g.peers()) {
-      if (p.equals(leader) && g.peers().size() > 1) {
-        continue;
-      }
-      if (best == null || held.getOrDefault(p, 0) >= held.getOrDefault(best, 0)) {
-        best = p;
-      }
-    }
-    return best;
-  }
-
-  /**
-   * On meta's leader: the replicas of members silent to it for the re-replication delay move to
-   * live members holding none of the region, those holding fewest replicas first, at most {@link
-   * #REREPLICATE_MAX_MOVES} begun a pass, each driven to its end on the move driver (docs/design/
-   * cluster.md, "Placing and moving replicas"). A region with a move under way is left alone; so is
-   * one with no live member to take the replica (a cluster no bigger than the replication).
-   */
-  private void rereplicate() {
-    try {
-      if (closed || !meta.isLeader()) {
-        return;
-      }
-      RaftNode n = started.join();
-      Set<String> down = n.silentPeers(META, replication.rereplicateAfter().toMillis());
-      if (down.isEmpty()) {
-        return;
-      }
-      Set<String> unsure = n.silentPeers(META, silentMemberMillis); // not down long, but not answering either
-      Map<String, Integer> held = Placement.held(catalog);
-      int begun = 0;
-      for (MetaCatalog.TableEntry t : catalog.tables()) {
-        for (MetaCatalog.RegionEntry g : t.regions()) {
-          String from = g.peers().stream().filter(down::contains).findFirst().orElse(null);
-          if (from == null || catalog.moveOf(g.group()) != null || begun >= REREPLICATE_MAX_MOVES) {
-            continue;
-          }
-          String to = null;
-          for (Members.Member m : members.list()) {
-            String id = m.id();
-            if (!g.peers().contains(id) && !unsure.contains(id)
-                && (to == null || held.getOrDefault(id, 0) < held.getOrDefault(to, 0))) {
-              to = id;
-            }
-          }
-          if (to == null) {
-            continue;
-          }
-          String reply = new String(join(meta.append(MetaCatalog.moveReplica(t.descriptor().name(), t.id(), g.group(),
-              from, to))), StandardCharsets.UTF_8);
-          if (!reply.equals(MetaCatalog.MOVING)) {
-            continue;
-          }
-          held.merge(to, 1, Integer::sum);
-          begun++;
-          LOG.warn("member {}: member {} has been silent for over {} s: moving its replica of region {} of table '{}'"
-              + " to {}", self.id(), from, replication.rereplicateAfter().toSeconds(), g.id(), t.descriptor().name(), to);
-          moves.resume(Set.of(g.group()));
-        }
-      }
-    } catch (RuntimeException e) {
-      LOG.warn("member {}: a re-replication pass failed: {}", self.id(), e.toString(), e);
-    }
-  }
-
-  /**
-   * On meta's leader, every {@link #MOVE_RESUME_MS}: the replica moves that were under way at the
-   * last pass and still are (their driver crashed or gave up) are driven to their end here.
-   */
-  private void resumeMoves() {
-    try {
-      if (closed || !meta.isLeader()) {
-        movesSeen.clear();
-        return;
-      }
-      List<MetaCatalog.ReplicaMove> now = catalog.moves();
-      Set<UUID> stale = new java.util.HashSet<>();
-      for (MetaCatalog.ReplicaMove m : now) {
-        if (movesSeen.contains(m.group())) {
-          stale.add(m.group());
-        }
-      }
-      movesSeen.clear();
-      now.forEach(m -> movesSeen.add(m.group()));
-      if (!stale.isEmpty()) {
-        moves.resume(stale);
-      }
-    } catch (RuntimeException e) {
-      LOG.warn("member {}: resuming replica moves failed: {}", self.id(), e.toString(), e);
     }
   }
 
@@ -1240,7 +1086,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   }
 
   /** A region named for an error: the table's name, and the region's rows when the table has several. */
-  private static String what(MetaCatalog.TableEntry t, int index) {
+  static String what(MetaCatalog.TableEntry t, int index) {
     String table = "table '" + t.descriptor().name() + "'";
     if (t.regions().size() == 1) {
       return table;
