@@ -119,6 +119,14 @@ class ShellClusterRegionsTest {
       }
       assertThat(shell("put 't', 'm2', 'f:q', 'v4'\nget 't', 'm2'\n", addresses)).contains("value=v4");
 
+      // HBase's decommission commands: on three members with three replicas a region, none can go.
+      out = shell("list_decommissioned_regionservers\ndecommission_regionservers '" + follower + "'\n"
+          + "decommission_regionservers ['m9']\nrecommission_regionserver '" + follower + "'\n", addresses, 1);
+      assertThat(out).containsSubsequence("0 members decommissioned",
+          "would leave 2 members for regions of 3 replicas: nothing changed",
+          "ERROR: decommission_regionservers: no member 'm9' in the cluster",
+          "is not decommissioned");
+
       // HBase's disable, enable, is_enabled and drop, over the cluster, with a standalone shell's words.
       out = shell("drop 'u'\ndisable 'u'\nis_enabled 'u'\nget 'u', 'a'\nenable 'u'\nis_enabled 'u'\n"
           + "disable 'u'\ndrop 'u'\nexists 'u'\nlist\n", addresses, 1);

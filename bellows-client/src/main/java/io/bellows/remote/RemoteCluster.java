@@ -870,6 +870,27 @@ public final class RemoteCluster implements Engine {
    * region is forgotten after a move, so the next call finds the new one.
    */
   @Override
+  public void decommission(List<String> members) {
+    call(CATALOG, false, e -> {
+      e.decommission(members);
+      return null;
+    });
+  }
+
+  @Override
+  public void recommission(String member) {
+    call(CATALOG, false, e -> {
+      e.recommission(member);
+      return null;
+    });
+  }
+
+  @Override
+  public List<String> decommissioned() {
+    return call(CATALOG, true, Engine::decommissioned);
+  }
+
+  @Override
   public io.bellows.engine.LeaderMove moveLeader(String table, byte[] row, String member) {
     String key = keyOfRow(table(table), row);
     io.bellows.engine.LeaderMove m = call(key, true, e -> e.moveLeader(table, row, member));

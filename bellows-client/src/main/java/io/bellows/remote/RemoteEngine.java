@@ -586,6 +586,21 @@ public final class RemoteEngine implements Engine {
   }
 
   @Override
+  public void decommission(List<String> members) {
+    write(() -> admin().decommission(io.bellows.protocol.MembersMessage.newBuilder().addAllMembers(members).build()));
+  }
+
+  @Override
+  public void recommission(String member) {
+    write(() -> admin().recommission(io.bellows.protocol.MembersMessage.newBuilder().addMembers(member).build()));
+  }
+
+  @Override
+  public List<String> decommissioned() {
+    return List.copyOf(read(() -> admin().listDecommissioned(Empty.getDefaultInstance())).getMembersList());
+  }
+
+  @Override
   public io.bellows.engine.VerifyReport verify() {
     return Wire.fromWire(read(() -> admin().verify(Empty.getDefaultInstance())));
   }

@@ -60,7 +60,8 @@ import org.junit.jupiter.api.io.TempDir;
  * leader or any) off from the others through the members' test-only fault hook in the Raft
  * transport ({@code --test-faults}) and heals the cut, or hands the table's region's leadership to
  * another member through the clients' own call ({@link io.bellows.engine.Engine#moveLeader}, HBase's
- * {@code move}: Raft's leadership transfer), or splits the region holding the round's rows between
+ * {@code move}: Raft's leadership transfer), or moves a replica of it to a member holding none (the
+ * same call; four members, three replicas a region), or splits the region holding the round's rows between
  * them online ({@link io.bellows.engine.Engine#split}). Each round's keys must be linearizable
  * ({@link LinearizabilityChecker}); at the end every key is read once more (that read joins its
  * history, which is checked again) and every acknowledged write must be there (each write also
@@ -71,7 +72,9 @@ import org.junit.jupiter.api.io.TempDir;
  * -Dbellows.test.seed=N, not the timing), a line per round (with the fault's wall-clock time, which
  * the members' logs stamp too) and a summary. A few rounds in every build (one of each fault);
  * {@code -Dbellows.nemesis.rounds=N} runs N, and {@code -Dbellows.nemesis.faults=kill-leader,pause}
- * (any of kill-leader, kill-follower, pause, isolate-leader, isolate-follower, transfer-leader, split) takes those faults in
+ * (any of kill-leader, kill-follower, pause, isolate-leader, isolate-follower, transfer-leader, split,
+ * move-replica: a replica of the round's region moved to a member holding none, while the clients go on,
+ * then its leadership) takes those faults in
  * turn instead of drawing them, to measure one kind's failover.
  */
 @ExtendWith(SeedExtension.class)
@@ -84,6 +87,11 @@ class ClusterHistoryTest {
   /** The suffix of each round's counter row (incremented by 1, read). */
   private static final String COUNTER = "-n";
   private static final int ROUNDS = Integer.getInteger("bellows.nemesis.rounds", 3);
+  /**
+   * Server processes: four, one more than a region's replicas, so a replica can move to a member
+   * holding none; meta, a group of all four, keeps a majority through any one fault.
+   */
+  private static final int MEMBERS = Integer.getInteger("bellows.nemesis.members", 4);
   /** The faults to take in turn (kind, and whether on the leader), or empty: drawn from the seed. */
   private static final List<Map.Entry<Kind, Boolean>> FAULTS = faults(System.getProperty("bellows.nemesis.faults", ""));
   private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
@@ -104,7 +112,7 @@ class ClusterHistoryTest {
   /** What the fault file holds besides the nemesis' cut ("stale-reads" for the negative run). */
   private static volatile String standing = "";
 
-  enum Kind { KILL, PAUSE, PARTITION, TRANSFER, SPLIT }
+  enum Kind { KILL, PAUSE, PARTITION, TRANSFER, SPLIT, MOVE }
 
   /**
    * A fault the nemesis injected: what, on whom, and whether that member led the table's region (a
@@ -119,6 +127,7 @@ class ClusterHistoryTest {
         case PARTITION -> "isolate";
         case TRANSFER -> "transfer the leadership to";
         case SPLIT -> "split the round's region, led by";
+        case MOVE -> "move a replica of the round's region to";
       };
       return verb + " " + target.id + (leader ? " (leader)" : "") + detail;
     }
@@ -141,8 +150,9 @@ class ClusterHistoryTest {
         case "isolate-follower" -> out.add(Map.entry(Kind.PARTITION, false));
         case "transfer-leader" -> out.add(Map.entry(Kind.TRANSFER, false));
         case "split" -> out.add(Map.entry(Kind.SPLIT, true));
+        case "move-replica" -> out.add(Map.entry(Kind.MOVE, false));
         default -> throw new IllegalArgumentException("bellows.nemesis.faults: unknown fault '" + name.strip()
-            + "' (kill-leader, kill-follower, pause, isolate-leader, isolate-follower, transfer-leader, split)");
+            + "' (kill-leader, kill-follower, pause, isolate-leader, isolate-follower, transfer-leader, split, move-replica)");
       }
     }
     return out;
@@ -150,7 +160,7 @@ class ClusterHistoryTest {
 
   @BeforeAll
   static void startCluster() throws Exception {
-    cluster = LocalCluster.start(dir.resolve("cluster"), 3, true);
+    cluster = LocalCluster.start(dir.resolve("cluster"), MEMBERS, true);
     System.out.println("[nemesis] the members' directories and logs: " + dir.resolve("cluster"));
     // Meta's first election may take a while on a busy machine: the table waits for it as long as a phase may.
     try (Bellows db = RemoteEngine.connect(cluster.addresses(), OPTIONS.withDataDeadline(Duration.ofMillis(PHASE_MAX_MS)))) {
@@ -308,6 +318,9 @@ class ClusterHistoryTest {
       ClusterMember leader = onLeader == null && kind != Kind.TRANSFER ? null : cluster.leaderOf(TABLE, prefix + "-k0");
       List<ClusterMember> others = cluster.members.stream().filter(m -> m != leader).toList();
       ClusterMember target = Boolean.TRUE.equals(onLeader) ? leader : others.get(nemesis.nextInt(others.size()));
+      if (kind == Kind.MOVE) {
+        target = withoutReplica(prefix + "-k0", others, nemesis); // the replica goes there, then the leadership
+      }
       faultAt = System.nanoTime();
       at = LocalTime.now();
       String detail = "";
@@ -317,6 +330,7 @@ class ClusterHistoryTest {
         case PARTITION -> cluster.faults(standing + cluster.isolation(target));
         case TRANSFER -> detail = transfer(leader, target, prefix + "-k0");
         case SPLIT -> detail = split(prefix + "-k1");
+        case MOVE -> detail = transfer(leader, target, prefix + "-k0");
       }
       fault = new Fault(kind, target, target == leader, detail);
       try {
@@ -327,7 +341,7 @@ class ClusterHistoryTest {
           case KILL -> target.start();
           case PAUSE -> target.resume();
           case PARTITION -> cluster.faults(standing);
-          case TRANSFER, SPLIT -> { } // nothing to heal: the new leader, or the daughters, serve on
+          case TRANSFER, SPLIT, MOVE -> { } // nothing to heal: the new leader, or the daughters, serve on
         }
       }
       w.require(rec.await(CALLS_PER_PHASE, PHASE_MAX_MS), "calls after healing " + fault);
@@ -354,6 +368,32 @@ class ClusterHistoryTest {
       return m.moved() ? " (from " + m.from() + ")" : " (it led already)";
     } catch (StorageException | IllegalArgumentException | IllegalStateException e) {
       return " (refused, the leadership stays with " + leader.id + ": " + e.getMessage() + ")";
+    }
+  }
+
+  /**
+   * A member of {@code candidates} that holds no replica of the table's region holding {@code row}
+   * (as the members' status reports them), drawn by {@code nemesis}; any candidate if every one
+   * holds one (a cluster no bigger than the replication: the move is then a leadership's).
+   */
+  private static ClusterMember withoutReplica(String row, List<ClusterMember> candidates, Random nemesis) {
+    try (RemoteCluster status = RemoteCluster.open(cluster.addresses(), OPTIONS.withDataDeadline(Duration.ofSeconds(10)))) {
+      int region = -1;
+      for (io.bellows.engine.RegionInfo r : status.regions(TABLE)) {
+        if (io.bellows.util.Bytes.compare(Bytes.of(row), r.startKey()) >= 0
+            && (r.endKey().length == 0 || io.bellows.util.Bytes.compare(Bytes.of(row), r.endKey()) < 0)) {
+          region = r.id();
+        }
+      }
+      int id = region;
+      Set<String> holding = status.clusterStatus().map(c -> c.replicasOf(TABLE).stream()
+          .filter(r -> r.regionId() == id).map(io.bellows.engine.ClusterStatus.Replica::member)
+          .collect(java.util.stream.Collectors.toSet())).orElse(Set.of());
+      List<ClusterMember> free = candidates.stream().filter(m -> !holding.contains(m.id)).toList();
+      List<ClusterMember> from = free.isEmpty() ? candidates : free;
+      return from.get(nemesis.nextInt(from.size()));
+    } catch (StorageException e) {
+      return candidates.get(nemesis.nextInt(candidates.size()));
     }
   }
 
@@ -597,6 +637,7 @@ class ClusterHistoryTest {
       unknown += r.unknown();
       String what = r.fault().kind() == Kind.TRANSFER ? "TRANSFER of the leadership"
           : r.fault().kind() == Kind.SPLIT ? "SPLIT of the region"
+          : r.fault().kind() == Kind.MOVE ? "MOVE of a replica"
           : r.fault().kind() + (r.fault().leader() ? " leader" : " follower");
       gaps.computeIfAbsent(what, k -> new ArrayList<>()).add(r.gapMs());
       CallStats.Snapshot a = roundAttempts.get(i);

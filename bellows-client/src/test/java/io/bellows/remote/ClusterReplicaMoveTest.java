@@ -105,11 +105,8 @@ class ClusterReplicaMoveTest {
         }
         // The member left removes its replica once it has applied the move's end: in the background.
         Path removed = dir.resolve(left).resolve("regions").resolve(daughter.toString());
-        long end = System.nanoTime() + Duration.ofMillis(InJvmCluster.WAIT_MS).toNanos();
-        while (Files.exists(removed) || cluster.member(left).engine().node().holds(daughter)) {
-          assertThat(System.nanoTime() - end).as("the replica moved away is removed in time").isNegative();
-          Thread.sleep(20); // polling the other member's progress, not synchronizing
-        }
+        InJvmCluster.await("the replica moved away is removed",
+            () -> !Files.exists(removed) && !cluster.member(left).engine().node().holds(daughter));
         assertThat(cluster.member(to).engine().node().membersOf(daughter)).containsExactlyInAnyOrderElementsOf(after);
 
         assertRows(t, before, acked);

@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -54,9 +53,9 @@ class ClusterRereplicationTest {
 
         cluster.stop(lost);
         ReplicatedEngine watcher = cluster.member(spare).engine();
-        await("the replica of " + lost + " moved to " + spare, () -> watcher.replicaMembers(group).contains(spare)
-            && !watcher.replicaMembers(group).contains(lost) && watcher.node().holds(group)
-            && cluster.member(metaLeader).engine().node().membersOf(group).contains(spare)
+        InJvmCluster.await("the replica of " + lost + " moved to " + spare,
+            () -> watcher.replicaMembers(group).contains(spare) && !watcher.replicaMembers(group).contains(lost)
+            && watcher.node().holds(group) && cluster.member(metaLeader).engine().node().membersOf(group).contains(spare)
             && !cluster.member(metaLeader).engine().node().membersOf(group).contains(lost));
         for (int i = 0; i < 50; i++) {
           rows.add(put(t, "b" + i));
@@ -75,7 +74,8 @@ class ClusterRereplicationTest {
         // The first member comes back: it removes the replica it no longer holds.
         ReplicatedEngine back = cluster.start(lost, EngineOptions.defaults()).engine();
         Path replicaDir = dir.resolve(lost).resolve("regions").resolve(group.toString());
-        await(lost + " removed its old replica", () -> !back.node().holds(group) && !Files.exists(replicaDir));
+        InJvmCluster.await(lost + " removed its old replica",
+            () -> !back.node().holds(group) && !Files.exists(replicaDir));
       }
     }
   }
@@ -83,13 +83,5 @@ class ClusterRereplicationTest {
   private static String put(Table t, String row) throws Exception {
     t.put(new Put(Bytes.of(row)).addColumn(F, F, Bytes.of(row)));
     return row;
-  }
-
-  private static void await(String what, BooleanSupplier done) throws InterruptedException {
-    long end = System.nanoTime() + Duration.ofMillis(InJvmCluster.WAIT_MS).toNanos();
-    while (!done.getAsBoolean()) {
-      assertThat(System.nanoTime() - end).as(what + " in time").isNegative();
-      Thread.sleep(50); // polling the members' progress, not synchronizing
-    }
   }
 }

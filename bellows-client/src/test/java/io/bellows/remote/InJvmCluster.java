@@ -86,6 +86,17 @@ final class InJvmCluster implements AutoCloseable {
     return started;
   }
 
+  /** Polls {@code done} until it holds, failing once {@link #WAIT_MS} pass: the members' background work (moves, removals). */
+  static void await(String what, java.util.function.BooleanSupplier done) throws InterruptedException {
+    long end = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+    while (!done.getAsBoolean()) {
+      if (System.nanoTime() - end > 0) {
+        throw new AssertionError(what + ": not within " + WAIT_MS + " ms");
+      }
+      Thread.sleep(50); // polling the members' progress, not synchronizing
+    }
+  }
+
   /** Every member's id, stopped ones included. */
   List<String> ids() {
     return members.list().stream().map(Members.Member::id).toList();

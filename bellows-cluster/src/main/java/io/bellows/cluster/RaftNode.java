@@ -226,8 +226,10 @@ public final class RaftNode implements AutoCloseable {
   }
 
   /**
-   * Adds this node's replica of group {@code group} with members {@code peers} (which must include
-   * this node). Every member adds the group the same way; the replicas then elect a leader.
+   * Adds this node's replica of group {@code group} with members {@code peers}. Every member of a new
+   * group adds it the same way (each among the peers); the replicas then elect a leader. A replica
+   * joining a group that exists (a replica moved here) is added with the group's members without
+   * itself: it never stands, and learns that it is a member from the leader's membership change.
    */
   public ReplicatedLog addGroup(UUID group, List<Peer> peers) {
     RaftGroup g = RaftGroup.valueOf(RaftGroupId.valueOf(group), peers.stream().map(Peer::toRatis).toList());

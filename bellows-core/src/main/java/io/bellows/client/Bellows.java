@@ -274,6 +274,21 @@ public final class Bellows implements AutoCloseable {
   public io.bellows.engine.LeaderMove moveLeader(String table, byte[] row, String member) {
     return engine.moveLeader(table, row, member);
   }
+  /** Decommissions cluster members (HBase's {@code decommission_regionservers}); see {@link io.bellows.engine.Engine#decommission}. */
+  public void decommission(List<String> members) {
+    engine.decommission(members);
+  }
+
+  /** Takes a decommissioned member back (HBase's {@code recommission_regionserver}). */
+  public void recommission(String member) {
+    engine.recommission(member);
+  }
+
+  /** The decommissioned members of a cluster (HBase's {@code list_decommissioned_regionservers}). */
+  public List<String> decommissioned() {
+    return engine.decommissioned();
+  }
+
 
   /**
    * Checks every block of every sorted file online, as a scrub (reads and writes go on), and the

@@ -162,14 +162,34 @@ public interface Engine extends AutoCloseable {
    * transfer: the leader lets the member stand only once it holds the leader's whole log, so no
    * acknowledged write is at risk, and the region's writes pause for about an election. A member
    * that leads the region already is fine: nothing is handed over ({@link LeaderMove#moved()}
-   * false). Refused for an unknown table or member, a member that holds no replica of the region
-   * (moving replicas is not built), and a member that does not answer (down or cut off). An engine
-   * that is not a cluster has no leaderships to move: refused.
+   * false). A member that holds no replica of the region gets one first (the replica moves there).
+   * Refused for an unknown table or member and a member that does not answer (down or cut off). An
+   * engine that is not a cluster has no leaderships to move: refused.
    */
   default LeaderMove moveLeader(String table, byte[] row, String member) {
     throw new UnsupportedOperationException("moving a region's leadership needs a cluster: this engine is a single"
         + " server, which serves every region itself");
   }
+  /**
+   * Decommissions cluster members {@code members} (their ids; HBase's {@code
+   * decommission_regionservers}): no new replica is placed on them, and meta's leader moves their
+   * replicas to the other members, a few at a time, in the background. Refused when fewer members
+   * than a region's replicas would be left. An engine that is not a cluster has no members: refused.
+   */
+  default void decommission(java.util.List<String> members) {
+    throw new UnsupportedOperationException("this engine is not a cluster: it has no members to decommission");
+  }
+
+  /** Takes a decommissioned member back (HBase's {@code recommission_regionserver}): replicas may go on it again. */
+  default void recommission(String member) {
+    throw new UnsupportedOperationException("this engine is not a cluster: it has no members to recommission");
+  }
+
+  /** The decommissioned members of a cluster, in id order; empty for an engine that is not one. */
+  default java.util.List<String> decommissioned() {
+    return java.util.List.of();
+  }
+
 
   /**
    * Opens a read of the table's rows; the caller closes it. Each region is read at its read point

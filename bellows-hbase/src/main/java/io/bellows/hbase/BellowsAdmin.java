@@ -262,6 +262,50 @@ public final class BellowsAdmin {
     move(encodedRegionName, destServerName == null ? null : ServerName.valueOf(Bytes.toString(destServerName)));
   }
 
+  /**
+   * HBase's {@code decommission_regionservers}: the members at the servers' addresses (or named by
+   * their host) take no new replica, and the cluster moves theirs to the other members in the
+   * background ({@code offload} is always so: a decommissioned member keeps no replica).
+   */
+  public void decommissionRegionServers(List<ServerName> servers, boolean offload) throws IOException {
+    io.bellows.engine.ClusterStatus cluster = engine.clusterStatus().orElseThrow(() -> new DoNotRetryIOException(
+        "Admin.decommissionRegionServers: this Bellows engine is not a cluster: it has no servers to decommission"));
+    List<String> ids = new java.util.ArrayList<>();
+    for (ServerName s : servers) {
+      ids.add(member(cluster, s));
+    }
+    engine.decommission(ids);
+  }
+
+  /** HBase's {@code list_decommissioned_regionservers}: each as "host,port,0" from its client address. */
+  public List<ServerName> listDecommissionedRegionServers() throws IOException {
+    io.bellows.engine.ClusterStatus cluster = engine.clusterStatus().orElse(null);
+    List<ServerName> out = new java.util.ArrayList<>();
+    if (cluster == null) {
+      return out;
+    }
+    for (String id : engine.decommissioned()) {
+      for (io.bellows.engine.ClusterStatus.Member m : cluster.members()) {
+        if (m.id().equals(id)) {
+          int colon = m.address().lastIndexOf(':');
+          out.add(ServerName.valueOf(m.address().substring(0, colon), Integer.parseInt(m.address().substring(colon + 1)),
+              0));
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * HBase's {@code recommission_regionserver}: the member may take replicas again; {@code
+   * encodedRegionNames} (regions to load back) are not moved: balancing and new tables fill it.
+   */
+  public void recommissionRegionServer(ServerName server, List<byte[]> encodedRegionNames) throws IOException {
+    io.bellows.engine.ClusterStatus cluster = engine.clusterStatus().orElseThrow(() -> new DoNotRetryIOException(
+        "Admin.recommissionRegionServer: this Bellows engine is not a cluster"));
+    engine.recommission(member(cluster, server));
+  }
+
   /** The id of the member whose client address is the server's host and port, or whose id is its host name. */
   private static String member(io.bellows.engine.ClusterStatus cluster, ServerName server) throws IOException {
     for (io.bellows.engine.ClusterStatus.Member m : cluster.members()) {

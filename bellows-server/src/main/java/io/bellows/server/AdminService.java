@@ -208,6 +208,31 @@ final class AdminService extends AdminGrpc.AdminImplBase {
     });
   }
 
+  @Override
+  public void decommission(io.bellows.protocol.MembersMessage request, StreamObserver<Empty> response) {
+    Calls.unary(response, () -> {
+      engine.decommission(request.getMembersList());
+      return Empty.getDefaultInstance();
+    });
+  }
+
+  @Override
+  public void recommission(io.bellows.protocol.MembersMessage request, StreamObserver<Empty> response) {
+    Calls.unary(response, () -> {
+      if (request.getMembersCount() != 1) {
+        throw new IllegalArgumentException("recommission takes one member, not " + request.getMembersCount());
+      }
+      engine.recommission(request.getMembers(0));
+      return Empty.getDefaultInstance();
+    });
+  }
+
+  @Override
+  public void listDecommissioned(Empty request, StreamObserver<io.bellows.protocol.MembersMessage> response) {
+    Calls.unary(response, () -> io.bellows.protocol.MembersMessage.newBuilder()
+        .addAllMembers(engine.decommissioned()).build());
+  }
+
   /** A cluster member's view of the cluster; {@code cluster = false} from a standalone server. */
   @Override
   public void clusterStatus(Empty request, StreamObserver<io.bellows.protocol.ClusterStatusResponse> response) {

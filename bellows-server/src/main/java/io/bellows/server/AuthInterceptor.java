@@ -76,6 +76,7 @@ final class AuthInterceptor implements ServerInterceptor {
     }
     m.put(AdminGrpc.getListSnapshotsMethod().getFullMethodName(), Role.READ_ONLY); // the snapshot calls but this: admin
     m.put(AdminGrpc.getClusterStatusMethod().getFullMethodName(), Role.READ_ONLY);
+    m.put(AdminGrpc.getListDecommissionedMethod().getFullMethodName(), Role.READ_ONLY);
     return Map.copyOf(m);
   }
 

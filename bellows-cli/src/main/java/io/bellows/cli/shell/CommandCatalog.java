@@ -173,6 +173,19 @@ public final class CommandCatalog {
               + "checkpoint, then the region's Raft group changes members. Prints who led and who leads now.\n"
               + "Elsewhere refused: a single server leads every region itself.",
           "  move '2', 'm3'\n  move '2'"),
+      new Entry("decommission_regionservers", "tools", "decommission_regionservers 'SERVER' | ['S1', 'S2']",
+          "Over a cluster: decommissions members (named as move takes them): no new replica goes on them, and\n"
+              + "meta's leader moves their replicas to the other members in the background, a few at a time\n"
+              + "(list_regions shows where each region's replicas are). Refused when fewer members than a region's\n"
+              + "replicas would be left.",
+          "  decommission_regionservers 'm4'"),
+      new Entry("recommission_regionserver", "tools", "recommission_regionserver 'SERVER'",
+          "Over a cluster: takes a decommissioned member back: new replicas may go on it again (none moves back\n"
+              + "by itself).",
+          "  recommission_regionserver 'm4'"),
+      new Entry("list_decommissioned_regionservers", "tools", "list_decommissioned_regionservers",
+          "Over a cluster: the decommissioned members, one per line (id and client address).",
+          "  list_decommissioned_regionservers"),
       new Entry("verify", "tools", "verify",
           "Checks every block of every sorted file, each store's manifest and the closed WAL files, online;\n"
               + "prints each damage with its file and offset (bellows repair, offline, fixes them).", ""),

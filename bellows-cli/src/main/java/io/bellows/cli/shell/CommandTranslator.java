@@ -130,6 +130,30 @@ public final class CommandTranslator {
           a.arity(1, 2);
           return new MoveCommand(a.isInteger(0) ? String.valueOf(a.integer(0, "region")) : a.name(0, "region"),
               a.size() == 2 ? a.name(1, "server name") : null);
+        case "decommission_regionservers": {
+          a.arity(1, 2); // HBase's second argument, offload, is always true here: replicas must go
+          List<String> servers = new ArrayList<>();
+          if (a.get(0) instanceof List<?> list) {
+            for (Object o : list) {
+              if (!(o instanceof ByteString b) || b.isEmpty()) {
+                throw a.usage("servers must be quoted names, not " + Args.describe(o));
+              }
+              servers.add(b.text());
+            }
+          } else {
+            servers.add(a.name(0, "server name"));
+          }
+          if (servers.isEmpty()) {
+            throw a.usage("name at least one server");
+          }
+          return new DecommissionCommand(DecommissionCommand.Kind.DECOMMISSION, servers);
+        }
+        case "recommission_regionserver":
+          a.arity(1, 2); // HBase's second argument, regions to load back, is not taken: balancing does that
+          return new DecommissionCommand(DecommissionCommand.Kind.RECOMMISSION, List.of(a.name(0, "server name")));
+        case "list_decommissioned_regionservers":
+          a.arity(0, 0);
+          return new DecommissionCommand(DecommissionCommand.Kind.LIST, List.of());
         case "verify":
           a.arity(0, 0);
           return new VerifyCommand();

@@ -6,14 +6,14 @@ import io.bellows.engine.RegionInfo;
 import java.util.List;
 
 /**
- * {@code move 'REGION' [, 'SERVER']}: HBase's move of a region to a server, over a cluster, where
- * every member holds a replica of every region: the region's leadership is handed to the member
- * SERVER (Raft's leadership transfer), or without SERVER to the member of its replicas that leads
- * fewest regions (HBase picks a random server). REGION is the REGION_ID that {@code list_regions}
- * prints (Bellows' regions have no HBase encoded name); SERVER the member's id, its client address
- * (host:port), the SERVER_NAME that {@code list_regions} prints ("id host:port"), or HBase's
- * "host,port,startcode". Prints who led and who leads now; an engine that is not a cluster is
- * refused, as is a member that holds no replica of the region (moving replicas is not built).
+ * {@code move 'REGION' [, 'SERVER']}: HBase's move of a region to a server, over a cluster: the
+ * region's leadership is handed to the member SERVER (Raft's leadership transfer), which first gets
+ * a replica of the region if it holds none (the replica moves there), or without SERVER to the
+ * member of its replicas that leads fewest regions (HBase picks a random server). REGION is the
+ * REGION_ID that {@code list_regions} prints (Bellows' regions have no HBase encoded name); SERVER
+ * the member's id, its client address (host:port), the SERVER_NAME that {@code list_regions} prints
+ * ("id host:port"), or HBase's "host,port,startcode". Prints who led and who leads now; an engine
+ * that is not a cluster is refused.
  */
 public record MoveCommand(String region, String server) implements Command {
   @Override

@@ -74,11 +74,13 @@ final class CatalogProposals {
     }
     List<String> everyMember = members.list().stream().map(Members.Member::id).toList();
     byte[] entry;
-    if (splitKeys.isEmpty() && replication >= everyMember.size()) {
+    if (splitKeys.isEmpty() && replication >= everyMember.size() && catalog.decommissioned().isEmpty()) {
       entry = MetaCatalog.createTable(descriptor, UUID.randomUUID(), ReplicatedEngine.BASE); // the first builds' form
     } else {
-      List<List<String>> placed = Placement.place(everyMember, replication, Placement.held(catalog),
-          splitKeys.size() + 1);
+      List<String> open = new ArrayList<>(everyMember);
+      open.removeAll(catalog.decommissioned());
+      List<List<String>> placed = Placement.place(open.isEmpty() ? everyMember : open, replication,
+          Placement.held(catalog), splitKeys.size() + 1);
       List<MetaCatalog.NewRegion> regions = new ArrayList<>();
       for (List<String> p : placed) {
         regions.add(new MetaCatalog.NewRegion(UUID.randomUUID(), ReplicatedEngine.BASE, p));

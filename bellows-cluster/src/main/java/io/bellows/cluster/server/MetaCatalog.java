@@ -203,6 +203,8 @@ final class MetaCatalog implements LogApplier {
   private final Map<UUID, Split> splits = new LinkedHashMap<>();
   /** The split parents retired: every member removes its replica of each once it applied the split. */
   private final java.util.Set<UUID> retired = new java.util.HashSet<>();
+  /** The members decommissioned: no new replica goes there, and theirs move off. */
+  private final java.util.Set<String> decommissioned = new java.util.TreeSet<>();
   /** The replica moves begun and not done, by region group. */
   private final Map<UUID, ReplicaMove> moves = new LinkedHashMap<>();
   private final Effects effects;
@@ -312,6 +314,21 @@ final class MetaCatalog implements LogApplier {
     return moveEntry("moved-replica", m.table(), m.tableId(), m.group(), m.from(), m.to());
   }
 
+  /** The entry that decommissions members {@code ids}: no new replica goes on them, and theirs move off. */
+  static byte[] decommission(List<String> ids) {
+    return ("decommission-members\t" + String.join(",", ids) + "\n").getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The entry that takes member {@code id} back: new replicas may go on it again. */
+  static byte[] recommission(String id) {
+    return ("recommission-member\t" + id + "\n").getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The members decommissioned, in id order. */
+  synchronized List<String> decommissioned() {
+    return new ArrayList<>(decommissioned);
+  }
+
   private static byte[] moveEntry(String kind, String name, int id, UUID group, String from, String to) {
     return (kind + "\t" + name + "\t" + id + "\t" + group + "\t" + from + "\t" + to + "\n")
         .getBytes(StandardCharsets.UTF_8);
@@ -342,6 +359,23 @@ final class MetaCatalog implements LogApplier {
           throw new IllegalStateException("bad meta entry at " + at + ": " + text.substring(0, nl));
         }
         return retire(head[1], Integer.parseInt(head[2]), UUID.fromString(head[3])).getBytes(StandardCharsets.UTF_8);
+      }
+      case "decommission-members" -> {
+        if (head.length != 2) {
+          throw new IllegalStateException("bad meta entry at " + at + ": " + text.substring(0, nl));
+        }
+        synchronized (this) {
+          decommissioned.addAll(List.of(head[1].split(",")));
+        }
+        return DONE.getBytes(StandardCharsets.UTF_8);
+      }
+      case "recommission-member" -> {
+        if (head.length != 2) {
+          throw new IllegalStateException("bad meta entry at " + at + ": " + text.substring(0, nl));
+        }
+        synchronized (this) {
+          return (decommissioned.remove(head[1]) ? DONE : NOT_FOUND).getBytes(StandardCharsets.UTF_8);
+        }
       }
       case "move-replica", "moved-replica" -> {
         if (head.length != 6) {

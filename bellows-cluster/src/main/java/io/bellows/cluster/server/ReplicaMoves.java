@@ -33,6 +33,8 @@ final class ReplicaMoves {
    * crashed): one still there a pass later is driven to its end by meta's leader.
    */
   static final long MOVE_RESUME_MS = 30_000;
+  /** How often meta's leader looks for replicas of members that leave (down too long, decommissioned). */
+  static final long REPAIR_EVERY_MS = 5_000;
   /** The most replica moves one re-replication pass begins: each copies a region's files. */
   static final int REREPLICATE_MAX_MOVES = 4;
   /** How long a reconciliation waits for this member's meta to apply what is committed before it tries again. */
@@ -57,9 +59,11 @@ final class ReplicaMoves {
 
     /**
      * Opens this member's replica of region {@code r} of table {@code t}, seeds it with a checkpoint
-     * of the first of {@code sources} that hands one, and joins its group.
+     * of the first of {@code sources} that hands one, and adds its group knowing {@code members} as
+     * the group's members (the old ones, without this member: the leader's membership change tells
+     * it the new ones).
      */
-    void seedAndJoin(MetaCatalog.TableEntry t, MetaCatalog.RegionEntry r, List<String> sources);
+    void seedAndJoin(MetaCatalog.TableEntry t, MetaCatalog.RegionEntry r, List<String> sources, List<String> members);
 
     /** Records this member's replica of {@code group} removed, leaves the group and deletes the replica. */
     void remove(UUID group);
@@ -127,7 +131,13 @@ final class ReplicaMoves {
         List<String> sources = new ArrayList<>(r.peers());
         sources.remove(self);
         sources.add(m.from()); // the member it leaves last: it may be the one that is down
-        host.seedAndJoin(t, r, sources);
+        // The group is added knowing its old members only. A replica that counts itself a member
+        // before the leader does stands for election when it hears no leader, and a member refused
+        // as "not in the configuration" shuts its replica down (Ratis); one outside the
+        // configuration it knows never stands, and the membership change reaches it through the log.
+        List<String> old = new ArrayList<>(r.peers());
+        old.set(old.indexOf(self), m.from());
+        host.seedAndJoin(t, r, sources, old);
         LOG.info("member {} seeded its replica of region {} (group {}) and joined the group", self, r.id(), group);
       } else if (!wanted && held && m == null) {
         host.remove(group);
@@ -220,6 +230,10 @@ final class ReplicaMoves {
       throw new io.bellows.util.RefusedException("member " + to + " did not answer (down, or cut off): the replicas of "
           + ReplicatedEngine.what(t, index) + " stay on " + g.peers());
     }
+    if (catalog.decommissioned().contains(to)) {
+      throw new io.bellows.util.RefusedException("member " + to + " is decommissioned: no replica moves there"
+          + " (recommission_regionserver takes it back)");
+    }
     String from = moveSource(n, g);
     MetaCatalog.ReplicaMove m = new MetaCatalog.ReplicaMove(t.descriptor().name(), t.id(), g.group(), from, to);
     String reply = new String(ReplicatedEngine.join(n.appendThroughLeader(ReplicatedEngine.META, host.metaPeers(),
@@ -249,7 +263,10 @@ final class ReplicaMoves {
    * other than the region's leader, holding the most replicas (ties: the last in the peers).
    */
   private String moveSource(RaftNode n, MetaCatalog.RegionEntry g) {
-    Set<String> down = host.meta().isLeader() ? n.silentPeers(ReplicatedEngine.META, silentMemberMillis) : Set.of();
+    Set<String> down = new java.util.HashSet<>(catalog.decommissioned());
+    if (host.meta().isLeader()) {
+      down.addAll(n.silentPeers(ReplicatedEngine.META, silentMemberMillis));
+    }
     for (String p : g.peers()) {
       if (down.contains(p)) {
         return p;
@@ -270,11 +287,12 @@ final class ReplicaMoves {
   }
 
   /**
-   * On meta's leader: the replicas of members silent to it for the re-replication delay move to
-   * live members holding none of the region, those holding fewest replicas first, at most {@link
-   * #REREPLICATE_MAX_MOVES} begun a pass, each driven to its end on the move driver (docs/design/
-   * cluster.md, "Placing and moving replicas"). A region with a move under way is left alone; so is
-   * one with no live member to take the replica (a cluster no bigger than the replication).
+   * On meta's leader: the replicas of members that are leaving move to members that stay — of
+   * members silent to it for the re-replication delay (unless that is off), and of members
+   * decommissioned — onto live members holding none of the region and not decommissioned, those
+   * holding fewest replicas first, at most {@link #REREPLICATE_MAX_MOVES} begun a pass, each driven
+   * to its end on the move driver (docs/design/cluster.md, "Placing and moving replicas"). A region
+   * with a move under way is left alone; so is one with no member to take the replica.
    */
   void rereplicate() {
     try {
@@ -282,8 +300,10 @@ final class ReplicaMoves {
         return;
       }
       RaftNode n = host.node();
-      Set<String> down = n.silentPeers(ReplicatedEngine.META, rereplicateAfter.toMillis());
-      if (down.isEmpty()) {
+      Set<String> down = rereplicateAfter.isZero() ? Set.of()
+          : n.silentPeers(ReplicatedEngine.META, rereplicateAfter.toMillis());
+      Set<String> retiring = new java.util.HashSet<>(catalog.decommissioned());
+      if (down.isEmpty() && retiring.isEmpty()) {
         return;
       }
       Set<String> unsure = n.silentPeers(ReplicatedEngine.META, silentMemberMillis); // not down long, but not answering either
@@ -291,14 +311,15 @@ final class ReplicaMoves {
       int begun = 0;
       for (MetaCatalog.TableEntry t : catalog.tables()) {
         for (MetaCatalog.RegionEntry g : t.regions()) {
-          String from = g.peers().stream().filter(down::contains).findFirst().orElse(null);
+          String from = g.peers().stream().filter(down::contains).findFirst()
+              .orElse(g.peers().stream().filter(retiring::contains).findFirst().orElse(null));
           if (from == null || catalog.moveOf(g.group()) != null || begun >= REREPLICATE_MAX_MOVES) {
             continue;
           }
           String to = null;
           for (Members.Member m : members.list()) {
             String id = m.id();
-            if (!g.peers().contains(id) && !unsure.contains(id)
+            if (!g.peers().contains(id) && !unsure.contains(id) && !retiring.contains(id)
                 && (to == null || held.getOrDefault(id, 0) < held.getOrDefault(to, 0))) {
               to = id;
             }
@@ -306,15 +327,16 @@ final class ReplicaMoves {
           if (to == null) {
             continue;
           }
-          String reply = new String(ReplicatedEngine.join(host.meta().append(MetaCatalog.moveReplica(t.descriptor().name(), t.id(), g.group(),
-              from, to))), java.nio.charset.StandardCharsets.UTF_8);
+          String reply = new String(ReplicatedEngine.join(host.meta().append(MetaCatalog.moveReplica(
+              t.descriptor().name(), t.id(), g.group(), from, to))), java.nio.charset.StandardCharsets.UTF_8);
           if (!reply.equals(MetaCatalog.MOVING)) {
             continue;
           }
           held.merge(to, 1, Integer::sum);
           begun++;
-          LOG.warn("member {}: member {} has been silent for over {} s: moving its replica of region {} of table '{}'"
-              + " to {}", host.selfId(), from, rereplicateAfter.toSeconds(), g.id(), t.descriptor().name(), to);
+          LOG.warn("member {}: moving member {}'s replica of region {} of table '{}' to {}: {}", host.selfId(), from,
+              g.id(), t.descriptor().name(), to, down.contains(from)
+                  ? "it has been silent for over " + rereplicateAfter.toSeconds() + " s" : "it is decommissioned");
           resume(Set.of(g.group()));
         }
       }
@@ -350,13 +372,15 @@ final class ReplicaMoves {
     }
   }
 
-  /** Schedules meta's leader's passes on {@code timer}: moves resumed, and re-replication unless it is off. */
+  /**
+   * Schedules meta's leader's passes on {@code timer}: moves resumed, and the re-replication pass
+   * (every 5 s, more often when the re-replication delay is under 20 s).
+   */
   void schedule(ScheduledExecutorService timer) {
     timer.scheduleWithFixedDelay(this::resumeMoves, MOVE_RESUME_MS, MOVE_RESUME_MS, TimeUnit.MILLISECONDS);
-    if (!rereplicateAfter.isZero()) {
-      long every = Math.max(1_000, Math.min(MOVE_RESUME_MS, rereplicateAfter.toMillis() / 4));
-      timer.scheduleWithFixedDelay(this::rereplicate, every, every, TimeUnit.MILLISECONDS);
-    }
+    long every = rereplicateAfter.isZero() ? REPAIR_EVERY_MS
+        : Math.max(1_000, Math.min(REPAIR_EVERY_MS, rereplicateAfter.toMillis() / 4));
+    timer.scheduleWithFixedDelay(this::rereplicate, every, every, TimeUnit.MILLISECONDS);
   }
 
   /**

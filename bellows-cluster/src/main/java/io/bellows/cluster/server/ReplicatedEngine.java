@@ -340,8 +340,9 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       }
 
       @Override
-      public void seedAndJoin(MetaCatalog.TableEntry t, MetaCatalog.RegionEntry r, List<String> sources) {
-        ReplicatedEngine.this.seedAndJoin(t, r, sources);
+      public void seedAndJoin(MetaCatalog.TableEntry t, MetaCatalog.RegionEntry r, List<String> sources,
+          List<String> groupMembers) {
+        ReplicatedEngine.this.seedAndJoin(t, r, sources, groupMembers);
       }
 
       @Override
@@ -456,6 +457,53 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     } catch (IllegalStateException e) {
       throw new io.bellows.util.RefusedException(what(t, index) + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Decommissions {@code ids} on meta's leader (another member answers that it does not lead the
+   * catalog): refused for an unknown member, and when fewer members than a region's replicas would
+   * be left; then meta records them and its leader's next passes move their replicas off ({@link
+   * ReplicaMoves#rereplicate}). Returns once the entry is applied here.
+   */
+  @Override
+  public void decommission(List<String> ids) {
+    check();
+    if (!meta.isLeader()) {
+      throw notLeader("the catalog", meta.leader());
+    }
+    if (ids.isEmpty()) {
+      throw new IllegalArgumentException("name at least one member to decommission");
+    }
+    ids.forEach(members::member); // an unknown member: IllegalArgumentException naming the members
+    Set<String> after = new java.util.TreeSet<>(members.list().stream().map(Members.Member::id).toList());
+    after.removeAll(catalog.decommissioned());
+    after.removeAll(ids);
+    if (after.size() < Math.min(replication.replication(), members.list().size())) {
+      throw new io.bellows.util.RefusedException("decommissioning " + ids + " would leave " + after.size()
+          + " members for regions of " + replication.replication() + " replicas: nothing changed");
+    }
+    join(meta.append(MetaCatalog.decommission(ids.stream().map(String::strip).toList())));
+    LOG.info("member {}: members {} decommissioned; their replicas move to the others", self.id(), ids);
+  }
+
+  /** Takes member {@code id} back on meta's leader: new replicas may go on it again (nothing moves back by itself). */
+  @Override
+  public void recommission(String id) {
+    check();
+    if (!meta.isLeader()) {
+      throw notLeader("the catalog", meta.leader());
+    }
+    members.member(id);
+    String reply = new String(join(meta.append(MetaCatalog.recommission(id))), StandardCharsets.UTF_8);
+    if (!reply.equals(MetaCatalog.DONE)) {
+      throw new IllegalArgumentException("member " + id + " is not decommissioned");
+    }
+  }
+
+  @Override
+  public List<String> decommissioned() {
+    check();
+    return catalog.decommissioned();
   }
 
   /**
@@ -759,10 +807,12 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   /**
    * Opens this member's replica of region {@code r} of table {@code t}, which moves here, seeds it
    * with a checkpoint of the first member of {@code sources} that hands one (the log starts after
-   * it: {@link RegionApplier#seed}), and joins the region's group, in the catalog's peers. A replica
-   * this member removed before (moved away, now moved back) is taken off the removed list first.
+   * it: {@link RegionApplier#seed}), and adds the region's group knowing {@code groupMembers} as its
+   * members (the leader's membership change tells it the new ones). A replica this member removed
+   * before (moved away, now moved back) is taken off the removed list first.
    */
-  private void seedAndJoin(MetaCatalog.TableEntry t, MetaCatalog.RegionEntry r, List<String> sources) {
+  private void seedAndJoin(MetaCatalog.TableEntry t, MetaCatalog.RegionEntry r, List<String> sources,
+      List<String> groupMembers) {
     RaftNode n = started.join();
     UUID group = r.group();
     synchronized (dropped) {
@@ -798,7 +848,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     }
     replicas.put(group, replica); // before the group is added: its state machine finds the applier here
     if (!holds(n, group)) {
-      n.addGroup(group, peersOf(r));
+      n.addGroup(group, peers.stream().filter(p -> groupMembers.contains(p.id())).toList());
     }
     bind(replica);
   }
@@ -1038,10 +1088,13 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       r = servingParent(t, g.group());
     }
     if (r == null && !g.peers().contains(self.id())) {
-      // Not placed here: the client goes to one of the region's members, which names its leader.
-      String peer = g.peers().get(Math.floorMod(self.id().hashCode(), g.peers().size()));
+      // Not placed here: the leader as the region's members know it (asked of them: a client that
+      // knows where the region's leader is never comes here), else one of its members.
+      String leader = started.join().leaderSeenBy(g.group(), peersOf(g));
+      String ask = leader != null ? leader : g.peers().get(Math.floorMod(self.id().hashCode(), g.peers().size()));
       throw new RegionNotLeaderException("NOT_LEADER: member " + self.id() + " holds no replica of " + what(t, index)
-          + "; its replicas are on " + g.peers() + ", ask " + peer, members.clientAddressOf(peer));
+          + "; its replicas are on " + g.peers() + (leader != null ? ", led by " : ", ask ") + ask,
+          members.clientAddressOf(ask));
     }
     if (r == null) {
       throw new RegionNotLeaderException("member " + self.id() + " has not opened its replica of " + what(t, index)

@@ -187,6 +187,24 @@ class MetaCatalogTest {
   }
 
   /** A split's meta entry and the split entry of the parent's log, as docs/FORMAT.md shows them. */
+  /** Decommissioning and recommissioning members: their entries' bytes, and the set they keep. */
+  @Test
+  void decommissionedMembersAreKeptUntilRecommissioned() {
+    assertThat(new String(MetaCatalog.decommission(List.of("n3", "n4")), StandardCharsets.UTF_8))
+        .isEqualTo("decommission-members\tn3,n4\n");
+    assertThat(new String(MetaCatalog.recommission("n4"), StandardCharsets.UTF_8)).isEqualTo("recommission-member\tn4\n");
+    MetaCatalog catalog = new MetaCatalog(MEMBERS, t -> {});
+    long[] index = {0};
+    java.util.function.Function<byte[], String> apply =
+        e -> new String(catalog.apply(new LogPosition(1, ++index[0]), e), StandardCharsets.UTF_8);
+    assertThat(apply.apply(MetaCatalog.decommission(List.of("n3", "n4")))).isEqualTo(MetaCatalog.DONE);
+    assertThat(apply.apply(MetaCatalog.decommission(List.of("n4")))).as("again").isEqualTo(MetaCatalog.DONE);
+    assertThat(catalog.decommissioned()).containsExactly("n3", "n4");
+    assertThat(apply.apply(MetaCatalog.recommission("n4"))).isEqualTo(MetaCatalog.DONE);
+    assertThat(apply.apply(MetaCatalog.recommission("n4"))).isEqualTo(MetaCatalog.NOT_FOUND);
+    assertThat(catalog.decommissioned()).containsExactly("n3");
+  }
+
   /** The bytes of a replica's move, as docs/FORMAT.md ("Meta entry") shows them. */
   @Test
   void aMovesEntriesAreTheTextFormatMdShows() {
