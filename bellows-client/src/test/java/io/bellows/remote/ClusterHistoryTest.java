@@ -318,8 +318,9 @@ class ClusterHistoryTest {
       ClusterMember leader = onLeader == null && kind != Kind.TRANSFER ? null : cluster.leaderOf(TABLE, prefix + "-k0");
       List<ClusterMember> others = cluster.members.stream().filter(m -> m != leader).toList();
       ClusterMember target = Boolean.TRUE.equals(onLeader) ? leader : others.get(nemesis.nextInt(others.size()));
-      if (kind == Kind.MOVE) {
-        target = withoutReplica(prefix + "-k0", others, nemesis); // the replica goes there, then the leadership
+      if (kind == Kind.MOVE || kind == Kind.TRANSFER) {
+        // A move's replica goes to a member holding none, then the leadership; a transfer's to one holding one.
+        target = pick(prefix + "-k0", others, kind == Kind.TRANSFER, nemesis);
       }
       faultAt = System.nanoTime();
       at = LocalTime.now();
@@ -372,11 +373,12 @@ class ClusterHistoryTest {
   }
 
   /**
-   * A member of {@code candidates} that holds no replica of the table's region holding {@code row}
-   * (as the members' status reports them), drawn by {@code nemesis}; any candidate if every one
-   * holds one (a cluster no bigger than the replication: the move is then a leadership's).
+   * A member of {@code candidates} that holds a replica of the table's region holding {@code row}
+   * ({@code holding}) or holds none (as the members' status reports them), drawn by {@code nemesis};
+   * any candidate if none is such (a cluster no bigger than the replication: a move is then a
+   * leadership's).
    */
-  private static ClusterMember withoutReplica(String row, List<ClusterMember> candidates, Random nemesis) {
+  private static ClusterMember pick(String row, List<ClusterMember> candidates, boolean holding, Random nemesis) {
     try (RemoteCluster status = RemoteCluster.open(cluster.addresses(), OPTIONS.withDataDeadline(Duration.ofSeconds(10)))) {
       int region = -1;
       for (io.bellows.engine.RegionInfo r : status.regions(TABLE)) {
@@ -386,11 +388,11 @@ class ClusterHistoryTest {
         }
       }
       int id = region;
-      Set<String> holding = status.clusterStatus().map(c -> c.replicasOf(TABLE).stream()
+      Set<String> holders = status.clusterStatus().map(c -> c.replicasOf(TABLE).stream()
           .filter(r -> r.regionId() == id).map(io.bellows.engine.ClusterStatus.Replica::member)
           .collect(java.util.stream.Collectors.toSet())).orElse(Set.of());
-      List<ClusterMember> free = candidates.stream().filter(m -> !holding.contains(m.id)).toList();
-      List<ClusterMember> from = free.isEmpty() ? candidates : free;
+      List<ClusterMember> fit = candidates.stream().filter(m -> holders.contains(m.id) == holding).toList();
+      List<ClusterMember> from = fit.isEmpty() ? candidates : fit;
       return from.get(nemesis.nextInt(from.size()));
     } catch (StorageException e) {
       return candidates.get(nemesis.nextInt(candidates.size()));
