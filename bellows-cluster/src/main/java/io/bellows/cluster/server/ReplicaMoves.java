@@ -1,12 +1,18 @@
 package io.bellows.cluster.server;
 
 import io.bellows.cluster.RaftNode;
+import io.bellows.cluster.ReplicatedLog;
+import io.bellows.util.RefusedException;
+import io.bellows.util.TableNotFoundException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -25,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * entries placed otherwise.
  */
 final class ReplicaMoves {
-  private static final Logger LOG = LoggerFactory.getLogger(ReplicatedEngine.class); // the engine's messages, under its name
+  /** The engine's messages, under its name. */
+  private static final Logger LOG = LoggerFactory.getLogger(ReplicatedEngine.class);
   /** How long a driver waits for the new member to seed its replica and join the group (a checkpoint's fetch). */
   static final long SEED_WAIT_MS = 120_000;
   /**
@@ -49,7 +56,7 @@ final class ReplicaMoves {
     List<RaftNode.Peer> metaPeers();
 
     /** This member's replica of meta. */
-    io.bellows.cluster.ReplicatedLog meta();
+    ReplicatedLog meta();
 
     /** The Raft peers of these member ids, in the members' order. */
     List<RaftNode.Peer> peers(List<String> ids);
@@ -76,7 +83,7 @@ final class ReplicaMoves {
   /** How long meta's leader goes without a member's answer before it takes the member for down. */
   private final long silentMemberMillis;
   /** How long a member stays silent before its replicas move (zero: never). */
-  private final java.time.Duration rereplicateAfter;
+  private final Duration rereplicateAfter;
   /** The moves under way at meta's leader's last resume pass: the next pass drives those still there. */
   private final Set<UUID> movesSeen = ConcurrentHashMap.newKeySet();
   private final Host host;
@@ -86,15 +93,15 @@ final class ReplicaMoves {
   /** The moves this member drives now: a second driver here waits for nothing, the first ends it. */
   private final Set<UUID> driving = ConcurrentHashMap.newKeySet();
 
-  ReplicaMoves(MetaCatalog catalog, Members members, long silentMemberMillis, java.time.Duration rereplicateAfter,
+  ReplicaMoves(MetaCatalog catalog, Members members, long silentMemberMillis, Duration rereplicateAfter,
       Host host) {
     this.catalog = catalog;
     this.members = members;
     this.silentMemberMillis = silentMemberMillis;
     this.rereplicateAfter = rereplicateAfter;
     this.host = host;
-    this.worker = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(MemberWork.daemon("bellows-replica-moves"));
-    this.driver = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(MemberWork.daemon("bellows-move-driver"));
+    this.worker = Executors.newSingleThreadScheduledExecutor(MemberWork.daemon("bellows-replica-moves"));
+    this.driver = Executors.newSingleThreadScheduledExecutor(MemberWork.daemon("bellows-move-driver"));
   }
 
   /** Meta applied an entry of a move of region {@code group}'s replica: this member looks at what it must do. */
@@ -172,7 +179,8 @@ final class ReplicaMoves {
       if (t == null || !m.equals(catalog.moveOf(m.group()))) {
         return false; // ended, or the table dropped
       }
-      MetaCatalog.RegionEntry r = t.regions().stream().filter(g -> g.group().equals(m.group())).findFirst().orElseThrow();
+      MetaCatalog.RegionEntry r = t.regions().stream().filter(g -> g.group().equals(m.group())).findFirst()
+          .orElseThrow();
       RaftNode n = host.node();
       List<String> newIds = r.peers();
       List<String> oldIds = new ArrayList<>(newIds);
@@ -204,7 +212,7 @@ final class ReplicaMoves {
       n.changeMembers(m.group(), every, host.peers(newIds));
       byte[] reply = ReplicatedEngine.join(n.appendThroughLeader(ReplicatedEngine.META, host.metaPeers(),
           MetaCatalog.movedReplica(m)));
-      boolean ended = new String(reply, java.nio.charset.StandardCharsets.UTF_8).equals(MetaCatalog.DONE);
+      boolean ended = new String(reply, StandardCharsets.UTF_8).equals(MetaCatalog.DONE);
       LOG.info("the replica of region {} (group {}) moved from {} to {}", r.id(), m.group(), m.from(), m.to());
       return ended;
     } finally {
@@ -220,37 +228,40 @@ final class ReplicaMoves {
    * ({@link #drive}): {@code to} seeds its replica from a checkpoint and joins, the
    * group's members change, and the move ends in meta. Returns the region as it is then.
    *
-   * @throws io.bellows.util.RefusedException when {@code to} is down, a move of the region is under
+   * @throws RefusedException when {@code to} is down, a move of the region is under
    *     way, or a step failed (the move then stays under way, and meta's leader drives it on)
    */
   MetaCatalog.RegionEntry moveReplica(MetaCatalog.TableEntry t, int index, String to) {
     RaftNode n = host.node();
     MetaCatalog.RegionEntry g = t.regions().get(index);
+    String what = ReplicatedEngine.what(t, index);
     if (!n.answersFor(ReplicatedEngine.META, host.metaPeers(), to)) {
-      throw new io.bellows.util.RefusedException("member " + to + " did not answer (down, or cut off): the replicas of "
-          + ReplicatedEngine.what(t, index) + " stay on " + g.peers());
+      throw new RefusedException("member " + to + " did not answer (down, or cut off): the replicas of "
+          + what + " stay on " + g.peers());
     }
     if (catalog.decommissioned().contains(to)) {
-      throw new io.bellows.util.RefusedException("member " + to + " is decommissioned: no replica moves there"
+      throw new RefusedException("member " + to + " is decommissioned: no replica moves there"
           + " (recommission_regionserver takes it back)");
     }
     String from = moveSource(n, g);
     MetaCatalog.ReplicaMove m = new MetaCatalog.ReplicaMove(t.descriptor().name(), t.id(), g.group(), from, to);
-    String reply = new String(ReplicatedEngine.join(n.appendThroughLeader(ReplicatedEngine.META, host.metaPeers(),
-        MetaCatalog.moveReplica(m.table(), m.tableId(), m.group(), from, to))), java.nio.charset.StandardCharsets.UTF_8);
+    byte[] entry = MetaCatalog.moveReplica(m.table(), m.tableId(), m.group(), from, to);
+    byte[] answer = ReplicatedEngine.join(n.appendThroughLeader(ReplicatedEngine.META, host.metaPeers(), entry));
+    String reply = new String(answer, StandardCharsets.UTF_8);
     switch (reply) {
       case MetaCatalog.MOVING -> { }
-      case MetaCatalog.NOT_FOUND -> throw new io.bellows.util.TableNotFoundException("table '" + t.descriptor().name() + "' was dropped");
-      case MetaCatalog.MOVE_PENDING -> throw new io.bellows.util.RefusedException("a replica of " + ReplicatedEngine.what(t, index)
+      case MetaCatalog.NOT_FOUND ->
+          throw new TableNotFoundException("table '" + t.descriptor().name() + "' was dropped");
+      case MetaCatalog.MOVE_PENDING -> throw new RefusedException("a replica of " + what
           + " is moving already: move it once that move is done");
-      default -> throw new io.bellows.util.RefusedException("the replicas of " + ReplicatedEngine.what(t, index)
+      default -> throw new RefusedException("the replicas of " + what
           + " changed meanwhile (" + reply + "): ask again");
     }
-    LOG.info("member {}: moving the replica of {} from {} to {} as a client asked", host.selfId(), ReplicatedEngine.what(t, index), from, to);
+    LOG.info("member {}: moving the replica of {} from {} to {} as a client asked", host.selfId(), what, from, to);
     try {
       drive(m);
     } catch (RuntimeException e) {
-      throw new io.bellows.util.RefusedException("the move of " + ReplicatedEngine.what(t, index) + "'s replica from " + from + " to "
+      throw new RefusedException("the move of " + what + "'s replica from " + from + " to "
           + to + " is under way but did not end here: " + e.getMessage()
           + " (meta's leader drives it on)", e);
     }
@@ -306,7 +317,8 @@ final class ReplicaMoves {
       if (down.isEmpty() && retiring.isEmpty()) {
         return;
       }
-      Set<String> unsure = n.silentPeers(ReplicatedEngine.META, silentMemberMillis); // not down long, but not answering either
+      // Not down long, but not answering either: no replica goes there.
+      Set<String> unsure = n.silentPeers(ReplicatedEngine.META, silentMemberMillis);
       Map<String, Integer> held = Placement.held(catalog);
       int begun = 0;
       for (MetaCatalog.TableEntry t : catalog.tables()) {
@@ -328,7 +340,7 @@ final class ReplicaMoves {
             continue;
           }
           String reply = new String(ReplicatedEngine.join(host.meta().append(MetaCatalog.moveReplica(
-              t.descriptor().name(), t.id(), g.group(), from, to))), java.nio.charset.StandardCharsets.UTF_8);
+              t.descriptor().name(), t.id(), g.group(), from, to))), StandardCharsets.UTF_8);
           if (!reply.equals(MetaCatalog.MOVING)) {
             continue;
           }

@@ -378,7 +378,8 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     splits.start();
     boolean joined = holds(node, META);
     this.meta = joined ? node.log(META) : node.addGroup(META, peers);
-    this.proposals = new CatalogProposals(meta, catalog, members, peers, selfId, started, silentMemberMillis, replication.replication(),
+    this.proposals = new CatalogProposals(meta, catalog, members, peers, selfId, started, silentMemberMillis,
+        replication.replication(),
         this::entry, this::notLeader);
     if (!joined) {
       announceJoined();
