@@ -50,13 +50,13 @@ public final class PaperBench {
 
   private static final Set<String> OPTIONS = Set.of("scale", "out", "keys", "configs", "seed", "regions", "rows",
       "key-space", "writers", "batch", "flush-mib", "dir", "jvm", "sweep", "workload", "progress-ms", "readers", "ops",
-      "rounds", "io-log", "fields", "field-length", "batch-bytes", "durability", "layout");
+      "rounds", "io-log", "fields", "field-length", "batch-bytes", "durability", "layout", "write-rate");
 
   /** Everything an invocation needs, parsed from the options. */
   record Plan(PaperWorkload workload, List<PaperKeys> keys, List<PaperConfig> configs, long rows, long keySpace,
       int writers, int batch, long flushSize, int regions, long seed, Path out, Path dir, List<String> jvmFlags,
       long progressMillis, int readers, long ops, int rounds, Path ioLog, RowShape shape, long batchBytes,
-      Durability durability, IndexKind layout) {
+      Durability durability, IndexKind layout, long writeRate) {
 
     static Plan parse(String[] argv) {
       Args a = new Args(argv, OPTIONS);
@@ -92,6 +92,11 @@ public final class PaperBench {
       if (rows < writers) {
         throw new IllegalArgumentException("too few rows (" + rows + ") for " + writers + " writers; raise --scale");
       }
+      long writeRate = a.getLong("write-rate", 0);
+      if (writeRate < 0 || writeRate > 0 && workload != PaperWorkload.READ_WRITE) {
+        throw new IllegalArgumentException("--write-rate takes rows per second (0: unpaced) and runs with --workload"
+            + " read-write only, not " + writeRate + " with " + workload.label);
+      }
       return new Plan(workload, keys, configs, rows, Math.max(2, (long) (a.getLong("key-space", KEY_SPACE) * scale)), writers,
           batch, (long) (a.getDouble("flush-mib", EngineWorkload.DEFAULT_FLUSH_MIB) * 1024 * 1024),
           (int) a.getLong("regions", Math.max(1, Math.round((double) rows / PAPER_ROWS_PER_REGION))),
@@ -101,7 +106,7 @@ public final class PaperBench {
           a.getLong("progress-ms", 10_000), (int) a.getLong("readers", 1),
           Math.max(writers, (long) (a.getLong("ops", OPS) * scale)), rounds(a),
           a.get("io-log", "").isBlank() ? null : Path.of(a.get("io-log", "")), shape, batchBytes,
-          durability(a), layout(a));
+          durability(a), layout(a), writeRate);
     }
 
     /** The table's durability: ASYNC_WAL unless {@code --durability} says otherwise (the paper's Figure 8 ran SYNC_WAL). */
@@ -155,7 +160,8 @@ public final class PaperBench {
           Integer.toString(regions), "--seed", Long.toString(seed), "--dir", dir.toString(), "--progress-ms",
           Long.toString(progressMillis), "--workload", workload.label, "--readers", Integer.toString(readers),
           "--ops", Long.toString(ops), "--fields", Integer.toString(shape.fields()), "--field-length",
-          Integer.toString(shape.fieldLength()), "--durability", durability.name(), "--layout", layout.name()));
+          Integer.toString(shape.fieldLength()), "--durability", durability.name(), "--layout", layout.name(),
+          "--write-rate", Long.toString(writeRate)));
       if (ioLog != null) {
         args.addAll(List.of("--io-log", ioLogFile(config, k, round).toString()));
       }
@@ -319,8 +325,10 @@ public final class PaperBench {
     switch (plan.workload()) {
       case READ_WRITE -> sb.append(String.format(Locale.ROOT, "* read-write: after loading those rows (not"
           + " reported), %d writer(s) put %,d more rows while %d reader(s) get single cells of rows of the same"
-          + " distribution until the writers are done%n", Math.max(1, plan.writers() - readersOf(plan)),
-          plan.expectedRows() - plan.rows(), readersOf(plan)));
+          + " distribution until the writers are done%s%n", Math.max(1, plan.writers() - readersOf(plan)),
+          plan.expectedRows() - plan.rows(), readersOf(plan), plan.writeRate() > 0 ? String.format(Locale.ROOT,
+              "; the writers paced to %,d rows/s in all (--write-rate), so that every store serves its readers"
+              + " beside the same write load", plan.writeRate()) : ""));
       case SCAN_WRITE -> sb.append(String.format(Locale.ROOT, "* scan-write: after loading those rows (not"
           + " reported), %,d operations from %d threads: 95%% scans of 1–100 rows, 5%% puts%n", plan.ops(),
           plan.writers()));

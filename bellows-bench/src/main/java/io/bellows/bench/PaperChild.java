@@ -20,7 +20,7 @@ public final class PaperChild {
   static final String PROGRESS_PREFIX = "PAPER-PROGRESS ";
   private static final Set<String> OPTIONS = Set.of("config", "keys", "rows", "key-space", "writers", "batch",
       "flush-mib", "regions", "seed", "dir", "progress-ms", "workload", "readers", "ops", "io-log", "durability", "layout",
-      "fields", "field-length");
+      "fields", "field-length", "write-rate");
 
   private PaperChild() {}
 
@@ -53,7 +53,7 @@ public final class PaperChild {
     IoLog io = ioLog.isEmpty() ? IoLog.NONE : new IoLog(Path.of(ioLog));
     IndexKind layout = IndexKind.valueOf(a.get("layout", PaperConfig.LAYOUT.name()));
     PaperResult r = run(config, keys, layout, PaperWorkload.parse(a.get("workload", "write")), w, flushSize,
-        (int) a.getLong("readers", 1), a.getLong("ops", 100_000), io);
+        (int) a.getLong("readers", 1), a.getLong("ops", 100_000), a.getLong("write-rate", 0), io);
     io.write();
     progress.interrupt();
     System.out.println(PaperResult.LINE_PREFIX + r.toJson());
@@ -66,13 +66,13 @@ public final class PaperChild {
    * recorded in {@code io}.
    */
   static PaperResult run(PaperConfig config, PaperKeys keys, IndexKind layout, PaperWorkload workload, EngineWorkload w,
-      long flushSize, int readers, long ops, IoLog io) {
+      long flushSize, int readers, long ops, long writeRate, IoLog io) {
     for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
       pool.resetPeakUsage();
     }
     long cpu0 = processCpuNanos();
     if (workload != PaperWorkload.WRITE) {
-      PaperResult r = PaperMixedRun.run(config, keys, layout, workload, w, flushSize, readers, ops);
+      PaperResult r = PaperMixedRun.run(config, keys, layout, workload, w, flushSize, readers, ops, writeRate);
       return r.withProcess(cpu0 < 0 ? PaperResult.NA : (processCpuNanos() - cpu0) / 1_000_000, peakHeap());
     }
     BenchClients.expect(w.rows());

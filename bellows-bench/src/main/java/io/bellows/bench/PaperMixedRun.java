@@ -29,7 +29,9 @@ import org.HdrHistogram.Histogram;
  *       the JIT has compiled, as a server's would (RocksDB's is native code, warm from the start);
  *   <li><b>measured phase</b>: read-write — {@code writers − readers} threads put a fifth of the
  *       load's rows again while {@code readers} threads get one cell of a row chosen by the same
- *       key distribution, until the writers are done; scan-write — every thread runs {@code ops} /
+ *       key distribution, until the writers are done (with {@code writeRate} above 0, the writers
+ *       hold that many rows per second between them, so that stores whose writers run at different
+ *       speeds can be compared serving their readers beside the same write load); scan-write — every thread runs {@code ops} /
  *       threads operations, each a put of one row (5%) or a scan of 1–100 rows (uniform) from a
  *       chosen row (95%, YCSB's workload E);
  *   <li>a final flush, then the counters; close and delete.
@@ -48,7 +50,7 @@ final class PaperMixedRun {
   private PaperMixedRun() {}
 
   static PaperResult run(PaperConfig config, PaperKeys keys, IndexKind layout, PaperWorkload kind, EngineWorkload w,
-      long flushSize, int readers, long ops) {
+      long flushSize, int readers, long ops, long writeRate) {
     Path dir;
     try {
       Files.createDirectories(w.baseDir());
@@ -74,7 +76,8 @@ final class PaperMixedRun {
       LongAdder readCpu = new LongAdder();
       long[] rowsAndMisses;
       if (kind == PaperWorkload.READ_WRITE) {
-        rowsAndMisses = readWrite(pool, store, w, Math.max(1, Math.min(readers, threads - 1)), latencies, readCpu);
+        rowsAndMisses = readWrite(pool, store, w, Math.max(1, Math.min(readers, threads - 1)), writeRate, latencies,
+            readCpu);
       } else {
         rowsAndMisses = scanWrite(pool, store, w, threads, ops, latencies);
       }
@@ -127,7 +130,7 @@ final class PaperMixedRun {
   private static void load(ExecutorService pool, PaperStore store, EngineWorkload w, PaperWorkload kind,
       int threads) {
     AtomicBoolean loaded = new AtomicBoolean();
-    List<Callable<Void>> tasks = settingWhenAllDone(writers(store, w, w.rows(), threads, 0), loaded);
+    List<Callable<Void>> tasks = settingWhenAllDone(writers(store, w, w.rows(), threads, 0, 0), loaded);
     KeyChooser chooser = w.keys().chooser(w.keySpace(), w.seed() + 3000);
     PaperPuts names = w.puts(0);
     SplittableRandom random = new SplittableRandom(w.seed() + 4000);
@@ -145,16 +148,19 @@ final class PaperMixedRun {
     BenchClients.runAll(pool, tasks);
   }
 
+  /** The writers of {@code rows} in all; with {@code rate} above 0 they write that many rows per second between them. */
   private static List<BenchClients.RowWriter> writers(PaperStore store, EngineWorkload w, long rows, int threads,
-      long seedOffset) {
+      long seedOffset, long rate) {
     List<BenchClients.RowWriter> out = new ArrayList<>();
     long per = rows / threads;
     for (int i = 0; i < threads; i++) {
       long n = i == 0 ? rows - per * (threads - 1) : per;
       long seed = w.seed() + seedOffset + i;
+      Pace pace = new Pace((double) rate / threads);
       out.add(new BenchClients.RowWriter(w.keys().chooser(w.keySpace(), seed), w.puts(seed), n, 1, w.batch()) {
         @Override
         void write(List<Put> rows) throws Exception {
+          pace.await(rows.size());
           store.write(rows);
         }
       });
@@ -167,10 +173,10 @@ final class PaperMixedRun {
   static final long MIN_READS = 100;
 
   private static long[] readWrite(ExecutorService pool, PaperStore store, EngineWorkload w, int readers,
-      List<Histogram> latencies, LongAdder readCpu) {
+      long writeRate, List<Histogram> latencies, LongAdder readCpu) {
     int writerCount = w.writers() - readers;
     long rows = Math.max(writerCount, w.rows() / 5);
-    List<BenchClients.RowWriter> writers = writers(store, w, rows, Math.max(1, writerCount), 100);
+    List<BenchClients.RowWriter> writers = writers(store, w, rows, Math.max(1, writerCount), 100, writeRate);
     AtomicBoolean done = new AtomicBoolean();
     List<Callable<Void>> tasks = settingWhenAllDone(writers, done);
     long[] misses = new long[readers];
@@ -239,5 +245,36 @@ final class PaperMixedRun {
     }
     BenchClients.runAll(pool, tasks);
     return new long[] {java.util.Arrays.stream(puts).sum(), java.util.Arrays.stream(empty).sum()};
+  }
+
+  /**
+   * One writer's pacing: before each call, waits until the rows written so far are due at {@code
+   * rowsPerSecond} from the first call. A writer behind its schedule writes at once until it is back on
+   * it; the report shows the rate the writers reached. 0: no pacing.
+   */
+  static final class Pace {
+    private final double nanosPerRow;
+    private long start = -1;
+    private long rows;
+
+    Pace(double rowsPerSecond) {
+      this.nanosPerRow = rowsPerSecond > 0 ? 1e9 / rowsPerSecond : 0;
+    }
+
+    void await(int rowsNow) {
+      if (nanosPerRow == 0) {
+        return;
+      }
+      long now = System.nanoTime();
+      if (start < 0) {
+        start = now;
+      }
+      long due = start + (long) (rows * nanosPerRow);
+      while (now < due) {
+        java.util.concurrent.locks.LockSupport.parkNanos(due - now); // pacing a load, not synchronization
+        now = System.nanoTime();
+      }
+      rows += rowsNow;
+    }
   }
 }

@@ -307,11 +307,28 @@ class PaperBenchTest {
     assertThat(buf.toString()).contains("unknown configuration 'LAZY'");
     for (String[] bad : List.of(new String[] {"--batch", "10", "--batch-bytes", "1000"},
         new String[] {"--batch", "0"}, new String[] {"--fields", "0"}, new String[] {"--field-length", "0"},
-        new String[] {"--keys", "latest", "--workload", "read-write"}, new String[] {"--keys", "newest"})) {
+        new String[] {"--keys", "latest", "--workload", "read-write"}, new String[] {"--keys", "newest"},
+        new String[] {"--write-rate", "1000"}, new String[] {"--workload", "read-write", "--write-rate", "-1"})) {
       StringWriter err = new StringWriter();
       assertThat(PaperBench.run(bad, new PrintWriter(err, true))).as(String.join(" ", bad)).isEqualTo(2);
       assertThat(err.toString()).as(String.join(" ", bad)).startsWith("bench paper: ");
     }
+  }
+
+  /** Paced writers: a run's write rate is named at the top of its report, and a writer is never ahead of it. */
+  @Test
+  void pacedWritersHoldTheirRate() {
+    PaperBench.Plan plan = PaperBench.Plan.parse(new String[] {"--workload", "read-write", "--write-rate", "50000"});
+    assertThat(PaperBench.preamble(plan)).contains("the writers paced to 50,000 rows/s in all (--write-rate)");
+    assertThat(plan.childArgs(plan.configs().get(0), plan.keys().get(0), 0)).containsSequence("--write-rate", "50000");
+
+    PaperMixedRun.Pace pace = new PaperMixedRun.Pace(1000); // 100 rows a call: one call every 100 ms
+    long start = System.nanoTime();
+    for (int call = 0; call < 4; call++) {
+      pace.await(100);
+    }
+    assertThat(System.nanoTime() - start).as("the fourth call of 100 rows is due 300 ms after the first")
+        .isGreaterThanOrEqualTo(300_000_000L);
   }
 
   /** YCSB's latest keys, rows of another shape and batches by bytes, end to end on both stores. */

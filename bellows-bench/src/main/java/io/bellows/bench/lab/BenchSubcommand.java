@@ -46,6 +46,8 @@ final class BenchSubcommand implements Runnable {
           "  --workload W        write (default), read-write (get latency while writing, after a load) or"
               + " scan-write (95%% scans of 1-100 rows, 5%% puts, after a load)",
           "  --readers N         read-write: reader threads among the clients (default 1)",
+          "  --write-rate R      read-write: the writers put R rows per second in all (default 0: as fast as"
+              + " they can), so that stores are compared serving gets beside the same write load",
           "  --ops N             scan-write: operations at scale 1 (default 100000)",
           "  --seed N            seed of keys and values (default 42), the same for every run",
           "  --regions N         pre-split the table (default: the paper's 10M rows per region, at least 1)",
