@@ -31,19 +31,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * next write.
  */
 final class ReplicaHost implements RegionServices {
-  private final ReplicatedEngine server;
   private final MemberWork work;
   private final EngineOptions options;
   private final RegionLog log;
   private final SequenceIds sequenceIds;
   private final FileNumberAllocator fileNumbers;
 
-  ReplicaHost(ReplicatedEngine server, MemberWork work, RaftRegionLog log, SequenceIds sequenceIds, AtomicLong fileNumbers) {
+  ReplicaHost(EngineOptions serverOptions, MemberWork work, RaftRegionLog log, SequenceIds sequenceIds,
+      AtomicLong fileNumbers) {
     this.work = work;
-    this.server = server;
     // The server's options, but the region stamps with its log's clock: a leadership's first stamp
     // lies above the newest timestamp the region held when it began (RaftRegionLog.clock).
-    this.options = server.options().toBuilder().clock(log.clock(server.options().clock())).build();
+    this.options = serverOptions.toBuilder().clock(log.clock(serverOptions.clock())).build();
     this.log = log;
     this.sequenceIds = sequenceIds;
     this.fileNumbers = FileNumberAllocator.over(fileNumbers);

@@ -12,10 +12,7 @@ import io.bellows.cluster.checkpoint.CheckpointInstaller;
 import io.bellows.cluster.checkpoint.CheckpointProvider;
 import io.bellows.cluster.checkpoint.CheckpointSession;
 import io.bellows.cluster.checkpoint.CheckpointSource;
-import io.bellows.cluster.checkpoint.LeaderCheckpoints;
-import io.bellows.fs.LocalFileSystem;
 import io.bellows.cluster.region.RaftRegionLog;
-import io.bellows.cluster.region.RegionApplier;
 import io.bellows.cluster.region.RegionSplitException;
 import io.bellows.region.RegionClosedException;
 import io.bellows.cluster.region.StaleLeadershipException;
@@ -30,12 +27,10 @@ import io.bellows.engine.RowOperation;
 import io.bellows.engine.RowRanges;
 import io.bellows.engine.TableRef;
 import io.bellows.region.Region;
-import io.bellows.region.SequenceIds;
 import io.bellows.scan.Consistency;
 import io.bellows.scan.RowScanner;
 import io.bellows.scan.ScanQuery;
 import io.bellows.schema.TableDescriptor;
-import io.bellows.store.FileNumberAllocator;
 import io.bellows.store.Store;
 import io.bellows.store.StoreFile;
 import io.bellows.util.BackgroundError;
@@ -47,7 +42,6 @@ import io.bellows.util.TableNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -59,12 +53,10 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -88,10 +80,12 @@ import org.slf4j.LoggerFactory;
  * or scan span regions runs here only if this member leads them all (a client of the cluster sends
  * each region's part to its leader).
  *
- * <p>Simplified, for a later step to change: a table's regions are fixed at its creation (no
- * splits, no replica moves: only a leadership moves, {@link #moveLeader}), every member a replica
- * of every region, the catalog's operations limited to creating, disabling, enabling and dropping
- * tables (meta is never checkpointed; its log is replayed at a restart).
+ * <p>Its parts: {@link Replicas} (this member's replicas, each opened, joined, seeded and
+ * removed), {@link ReplicaSplits} (regions split online), {@link ReplicaMoves} (replicas moved,
+ * re-replicated, members decommissioned), {@link CatalogProposals} (the catalog's changes proposed
+ * to meta) and {@link MemberWork} (budgets, caches and background threads the replicas share). This
+ * class routes the calls: it finds a row's region, answers for a replica that does not lead, and
+ * runs the call on one that does. Meta is never checkpointed: its log is replayed at a restart.
  *
  * <p>On disk, under the data directory: {@code raft/} (the node's logs), {@code regions/GROUP/}
  * per replica, with {@code region.txt} (the table's id, sequence base, the region's id and range
@@ -139,7 +133,6 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   /** The most leaderships one balancing pass hands over: each is a brief pause of its region's writes. */
   static final int BALANCE_MAX_MOVES = 8;
 
-  private final ReplicaDirectories directories;
   /** How long meta's leader goes without a member's answer before it takes the member for down: two election timeouts. */
   private final long silentMemberMillis;
   private final EngineOptions options;
@@ -147,13 +140,8 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   private final Members.Member self;
   private final List<RaftNode.Peer> peers;
   private final MetaCatalog catalog;
-  private final Map<UUID, Replica> replicas = new ConcurrentHashMap<>();
-  /**
-   * The groups of this member's replicas of dropped tables ({@code regions/dropped}): never opened
-   * or joined again, though Ratis may find such a group's log at a start and meta's replay creates
-   * the table again before it drops it.
-   */
-  private final Set<UUID> dropped = ConcurrentHashMap.newKeySet();
+  /** This member's replicas of the tables' regions: opened, joined, seeded, removed. */
+  private final Replicas replicas;
   /** This member's proposals of tables' creations, disables, enables and drops to meta. */
   private final CatalogProposals proposals;
   private final CompletableFuture<RaftNode> started = new CompletableFuture<>();
@@ -166,19 +154,10 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   private final ReplicaMoves moves;
   /** How many members hold each new region's replicas, and when the replicas of a silent member move. */
   private final Replication replication;
-  /**
-   * The sorted-file numbers of every replica of this member: one allocator, because the replicas
-   * share one block cache (and KV cache) keyed by file number and offset, so two replicas' files must
-   * never share a number. Starts above every number under {@code regions/} (read before any replica
-   * opens, as groups open in any order and may flush at once); each replica's open raises it again.
-   */
-  private final AtomicLong fileNumbers = new AtomicLong(1);
   private final RaftNode node;
   private final ReplicatedLog meta;
   /** TEST ONLY: injected faults ({@code --test-faults}), or null: always in production. */
   private final TestFaultFile testFaults;
-  /** Where a replica behind its leader's log fetches a checkpoint (the server's: its internal call to the leader). */
-  private final CheckpointSource checkpointSource;
   private volatile boolean closed;
 
   private ReplicatedEngine(Path data, EngineOptions options, Members members, String selfId, RaftSettings raft,
@@ -186,28 +165,27 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       Replication replication) {
     this.testFaults = testFaults;
     this.replication = replication;
-    this.checkpointSource = checkpointSource;
     this.silentMemberMillis = 2 * raft.electionMax().toMillis();
-    this.directories = new ReplicaDirectories(data);
-    this.dropped.addAll(directories.dropped());
-    this.fileNumbers.set(directories.highestFileNumber() + 1);
+    ReplicaDirectories directories = new ReplicaDirectories(data);
     this.options = options;
     this.members = members;
     this.self = members.member(selfId);
+    this.peers = members.list().stream().map(m -> new RaftNode.Peer(m.id(), m.raftAddress())).toList();
+    this.work = new MemberWork(options, this::regionsNow, this::flushed, this::compacted);
     this.catalog = new MetaCatalog(members.list().stream().map(Members.Member::id).toList(), new MetaCatalog.Effects() {
       @Override
       public void opened(MetaCatalog.TableEntry t) {
-        ReplicatedEngine.this.opened(t);
+        replicas.opened(t);
       }
 
       @Override
       public void disabled(MetaCatalog.TableEntry t) {
-        ReplicatedEngine.this.disabled(t);
+        replicas.disabled(t);
       }
 
       @Override
       public void dropped(MetaCatalog.TableEntry t) {
-        ReplicatedEngine.this.dropped(t);
+        replicas.dropped(t);
       }
 
       @Override
@@ -237,6 +215,18 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         }
       }
     });
+    this.replicas = new Replicas(selfId, directories, options, work, catalog, peers, started, checkpointSource,
+        new Replicas.Splits() {
+          @Override
+          public void reopened(Replica r) {
+            splits.reopened(r);
+          }
+
+          @Override
+          public void split(Replica r, String text, io.bellows.cluster.LogPosition at) {
+            splits.split(r, text, at);
+          }
+        });
     this.splits = new ReplicaSplits(directories, catalog, new ReplicaSplits.Host() {
       @Override
       public Replica replica(UUID group) {
@@ -245,23 +235,23 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
 
       @Override
       public void openAndJoin(Replica parent, MetaCatalog.RegionEntry d) {
-        ReplicatedEngine.this.openAndJoin(d);
+        replicas.openAndJoin(d);
       }
 
       @Override
       public java.util.Collection<Replica> replicas() {
-        return replicas.values();
+        return replicas.all();
       }
 
       @Override
       public void recordRemoved(UUID group) {
-        ReplicatedEngine.this.recordRemoved(group);
+        replicas.recordRemoved(group);
       }
 
       @Override
       public void remove(UUID group) {
         if (!closed) {
-          removeDropped(group);
+          replicas.remove(group);
         }
       }
 
@@ -303,10 +293,9 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
 
       @Override
       public List<RaftNode.Peer> peersOf(MetaCatalog.RegionEntry region) {
-        return ReplicatedEngine.this.peersOf(region);
+        return replicas.peersOf(region);
       }
     });
-    this.peers = members.list().stream().map(m -> new RaftNode.Peer(m.id(), m.raftAddress())).toList();
     this.moves = new ReplicaMoves(catalog, members, silentMemberMillis, replication.rereplicateAfter(),
         new ReplicaMoves.Host() {
       @Override
@@ -336,19 +325,19 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
 
       @Override
       public boolean holds(UUID group) {
-        return replicas.containsKey(group) && ReplicatedEngine.holds(started.join(), group);
+        return replicas.holds(group);
       }
 
       @Override
       public void seedAndJoin(MetaCatalog.TableEntry t, MetaCatalog.RegionEntry r, List<String> sources,
           List<String> groupMembers) {
-        ReplicatedEngine.this.seedAndJoin(t, r, sources, groupMembers);
+        replicas.seedAndJoin(t, r, sources, groupMembers);
       }
 
       @Override
       public void remove(UUID group) {
-        recordRemoved(group);
-        removeDropped(group);
+        replicas.recordRemoved(group);
+        replicas.remove(group);
       }
 
       @Override
@@ -356,27 +345,21 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         return closed;
       }
     });
-    this.work = new MemberWork(options, this::regionsNow, region -> {
-      checkpoint(region);
-      splits.maybeSplit(region);
-    }, region -> splits.maybeSplit(region));
     this.node = RaftNode.start(selfId, raft, this::applierOf, testFaults, raftTls);
     started.complete(node);
-    for (UUID g : dropped) {
-      removeDropped(g); // a drop a crash cut short: Ratis found the group's log again
-    }
-    for (Replica r : replicas.values()) {
-      if (holds(node, r.group)) {
-        bind(r); // else an apply thread is adding its group (a split's daughter replayed): it binds it then
+    replicas.finishRemovals(); // a drop a crash cut short: Ratis found the group's log again
+    for (Replica r : replicas.all()) {
+      if (Replicas.holds(node, r.group)) {
+        replicas.bind(r); // else an apply thread is adding its group (a split's daughter replayed): it binds it then
       }
     }
-    for (Replica r : new ArrayList<>(replicas.values())) {
-      if (r.applier.isSplit() && !dropped.contains(r.group)) {
+    for (Replica r : new ArrayList<>(replicas.all())) {
+      if (r.applier.isSplit() && !replicas.isDropped(r.group)) {
         splits.joinDaughters(r); // a member that died between a split's marker and joining the daughters
       }
     }
     splits.start();
-    boolean joined = holds(node, META);
+    boolean joined = Replicas.holds(node, META);
     this.meta = joined ? node.log(META) : node.addGroup(META, peers);
     this.proposals = new CatalogProposals(meta, catalog, members, peers, selfId, started, silentMemberMillis,
         replication.replication(),
@@ -438,7 +421,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         g = moves.moveReplica(t, index, to);
       }
     }
-    if (!holds(n, g.group())) {
+    if (!Replicas.holds(n, g.group())) {
       if (to == null) {
         throw new RegionNotLeaderException("member " + self.id() + " holds no replica of " + what(t, index)
             + "; ask one of its members " + g.peers(), members.clientAddressOf(g.peers().get(0)));
@@ -447,7 +430,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       to = leastLoaded(n, g);
     }
     try {
-      String from = n.moveLeadership(g.group(), peersOf(g), to);
+      String from = n.moveLeadership(g.group(), replicas.peersOf(g), to);
       if (!from.equals(to)) {
         LOG.info("member {}: the leadership of {} was handed from {} to {} as a client asked", self.id(), what(t, index),
             from, to);
@@ -714,159 +697,9 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
 
   // ================================================================== replicas
 
-  /** The applier of a group the node holds: meta's catalog, or a region's replica opened from its own files. */
+  /** The applier of a group the node holds: meta's catalog, or a region's replica ({@link Replicas#applierOf}). */
   private LogApplier applierOf(UUID group) {
-    if (group.equals(META)) {
-      return catalog;
-    }
-    if (dropped.contains(group)) {
-      return DROPPED; // removed once the node has started; never served
-    }
-    return replicas.computeIfAbsent(group, this::reopen).applier;
-  }
-
-  /** The applier of a dropped replica's group that Ratis found at a start, until the group is removed: applies nothing. */
-  private static final LogApplier DROPPED = new LogApplier() {
-    @Override
-    public byte[] apply(io.bellows.cluster.LogPosition at, byte[] entry) {
-      return new byte[0];
-    }
-
-    @Override
-    public byte[] query(byte[] request) {
-      return new byte[0];
-    }
-  };
-
-  private Replica reopen(UUID group) {
-    ReplicaDirectories.Recorded r = directories.read(group);
-    Replica replica = open(group, r.tableId(), r.regionId(), r.descriptor(), r.base(), r.start(), r.end(), false);
-    splits.reopened(replica); // a split parent: closed, its writes answered as moved
-    return replica;
-  }
-
-  private Replica open(UUID group, int tableId, int regionId, TableDescriptor d, long base, byte[] start, byte[] end,
-      boolean create) {
-    Path dir = directories.of(group);
-    Path regionDir = dir.resolve(ReplicaFiles.REGION);
-    SequenceIds ids = SequenceIds.assignedByLog(base);
-    RaftRegionLog log = new RaftRegionLog(); // bound to the group once the node holds it
-    ReplicaHost host = new ReplicaHost(this, work, log, ids, fileNumbers);
-    CheckpointInstaller.recover(LocalFileSystem.INSTANCE, regionDir); // an install that committed is finished first
-    CheckpointInstaller.Reopen reopen = at -> {
-      Region r = new Region(regionId, d, at, host, start, end);
-      log.region(r); // the leader's clock reads the region it stamps above (a new one after an install)
-      for (Store s : r.stores().values()) {
-        for (StoreFile f : s.files()) {
-          fileNumbers.accumulateAndGet(f.id() + 1, Math::max); // a flush never reuses a file's number
-        }
-      }
-      return r;
-    };
-    if (create) {
-      directories.createStores(group, d);
-    }
-    Region region = reopen.open(regionDir);
-    log.region(region);
-    CheckpointInstaller installer = new CheckpointInstaller(LocalFileSystem.INSTANCE, regionDir, group,
-        checkpointSource, reopen, FileNumberAllocator.over(fileNumbers));
-    LeaderCheckpoints checkpoints = new LeaderCheckpoints(LocalFileSystem.INSTANCE, dir.resolve(ReplicaFiles.CHECKPOINTS), group);
-    checkpoints.deleteLeftovers();
-    Replica replica = new Replica(group, tableId, regionId, d, base, log,
-        RegionApplier.open(region, ids, base, log, dir, installer), checkpoints);
-    replica.applier.commands(new RegionApplier.Commands() {
-      @Override
-      public void split(String text, io.bellows.cluster.LogPosition at) {
-        splits.split(replica, text, at);
-      }
-
-    });
-    return replica;
-  }
-
-  /**
-   * Opens this member's replica of a split's daughter {@code d} from the directory the split made
-   * (unless it is open: Ratis may have reopened it at the start) and joins its group (unless
-   * joined); its compaction is asked for, which rewrites the parent's files to the daughter's rows.
-   */
-  private void openAndJoin(MetaCatalog.RegionEntry d) {
-    RaftNode n = started.join(); // a restart's replay may apply before the node is handed over
-    Replica r;
-    synchronized (splits) {
-      boolean wasOpen = replicas.containsKey(d.group());
-      r = replicas.computeIfAbsent(d.group(), this::reopen);
-      if (!holds(n, d.group())) {
-        n.addGroup(d.group(), peersOf(d));
-      }
-      if (!wasOpen) {
-        work.requestCompaction(r.region());
-      }
-    }
-    bind(r);
-  }
-
-  /**
-   * Opens this member's replica of region {@code r} of table {@code t}, which moves here, seeds it
-   * with a checkpoint of the first member of {@code sources} that hands one (the log starts after
-   * it: {@link RegionApplier#seed}), and adds the region's group knowing {@code groupMembers} as its
-   * members (the leader's membership change tells it the new ones). A replica this member removed
-   * before (moved away, now moved back) is taken off the removed list first.
-   */
-  private void seedAndJoin(MetaCatalog.TableEntry t, MetaCatalog.RegionEntry r, List<String> sources,
-      List<String> groupMembers) {
-    RaftNode n = started.join();
-    UUID group = r.group();
-    synchronized (dropped) {
-      if (dropped.contains(group)) {
-        Set<UUID> next = new java.util.LinkedHashSet<>(dropped);
-        next.remove(group);
-        directories.recordDropped(next);
-        dropped.remove(group);
-      }
-    }
-    Replica replica = replicas.get(group);
-    if (replica == null) {
-      directories.record(t.id(), r, t.descriptor());
-      boolean exists = Files.isDirectory(directories.of(group).resolve(ReplicaFiles.REGION));
-      replica = open(group, t.id(), r.id(), t.descriptor(), r.base(), r.start(), r.end(), !exists);
-    }
-    RuntimeException failed = null;
-    boolean seeded = false;
-    for (String source : sources) {
-      try {
-        replica.applier.seed(source);
-        seeded = true;
-        break;
-      } catch (RuntimeException e) {
-        failed = e;
-        LOG.info("member {}: no checkpoint of group {} from {} ({}); asking the next member", self.id(), group, source,
-            e.toString());
-      }
-    }
-    if (!seeded) {
-      throw new IllegalStateException("no member handed a checkpoint of group " + group + " (asked " + sources + ")",
-          failed);
-    }
-    replicas.put(group, replica); // before the group is added: its state machine finds the applier here
-    if (!holds(n, group)) {
-      n.addGroup(group, peers.stream().filter(p -> groupMembers.contains(p.id())).toList());
-    }
-    bind(replica);
-  }
-
-  /**
-   * Records this member's replica of {@code group}, a retired split parent, as removed (as a dropped
-   * table's, so a restart never opens it).
-   */
-  private void recordRemoved(UUID group) {
-    synchronized (dropped) {
-      if (!dropped.contains(group)) {
-        Set<UUID> next = new java.util.LinkedHashSet<>(dropped);
-        next.add(group);
-        directories.recordDropped(next);
-        dropped.add(group);
-      }
-    }
+    return group.equals(META) ? catalog : replicas.applierOf(group);
   }
 
   /**
@@ -884,127 +717,6 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     return r.checkpoints.open(r.region(), () -> node.applied(group), r.applier::writeCheckpointState);
   }
 
-  /**
-   * Meta applied a table: this member opens its replicas of the table's regions it is a peer of,
-   * all of them first, then joins their groups. Applied again at every restart (meta replays its
-   * whole log) and idempotent, so a member that died halfway through finishes here what it lacks
-   * (a region's {@code region.txt} and stores, or its group) and ends with every region of the
-   * table; no region is created before the entry is committed, so a table whose entry never was
-   * has none (docs/design/cluster.md, "Several regions").
-   */
-  private void opened(MetaCatalog.TableEntry t) {
-    RaftNode n = started.join(); // a restart's replay may apply before the node is handed over
-    List<MetaCatalog.RegionEntry> mine = t.regions().stream()
-        .filter(g -> g.peers().contains(self.id()) && !dropped.contains(g.group())).toList(); // a replay before the drop
-    for (MetaCatalog.RegionEntry g : mine) {
-      if (replicas.get(g.group()) != null) {
-        continue;
-      }
-      directories.record(t.id(), g, t.descriptor());
-      boolean exists = Files.isDirectory(directories.of(g.group()).resolve(ReplicaFiles.REGION));
-      replicas.put(g.group(), open(g.group(), t.id(), g.id(), t.descriptor(), g.base(), g.start(), g.end(), !exists));
-    }
-    for (MetaCatalog.RegionEntry g : mine) {
-      if (!holds(n, g.group())) {
-        n.addGroup(g.group(), peersOf(g));
-      }
-      bind(replicas.get(g.group()));
-    }
-    LOG.info("member {} opened its replicas of table '{}' ({} of its {} regions)", self.id(), t.descriptor().name(),
-        mine.size(), t.regions().size());
-  }
-
-  /**
-   * Meta disabled a table: this member's replicas of its regions stay open and in their groups
-   * (data calls are refused by the catalog's state), their memory stores flushed in the background,
-   * so enabling it again costs nothing but an entry.
-   */
-  private void disabled(MetaCatalog.TableEntry t) {
-    for (MetaCatalog.RegionEntry g : t.regions()) {
-      Replica r = replicas.get(g.group());
-      if (r != null) {
-        work.requestFlushAll(r.region());
-      }
-    }
-  }
-
-  /**
-   * Meta dropped a table (the catalog no longer names it, so no call reaches its replicas): this
-   * member records its replicas of the table's regions as dropped, the one step that decides, then
-   * for each leaves the region's group (deleting its Raft log), closes the region and deletes its
-   * directory. Idempotent: a member that dies anywhere in this finishes it at its restart (the
-   * groups recorded dropped are removed at start; meta's replay applies the drop again, and its
-   * creation before it opens nothing recorded dropped).
-   */
-  private void dropped(MetaCatalog.TableEntry t) {
-    started.join(); // a restart's replay may apply before the node is handed over
-    List<UUID> mine = new ArrayList<>(t.regions().stream().filter(g -> g.peers().contains(self.id()))
-        .map(MetaCatalog.RegionEntry::group).toList());
-    for (MetaCatalog.Split s : catalog.splitsOf(t.id())) {
-      if (s.parent().peers().contains(self.id())) {
-        mine.add(s.parent().group()); // a split parent not retired yet
-      }
-    }
-    for (MetaCatalog.ReplicaMove m : catalog.moves()) {
-      if (m.tableId() == t.id() && m.from().equals(self.id()) && !mine.contains(m.group())) {
-        mine.add(m.group()); // a replica moving away, not removed yet
-      }
-    }
-    synchronized (dropped) { // a split parent's retire records its group too, on another thread
-      if (!dropped.containsAll(mine)) {
-        Set<UUID> next = new java.util.LinkedHashSet<>(dropped);
-        next.addAll(mine);
-        directories.recordDropped(next);
-        dropped.addAll(mine);
-      }
-    }
-    for (UUID g : mine) {
-      removeDropped(g);
-    }
-    LOG.info("member {} removed its replicas of dropped table '{}' ({} of its {} regions)", self.id(),
-        t.descriptor().name(), mine.size(), t.regions().size());
-  }
-
-  /**
-   * Removes this member's dropped replica of {@code group}: leaves the group (Ratis stops applying
-   * to the replica, and its log is deleted), then closes the region and deletes {@code
-   * regions/GROUP/}. Each step is skipped when already done.
-   */
-  private void removeDropped(UUID group) {
-    started.join().removeGroup(group);
-    Replica r = replicas.remove(group);
-    if (r != null) {
-      Region region = r.region();
-      if (!region.isClosedForWork()) {
-        region.close(false); // a split parent's was closed by its split
-      }
-      work.logEntries().forget(region);
-    }
-    directories.delete(group);
-  }
-
-  /** A region's peers as the Raft node names them. */
-  private List<RaftNode.Peer> peersOf(MetaCatalog.RegionEntry g) {
-    return peers.stream().filter(p -> g.peers().contains(p.id())).toList();
-  }
-
-  private static boolean holds(RaftNode n, UUID group) {
-    try {
-      n.log(group);
-      return true;
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
-  }
-
-  private synchronized void bind(Replica r) {
-    if (r.replicated == null) {
-      ReplicatedLog l = started.join().log(r.group);
-      r.log.bind(l);
-      r.replicated = l;
-    }
-  }
-
   // ================================================================== background work
 
   /** What the member's replicas share: budgets, caches, the flush and compaction threads (its replicas' hosts ask it). */
@@ -1012,20 +724,24 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     return work;
   }
 
-  /** The regions of this member's replicas now. */
+  /** The regions of this member's replicas now (the memory budget chooses among them). */
   private List<Region> regionsNow() {
-    List<Region> regions = new ArrayList<>(replicas.size());
-    for (Replica r : replicas.values()) {
-      if (!r.applier.isSplit()) { // a split parent's region is closed
-        regions.add(r.region());
-      }
-    }
-    return regions;
+    return replicas.regionsNow();
+  }
+
+  /** After a region's flush: its group's log drops what the files hold, and a region grown past its size splits. */
+  private void flushed(Region region) {
+    checkpoint(region);
+    splits.maybeSplit(region);
+  }
+
+  private void compacted(Region region) {
+    splits.maybeSplit(region);
   }
 
   /** Checkpoints the group of the replica whose region was just flushed: its log drops what the files hold. */
   private void checkpoint(Region region) {
-    for (Replica r : replicas.values()) {
+    for (Replica r : replicas.all()) {
       if (r.region() == region) {
         try {
           long index = node.checkpoint(r.group);
@@ -1078,7 +794,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   /** Whether region {@code index} of the table has a replica on this member, or is to have one (its peers name it). */
   private boolean placedHere(MetaCatalog.TableEntry t, int index) {
     MetaCatalog.RegionEntry g = t.regions().get(index);
-    return g.peers().contains(self.id()) || replicas.containsKey(g.group());
+    return g.peers().contains(self.id()) || replicas.has(g.group());
   }
 
   /** This member's replica of region {@code index} of the table, bound to its group. */
@@ -1091,7 +807,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     if (r == null && !g.peers().contains(self.id())) {
       // Not placed here: the leader as the region's members know it (asked of them: a client that
       // knows where the region's leader is never comes here), else one of its members.
-      String leader = started.join().leaderSeenBy(g.group(), peersOf(g));
+      String leader = started.join().leaderSeenBy(g.group(), replicas.peersOf(g));
       String ask = leader != null ? leader : g.peers().get(Math.floorMod(self.id().hashCode(), g.peers().size()));
       throw new RegionNotLeaderException("NOT_LEADER: member " + self.id() + " holds no replica of " + what(t, index)
           + "; its replicas are on " + g.peers() + (leader != null ? ", led by " : ", ask ") + ask,
@@ -1108,11 +824,11 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       // Meta's apply thread registers the replica before it adds the replica's group to the Raft
       // node (the group's state machine is found through the registration): between the two, a
       // call must be told to retry, not that its table's group is unknown.
-      if (!holds(started.join(), r.group)) {
+      if (!Replicas.holds(started.join(), r.group)) {
         throw new RegionNotLeaderException("member " + self.id() + " has not joined the group of " + what(t, index)
             + " yet; retry", null);
       }
-      bind(r); // once: the lock is not on the data path
+      replicas.bind(r); // once: the lock is not on the data path
     }
     return r;
   }
@@ -1748,7 +1464,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     if (closed) {
       return;
     }
-    for (Replica r : replicas.values()) {
+    for (Replica r : replicas.all()) {
       if (r.region().isClosedForWork()) {
         continue; // a split parent
       }
@@ -1766,7 +1482,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     balancer.shutdownNow();
     splits.close();
     work.close();
-    for (Replica r : replicas.values()) {
+    for (Replica r : replicas.all()) {
       if (!r.region().isClosedForWork()) {
         r.region().close(false);
       }
