@@ -107,7 +107,7 @@ class ClusterReplicaMoveTest {
         Path removed = dir.resolve(left).resolve("regions").resolve(daughter.toString());
         InJvmCluster.await("the replica moved away is removed",
             () -> !Files.exists(removed) && !cluster.member(left).engine().node().holds(daughter));
-        assertThat(cluster.member(to).engine().node().membersOf(daughter)).containsExactlyInAnyOrderElementsOf(after);
+        assertThat(cluster.member(to).engine().node().members().of(daughter)).containsExactlyInAnyOrderElementsOf(after);
 
         assertRows(t, before, acked);
         // Both members restart: the moved replica reopens after its seed, the removed one stays removed.

@@ -55,8 +55,8 @@ class ClusterRereplicationTest {
         ReplicatedEngine watcher = cluster.member(spare).engine();
         InJvmCluster.await("the replica of " + lost + " moved to " + spare,
             () -> watcher.replicaMembers(group).contains(spare) && !watcher.replicaMembers(group).contains(lost)
-            && watcher.node().holds(group) && cluster.member(metaLeader).engine().node().membersOf(group).contains(spare)
-            && !cluster.member(metaLeader).engine().node().membersOf(group).contains(lost));
+            && watcher.node().holds(group) && cluster.member(metaLeader).engine().node().members().of(group).contains(spare)
+            && !cluster.member(metaLeader).engine().node().members().of(group).contains(lost));
         for (int i = 0; i < 50; i++) {
           rows.add(put(t, "b" + i));
         }

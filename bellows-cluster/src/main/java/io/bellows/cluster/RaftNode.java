@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,9 +25,6 @@ import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
-import org.apache.ratis.proto.RaftProtos.CommitInfoProto;
-import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
-import org.apache.ratis.proto.RaftProtos.ServerRpcProto;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.GroupManagementRequest;
 import org.apache.ratis.protocol.Message;
@@ -64,6 +60,7 @@ public final class RaftNode implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RaftNode.class);
   private final String id;
   private final RaftServer server;
+  private final GroupMembers members = new GroupMembers(this);
   /** Starts a group's election at once when its leader's process is gone. */
   private final LeaderLossWatch leaderLoss;
   /** The node's log directory: a group's log is the directory named after its id. */
@@ -351,142 +348,17 @@ public final class RaftNode implements AutoCloseable {
     });
   }
 
-  /**
-   * Waits until every one of {@code peers} holds the first entry of {@code group}'s log, or {@code
-   * timeoutMillis} pass; returns whether they all did. Why a new group waits for this: once a group
-   * has committed entries, Ratis counts no vote from a member whose log is empty, so a group whose
-   * leader dies before a slow member received anything has one vote too few until that leader is
-   * back. Asked of the group's leader: the commit index it last heard from each member (Ratis'
-   * commit infos, -1 for a member that never acknowledged anything), polled every 50 ms. Not Ratis'
-   * watch: its watches start out satisfied at index 0, and a new group has no entry 1 until a write
-   * (the first leader's configuration gets no commit-index entry after it).
-   */
-  public boolean awaitEveryReplica(UUID group, List<Peer> peers, long timeoutMillis) {
-    RaftGroupId gid = RaftGroupId.valueOf(group);
-    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-    try (RaftClient client = client(group, peers, RetryPolicies.noRetry())) {
-      while (true) {
-        if (everyPeerHoldsTheLog(commitInfos(gid, client), peers)) {
-          return true;
-        }
-        long left = TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime());
-        if (left <= 0) {
-          LOG.info("{}: not every member holds the group's first entry after {} ms", group, timeoutMillis);
-          return false;
-        }
-        Thread.sleep(Math.min(50, left)); // between polls of the leader's view
-      }
-    } catch (IOException e) {
-      LOG.info("{}: could not ask whether every member holds the group's log: {}", group, e.toString());
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
-  }
-
-  /** The leader's commit index of each member of the group, as far as this node can ask it now; empty if it cannot. */
-  private Collection<CommitInfoProto> commitInfos(RaftGroupId gid, RaftClient client) {
-    try {
-      RaftServer.Division d = server.getDivision(gid);
-      RaftPeerId leader = d.getInfo().getLeaderId();
-      if (leader == null) {
-        return List.of();
-      }
-      if (leader.equals(server.getId())) {
-        return d.getCommitInfos();
-      }
-      return client.getGroupManagementApi(leader).info(gid).getCommitInfos();
-    } catch (IOException e) {
-      return List.of(); // not joined here yet, or the leader did not answer: asked again
-    }
-  }
-
-  /**
-   * Whether every one of {@code peers} holds {@code group}'s log up to {@code index}, as the
-   * group's leader (this node: else false) last heard from each (Ratis' commit infos). One look, no wait.
-   */
-  public boolean everyPeerCommitted(UUID group, List<Peer> peers, long index) {
-    try {
-      RaftServer.Division d = server.getDivision(RaftGroupId.valueOf(group));
-      if (!d.getInfo().isLeader()) {
-        return false;
-      }
-      return everyPeerHoldsTheLog(d.getCommitInfos(), peers, index);
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
-  private static boolean everyPeerHoldsTheLog(Collection<CommitInfoProto> infos, List<Peer> peers) {
-    return everyPeerHoldsTheLog(infos, peers, 0);
-  }
-
-  private static boolean everyPeerHoldsTheLog(Collection<CommitInfoProto> infos, List<Peer> peers, long index) {
-    for (Peer p : peers) {
-      boolean holds = infos.stream()
-          .anyMatch(c -> c.getServer().getId().toStringUtf8().equals(p.id()) && c.getCommitIndex() >= index);
-      if (!holds) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * Waits until member {@code peer}'s replica of {@code group} has applied every entry committed
-   * before this call, or {@code timeoutMillis} pass; returns whether it did. A linearizable read
-   * asked of that member (Ratis' read index, which a follower takes from its leader and then waits
-   * for its own applier to reach), answering nothing: a barrier, as {@link ReplicatedLog#read} is
-   * on this node.
-   */
-  public boolean awaitApplied(UUID group, List<Peer> peers, String peer, long timeoutMillis) {
-    if (timeoutMillis <= 0) {
-      return false;
-    }
-    try (RaftClient client = client(group, peers,
-        RetryPolicies.retryForeverWithSleep(TimeDuration.valueOf(100, TimeUnit.MILLISECONDS)))) {
-      return client.async().sendReadOnly(Message.valueOf(ByteString.EMPTY), RaftPeerId.valueOf(peer))
-          .get(timeoutMillis, TimeUnit.MILLISECONDS).isSuccess();
-    } catch (TimeoutException | ExecutionException | IOException e) {
-      LOG.info("{}: {} has not applied the group's committed entries yet: {}", group, peer, e.toString());
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
-  }
-
-  /**
-   * The members whose replicas of {@code group} have not answered this node, its leader, for {@code
-   * silentMillis} (down, cut off, or stopped): empty where this node does not lead the group.
-   */
-  public Set<String> silentPeers(UUID group, long silentMillis) {
-    RaftServer.Division d;
-    try {
-      d = server.getDivision(RaftGroupId.valueOf(group));
-    } catch (IOException e) {
-      return Set.of();
-    }
-    RoleInfoProto role = d.getInfo().getRoleInfoProto();
-    if (!role.hasLeaderInfo()) {
-      return Set.of();
-    }
-    Set<String> silent = new java.util.TreeSet<>();
-    for (ServerRpcProto f : role.getLeaderInfo().getFollowerInfoList()) {
-      if (f.getLastRpcElapsedTimeMs() > silentMillis) {
-        silent.add(f.getId().getId().toStringUtf8());
-      }
-    }
-    return silent;
+  /** What this node asks of, and about, a group's members: their logs, their silence, its leader, its membership change. */
+  public GroupMembers members() {
+    return members;
   }
 
   /** A Ratis client of {@code group}, over the peers' Raft ports with this node's transport settings. */
-  private RaftClient client(UUID group, List<Peer> peers, RetryPolicy retries) {
+  RaftClient client(UUID group, List<Peer> peers, RetryPolicy retries) {
     return client(group, peers, retries, new RaftProperties());
   }
 
-  private RaftClient client(UUID group, List<Peer> peers, RetryPolicy retries, RaftProperties properties) {
+  RaftClient client(UUID group, List<Peer> peers, RetryPolicy retries, RaftProperties properties) {
     return RaftClient.newBuilder()
         .setRaftGroup(RaftGroup.valueOf(RaftGroupId.valueOf(group), peers.stream().map(Peer::toRatis).toList()))
         .setProperties(properties)
@@ -582,7 +454,7 @@ public final class RaftNode implements AutoCloseable {
     RaftGroupId gid = RaftGroupId.valueOf(group);
     // A replica here that is no longer among the group's members (moved away, not removed yet) knows no current leader.
     boolean member = peers.stream().anyMatch(p -> p.id().equals(id)) && holds(gid);
-    String first = member ? knownLeader(gid) : leaderSeenBy(group, peers);
+    String first = member ? knownLeader(gid) : members.leaderSeenBy(group, peers);
     if (first == null) {
       throw new NotLeaderException(group.toString(), id, null);
     }
@@ -625,7 +497,7 @@ public final class RaftNode implements AutoCloseable {
         }
         try {
           leader = member ? awaitLeader(group, MOVE_TIMEOUT_MS) // after a lost election, the member that won it
-              : leaderSeenBy(group, peers);
+              : members.leaderSeenBy(group, peers);
           if (leader == null) {
             break;
           }
@@ -642,95 +514,6 @@ public final class RaftNode implements AutoCloseable {
       throw new IllegalStateException("the leadership of group " + group + " was not handed to " + to + ": " + failure);
     } catch (IOException e) {
       throw new UncheckedIOException("closing the Ratis client of group " + group + " failed", e);
-    }
-  }
-
-  /** How long a change of a group's members waits for a new member to catch up and the change to commit. */
-  private static final long MEMBERSHIP_TIMEOUT_MS = 60_000;
-
-  /**
-   * Whether member {@code member} answers for a replica of {@code group} (over {@code peers}) on its
-   * Raft port: it is up and has added the group.
-   */
-  public boolean answersFor(UUID group, List<Peer> peers, String member) {
-    try (RaftClient probe = client(group, peers, RetryPolicies.noRetry())) {
-      probe.getGroupManagementApi(RaftPeerId.valueOf(member)).info(RaftGroupId.valueOf(group));
-      return true;
-    } catch (IOException | RuntimeException e) { // Ratis' transport may fail unchecked (its gRPC's status)
-      return false;
-    }
-  }
-
-  /**
-   * The leader of {@code group} as the first of {@code peers} that answers knows it (this node
-   * need not hold the group), or null if none answers with one.
-   */
-  public String leaderSeenBy(UUID group, List<Peer> peers) {
-    RaftGroupId gid = RaftGroupId.valueOf(group);
-    String here = knownLeader(gid);
-    if (here != null) {
-      return here;
-    }
-    try (RaftClient probe = client(group, peers, RetryPolicies.noRetry())) {
-      for (Peer p : peers) {
-        try {
-          RoleInfoProto role = probe.getGroupManagementApi(RaftPeerId.valueOf(p.id())).info(gid).getRoleInfoProto();
-          if (role.hasLeaderInfo()) {
-            return p.id();
-          }
-          if (role.hasFollowerInfo() && role.getFollowerInfo().hasLeaderInfo()) {
-            String leader = role.getFollowerInfo().getLeaderInfo().getId().getId().toStringUtf8();
-            if (!leader.isEmpty()) {
-              return leader;
-            }
-          }
-        } catch (IOException | RuntimeException e) {
-          LOG.debug("{}: {} did not say who leads: {}", group, p.id(), e.toString());
-        }
-      }
-    } catch (IOException e) {
-      LOG.debug("closing a Ratis client failed: {}", e.toString());
-    }
-    return null;
-  }
-
-  /**
-   * Changes the members of {@code group} to {@code members} (Ratis' membership change, asked of
-   * the leader over {@code reach}, which holds the old members and the new): the leader first
-   * sends a new member the log after its checkpoint until it has caught up, then commits the old
-   * and new members together, then the new alone (Raft's joint consensus); a leader not among the
-   * new members steps down after. Returns once the change is committed; a repeat of a change made
-   * already changes nothing. Waits {@link #MEMBERSHIP_TIMEOUT_MS} at most.
-   *
-   * @throws IllegalStateException when the leader refused or did not finish in time (the message says why)
-   */
-  public void changeMembers(UUID group, List<Peer> reach, List<Peer> members) {
-    RaftProperties properties = new RaftProperties();
-    RaftClientConfigKeys.Rpc.setRequestTimeout(properties,
-        TimeDuration.valueOf(MEMBERSHIP_TIMEOUT_MS, TimeUnit.MILLISECONDS));
-    RetryPolicy retries = RetryPolicies.retryUpToMaximumCountWithFixedSleep(20,
-        TimeDuration.valueOf(250, TimeUnit.MILLISECONDS));
-    try (RaftClient client = client(group, reach, retries, properties)) {
-      RaftClientReply reply = client.admin().setConfiguration(members.stream().map(Peer::toRatis).toList());
-      if (!reply.isSuccess()) {
-        throw new IllegalStateException("group " + group + " did not change its members to " + members + ": "
-            + reply.getException());
-      }
-      LOG.info("{}: the group's members are {} now", group, members.stream().map(Peer::id).toList());
-    } catch (IOException e) {
-      throw new IllegalStateException("group " + group + " did not change its members to "
-          + members.stream().map(Peer::id).toList() + ": " + e + (e.getCause() == null ? "" : " (" + e.getCause() + ")"),
-          e);
-    }
-  }
-
-  /** The members of {@code group} as this node's replica knows them (its last configuration), or null if it holds none. */
-  public List<String> membersOf(UUID group) {
-    try {
-      return server.getDivision(RaftGroupId.valueOf(group)).getGroup().getPeers().stream()
-          .map(p -> p.getId().toString()).toList();
-    } catch (IOException e) {
-      return null;
     }
   }
 
@@ -878,7 +661,7 @@ public final class RaftNode implements AutoCloseable {
     }
   }
 
-  private String knownLeader(RaftGroupId gid) {
+  String knownLeader(RaftGroupId gid) {
     try {
       RaftPeerId leader = server.getDivision(gid).getInfo().getLeaderId();
       return leader == null ? null : leader.toString();

@@ -268,7 +268,7 @@ class ReplicatedLogTest {
    * A member that adds a new group late (it applied the table's creation after the others) holds
    * none of its log until the leader sends it some, and once the group has committed entries Ratis
    * counts no vote from a member whose log is empty: were the leader to die then, the two left would
-   * have one vote. {@link RaftNode#awaitEveryReplica}, which creating a table waits for, ends only
+   * have one vote. {@link GroupMembers#awaitEveryReplica}, which creating a table waits for, ends only
    * once that member holds the log; then its vote elects the next leader.
    */
   @Test
@@ -277,11 +277,11 @@ class ReplicatedLogTest {
     nodes.get("n1").addGroup(late, peers);
     nodes.get("n2").addGroup(late, peers);
     String leader = nodes.get("n1").awaitLeader(late, WAIT_MS);
-    assertThat(nodes.get("n1").awaitEveryReplica(late, peers, 300)).as("n3 does not hold the group").isFalse();
+    assertThat(nodes.get("n1").members().awaitEveryReplica(late, peers, 300)).as("n3 does not hold the group").isFalse();
     nodes.get(leader).log(late).append("x".getBytes(StandardCharsets.UTF_8)).join(); // committed by n1 and n2
 
     nodes.get("n3").addGroup(late, peers);
-    assertThat(nodes.get("n1").awaitEveryReplica(late, peers, WAIT_MS)).isTrue();
+    assertThat(nodes.get("n1").members().awaitEveryReplica(late, peers, WAIT_MS)).isTrue();
     nodes.remove(leader).close();
     String next = nodes.get("n3").awaitLeaderOtherThan(late, leader, WAIT_MS);
     assertThat(next).isNotEqualTo(leader);
@@ -297,7 +297,7 @@ class ReplicatedLogTest {
       nodes.get(id).addGroup(fresh, peers);
     }
     nodes.get("n2").awaitLeader(fresh, WAIT_MS);
-    assertThat(nodes.get("n2").awaitEveryReplica(fresh, peers, WAIT_MS)).isTrue();
+    assertThat(nodes.get("n2").members().awaitEveryReplica(fresh, peers, WAIT_MS)).isTrue();
   }
 
   /**

@@ -116,14 +116,14 @@ final class CatalogProposals {
       return; // dropped at once by another call
     }
     RaftNode n = started.join();
-    Set<String> down = n.silentPeers(ReplicatedEngine.META, silentMemberMillis);
+    Set<String> down = n.members().silentPeers(ReplicatedEngine.META, silentMemberMillis);
     long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ReplicatedEngine.NEW_GROUP_WAIT_MS);
     for (MetaCatalog.RegionEntry g : t.regions()) {
       if (g.peers().stream().anyMatch(down::contains)) {
         continue;
       }
       long left = TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime());
-      if (!n.awaitEveryReplica(g.group(), peersOf(g), left)) {
+      if (!n.members().awaitEveryReplica(g.group(), peersOf(g), left)) {
         LOG.warn("table '{}' created; not every member holds region {}'s log within {} ms (a member down or slow):"
             + " until it does, that region needs its leader to stay up", table, g.id(),
             ReplicatedEngine.NEW_GROUP_WAIT_MS);
@@ -195,13 +195,13 @@ final class CatalogProposals {
    */
   private void awaitEveryMember(String what) {
     RaftNode n = started.join();
-    Set<String> down = n.silentPeers(ReplicatedEngine.META, silentMemberMillis);
+    Set<String> down = n.members().silentPeers(ReplicatedEngine.META, silentMemberMillis);
     long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ReplicatedEngine.NEW_GROUP_WAIT_MS);
     for (RaftNode.Peer p : peers) {
       if (p.id().equals(selfId) || down.contains(p.id())) {
         continue;
       }
-      if (!n.awaitApplied(ReplicatedEngine.META, peers, p.id(), TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()))) {
+      if (!n.members().awaitApplied(ReplicatedEngine.META, peers, p.id(), TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()))) {
         LOG.warn("{}: member {} has not applied it within {} ms (down or slow)", what, p.id(), ReplicatedEngine.NEW_GROUP_WAIT_MS);
       }
     }
@@ -223,7 +223,7 @@ final class CatalogProposals {
       throw new IllegalArgumentException("split key '" + io.bellows.util.Bytes.toStringBinary(key) + "' is the start of"
           + " region " + region.id() + " already: a split key must lie strictly inside a region");
     }
-    Set<String> down = started.join().silentPeers(ReplicatedEngine.META, silentMemberMillis);
+    Set<String> down = started.join().members().silentPeers(ReplicatedEngine.META, silentMemberMillis);
     for (String p : region.peers()) {
       if (down.contains(p)) {
         throw new StorageException("cannot split region " + region.id() + " of table '" + t.descriptor().name()

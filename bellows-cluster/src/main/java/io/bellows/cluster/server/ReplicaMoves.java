@@ -121,7 +121,7 @@ final class ReplicaMoves {
       return;
     }
     try {
-      if (!host.node().awaitApplied(ReplicatedEngine.META, host.metaPeers(), host.selfId(), META_WAIT_MS)) {
+      if (!host.node().members().awaitApplied(ReplicatedEngine.META, host.metaPeers(), host.selfId(), META_WAIT_MS)) {
         worker.schedule(() -> reconcile(group), 1, TimeUnit.SECONDS);
         return;
       }
@@ -189,7 +189,7 @@ final class ReplicaMoves {
       everyId.add(m.to());
       List<RaftNode.Peer> every = host.peers(everyId);
       long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SEED_WAIT_MS);
-      while (!n.answersFor(m.group(), every, m.to())) {
+      while (!n.members().answersFor(m.group(), every, m.to())) {
         if (System.nanoTime() > end || host.closed()) {
           throw new IllegalStateException("member " + m.to() + " did not seed its replica of region " + r.id()
               + " and join its group within " + SEED_WAIT_MS / 1000 + " s (down, or its checkpoint's fetch failed:"
@@ -197,7 +197,7 @@ final class ReplicaMoves {
         }
         sleep(200); // polling another process's progress
       }
-      String leader = n.leaderSeenBy(m.group(), host.peers(oldIds));
+      String leader = n.members().leaderSeenBy(m.group(), host.peers(oldIds));
       if (m.from().equals(leader)) {
         String other = oldIds.stream().filter(p -> !p.equals(m.from())).findFirst().orElse(null);
         if (other != null) {
@@ -209,7 +209,7 @@ final class ReplicaMoves {
           }
         }
       }
-      n.changeMembers(m.group(), every, host.peers(newIds));
+      n.members().change(m.group(), every, host.peers(newIds));
       byte[] reply = ReplicatedEngine.join(n.appendThroughLeader(ReplicatedEngine.META, host.metaPeers(),
           MetaCatalog.movedReplica(m)));
       boolean ended = new String(reply, StandardCharsets.UTF_8).equals(MetaCatalog.DONE);
@@ -235,7 +235,7 @@ final class ReplicaMoves {
     RaftNode n = host.node();
     MetaCatalog.RegionEntry g = t.regions().get(index);
     String what = ReplicatedEngine.what(t, index);
-    if (!n.answersFor(ReplicatedEngine.META, host.metaPeers(), to)) {
+    if (!n.members().answersFor(ReplicatedEngine.META, host.metaPeers(), to)) {
       throw new RefusedException("member " + to + " did not answer (down, or cut off): the replicas of "
           + what + " stay on " + g.peers());
     }
@@ -276,14 +276,14 @@ final class ReplicaMoves {
   private String moveSource(RaftNode n, MetaCatalog.RegionEntry g) {
     Set<String> down = new java.util.HashSet<>(catalog.decommissioned());
     if (host.meta().isLeader()) {
-      down.addAll(n.silentPeers(ReplicatedEngine.META, silentMemberMillis));
+      down.addAll(n.members().silentPeers(ReplicatedEngine.META, silentMemberMillis));
     }
     for (String p : g.peers()) {
       if (down.contains(p)) {
         return p;
       }
     }
-    String leader = n.leaderSeenBy(g.group(), host.peers(g.peers()));
+    String leader = n.members().leaderSeenBy(g.group(), host.peers(g.peers()));
     Map<String, Integer> held = Placement.held(catalog);
     String best = null;
     for (String p : g.peers()) {
@@ -312,13 +312,13 @@ final class ReplicaMoves {
       }
       RaftNode n = host.node();
       Set<String> down = rereplicateAfter.isZero() ? Set.of()
-          : n.silentPeers(ReplicatedEngine.META, rereplicateAfter.toMillis());
+          : n.members().silentPeers(ReplicatedEngine.META, rereplicateAfter.toMillis());
       Set<String> retiring = new java.util.HashSet<>(catalog.decommissioned());
       if (down.isEmpty() && retiring.isEmpty()) {
         return;
       }
       // Not down long, but not answering either: no replica goes there.
-      Set<String> unsure = n.silentPeers(ReplicatedEngine.META, silentMemberMillis);
+      Set<String> unsure = n.members().silentPeers(ReplicatedEngine.META, silentMemberMillis);
       Map<String, Integer> held = Placement.held(catalog);
       int begun = 0;
       for (MetaCatalog.TableEntry t : catalog.tables()) {

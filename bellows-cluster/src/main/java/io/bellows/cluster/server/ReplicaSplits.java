@@ -269,7 +269,7 @@ final class ReplicaSplits {
     MetaCatalog.TableEntry t = catalog.table(r.descriptor.name());
     MetaCatalog.RegionEntry g = t == null || t.id() != r.tableId || !t.enabled() ? null
         : t.regions().stream().filter(x -> x.group().equals(r.group)).findFirst().orElse(null);
-    if (g == null || !host.node().silentPeers(r.group, host.silentMemberMillis()).isEmpty()) {
+    if (g == null || !host.node().members().silentPeers(r.group, host.silentMemberMillis()).isEmpty()) {
       return; // dropped, disabled or split already; or a replica not heard from
     }
     byte[] key = r.region().midKey();
@@ -330,7 +330,7 @@ final class ReplicaSplits {
         what = "split";
         appended = p.log.appendCommand(s.command());
       } else if (p.splitIndex >= 0 && !catalog.isRetired(group)
-          && host.node().everyPeerCommitted(group, host.peersOf(s.parent()), p.splitIndex)) {
+          && host.node().members().everyPeerCommitted(group, host.peersOf(s.parent()), p.splitIndex)) {
         what = "retire";
         appended = host.retire(s);
       } else {

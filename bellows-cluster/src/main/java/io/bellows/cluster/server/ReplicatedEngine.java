@@ -110,7 +110,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   static final long BASE = 1L << 20;
   /**
    * How long creating a table waits for every member to hold its regions' logs ({@link
-   * #awaitEveryReplica}): a few elections' worth, past which a member is taken for down.
+   * io.bellows.cluster.GroupMembers#awaitEveryReplica}): a few elections' worth, past which a member is taken for down.
    */
   static final long NEW_GROUP_WAIT_MS = 10_000;
   /**
@@ -500,8 +500,8 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     if (leader == null) {
       throw notLeader("the region's group " + g.group(), null);
     }
-    Set<String> silent = new java.util.HashSet<>(n.silentPeers(g.group(), silentMemberMillis));
-    silent.addAll(n.silentPeers(META, silentMemberMillis));
+    Set<String> silent = new java.util.HashSet<>(n.members().silentPeers(g.group(), silentMemberMillis));
+    silent.addAll(n.members().silentPeers(META, silentMemberMillis));
     Map<String, Integer> led = n.leaderships(Set.of(META));
     String best = null;
     for (String p : g.peers()) {
@@ -526,7 +526,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         return List.of();
       }
       RaftNode n = started.join();
-      return n.balanceLeaders(Set.of(META), n.silentPeers(META, silentMemberMillis), BALANCE_MAX_MOVES);
+      return n.balanceLeaders(Set.of(META), n.members().silentPeers(META, silentMemberMillis), BALANCE_MAX_MOVES);
     } catch (RuntimeException e) {
       if (rethrow) {
         throw e;
@@ -807,7 +807,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     if (r == null && !g.peers().contains(self.id())) {
       // Not placed here: the leader as the region's members know it (asked of them: a client that
       // knows where the region's leader is never comes here), else one of its members.
-      String leader = started.join().leaderSeenBy(g.group(), replicas.peersOf(g));
+      String leader = started.join().members().leaderSeenBy(g.group(), replicas.peersOf(g));
       String ask = leader != null ? leader : g.peers().get(Math.floorMod(self.id().hashCode(), g.peers().size()));
       throw new RegionNotLeaderException("NOT_LEADER: member " + self.id() + " holds no replica of " + what(t, index)
           + "; its replicas are on " + g.peers() + (leader != null ? ", led by " : ", ask ") + ask,
