@@ -31,8 +31,8 @@ import org.HdrHistogram.Histogram;
  *       load's rows again while {@code readers} threads get one cell of a row chosen by the same
  *       key distribution, until the writers are done (with {@code writeRate} above 0, the writers
  *       hold that many rows per second between them, so that stores whose writers run at different
- *       speeds can be compared serving their readers beside the same write load); scan-write — every thread runs {@code ops} /
- *       threads operations, each a put of one row (5%) or a scan of 1–100 rows (uniform) from a
+ *       speeds can be compared serving their readers beside the same write load); scan-write —
+ *       every thread runs {@code ops} / threads operations, each a put of one row (5%) or a scan of 1–100 rows (uniform) from a
  *       chosen row (95%, YCSB's workload E);
  *   <li>a final flush, then the counters; close and delete.
  * </ol>
@@ -148,7 +148,7 @@ final class PaperMixedRun {
     BenchClients.runAll(pool, tasks);
   }
 
-  /** The writers of {@code rows} in all; with {@code rate} above 0 they write that many rows per second between them. */
+  /** The writers of {@code rows} in all; with {@code rate} above 0, that many rows per second between them. */
   private static List<BenchClients.RowWriter> writers(PaperStore store, EngineWorkload w, long rows, int threads,
       long seedOffset, long rate) {
     List<BenchClients.RowWriter> out = new ArrayList<>();
