@@ -127,7 +127,7 @@ final class Replicas {
 
   /** Whether this member has a replica of {@code group} open and its node holds the group. */
   boolean holds(UUID group) {
-    return replicas.containsKey(group) && holds(started.join(), group);
+    return replicas.containsKey(group) && started.join().holds(group);
   }
 
   /** Every replica open now (a live view). */
@@ -217,7 +217,7 @@ final class Replicas {
     synchronized (joining) {
       boolean wasOpen = replicas.containsKey(d.group());
       r = replicas.computeIfAbsent(d.group(), this::reopen);
-      if (!holds(n, d.group())) {
+      if (!n.holds(d.group())) {
         n.addGroup(d.group(), peersOf(d));
       }
       if (!wasOpen) {
@@ -270,7 +270,7 @@ final class Replicas {
           failed);
     }
     replicas.put(group, replica); // before the group is added: its state machine finds the applier here
-    if (!holds(n, group)) {
+    if (!n.holds(group)) {
       n.addGroup(group, peers.stream().filter(p -> groupMembers.contains(p.id())).toList());
     }
     bind(replica);
@@ -316,7 +316,7 @@ final class Replicas {
       replicas.put(g.group(), open(g.group(), t.id(), g.id(), t.descriptor(), g.base(), g.start(), g.end(), !exists));
     }
     for (MetaCatalog.RegionEntry g : mine) {
-      if (!holds(n, g.group())) {
+      if (!n.holds(g.group())) {
         n.addGroup(g.group(), peersOf(g));
       }
       bind(replicas.get(g.group()));
@@ -390,16 +390,6 @@ final class Replicas {
   /** A region's peers as the Raft node names them. */
   List<RaftNode.Peer> peersOf(MetaCatalog.RegionEntry g) {
     return peers.stream().filter(p -> g.peers().contains(p.id())).toList();
-  }
-
-  /** Whether node {@code n} holds group {@code group} (it has added it, or found its log at its start). */
-  static boolean holds(RaftNode n, UUID group) {
-    try {
-      n.log(group);
-      return true;
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
   }
 
   /** Binds replica {@code r}'s region log to its group's replicated log, once the node holds the group. */

@@ -349,7 +349,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     started.complete(node);
     replicas.finishRemovals(); // a drop a crash cut short: Ratis found the group's log again
     for (Replica r : replicas.all()) {
-      if (Replicas.holds(node, r.group)) {
+      if (node.holds(r.group)) {
         replicas.bind(r); // else an apply thread is adding its group (a split's daughter replayed): it binds it then
       }
     }
@@ -359,7 +359,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       }
     }
     splits.start();
-    boolean joined = Replicas.holds(node, META);
+    boolean joined = node.holds(META);
     this.meta = joined ? node.log(META) : node.addGroup(META, peers);
     this.proposals = new CatalogProposals(meta, catalog, members, peers, selfId, started, silentMemberMillis,
         replication.replication(),
@@ -421,7 +421,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         g = moves.moveReplica(t, index, to);
       }
     }
-    if (!Replicas.holds(n, g.group())) {
+    if (!n.holds(g.group())) {
       if (to == null) {
         throw new RegionNotLeaderException("member " + self.id() + " holds no replica of " + what(t, index)
             + "; ask one of its members " + g.peers(), members.clientAddressOf(g.peers().get(0)));
@@ -824,7 +824,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       // Meta's apply thread registers the replica before it adds the replica's group to the Raft
       // node (the group's state machine is found through the registration): between the two, a
       // call must be told to retry, not that its table's group is unknown.
-      if (!Replicas.holds(started.join(), r.group)) {
+      if (!started.join().holds(r.group)) {
         throw new RegionNotLeaderException("member " + self.id() + " has not joined the group of " + what(t, index)
             + " yet; retry", null);
       }
