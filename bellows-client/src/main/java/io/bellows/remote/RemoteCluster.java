@@ -864,11 +864,20 @@ public final class RemoteCluster implements Engine {
   }
 
   /**
-   * Asked first of the region's leader as far as this client knows (any member takes the call and
-   * asks the leader itself), going round the members like a flush: a second try is harmless (the
-   * member leads by then: nothing more is handed over). The leader this client knew for the
-   * region is forgotten after a move, so the next call finds the new one.
+   * On meta's leader, which the members' NOT_LEADER answers name. It may take about 70 s there (the
+   * new member catches up and joins meta first), under the admin deadline as a flush, not the
+   * attempt deadline. Sent again after a failure in flight, like a flush (within the call's
+   * deadline): a repeat for a member already added with the same addresses succeeds, so a retry at
+   * meta's next leader finishes the addition rather than refusing it.
    */
+  @Override
+  public void addServer(String id, String raftAddress, String clientAddress) {
+    call(CATALOG, true, e -> {
+      e.addServer(id, raftAddress, clientAddress);
+      return null;
+    });
+  }
+
   @Override
   public void decommission(List<String> members) {
     call(CATALOG, false, e -> {
@@ -890,6 +899,12 @@ public final class RemoteCluster implements Engine {
     return call(CATALOG, true, Engine::decommissioned);
   }
 
+  /**
+   * Asked first of the region's leader as far as this client knows (any member takes the call and
+   * asks the leader itself), going round the members like a flush: a second try is harmless (the
+   * member leads by then: nothing more is handed over). The leader this client knew for the
+   * region is forgotten after a move, so the next call finds the new one.
+   */
   @Override
   public io.bellows.engine.LeaderMove moveLeader(String table, byte[] row, String member) {
     String key = keyOfRow(table(table), row);

@@ -585,6 +585,17 @@ public final class RemoteEngine implements Engine {
     return new io.bellows.engine.LeaderMove(r.getFrom(), r.getTo());
   }
 
+  /**
+   * Under the admin deadline ({@link RemoteOptions#adminDeadline()}, 30 minutes by default), as a
+   * flush or a split: the server answers once the new member is a member of meta, which may take
+   * about 70 s (meta's leader waits up to 60 s for it to catch up and join).
+   */
+  @Override
+  public void addServer(String id, String raftAddress, String clientAddress) {
+    write(() -> admin().addServer(io.bellows.protocol.AddServerRequest.newBuilder().setId(id)
+        .setRaftAddress(raftAddress).setClientAddress(clientAddress).build()));
+  }
+
   @Override
   public void decommission(List<String> members) {
     write(() -> admin().decommission(io.bellows.protocol.MembersMessage.newBuilder().addAllMembers(members).build()));

@@ -274,6 +274,15 @@ public final class Bellows implements AutoCloseable {
   public io.bellows.engine.LeaderMove moveLeader(String table, byte[] row, String member) {
     return engine.moveLeader(table, row, member);
   }
+
+  /**
+   * Adds member {@code id} to a cluster (the shell's {@code add_server}), its Raft and client ports
+   * at {@code raftAddress} and {@code clientAddress}; see {@link io.bellows.engine.Engine#addServer}.
+   */
+  public void addServer(String id, String raftAddress, String clientAddress) {
+    engine.addServer(id, raftAddress, clientAddress);
+  }
+
   /** Decommissions cluster members (HBase's {@code decommission_regionservers}); see {@link io.bellows.engine.Engine#decommission}. */
   public void decommission(List<String> members) {
     engine.decommission(members);

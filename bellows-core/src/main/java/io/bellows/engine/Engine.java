@@ -170,6 +170,20 @@ public interface Engine extends AutoCloseable {
     throw new UnsupportedOperationException("moving a region's leadership needs a cluster: this engine is a single"
         + " server, which serves every region itself");
   }
+
+  /**
+   * Adds member {@code id} to a cluster (the shell's {@code add_server}): its Raft port at {@code
+   * raftAddress}, its client port at {@code clientAddress} (each host:port). Meta records it, every
+   * member learns its addresses, and meta's leader adds it to meta's group once it answers (started
+   * with a member file that lists it); from then on new regions may be placed on it and {@code move}
+   * may put replicas there. Returns once it is a member of meta. Refused for an id or address the
+   * cluster has, a cluster at its most members, and bad addresses. An engine that is not a cluster:
+   * refused.
+   */
+  default void addServer(String id, String raftAddress, String clientAddress) {
+    throw new UnsupportedOperationException("this engine is not a cluster: it has no members to add to");
+  }
+
   /**
    * Decommissions cluster members {@code members} (their ids; HBase's {@code
    * decommission_regionservers}): no new replica is placed on them, and meta's leader moves their

@@ -208,6 +208,15 @@ final class AdminService extends AdminGrpc.AdminImplBase {
     });
   }
 
+  /** A member added to a cluster, on meta's leader; refused by a standalone server. */
+  @Override
+  public void addServer(io.bellows.protocol.AddServerRequest request, StreamObserver<Empty> response) {
+    Calls.unary(response, () -> {
+      engine.addServer(request.getId(), request.getRaftAddress(), request.getClientAddress());
+      return Empty.getDefaultInstance();
+    });
+  }
+
   @Override
   public void decommission(io.bellows.protocol.MembersMessage request, StreamObserver<Empty> response) {
     Calls.unary(response, () -> {

@@ -205,7 +205,8 @@ class ServerConfigTest {
       boolean write = List.of("Mutate", "CheckAndMutate", "Increment", "MutateRow").contains(name);
       boolean admin = List.of("CreateTable", "DisableTable", "EnableTable", "DropTable", "Flush", "Compact", "Split",
           "Resume", "Verify", "Snapshot", "DeleteSnapshot", "CloneSnapshot", "RestoreSnapshot", "ModifyTable",
-          "BulkLoad", "Balance", "MoveLeader", "Decommission", "Recommission").contains(name); // Verify reads every file: an admin's call
+          "BulkLoad", "Balance", "MoveLeader", "AddServer", "Decommission", "Recommission")
+          .contains(name); // Verify reads every file: an admin's call
       assertThat(needed).as(name).isEqualTo(admin ? Role.ADMIN : write ? Role.READ_WRITE : Role.READ_ONLY);
     }
     assertThat(AuthInterceptor.needed("bellows.v1.Admin/SomethingNew")).isEqualTo(Role.ADMIN);

@@ -130,6 +130,9 @@ public final class CommandTranslator {
           a.arity(1, 2);
           return new MoveCommand(a.isInteger(0) ? String.valueOf(a.integer(0, "region")) : a.name(0, "region"),
               a.size() == 2 ? a.name(1, "server name") : null);
+        case "add_server":
+          a.arity(3, 3);
+          return new AddServerCommand(a.name(0, "server id"), a.name(1, "raft address"), a.name(2, "client address"));
         case "decommission_regionservers": {
           a.arity(1, 2); // HBase's second argument, offload, is always true here: replicas must go
           List<String> servers = new ArrayList<>();

@@ -526,6 +526,20 @@ class CommandTranslatorTest {
   }
 
   @Test
+  void addServerTakesAnIdAndTwoAddresses() {
+    assertThat(translate("add_server 'n4', '10.0.0.4:9870', '10.0.0.4:7070'"))
+        .isEqualTo(new AddServerCommand("n4", "10.0.0.4:9870", "10.0.0.4:7070"));
+    assertThatThrownBy(() -> translate("add_server 'n4', '10.0.0.4:9870'")).isInstanceOf(UsageException.class)
+        .hasMessageContaining("wrong number of arguments (given 2, expected 3)");
+    assertThatThrownBy(() -> translate("add_server 'n4', '10.0.0.4:9870', '10.0.0.4:7070', 'x'"))
+        .isInstanceOf(UsageException.class).hasMessageContaining("given 4, expected 3");
+    assertThatThrownBy(() -> translate("add_server '', '10.0.0.4:9870', '10.0.0.4:7070'"))
+        .isInstanceOf(UsageException.class).hasMessageContaining("server id must not be empty");
+    assertThatThrownBy(() -> translate("add_server 'n4', '10.0.0.4:9870', 7070"))
+        .isInstanceOf(UsageException.class).hasMessageContaining("client address must be a quoted string");
+  }
+
+  @Test
   void everyCatalogedCommandTranslates() {
     for (CommandCatalog.Entry e : CommandCatalog.entries()) {
       // a usage error is fine (arguments missing), an unknown command is not

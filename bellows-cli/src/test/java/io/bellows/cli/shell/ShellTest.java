@@ -109,6 +109,34 @@ class ShellTest {
   }
 
   @Test
+  void addServerAddsAMemberToAClusterAndIsRefusedElsewhere() {
+    String out = run(String.join("\n", "add_server 'n4', '127.0.0.1:7004', '127.0.0.1:8004'", ""));
+    assertThat(out).isEqualTo("ERROR: add_server: this engine is not a cluster: it has no members to add to\n");
+    engine.clusterStatus = new ClusterStatus(List.of(new ClusterStatus.Member("n1", "127.0.0.1:8001", true),
+        new ClusterStatus.Member("n2", "127.0.0.1:8002", true), new ClusterStatus.Member("n3", "127.0.0.1:8003", true)),
+        List.of());
+    out = run(String.join("\n",
+        "add_server 'n4', '127.0.0.1:7004', '127.0.0.1:8004'",
+        "add_server 'n5', '127.0.0.1:7005'",
+        "add_server 'n5', '', '127.0.0.1:8005'",
+        "add_server 'n5', 7005, '127.0.0.1:8005'",
+        ""));
+    assertThat(out).isEqualTo(String.join("\n",
+        "Added n4 (raft 127.0.0.1:7004, clients 127.0.0.1:8004): it is a member of meta; move puts replicas on it"
+            + " (list_regions shows where each region's replicas are)",
+        "ERROR: add_server: wrong number of arguments (given 2, expected 3)",
+        "Usage: add_server 'ID', 'HOST:RAFTPORT', 'HOST:CLIENTPORT'",
+        "ERROR: add_server: raft address must not be empty",
+        "Usage: add_server 'ID', 'HOST:RAFTPORT', 'HOST:CLIENTPORT'",
+        "ERROR: add_server: raft address must be a quoted string, not the number 7005",
+        "Usage: add_server 'ID', 'HOST:RAFTPORT', 'HOST:CLIENTPORT'",
+        ""));
+    assertThat(engine.calls).containsExactly("addServer n4 127.0.0.1:7004 127.0.0.1:8004");
+    assertThat(run("help 'add_server'\n")).startsWith("add_server 'ID', 'HOST:RAFTPORT', 'HOST:CLIENTPORT'")
+        .contains("Examples:\n  add_server 'n4', '10.0.0.4:9870', '10.0.0.4:7070'");
+  }
+
+  @Test
   void aCorruptionErrorSaysOnlyOneStoreStopped() {
     engine.backgroundError = new io.bellows.util.BackgroundError(io.bellows.util.BackgroundError.Kind.CORRUPTION,
         io.bellows.util.BackgroundError.Severity.HARD, "t", "f/1.sst: checksum mismatch in block at offset 0",

@@ -146,6 +146,12 @@ final class TestEngine implements InvocationHandler {
           return move;
         }
         break;
+      case "addServer":
+        if (clusterStatus != null) {
+          calls.add("addServer " + args[0] + " " + args[1] + " " + args[2]);
+          return null;
+        }
+        break;
       case "close":
         calls.add("close");
         return null; // the test closes the engine
