@@ -1,5 +1,9 @@
 package io.bellows.cli;
 
+import io.bellows.client.Bellows;
+import io.bellows.cluster.server.Members;
+import io.bellows.remote.RemoteEngine;
+import io.bellows.remote.RemoteOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
@@ -7,9 +11,12 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
@@ -18,16 +25,18 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code bellows cluster start|stop}: a cluster of server processes on this machine, for trying a
- * cluster out and for tests (docs/SERVER.md). {@code start} writes the member file {@code
+ * {@code bellows cluster start|add|stop}: a cluster of server processes on this machine, for trying
+ * a cluster out and for tests (docs/SERVER.md). {@code start} writes the member file {@code
  * DIR/members.txt}, starts one {@code bellows server --cluster} process per member (data in {@code
  * DIR/ID/data}, log in {@code DIR/ID/server.log}), waits until each takes connections and writes
- * {@code DIR/servers.txt}: one line {@code address pid} per server. {@code stop} sends each of
+ * {@code DIR/servers.txt}: one line {@code address pid} per server. {@code add} adds a member to
+ * the running cluster: its line (marked {@code added}) to the member file, its process, its line
+ * in {@code servers.txt}, and the cluster's {@code add_server} call. {@code stop} sends each of
  * those processes SIGTERM (each flushes and exits) and waits for them.
  */
 @Command(name = "cluster", mixinStandardHelpOptions = true,
-    description = "Starts or stops a cluster of server processes on this machine (127.0.0.1).",
-    subcommands = {ClusterSubcommand.Start.class, ClusterSubcommand.Stop.class})
+    description = "Starts, grows or stops a cluster of server processes on this machine (127.0.0.1).",
+    subcommands = {ClusterSubcommand.Start.class, ClusterSubcommand.Add.class, ClusterSubcommand.Stop.class})
 final class ClusterSubcommand implements Runnable {
   static final String SERVERS = "servers.txt";
   static final String MEMBERS = "members.txt";
@@ -91,19 +100,10 @@ final class ClusterSubcommand implements Runnable {
           list.add(line.trim().split("\\s+"));
         }
       }
-      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
       StringBuilder pids = new StringBuilder();
       List<Process> started = new ArrayList<>();
       for (String[] m : list) {
-        Path home = dir.resolve(m[0]);
-        Files.createDirectories(home);
-        Process p = new ProcessBuilder(java, "-XX:+ExitOnOutOfMemoryError", "-cp", System.getProperty("java.class.path"),
-            BellowsCli.class.getName(), "server", "--data", home.resolve("data").toString(), "--cluster",
-            members.toString(), "--id", m[0], "--http-port", "-1")
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("server.log").toFile()))
-            .redirectInput(ProcessBuilder.Redirect.from(nullFile()))
-            .start();
+        Process p = startServer(dir, m[0]);
         started.add(p);
         pids.append(m[2]).append(' ').append(p.pid()).append('\n');
       }
@@ -122,30 +122,121 @@ final class ClusterSubcommand implements Runnable {
       return 0;
     }
 
-    private static java.io.File nullFile() {
-      return new java.io.File(System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
-    }
+  }
 
-    /** Waits until the server takes connections, or its process ends, or WAIT_SECONDS pass. */
-    private static boolean awaitListening(String address, Process p) throws InterruptedException {
-      int colon = address.lastIndexOf(':');
-      InetSocketAddress a = new InetSocketAddress(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)));
-      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-      while (System.nanoTime() < end && p.isAlive()) {
-        try (Socket s = new Socket()) {
-          s.connect(a, 1000);
-          return true;
-        } catch (IOException notYet) {
-          p.waitFor(100, TimeUnit.MILLISECONDS); // returns early if the process ends
+  /** Starts member {@code id}'s server process on {@code dir}'s member file (data in DIR/ID/data, log in DIR/ID/server.log). */
+  static Process startServer(Path dir, String id) throws IOException {
+    Path home = dir.resolve(id);
+    Files.createDirectories(home);
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    return new ProcessBuilder(java, "-XX:+ExitOnOutOfMemoryError", "-cp", System.getProperty("java.class.path"),
+        BellowsCli.class.getName(), "server", "--data", home.resolve("data").toString(), "--cluster",
+        dir.resolve(MEMBERS).toString(), "--id", id, "--http-port", "-1")
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("server.log").toFile()))
+        .redirectInput(ProcessBuilder.Redirect.from(nullFile()))
+        .start();
+  }
+
+  private static java.io.File nullFile() {
+    return new java.io.File(System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
+  }
+
+  /** Waits until the server takes connections, or its process ends, or WAIT_SECONDS pass. */
+  static boolean awaitListening(String address, Process p) throws InterruptedException {
+    int colon = address.lastIndexOf(':');
+    InetSocketAddress a = new InetSocketAddress(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)));
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+    while (System.nanoTime() < end && p.isAlive()) {
+      try (Socket s = new Socket()) {
+        s.connect(a, 1000);
+        return true;
+      } catch (IOException notYet) {
+        p.waitFor(100, TimeUnit.MILLISECONDS); // returns early if the process ends
+      }
+    }
+    return false;
+  }
+
+  static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  @Command(name = "add", mixinStandardHelpOptions = true,
+      description = "Adds a server to the cluster running from DIR: its line (marked 'added') to DIR/members.txt,"
+          + " its process, its line in DIR/servers.txt, and the cluster's add_server; at most 5 servers.")
+  static final class Add implements Callable<Integer> {
+    @Option(names = "--dir", paramLabel = "DIR", required = true, description = "The cluster's directory.")
+    Path dir;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+      PrintWriter out = spec.commandLine().getOut();
+      PrintWriter err = spec.commandLine().getErr();
+      Path servers = dir.resolve(SERVERS);
+      if (!Files.exists(servers)) {
+        err.println("ERROR: no cluster started there runs (" + servers + " is missing): bellows cluster start --dir "
+            + dir + " first");
+        return 2;
+      }
+      Path membersFile = dir.resolve(MEMBERS);
+      Members members;
+      try {
+        members = Members.read(membersFile);
+      } catch (IllegalArgumentException e) {
+        err.println("ERROR: " + e.getMessage());
+        return 2;
+      }
+      if (members.list().size() >= Members.MAX) {
+        err.println("ERROR: the cluster has " + members.list().size() + " servers, the most a cluster has ("
+            + Members.MAX + ")");
+        return 2;
+      }
+      Set<String> ids = new HashSet<>(members.list().stream()
+          .map(Members.Member::id).toList());
+      int n = members.list().size() + 1;
+      while (ids.contains("n" + n)) {
+        n++;
+      }
+      String id = "n" + n;
+      int raftPort = freePort();
+      int clientPort = freePort();
+      while (clientPort == raftPort) {
+        clientPort = freePort();
+      }
+      var m = new Members.Member(id, "127.0.0.1:" + raftPort, "127.0.0.1:" + clientPort, true);
+      Files.writeString(membersFile, members.with(m).text()); // the member file lists it before it starts
+      Process p = startServer(dir, id);
+      if (!awaitListening(m.clientAddress(), p)) {
+        p.destroy();
+        err.println("ERROR: server " + id + " did not start: see " + dir.resolve(id).resolve("server.log"));
+        return 1;
+      }
+      Files.writeString(servers, m.clientAddress() + " " + p.pid() + "\n", StandardOpenOption.APPEND);
+      out.println(m.clientAddress() + " " + p.pid());
+      out.flush();
+      List<String> running = new ArrayList<>();
+      for (String line : Files.readAllLines(servers)) {
+        if (!line.isBlank() && !line.startsWith(m.clientAddress() + " ")) {
+          running.add(line.trim().split("\\s+")[0]);
         }
       }
-      return false;
-    }
-
-    private static int freePort() throws IOException {
-      try (ServerSocket s = new ServerSocket(0)) {
-        return s.getLocalPort();
+      try (Bellows db = RemoteEngine.connect(running,
+          RemoteOptions.defaults())) {
+        db.addServer(id, m.raftAddress(), m.clientAddress());
+      } catch (RuntimeException e) {
+        err.println("ERROR: server " + id + " runs, but the cluster did not take it in: " + e.getMessage()
+            + " (in the shell: add_server '" + id + "', '" + m.raftAddress() + "', '" + m.clientAddress() + "')");
+        return 1;
       }
+      out.println("added " + id + " (Raft " + m.raftAddress() + ", clients " + m.clientAddress()
+          + "): move puts replicas on it");
+      return 0;
     }
   }
 

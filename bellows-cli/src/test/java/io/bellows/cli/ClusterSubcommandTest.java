@@ -6,6 +6,8 @@ import io.bellows.client.Bellows;
 import io.bellows.client.Get;
 import io.bellows.client.Put;
 import io.bellows.client.Table;
+import io.bellows.engine.ClusterStatus;
+import io.bellows.remote.RemoteCluster;
 import io.bellows.remote.RemoteEngine;
 import io.bellows.remote.RemoteOptions;
 import io.bellows.schema.TableDescriptor;
@@ -69,6 +71,19 @@ class ClusterSubcommandTest {
           String.join(",", addresses))).as(out.toString()).isZero();
       assertThat(out.toString(StandardCharsets.UTF_8)).contains("value=v1").contains("value=v2");
 
+      // A fourth server joins the running cluster: its line marked added, its process, the cluster's add_server.
+      bytes.reset();
+      assertThat(run("cluster", "add", "--dir", d.toString())).as(bytes.toString()).isZero();
+      assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("added n4");
+      lines = Files.readAllLines(d.resolve("servers.txt"));
+      assertThat(lines).hasSize(4);
+      processes.add(ProcessHandle.of(Long.parseLong(lines.get(3).split(" ")[1])).orElseThrow());
+      assertThat(Files.readString(d.resolve("members.txt")).lines().toList().get(3)).startsWith("n4 ").endsWith(" added");
+      try (RemoteCluster c = RemoteCluster.open(addresses, RemoteOptions.defaults())) {
+        assertThat(c.clusterStatus().orElseThrow().members()).extracting(ClusterStatus.Member::id)
+            .containsExactly("n1", "n2", "n3", "n4");
+      }
+
       assertThat(run("cluster", "stop", "--dir", d.toString())).as(bytes.toString()).isZero();
       for (ProcessHandle p : processes) {
         assertThat(p.isAlive()).as("pid %d after stop", p.pid()).isFalse();
@@ -107,6 +122,9 @@ class ClusterSubcommandTest {
     assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("ERROR: --servers is 3 to 5");
     bytes.reset();
     assertThat(run("cluster", "stop", "--dir", dir.resolve("none").toString())).isEqualTo(2);
+    assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("no cluster started there runs");
+    bytes.reset();
+    assertThat(run("cluster", "add", "--dir", dir.resolve("none").toString())).isEqualTo(2);
     assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("no cluster started there runs");
   }
 

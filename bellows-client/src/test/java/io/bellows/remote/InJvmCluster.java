@@ -30,7 +30,8 @@ final class InJvmCluster implements AutoCloseable {
   record Member(String id, String clientAddress, ReplicatedEngine engine, BellowsServer server) {}
 
   private final Path dir;
-  private final Members members;
+  /** The member file as the members started from now on read it: a member added later is in it. */
+  private Members members;
   private final Map<String, Member> live = new LinkedHashMap<>();
   /** How many members hold each new region's replicas, and when a silent member's move. */
   private final ReplicatedEngine.Replication replication;
@@ -84,6 +85,16 @@ final class InJvmCluster implements AutoCloseable {
     Member started = new Member(m.id(), m.clientAddress(), engine, server);
     live.put(m.id(), started);
     return started;
+  }
+
+  /**
+   * A new member {@code id} on fresh ports, added to the member file (marked added) that members
+   * started from now on read, as an operator adds its line before starting it; not started.
+   */
+  Members.Member addToFile(String id) {
+    Members.Member m = new Members.Member(id, "127.0.0.1:" + FreePorts.next(), "127.0.0.1:" + FreePorts.next(), true);
+    members = members.with(m);
+    return m;
   }
 
   /** Polls {@code done} until it holds, failing once {@link #WAIT_MS} pass: the members' background work (moves, removals). */

@@ -55,6 +55,15 @@ public interface LogApplier {
   }
 
   /**
+   * Whether this state is never checkpointed, so that every leader holds its whole log: a replica
+   * new to the group (Ratis asks each once to install a checkpoint before it sends the log) answers
+   * that there is none and is sent the log from its first entry.
+   */
+  default boolean keepsWholeLog() {
+    return false;
+  }
+
+  /**
    * The position this replica's state was seeded at before its group was added here (a replica
    * moved to this member: a checkpoint installed before it joined), or null. The log records it as
    * its checkpoint when it finds none of its own, and continues after it: the group's leader sends

@@ -170,6 +170,10 @@ final class LogStateMachine extends BaseStateMachine {
   @Override
   public CompletableFuture<TermIndex> notifyInstallSnapshotFromLeader(RoleInfoProto role, TermIndex firstInLeaderLog) {
     String leader = RaftPeerId.valueOf(role.getFollowerInfo().getLeaderInfo().getId().getId()).toString();
+    if (applier.keepsWholeLog()) {
+      // None to install: Ratis answers the leader "unavailable", and the leader sends the log from its start.
+      return CompletableFuture.completedFuture(null);
+    }
     checkpointAsked = true;
     // Its own thread: fetching a region's files may take long, and must hold neither Ratis' threads nor the common pool.
     return CompletableFuture.supplyAsync(() -> {

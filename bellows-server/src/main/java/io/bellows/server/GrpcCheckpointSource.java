@@ -54,6 +54,8 @@ public final class GrpcCheckpointSource implements CheckpointSource, AutoCloseab
   static final int FLOW_WINDOW = CheckpointFetcher.IN_FLIGHT * CheckpointFetcher.CHUNK_BYTES + (1 << 20);
 
   private final Members members;
+  /** The client addresses of members added to the cluster since the member file was read. */
+  private final Map<String, String> added = new ConcurrentHashMap<>();
   private final ServerConfig.ClusterAccess access;
   private final Path clientCert;
   private final Path clientKey;
@@ -76,8 +78,16 @@ public final class GrpcCheckpointSource implements CheckpointSource, AutoCloseab
   }
 
   @Override
+  public void learn(String member, String clientAddress) {
+    added.put(member, clientAddress);
+  }
+
+  @Override
   public CheckpointSession open(UUID group, String leader) throws IOException {
     String address = members.clientAddressOf(leader);
+    if (address == null) {
+      address = leader == null ? null : added.get(leader);
+    }
     if (address == null) {
       throw new IOException("no member '" + leader + "' in the member file");
     }

@@ -16,4 +16,10 @@ public interface CheckpointSource {
    * @throws IOException if the leader cannot be reached or holds no replica of the group
    */
   CheckpointSession open(UUID group, String leader) throws IOException;
+
+  /**
+   * Member {@code member}, added to the cluster after this source was made, serves checkpoints at
+   * {@code clientAddress}: a source that reaches members by address learns it. Nothing by default.
+   */
+  default void learn(String member, String clientAddress) {}
 }

@@ -33,8 +33,8 @@ final class CatalogProposals {
 
   private final ReplicatedLog meta;
   private final MetaCatalog catalog;
-  private final Members members;
-  private final List<RaftNode.Peer> peers;
+  /** The cluster's members as this member knows them. */
+  private final MemberBook book;
   private final String selfId;
   private final CompletableFuture<RaftNode> started;
   private final long silentMemberMillis;
@@ -47,13 +47,12 @@ final class CatalogProposals {
   /** Disables, enables and drops proposed here one at a time, so each is checked against the state the last left. */
   private final Object tableStates = new Object();
 
-  CatalogProposals(ReplicatedLog meta, MetaCatalog catalog, Members members, List<RaftNode.Peer> peers, String selfId,
+  CatalogProposals(ReplicatedLog meta, MetaCatalog catalog, MemberBook book, String selfId,
       CompletableFuture<RaftNode> started, long silentMemberMillis, int replication,
       Function<String, MetaCatalog.TableEntry> lookup, BiFunction<String, String, RegionNotLeaderException> notLeader) {
     this.meta = meta;
     this.catalog = catalog;
-    this.members = members;
-    this.peers = peers;
+    this.book = book;
     this.selfId = selfId;
     this.started = started;
     this.silentMemberMillis = silentMemberMillis;
@@ -72,9 +71,10 @@ final class CatalogProposals {
     if (!meta.isLeader()) {
       throw notLeader.apply("the catalog", meta.leader());
     }
-    List<String> everyMember = members.list().stream().map(Members.Member::id).toList();
+    List<String> everyMember = metaMembers(started.join());
     byte[] entry;
-    if (splitKeys.isEmpty() && replication >= everyMember.size() && catalog.decommissioned().isEmpty()) {
+    if (splitKeys.isEmpty() && replication >= everyMember.size() && catalog.decommissioned().isEmpty()
+        && catalog.added().isEmpty()) {
       entry = MetaCatalog.createTable(descriptor, UUID.randomUUID(), ReplicatedEngine.BASE); // the first builds' form
     } else {
       List<String> open = new ArrayList<>(everyMember);
@@ -197,11 +197,12 @@ final class CatalogProposals {
     RaftNode n = started.join();
     Set<String> down = n.members().silentPeers(ReplicatedEngine.META, silentMemberMillis);
     long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ReplicatedEngine.NEW_GROUP_WAIT_MS);
-    for (RaftNode.Peer p : peers) {
+    List<RaftNode.Peer> inMeta = book.peers(metaMembers(n));
+    for (RaftNode.Peer p : inMeta) {
       if (p.id().equals(selfId) || down.contains(p.id())) {
         continue;
       }
-      if (!n.members().awaitApplied(ReplicatedEngine.META, peers, p.id(), TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()))) {
+      if (!n.members().awaitApplied(ReplicatedEngine.META, inMeta, p.id(), TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()))) {
         LOG.warn("{}: member {} has not applied it within {} ms (down or slow)", what, p.id(), ReplicatedEngine.NEW_GROUP_WAIT_MS);
       }
     }
@@ -245,6 +246,15 @@ final class CatalogProposals {
   }
 
   private List<RaftNode.Peer> peersOf(MetaCatalog.RegionEntry g) {
-    return peers.stream().filter(p -> g.peers().contains(p.id())).toList();
+    return book.peers(g.peers());
+  }
+
+  /**
+   * The members of meta's group, as this member's replica of it knows them, in the book's order:
+   * the members regions may be placed on (one added to the cluster but not yet to meta is not).
+   */
+  private List<String> metaMembers(RaftNode n) {
+    List<String> inMeta = n.members().of(ReplicatedEngine.META);
+    return inMeta == null ? book.ids() : book.ids().stream().filter(inMeta::contains).toList();
   }
 }

@@ -118,6 +118,9 @@ final class MetaCatalog implements LogApplier {
      * replica.
      */
     default void moved(ReplicaMove move) {}
+
+    /** A member was added to the cluster ({@link #addMember}): every member learns its addresses. */
+    default void memberAdded(Members.Member member) {}
   }
 
   /**
@@ -190,6 +193,8 @@ final class MetaCatalog implements LogApplier {
   static final String MOVE_PENDING = "move-pending";
   /** The reply to a move from a member that holds no replica of the region, or to one that holds one. */
   static final String NOT_A_MOVE = "not-a-move";
+  /** The reply to an added member whose id is a founding member's, or an added one's at other addresses. */
+  static final String CONFLICT = "conflict";
   /**
    * How far above its parent's sequence base a daughter's starts: a region's ids are its base plus
    * its log's positions, so the daughters' ids lie above every id of the parent's files as long as
@@ -205,6 +210,8 @@ final class MetaCatalog implements LogApplier {
   private final java.util.Set<UUID> retired = new java.util.HashSet<>();
   /** The members decommissioned: no new replica goes there, and theirs move off. */
   private final java.util.Set<String> decommissioned = new java.util.TreeSet<>();
+  /** The members added to the running cluster, in the order of their entries, by id. */
+  private final Map<String, Members.Member> added = new LinkedHashMap<>();
   /** The replica moves begun and not done, by region group. */
   private final Map<UUID, ReplicaMove> moves = new LinkedHashMap<>();
   private final Effects effects;
@@ -214,8 +221,8 @@ final class MetaCatalog implements LogApplier {
   private int tableIds;
 
   /**
-   * A catalog of a cluster of {@code members} (their ids: the peers of a region created before
-   * regions named theirs), with what applying its entries does on this member.
+   * A catalog of a cluster founded by {@code members} (their ids: the peers of a region created
+   * before regions named theirs), with what applying its entries does on this member.
    */
   MetaCatalog(List<String> members, Effects effects) {
     this.members = List.copyOf(members);
@@ -324,6 +331,20 @@ final class MetaCatalog implements LogApplier {
     return ("recommission-member\t" + id + "\n").getBytes(StandardCharsets.UTF_8);
   }
 
+  /**
+   * The entry that adds member {@code m} to the cluster: every member records its addresses. Meta's
+   * group gains it once it answers (its leader's membership change, not this entry).
+   */
+  static byte[] addMember(Members.Member m) {
+    return ("add-member\t" + m.id() + "\t" + m.raftAddress() + "\t" + m.clientAddress() + "\n")
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The members added to the running cluster, in the order they were added. */
+  synchronized List<Members.Member> added() {
+    return new ArrayList<>(added.values());
+  }
+
   /** The members decommissioned, in id order. */
   synchronized List<String> decommissioned() {
     return new ArrayList<>(decommissioned);
@@ -367,6 +388,21 @@ final class MetaCatalog implements LogApplier {
         synchronized (this) {
           decommissioned.addAll(List.of(head[1].split(",")));
         }
+        return DONE.getBytes(StandardCharsets.UTF_8);
+      }
+      case "add-member" -> {
+        if (head.length != 4) {
+          throw new IllegalStateException("bad meta entry at " + at + ": " + text.substring(0, nl));
+        }
+        Members.Member m = new Members.Member(head[1], head[2], head[3], true);
+        synchronized (this) {
+          Members.Member was = added.get(m.id());
+          if (was != null || members.contains(m.id())) {
+            return (m.equals(was) ? EXISTS : CONFLICT).getBytes(StandardCharsets.UTF_8);
+          }
+          added.put(m.id(), m);
+        }
+        effects.memberAdded(m);
         return DONE.getBytes(StandardCharsets.UTF_8);
       }
       case "recommission-member" -> {
@@ -666,6 +702,12 @@ final class MetaCatalog implements LogApplier {
 
   synchronized List<TableEntry> tables() {
     return new ArrayList<>(tables.values());
+  }
+
+  /** Meta is never checkpointed: a member added to its group replays its whole log. */
+  @Override
+  public boolean keepsWholeLog() {
+    return true;
   }
 
   /** Reads are answered from the applied catalog by the callers; a read through the log only waits for it. */

@@ -79,7 +79,7 @@ final class ReplicaMoves {
   }
 
   private final MetaCatalog catalog;
-  private final Members members;
+  private final MemberBook book;
   /** How long meta's leader goes without a member's answer before it takes the member for down. */
   private final long silentMemberMillis;
   /** How long a member stays silent before its replicas move (zero: never). */
@@ -93,10 +93,10 @@ final class ReplicaMoves {
   /** The moves this member drives now: a second driver here waits for nothing, the first ends it. */
   private final Set<UUID> driving = ConcurrentHashMap.newKeySet();
 
-  ReplicaMoves(MetaCatalog catalog, Members members, long silentMemberMillis, Duration rereplicateAfter,
+  ReplicaMoves(MetaCatalog catalog, MemberBook book, long silentMemberMillis, Duration rereplicateAfter,
       Host host) {
     this.catalog = catalog;
-    this.members = members;
+    this.book = book;
     this.silentMemberMillis = silentMemberMillis;
     this.rereplicateAfter = rereplicateAfter;
     this.host = host;
@@ -239,6 +239,11 @@ final class ReplicaMoves {
       throw new RefusedException("member " + to + " did not answer (down, or cut off): the replicas of "
           + what + " stay on " + g.peers());
     }
+    List<String> inMeta = n.members().of(ReplicatedEngine.META);
+    if (inMeta != null && !inMeta.contains(to)) {
+      throw new RefusedException("member " + to + " is not in meta's group yet (add_server adds it once it answers):"
+          + " the replicas of " + what + " stay on " + g.peers());
+    }
     if (catalog.decommissioned().contains(to)) {
       throw new RefusedException("member " + to + " is decommissioned: no replica moves there"
           + " (recommission_regionserver takes it back)");
@@ -329,8 +334,11 @@ final class ReplicaMoves {
             continue;
           }
           String to = null;
-          for (Members.Member m : members.list()) {
-            String id = m.id();
+          List<String> inMeta = n.members().of(ReplicatedEngine.META); // a member added but not yet in meta takes none
+          for (String id : book.ids()) {
+            if (inMeta == null || !inMeta.contains(id)) {
+              continue;
+            }
             if (!g.peers().contains(id) && !unsure.contains(id) && !retiring.contains(id)
                 && (to == null || held.getOrDefault(id, 0) < held.getOrDefault(to, 0))) {
               to = id;

@@ -76,7 +76,7 @@ final class Replicas {
   private final MemberWork work;
   private final MetaCatalog catalog;
   /** Every member's Raft peer: a region's peers are those its entry names. */
-  private final List<RaftNode.Peer> peers;
+  private final MemberBook book;
   private final CompletableFuture<RaftNode> started;
   /** Where a replica behind its leader's log, or one moving here, fetches a checkpoint. */
   private final CheckpointSource checkpointSource;
@@ -100,14 +100,14 @@ final class Replicas {
   private final AtomicLong fileNumbers = new AtomicLong(1);
 
   Replicas(String selfId, ReplicaDirectories directories, EngineOptions options, MemberWork work, MetaCatalog catalog,
-      List<RaftNode.Peer> peers, CompletableFuture<RaftNode> started, CheckpointSource checkpointSource,
+      MemberBook book, CompletableFuture<RaftNode> started, CheckpointSource checkpointSource,
       Splits splits) {
     this.selfId = selfId;
     this.directories = directories;
     this.options = options;
     this.work = work;
     this.catalog = catalog;
-    this.peers = peers;
+    this.book = book;
     this.started = started;
     this.checkpointSource = checkpointSource;
     this.splits = splits;
@@ -271,7 +271,7 @@ final class Replicas {
     }
     replicas.put(group, replica); // before the group is added: its state machine finds the applier here
     if (!n.holds(group)) {
-      n.addGroup(group, peers.stream().filter(p -> groupMembers.contains(p.id())).toList());
+      n.addGroup(group, book.peers(groupMembers));
     }
     bind(replica);
   }
@@ -389,7 +389,7 @@ final class Replicas {
 
   /** A region's peers as the Raft node names them. */
   List<RaftNode.Peer> peersOf(MetaCatalog.RegionEntry g) {
-    return peers.stream().filter(p -> g.peers().contains(p.id())).toList();
+    return book.peers(g.peers());
   }
 
   /** Binds replica {@code r}'s region log to its group's replicated log, once the node holds the group. */

@@ -130,15 +130,18 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
    */
   public static final Duration DEFAULT_REREPLICATE_AFTER = Duration.ofMinutes(10);
 
+  /** How often meta's leader looks for members recorded in meta but not yet in its group ({@link MemberAdmissions#pass}). */
+  static final long ADMISSION_PASS_MS = 5_000;
+
   /** The most leaderships one balancing pass hands over: each is a brief pause of its region's writes. */
   static final int BALANCE_MAX_MOVES = 8;
 
   /** How long meta's leader goes without a member's answer before it takes the member for down: two election timeouts. */
   private final long silentMemberMillis;
   private final EngineOptions options;
-  private final Members members;
+  /** The cluster's members as this member knows them: the member file's and those meta added since. */
+  private final MemberBook book;
   private final Members.Member self;
-  private final List<RaftNode.Peer> peers;
   private final MetaCatalog catalog;
   /** This member's replicas of the tables' regions: opened, joined, seeded, removed. */
   private final Replicas replicas;
@@ -152,6 +155,8 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   private final ReplicaSplits splits;
   /** This member's part in moving replicas: seeding, removing, driving. */
   private final ReplicaMoves moves;
+  /** Members added to the running cluster, taken into meta's group on meta's leader. */
+  private final MemberAdmissions admissions;
   /** How many members hold each new region's replicas, and when the replicas of a silent member move. */
   private final Replication replication;
   private final RaftNode node;
@@ -168,11 +173,10 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     this.silentMemberMillis = 2 * raft.electionMax().toMillis();
     ReplicaDirectories directories = new ReplicaDirectories(data);
     this.options = options;
-    this.members = members;
+    this.book = new MemberBook(members);
     this.self = members.member(selfId);
-    this.peers = members.list().stream().map(m -> new RaftNode.Peer(m.id(), m.raftAddress())).toList();
     this.work = new MemberWork(options, this::regionsNow, this::flushed, this::compacted);
-    this.catalog = new MetaCatalog(members.list().stream().map(Members.Member::id).toList(), new MetaCatalog.Effects() {
+    this.catalog = new MetaCatalog(members.foundingIds(), new MetaCatalog.Effects() {
       @Override
       public void opened(MetaCatalog.TableEntry t) {
         replicas.opened(t);
@@ -208,6 +212,15 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       }
 
       @Override
+      public void memberAdded(Members.Member m) {
+        if (book.add(m)) {
+          checkpointSource.learn(m.id(), m.clientAddress());
+          LOG.info("member {}: member {} joins the cluster (Raft {}, clients {})", selfId, m.id(), m.raftAddress(),
+              m.clientAddress());
+        }
+      }
+
+      @Override
       public void retired(MetaCatalog.Split s) {
         Replica p = replicas.get(s.parent().group());
         if (p != null && p.applier.isSplit()) {
@@ -215,7 +228,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         }
       }
     });
-    this.replicas = new Replicas(selfId, directories, options, work, catalog, peers, started, checkpointSource,
+    this.replicas = new Replicas(selfId, directories, options, work, catalog, book, started, checkpointSource,
         new Replicas.Splits() {
           @Override
           public void reopened(Replica r) {
@@ -272,7 +285,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
 
       @Override
       public List<RaftNode.Peer> metaPeers() {
-        return peers;
+        return book.peers();
       }
 
       @Override
@@ -282,7 +295,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         if (name == null) {
           return CompletableFuture.completedFuture(new byte[0]); // dropped: its drop removes the parent
         }
-        return started.join().appendThroughLeader(META, peers, MetaCatalog.retireRegion(name, s.tableId(),
+        return started.join().appendThroughLeader(META, book.peers(), MetaCatalog.retireRegion(name, s.tableId(),
             s.parent().group()));
       }
 
@@ -296,7 +309,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         return replicas.peersOf(region);
       }
     });
-    this.moves = new ReplicaMoves(catalog, members, silentMemberMillis, replication.rereplicateAfter(),
+    this.moves = new ReplicaMoves(catalog, book, silentMemberMillis, replication.rereplicateAfter(),
         new ReplicaMoves.Host() {
       @Override
       public String selfId() {
@@ -310,7 +323,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
 
       @Override
       public List<RaftNode.Peer> metaPeers() {
-        return peers;
+        return book.peers();
       }
 
       @Override
@@ -320,7 +333,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
 
       @Override
       public List<RaftNode.Peer> peers(List<String> ids) {
-        return peers.stream().filter(p -> ids.contains(p.id())).toList();
+        return book.peers(ids);
       }
 
       @Override
@@ -345,6 +358,22 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         return closed;
       }
     });
+    this.admissions = new MemberAdmissions(catalog, book, members.foundingIds(), new MemberAdmissions.Host() {
+      @Override
+      public RaftNode node() {
+        return started.join();
+      }
+
+      @Override
+      public ReplicatedLog meta() {
+        return meta;
+      }
+
+      @Override
+      public boolean closed() {
+        return closed;
+      }
+    });
     this.node = RaftNode.start(selfId, raft, this::applierOf, testFaults, raftTls);
     started.complete(node);
     replicas.finishRemovals(); // a drop a crash cut short: Ratis found the group's log again
@@ -360,14 +389,19 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     }
     splits.start();
     boolean joined = node.holds(META);
-    this.meta = joined ? node.log(META) : node.addGroup(META, peers);
-    this.proposals = new CatalogProposals(meta, catalog, members, peers, selfId, started, silentMemberMillis,
+    // A member added to the running cluster joins meta knowing the others only: meta's leader adds it
+    // (MemberAdmissions), and a replica that counted itself a member before would stand for election.
+    this.meta = joined ? node.log(META)
+        : node.addGroup(META, self.added() ? book.peers().stream().filter(p -> !p.id().equals(selfId)).toList()
+            : book.peers(members.foundingIds()));
+    this.proposals = new CatalogProposals(meta, catalog, book, selfId, started, silentMemberMillis,
         replication.replication(),
         this::entry, this::notLeader);
     if (!joined) {
-      announceJoined();
+      announceJoined(); // an added member's too: after a disk loss it needs meta's log as a founder does
     }
     moves.schedule(balancer);
+    balancer.scheduleWithFixedDelay(admissions::pass, ADMISSION_PASS_MS, ADMISSION_PASS_MS, TimeUnit.MILLISECONDS);
     if (!balanceInterval.isZero()) {
       long ms = balanceInterval.toMillis();
       balancer.scheduleWithFixedDelay(this::balanceLeaders, ms, ms, TimeUnit.MILLISECONDS);
@@ -416,7 +450,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     RaftNode n = started.join();
     String to = member;
     if (to != null) {
-      members.member(to); // an unknown member: IllegalArgumentException naming the members
+      book.members().member(to); // an unknown member: IllegalArgumentException naming the members
       if (!g.peers().contains(to)) {
         g = moves.moveReplica(t, index, to);
       }
@@ -424,7 +458,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     if (!n.holds(g.group())) {
       if (to == null) {
         throw new RegionNotLeaderException("member " + self.id() + " holds no replica of " + what(t, index)
-            + "; ask one of its members " + g.peers(), members.clientAddressOf(g.peers().get(0)));
+            + "; ask one of its members " + g.peers(), book.members().clientAddressOf(g.peers().get(0)));
       }
     } else if (to == null) {
       to = leastLoaded(n, g);
@@ -458,16 +492,31 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     if (ids.isEmpty()) {
       throw new IllegalArgumentException("name at least one member to decommission");
     }
-    ids.forEach(members::member); // an unknown member: IllegalArgumentException naming the members
-    Set<String> after = new java.util.TreeSet<>(members.list().stream().map(Members.Member::id).toList());
+    ids.forEach(book.members()::member); // an unknown member: IllegalArgumentException naming the members
+    Set<String> after = new java.util.TreeSet<>(book.ids());
     after.removeAll(catalog.decommissioned());
     after.removeAll(ids);
-    if (after.size() < Math.min(replication.replication(), members.list().size())) {
+    if (after.size() < Math.min(replication.replication(), book.ids().size())) {
       throw new io.bellows.util.RefusedException("decommissioning " + ids + " would leave " + after.size()
           + " members for regions of " + replication.replication() + " replicas: nothing changed");
     }
     join(meta.append(MetaCatalog.decommission(ids.stream().map(String::strip).toList())));
     LOG.info("member {}: members {} decommissioned; their replicas move to the others", self.id(), ids);
+  }
+
+  /**
+   * Adds member {@code id} to the cluster on meta's leader (another member answers that it does not
+   * lead the catalog): meta records it and takes it into its group once it answers ({@link
+   * MemberAdmissions#add}).
+   */
+  @Override
+  public void addServer(String id, String raftAddress, String clientAddress) {
+    check();
+    if (!meta.isLeader()) {
+      throw notLeader("the catalog", meta.leader());
+    }
+    admissions.add(Members.Member.checked("", id == null ? null : id.strip(), raftAddress == null ? "" : raftAddress.strip(),
+        clientAddress == null ? "" : clientAddress.strip(), true));
   }
 
   /** Takes member {@code id} back on meta's leader: new replicas may go on it again (nothing moves back by itself). */
@@ -477,7 +526,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     if (!meta.isLeader()) {
       throw notLeader("the catalog", meta.leader());
     }
-    members.member(id);
+    book.members().member(id);
     String reply = new String(join(meta.append(MetaCatalog.recommission(id))), StandardCharsets.UTF_8);
     if (!reply.equals(MetaCatalog.DONE)) {
       throw new IllegalArgumentException("member " + id + " is not decommissioned");
@@ -547,7 +596,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
    * background: it waits for a leader.
    */
   private void announceJoined() {
-    node.appendThroughLeader(META, peers, MetaCatalog.memberJoined(self.id())).whenComplete((reply, error) -> {
+    node.appendThroughLeader(META, book.peers(), MetaCatalog.memberJoined(self.id())).whenComplete((reply, error) -> {
       if (error == null) {
         LOG.info("member {} started without a replica of meta and announced itself to meta's leader", self.id());
       } else if (!closed) {
@@ -811,7 +860,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
       String ask = leader != null ? leader : g.peers().get(Math.floorMod(self.id().hashCode(), g.peers().size()));
       throw new RegionNotLeaderException("NOT_LEADER: member " + self.id() + " holds no replica of " + what(t, index)
           + "; its replicas are on " + g.peers() + (leader != null ? ", led by " : ", ask ") + ask,
-          members.clientAddressOf(ask));
+          book.members().clientAddressOf(ask));
     }
     if (r == null) {
       throw new RegionNotLeaderException("member " + self.id() + " has not opened its replica of " + what(t, index)
@@ -872,7 +921,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   }
 
   private RegionNotLeaderException notLeader(String what, String leaderId) {
-    String address = members.clientAddressOf(leaderId);
+    String address = book.members().clientAddressOf(leaderId);
     return new RegionNotLeaderException("NOT_LEADER: member " + self.id() + " does not lead " + what
         + (address == null ? " and knows no leader yet; retry" : "; the leader is " + leaderId + " at " + address), address);
   }
@@ -1013,7 +1062,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   @Override
   public Optional<ClusterStatus> clusterStatus() {
     check();
-    List<ClusterStatus.Member> list = members.list().stream()
+    List<ClusterStatus.Member> list = book.members().list().stream()
         .map(m -> new ClusterStatus.Member(m.id(), m.clientAddress(), m.id().equals(self.id()))).toList();
     List<ClusterStatus.Replica> out = new ArrayList<>();
     out.add(new ClusterStatus.Replica(null, 0, self.id(), meta.role(), meta.leader(), meta.term(), meta.appliedIndex(),

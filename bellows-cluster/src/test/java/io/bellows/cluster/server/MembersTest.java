@@ -43,6 +43,20 @@ class MembersTest {
     assertThatThrownBy(() -> Members.parse(THREE, "f").member("n9")).hasMessageContaining("no member 'n9'");
   }
 
+  /** A member added to the running cluster: its fourth field, kept through the text; the founding members are the others. */
+  @Test
+  void anAddedMemberIsMarkedAndTheFoundingMembersAreTheOthers() {
+    Members m = Members.parse(THREE + "n4 host4:9004 host4:7004 added\n", "members.txt");
+    assertThat(m.member("n4").added()).isTrue();
+    assertThat(m.member("n1").added()).isFalse();
+    assertThat(m.foundingIds()).containsExactly("n1", "n2", "n3");
+    assertThat(Members.parse(m.text(), "again")).isEqualTo(m);
+    assertThatThrownBy(() -> Members.parse(THREE + "n4 h:1 h:2 joined\n", "f")).hasMessageContaining("f line 6")
+        .hasMessageContaining("'added'");
+    assertThatThrownBy(() -> Members.parse("n1 h:1 h:2\nn2 h:3 h:4\nn3 h:5 h:6 added\n", "f"))
+        .hasMessageContaining("at least 3 members").hasMessageContaining("lists 2");
+  }
+
   @Test
   void aTableDescriptorSurvivesItsText() {
     TableDescriptor d = TableDescriptor.builder("t").set("DURABILITY", "FSYNC_WAL")

@@ -186,7 +186,6 @@ class MetaCatalogTest {
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("bad region line 2 of the meta entry at (t:1, i:5)");
   }
 
-  /** A split's meta entry and the split entry of the parent's log, as docs/FORMAT.md shows them. */
   /** Decommissioning and recommissioning members: their entries' bytes, and the set they keep. */
   @Test
   void decommissionedMembersAreKeptUntilRecommissioned() {
@@ -203,6 +202,41 @@ class MetaCatalogTest {
     assertThat(apply.apply(MetaCatalog.recommission("n4"))).isEqualTo(MetaCatalog.DONE);
     assertThat(apply.apply(MetaCatalog.recommission("n4"))).isEqualTo(MetaCatalog.NOT_FOUND);
     assertThat(catalog.decommissioned()).containsExactly("n3");
+  }
+
+  /**
+   * A member added to the running cluster: its entry's bytes (docs/FORMAT.md, "Meta entry"), the
+   * members every member records, a repeat, and the ids it may not take; the first builds' table
+   * entries still name the founding members only.
+   */
+  @Test
+  void anAddedMemberIsRecordedOnceAndTheFirstFormatStillMeansTheFoundingMembers() {
+    Members.Member n4 = new Members.Member("n4", "h4:9004", "h4:7004", true);
+    assertThat(new String(MetaCatalog.addMember(n4), StandardCharsets.UTF_8)).isEqualTo("add-member\tn4\th4:9004\th4:7004\n");
+    List<Members.Member> learnt = new ArrayList<>();
+    MetaCatalog catalog = new MetaCatalog(MEMBERS, new MetaCatalog.Effects() {
+      @Override
+      public void opened(MetaCatalog.TableEntry t) {}
+
+      @Override
+      public void memberAdded(Members.Member m) {
+        learnt.add(m);
+      }
+    });
+    long[] index = {0};
+    java.util.function.Function<byte[], String> apply =
+        e -> new String(catalog.apply(new LogPosition(1, ++index[0]), e), StandardCharsets.UTF_8);
+    assertThat(apply.apply(MetaCatalog.addMember(n4))).isEqualTo(MetaCatalog.DONE);
+    assertThat(apply.apply(MetaCatalog.addMember(n4))).as("again").isEqualTo(MetaCatalog.EXISTS);
+    assertThat(apply.apply(MetaCatalog.addMember(new Members.Member("n4", "h5:9005", "h5:7005", true))))
+        .as("its id at other addresses").isEqualTo(MetaCatalog.CONFLICT);
+    assertThat(apply.apply(MetaCatalog.addMember(new Members.Member("n2", "h5:9005", "h5:7005", true))))
+        .as("a founding member's id").isEqualTo(MetaCatalog.CONFLICT);
+    assertThat(catalog.added()).containsExactly(n4);
+    assertThat(learnt).containsExactly(n4);
+
+    apply.apply(MetaCatalog.createTable(TableDescriptor.builder("a").family("f").build(), G1, 7));
+    assertThat(catalog.table("a").regions().get(0).peers()).containsExactly("n1", "n2", "n3");
   }
 
   /** The bytes of a replica's move, as docs/FORMAT.md ("Meta entry") shows them. */
