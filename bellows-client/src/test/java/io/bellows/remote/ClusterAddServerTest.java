@@ -99,6 +99,51 @@ class ClusterAddServerTest {
     }
   }
 
+  /**
+   * The call reaches meta's leader before the new member runs; meta records it, then meta's leader
+   * stops. The member starts afterwards: the next leader of meta takes it in by itself (its pass),
+   * whatever became of the call, and the stopped member, back, counts it too.
+   */
+  @Test
+  void aMemberRecordedBeforeMetasLeaderStoppedIsTakenInByTheNextLeader() throws Exception {
+    try (InJvmCluster cluster = new InJvmCluster(dir, EngineOptions.defaults(), 3,
+        new ReplicatedEngine.Replication(3, Duration.ZERO))) {
+      RemoteOptions options = RemoteOptions.defaults().withRetries(10, Duration.ofMillis(50), Duration.ofMillis(500));
+      try (Bellows db = Bellows.over(RemoteCluster.open(cluster.addresses(), options))) {
+        db.createTable(TableDescriptor.builder("t").family("f").build());
+        Members.Member m4 = cluster.addToFile("m4");
+        java.util.concurrent.atomic.AtomicReference<Throwable> outcome = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread call = new Thread(() -> {
+          try {
+            db.addServer("m4", m4.raftAddress(), m4.clientAddress());
+          } catch (Throwable e) {
+            outcome.set(e);
+          }
+        }, "add-server");
+        call.start();
+        for (InJvmCluster.Member m : cluster.live()) {
+          InJvmCluster.await("member " + m.id() + " learns m4 from meta", () -> m.engine().clusterStatus().orElseThrow()
+              .members().stream().anyMatch(k -> k.id().equals("m4")));
+        }
+        String metaLeader = cluster.live().get(0).engine().node().leaderOf(ReplicatedEngine.META);
+        cluster.stop(metaLeader);
+        cluster.start("m4", EngineOptions.defaults());
+        for (InJvmCluster.Member m : cluster.live()) {
+          InJvmCluster.await("member " + m.id() + " counts m4 in meta's group",
+              () -> m.engine().node().members().of(ReplicatedEngine.META).contains("m4"));
+        }
+        call.join();
+        cluster.start(metaLeader, EngineOptions.defaults());
+        InJvmCluster.await("the member stopped, back, counts m4 in meta's group",
+            () -> cluster.member(metaLeader).engine().node().members().of(ReplicatedEngine.META).contains("m4"));
+        Table t = db.getTable("t");
+        t.put(new Put(Bytes.of("r")).addColumn(F, F, Bytes.of("v")));
+        assertThat(Bytes.str(t.get(new Get(Bytes.of("r"))).getValue(F, F))).isEqualTo("v");
+        db.addServer("m4", m4.raftAddress(), m4.clientAddress()); // done already: answered at once
+      }
+    }
+  }
+
   private static void assertRows(Table t, List<String> rows) throws Exception {
     for (String row : rows) {
       assertThat(Bytes.str(t.get(new Get(Bytes.of(row))).getValue(F, F))).as(row).isEqualTo(row);
