@@ -867,7 +867,13 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
           + " yet; retry", null);
     }
     if (r.applier.isSplit()) {
-      throw splitAnswer(what(t, index)); // this member's catalog has not applied the split yet
+      // This member's catalog has not applied the split yet. Meta's split entry was committed before
+      // the parent's log took the split, so a barrier on meta brings it: then the client's next look
+      // at the table's regions, whichever member it asks, finds the daughters.
+      if (catalog.splitOf(g.group()) == null) {
+        catchUpMeta();
+      }
+      throw splitAnswer(what(t, index));
     }
     if (r.replicated == null) {
       // Meta's apply thread registers the replica before it adds the replica's group to the Raft
@@ -935,6 +941,23 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     return new RegionNotLeaderException("NOT_LEADER: " + io.bellows.engine.SplitRefusal.MARK + " the call's rows span"
         + " regions, and member " + self.id() + " does not lead " + what(r) + " (its leader: " + r.replicated.leader()
         + "); the table's regions changed since the client asked for them: nothing applied, retry", null);
+  }
+
+  /**
+   * Waits until this member's meta has applied every entry committed before the call (a read-index
+   * barrier, {@link ReplicatedLog#read}), at most {@link #ELECTION_HOLD_MS}: without a leader of
+   * meta, the catalog as applied here is answered. Returns whether it caught up.
+   */
+  private boolean catchUpMeta() {
+    try {
+      meta.read(new byte[0]).get(ELECTION_HOLD_MS, TimeUnit.MILLISECONDS);
+      return true;
+    } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   /** The answer to a call that reached a split parent: retry, the catalog routes it to a daughter. */
@@ -1031,6 +1054,7 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   /** The table's regions in key order, as meta records them, each with this member's replica's sizes (0 if it has none open). */
   @Override
   public List<RegionInfo> regions(String table) {
+    catchUpMeta(); // a client routes by this answer: after a split, the daughters, not a lagging catalog's parent
     MetaCatalog.TableEntry t = entry(table);
     List<RegionInfo> out = new ArrayList<>(t.regions().size());
     for (MetaCatalog.RegionEntry g : t.regions()) {
