@@ -17,6 +17,7 @@ import io.bellows.util.Bytes;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A member back from a restart leads none of a table's regions (the others took them over while it
  * was down): a leader-balancing pass, which only meta's leader runs, hands leaderships over until
  * each of the three members leads two of the six regions, and the table is written and read on.
- * Three members in this JVM.
+ * Three members in this JVM; and four, where meta's leader holds only some of the regions.
  */
 class ClusterLeaderBalanceTest {
   private static final byte[] F = Bytes.of("f");
@@ -110,6 +111,74 @@ class ClusterLeaderBalanceTest {
         }
       }
     }
+  }
+
+  /**
+   * On four members, each region's replicas on three: meta's leader holds only some regions, and a
+   * pass balances every region of the catalog all the same (the leader of one it does not hold is
+   * asked of that region's members). Every leadership a member can take is handed to one member
+   * that is not meta's leader; passes then leave every two members at most one leadership apart.
+   */
+  @Test
+  void onMoreMembersThanReplicasAPassBalancesRegionsMetasLeaderHoldsNoReplicaOf() throws Exception {
+    List<String> rows = List.of("a", "b", "c", "d", "e", "f", "g", "h");
+    try (InJvmCluster cluster = new InJvmCluster(dir, EngineOptions.defaults(), 4,
+        new ReplicatedEngine.Replication(3, Duration.ZERO))) {
+      RemoteOptions options = RemoteOptions.defaults().withRetries(5, Duration.ofMillis(50), Duration.ofMillis(500));
+      try (Bellows db = Bellows.over(RemoteCluster.open(cluster.addresses(), options))) {
+        db.createTable(TableDescriptor.builder("t").family("f").build(),
+            rows.subList(1, rows.size()).stream().map(Bytes::of).toList());
+        ReplicatedEngine m1 = cluster.member("m1").engine();
+        List<UUID> groups = m1.groups("t");
+        String metaLeader = m1.node().awaitLeader(ReplicatedEngine.META, InJvmCluster.WAIT_MS);
+        List<UUID> notOnMetaLeader = groups.stream().filter(g -> !m1.replicaMembers(g).contains(metaLeader)).toList();
+        assertThat(notOnMetaLeader).as("regions meta's leader holds no replica of").isNotEmpty();
+        String crowded = m1.replicaMembers(notOnMetaLeader.get(0)).get(0);
+        for (int i = 0; i < rows.size(); i++) {
+          if (m1.replicaMembers(groups.get(i)).contains(crowded)) {
+            db.moveLeader("t", Bytes.of(rows.get(i)), crowded);
+          }
+        }
+
+        Map<String, Integer> led = Map.of();
+        for (int pass = 1; pass <= 10; pass++) {
+          led = ledBy(cluster, groups);
+          if (Collections.max(led.values()) - Collections.min(led.values()) <= 1) {
+            break;
+          }
+          for (UUID g : groups) { // every replica holds its log: a transfer to one behind waits for it
+            for (String id : m1.replicaMembers(g)) {
+              RaftNode n = cluster.member(id).engine().node();
+              n.awaitLeader(g, LEADER_WAIT_MS);
+              n.log(g).read(new byte[0]).join();
+            }
+          }
+          cluster.member(metaLeader).engine().balanceLeaders();
+        }
+        assertThat(led.keySet()).as("members leading regions").containsExactlyInAnyOrder("m1", "m2", "m3", "m4");
+        assertThat(Collections.max(led.values()) - Collections.min(led.values())).as("leaderships per member: " + led)
+            .isLessThanOrEqualTo(1);
+        Table t = db.getTable("t");
+        for (String row : rows) {
+          t.put(new Put(Bytes.of(row)).addColumn(F, F, Bytes.of("after")));
+          assertThat(Bytes.str(t.get(new Get(Bytes.of(row))).getValue(F, F))).as(row).isEqualTo("after");
+        }
+      }
+    }
+  }
+
+  /** How many of {@code groups} each member leads, as the groups' own members know their leaders. */
+  private static Map<String, Integer> ledBy(InJvmCluster cluster, List<UUID> groups) throws Exception {
+    Map<String, Integer> led = new HashMap<>();
+    for (String id : cluster.ids()) {
+      led.put(id, 0);
+    }
+    ReplicatedEngine any = cluster.live().get(0).engine();
+    for (UUID g : groups) {
+      String holder = any.replicaMembers(g).get(0);
+      led.merge(cluster.member(holder).engine().node().awaitLeader(g, InJvmCluster.WAIT_MS), 1, Integer::sum);
+    }
+    return led;
   }
 
   /** Whether each of the three members leads two of the six groups. */

@@ -567,6 +567,17 @@ public final class RaftNode implements AutoCloseable {
       ids.stream().filter(p -> !down.contains(p)).forEach(live::add);
       groups.add(new LeaderBalance.Group(gid.getUuid(), ids, knownLeader(gid)));
     }
+    return balanceLeaders(groups, peersOf, live, maxMoves);
+  }
+
+  /**
+   * A leader-balancing pass over {@code groups} (each with its peers' Raft addresses in {@code
+   * peersOf}; this node need not hold them): plans at most {@code maxMoves} hand-overs among the
+   * {@code live} members ({@link LeaderBalance}) and asks each group's leader for its own, one after
+   * the other; returns those that were made.
+   */
+  public List<LeaderBalance.Move> balanceLeaders(List<LeaderBalance.Group> groups, Map<UUID, List<Peer>> peersOf,
+      Set<String> live, int maxMoves) {
     List<LeaderBalance.Move> made = new java.util.ArrayList<>();
     for (LeaderBalance.Move m : LeaderBalance.plan(groups, live, maxMoves)) {
       if (transferLeadership(m.group(), peersOf.get(m.group()), m.from(), m.to())) {

@@ -575,7 +575,25 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
         return List.of();
       }
       RaftNode n = started.join();
-      return n.balanceLeaders(Set.of(META), n.members().silentPeers(META, silentMemberMillis), BALANCE_MAX_MOVES);
+      Set<String> down = n.members().silentPeers(META, silentMemberMillis);
+      // Every region of the catalog, held here or not: on more members than the replication meta's
+      // leader holds only some; the leader of one it does not hold is asked of its members.
+      List<LeaderBalance.Group> groups = new ArrayList<>();
+      Map<UUID, List<RaftNode.Peer>> peersOf = new java.util.HashMap<>();
+      Set<String> live = new java.util.TreeSet<>();
+      for (MetaCatalog.TableEntry t : catalog.tables()) {
+        for (MetaCatalog.RegionEntry g : t.regions()) {
+          if (catalog.moveOf(g.group()) != null) {
+            continue; // its members are changing
+          }
+          List<RaftNode.Peer> peers = replicas.peersOf(g);
+          String leader = n.holds(g.group()) ? n.leaderOf(g.group()) : n.members().leaderSeenBy(g.group(), peers);
+          groups.add(new LeaderBalance.Group(g.group(), g.peers(), leader));
+          peersOf.put(g.group(), peers);
+          g.peers().stream().filter(p -> !down.contains(p)).forEach(live::add);
+        }
+      }
+      return n.balanceLeaders(groups, peersOf, live, BALANCE_MAX_MOVES);
     } catch (RuntimeException e) {
       if (rethrow) {
         throw e;
