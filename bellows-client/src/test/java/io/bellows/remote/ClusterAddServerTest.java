@@ -102,7 +102,8 @@ class ClusterAddServerTest {
   /**
    * The call reaches meta's leader before the new member runs; meta records it, then meta's leader
    * stops. The member starts afterwards: the next leader of meta takes it in by itself (its pass),
-   * whatever became of the call, and the stopped member, back, counts it too.
+   * whatever became of the call, and the stopped member, back, counts it too. A fifth member whose
+   * line lacks the {@code added} mark is refused at its start.
    */
   @Test
   void aMemberRecordedBeforeMetasLeaderStoppedIsTakenInByTheNextLeader() throws Exception {
@@ -140,6 +141,11 @@ class ClusterAddServerTest {
         t.put(new Put(Bytes.of("r")).addColumn(F, F, Bytes.of("v")));
         assertThat(Bytes.str(t.get(new Get(Bytes.of("r"))).getValue(F, F))).isEqualTo("v");
         db.addServer("m4", m4.raftAddress(), m4.clientAddress()); // done already: answered at once
+
+        // A new member whose line lacks the mark would count itself among meta's first members: refused at its start.
+        cluster.addToFile("m5", false);
+        assertThatThrownBy(() -> cluster.start("m5", EngineOptions.defaults())).hasMessageContaining("m5")
+            .hasMessageContaining("'added'");
       }
     }
   }

@@ -92,7 +92,12 @@ final class InJvmCluster implements AutoCloseable {
    * started from now on read, as an operator adds its line before starting it; not started.
    */
   Members.Member addToFile(String id) {
-    Members.Member m = new Members.Member(id, "127.0.0.1:" + FreePorts.next(), "127.0.0.1:" + FreePorts.next(), true);
+    return addToFile(id, true);
+  }
+
+  /** As {@link #addToFile(String)}, marked added or (a mistake) not. */
+  Members.Member addToFile(String id, boolean added) {
+    Members.Member m = new Members.Member(id, "127.0.0.1:" + FreePorts.next(), "127.0.0.1:" + FreePorts.next(), added);
     members = members.with(m);
     return m;
   }

@@ -188,6 +188,27 @@ public final class GroupMembers {
   }
 
   /**
+   * The members of {@code group} as the first of {@code peers} that answers for a replica of it
+   * knows them (its last configuration), or null if none answers.
+   */
+  public List<String> membersSeenBy(UUID group, List<RaftNode.Peer> peers) {
+    RaftGroupId gid = RaftGroupId.valueOf(group);
+    try (RaftClient probe = node.client(group, peers, RetryPolicies.noRetry())) {
+      for (RaftNode.Peer p : peers) {
+        try {
+          return probe.getGroupManagementApi(RaftPeerId.valueOf(p.id())).info(gid).getGroup().getPeers().stream()
+              .map(m -> m.getId().toString()).toList();
+        } catch (IOException | RuntimeException e) {
+          LOG.debug("{}: {} did not say who its members are: {}", group, p.id(), e.toString());
+        }
+      }
+    } catch (IOException e) {
+      LOG.debug("closing a Ratis client failed: {}", e.toString());
+    }
+    return null;
+  }
+
+  /**
    * The leader of {@code group} as the first of {@code peers} that answers knows it (this node
    * need not hold the group), or null if none answers with one.
    */

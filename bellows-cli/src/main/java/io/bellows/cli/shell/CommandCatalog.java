@@ -176,10 +176,10 @@ public final class CommandCatalog {
       new Entry("add_server", "tools", "add_server 'ID', 'HOST:RAFTPORT', 'HOST:CLIENTPORT'",
           "Over a cluster: adds member ID, its Raft port at HOST:RAFTPORT and its client port at HOST:CLIENTPORT\n"
               + "(Bellows' own). Meta records it, every member learns its addresses, and meta's leader adds it to\n"
-              + "meta's group once it answers (start it with a member file that lists it); returns once it is a\n"
-              + "member of meta, which may take a minute while it catches up. New regions may then be placed on it\n"
-              + "and move puts replicas there. Refused for an id or address the cluster has, a cluster at its most\n"
-              + "members, bad addresses, and on a single server.",
+              + "meta's group once it answers (start it with a member file that lists it, marked 'added');\n"
+              + "returns once it is a member of meta, which may take a minute while it catches up. New regions may\n"
+              + "then be placed on it and move puts replicas there. Refused for an id or address the cluster has,\n"
+              + "a cluster at its most members, bad addresses, and on a single server.",
           "  add_server 'n4', '10.0.0.4:9870', '10.0.0.4:7070'"),
       new Entry("decommission_regionservers", "tools", "decommission_regionservers 'SERVER' | ['S1', 'S2']",
           "Over a cluster: decommissions members (named as move takes them): no new replica goes on them, and\n"

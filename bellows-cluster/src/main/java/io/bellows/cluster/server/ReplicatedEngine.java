@@ -389,6 +389,9 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     }
     splits.start();
     boolean joined = node.holds(META);
+    if (!joined && !self.added()) {
+      refuseIfNotFounding(members);
+    }
     // A member added to the running cluster joins meta knowing the others only: meta's leader adds it
     // (MemberAdmissions), and a replica that counted itself a member before would stand for election.
     this.meta = joined ? node.log(META)
@@ -405,6 +408,25 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
     if (!balanceInterval.isZero()) {
       long ms = balanceInterval.toMillis();
       balancer.scheduleWithFixedDelay(this::balanceLeaders, ms, ms, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /**
+   * A member that starts without a replica of meta, its line in the member file not marked {@code
+   * added}, counts itself among meta's first members: a cluster's first start, or a lost disk. If
+   * a running member's meta knows no such member, it is a new member whose line lacks the mark: it
+   * would stand for meta's elections, and Ratis would shut its replica down. Refused, naming the
+   * fix, with everything started so far closed.
+   */
+  private void refuseIfNotFounding(Members file) {
+    List<RaftNode.Peer> others = book.peers(file.foundingIds()).stream().filter(p -> !p.id().equals(self.id())).toList();
+    List<String> inMeta = node.members().membersSeenBy(META, others);
+    if (inMeta != null && !inMeta.contains(self.id())) {
+      close();
+      throw new IllegalStateException("member " + self.id() + " is not in meta's group " + inMeta + ": a member added"
+          + " to a running cluster is marked '" + Members.ADDED + "' at the end of its line in the member file ('"
+          + self.id() + " " + self.raftAddress() + " " + self.clientAddress() + " " + Members.ADDED + "'), then added"
+          + " with add_server");
     }
   }
 
