@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,6 +41,11 @@ final class MemberAdmissions {
   /** The founding members' ids (the member file's lines without {@code added}). */
   private final List<String> founding;
   private final Host host;
+  /**
+   * Held while meta's members change: a client's call and the pass never change them at once, and
+   * the pass, which shares its thread with the replica moves' passes, skips a turn rather than wait.
+   */
+  private final ReentrantLock admitting = new ReentrantLock();
 
   MemberAdmissions(MetaCatalog catalog, MemberBook book, List<String> founding, Host host) {
     this.catalog = catalog;
@@ -86,7 +92,14 @@ final class MemberAdmissions {
       LOG.info("meta recorded member {} (Raft {}, clients {}); it joins meta's group once it answers", m.id(),
           m.raftAddress(), m.clientAddress());
     }
-    if (!admit(m.id(), ANSWER_WAIT_MS)) {
+    boolean in;
+    admitting.lock();
+    try {
+      in = admit(m.id(), ANSWER_WAIT_MS);
+    } finally {
+      admitting.unlock();
+    }
+    if (!in) {
       throw new RefusedException("member " + m.id() + " is recorded, but did not answer on its Raft port "
           + m.raftAddress() + " within " + ANSWER_WAIT_MS / 1000 + " s: start it with a member file that lists it"
           + " ('" + m.id() + " " + m.raftAddress() + " " + m.clientAddress() + " " + Members.ADDED
@@ -103,8 +116,15 @@ final class MemberAdmissions {
       if (host.closed() || !host.meta().isLeader()) {
         return;
       }
-      for (Members.Member m : catalog.added()) {
-        admit(m.id(), 0);
+      if (!admitting.tryLock()) {
+        return; // a client's call is taking a member in: this pass's thread has other work than waiting
+      }
+      try {
+        for (Members.Member m : catalog.added()) {
+          admit(m.id(), 0);
+        }
+      } finally {
+        admitting.unlock();
       }
     } catch (RuntimeException e) {
       if (!host.closed()) {
@@ -115,10 +135,9 @@ final class MemberAdmissions {
 
   /**
    * Takes member {@code id} into meta's group once it answers for meta (waiting up to {@code
-   * waitMs}); returns whether it is in the group. One admission at a time: a client's call and the
-   * pass never change meta's members at once.
+   * waitMs}); returns whether it is in the group. Called holding {@link #admitting}.
    */
-  private synchronized boolean admit(String id, long waitMs) {
+  private boolean admit(String id, long waitMs) {
     RaftNode n = host.node();
     List<String> inMeta = n.members().of(ReplicatedEngine.META);
     if (inMeta == null) {
