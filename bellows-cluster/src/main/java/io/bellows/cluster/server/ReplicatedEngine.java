@@ -986,17 +986,15 @@ public final class ReplicatedEngine implements Engine, CheckpointProvider {
   /**
    * Waits until this member's meta has applied every entry committed before the call (a read-index
    * barrier, {@link ReplicatedLog#read}), at most {@link #ELECTION_HOLD_MS}: without a leader of
-   * meta, the catalog as applied here is answered. Returns whether it caught up.
+   * meta, the catalog as applied here is answered.
    */
-  private boolean catchUpMeta() {
+  private void catchUpMeta() {
     try {
       meta.read(new byte[0]).get(ELECTION_HOLD_MS, TimeUnit.MILLISECONDS);
-      return true;
     } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
-      return false;
+      // answered from the catalog as it is
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return false;
     }
   }
 
