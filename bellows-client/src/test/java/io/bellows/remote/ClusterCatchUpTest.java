@@ -109,9 +109,7 @@ class ClusterCatchUpTest {
       throw e;
     } finally {
       pool.shutdownNow();
-      for (ClusterMember m : members) {
-        m.close();
-      }
+      ClusterMember.stopAll(members);
     }
   }
 
@@ -155,9 +153,7 @@ class ClusterCatchUpTest {
     for (String[] m : ids) {
       members.add(new ClusterMember(dir.resolve(m[0]), memberFile, m[0], m[1], null));
     }
-    for (ClusterMember m : members) {
-      m.start();
-    }
+    ClusterMember.startAll(members);
     return members;
   }
 

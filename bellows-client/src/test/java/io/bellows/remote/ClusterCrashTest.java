@@ -144,9 +144,7 @@ class ClusterCrashTest {
         int at = ackedCount.get();
         if (fault.equals("all")) {
           ClusterMember.killAll(cluster.members);
-          for (ClusterMember m : cluster.members) {
-            m.start();
-          }
+          ClusterMember.startAll(cluster.members);
           System.out.printf("%s: killed all three members after %d acknowledged writes and restarted them%n", seed, at);
         } else {
           ClusterMember m = cluster.member(fault);

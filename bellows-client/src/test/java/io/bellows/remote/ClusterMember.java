@@ -67,6 +67,25 @@ final class ClusterMember implements AutoCloseable {
 
   /** Starts the member's process and waits until it serves clients. */
   void start() throws IOException, InterruptedException {
+    launch();
+    awaitStarted();
+  }
+
+  /**
+   * Starts every one of {@code members}' processes before waiting for any: their JVMs start side by
+   * side, and meta's first election does not wait for the last member to be launched.
+   */
+  static void startAll(List<ClusterMember> members) throws IOException, InterruptedException {
+    for (ClusterMember m : members) {
+      m.launch();
+    }
+    for (ClusterMember m : members) {
+      m.awaitStarted();
+    }
+  }
+
+  /** Starts the member's process, without waiting for it. */
+  private void launch() throws IOException, InterruptedException {
     Files.createDirectories(dir);
     if (pump != null) {
       // The last process's pump ends its log when it reads that process's end, which may come after
@@ -98,6 +117,11 @@ final class ClusterMember implements AutoCloseable {
     pump = new Thread(() -> pumpLog(p, file), "member-" + id + "-log");
     pump.setDaemon(true);
     pump.start();
+  }
+
+  /** Waits until the process {@link #launch} started serves clients. */
+  private void awaitStarted() throws InterruptedException {
+    Process p = process;
     // The client port's line ("listening on HOST:PORT (gRPC)"), not the Raft port's, which comes first.
     String listening = "listening on " + clientAddress + " ";
     String text = awaitLog(listening);
@@ -231,12 +255,26 @@ final class ClusterMember implements AutoCloseable {
 
   @Override
   public void close() throws InterruptedException, IOException {
-    if (alive()) {
-      resume();
-      process.destroy(); // SIGTERM: the server stops as it does for an operator
-      if (!process.waitFor(30, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-        process.waitFor(10, TimeUnit.SECONDS);
+    stopAll(List.of(this));
+  }
+
+  /**
+   * SIGTERM to every live one of {@code members} (resumed first if paused) before waiting for any,
+   * so that their graceful stops overlap; one still running after 30 s gets SIGKILL.
+   */
+  static void stopAll(List<ClusterMember> members) throws InterruptedException, IOException {
+    List<ClusterMember> stopping = new ArrayList<>();
+    for (ClusterMember m : members) {
+      if (m.alive()) {
+        m.resume();
+        m.process.destroy(); // SIGTERM: the server stops as it does for an operator
+        stopping.add(m);
+      }
+    }
+    for (ClusterMember m : stopping) {
+      if (!m.process.waitFor(30, TimeUnit.SECONDS)) {
+        m.process.destroyForcibly();
+        m.process.waitFor(10, TimeUnit.SECONDS);
       }
     }
   }

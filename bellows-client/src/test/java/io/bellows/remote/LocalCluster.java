@@ -52,9 +52,7 @@ final class LocalCluster implements AutoCloseable {
     }
     LocalCluster cluster = new LocalCluster(members, faults);
     try {
-      for (ClusterMember m : members) {
-        m.start();
-      }
+      ClusterMember.startAll(members);
     } catch (Exception e) {
       cluster.close();
       throw e;
@@ -131,19 +129,9 @@ final class LocalCluster implements AutoCloseable {
   }
 
 
-  /** Resumes paused members and stops every member (SIGTERM). */
+  /** Resumes paused members and stops every member (SIGTERM to all, then the wait). */
   @Override
   public void close() throws Exception {
-    Exception first = null;
-    for (ClusterMember m : members) {
-      try {
-        m.close();
-      } catch (Exception e) {
-        first = first == null ? e : first;
-      }
-    }
-    if (first != null) {
-      throw first;
-    }
+    ClusterMember.stopAll(members);
   }
 }

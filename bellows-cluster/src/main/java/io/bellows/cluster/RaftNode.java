@@ -53,7 +53,7 @@ import org.slf4j.LoggerFactory;
  * <p>A replica added empty is watched until it has applied something: if its leader sends it
  * nothing it can use (the member lost its directory, and the leader still takes it for holding
  * what it acknowledged), it asks that leader to hand its leadership to another member ({@link
- * #SILENT_LEADER_MS}). One thread per node does the watching; {@link #appendThroughLeader} lets a replica that does not lead
+ * #silentLeaderMs}). One thread per node does the watching; {@link #appendThroughLeader} lets a replica that does not lead
  * append through the one that does.
  */
 public final class RaftNode implements AutoCloseable {
@@ -76,12 +76,13 @@ public final class RaftNode implements AutoCloseable {
   private final Map<RaftGroupId, CompletableFuture<Void>> ready = new ConcurrentHashMap<>();
   /**
    * How long a replica added here empty may have applied nothing while it knows a leader before it
-   * asks that leader to hand its leadership to another member ({@link #watchEmptyReplicas}). Long enough for the leader's
+   * asks that leader to hand its leadership to another member ({@link #watchEmptyReplicas};
+   * {@link RaftSettings#silentLeader}, 15 s by default). Long enough for the leader's
    * appender to come back from its error pauses (5 s at most) more than twice, so a replica the
    * leader is about to send its log or a checkpoint notification to is left alone; a new member
    * of a healthy group applies the leader's first entries within a heartbeat.
    */
-  static final long SILENT_LEADER_MS = 15_000;
+  private final long silentLeaderMs;
   /** How long a leader asked to hand over its leadership waits for the member to hold its whole log. */
   private static final long TRANSFER_TIMEOUT_MS = 10_000;
   /**
@@ -150,6 +151,7 @@ public final class RaftNode implements AutoCloseable {
       RaftTls tls) throws IOException {
     this.id = id;
     this.storage = settings.storage();
+    this.silentLeaderMs = settings.silentLeader().toMillis();
     Files.createDirectories(storage);
     deleteRemovedLeftovers();
     this.leaderLoss = new LeaderLossWatch(id, this::serverIfBuilt, watcher);
@@ -370,7 +372,7 @@ public final class RaftNode implements AutoCloseable {
   /**
    * Every second: a replica this node added empty (a new group, or a group this member lost its
    * directory of) that has applied nothing although it has known a leader for {@link
-   * #SILENT_LEADER_MS}, and was asked for no checkpoint, asks that leader to hand its leadership to
+   * #silentLeaderMs}, and was asked for no checkpoint, asks that leader to hand its leadership to
    * another member ({@link #transferLeadership}). Ratis'
    * leader never lowers what it holds a follower to have acknowledged (Raft's followers keep their
    * logs): to a member that lost its log, it sends heartbeats that the member refuses, and, once
@@ -397,7 +399,7 @@ public final class RaftNode implements AutoCloseable {
           empty.remove(gid); // it follows its leader's log, or installs a checkpoint
           continue;
         }
-        String leader = r.observe(id, knownLeader(gid), now, TimeUnit.MILLISECONDS.toNanos(SILENT_LEADER_MS));
+        String leader = r.observe(id, knownLeader(gid), now, TimeUnit.MILLISECONDS.toNanos(silentLeaderMs));
         if (leader != null) {
           List<Peer> others = r.peers.stream().filter(p -> !p.id().equals(id) && !p.id().equals(leader)).toList();
           if (others.isEmpty()) {
@@ -406,7 +408,7 @@ public final class RaftNode implements AutoCloseable {
           String to = others.get(r.transfers++ % others.size()).id();
           LOG.warn("{}: {} has applied nothing of the group in {} s although {} leads it: the leader takes this"
               + " replica for holding entries it does not hold (its directory was lost?) and sends it none;"
-              + " asking {} to hand its leadership to {}", gid, id, SILENT_LEADER_MS / 1000, leader, leader, to);
+              + " asking {} to hand its leadership to {}", gid, id, silentLeaderMs / 1000.0, leader, leader, to);
           transferLeadership(gid.getUuid(), r.peers, leader, to);
         }
       }

@@ -30,13 +30,17 @@ import org.apache.ratis.util.TimeDuration;
  *     open one and of the last closed one in memory
  * @param purgeGap how many entries past the last drop a checkpoint must reach before the log is
  *     dropped again (1024), so that frequent flushes do not mean constant file deletions
+ * @param silentLeader how long a replica added empty may apply nothing while it knows a leader
+ *     before it asks that leader to hand its leadership over (15 s: {@link RaftNode}'s empty-replica
+ *     watch says why; a test of that watch shortens it)
  */
 public record RaftSettings(String host, int port, Path storage, Duration electionMin, Duration electionMax,
-    long logSegmentBytes, int purgeGap) {
+    long logSegmentBytes, int purgeGap, Duration silentLeader) {
   public static final Duration DEFAULT_ELECTION_MIN = Duration.ofSeconds(1);
   public static final Duration DEFAULT_ELECTION_MAX = Duration.ofSeconds(2);
   public static final long DEFAULT_LOG_SEGMENT_BYTES = 4L << 20;
   public static final int DEFAULT_PURGE_GAP = 1024;
+  public static final Duration DEFAULT_SILENT_LEADER = Duration.ofSeconds(15);
   /** The timeouts of a group's first election after its replica starts (at most the election timeouts). */
   static final Duration FIRST_ELECTION_MIN = Duration.ofMillis(150);
   static final Duration FIRST_ELECTION_MAX = Duration.ofMillis(300);
@@ -51,15 +55,19 @@ public record RaftSettings(String host, int port, Path storage, Duration electio
   /** A node on {@code host:port} keeping its logs in {@code storage}, with the default timings. */
   public static RaftSettings of(String host, int port, Path storage) {
     return new RaftSettings(host, port, storage, DEFAULT_ELECTION_MIN, DEFAULT_ELECTION_MAX,
-        DEFAULT_LOG_SEGMENT_BYTES, DEFAULT_PURGE_GAP);
+        DEFAULT_LOG_SEGMENT_BYTES, DEFAULT_PURGE_GAP, DEFAULT_SILENT_LEADER);
   }
 
   public RaftSettings withElectionTimeouts(Duration min, Duration max) {
-    return new RaftSettings(host, port, storage, min, max, logSegmentBytes, purgeGap);
+    return new RaftSettings(host, port, storage, min, max, logSegmentBytes, purgeGap, silentLeader);
   }
 
   public RaftSettings withLogRetention(long segmentBytes, int gap) {
-    return new RaftSettings(host, port, storage, electionMin, electionMax, segmentBytes, gap);
+    return new RaftSettings(host, port, storage, electionMin, electionMax, segmentBytes, gap, silentLeader);
+  }
+
+  public RaftSettings withSilentLeader(Duration silence) {
+    return new RaftSettings(host, port, storage, electionMin, electionMax, logSegmentBytes, purgeGap, silence);
   }
 
   /** The address peers use to reach this node. */

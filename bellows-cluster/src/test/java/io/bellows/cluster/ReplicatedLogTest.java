@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -141,13 +142,17 @@ class ReplicatedLogTest {
     nodes.values().forEach(RaftNode::close);
   }
 
+  /** The silence after which a replica restarted empty asks its leader to hand over (RaftSettings#silentLeader). */
+  private Duration silentLeader = RaftSettings.DEFAULT_SILENT_LEADER;
+
   private RaftNode start(String id) {
     RecordingApplier before = appliers.get(id);
     RecordingApplier applier = before == null ? new RecordingApplier(List.of(), null)
         : new RecordingApplier(before.durable, before.durableAt);
     appliers.put(id, applier);
     RaftSettings settings = RaftSettings.of("127.0.0.1", ports.get(id), dir.resolve(id))
-        .withLogRetention(64 * 1024, 16); // small log files, dropped often
+        .withLogRetention(64 * 1024, 16) // small log files, dropped often
+        .withSilentLeader(silentLeader);
     RaftNode node = RaftNode.start(id, settings, g -> applier);
     nodes.put(id, node);
     return node;
@@ -532,8 +537,8 @@ class ReplicatedLogTest {
 
   /**
    * The same replica, restarted empty while the group takes no entry at all: the leader sends it
-   * heartbeats only, which it refuses. Having applied nothing for {@link RaftNode#SILENT_LEADER_MS}
-   * while it knows the leader, it asks the leader to hand its leadership to the third node; the new
+   * heartbeats only, which it refuses. Having applied nothing for {@link RaftSettings#silentLeader}
+   * (shortened to 3 s here) while it knows the leader, it asks the leader to hand its leadership to the third node; the new
    * leader has no view of it and sends it the whole log.
    */
   @Test
@@ -543,9 +548,10 @@ class ReplicatedLogTest {
     String follower = ports.keySet().stream().filter(id -> !id.equals(leader)).findFirst().orElseThrow();
     appendAll(nodes.get(leader).log(GROUP), "a", 30);
     appliers.get(follower).awaitCount(30);
+    silentLeader = Duration.ofSeconds(3);
     loseDirectoryAndRestartEmpty(follower);
     List<String> expected = appliers.get(leader).awaitCount(30);
-    assertThat(appliers.get(follower).awaitCount(30, RaftNode.SILENT_LEADER_MS + 2 * WAIT_MS)).isEqualTo(expected);
+    assertThat(appliers.get(follower).awaitCount(30, silentLeader.toMillis() + 2 * WAIT_MS)).isEqualTo(expected);
   }
 
   /** Stops a node, deletes its whole directory (log, term, vote) and its applier's state, and starts it on the empty directory. */
