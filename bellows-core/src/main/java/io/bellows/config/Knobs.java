@@ -80,6 +80,11 @@ public final class Knobs {
       + " otherwise 2 MiB - 64 (io.bellows.memstore.chunk.DefaultChunkSize).");
   public static final Knob<Long> CHUNK_POOL_MAX_BYTES = Knob.ofLong("bellows.mslab.pool.max", ENGINE,
       256 * MIB, 0, 1024 * GIB, "bytes", "Most memory kept in the pool of free chunks for reuse; chunks beyond it are freed.");
+  public static final Knob<Boolean> CHUNK_POOLED_TAILS = Knob.ofBoolean("bellows.mslab.pool.tails", ENGINE, false,
+      "Give the last, partly filled chunk of a flat segment's cells or index a free chunk from the pool when it holds"
+      + " one, instead of a new chunk of just the size left. A new heap chunk is a humongous object for G1, and each"
+      + " humongous allocation may start a concurrent marking cycle; the price is up to one partly empty chunk per"
+      + " segment's cells and index, outside the memory store's footprint as pooled chunks are.");
   public static final Knob<Boolean> CHUNK_OFF_HEAP = Knob.ofBoolean("bellows.mslab.offheap", ENGINE, false,
       "Allocate memory-store chunks (flat segments' cells and indexes; with MSLAB, the active segment's too) in direct"
       + " (off-heap) memory instead of on the Java heap. Off by default: it did not lower GC time; MSLAB did, on the"
@@ -228,7 +233,7 @@ public final class Knobs {
       DEFAULT_DURABILITY, WAL_ROLL_SIZE, WAL_ASYNC_SYNC_PERIOD_MS, WAL_MAX_FILES, MAX_VALUE_SIZE, MEMSTORE_BLOCK_MULTIPLIER,
       MEMSTORE_GLOBAL_FRACTION, MEMSTORE_GLOBAL_SIZE, MEMSTORE_GLOBAL_LOWER_FRACTION, WRITE_DELAYED_RATE,
       BLOCKING_STORE_FILES, BLOCKING_WAIT_MS, FLUSH_FAILURES_STOP_WRITES, CORRUPTION_QUARANTINE, COMPACTION_MIN_FILES, COMPACTION_MAX_FILES, COMPACTION_RATIO,
-      FLUSH_THREADS, COMPACTION_THREADS, IN_MEMORY_COMPACTION_THREADS, CHUNK_SIZE, CHUNK_POOL_MAX_BYTES,
+      FLUSH_THREADS, COMPACTION_THREADS, IN_MEMORY_COMPACTION_THREADS, CHUNK_SIZE, CHUNK_POOL_MAX_BYTES, CHUNK_POOLED_TAILS,
       CHUNK_OFF_HEAP, BLOCKCACHE_L1_FRACTION, BLOCKCACHE_L1_SIZE, BLOCKCACHE_L2_SIZE, BLOCKCACHE_L2_FRACTION,
       BLOCKCACHE_CACHE_ON_WRITE,
       KVCACHE_INITIAL_SIZE, KVCACHE_MAX_FRACTION, KVCACHE_POLICY, KVCACHE_PROMOTE_MIN_ACCESSES,

@@ -153,7 +153,7 @@ public final class OptionsResolver {
   public static ChunkAllocator chunkAllocator(EngineOptions engine) {
     long size = chunkSize(engine);
     return new ChunkAllocator((int) (size & ~7L), engine.get(Knobs.CHUNK_POOL_MAX_BYTES),
-        engine.get(Knobs.CHUNK_OFF_HEAP));
+        engine.get(Knobs.CHUNK_OFF_HEAP), engine.get(Knobs.CHUNK_POOLED_TAILS));
   }
 
   /** The chunk size the engine's knobs give: the knob, or the JVM's default when it is 0. */

@@ -40,14 +40,16 @@ public record EngineConfigurations(
    * Engine options with this configuration's chunk settings (small chunks keep tests lean) and small
    * block caches, so that blocks are evicted all the time: a 64 KiB L1, and with MSLAB an L2 of two
    * buckets behind it that flushes also write to; a KV cache of half of L1 that promotes a row on its
-   * second read, so gets keep going through it (and its evictions).
+   * second read, so gets keep going through it (and its evictions). With MSLAB, flat segments' last
+   * chunks come from the pool when it holds one ({@code bellows.mslab.pool.tails}).
    */
   public EngineOptions.Builder engine(EngineOptions.Builder b) {
     b.set(Knobs.CHUNK_OFF_HEAP, offHeap).set(Knobs.CHUNK_SIZE, 64L * 1024)
         .set(Knobs.BLOCKCACHE_L1_SIZE, 64L * 1024)
         .set(Knobs.KVCACHE_PROMOTE_MIN_ACCESSES, 1);
     if (mslab) {
-      b.set(Knobs.BLOCKCACHE_L2_SIZE, 2L * 1028 * 1024).set(Knobs.BLOCKCACHE_CACHE_ON_WRITE, true);
+      b.set(Knobs.BLOCKCACHE_L2_SIZE, 2L * 1028 * 1024).set(Knobs.BLOCKCACHE_CACHE_ON_WRITE, true)
+          .set(Knobs.CHUNK_POOLED_TAILS, true);
     }
     return b;
   }

@@ -27,6 +27,8 @@ public final class ChunkAllocator {
   private final int chunkSize;
   private final long poolMaxBytes;
   private final boolean offHeap;
+  /** Whether {@link #allocateTail} takes a pooled chunk when the pool holds one. */
+  private final boolean pooledTails;
   private final ChunkRegistry registry = new ChunkRegistry();
   private final ConcurrentLinkedDeque<ByteBuffer> heapPool = new ConcurrentLinkedDeque<>();
   private final ConcurrentLinkedDeque<ByteBuffer> directPool = new ConcurrentLinkedDeque<>();
@@ -47,6 +49,14 @@ public final class ChunkAllocator {
    * @param offHeap whether DATA and JUMBO chunks are direct buffers
    */
   public ChunkAllocator(int chunkSize, long poolMaxBytes, boolean offHeap) {
+    this(chunkSize, poolMaxBytes, offHeap, false);
+  }
+
+  /**
+   * @param pooledTails whether the last, partial chunk of a lab or index of known size is a pooled
+   *     chunk when the pool holds one ({@link #allocateTail}), rather than always an exact JUMBO
+   */
+  public ChunkAllocator(int chunkSize, long poolMaxBytes, boolean offHeap, boolean pooledTails) {
     if (chunkSize < 64 || chunkSize % 8 != 0) {
       throw new IllegalArgumentException("chunk size must be a multiple of 8 and at least 64: " + chunkSize);
     }
@@ -56,6 +66,7 @@ public final class ChunkAllocator {
     this.chunkSize = chunkSize;
     this.poolMaxBytes = poolMaxBytes;
     this.offHeap = offHeap;
+    this.pooledTails = pooledTails;
   }
 
   public int chunkSize() {
@@ -87,6 +98,25 @@ public final class ChunkAllocator {
     return allocate(Chunk.Kind.JUMBO, size, offHeap);
   }
 
+  /**
+   * The last, partial chunk of a lab or index that expects {@code size} more bytes: with pooled
+   * tails, a free DATA chunk from the pool when it holds one (its unused end stays empty), else a
+   * JUMBO chunk of exactly {@code size} bytes. The pooled chunk costs no allocation: on the heap, a
+   * new chunk is a humongous object for G1, and each humongous allocation may start a concurrent
+   * marking cycle (docs/bench/log/2026-11-28-gc-profile-mixed.md).
+   */
+  public Chunk allocateTail(int size) {
+    if (pooledTails && size <= chunkSize) {
+      ByteBuffer buf = (offHeap ? directPool : heapPool).pollFirst();
+      if (buf != null) {
+        pooledBytes.addAndGet(-chunkSize);
+        pooledChunks.decrementAndGet();
+        return register(Chunk.Kind.DATA, buf, offHeap);
+      }
+    }
+    return allocateJumbo(size);
+  }
+
   private Chunk allocate(Chunk.Kind kind, int size, boolean direct) {
     ByteBuffer buf = null;
     if (kind != Chunk.Kind.JUMBO) {
@@ -103,6 +133,12 @@ public final class ChunkAllocator {
         jumboCreated.increment();
       }
     }
+    return register(kind, buf, direct);
+  }
+
+  /** Wraps {@code buf}, from the pool or just allocated, as a registered chunk in use. */
+  private Chunk register(Chunk.Kind kind, ByteBuffer buf, boolean direct) {
+    int size = buf.capacity();
     Chunk chunk = new Chunk(registry.reserveId(), buf, kind, this);
     registry.publish(chunk);
     chunksInUse.increment();

@@ -298,12 +298,17 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
       return this;
     }
 
-    /** A pooled chunk, or one just big enough for the entries still expected (at least one). */
+    /**
+     * A pooled chunk, or a tail for the entries still expected (at least one): a chunk of just that
+     * size, or a whole pooled one ({@link ChunkAllocator#allocateTail}).
+     */
     private Chunk newIndexChunk() {
       long left = expectedEntries - size;
       if (expectedEntries > 0 && left < perChunk) {
-        lastChunkEntries = (int) Math.max(1, left);
-        return allocator.allocateJumbo(lastChunkEntries * ENTRY_SIZE);
+        int entries = (int) Math.max(1, left);
+        Chunk tail = allocator.allocateTail(entries * ENTRY_SIZE);
+        lastChunkEntries = Math.min(perChunk, Math.max(entries, tail.capacity() / ENTRY_SIZE));
+        return tail;
       }
       lastChunkEntries = perChunk;
       return allocator.allocateData();

@@ -142,11 +142,14 @@ public final class MemStoreLab extends RefCounted implements AutoCloseable {
     }
   }
 
-  /** A pooled chunk, or, when less than a chunk of the expected bytes is left, a chunk of just that. */
+  /**
+   * A pooled chunk, or, when less than a chunk of the expected bytes is left, a tail for just that
+   * ({@link ChunkAllocator#allocateTail}).
+   */
   private Chunk newChunk(int len) {
     long left = expectedBytes - dataBytes();
     if (expectedBytes > 0 && left < allocator.chunkSize()) {
-      return allocator.allocateJumbo((int) Math.max(len, left));
+      return allocator.allocateTail((int) Math.max(len, left));
     }
     return allocator.allocateData();
   }

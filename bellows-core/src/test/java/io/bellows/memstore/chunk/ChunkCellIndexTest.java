@@ -77,6 +77,56 @@ class ChunkCellIndexTest {
     alloc.checkNoChunksInUse();
   }
 
+  /**
+   * With pooled tails, the index's and the lab's last parts are free chunks from the pool when it
+   * holds some: no chunk is allocated (on the heap, each new one is a humongous object that may
+   * start a G1 marking cycle), whole chunks stand in for exact tails, and every entry reads back,
+   * also when the estimate was too low. With an empty pool, the tails are exact as before.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {-150, 0, 150})
+  void pooledTailsTakeFreeChunksFromThePoolAndAllocateNone(int misestimate, Seed s) {
+    Random rnd = new Random(s.value());
+    List<Cell> cells = sortedCells(rnd, 500);
+    long data = cells.stream().mapToLong(Cell::length).sum();
+    int pooled = (int) (data / SIZE) + 8; // more than the lab and the index take
+    ChunkAllocator alloc = new ChunkAllocator(SIZE, (long) pooled * SIZE, false, true);
+    List<Chunk> warm = new ArrayList<>();
+    for (int i = 0; i < pooled; i++) {
+      warm.add(alloc.allocateData());
+    }
+    warm.forEach(Chunk::release);
+    long created = alloc.stats().chunksCreated();
+    MemStoreLab lab = new MemStoreLab(alloc, data + misestimate);
+    ChunkCellIndex.Builder b = ChunkCellIndex.builder(alloc, cells.size() + misestimate / 10);
+    for (Cell c : cells) {
+      b.addCopy(lab, c);
+    }
+    ChunkCellIndex index = b.build();
+    lab.close();
+    for (int i = 0; i < cells.size(); i++) {
+      assertThat(index.cell(i)).isEqualTo(cells.get(i));
+    }
+    assertThat(alloc.stats().chunksCreated()).as("every chunk came from the pool").isEqualTo(created);
+    assertThat(alloc.stats().jumboCreated()).isZero();
+    assertThat(index.allocatedIndexBytes()).as("whole chunks only")
+        .isEqualTo((cells.size() / (SIZE / ChunkCellIndex.ENTRY_SIZE) + 1) * SIZE);
+    index.close();
+    alloc.checkNoChunksInUse();
+
+    ChunkAllocator empty = new ChunkAllocator(SIZE, 0, false, true);
+    ChunkCellIndex.Builder exact = ChunkCellIndex.builder(empty, 10);
+    MemStoreLab small = new MemStoreLab(empty, 10L * SIZE);
+    for (Cell c : cells.subList(0, 10)) {
+      exact.addCopy(small, c);
+    }
+    ChunkCellIndex tail = exact.build();
+    small.close();
+    assertThat(tail.allocatedIndexBytes()).as("an empty pool: an exact tail").isEqualTo(10L * ChunkCellIndex.ENTRY_SIZE);
+    tail.close();
+    empty.checkNoChunksInUse();
+  }
+
   @ParameterizedTest
   @ValueSource(booleans = {false, true})
   void matchesASortedListForSeekAndIteration(boolean offHeap, Seed s) {
