@@ -11,8 +11,8 @@ import java.util.List;
 
 /**
  * The memory-store configurations every engine-level correctness test runs under: the classic
- * memory store and every Accordion policy × index kind × on/off-heap chunks. One list, so that a
- * new configuration is tested everywhere at once.
+ * memory store, the engine's default, and every Accordion policy × index kind × on/off-heap
+ * chunks. One list, so that a new configuration is tested everywhere at once.
  */
 public record EngineConfigurations(
     MemStorePolicy policy, ActiveIndexType active, SegmentIndexType segments, boolean mslab, boolean offHeap) {
@@ -57,6 +57,8 @@ public record EngineConfigurations(
   public static List<EngineConfigurations> all() {
     List<EngineConfigurations> out = new ArrayList<>();
     out.add(new EngineConfigurations(MemStorePolicy.NONE, ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.ARRAY, false, false));
+    // The engine's default family: the writers' cells in an object skiplist, copied into chunks when flattened.
+    out.add(new EngineConfigurations(MemStorePolicy.ADAPTIVE, ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.CHUNK, false, false));
     for (MemStorePolicy p : new MemStorePolicy[] {MemStorePolicy.BASIC, MemStorePolicy.EAGER, MemStorePolicy.ADAPTIVE}) {
       out.add(new EngineConfigurations(p, ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.ARRAY, false, false));
       out.add(new EngineConfigurations(p, ActiveIndexType.OBJECT_SKIPLIST, SegmentIndexType.ARRAY, true, false));
