@@ -264,9 +264,14 @@ final class ClusterMember implements AutoCloseable {
    */
   static void stopAll(List<ClusterMember> members) throws InterruptedException, IOException {
     List<ClusterMember> stopping = new ArrayList<>();
+    IOException first = null;
     for (ClusterMember m : members) {
       if (m.alive()) {
-        m.resume();
+        try {
+          m.resume();
+        } catch (IOException e) { // still stop it, and the others
+          first = first == null ? e : first;
+        }
         m.process.destroy(); // SIGTERM: the server stops as it does for an operator
         stopping.add(m);
       }
@@ -276,6 +281,9 @@ final class ClusterMember implements AutoCloseable {
         m.process.destroyForcibly();
         m.process.waitFor(10, TimeUnit.SECONDS);
       }
+    }
+    if (first != null) {
+      throw first;
     }
   }
 }

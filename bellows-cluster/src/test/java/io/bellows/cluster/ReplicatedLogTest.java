@@ -538,8 +538,8 @@ class ReplicatedLogTest {
   /**
    * The same replica, restarted empty while the group takes no entry at all: the leader sends it
    * heartbeats only, which it refuses. Having applied nothing for {@link RaftSettings#silentLeader}
-   * (shortened to 3 s here) while it knows the leader, it asks the leader to hand its leadership to the third node; the new
-   * leader has no view of it and sends it the whole log.
+   * (shortened to 3 s here) while it knows the leader, it asks the leader to hand its leadership to
+   * the third node; the new leader has no view of it and sends it the whole log.
    */
   @Test
   void aReplicaRestartedOnAnEmptyDirectoryOfAGroupTakingNoEntriesHasItsLeaderHandOverAndCatchesUp()
