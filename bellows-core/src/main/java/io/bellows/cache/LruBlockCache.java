@@ -70,7 +70,13 @@ public final class LruBlockCache implements BlockCache {
 
   private static final class Entry {
     final BlockKey key;
-    final CachedBlock block;
+    final BlockKind kind;
+    /**
+     * Set to null when the entry is removed: a removed entry may wait in an eviction queue until
+     * the next scan, and must not keep its payload from the collector meanwhile (a compaction's
+     * evicted files would otherwise stay on the heap beside the blocks that replace them).
+     */
+    volatile CachedBlock block;
     final long bytes;
     volatile long lastAccess;
     /** Written under this entry's monitor; read without it on the hit path (hot blocks are hit by many threads). */
@@ -79,6 +85,7 @@ public final class LruBlockCache implements BlockCache {
 
     Entry(BlockKey key, CachedBlock block, CacheArea area, long stamp) {
       this.key = key;
+      this.kind = block.kind();
       this.block = block;
       this.bytes = block.heapSize();
       this.area = area;
@@ -87,6 +94,10 @@ public final class LruBlockCache implements BlockCache {
 
     CacheArea area() {
       return area;
+    }
+
+    synchronized boolean removed() {
+      return removed;
     }
   }
 
@@ -97,11 +108,16 @@ public final class LruBlockCache implements BlockCache {
       stats.miss(kind);
       return null;
     }
+    CachedBlock b = e.block;
+    if (b == null) { // removed as we looked it up
+      stats.miss(kind);
+      return null;
+    }
     e.lastAccess = accessClock.incrementAndGet();
-    e.block.clearEvictionCandidate();
+    b.clearEvictionCandidate();
     promote(e);
     stats.hit(kind);
-    return e.block;
+    return b;
   }
 
   /** A block read again moves from the single-access area to the multi-access one. */
@@ -220,8 +236,9 @@ public final class LruBlockCache implements BlockCache {
     while (freed < bytes && !queue.isEmpty()) {
       Candidate c = queue.pollFirst();
       Entry e = c.entry();
-      boolean qualifies = e.lastAccess == c.stamp()
-          && (area == null ? e.block.isEvictionCandidate() : e.area() == area);
+      CachedBlock b = e.block;
+      boolean qualifies = b != null && e.lastAccess == c.stamp()
+          && (area == null ? b.isEvictionCandidate() : e.area() == area);
       if (qualifies && evictOne(e)) {
         freed += e.bytes;
       }
@@ -266,7 +283,11 @@ public final class LruBlockCache implements BlockCache {
     }
     for (int i : StampOrder.ascending(stamps, n)) {
       Entry e = entries[i];
-      ArrayDeque<Candidate> queue = e.block.isEvictionCandidate() ? markedQueue : areaQueues[e.area().ordinal()];
+      CachedBlock b = e.block;
+      if (b == null) {
+        continue; // removed since the scan
+      }
+      ArrayDeque<Candidate> queue = b.isEvictionCandidate() ? markedQueue : areaQueues[e.area().ordinal()];
       queue.addLast(new Candidate(e, stamps[i]));
     }
     scans++;
@@ -274,12 +295,13 @@ public final class LruBlockCache implements BlockCache {
 
   /** Removes an entry as an eviction (counted, handed to the victim cache); true if this call removed it. */
   private boolean evictOne(Entry e) {
-    if (!remove(e)) {
+    CachedBlock b = e.block;
+    if (b == null || !remove(e)) {
       return false;
     }
-    stats.evicted(e.block.kind());
-    if (victim != null && e.block.kind() == BlockKind.DATA) {
-      victim.evicted(e.key, e.block);
+    stats.evicted(e.kind);
+    if (victim != null && e.kind == BlockKind.DATA) {
+      victim.evicted(e.key, b);
     }
     return true;
   }
@@ -303,6 +325,20 @@ public final class LruBlockCache implements BlockCache {
     }
   }
 
+  /** Blocks that entries removed from the map but still queued as victims hold (for tests: always 0). */
+  long blocksHeldByRemovedQueuedEntries() {
+    evictionLock.lock();
+    try {
+      long n = markedQueue.stream().filter(c -> c.entry().removed() && c.entry().block != null).count();
+      for (ArrayDeque<Candidate> q : areaQueues) {
+        n += q.stream().filter(c -> c.entry().removed() && c.entry().block != null).count();
+      }
+      return n;
+    } finally {
+      evictionLock.unlock();
+    }
+  }
+
   /** An entry with its access stamp as read once, for sorting. */
   private record Candidate(Entry entry, long stamp) {}
 
@@ -321,12 +357,13 @@ public final class LruBlockCache implements BlockCache {
       // index may have come before our removal: put the key back, or evictFile would miss the block.
       files.added(e.key);
     }
-    stats.held(e.block.kind(), -e.bytes);
+    stats.held(e.kind, -e.bytes);
     synchronized (e) {
       e.removed = true;
       areaBytes[e.area.ordinal()].addAndGet(-e.bytes);
     }
     size.addAndGet(-e.bytes);
+    e.block = null;
     return true;
   }
 

@@ -173,4 +173,21 @@ class LruBlockCacheTest {
     assertThat(runs).isGreaterThan(1000);
     assertThat(c.evictionScans()).as("scans of the map for %d runs", runs).isLessThan(runs / 4);
   }
+
+  /**
+   * A file's blocks evicted while an eviction run's queues still hold their entries must not stay
+   * reachable through those entries until the next scan.
+   */
+  @Test
+  void blocksOfAnEvictedFileAreNotHeldByTheEvictionQueues() {
+    LruBlockCache c = new LruBlockCache(100_000);
+    for (int i = 0; i < 200; i++) { // past the size: a run scans the map and queues every block
+      c.put(new BlockKey(i % 2, i * 100L), block(BlockKind.DATA, 1000, i), false);
+    }
+    assertThat(c.evictionScans()).isPositive();
+    c.evictFile(0);
+    c.evictFile(1);
+    assertThat(c.blockCount()).isZero();
+    assertThat(c.blocksHeldByRemovedQueuedEntries()).isZero();
+  }
 }
