@@ -2,6 +2,7 @@ package io.bellows.cache;
 
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The engine's block cache: the on-heap L1 and, if configured, the off-heap L2 behind it. Either
@@ -10,8 +11,10 @@ import java.util.TreeMap;
  * <ul>
  *   <li>Lookup: L1, then (data blocks only) L2; an L2 hit is copied back into L1, since it is being
  *       read again.
- *   <li>Read path puts go to L1; data blocks L1 evicts go down to L2 (a victim cache). Without an
- *       L1, data blocks go to L2 directly; index and Bloom blocks never go to L2.
+ *   <li>Read path puts go to L1 (with {@link L1Admission#READ_AGAIN}, only a block missed again
+ *       while the {@link ReadAgainFilter} remembers it, or one of an {@code IN_MEMORY} family); data
+ *       blocks L1 evicts go down to L2 (a victim cache). Without an L1, data blocks go to L2
+ *       directly; index and Bloom blocks never go to L2.
  *   <li>Blocks written by a flush (cache-on-write) go to L2 if there is one, so fresh blocks that
  *       may never be read do not push read blocks out of the heap; blocks of {@code IN_MEMORY}
  *       families always go to L1's in-memory area.
@@ -22,20 +25,34 @@ import java.util.TreeMap;
 public final class TieredBlockCache implements BlockCache {
   private final LruBlockCache l1;
   private final BucketCache l2;
+  /** Null: L1 takes every block read ({@link L1Admission#ALL}). */
+  private final ReadAgainFilter admission;
+  private final LongAdder notAdmitted = new LongAdder();
 
   /** A cache with an L1 of {@code l1Bytes} heap bytes and an L2 of {@code l2Bytes} direct bytes; 0 means none. */
   public static BlockCache create(long l1Bytes, long l2Bytes) {
+    return create(l1Bytes, l2Bytes, L1Admission.ALL);
+  }
+
+  /** As {@link #create(long, long)}, with L1 taking in the blocks read as {@code admission} says. */
+  public static BlockCache create(long l1Bytes, long l2Bytes, L1Admission admission) {
     if (l1Bytes <= 0 && l2Bytes <= 0) {
       return BlockCache.NONE;
     }
     BucketCache l2 = l2Bytes > 0 ? new BucketCache(l2Bytes) : null;
     LruBlockCache l1 = l1Bytes > 0 ? new LruBlockCache(l1Bytes, l2 == null ? null : (k, b) -> l2.put(k, b, false)) : null;
-    return new TieredBlockCache(l1, l2);
+    ReadAgainFilter filter = l1 != null && admission == L1Admission.READ_AGAIN ? ReadAgainFilter.forCache(l1Bytes) : null;
+    return new TieredBlockCache(l1, l2, filter);
   }
 
   TieredBlockCache(LruBlockCache l1, BucketCache l2) {
+    this(l1, l2, null);
+  }
+
+  TieredBlockCache(LruBlockCache l1, BucketCache l2, ReadAgainFilter admission) {
     this.l1 = l1;
     this.l2 = l2;
+    this.admission = admission;
   }
 
   /** The L1 level, or null. */
@@ -64,7 +81,11 @@ public final class TieredBlockCache implements BlockCache {
   @Override
   public void put(BlockKey key, CachedBlock block, boolean inMemory) {
     if (l1 != null) {
-      l1.put(key, block, inMemory);
+      if (inMemory || admission == null || admission.missedAgain(key)) {
+        l1.put(key, block, inMemory);
+      } else {
+        notAdmitted.increment();
+      }
     } else if (l2 != null && block.kind() == BlockKind.DATA) {
       l2.put(key, block, inMemory);
     }
@@ -100,6 +121,7 @@ public final class TieredBlockCache implements BlockCache {
     Map<String, Number> m = new TreeMap<>();
     if (l1 != null) {
       m.putAll(l1.metrics());
+      m.put("cache.l1.not.admitted", notAdmitted.sum());
     }
     if (l2 != null) {
       m.putAll(l2.metrics());

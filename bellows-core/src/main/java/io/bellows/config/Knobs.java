@@ -4,6 +4,7 @@ import static io.bellows.config.Knob.Scope.ENGINE;
 import static io.bellows.config.Knob.Scope.FAMILY;
 import static io.bellows.config.Knob.Scope.TABLE;
 
+import io.bellows.cache.L1Admission;
 import java.util.List;
 
 /**
@@ -100,6 +101,13 @@ public final class Knobs {
   public static final Knob<Long> BLOCKCACHE_L1_SIZE = Knob.ofLong("bellows.blockcache.l1.size", ENGINE,
       0, 0, Long.MAX_VALUE, "bytes", "Heap bytes of the on-heap block cache (L1); 0 means bellows.blockcache.l1.fraction"
       + " of the maximum heap.");
+  public static final Knob<L1Admission> BLOCKCACHE_L1_ADMISSION = Knob.ofEnum("bellows.blockcache.l1.admission",
+      ENGINE, L1Admission.class, L1Admission.ALL, "Which data blocks read from files the on-heap cache (L1) takes in:"
+      + " ALL (every one, as HBase and RocksDB do) or READ_AGAIN (a block missed again while the keys of about twice"
+      + " as many recent misses as L1 holds blocks still include it, and every block of an IN_MEMORY family)."
+      + " READ_AGAIN helps gets spread over far more blocks than L1 holds (uniform keys while writing: 1.34-1.37x ALL's"
+      + " gets, GC down a third) and cost Zipf keys 0.57-1.09x ALL's, so it is not the default"
+      + " (docs/bench/log/2026-11-28-l1-admission.md).");
   public static final Knob<Long> BLOCKCACHE_L2_SIZE = Knob.ofLong("bellows.blockcache.l2.size", ENGINE,
       0, 0, Long.MAX_VALUE, "bytes", "Direct (off-heap) bytes of the L2 block cache for data blocks, in buckets of"
       + " 1028 KiB allocated as they fill; 0 means bellows.blockcache.l2.fraction of the maximum heap.");
@@ -234,7 +242,7 @@ public final class Knobs {
       MEMSTORE_GLOBAL_FRACTION, MEMSTORE_GLOBAL_SIZE, MEMSTORE_GLOBAL_LOWER_FRACTION, WRITE_DELAYED_RATE,
       BLOCKING_STORE_FILES, BLOCKING_WAIT_MS, FLUSH_FAILURES_STOP_WRITES, CORRUPTION_QUARANTINE, COMPACTION_MIN_FILES, COMPACTION_MAX_FILES, COMPACTION_RATIO,
       FLUSH_THREADS, COMPACTION_THREADS, IN_MEMORY_COMPACTION_THREADS, CHUNK_SIZE, CHUNK_POOL_MAX_BYTES, CHUNK_POOLED_TAILS,
-      CHUNK_OFF_HEAP, BLOCKCACHE_L1_FRACTION, BLOCKCACHE_L1_SIZE, BLOCKCACHE_L2_SIZE, BLOCKCACHE_L2_FRACTION,
+      CHUNK_OFF_HEAP, BLOCKCACHE_L1_FRACTION, BLOCKCACHE_L1_SIZE, BLOCKCACHE_L1_ADMISSION, BLOCKCACHE_L2_SIZE, BLOCKCACHE_L2_FRACTION,
       BLOCKCACHE_CACHE_ON_WRITE,
       KVCACHE_INITIAL_SIZE, KVCACHE_MAX_FRACTION, KVCACHE_POLICY, KVCACHE_PROMOTE_MIN_ACCESSES,
       KVCACHE_WEIGHT_FREQUENCY_EXPONENT, KVCACHE_WEIGHT_SIZE_EXPONENT,

@@ -57,7 +57,8 @@ public final class OptionsResolver {
     long l1 = l1Bytes(engine, maxHeap);
     long kvInitial = kvCacheInitialBytes(engine, l1);
     long reserved = kvInitial == 0 ? 0 : KvCache.firstReservation(l1, kvInitial);
-    BlockCache blocks = TieredBlockCache.create(l1 - reserved, l2Bytes(engine, maxHeap));
+    BlockCache blocks = TieredBlockCache.create(l1 - reserved, l2Bytes(engine, maxHeap),
+        engine.get(Knobs.BLOCKCACHE_L1_ADMISSION));
     if (kvInitial == 0) {
       return blocks;
     }

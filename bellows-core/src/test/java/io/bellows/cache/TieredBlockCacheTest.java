@@ -74,4 +74,21 @@ class TieredBlockCacheTest {
     assertThat(c.metrics().get("cache.l1.data.bytes")).isEqualTo(0L);
     assertThat(c.metrics().get("cache.l2.data.bytes")).isEqualTo(0L);
   }
+
+  @Test
+  void withReadAgainAdmissionL1TakesABlockOnItsSecondMissAndInMemoryBlocksAtOnce() {
+    TieredBlockCache c = (TieredBlockCache) TieredBlockCache.create(1_000_000, 0, L1Admission.READ_AGAIN);
+    BlockKey k = new BlockKey(1, 0);
+    c.put(k, BucketCacheTest.data(1000, 1), false);
+    assertThat(c.l1().contains(k)).as("read once: not cached").isFalse();
+    c.put(k, BucketCacheTest.data(1000, 1), false);
+    assertThat(c.l1().contains(k)).as("read again: cached").isTrue();
+    BlockKey m = new BlockKey(1, 1000);
+    c.put(m, BucketCacheTest.data(1000, 2), true);
+    assertThat(c.l1().areaOf(m)).as("IN_MEMORY families' blocks are always taken").isEqualTo(CacheArea.MEMORY);
+    assertThat(c.metrics().get("cache.l1.not.admitted")).isEqualTo(1L);
+    TieredBlockCache all = tiered(1_000_000, 0);
+    all.put(k, BucketCacheTest.data(1000, 1), false);
+    assertThat(all.l1().contains(k)).as("ALL: cached on the first read").isTrue();
+  }
 }

@@ -101,7 +101,8 @@ public class EngineModelTest {
    * The option sets every operation stream runs under (metamorphic: all must give the model's
    * answers): every memory-store policy, block sizes, compressions, Bloom types, the chunk memory
    * layouts (MSLAB, serialized CHUNK index, chunk skiplist, off-heap chunks), and block caches:
-   * tiny L1s (constant eviction), L2 alone or behind L1, cache-on-write, IN_MEMORY, BLOCKCACHE off;
+   * tiny L1s (constant eviction), L1 admission READ_AGAIN, L2 alone or behind L1, cache-on-write,
+   * IN_MEMORY, BLOCKCACHE off;
    * the other sets have the default L1.
    */
   public static Stream<OptionSet> optionSets() {
@@ -135,9 +136,10 @@ public class EngineModelTest {
         new OptionSet("BASIC/4K/plain/none", MemStorePolicy.BASIC, 4096, Compression.NONE, BloomType.NONE),
         new OptionSet("EAGER/1K/lz4/ROW/3-regions", MemStorePolicy.EAGER, 1024, Compression.LZ4, BloomType.ROW)
             .withSplits("b", "r05"),
-        new OptionSet("ADAPTIVE/64K/lz4/none+L1-512K+L2", MemStorePolicy.ADAPTIVE, 65536, Compression.LZ4,
+        new OptionSet("ADAPTIVE/64K/lz4/none+L1-512K-read-again+L2", MemStorePolicy.ADAPTIVE, 65536, Compression.LZ4,
             BloomType.NONE)
             .withEngineKnob(Knobs.BLOCKCACHE_L1_SIZE, 512L * 1024)
+            .withEngineKnob(Knobs.BLOCKCACHE_L1_ADMISSION, io.bellows.cache.L1Admission.READ_AGAIN)
             .withEngineKnob(Knobs.BLOCKCACHE_L2_SIZE, 1028L * 1024),
         new OptionSet("BASIC/1K/lz4/ROW+CHUNK-index", MemStorePolicy.BASIC, 1024, Compression.LZ4, BloomType.ROW)
             .withFamilyKnob(Knobs.SEGMENT_INDEX, io.bellows.config.SegmentIndexType.CHUNK)

@@ -198,4 +198,22 @@ class GetBlockReadsTest {
     }
     return levels;
   }
+
+  /** With READ_AGAIN admission a block read once stays out of L1, and the second read caches it. */
+  @Test
+  void readAgainAdmissionCachesABlockOnItsSecondRead() {
+    EngineOptions options = EngineOptions.builder().set(Knobs.BLOCKCACHE_L1_SIZE, 4L << 20)
+        .set(Knobs.BLOCKCACHE_L1_ADMISSION, io.bellows.cache.L1Admission.READ_AGAIN).build();
+    try (Bellows db = Bellows.open(dir, options)) {
+      db.createTable(TableDescriptor.builder("t").family(ColumnFamilyDescriptor.builder("f").build()).build());
+      write(db.getTable("t"), 0, 100, 1);
+      db.flush("t");
+      assertThat(db.getTable("t").get(new Get(row(10))).size()).isEqualTo(4);
+      Map<String, Number> m = db.metrics();
+      assertThat(m.get("cache.l1.blocks").longValue()).as("read once").isZero();
+      assertThat(m.get("cache.l1.not.admitted").longValue()).isEqualTo(1);
+      assertThat(db.getTable("t").get(new Get(row(10))).size()).isEqualTo(4);
+      assertThat(db.metrics().get("cache.l1.blocks").longValue()).as("read again").isEqualTo(1);
+    }
+  }
 }
