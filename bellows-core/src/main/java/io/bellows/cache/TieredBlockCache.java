@@ -1,5 +1,6 @@
 package io.bellows.cache;
 
+import io.bellows.config.L1Admission;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.LongAdder;

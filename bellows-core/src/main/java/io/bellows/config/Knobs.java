@@ -4,7 +4,6 @@ import static io.bellows.config.Knob.Scope.ENGINE;
 import static io.bellows.config.Knob.Scope.FAMILY;
 import static io.bellows.config.Knob.Scope.TABLE;
 
-import io.bellows.cache.L1Admission;
 import java.util.List;
 
 /**

@@ -2,6 +2,7 @@ package io.bellows.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bellows.config.L1Admission;
 import org.junit.jupiter.api.Test;
 
 /** L1 in front of L2: where blocks go on read, eviction and write, and how lookups fall through. */

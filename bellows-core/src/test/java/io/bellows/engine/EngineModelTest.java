@@ -139,7 +139,7 @@ public class EngineModelTest {
         new OptionSet("ADAPTIVE/64K/lz4/none+L1-512K-read-again+L2", MemStorePolicy.ADAPTIVE, 65536, Compression.LZ4,
             BloomType.NONE)
             .withEngineKnob(Knobs.BLOCKCACHE_L1_SIZE, 512L * 1024)
-            .withEngineKnob(Knobs.BLOCKCACHE_L1_ADMISSION, io.bellows.cache.L1Admission.READ_AGAIN)
+            .withEngineKnob(Knobs.BLOCKCACHE_L1_ADMISSION, io.bellows.config.L1Admission.READ_AGAIN)
             .withEngineKnob(Knobs.BLOCKCACHE_L2_SIZE, 1028L * 1024),
         new OptionSet("BASIC/1K/lz4/ROW+CHUNK-index", MemStorePolicy.BASIC, 1024, Compression.LZ4, BloomType.ROW)
             .withFamilyKnob(Knobs.SEGMENT_INDEX, io.bellows.config.SegmentIndexType.CHUNK)

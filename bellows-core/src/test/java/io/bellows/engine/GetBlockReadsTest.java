@@ -203,7 +203,7 @@ class GetBlockReadsTest {
   @Test
   void readAgainAdmissionCachesABlockOnItsSecondRead() {
     EngineOptions options = EngineOptions.builder().set(Knobs.BLOCKCACHE_L1_SIZE, 4L << 20)
-        .set(Knobs.BLOCKCACHE_L1_ADMISSION, io.bellows.cache.L1Admission.READ_AGAIN).build();
+        .set(Knobs.BLOCKCACHE_L1_ADMISSION, io.bellows.config.L1Admission.READ_AGAIN).build();
     try (Bellows db = Bellows.open(dir, options)) {
       db.createTable(TableDescriptor.builder("t").family(ColumnFamilyDescriptor.builder("f").build()).build());
       write(db.getTable("t"), 0, 100, 1);
