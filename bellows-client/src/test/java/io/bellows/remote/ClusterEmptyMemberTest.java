@@ -21,8 +21,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,16 +58,16 @@ class ClusterEmptyMemberTest {
       String lost = cluster.ids().stream().filter(id -> !id.equals(metaLeader) && !id.equals(tableLeader))
           .findFirst().orElseThrow();
       for (InJvmCluster.Member m : cluster.live()) {
-        caughtUp(m.engine(), m.engine().group("t"), "before the loss");
+        InJvmCluster.awaitCaughtUp(m.engine(), m.engine().group("t"), "before the loss");
       }
       cluster.stop(lost);
       deleteTree(dir.resolve(lost));
       ReplicatedEngine restarted = cluster.start(lost, EngineOptions.defaults()).engine();
 
-      caughtUp(restarted, ReplicatedEngine.META, "meta, on the empty member");
+      InJvmCluster.awaitCaughtUp(restarted, ReplicatedEngine.META, "meta, on the empty member");
       assertThat(restarted.listTables()).as("the tables member %s knows from meta's log", lost).containsExactly("t");
       t.put(new Put(Bytes.of("b")).addColumn(F, Q, Bytes.of("2")));
-      caughtUp(restarted, restarted.group("t"), "the table, on the empty member");
+      InJvmCluster.awaitCaughtUp(restarted, restarted.group("t"), "the table, on the empty member");
       assertThat(rows(restarted)).containsExactly("a=1", "b=2");
 
       // The third member stops: a write now needs the acknowledgement of the member that was empty.
@@ -77,29 +75,8 @@ class ClusterEmptyMemberTest {
           .findFirst().orElseThrow();
       cluster.stop(third);
       t.put(new Put(Bytes.of("c")).addColumn(F, Q, Bytes.of("3")));
-      caughtUp(restarted, restarted.group("t"), "the table, with the third member stopped");
+      InJvmCluster.awaitCaughtUp(restarted, restarted.group("t"), "the table, with the third member stopped");
       assertThat(rows(restarted)).containsExactly("a=1", "b=2", "c=3");
-    }
-  }
-
-  /**
-   * Waits until the member's replica of {@code group} has applied everything committed before the
-   * wait began: a linearizable read of it (on a follower, the read index asked of the leader), asked
-   * again while it fails (the replica not yet in the group, or not applied within Ratis' read timeout).
-   */
-  private static void caughtUp(ReplicatedEngine e, UUID group, String what) throws InterruptedException {
-    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(InJvmCluster.WAIT_MS);
-    while (true) {
-      try {
-        e.node().log(group).read(new byte[0]).join();
-        return;
-      } catch (RuntimeException failure) {
-        if (System.nanoTime() > end) {
-          throw new AssertionError("member " + e.id() + " did not catch up on " + what + " within "
-              + InJvmCluster.WAIT_MS + " ms", failure);
-        }
-      }
-      Thread.sleep(100); // between attempts, not a wait for anything in particular
     }
   }
 

@@ -113,6 +113,28 @@ final class InJvmCluster implements AutoCloseable {
     }
   }
 
+  /**
+   * Waits until member {@code e}'s replica of {@code group} has applied everything committed before
+   * the wait began: a linearizable read of it (on a follower, the read index asked of the leader),
+   * asked again while it fails (the replica not yet in the group, or not applied within Ratis' read
+   * timeout).
+   */
+  static void awaitCaughtUp(ReplicatedEngine e, java.util.UUID group, String what) throws InterruptedException {
+    long end = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+    while (true) {
+      try {
+        e.node().log(group).read(new byte[0]).join();
+        return;
+      } catch (RuntimeException failure) {
+        if (System.nanoTime() - end > 0) {
+          throw new AssertionError("member " + e.id() + " did not catch up on " + what + " within "
+              + WAIT_MS + " ms", failure);
+        }
+      }
+      Thread.sleep(100); // between attempts, not a wait for anything in particular
+    }
+  }
+
   /** Every member's id, stopped ones included. */
   List<String> ids() {
     return members.list().stream().map(Members.Member::id).toList();

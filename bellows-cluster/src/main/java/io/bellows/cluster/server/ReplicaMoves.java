@@ -264,7 +264,15 @@ final class ReplicaMoves {
     }
     LOG.info("member {}: moving the replica of {} from {} to {} as a client asked", host.selfId(), what, from, to);
     try {
-      drive(m);
+      // Meta's leader has applied the move; this member's catalog may not have yet, and a drive
+      // that finds no move under way here returns at once, before the new member has joined.
+      if (!n.members().awaitApplied(ReplicatedEngine.META, host.metaPeers(), host.selfId(), META_WAIT_MS)) {
+        throw new IllegalStateException("this member's catalog did not apply the move within "
+            + META_WAIT_MS / 1000 + " s");
+      }
+      if (!drive(m)) {
+        awaitEnd(m); // another driver here (meta's leader resuming it) ends it
+      }
     } catch (RuntimeException e) {
       throw new RefusedException("the move of " + what + "'s replica from " + from + " to "
           + to + " is under way but did not end here: " + e.getMessage()
@@ -272,6 +280,17 @@ final class ReplicaMoves {
     }
     MetaCatalog.TableEntry now = catalog.tableOf(g.group());
     return now == null ? g : now.regions().stream().filter(r -> r.group().equals(g.group())).findFirst().orElse(g);
+  }
+
+  /** Waits (at most {@link #SEED_WAIT_MS}) until move {@code m} is no longer under way in this member's catalog. */
+  private void awaitEnd(MetaCatalog.ReplicaMove m) {
+    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SEED_WAIT_MS);
+    while (m.equals(catalog.moveOf(m.group()))) {
+      if (System.nanoTime() > end || host.closed()) {
+        throw new IllegalStateException("the move did not end within " + SEED_WAIT_MS / 1000 + " s");
+      }
+      sleep(200); // polling another driver's progress
+    }
   }
 
   /**
