@@ -1,5 +1,6 @@
 package io.bellows.cache;
 
+import java.nio.ByteBuffer;
 import java.util.Map;
 
 /**
@@ -32,6 +33,17 @@ public interface BlockCache {
 
   /** The block under {@code key}, or null; {@code kind} is what the caller expects (for metrics). */
   CachedBlock get(BlockKey key, BlockKind kind);
+
+  /**
+   * Runs {@code reader} over the payload of the block under {@code key} where the cache holds it, or
+   * returns null when it holds none (as {@link #get}, counted alike). A cache that holds the block
+   * off the heap reads it there, without copying the block to the heap (see {@link PayloadReader}
+   * for what the reader must tolerate); this one reads the heap copy {@link #get} returns.
+   */
+  default <T> InPlaceRead<T> readInPlace(BlockKey key, BlockKind kind, PayloadReader<T> reader) {
+    CachedBlock b = get(key, kind);
+    return b == null ? null : new InPlaceRead<>(reader.read(ByteBuffer.wrap(b.payload())), b);
+  }
 
   /**
    * Offers a block; the cache may decline it (too large, cache off). {@code inMemory} asks for the

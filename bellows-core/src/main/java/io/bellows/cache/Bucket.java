@@ -87,6 +87,14 @@ final class Bucket {
     memory.put(slot * itemSize, data, 0, data.length);
   }
 
+  /**
+   * The first {@code length} bytes of a slot, where they lie (a view, no copy); the caller reads it
+   * under the guard (optimistically, validating the stamp afterwards, or under the read lock).
+   */
+  ByteBuffer view(int slot, int slotItemSize, int length) {
+    return memory.slice(slot * slotItemSize, length);
+  }
+
   /** Copies {@code length} bytes of a slot; the caller validates the guard's stamp afterwards. */
   byte[] read(int slot, int slotItemSize, int length) {
     byte[] out = new byte[length];

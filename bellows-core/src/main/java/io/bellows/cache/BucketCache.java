@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -18,7 +19,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Gets take no lock: a map lookup, then an optimistic read of the bucket ({@link Bucket#guard}),
  * retried under its read lock if a writer intervened. Puts, evictions and frees run under one lock
  * ({@link #lock}, then a bucket's write lock): they happen on cache misses and L1 evictions, which
- * already paid for a file read or a heap eviction. When a put finds no slot, the oldest blocks
+ * already paid for a file read or a heap eviction. A put never waits for that lock: when another
+ * thread holds it, the block is not cached ({@code cache.l2.puts.skipped}). When a put finds no slot, the oldest blocks
  * (least recently accessed, across all classes) are evicted until 5% of the capacity is free and the
  * block's class has a slot.
  *
@@ -37,6 +39,8 @@ public final class BucketCache implements BlockCache {
   private final FileBlockIndex files = new FileBlockIndex();
   private final AtomicLong accessClock = new AtomicLong();
   private final AtomicLong blockBytes = new AtomicLong();
+  /** Puts declined because another thread held the lock. */
+  private final LongAdder putsSkipped = new LongAdder();
   private final CacheStats stats = new CacheStats("l2");
   private volatile boolean closed;
 
@@ -82,6 +86,59 @@ public final class BucketCache implements BlockCache {
     return new CachedBlock(e.kind, e.onDiskSize, payload, e.counts);
   }
 
+  /**
+   * Runs {@code reader} over the block's bytes in the bucket, without copying them: optimistically,
+   * and again under the bucket's read lock if a writer intervened (its result then discarded). The
+   * block it returns has no heap payload, only the block's counts ({@link CachedBlock#withoutPayload}).
+   */
+  @Override
+  public <T> InPlaceRead<T> readInPlace(BlockKey key, BlockKind kind, PayloadReader<T> reader) {
+    Entry e = map.get(key);
+    T value = e == null ? null : readInPlace(e, reader);
+    if (value == null) {
+      stats.miss(kind);
+      return null;
+    }
+    e.lastAccess = accessClock.incrementAndGet();
+    stats.hit(kind);
+    return new InPlaceRead<>(value, CachedBlock.withoutPayload(e.kind, e.onDiskSize, e.counts));
+  }
+
+  /** The reader's result over the entry's bytes, or null if the entry was freed meanwhile. */
+  private static <T> T readInPlace(Entry e, PayloadReader<T> reader) {
+    Bucket b = e.slot.bucket();
+    long stamp = b.guard.tryOptimisticRead();
+    if (stamp != 0) {
+      try {
+        if (!e.freed) {
+          T value = reader.read(b.view(e.slot.slot(), e.slot.itemSize(), e.length));
+          if (b.guard.validate(stamp)) {
+            return requireValue(value);
+          }
+        }
+      } catch (RuntimeException raced) {
+        // Torn bytes of a slot reused under us, or the bucket released by close(): settled below.
+        // An exception the bytes themselves cause is thrown again under the read lock.
+      }
+      if (b.guard.validate(stamp) && e.freed) {
+        return null; // freed before we looked, and nothing changed since
+      }
+    }
+    stamp = b.guard.readLock();
+    try {
+      return e.freed ? null : requireValue(reader.read(b.view(e.slot.slot(), e.slot.itemSize(), e.length)));
+    } finally {
+      b.guard.unlockRead(stamp);
+    }
+  }
+
+  private static <T> T requireValue(T value) {
+    if (value == null) {
+      throw new IllegalStateException("a payload reader returned null");
+    }
+    return value;
+  }
+
   /** The entry's bytes, or null if it was freed meanwhile. */
   private static byte[] read(Entry e) {
     Bucket b = e.slot.bucket();
@@ -111,11 +168,19 @@ public final class BucketCache implements BlockCache {
 
   @Override
   public void put(BlockKey key, CachedBlock block, boolean inMemory) {
+    if (!block.hasPayload()) {
+      throw new IllegalArgumentException("a block read in place has no payload to cache");
+    }
     int sizeClass = BucketAllocator.classFor(block.payload().length);
     if (sizeClass < 0 || map.containsKey(key)) {
       return;
     }
-    lock.lock();
+    // A put comes from a get that missed (or L1's eviction, or a flush): it does not wait for
+    // another thread's put or eviction run, which sorts every entry; the block is not cached.
+    if (!lock.tryLock()) {
+      putsSkipped.increment();
+      return;
+    }
     try {
       if (closed || map.containsKey(key)) {
         return;
@@ -280,6 +345,7 @@ public final class BucketCache implements BlockCache {
       lock.unlock();
     }
     m.put("cache.l2.max.bytes", capacity);
+    m.put("cache.l2.puts.skipped", putsSkipped.sum());
     m.put("cache.l2.blocks", map.size());
     return m;
   }

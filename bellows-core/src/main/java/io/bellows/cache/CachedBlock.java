@@ -30,18 +30,36 @@ public final class CachedBlock {
   }
 
   public CachedBlock(BlockKind kind, int onDiskSize, byte[] payload) {
-    this(kind, onDiskSize, payload, new Counts());
+    this(kind, onDiskSize, requirePayload(payload), new Counts());
   }
 
-  /** A copy of a block that shares {@code counts} with the other copies of it (L2 serves these). */
+  /**
+   * A copy of a block that shares {@code counts} with the other copies of it (L2 serves these); a
+   * null payload only for {@link #withoutPayload}.
+   */
   CachedBlock(BlockKind kind, int onDiskSize, byte[] payload, Counts counts) {
-    if (kind == null || payload == null) {
-      throw new NullPointerException("kind and payload are required");
+    if (kind == null) {
+      throw new NullPointerException("kind is required");
     }
     this.kind = kind;
     this.onDiskSize = onDiskSize;
     this.payload = payload;
     this.counts = counts;
+  }
+
+  private static byte[] requirePayload(byte[] payload) {
+    if (payload == null) {
+      throw new NullPointerException("payload is required");
+    }
+    return payload;
+  }
+
+  /**
+   * A block L2 holds, as a get that read it where it lies sees it: its kind, size and counts, no
+   * heap payload. Never put in a cache.
+   */
+  static CachedBlock withoutPayload(BlockKind kind, int onDiskSize, Counts counts) {
+    return new CachedBlock(kind, onDiskSize, null, counts);
   }
 
   /** The block's counts, for L2 to keep beside its slot and share with the copies it serves. */
@@ -57,8 +75,14 @@ public final class CachedBlock {
     return onDiskSize;
   }
 
+  /** The payload; null for a block read in the off-heap cache's memory ({@link #hasPayload}). */
   public byte[] payload() {
     return payload;
+  }
+
+  /** Whether this copy holds the payload on the heap (false: read where L2 holds it, see {@link InPlaceRead}). */
+  public boolean hasPayload() {
+    return payload != null;
   }
 
   /** Heap bytes this block takes in the on-heap cache, roughly (payload plus object overheads). */

@@ -136,6 +136,9 @@ public final class LruBlockCache implements BlockCache {
 
   @Override
   public void put(BlockKey key, CachedBlock block, boolean inMemory) {
+    if (!block.hasPayload()) {
+      throw new IllegalArgumentException("a block read in place has no payload to cache");
+    }
     if (block.heapSize() > maxSize * CacheArea.SINGLE.share() || map.containsKey(key)) {
       return; // a block as large as an area would empty it; a present block stays as it is
     }

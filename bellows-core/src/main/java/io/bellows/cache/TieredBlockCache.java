@@ -1,6 +1,7 @@
 package io.bellows.cache;
 
 import io.bellows.config.L1Admission;
+import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.LongAdder;
@@ -11,7 +12,10 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <ul>
  *   <li>Lookup: L1, then (data blocks only) L2; an L2 hit is copied back into L1, since it is being
- *       read again.
+ *       read again (not with {@link L1Admission#NONE}). A get's lookup reads an L2 block where it
+ *       lies, without a copy, when L1 would not take the copy ({@link #readInPlace}).
+ *   <li>With {@link L1Admission#NONE}, data blocks (but those of {@code IN_MEMORY} families) go to
+ *       L2 only, as without an L1: L1's budget is the KV cache's.
  *   <li>Read path puts go to L1 (with {@link L1Admission#READ_AGAIN}, only a block missed again
  *       while the {@link ReadAgainFilter} remembers it, or one of an {@code IN_MEMORY} family); data
  *       blocks L1 evicts go down to L2 (a victim cache). Without an L1, data blocks go to L2
@@ -26,8 +30,10 @@ import java.util.concurrent.atomic.LongAdder;
 public final class TieredBlockCache implements BlockCache {
   private final LruBlockCache l1;
   private final BucketCache l2;
-  /** Null: L1 takes every block read ({@link L1Admission#ALL}). */
+  /** Null: L1 takes every block read ({@link L1Admission#ALL}), or none ({@link #l1TakesNoData}). */
   private final ReadAgainFilter admission;
+  /** {@link L1Admission#NONE}: L1 takes only blocks of IN_MEMORY families. */
+  private final boolean l1TakesNoData;
   private final LongAdder notAdmitted = new LongAdder();
 
   /** A cache with an L1 of {@code l1Bytes} heap bytes and an L2 of {@code l2Bytes} direct bytes; 0 means none. */
@@ -43,17 +49,18 @@ public final class TieredBlockCache implements BlockCache {
     BucketCache l2 = l2Bytes > 0 ? new BucketCache(l2Bytes) : null;
     LruBlockCache l1 = l1Bytes > 0 ? new LruBlockCache(l1Bytes, l2 == null ? null : (k, b) -> l2.put(k, b, false)) : null;
     ReadAgainFilter filter = l1 != null && admission == L1Admission.READ_AGAIN ? ReadAgainFilter.forCache(l1Bytes) : null;
-    return new TieredBlockCache(l1, l2, filter);
+    return new TieredBlockCache(l1, l2, filter, admission == L1Admission.NONE);
   }
 
   TieredBlockCache(LruBlockCache l1, BucketCache l2) {
-    this(l1, l2, null);
+    this(l1, l2, null, false);
   }
 
-  TieredBlockCache(LruBlockCache l1, BucketCache l2, ReadAgainFilter admission) {
+  TieredBlockCache(LruBlockCache l1, BucketCache l2, ReadAgainFilter admission, boolean l1TakesNoData) {
     this.l1 = l1;
     this.l2 = l2;
     this.admission = admission;
+    this.l1TakesNoData = l1TakesNoData;
   }
 
   /** The L1 level, or null. */
@@ -73,15 +80,38 @@ public final class TieredBlockCache implements BlockCache {
       return b;
     }
     b = l2.get(key, kind);
-    if (b != null && l1 != null) {
+    if (b != null && l1 != null && !l1TakesNoData) {
       l1.put(key, b, false);
     }
     return b;
   }
 
+  /**
+   * L1's heap copy; else, where L1 would not take L2's copy (no L1, or {@link L1Admission#NONE}),
+   * the block read where L2 holds it (no copy to the heap); else L2's copy, which goes back into L1
+   * as {@link #get}'s does.
+   */
+  @Override
+  public <T> InPlaceRead<T> readInPlace(BlockKey key, BlockKind kind, PayloadReader<T> reader) {
+    if (l2 == null || kind != BlockKind.DATA || (l1 != null && !l1TakesNoData)) {
+      return BlockCache.super.readInPlace(key, kind, reader);
+    }
+    CachedBlock b = l1 == null ? null : l1.get(key, kind); // an IN_MEMORY family's block
+    if (b != null) {
+      return new InPlaceRead<>(reader.read(ByteBuffer.wrap(b.payload())), b);
+    }
+    return l2.readInPlace(key, kind, reader);
+  }
+
   @Override
   public void put(BlockKey key, CachedBlock block, boolean inMemory) {
-    if (l1 != null) {
+    if (l1 != null && l1TakesNoData && !inMemory) {
+      if (l2 != null && block.kind() == BlockKind.DATA) {
+        l2.put(key, block, false);
+      } else {
+        notAdmitted.increment();
+      }
+    } else if (l1 != null) {
       if (inMemory || admission == null || admission.missedAgain(key)) {
         l1.put(key, block, inMemory);
       } else {

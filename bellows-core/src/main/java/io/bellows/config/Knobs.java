@@ -102,8 +102,10 @@ public final class Knobs {
       + " of the maximum heap.");
   public static final Knob<L1Admission> BLOCKCACHE_L1_ADMISSION = Knob.ofEnum("bellows.blockcache.l1.admission",
       ENGINE, L1Admission.class, L1Admission.ALL, "Which data blocks read from files the on-heap cache (L1) takes in:"
-      + " ALL (every one, as HBase and RocksDB do) or READ_AGAIN (a block missed again while the keys of about twice"
-      + " as many recent misses as L1 holds blocks still include it, and every block of an IN_MEMORY family)."
+      + " ALL (every one, as HBase and RocksDB do), READ_AGAIN (a block missed again while the keys of about twice"
+      + " as many recent misses as L1 holds blocks still include it, and every block of an IN_MEMORY family) or NONE"
+      + " (only IN_MEMORY families' blocks: the others go to the off-heap L2, where gets read them without a copy,"
+      + " and L1's budget is the KV cache's)."
       + " READ_AGAIN helps gets spread over far more blocks than L1 holds (uniform keys while writing: 1.34-1.37x ALL's"
       + " gets, GC down a third) and cost Zipf keys 0.57-1.09x ALL's, so it is not the default"
       + " (docs/bench/log/2026-11-28-l1-admission.md).");

@@ -9,5 +9,11 @@ public enum L1Admission {
    * a block read once, as most are when gets spread over far more blocks than the cache holds, is
    * not cached, so it dies young instead of living on in the cache for the collector to copy.
    */
-  READ_AGAIN
+  READ_AGAIN,
+  /**
+   * No data block read from a file, nor L2's copies of them: with an L2, data blocks live there,
+   * off the heap, and gets read them where they lie; L1's budget serves the KV cache and the blocks
+   * of IN_MEMORY families. Without an L2 no data block is cached.
+   */
+  NONE
 }

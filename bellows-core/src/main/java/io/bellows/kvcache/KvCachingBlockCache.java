@@ -4,6 +4,8 @@ import io.bellows.cache.BlockCache;
 import io.bellows.cache.BlockKey;
 import io.bellows.cache.BlockKind;
 import io.bellows.cache.CachedBlock;
+import io.bellows.cache.InPlaceRead;
+import io.bellows.cache.PayloadReader;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -27,6 +29,11 @@ public final class KvCachingBlockCache implements BlockCache {
   @Override
   public CachedBlock get(BlockKey key, BlockKind kind) {
     return blocks.get(key, kind);
+  }
+
+  @Override
+  public <T> InPlaceRead<T> readInPlace(BlockKey key, BlockKind kind, PayloadReader<T> reader) {
+    return blocks.readInPlace(key, kind, reader);
   }
 
   @Override

@@ -16,6 +16,22 @@ public interface BlockSource {
   Block read(long offset, int onDiskSize);
 
   /**
+   * A point read's first step: runs {@code reader} over the data block at {@code offset} where a
+   * cache holds it (off the heap: without copying the block, see {@link
+   * io.bellows.cache.PayloadReader}), or returns null when no cache holds it (a miss, counted); the
+   * caller then reads it with {@link #readMissed}. Without a cache: always null.
+   */
+  default <T> io.bellows.cache.InPlaceRead<T> readCached(long offset, int onDiskSize,
+      io.bellows.cache.PayloadReader<T> reader) {
+    return null;
+  }
+
+  /** After {@link #readCached} missed: the block from the file, offered to the cache as {@link #read} offers it. */
+  default Block readMissed(long offset, int onDiskSize) {
+    return read(offset, onDiskSize);
+  }
+
+  /**
    * Builds the source a reader uses from the raw file source; the seam where a block cache plugs
    * in. The identity wrapper reads straight from the file.
    */

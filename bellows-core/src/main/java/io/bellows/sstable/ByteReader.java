@@ -1,20 +1,26 @@
 package io.bellows.sstable;
 
-import io.bellows.util.Bytes;
+import java.nio.ByteBuffer;
 
 /**
  * Bounds-checked decoding of a payload region {@code [pos, limit)}: every read that would run past
  * the limit throws {@link MalformedBlockException} instead of an index error, so corrupt input is
- * always reported as such. Not thread-safe.
+ * always reported as such. Reads a heap array or a buffer (a block the off-heap cache holds, read
+ * where it lies) by absolute index, big-endian; never moves the buffer's own position. Not
+ * thread-safe.
  */
 final class ByteReader {
-  private final byte[] b;
+  private final ByteBuffer b;
   private int pos;
   private final int limit;
 
   ByteReader(byte[] b, int pos, int limit) {
-    if (pos < 0 || limit > b.length || pos > limit) {
-      throw new MalformedBlockException("region [" + pos + ", " + limit + ") outside " + b.length + " bytes");
+    this(ByteBuffer.wrap(b), pos, limit);
+  }
+
+  ByteReader(ByteBuffer b, int pos, int limit) {
+    if (pos < 0 || limit > b.limit() || pos > limit) {
+      throw new MalformedBlockException("region [" + pos + ", " + limit + ") outside " + b.limit() + " bytes");
     }
     this.b = b;
     this.pos = pos;
@@ -44,19 +50,19 @@ final class ByteReader {
 
   int getByte() {
     need(1);
-    return b[pos++] & 0xff;
+    return b.get(pos++) & 0xff;
   }
 
   int getInt() {
     need(4);
-    int v = Bytes.getInt(b, pos);
+    int v = b.getInt(pos);
     pos += 4;
     return v;
   }
 
   long getLong() {
     need(8);
-    long v = Bytes.getLong(b, pos);
+    long v = b.getLong(pos);
     pos += 8;
     return v;
   }
@@ -93,7 +99,7 @@ final class ByteReader {
   byte[] getBytes(int n) {
     int at = skip(n);
     byte[] out = new byte[n];
-    System.arraycopy(b, at, out, 0, n);
+    b.get(at, out, 0, n);
     return out;
   }
 }

@@ -4,6 +4,8 @@ import io.bellows.cache.BlockCache;
 import io.bellows.cache.BlockKey;
 import io.bellows.cache.BlockKind;
 import io.bellows.cache.CachedBlock;
+import io.bellows.cache.InPlaceRead;
+import io.bellows.cache.PayloadReader;
 
 /**
  * A file's data blocks through the engine's block cache: a lookup by (file number, offset) first,
@@ -31,6 +33,18 @@ final class CachingBlockSource implements BlockSource {
     if (c != null && c.onDiskSize() == onDiskSize && c.kind() == BlockKind.DATA) {
       return new Block(BlockType.DATA, offset, onDiskSize, c.payload(), c, true);
     }
+    return readMissed(offset, onDiskSize);
+  }
+
+  @Override
+  public <T> InPlaceRead<T> readCached(long offset, int onDiskSize, PayloadReader<T> reader) {
+    InPlaceRead<T> r = cache.readInPlace(new BlockKey(file, offset), BlockKind.DATA, reader);
+    return r != null && r.block().onDiskSize() == onDiskSize && r.block().kind() == BlockKind.DATA ? r : null;
+  }
+
+  @Override
+  public Block readMissed(long offset, int onDiskSize) {
+    BlockKey key = new BlockKey(file, offset);
     Block b = raw.read(offset, onDiskSize);
     if (b.type() == BlockType.DATA) {
       CachedBlock put = new CachedBlock(BlockKind.DATA, b.onDiskSize(), b.payload());

@@ -2,20 +2,27 @@ package io.bellows.sstable;
 
 import io.bellows.cell.Cell;
 import io.bellows.util.Bytes;
+import java.nio.ByteBuffer;
 
 /**
  * Walks the entries of one data block payload (the format {@link DataBlockBuilder} writes): decodes
  * entries forward, undoing prefix compression, and seeks by binary search over the restart points
  * followed by a short linear walk. Not thread-safe (one scanner owns it); the payload is shared and
  * never modified. Malformed input raises {@link MalformedBlockException}.
+ *
+ * <p>The payload is a heap array or a buffer over the off-heap cache's slot (a get reads such a
+ * block where it lies): keys are decoded into the cursor's own array and {@link #current} copies the
+ * value out, so nothing the cursor hands out refers to the payload.
  */
 final class DataBlockCursor {
-  private final byte[] b;
+  private final ByteBuffer b;
   private final int entriesEnd;
   private final int restartsStart;
   private final int restartCount;
 
   private byte[] key = new byte[64];
+  /** A restart point's key during a seek's binary search, copied out of the payload to compare it. */
+  private byte[] restartKey = new byte[64];
   private int keyLen;
   private long seqId;
   private int valueOff;
@@ -27,15 +34,21 @@ final class DataBlockCursor {
   private Cell cell;
 
   DataBlockCursor(byte[] payload) {
+    this(ByteBuffer.wrap(payload));
+  }
+
+  /** A cursor over {@code payload}'s bytes {@code [0, limit)}, read by absolute index (its position is ignored). */
+  DataBlockCursor(ByteBuffer payload) {
     this.b = payload;
-    if (payload.length < 4) {
-      throw new MalformedBlockException("data block of " + payload.length + " bytes has no restart count");
+    int length = payload.limit();
+    if (length < 4) {
+      throw new MalformedBlockException("data block of " + length + " bytes has no restart count");
     }
-    restartCount = Bytes.getInt(payload, payload.length - 4);
-    if (restartCount < 1 || restartCount > (payload.length - 4) / 4) {
+    restartCount = payload.getInt(length - 4);
+    if (restartCount < 1 || restartCount > (length - 4) / 4) {
       throw new MalformedBlockException("data block restart count " + restartCount + " out of range");
     }
-    restartsStart = payload.length - 4 - 4 * restartCount;
+    restartsStart = length - 4 - 4 * restartCount;
     entriesEnd = restartsStart;
   }
 
@@ -83,7 +96,7 @@ final class DataBlockCursor {
       Bytes.putInt(out, 0, keyLen);
       Bytes.putInt(out, 4, valueLen);
       System.arraycopy(key, 0, out, Cell.PREFIX, keyLen);
-      System.arraycopy(b, valueOff, out, Cell.PREFIX + keyLen, valueLen);
+      b.get(valueOff, out, Cell.PREFIX + keyLen, valueLen);
       cell = new Cell(out, 0, out.length, seqId);
     }
     return cell;
@@ -162,7 +175,7 @@ final class DataBlockCursor {
   }
 
   private int restartOffset(int i) {
-    int off = Bytes.getInt(b, restartsStart + 4 * i);
+    int off = b.getInt(restartsStart + 4 * i);
     if (off < 0 || off >= entriesEnd) {
       throw new MalformedBlockException("restart offset " + off + " outside entries [0, " + entriesEnd + ")");
     }
@@ -177,10 +190,14 @@ final class DataBlockCursor {
     int kLen = r.getVarLength();
     int vLen = r.getVarLength();
     int kOff = r.skip(kLen);
-    checkKey(b, kOff, kLen);
+    if (restartKey.length < kLen) {
+      restartKey = new byte[Math.max(kLen, restartKey.length * 2)];
+    }
+    b.get(kOff, restartKey, 0, kLen);
+    checkKey(restartKey, 0, kLen);
     r.skip(vLen);
     long seq = r.getVarLong();
-    return KeyOrder.compare(b, kOff, kLen, seq, target);
+    return KeyOrder.compare(restartKey, 0, kLen, seq, target);
   }
 
   private void decodeAt(int pos, boolean restart) {
@@ -199,7 +216,7 @@ final class DataBlockCursor {
       System.arraycopy(key, 0, k, 0, shared);
       key = k;
     }
-    System.arraycopy(b, kOff, key, shared, unshared);
+    b.get(kOff, key, shared, unshared);
     keyLen = newLen;
     checkKey(key, 0, keyLen);
     valueOff = r.skip(vLen);

@@ -242,27 +242,46 @@ public final class SortedFileReader extends RefCounted {
     if (e == null) {
       return RowRead.ABSENT;
     }
-    Block b = readDataBlock(e.offset(), e.onDiskSize(), true);
-    DataBlockCursor c = cursor(b);
-    java.util.List<io.bellows.cell.Cell> cells = new java.util.ArrayList<>();
-    int rowStart;
+    RowInBlock found;
+    io.bellows.cache.CachedBlock cached;
+    boolean hit;
     try {
-      if (!c.seek(k)) {
-        throw new MalformedBlockException("no entry >= the key its index entry promises");
-      }
-      rowStart = c.entryOffset();
-      while (c.valid() && c.currentRowIs(row)) {
-        cells.add(c.current());
-        c.advance();
+      // Where the cache holds the block, read there: off the heap, only the row's cells are copied.
+      io.bellows.cache.InPlaceRead<RowInBlock> r = source.readCached(e.offset(), e.onDiskSize(),
+          payload -> RowInBlock.find(new DataBlockCursor(payload), k, row));
+      if (r != null) {
+        found = r.value();
+        cached = r.block();
+        hit = true;
+      } else {
+        Block b = expect(source.readMissed(e.offset(), e.onDiskSize()), BlockType.DATA);
+        found = RowInBlock.find(new DataBlockCursor(b.payload()), k, row);
+        cached = b.cached();
+        hit = false;
       }
     } catch (MalformedBlockException ex) {
       throw corrupt(e.offset(), ex);
     }
-    boolean endedInBlock = c.valid();
-    if (!endedInBlock && !cells.isEmpty()) {
-      readRowTail(row, e, cells);
+    if (!found.endedInBlock() && !found.cells().isEmpty()) {
+      readRowTail(row, e, found.cells());
     }
-    return new RowRead(cells, b, rowStart, endedInBlock);
+    return new RowRead(found.cells(), cached, hit, e.offset(), e.onDiskSize(), found.rowStart(), found.endedInBlock());
+  }
+
+  /** A row's cells in one data block: where its first entry is, and whether the row ends in the block. */
+  private record RowInBlock(java.util.List<io.bellows.cell.Cell> cells, int rowStart, boolean endedInBlock) {
+    static RowInBlock find(DataBlockCursor c, io.bellows.cell.Cell rowStartKey, byte[] row) {
+      if (!c.seek(rowStartKey)) {
+        throw new MalformedBlockException("no entry >= the key its index entry promises");
+      }
+      int rowStart = c.entryOffset();
+      java.util.List<io.bellows.cell.Cell> cells = new java.util.ArrayList<>();
+      while (c.valid() && c.currentRowIs(row)) {
+        cells.add(c.current());
+        c.advance();
+      }
+      return new RowInBlock(cells, rowStart, c.valid());
+    }
   }
 
   /** The rest of a row that runs past the end of its block, from the blocks that follow. */
@@ -283,12 +302,18 @@ public final class SortedFileReader extends RefCounted {
     }
   }
 
-  /** The number of rows in a data block read by {@link #readRow} (a walk of the block). */
-  public int rowCount(Block b) {
+  /**
+   * The number of rows in the data block {@link #readRow} read (a walk of the block; read again
+   * through the cache when the read had no heap copy of it).
+   */
+  public int rowCount(RowRead r) {
+    io.bellows.cache.CachedBlock c = r.cached();
+    byte[] payload = c != null && c.hasPayload() ? c.payload()
+        : readDataBlock(r.blockOffset(), r.blockSize(), true).payload();
     try {
-      return cursor(b).rowCount();
+      return new DataBlockCursor(payload).rowCount();
     } catch (MalformedBlockException ex) {
-      throw corrupt(b.offset(), ex);
+      throw corrupt(r.blockOffset(), ex);
     }
   }
 

@@ -2,7 +2,6 @@ package io.bellows.store;
 
 import io.bellows.kvcache.KvCache;
 import io.bellows.scan.SortedCellsScanner;
-import io.bellows.sstable.Block;
 import io.bellows.sstable.RowRead;
 
 import io.bellows.cell.Cell;
@@ -407,12 +406,11 @@ public final class Store implements AutoCloseable {
     } else {
       RowRead r = f.readRow(row);
       cells = r.cells();
-      Block b = r.block();
-      if (b != null && b.cacheHit()) {
+      if (r.cacheHit()) {
         cachedLookups.increment();
       }
-      if (kv != null && b != null && b.cached() != null && r.endedInBlock()) {
-        kv.countRead(f.id(), row, cells, b.cached(), r.rowStart(), () -> f.rowCount(b));
+      if (kv != null && r.cached() != null && r.endedInBlock()) {
+        kv.countRead(f.id(), row, cells, r.cached(), r.rowStart(), () -> f.rowCount(r));
       }
     }
     if (found != null) {

@@ -97,8 +97,8 @@ public final class StoreFile implements CompactionInput {
   }
 
   /** The number of rows in one of this file's data blocks (for the KV cache's access counts). */
-  public int rowCount(io.bellows.sstable.Block block) {
-    return reader.rowCount(block);
+  public int rowCount(io.bellows.sstable.RowRead read) {
+    return reader.rowCount(read);
   }
 
   /** A new scanner; it holds its own reference to the file until closed. */

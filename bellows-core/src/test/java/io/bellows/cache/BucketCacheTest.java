@@ -125,4 +125,44 @@ class BucketCacheTest {
     first.markEvictionCandidate();
     assertThat(second.isEvictionCandidate()).isFalse();
   }
+
+  @Test
+  void aReadInPlaceSeesTheSlotsBytesAndHandsOutTheBlocksCountsWithoutAPayload() {
+    BucketCache c = new BucketCache(2L * BucketAllocator.BUCKET_SIZE);
+    CachedBlock block = data(60_000, seed.value());
+    RowAccessCounts counts = block.accessCounts(() -> 10);
+    c.put(new BlockKey(1, 0), block, false);
+    InPlaceRead<byte[]> r = c.readInPlace(new BlockKey(1, 0), BlockKind.DATA, payload -> {
+      assertThat(payload.isDirect()).as("read where it lies, off the heap").isTrue();
+      byte[] copy = new byte[payload.limit()];
+      payload.get(0, copy);
+      return copy;
+    });
+    assertThat(r.value()).as("seed %d", seed.value()).isEqualTo(block.payload());
+    assertThat(r.block().hasPayload()).isFalse();
+    assertThat(r.block().onDiskSize()).isEqualTo(60_009);
+    assertThat(r.block().accessCounts(() -> 10)).isSameAs(counts);
+    assertThat(c.stats().hits(BlockKind.DATA)).isEqualTo(1);
+    // A miss runs no reader and counts as a miss, as get's does.
+    assertThat(c.readInPlace(new BlockKey(1, 1), BlockKind.DATA, payload -> {
+      throw new AssertionError("no block to read");
+    })).isNull();
+    assertThat(c.stats().misses(BlockKind.DATA)).isEqualTo(1);
+    // What a read in place hands out has no bytes: it cannot be cached.
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> c.put(new BlockKey(2, 0), r.block(), false))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void aReaderFailingOnTheBytesThemselvesFailsTheReadAndAFreedBlockIsAMiss() {
+    BucketCache c = new BucketCache(2L * BucketAllocator.BUCKET_SIZE);
+    c.put(new BlockKey(1, 0), data(4096, 1), false);
+    // Not a race with a writer: the exception is the reader's own, thrown again under the read lock.
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> c.readInPlace(new BlockKey(1, 0), BlockKind.DATA,
+        payload -> {
+          throw new IllegalStateException("cannot decode");
+        })).hasMessage("cannot decode");
+    c.evictFile(1);
+    assertThat(c.readInPlace(new BlockKey(1, 0), BlockKind.DATA, payload -> payload.limit())).isNull();
+  }
 }

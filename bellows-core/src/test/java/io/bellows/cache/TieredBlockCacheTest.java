@@ -92,4 +92,30 @@ class TieredBlockCacheTest {
     all.put(k, BucketCacheTest.data(1000, 1), false);
     assertThat(all.l1().contains(k)).as("ALL: cached on the first read").isTrue();
   }
+
+  /**
+   * With admission NONE, data blocks live in L2 only and a get reads them there in place; L1 keeps
+   * its budget (the KV cache's) and takes only IN_MEMORY families' blocks, which are read on the heap.
+   */
+  @Test
+  void withNoDataAdmissionDataBlocksLiveInL2AndAreReadWhereTheyLie() {
+    TieredBlockCache c = (TieredBlockCache) TieredBlockCache.create(1_000_000, BucketAllocator.BUCKET_SIZE,
+        L1Admission.NONE);
+    BlockKey data = new BlockKey(1, 0);
+    BlockKey hot = new BlockKey(1, 1);
+    c.put(data, BucketCacheTest.data(1000, 1), false);
+    c.put(hot, BucketCacheTest.data(1000, 2), true);
+    assertThat(c.l1().contains(data)).isFalse();
+    assertThat(c.l2().contains(data)).isTrue();
+    assertThat(c.l1().areaOf(hot)).isEqualTo(CacheArea.MEMORY);
+
+    InPlaceRead<Integer> r = c.readInPlace(data, BlockKind.DATA, payload -> (int) payload.get(0));
+    assertThat(r.value()).isEqualTo((int) BucketCacheTest.data(1000, 1).payload()[0]);
+    assertThat(r.block().hasPayload()).as("read in L2's memory, not copied").isFalse();
+    assertThat(c.get(data, BlockKind.DATA).payload()).isEqualTo(BucketCacheTest.data(1000, 1).payload());
+    assertThat(c.l1().contains(data)).as("an L2 hit does not come back to L1").isFalse();
+    InPlaceRead<Integer> inMemory = c.readInPlace(hot, BlockKind.DATA, payload -> (int) payload.get(0));
+    assertThat(inMemory.block().hasPayload()).isTrue();
+    assertThat(c.metrics().get("cache.l1.not.admitted")).isEqualTo(0L);
+  }
 }

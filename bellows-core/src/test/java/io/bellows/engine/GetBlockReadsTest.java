@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.bellows.client.Bellows;
 import io.bellows.client.Get;
 import io.bellows.client.Put;
+import io.bellows.client.Result;
 import io.bellows.client.Table;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
@@ -107,6 +108,39 @@ class GetBlockReadsTest {
     }
   }
 
+  /**
+   * With L1 off, data blocks are cached off the heap only and gets read them where L2 holds them:
+   * every row comes back whole (rows that run into the next block too), and a repeated get reads
+   * nothing from the file.
+   */
+  @Test
+  void withOnlyTheOffHeapCacheGetsReadItsBlocksInPlace() {
+    EngineOptions l2Only = EngineOptions.builder().set(Knobs.BLOCKCACHE_L1_FRACTION, 0.0)
+        .set(Knobs.BLOCKCACHE_L2_SIZE, 8L << 20).build();
+    try (Bellows db = Bellows.open(dir, l2Only)) {
+      db.createTable(TableDescriptor.builder("t")
+          .family(ColumnFamilyDescriptor.builder("f").set(Knobs.BLOCKSIZE, 1024).build()).build());
+      Table t = db.getTable("t");
+      write(t, 0, 3000, 2);
+      db.flush("t");
+      assertThat(db.metrics()).doesNotContainKey("cache.l1.blocks");
+      for (int round = 0; round < 2; round++) {
+        long before = blocksRead(db);
+        long hits = db.metrics().get("cache.l2.data.hits").longValue();
+        for (int i = 0; i < 6000; i += 2) {
+          Result r = t.get(new Get(row(i)));
+          for (int q = 0; q < 4; q++) {
+            assertThat(new String(r.getValue(bytes("f"), bytes("q" + q)), StandardCharsets.UTF_8)).as("row %d, round %d", i, round).isEqualTo("value-" + i + "-" + q);
+          }
+        }
+        if (round == 1) {
+          assertThat(blocksRead(db) - before).as("blocks read from the file by the second round").isZero();
+          assertThat(db.metrics().get("cache.l2.data.hits").longValue() - hits).isGreaterThanOrEqualTo(3000);
+        }
+      }
+    }
+  }
+
   /** BLOCKCACHE off keeps a family out, IN_MEMORY puts it in the in-memory area, cache-on-write caches flushes. */
   @Test
   void familySettingsAndCacheOnWriteDecideWhatIsCached() {
@@ -157,6 +191,10 @@ class GetBlockReadsTest {
       }
     }
     t.put(batch);
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
   }
 
   private static String row(int i) {
