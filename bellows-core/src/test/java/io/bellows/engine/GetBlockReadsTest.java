@@ -87,9 +87,7 @@ class GetBlockReadsTest {
   void withTheBlockCacheARepeatedGetReadsNothingFromTheFile() {
     EngineOptions cacheOnly = EngineOptions.builder().set(Knobs.BLOCKCACHE_L1_SIZE, 1L << 20).build();
     try (Bellows db = Bellows.open(dir, cacheOnly)) {
-      db.createTable(TableDescriptor.builder("t")
-          .family(ColumnFamilyDescriptor.builder("f").set(Knobs.BLOCKSIZE, 1024).build()).build());
-      Table t = db.getTable("t");
+      Table t = tableOfSmallBlocks(db);
       write(t, 0, 2000, 4);
       db.flush("t");
       write(t, 2, 2000, 4);
@@ -118,9 +116,7 @@ class GetBlockReadsTest {
     EngineOptions l2Only = EngineOptions.builder().set(Knobs.BLOCKCACHE_L1_FRACTION, 0.0)
         .set(Knobs.BLOCKCACHE_L2_SIZE, 8L << 20).build();
     try (Bellows db = Bellows.open(dir, l2Only)) {
-      db.createTable(TableDescriptor.builder("t")
-          .family(ColumnFamilyDescriptor.builder("f").set(Knobs.BLOCKSIZE, 1024).build()).build());
-      Table t = db.getTable("t");
+      Table t = tableOfSmallBlocks(db);
       write(t, 0, 3000, 2);
       db.flush("t");
       assertThat(db.metrics()).doesNotContainKey("cache.l1.blocks");
@@ -175,6 +171,13 @@ class GetBlockReadsTest {
       // new file's block was cached as the flush wrote it.
       assertThat(blocksRead(db) - reads).isEqualTo(1);
     }
+  }
+
+  /** Table t, family f, 1 KiB blocks, the block cache on: many blocks from few rows. */
+  private static Table tableOfSmallBlocks(Bellows db) {
+    db.createTable(TableDescriptor.builder("t")
+        .family(ColumnFamilyDescriptor.builder("f").set(Knobs.BLOCKSIZE, 1024).build()).build());
+    return db.getTable("t");
   }
 
   private static void write(Table t, int from, int to, int step) {
