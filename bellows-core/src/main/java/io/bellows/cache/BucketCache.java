@@ -20,9 +20,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * retried under its read lock if a writer intervened. Puts, evictions and frees run under one lock
  * ({@link #lock}, then a bucket's write lock): they happen on cache misses and L1 evictions, which
  * already paid for a file read or a heap eviction. A put never waits for that lock: when another
- * thread holds it, the block is not cached ({@code cache.l2.puts.skipped}). When a put finds no slot, the oldest blocks
- * (least recently accessed, across all classes) are evicted until 5% of the capacity is free and the
- * block's class has a slot.
+ * thread holds it, the block is not cached ({@code cache.l2.puts.skipped}). When a put finds no
+ * slot, the oldest blocks (least recently accessed, across all classes) are evicted until 5% of the
+ * capacity is free and the block's class has a slot.
  *
  * <p>Invariants: a slot is in the map iff it is allocated and not freed; its bytes are written before
  * it is published and are never read after it is freed (the reader checks {@link Entry#freed}
