@@ -120,19 +120,14 @@ final class InJvmCluster implements AutoCloseable {
    * timeout).
    */
   static void awaitCaughtUp(ReplicatedEngine e, java.util.UUID group, String what) throws InterruptedException {
-    long end = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
-    while (true) {
+    await("member " + e.id() + " catching up on " + what, () -> {
       try {
         e.node().log(group).read(new byte[0]).join();
-        return;
-      } catch (RuntimeException failure) {
-        if (System.nanoTime() - end > 0) {
-          throw new AssertionError("member " + e.id() + " did not catch up on " + what + " within "
-              + WAIT_MS + " ms", failure);
-        }
+        return true;
+      } catch (RuntimeException notYet) {
+        return false;
       }
-      Thread.sleep(100); // between attempts, not a wait for anything in particular
-    }
+    });
   }
 
   /** Every member's id, stopped ones included. */

@@ -21,7 +21,7 @@ final class DataBlockCursor {
   private final int restartCount;
 
   private byte[] key = new byte[64];
-  /** A restart point's key during a seek's binary search, copied out of the payload to compare it. */
+  /** A restart point's key during a seek's binary search, copied out of a direct payload to compare it. */
   private byte[] restartKey = new byte[64];
   private int keyLen;
   private long seqId;
@@ -190,13 +190,17 @@ final class DataBlockCursor {
     int kLen = r.getVarLength();
     int vLen = r.getVarLength();
     int kOff = r.skip(kLen);
+    r.skip(vLen);
+    long seq = r.getVarLong();
+    if (b.hasArray()) { // a heap block: compared where it lies
+      checkKey(b.array(), b.arrayOffset() + kOff, kLen);
+      return KeyOrder.compare(b.array(), b.arrayOffset() + kOff, kLen, seq, target);
+    }
     if (restartKey.length < kLen) {
       restartKey = new byte[Math.max(kLen, restartKey.length * 2)];
     }
     b.get(kOff, restartKey, 0, kLen);
     checkKey(restartKey, 0, kLen);
-    r.skip(vLen);
-    long seq = r.getVarLong();
     return KeyOrder.compare(restartKey, 0, kLen, seq, target);
   }
 
