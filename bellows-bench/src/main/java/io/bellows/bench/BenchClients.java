@@ -109,6 +109,9 @@ final class BenchClients {
     /** Writes one call's rows (one row when the batch is 1). */
     abstract void write(List<Put> rows) throws Exception;
 
+    /** Runs before each call, untimed: a paced writer waits here for its turn. */
+    void beforeWrite(int rows) {}
+
     @Override
     public Void call() throws Exception {
       List<Put> pending = new ArrayList<>(batch);
@@ -119,6 +122,7 @@ final class BenchClients {
           sampled[sampledCount++] = id;
         }
         if (pending.size() == batch || i == rows - 1) {
+          beforeWrite(pending.size());
           long t0 = System.nanoTime();
           write(pending);
           latency.recordValue(System.nanoTime() - t0);

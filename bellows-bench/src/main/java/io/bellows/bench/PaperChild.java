@@ -84,7 +84,8 @@ public final class PaperChild {
         e.writeNanos(), e.flushes(), e.compactions(), e.flushBytes(), e.compactionBytes(), e.walBytes(),
         w.userBytes(), e.gcCount(), e.gcMillis(), cpu0 < 0 ? PaperResult.NA : cpuMillis, peakHeap(),
         e.blockedNanos() / 1_000_000, e.storeFiles()).withSecondHalf(BenchClients.secondHalfNanos())
-        .withCells(e.flushedCells(), e.memoryEliminatedCells()).withWalFiles(e.walFilesRolled(), e.walFilesLive());
+        .withCells(e.flushedCells(), e.memoryEliminatedCells()).withWalFiles(e.walFilesRolled(), e.walFilesLive())
+        .withWriteLatency(e.putNanos());
   }
 
   private static Thread progressReporter(long periodMillis) {

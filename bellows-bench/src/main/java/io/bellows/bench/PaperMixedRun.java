@@ -37,7 +37,8 @@ import org.HdrHistogram.Histogram;
  *   <li>a final flush, then the counters; close and delete.
  * </ol>
  *
- * The latency histogram is of the gets or scans of the measured phase; its duration, rows written,
+ * The latency histogram is of the gets or scans of the measured phase (and, for read-write, one of
+ * the writers' calls, each timed without its pacing wait); its duration, rows written,
  * GC and counters are deltas over it, except flushes, compactions and their bytes, which also
  * cover the final flush. Seeds: writer i uses seed + i, reader i seed + 1000 + i, so every
  * configuration sees the same operations. Stateless.
@@ -73,11 +74,12 @@ final class PaperMixedRun {
       JvmCounters.Sample gcBefore = JvmCounters.sample();
       long start = System.nanoTime();
       List<Histogram> latencies = new ArrayList<>();
+      Histogram writeLatency = new Histogram(3);
       LongAdder readCpu = new LongAdder();
       long[] rowsAndMisses;
       if (kind == PaperWorkload.READ_WRITE) {
         rowsAndMisses = readWrite(pool, store, w, Math.max(1, Math.min(readers, threads - 1)), writeRate, latencies,
-            readCpu);
+            writeLatency, readCpu);
       } else {
         rowsAndMisses = scanWrite(pool, store, w, threads, ops, latencies);
       }
@@ -96,7 +98,8 @@ final class PaperMixedRun {
           h.getTotalCount(), rowsAndMisses[1], h.getValueAtPercentile(50), h.getValueAtPercentile(75),
           h.getValueAtPercentile(90), h.getValueAtPercentile(95), h.getValueAtPercentile(99), PaperResult.NA,
           PaperResult.NA, PaperResult.NA, PaperResult.NA, PaperResult.NA,
-          kind == PaperWorkload.READ_WRITE ? readCpu.sum() : PaperResult.NA); // scan-write's threads also put
+          kind == PaperWorkload.READ_WRITE ? readCpu.sum() : PaperResult.NA, // scan-write's threads also put
+          PaperResult.NA, PaperResult.NA, PaperResult.NA, PaperResult.NA).withWriteLatency(writeLatency);
     } catch (Exception e) {
       throw e instanceof RuntimeException re ? re : new IllegalStateException(e);
     } finally {
@@ -159,8 +162,12 @@ final class PaperMixedRun {
       Pace pace = new Pace((double) rate / threads);
       out.add(new BenchClients.RowWriter(w.keys().chooser(w.keySpace(), seed), w.puts(seed), n, 1, w.batch()) {
         @Override
+        void beforeWrite(int rows) {
+          pace.await(rows);
+        }
+
+        @Override
         void write(List<Put> rows) throws Exception {
-          pace.await(rows.size());
           store.write(rows);
         }
       });
@@ -173,7 +180,7 @@ final class PaperMixedRun {
   static final long MIN_READS = 100;
 
   private static long[] readWrite(ExecutorService pool, PaperStore store, EngineWorkload w, int readers,
-      long writeRate, List<Histogram> latencies, LongAdder readCpu) {
+      long writeRate, List<Histogram> latencies, Histogram writeLatency, LongAdder readCpu) {
     int writerCount = w.writers() - readers;
     long rows = Math.max(writerCount, w.rows() / 5);
     List<BenchClients.RowWriter> writers = writers(store, w, rows, Math.max(1, writerCount), 100, writeRate);
@@ -206,6 +213,7 @@ final class PaperMixedRun {
       });
     }
     BenchClients.runAll(pool, tasks);
+    writers.forEach(wr -> writeLatency.add(wr.latency));
     return new long[] {rows, java.util.Arrays.stream(misses).sum()};
   }
 

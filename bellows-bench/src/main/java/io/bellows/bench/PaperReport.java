@@ -248,6 +248,44 @@ final class PaperReport {
     return n == PaperResult.NA ? "n/a" : String.format(Locale.ROOT, "%.2f", n / 1e6);
   }
 
+  /** Whether any run timed its write calls. */
+  boolean hasWriteLatency() {
+    return runs.stream().anyMatch(r -> r.writeP99() >= 0);
+  }
+
+  /**
+   * The latency of the writers' calls (a batch of rows each), and its tail × each RocksDB setup: the
+   * writers' side of a mixed run, and the tail that flushes, stalls and GC pauses show in.
+   */
+  String writeLatencyTable(String key) {
+    List<String> header = new ArrayList<>(List.of("configuration", "rows put/s", "p50 ms", "p99 ms", "p99.9 ms",
+        "max ms"));
+    peers.forEach(p -> {
+      header.add("p99 × " + p);
+      header.add("p99.9 × " + p);
+    });
+    MarkdownTable t = new MarkdownTable(header.toArray(new String[0]));
+    for (String c : configs) {
+      Optional<PaperResult> o = find(key, c);
+      if (o.isEmpty() || o.get().writeP99() < 0) {
+        continue;
+      }
+      PaperResult r = o.get();
+      List<Object> row = new ArrayList<>(List.of(c, String.format(Locale.ROOT, "%,.0f", r.rowsPerSecond()),
+          millis(r.writeP50()), millis(r.writeP99()), millis(r.writeP999()), millis(r.writeMax())));
+      peers.forEach(p -> {
+        row.add(ratio(key, c, p, PaperResult::writeP99));
+        row.add(ratio(key, c, p, PaperResult::writeP999));
+      });
+      t.row(row.toArray());
+    }
+    return t.render();
+  }
+
+  private static String millis(long nanos) {
+    return String.format(Locale.ROOT, "%.2f", nanos / 1e6);
+  }
+
   /** What each run cost the process: GC, CPU, peak heap, stalls. */
   String resourceTable(String key) {
     MarkdownTable t = new MarkdownTable("configuration", "write s", "GCs", "GC ms", "GC ms / min", "CPU s",
@@ -291,6 +329,11 @@ final class PaperReport {
       for (String k : keys) {
         sb.append("\n## ").append(latencyOp.substring(0, 1).toUpperCase(Locale.ROOT)).append(latencyOp.substring(1))
             .append(" latency — ").append(k).append(" keys\n\n").append(latencyTable(k));
+      }
+    }
+    if (hasWriteLatency()) {
+      for (String k : keys) {
+        sb.append("\n## Write-call latency — ").append(k).append(" keys\n\n").append(writeLatencyTable(k));
       }
     }
     for (String k : keys) {

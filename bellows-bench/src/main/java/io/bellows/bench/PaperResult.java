@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.HdrHistogram.Histogram;
 
 /**
  * What one run of the paper suite measured, as the child JVM reports it to the parent in one line
@@ -49,13 +50,19 @@ import java.util.regex.Pattern;
  * @param readCpuNanos CPU time the reading threads used in the measured phase ({@link #NA} for
  *     write, and in results written before it was measured): with {@code readOps}, what a read costs,
  *     apart from how much of the machine the reader got while the writers ran
+ * @param writeP50 latency of the timed write calls (a batch of rows each) in nanoseconds, median; the
+ *     call alone, not a paced writer's wait for its next turn ({@link #NA} for scan-write, and in
+ *     results written before it was measured)
+ * @param writeP99 likewise, 99th percentile
+ * @param writeP999 likewise, 99.9th percentile
+ * @param writeMax likewise, the slowest call
  */
 record PaperResult(String config, String keys, String store, long rows, long writeNanos, long flushes,
     long compactions, long flushBytes, long compactionBytes, long walBytes, long userBytes, long gcCount,
     long gcMillis, long cpuMillis, long peakHeapBytes, long stallMillis, long storeFiles, String workload,
     long readOps, long readMisses, long readP50, long readP75, long readP90, long readP95, long readP99,
     long secondHalfNanos, long flushedCells, long memoryEliminatedCells, long walFilesRolled, long walFilesLive,
-    long readCpuNanos) {
+    long readCpuNanos, long writeP50, long writeP99, long writeP999, long writeMax) {
   /** A figure the store does not expose. */
   static final long NA = -1;
   /** The prefix of the child's result line. */
@@ -67,7 +74,7 @@ record PaperResult(String config, String keys, String store, long rows, long wri
       long cpuMillis, long peakHeapBytes, long stallMillis, long storeFiles) {
     this(config, keys, store, rows, writeNanos, flushes, compactions, flushBytes, compactionBytes, walBytes, userBytes,
         gcCount, gcMillis, cpuMillis, peakHeapBytes, stallMillis, storeFiles, PaperWorkload.WRITE.label, 0, 0, NA, NA,
-        NA, NA, NA, NA, NA, NA, NA, NA, NA);
+        NA, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA);
   }
 
   /** The same result with the process's CPU time and peak heap, measured around the run. */
@@ -75,7 +82,7 @@ record PaperResult(String config, String keys, String store, long rows, long wri
     return new PaperResult(config, keys, store, rows, writeNanos, flushes, compactions, flushBytes, compactionBytes,
         walBytes, userBytes, gcCount, gcMillis, cpu, peakHeap, stallMillis, storeFiles, workload, readOps, readMisses,
         readP50, readP75, readP90, readP95, readP99, secondHalfNanos, flushedCells, memoryEliminatedCells, walFilesRolled,
-        walFilesLive, readCpuNanos);
+        walFilesLive, readCpuNanos, writeP50, writeP99, writeP999, writeMax);
   }
 
   /** The same result with the duration of the second half of its rows. */
@@ -83,7 +90,7 @@ record PaperResult(String config, String keys, String store, long rows, long wri
     return new PaperResult(config, keys, store, rows, writeNanos, flushes, compactions, flushBytes, compactionBytes,
         walBytes, userBytes, gcCount, gcMillis, cpuMillis, peakHeapBytes, stallMillis, storeFiles, workload, readOps,
         readMisses, readP50, readP75, readP90, readP95, readP99, nanos, flushedCells, memoryEliminatedCells,
-        walFilesRolled, walFilesLive, readCpuNanos);
+        walFilesRolled, walFilesLive, readCpuNanos, writeP50, writeP99, writeP999, writeMax);
   }
 
   /** The same result with the memory store's cell counts ({@link #NA} where the store has none). */
@@ -91,7 +98,7 @@ record PaperResult(String config, String keys, String store, long rows, long wri
     return new PaperResult(config, keys, store, rows, writeNanos, flushes, compactions, flushBytes, compactionBytes,
         walBytes, userBytes, gcCount, gcMillis, cpuMillis, peakHeapBytes, stallMillis, storeFiles, workload, readOps,
         readMisses, readP50, readP75, readP90, readP95, readP99, secondHalfNanos, flushed, eliminatedInMemory,
-        walFilesRolled, walFilesLive, readCpuNanos);
+        walFilesRolled, walFilesLive, readCpuNanos, writeP50, writeP99, writeP999, writeMax);
   }
 
   /** The same result with the WAL's file counts ({@link #NA} where not measured). */
@@ -99,7 +106,17 @@ record PaperResult(String config, String keys, String store, long rows, long wri
     return new PaperResult(config, keys, store, rows, writeNanos, flushes, compactions, flushBytes, compactionBytes,
         walBytes, userBytes, gcCount, gcMillis, cpuMillis, peakHeapBytes, stallMillis, storeFiles, workload, readOps,
         readMisses, readP50, readP75, readP90, readP95, readP99, secondHalfNanos, flushedCells, memoryEliminatedCells,
-        rolled, live, readCpuNanos);
+        rolled, live, readCpuNanos, writeP50, writeP99, writeP999, writeMax);
+  }
+
+  /** The same result with the write calls' latencies from {@code h} (nanoseconds; empty: {@link #NA}). */
+  PaperResult withWriteLatency(Histogram h) {
+    boolean none = h.getTotalCount() == 0;
+    return new PaperResult(config, keys, store, rows, writeNanos, flushes, compactions, flushBytes, compactionBytes,
+        walBytes, userBytes, gcCount, gcMillis, cpuMillis, peakHeapBytes, stallMillis, storeFiles, workload, readOps,
+        readMisses, readP50, readP75, readP90, readP95, readP99, secondHalfNanos, flushedCells, memoryEliminatedCells,
+        walFilesRolled, walFilesLive, readCpuNanos, none ? NA : h.getValueAtPercentile(50),
+        none ? NA : h.getValueAtPercentile(99), none ? NA : h.getValueAtPercentile(99.9), none ? NA : h.getMaxValue());
   }
 
   /** Rows per second over the second half of the rows, or {@link #NA} if not measured. */
@@ -188,6 +205,10 @@ record PaperResult(String config, String keys, String store, long rows, long wri
     m.put("walFilesRolled", walFilesRolled);
     m.put("walFilesLive", walFilesLive);
     m.put("readCpuNanos", readCpuNanos);
+    m.put("writeP50", writeP50);
+    m.put("writeP99", writeP99);
+    m.put("writeP999", writeP999);
+    m.put("writeMax", writeMax);
     return m;
   }
 
@@ -233,7 +254,8 @@ record PaperResult(String config, String keys, String store, long rows, long wri
         num(v, "readOps"), num(v, "readMisses"), num(v, "readP50"), num(v, "readP75"), num(v, "readP90"),
         num(v, "readP95"), num(v, "readP99"), num(v, "secondHalfNanos"), num(v, "flushedCells"),
         num(v, "memoryEliminatedCells"), optional(v, "walFilesRolled"), optional(v, "walFilesLive"),
-        optional(v, "readCpuNanos"));
+        optional(v, "readCpuNanos"), optional(v, "writeP50"), optional(v, "writeP99"), optional(v, "writeP999"),
+        optional(v, "writeMax"));
   }
 
   private static long optional(Map<String, String> v, String name) {
@@ -256,9 +278,11 @@ record PaperResult(String config, String keys, String store, long rows, long wri
             ", reader CPU %.1f µs each, %.2f of a core", readCpuMicrosPerOp(), readCores()));
     String half = secondHalfNanos <= 0 ? "" : String.format(Locale.ROOT, " (second half %,.0f)",
         secondHalfRowsPerSecond());
-    return reads + String.format(Locale.ROOT, "%,.0f rows/s%s, %d flushes, %d compactions, flush+compaction %.1f MB"
+    String writes = writeP99 < 0 ? "" : String.format(Locale.ROOT, ", write call p99 %.2f ms, p99.9 %.2f ms",
+        writeP99 / 1e6, writeP999 / 1e6);
+    return reads + String.format(Locale.ROOT, "%,.0f rows/s%s%s, %d flushes, %d compactions, flush+compaction %.1f MB"
             + " (%.2f × user bytes), WAL %.1f MB, GC %d ms in %d, CPU %.1f s, peak heap %d MB, stall %s",
-        rowsPerSecond(), half, flushes, compactions, (flushBytes + compactionBytes) / 1e6, writeAmplification(),
+        rowsPerSecond(), half, writes, flushes, compactions, (flushBytes + compactionBytes) / 1e6, writeAmplification(),
         walBytes / 1e6, gcMillis, gcCount, cpuMillis / 1e3, peakHeapBytes >> 20,
         stallMillis == NA ? "n/a" : stallMillis + " ms");
   }

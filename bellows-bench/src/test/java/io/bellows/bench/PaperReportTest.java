@@ -109,5 +109,40 @@ class PaperReportTest {
     String beforeReadCpu = runs.get(0).toJson().replaceAll(",\"readCpuNanos\":-?\\d+", "");
     assertThat(beforeReadCpu).doesNotContain("readCpu");
     assertThat(PaperResult.fromJson(beforeReadCpu).readCpuMicrosPerOp()).isEqualTo(PaperResult.NA);
+    PaperResult timed = runs.get(0).withWriteLatency(histogramOf(1_000_000, 2_000_000));
+    assertThat(PaperResult.fromJson(timed.toJson())).isEqualTo(timed);
+    String beforeWriteLatency = timed.toJson().replaceAll(",\"writeP\\w+\":-?\\d+|,\"writeMax\":-?\\d+", "");
+    assertThat(beforeWriteLatency).doesNotContain("writeP");
+    assertThat(PaperResult.fromJson(beforeWriteLatency).writeP999()).isEqualTo(PaperResult.NA);
+  }
+
+  @Test
+  void theWriteLatencyTableComparesTheTailToRocksDb() {
+    // 1,000 calls: 990 of 1 ms, 9 of 10 ms and one of 50 ms for BASIC; RocksDB's calls take a quarter.
+    long[] basic = new long[1000];
+    long[] rocks = new long[1000];
+    for (int i = 0; i < 1000; i++) {
+      basic[i] = i < 990 ? 1_000_000 : i < 999 ? 10_000_000 : 50_000_000;
+      rocks[i] = basic[i] / 4;
+    }
+    PaperReport timed = new PaperReport(List.of("NONE", "BASIC", "rocksdb"), List.of("zipf"), List.of(
+        run("NONE", "zipf", 100_000, 200_000_000, 900),
+        run("BASIC", "zipf", 150_000, 100_000_000, 300).withWriteLatency(histogramOf(basic)),
+        run("rocksdb", "zipf", 300_000, 50_000_000, 20).withWriteLatency(histogramOf(rocks))));
+    String table = timed.writeLatencyTable("zipf");
+    assertThat(table).contains("p99 × rocksdb", "p99.9 × rocksdb");
+    String basicLine = table.lines().filter(l -> l.startsWith("| BASIC")).findFirst().orElseThrow();
+    assertThat(basicLine).contains("| 1.00 |", "| 10.00 |", "| 50.00 |", "| 4.00 |");
+    assertThat(table).doesNotContain("| NONE"); // its writes were not timed
+    assertThat(timed.markdown("")).contains("## Write-call latency — zipf keys");
+    assertThat(report.markdown("")).doesNotContain("Write-call latency");
+  }
+
+  private static org.HdrHistogram.Histogram histogramOf(long... nanos) {
+    org.HdrHistogram.Histogram h = new org.HdrHistogram.Histogram(3);
+    for (long n : nanos) {
+      h.recordValue(n);
+    }
+    return h;
   }
 }
