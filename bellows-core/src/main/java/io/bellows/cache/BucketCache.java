@@ -1,8 +1,6 @@
 package io.bellows.cache;
 
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -210,16 +208,24 @@ public final class BucketCache implements BlockCache {
 
   /** Evicts the least recently accessed blocks until 5% is free and the class has a slot. Under the lock. */
   private void freeSpace(int sizeClass) {
-    // Gets stamp entries without the lock: sort on stamps read once.
-    List<Candidate> entries = new ArrayList<>(map.size());
+    // Gets stamp entries without the lock: order by stamps read once (StampOrder's radix sort, as
+    // L1 does; a comparator sort of candidate objects here was 5% of a get's CPU when reads missed).
+    Entry[] entries = new Entry[map.size() + 16];
+    long[] stamps = new long[entries.length];
+    int n = 0;
     for (Entry e : map.values()) {
-      entries.add(new Candidate(e, e.lastAccess));
+      if (n == entries.length) {
+        entries = Arrays.copyOf(entries, n * 2);
+        stamps = Arrays.copyOf(stamps, n * 2);
+      }
+      entries[n] = e;
+      stamps[n] = e.lastAccess;
+      n++;
     }
-    entries.sort(Comparator.comparingLong(Candidate::stamp));
     long wanted = (long) (capacity * FREE_FACTOR);
     long freed = 0;
-    for (Candidate c : entries) {
-      Entry e = c.entry();
+    for (int i : StampOrder.ascending(stamps, n)) {
+      Entry e = entries[i];
       if (freed >= wanted && classHasRoom(sizeClass)) {
         return;
       }
@@ -229,8 +235,6 @@ public final class BucketCache implements BlockCache {
       }
     }
   }
-
-  private record Candidate(Entry entry, long stamp) {}
 
   private boolean classHasRoom(int sizeClass) {
     if (allocator.freeBucketCount() > 0) {

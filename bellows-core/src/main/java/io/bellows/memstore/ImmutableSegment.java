@@ -2,6 +2,7 @@ package io.bellows.memstore;
 
 import io.bellows.memstore.chunk.ChunkEntryCursor;
 import io.bellows.scan.CellScanner;
+import io.bellows.scan.RowRange;
 import io.bellows.scan.ScanQuery;
 import io.bellows.util.RefCounted;
 import java.util.List;
@@ -21,6 +22,8 @@ public final class ImmutableSegment extends Segment {
   private final List<RefCounted> holds;
   private final boolean chunkViews;
   private final SegmentRowFilter rowFilter;
+  /** The rows held (null when empty), for gets' key-range checks without reaching into the chunks. */
+  private final RowRange rows;
 
   /** A segment whose cells live in writers' arrays (owns nothing to free). */
   public ImmutableSegment(long id, ImmutableIndex index, SegmentStats stats) {
@@ -51,6 +54,7 @@ public final class ImmutableSegment extends Segment {
     this.holds = List.copyOf(holds);
     this.chunkViews = chunkViews;
     this.rowFilter = rowFilter;
+    this.rows = stats.firstRow() == null ? null : RowRange.of(stats.firstRow(), stats.lastRow());
   }
 
   /** The row filter, or null. */
@@ -58,10 +62,11 @@ public final class ImmutableSegment extends Segment {
     return rowFilter;
   }
 
-  /** The stats' answer, then for a get (never for a scan) the row filter's. */
+  /** The stats' answer (read point, time and key range), then for a get (never for a scan) the row filter's. */
   @Override
   boolean mayMatch(ScanQuery query) {
-    if (!stats.mayMatch(query)) {
+    if (rows == null || !SegmentStats.inReadAndTimeRange(stats.minSeqId(), stats.maxTimestamp(), query)
+        || !rows.overlaps(query)) {
       return false;
     }
     return rowFilter == null || !query.isSingleRow() || rowFilter.mightContainHash(query.rowHash());

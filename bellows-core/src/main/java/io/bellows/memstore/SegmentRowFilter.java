@@ -11,32 +11,29 @@ import java.nio.ByteBuffer;
  * filter it keeps each row's first position ({@link RowPositions}), so the get's seek that follows a
  * yes is a probe rather than a binary search.
  *
- * <p>Layout: {@code numBits} bits in a {@code long[]}, {@code hashCount} probes from one 64-bit
- * xxHash64 (seed 0) of the row bytes by double hashing: probe i is {@code h1 + i * h2} (32-bit
- * arithmetic, h1 the low and h2 the high half) mapped onto [0, numBits) by a multiply-shift. Sized
- * for {@link #FALSE_POSITIVE_RATE} from the exact number of distinct rows. Never gives a false
- * negative.
+ * <p>Layout: {@link BlockedBloomBits}' blocks of 512 bits over one 64-bit xxHash64 (seed 0) of the
+ * row bytes, so a test touches one cache line; {@link BlockedBloomBits#BITS_PER_ROW} bits per
+ * distinct row, counted exactly, rounded up to whole blocks: about a 1% false-positive rate. Never
+ * gives a false negative.
  *
  * <p>Thread-safety: the filter is immutable after {@link Builder#build()} and safe for concurrent
  * queries once published (it is published through the segment's final field). The builder is
  * single-threaded.
  */
 final class SegmentRowFilter {
-  /** Target false-positive rate: about 9.6 bits (1.2 bytes) per distinct row, 7 probes. */
+  /** Target false-positive rate: 10 bits (1.25 bytes) per distinct row, 7 probes in one cache line. */
   static final double FALSE_POSITIVE_RATE = 0.01;
 
   private final long[] words;
-  private final long numBits;
-  private final int hashCount;
+  private final long blocks;
   private final int rowCount;
 
   /** Where each row starts, for a get's seek (built from the same hashes). */
   private final RowPositions positions;
 
-  private SegmentRowFilter(long[] words, int hashCount, int rowCount, RowPositions positions) {
+  private SegmentRowFilter(long[] words, int rowCount, RowPositions positions) {
     this.words = words;
-    this.numBits = (long) words.length * 64;
-    this.hashCount = hashCount;
+    this.blocks = words.length / BlockedBloomBits.BLOCK_WORDS;
     this.rowCount = rowCount;
     this.positions = positions;
   }
@@ -64,19 +61,7 @@ final class SegmentRowFilter {
   }
 
   boolean mightContainHash(long h) {
-    int h1 = (int) h;
-    int h2 = (int) (h >>> 32);
-    for (int i = 0; i < hashCount; i++) {
-      long bit = bitOf(h1 + i * h2);
-      if ((words[(int) (bit >>> 6)] & (1L << bit)) == 0) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private long bitOf(int probe) {
-    return ((probe & 0xFFFFFFFFL) * numBits) >>> 32; // in [0, numBits) with numBits <= 2^32
+    return BlockedBloomBits.test(words, blocks, h);
   }
 
   /** Distinct rows added. */
@@ -85,27 +70,25 @@ final class SegmentRowFilter {
   }
 
   int hashCount() {
-    return hashCount;
+    return BlockedBloomBits.HASH_COUNT;
   }
 
   long numBits() {
-    return numBits;
+    return (long) words.length * 64;
   }
 
-  /** Heap bytes of the filter: the bit array (16-byte header) plus this object (40), plus the row positions. */
+  /** Heap bytes of the filter: the bit array (16-byte header) plus this object (32), plus the row positions. */
   long heapBytes() {
-    return MemoryLayout.align(16 + 8L * words.length) + 40 + (positions == null ? 0 : positions.heapBytes());
+    return MemoryLayout.align(16 + 8L * words.length) + 32 + (positions == null ? 0 : positions.heapBytes());
   }
 
   /** Heap bytes of a filter with row positions over {@code rows} distinct rows (what {@link #heapBytes()} will say). */
   static long heapBytesFor(int rows) {
-    return MemoryLayout.align(16 + 8L * wordCount(rows)) + 40 + RowPositions.bytesForRows(rows);
+    return MemoryLayout.align(16 + 8L * wordCount(rows)) + 32 + RowPositions.bytesForRows(rows);
   }
 
   private static long wordCount(int rows) {
-    double bitsPerRow = -Math.log(FALSE_POSITIVE_RATE) / (Math.log(2) * Math.log(2));
-    long m = Math.max(64, (long) Math.ceil(Math.max(1, rows) * bitsPerRow));
-    return Math.min((m + 63) / 64, (1L << 32) / 64);
+    return BlockedBloomBits.wordsFor(rows, (1L << 32) / 64);
   }
 
   /** Collects the row hashes of a sorted run of cells, then sizes and fills the filter. */
@@ -146,12 +129,10 @@ final class SegmentRowFilter {
     }
 
     SegmentRowFilter build() {
-      double bitsPerRow = -Math.log(FALSE_POSITIVE_RATE) / (Math.log(2) * Math.log(2));
-      int k = (int) Math.max(1, Math.min(16, Math.round(bitsPerRow * Math.log(2))));
-      SegmentRowFilter f = new SegmentRowFilter(new long[(int) wordCount(count)], k, count,
+      SegmentRowFilter f = new SegmentRowFilter(new long[(int) wordCount(count)], count,
           new RowPositions(hashes, positions, count));
       for (int i = 0; i < count; i++) {
-        f.set(hashes[i]);
+        BlockedBloomBits.set(f.words, f.blocks, hashes[i]);
       }
       hashes = null;
       positions = null;
@@ -159,17 +140,8 @@ final class SegmentRowFilter {
     }
   }
 
-  private void set(long h) {
-    int h1 = (int) h;
-    int h2 = (int) (h >>> 32);
-    for (int i = 0; i < hashCount; i++) {
-      long bit = bitOf(h1 + i * h2);
-      words[(int) (bit >>> 6)] |= 1L << bit;
-    }
-  }
-
   @Override
   public String toString() {
-    return "SegmentRowFilter(rows=" + rowCount + ", bits=" + numBits + ", k=" + hashCount + ")";
+    return "SegmentRowFilter(rows=" + rowCount + ", bits=" + numBits() + ", k=" + hashCount() + ")";
   }
 }

@@ -50,17 +50,9 @@ public record SegmentStats(
 
   /** {@link #mayMatch(ScanQuery)} from the ranges alone (an active segment reads them from its atomics). */
   static boolean mayMatch(Cell firstRow, Cell lastRow, long minSeqId, long maxTimestamp, ScanQuery q) {
-    if (firstRow == null) {
+    if (firstRow == null || !inReadAndTimeRange(minSeqId, maxTimestamp, q)) {
       return false;
     }
-    if (minSeqId > q.readPoint()) {
-      return false; // every cell here is newer than the reader's snapshot
-    }
-    if (maxTimestamp < q.minTimestamp()) {
-      return false; // everything here, tombstones included, is older than the range
-    }
-    // No skip for cells newer than the range: a newer version still takes one of the family's
-    // VERSIONS slots and a newer tombstone still masks older puts (docs/design/scan.md).
     if (q.pastStop(firstRow.array(), firstRow.rowOffset(), firstRow.rowLength())) {
       return false;
     }
@@ -72,6 +64,17 @@ public record SegmentStats(
       }
     }
     return true;
+  }
+
+  /** Whether cells of these sequence ids and timestamps may be visible to {@code q} and in its time range. */
+  static boolean inReadAndTimeRange(long minSeqId, long maxTimestamp, ScanQuery q) {
+    if (minSeqId > q.readPoint()) {
+      return false; // every cell here is newer than the reader's snapshot
+    }
+    // Everything here, tombstones included, older than the range: skipped. No skip for cells newer
+    // than the range: a newer version still takes one of the family's VERSIONS slots and a newer
+    // tombstone still masks older puts (docs/design/scan.md).
+    return maxTimestamp >= q.minTimestamp();
   }
 
   /**

@@ -39,6 +39,8 @@ public final class ScanQuery {
   private final int checkEveryRows;
   /** xxHash64 of {@link #startRow} for a get (0 otherwise): computed once, asked by every filter the get meets. */
   private final long rowHash;
+  /** {@link Bytes#prefix64} of {@link #startRow} for a get (0 otherwise), for the files' key-range checks. */
+  private final long rowPrefix;
 
   private ScanQuery(Builder b) {
     this.startRow = b.startRow;
@@ -60,6 +62,7 @@ public final class ScanQuery {
     this.check = b.check;
     this.checkEveryRows = b.checkEveryRows;
     this.rowHash = singleRow ? XxHash.hash64(startRow, 0, startRow.length) : 0;
+    this.rowPrefix = singleRow ? Bytes.prefix64(startRow, 0, startRow.length) : 0;
   }
 
   public static Builder builder() {
@@ -153,6 +156,14 @@ public final class ScanQuery {
       throw new IllegalStateException("only a get has one row to hash");
     }
     return rowHash;
+  }
+
+  /** For a get, the first 8 bytes of its row as a number ({@link Bytes#prefix64}), computed once. */
+  public long rowPrefix() {
+    if (!singleRow) {
+      throw new IllegalStateException("only a get has one row");
+    }
+    return rowPrefix;
   }
 
   public NavigableMap<byte[], NavigableSet<byte[]>> columns() {

@@ -1,5 +1,6 @@
 package io.bellows.sstable;
 
+import io.bellows.scan.RowRange;
 import io.bellows.scan.ScanQuery;
 
 import io.bellows.cell.Cell;
@@ -38,6 +39,9 @@ public final class SortedFileReader extends RefCounted {
   private final FileMetadata meta;
   private final BlockIndexReader index;
   private final BloomFilter bloom;
+  /** The rows held, null when the file has no cell; with the newest timestamp, what every get checks. */
+  private final RowRange rows;
+  private final long maxTimestamp;
   private final AtomicBoolean deleteWhenReleased = new AtomicBoolean();
   private final BlockSource.Wrapper wrapper;
 
@@ -82,6 +86,8 @@ public final class SortedFileReader extends RefCounted {
     } else {
       this.bloom = null;
     }
+    this.rows = meta.cellCount() == 0 ? null : RowRange.of(meta.firstKey(), meta.lastKey());
+    this.maxTimestamp = meta.maxTimestamp();
   }
 
   /** Opens a file, reading blocks straight from it. */
@@ -147,6 +153,11 @@ public final class SortedFileReader extends RefCounted {
     return trailer;
   }
 
+  /** The newest timestamp of the file's cells, tombstones included (its metadata's, kept here for gets). */
+  public long maxTimestamp() {
+    return maxTimestamp;
+  }
+
   /** The Bloom filter, or null if the file has none. */
   public BloomFilter bloomFilter() {
     return bloom;
@@ -198,24 +209,11 @@ public final class SortedFileReader extends RefCounted {
   }
 
   public boolean mayHold(ScanQuery q) {
-    FileMetadata m = meta;
-    if (m.cellCount() == 0) {
+    // Read from this object's fields: this runs per file for every get.
+    if (rows == null || !rows.overlaps(q)) {
       return false;
     }
-    // The rows compared in place: this runs per file for every get.
-    io.bellows.cell.Cell first = m.firstKey();
-    io.bellows.cell.Cell last = m.lastKey();
-    if (q.pastStop(first.array(), first.rowOffset(), first.rowLength())) {
-      return false;
-    }
-    byte[] start = q.startRow();
-    if (start.length > 0) {
-      int c = io.bellows.util.Bytes.compare(last.array(), last.rowOffset(), last.rowLength(), start, 0, start.length);
-      if (c < 0 || (c == 0 && !q.startInclusive())) {
-        return false;
-      }
-    }
-    if (m.maxTimestamp() < q.minTimestamp()) {
+    if (maxTimestamp < q.minTimestamp()) {
       return false; // everything here, tombstones included, is older than the range
     }
     // No skip for cells newer than the range: a newer version still takes one of the family's
@@ -226,7 +224,7 @@ public final class SortedFileReader extends RefCounted {
         return false;
       }
       if (bloom != null && bloom.type() == BloomType.ROWCOL) {
-        return mayContainQueriedColumns(start, q.columns());
+        return mayContainQueriedColumns(q.startRow(), q.columns());
       }
     }
     return true;

@@ -83,7 +83,7 @@ public final class StoreFile implements CompactionInput {
 
   /** The newest timestamp of the file's cells, tombstones included (from its metadata). */
   public long newestTimestamp() {
-    return reader.metadata().maxTimestamp();
+    return reader.maxTimestamp();
   }
 
   /** Whether the file may hold cells the query wants (key range, time range, Bloom filter). */

@@ -64,6 +64,22 @@ public final class Bytes {
     return aLen - bLen;
   }
 
+  /**
+   * The first 8 bytes of {@code a[off, off+len)} as a big-endian number, zero-padded when shorter:
+   * if {@code Long.compareUnsigned} of two prefixes is not 0, it is the sign of {@link #compare} of
+   * the two byte strings (equal prefixes decide nothing).
+   */
+  public static long prefix64(byte[] a, int off, int len) {
+    if (len >= 8) {
+      return (long) LONG.get(a, off);
+    }
+    long p = 0;
+    for (int i = 0; i < 8; i++) {
+      p = (p << 8) | (i < len ? a[off + i] & 0xff : 0);
+    }
+    return p;
+  }
+
   public static int compare(byte[] a, byte[] b) {
     return Arrays.compareUnsigned(a, b);
   }

@@ -29,9 +29,9 @@ class AccountingTest {
     Cell c = cell("row", "q", 1, 1);
     ms.add(c);
     long objects = MemoryLayout.CELL_OBJECT + MemoryLayout.align(16L + c.length()) - c.length();
-    // The active segment's row filter is charged with its first cell: 16 words at this size.
+    // The active segment's row filter is charged with its first cell: one block of 8 words at this size.
     long filter = ms.activeRowFilterBytes();
-    assertThat(filter).isEqualTo(16 + 16 * 8 + 32);
+    assertThat(filter).isEqualTo(16 + 8 * 8 + 32);
     assertThat(ms.size()).isEqualTo(
         new MemStoreSize(c.length(), objects + MemoryLayout.SKIPLIST_ENTRY + filter, 0, 1));
     Cell d = cell("row", "r", 1, 2); // as long as c: the same overhead, and the filter charged once

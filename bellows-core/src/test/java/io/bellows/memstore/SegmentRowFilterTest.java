@@ -46,8 +46,9 @@ class SegmentRowFilterTest {
     System.out.printf("false positives: %.4f (target %.2f), %d bits for %d rows, k=%d%n",
         rate, SegmentRowFilter.FALSE_POSITIVE_RATE, f.numBits(), f.rowCount(), f.hashCount());
     assertThat(rate).isBetween(0.002, 0.02);
-    // About 9.6 bits per row.
-    assertThat((double) f.numBits() / f.rowCount()).isBetween(9.5, 9.7);
+    // 10 bits per row, rounded up to whole 512-bit blocks.
+    assertThat((double) f.numBits() / f.rowCount()).isBetween(10.0, 10.03);
+    assertThat(f.numBits() % 512).isZero();
     assertThat(f.heapBytes()).isEqualTo(SegmentRowFilter.heapBytesFor(f.rowCount()));
   }
 
@@ -69,7 +70,7 @@ class SegmentRowFilterTest {
   void emptyFilterAcceptsNothing() {
     SegmentRowFilter f = new SegmentRowFilter.Builder().build();
     assertThat(f.rowCount()).isZero();
-    assertThat(f.numBits()).isEqualTo(64);
+    assertThat(f.numBits()).isEqualTo(512); // one block
     assertThat(f.mightContain(Bytes.of("x"))).isFalse();
     assertThat(f.mightContain(Bytes.EMPTY)).isFalse();
   }

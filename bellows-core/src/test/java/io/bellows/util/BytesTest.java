@@ -50,6 +50,19 @@ class BytesTest {
         .isEqualTo(Arrays.equals(r.a, r.aOff, r.aOff + r.aLen, r.b, r.bOff, r.bOff + r.bLen));
   }
 
+  @Property(tries = 3000)
+  void aPrefixThatDiffersDecidesTheOrder(@ForAll("ranges") Ranges r) {
+    long pa = Bytes.prefix64(r.a, r.aOff, r.aLen);
+    long pb = Bytes.prefix64(r.b, r.bOff, r.bLen);
+    int c = Integer.signum(Bytes.compare(r.a, r.aOff, r.aLen, r.b, r.bOff, r.bLen));
+    if (pa != pb) {
+      assertThat(Integer.signum(Long.compareUnsigned(pa, pb))).isEqualTo(c);
+    }
+    if (c == 0) {
+      assertThat(pa).isEqualTo(pb);
+    }
+  }
+
   @Property(tries = 500)
   void fixedWidthNumbersRoundTrip(@ForAll long v, @ForAll int i, @ForAll short s) {
     byte[] b = new byte[11];
