@@ -1,6 +1,5 @@
 package io.bellows.cache;
 
-import java.util.function.IntSupplier;
 
 /**
  * A verified, decompressed block as a cache holds it: its kind, the bytes it occupies in the file
@@ -90,18 +89,14 @@ public final class CachedBlock {
     return payload.length + OVERHEAD;
   }
 
-  /**
-   * The block's per-row access counts, created on first use; {@code rowCount} (a walk of the block
-   * the caller supplies) is asked for only if a row's count passes the promotion minimum. Two
-   * threads may race to create them; one set wins.
-   */
-  public RowAccessCounts accessCounts(IntSupplier rowCount) {
+  /** The block's per-row access counts, created on first use. Two threads may race to create them; one set wins. */
+  public RowAccessCounts accessCounts() {
     RowAccessCounts c = counts.value;
     if (c == null) {
       synchronized (counts) {
         c = counts.value;
         if (c == null) {
-          c = new RowAccessCounts(rowCount);
+          c = new RowAccessCounts();
           counts.value = c;
         }
       }

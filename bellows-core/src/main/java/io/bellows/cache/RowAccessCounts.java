@@ -15,12 +15,14 @@ import java.util.function.IntSupplier;
  * are kept (a small open-addressing map): the mean and deviation need just the sums and the number
  * of rows in the block, and that number — a walk of the whole block — is asked for only when a count
  * first passes the minimum, so a block read a few times, most blocks, never pays for the walk.
+ * The walk is the caller's, handed to each call and never kept: it captures the get's read, whose
+ * block copy (64 KiB on the heap when it came from the file) would otherwise live as long as the
+ * counts, which L2 keeps beside its slot for as long as it holds the block.
  * Thread-safe: each update takes the object's monitor for a few arithmetic operations.
  */
 public final class RowAccessCounts {
   private static final int EMPTY = -1;
 
-  private final IntSupplier rowCount;
   private int rows; // 0 until first needed
   private int[] starts = new int[4];
   private int[] counts = new int[4];
@@ -28,18 +30,17 @@ public final class RowAccessCounts {
   private long sum;
   private long sumOfSquares;
 
-  /** @param rowCount the number of rows in the block (a walk of it), asked for at most once */
-  RowAccessCounts(IntSupplier rowCount) {
-    this.rowCount = rowCount;
+  RowAccessCounts() {
     Arrays.fill(starts, EMPTY);
   }
 
   /**
    * Counts one get of the row starting at {@code rowStart} (an offset that starts a row of the block;
    * the caller read it through the block's cursor); true if the row should be promoted now, in which
-   * case its count is reset.
+   * case its count is reset. {@code rowCount} is the number of rows in the block (a walk of it),
+   * asked for at most once over all calls and not kept.
    */
-  public synchronized boolean recordAndTestPromotion(int rowStart, int minAccesses) {
+  public synchronized boolean recordAndTestPromotion(int rowStart, int minAccesses, IntSupplier rowCount) {
     int i = slot(rowStart);
     long c = counts[i];
     counts[i]++;

@@ -124,7 +124,7 @@ public final class KvCache {
    */
   public void countRead(long file, byte[] row, List<Cell> cells, CachedBlock block, int rowStart,
       IntSupplier rowCount) {
-    if (cells.isEmpty() || !block.accessCounts(rowCount).recordAndTestPromotion(rowStart, minAccesses)) {
+    if (cells.isEmpty() || !block.accessCounts().recordAndTestPromotion(rowStart, minAccesses, rowCount)) {
       return;
     }
     int bytes = ENTRY_OVERHEAD + row.length;

@@ -114,13 +114,13 @@ class BucketCacheTest {
   void theCopiesL2ServesShareTheBlocksRowCountsWithTheCopyItWasGiven() {
     BucketCache c = new BucketCache(2L * BucketAllocator.BUCKET_SIZE);
     CachedBlock victim = data(4096, 1);
-    RowAccessCounts counts = victim.accessCounts(() -> 10);
-    counts.recordAndTestPromotion(0, 4); // an L1 copy counted a read before L1 let it go
+    RowAccessCounts counts = victim.accessCounts();
+    counts.recordAndTestPromotion(0, 4, () -> 10); // an L1 copy counted a read before L1 let it go
     c.put(new BlockKey(1, 0), victim, false);
     CachedBlock first = c.get(new BlockKey(1, 0), BlockKind.DATA);
     CachedBlock second = c.get(new BlockKey(1, 0), BlockKind.DATA);
     assertThat(first).isNotSameAs(second); // each hit is a heap copy of the payload
-    assertThat(first.accessCounts(() -> 10)).isSameAs(counts).isSameAs(second.accessCounts(() -> 10));
+    assertThat(first.accessCounts()).isSameAs(counts).isSameAs(second.accessCounts());
     // The eviction-candidate mark stays with the copy it was set on (it orders L1's evictions).
     first.markEvictionCandidate();
     assertThat(second.isEvictionCandidate()).isFalse();
@@ -130,7 +130,7 @@ class BucketCacheTest {
   void aReadInPlaceSeesTheSlotsBytesAndHandsOutTheBlocksCountsWithoutAPayload() {
     BucketCache c = new BucketCache(2L * BucketAllocator.BUCKET_SIZE);
     CachedBlock block = data(60_000, seed.value());
-    RowAccessCounts counts = block.accessCounts(() -> 10);
+    RowAccessCounts counts = block.accessCounts();
     c.put(new BlockKey(1, 0), block, false);
     InPlaceRead<byte[]> r = c.readInPlace(new BlockKey(1, 0), BlockKind.DATA, payload -> {
       assertThat(payload.isDirect()).as("read where it lies, off the heap").isTrue();
@@ -141,7 +141,7 @@ class BucketCacheTest {
     assertThat(r.value()).as("seed %d", seed.value()).isEqualTo(block.payload());
     assertThat(r.block().hasPayload()).isFalse();
     assertThat(r.block().onDiskSize()).isEqualTo(60_009);
-    assertThat(r.block().accessCounts(() -> 10)).isSameAs(counts);
+    assertThat(r.block().accessCounts()).isSameAs(counts);
     assertThat(c.stats().hits(BlockKind.DATA)).isEqualTo(1);
     // A miss runs no reader and counts as a miss, as get's does.
     assertThat(c.readInPlace(new BlockKey(1, 1), BlockKind.DATA, payload -> {
