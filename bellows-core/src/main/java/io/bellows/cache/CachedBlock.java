@@ -1,6 +1,5 @@
 package io.bellows.cache;
 
-
 /**
  * A verified, decompressed block as a cache holds it: its kind, the bytes it occupies in the file
  * and its payload. The payload is never modified after construction, so one instance is shared by

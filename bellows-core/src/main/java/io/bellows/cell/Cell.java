@@ -90,15 +90,7 @@ public final class Cell {
     if (off < 0 || start > end) {
       return 0; // not a cell; validation reports it, comparisons must not throw first
     }
-    int n = Math.min(Math.min(Bytes.getShort(b, off + PREFIX), 8), end - start);
-    if (n == 8) {
-      return Bytes.getLong(b, start);
-    }
-    long p = 0;
-    for (int i = 0; i < 8; i++) {
-      p = (p << 8) | (i < n ? b[start + i] & 0xff : 0);
-    }
-    return p;
+    return Bytes.prefix64(b, start, Math.min(Math.min(Bytes.getShort(b, off + PREFIX), 8), end - start));
   }
 
   /** Stamps the sequence id; only the region does this, before publication. */
