@@ -2,7 +2,6 @@ package io.bellows.cache;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -267,31 +266,19 @@ public final class LruBlockCache implements BlockCache {
    * one.
    */
   private void rescan() {
-    // Access stamps change under us: order by values read once.
-    Entry[] entries = new Entry[map.size() + 16];
-    long[] stamps = new long[entries.length];
-    int n = 0;
-    for (Entry e : map.values()) {
-      if (n == entries.length) {
-        entries = Arrays.copyOf(entries, n * 2);
-        stamps = Arrays.copyOf(stamps, n * 2);
-      }
-      entries[n] = e;
-      stamps[n] = e.lastAccess;
-      n++;
-    }
+    StampOrder.Snapshot<Entry> oldestFirst = StampOrder.snapshot(map.values(), e -> e.lastAccess);
     markedQueue.clear();
     for (ArrayDeque<Candidate> q : areaQueues) {
       q.clear();
     }
-    for (int i : StampOrder.ascending(stamps, n)) {
-      Entry e = entries[i];
+    for (int k = 0; k < oldestFirst.size(); k++) {
+      Entry e = oldestFirst.entry(k);
       CachedBlock b = e.block;
       if (b == null) {
         continue; // removed since the scan
       }
       ArrayDeque<Candidate> queue = b.isEvictionCandidate() ? markedQueue : areaQueues[e.area().ordinal()];
-      queue.addLast(new Candidate(e, stamps[i]));
+      queue.addLast(new Candidate(e, oldestFirst.stamp(k)));
     }
     scans++;
   }

@@ -1,6 +1,8 @@
 package io.bellows.cache;
 
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.function.ToLongFunction;
 
 /**
  * The order of a cache's entries by access stamp, oldest first: a least-significant-digit radix sort
@@ -13,6 +15,56 @@ final class StampOrder {
   private static final int RADIX = 1 << DIGIT_BITS;
 
   private StampOrder() {}
+
+  /**
+   * Entries with their access stamps read once, oldest first: what an eviction run walks. Stamps
+   * change under the run (gets stamp entries without a lock), and sorting on live values breaks a
+   * sort's contract.
+   */
+  static final class Snapshot<E> {
+    private final Object[] entries;
+    private final long[] stamps;
+    private final int[] order;
+
+    private Snapshot(Object[] entries, long[] stamps, int size) {
+      this.entries = entries;
+      this.stamps = stamps;
+      this.order = ascending(stamps, size);
+    }
+
+    /** How many entries the snapshot holds. */
+    int size() {
+      return order.length;
+    }
+
+    /** The {@code k}-th oldest entry. */
+    @SuppressWarnings("unchecked")
+    E entry(int k) {
+      return (E) entries[order[k]];
+    }
+
+    /** The stamp the {@code k}-th oldest entry had when the snapshot was taken. */
+    long stamp(int k) {
+      return stamps[order[k]];
+    }
+  }
+
+  /** A snapshot of {@code values} (which may change while it is taken) ordered by {@code stamp}. */
+  static <E> Snapshot<E> snapshot(Collection<E> values, ToLongFunction<E> stamp) {
+    Object[] entries = new Object[values.size() + 16];
+    long[] stamps = new long[entries.length];
+    int n = 0;
+    for (E e : values) {
+      if (n == entries.length) {
+        entries = Arrays.copyOf(entries, n * 2);
+        stamps = Arrays.copyOf(stamps, n * 2);
+      }
+      entries[n] = e;
+      stamps[n] = stamp.applyAsLong(e);
+      n++;
+    }
+    return new Snapshot<>(entries, stamps, n);
+  }
 
   /** The indices {@code 0..n-1} ordered by {@code stamps[i]} ascending; equal stamps keep index order. */
   static int[] ascending(long[] stamps, int n) {
