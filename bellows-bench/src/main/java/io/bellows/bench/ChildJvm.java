@@ -21,6 +21,12 @@ import java.util.function.LongConsumer;
 final class ChildJvm {
   /** Lines of the child's output kept to explain a failure. */
   private static final int TAIL_LINES = 40;
+  /**
+   * Flags every child gets before the suite's own (which may override them): a child out of memory
+   * exits (with 3) instead of living on with its other threads, which left the suite waiting for
+   * its result forever.
+   */
+  static final List<String> ALWAYS = List.of("-XX:+ExitOnOutOfMemoryError");
 
   private ChildJvm() {}
 
@@ -29,7 +35,10 @@ final class ChildJvm {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
-  /** The child's command line: java, the flags, this JVM's class path, {@link PaperChild} and its options. */
+  /**
+   * The child's command line: java, {@link #ALWAYS} and the flags, this JVM's class path, {@link
+   * PaperChild} and its options.
+   */
   static List<String> command(List<String> jvmFlags, List<String> childArgs) {
     return command(PaperChild.class, jvmFlags, childArgs);
   }
@@ -38,6 +47,7 @@ final class ChildJvm {
   static List<String> command(Class<?> main, List<String> jvmFlags, List<String> childArgs) {
     List<String> cmd = new ArrayList<>();
     cmd.add(javaExecutable());
+    cmd.addAll(ALWAYS);
     cmd.addAll(jvmFlags);
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));

@@ -358,7 +358,7 @@ public final class PaperBench {
       sb.append("* every flush and compaction of each write run logged in ").append(plan.ioLog()).append('\n');
     }
     sb.append("* each run in a fresh JVM: ").append(ChildJvm.javaExecutable()).append(' ')
-        .append(String.join(" ", plan.jvmFlags())).append('\n');
+        .append(String.join(" ", ChildJvm.ALWAYS)).append(' ').append(String.join(" ", plan.jvmFlags())).append('\n');
     sb.append("* this JVM: ").append(ManagementFactory.getRuntimeMXBean().getInputArguments()).append('\n');
     return sb.toString();
   }

@@ -279,7 +279,7 @@ public final class ReadBench {
     sb.append("* read amplification: file bytes read ÷ bytes returned (key and value), file 4 KiB pages read ÷"
         + " Σ per get of ceil(bytes returned / 4096); hit ratio: file lookups answered by a cache ÷ file lookups\n");
     sb.append("* each step in a fresh JVM: ").append(plan.inline() ? "no (inline)" : ChildJvm.javaExecutable() + " "
-        + String.join(" ", plan.jvmFlags())).append('\n');
+        + String.join(" ", ChildJvm.ALWAYS) + " " + String.join(" ", plan.jvmFlags())).append('\n');
     sb.append("* this JVM: ").append(ManagementFactory.getRuntimeMXBean().getInputArguments()).append('\n');
     return sb.toString();
   }

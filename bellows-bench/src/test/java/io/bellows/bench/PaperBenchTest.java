@@ -2,6 +2,7 @@ package io.bellows.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -240,6 +241,20 @@ class PaperBenchTest {
     assertThatThrownBy(() -> ChildJvm.run(cmd, rows -> { }))
         .hasMessageContaining("exited with")
         .hasMessageContaining("need at least one row per writer");
+  }
+
+  /**
+   * A child that runs out of memory while another of its threads lives on: without {@link
+   * ChildJvm#ALWAYS} it never exits and the suite waits for it forever (the guard below ends the
+   * test then); with it, it exits and its failure is reported.
+   */
+  @Test
+  void aChildOutOfMemoryExitsAndIsReported() {
+    List<String> cmd = ChildJvm.command(OutOfMemoryChild.class, List.of("-Xmx32m"), List.of());
+    assertTimeoutPreemptively(java.time.Duration.ofMinutes(2), () ->
+        assertThatThrownBy(() -> ChildJvm.run(cmd, PaperResult.LINE_PREFIX, PaperChild.PROGRESS_PREFIX, s -> { }))
+            .hasMessageContaining("exited with 3")
+            .hasMessageContaining("OutOfMemoryError"));
   }
 
   @Test
