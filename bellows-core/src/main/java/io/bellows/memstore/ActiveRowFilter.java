@@ -1,5 +1,6 @@
 package io.bellows.memstore;
 
+import io.bellows.util.BlockedBloomBits;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 

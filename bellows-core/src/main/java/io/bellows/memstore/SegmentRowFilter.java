@@ -1,5 +1,6 @@
 package io.bellows.memstore;
 
+import io.bellows.util.BlockedBloomBits;
 import io.bellows.util.XxHash;
 import java.nio.ByteBuffer;
 

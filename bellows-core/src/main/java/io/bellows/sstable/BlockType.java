@@ -11,10 +11,12 @@ public enum BlockType {
   INDEX((byte) 2),
   /** The root of the block index (one per file). */
   ROOT_INDEX((byte) 3),
-  /** The Bloom filter (at most one per file). */
+  /** The Bloom filter in the classic layout (at most one Bloom block per file; versions 1 and 2). */
   BLOOM((byte) 4),
   /** The file metadata (one per file). */
-  META((byte) 5);
+  META((byte) 5),
+  /** The Bloom filter in the blocked layout (at most one Bloom block per file; since version 3). */
+  BLOCKED_BLOOM((byte) 6);
 
   private final byte code;
 

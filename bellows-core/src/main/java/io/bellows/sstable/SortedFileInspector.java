@@ -48,7 +48,7 @@ public final class SortedFileInspector {
       if (bloom == null) {
         out.println("  type=NONE");
       } else {
-        out.println("  type=" + bloom.type() + " bits=" + bloom.numBits() + " hashes=" + bloom.hashCount() + " keys="
+        out.println("  type=" + bloom.type() + " layout=" + bloom.layout() + " bits=" + bloom.numBits() + " hashes=" + bloom.hashCount() + " keys="
             + bloom.keyCount() + " targetFpRate=" + r.metadata().bloomErrorRate()
             + String.format(" expectedFpRate=%.6f", bloom.expectedFalsePositiveRate()));
       }

@@ -77,9 +77,11 @@ public final class SortedFileReader extends RefCounted {
       throw new CorruptionException(path + ": Bloom type " + meta.bloomType() + " disagrees with the trailer");
     }
     if (trailer.bloomSize() != 0) {
-      Block b = expect(raw.read(trailer.bloomOffset(), trailer.bloomSize()), BlockType.BLOOM);
+      // Version 3 writes the blocked layout, versions 1 and 2 the classic one; the block type says which.
+      BlockType bloomBlock = trailer.version() >= 3 ? BlockType.BLOCKED_BLOOM : BlockType.BLOOM;
+      Block b = expect(raw.read(trailer.bloomOffset(), trailer.bloomSize()), bloomBlock);
       try {
-        this.bloom = BloomFilter.decode(b.payload());
+        this.bloom = BloomFilter.decode(bloomBlock, b.payload());
       } catch (MalformedBlockException e) {
         throw new CorruptionException(path + ": Bloom block at offset " + b.offset() + ": " + e.getMessage());
       }

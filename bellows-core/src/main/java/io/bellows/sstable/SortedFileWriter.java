@@ -67,7 +67,7 @@ public final class SortedFileWriter {
     this.block = new DataBlockBuilder(options.blockSize());
     this.index = new BlockIndexWriter(options.indexBlockSize());
     this.bloomType = options.bloomType();
-    this.hasher = new BloomFilter(bloomType, 1, 64, 0, new long[1]);
+    this.hasher = new BloomFilter(bloomType, BloomFilter.Layout.CLASSIC, 1, 64, 0, new long[1]);
     this.bloomHashes = new long[(int) Math.min(Math.max(16, options.expectedCellCount()), 1 << 20)];
     this.os = os;
   }
@@ -174,9 +174,10 @@ public final class SortedFileWriter {
       long bloomOffset = 0;
       int bloomSize = 0;
       if (bloomType != BloomType.NONE) {
-        BloomFilter bloom = BloomFilter.build(bloomType, bloomHashes, bloomKeys, options.bloomErrorRate());
+        BloomFilter bloom = BloomFilter.build(bloomType, BloomFilter.Layout.BLOCKED, bloomHashes, bloomKeys,
+            options.bloomErrorRate());
         bloomOffset = out.position();
-        bloomSize = out.write(BlockType.BLOOM, io.bellows.config.Compression.NONE, bloom.encode());
+        bloomSize = out.write(bloom.blockType(), io.bellows.config.Compression.NONE, bloom.encode());
       }
       long metaOffset = out.position();
       long created = options.creationTimeMillis() >= 0 ? options.creationTimeMillis() : clock.currentTimeMillis();

@@ -26,8 +26,11 @@ public record Trailer(
     int bloomSize,
     int version) {
   public static final int SIZE = 64;
-  /** 2: the checksum covers the version and magic too (version 1: bytes [0, 48) only). */
-  public static final int CURRENT_VERSION = 2;
+  /**
+   * 3: the Bloom block has the blocked layout (block type BLOCKED_BLOOM). 2: the checksum covers
+   * the version and magic too (version 1: bytes [0, 48) only). All three are read.
+   */
+  public static final int CURRENT_VERSION = 3;
   /** "BELLOWSF" in ASCII. */
   static final byte[] MAGIC = "BELLOWSF".getBytes(StandardCharsets.US_ASCII);
   /** Deepest index accepted on read; deeper means a corrupt trailer. */
@@ -49,7 +52,7 @@ public record Trailer(
     return b;
   }
 
-  /** The version 2 trailer checksum: CRC32C of every trailer byte but the checksum's own four. */
+  /** The trailer checksum since version 2: CRC32C of every trailer byte but the checksum's own four. */
   static int checksum(byte[] b) {
     CRC32C c = new CRC32C();
     c.update(b, 0, 48);
@@ -71,9 +74,9 @@ public record Trailer(
     int stored = Bytes.getInt(b, 48);
     int version = Bytes.getInt(b, 52);
     if (stored == checksum(b)) {
-      if (version != CURRENT_VERSION) {
+      if (version != 2 && version != CURRENT_VERSION) {
         throw new StorageException(path + ": sorted-file format version " + version
-            + " is not supported (this build reads versions 1 and " + CURRENT_VERSION + ")");
+            + " is not supported (this build reads versions 1 to " + CURRENT_VERSION + ")");
       }
     } else if (version != 1 || stored != BlockFormat.crc(b, 0, 48)) {
       throw new CorruptionException(path + ": trailer checksum mismatch at offset " + at);

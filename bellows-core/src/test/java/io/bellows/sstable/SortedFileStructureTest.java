@@ -184,9 +184,9 @@ class SortedFileStructureTest {
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
     SortedFileInspector.print(p, new PrintStream(buf, true, StandardCharsets.UTF_8));
     String text = buf.toString(StandardCharsets.UTF_8);
-    assertThat(text).contains("Trailer:", "formatVersion=2", "Metadata:", "cells=300", "compression=ZSTD",
+    assertThat(text).contains("Trailer:", "formatVersion=3", "Metadata:", "cells=300", "compression=ZSTD",
         "Data blocks:", "#0 offset=0 ", "firstKey=row000000/f:q/10/PUT", "Index:", "(root)", "(leaf)",
-        "Bloom:", "type=ROW", "keys=300");
+        "Bloom:", "type=ROW", "layout=BLOCKED", "keys=300");
   }
 
   @Test
