@@ -78,7 +78,11 @@ class SortedFileFuzzTest {
     }
   }
 
-  /** Writes the valid files of the corpus: every compression and Bloom type, one and several index levels. */
+  /**
+   * Writes the valid files of the corpus: every compression and Bloom type, one and several index
+   * levels. The {@code valid-v2-} files are the same in format version 2 (classic Bloom filters),
+   * written by builds before version 3 and kept.
+   */
   @Test
   @EnabledIfSystemProperty(named = "bellows.fuzz.writeCorpus", matches = "true")
   void writeCorpus() throws IOException {
