@@ -333,10 +333,13 @@ public final class MutableSegment extends Segment {
    */
   @Override
   boolean mayMatch(ScanQuery query) {
-    if (!SegmentStats.mayMatch(firstRow.get(), lastRow.get(), minSeq.get(), maxTs.get(), query)) {
+    // A get asks the row filter first: it rules out most rows with one cache line, while the range
+    // checks read the atomics every writer updates (maxTs at each newer timestamp, lines other cores
+    // keep taking) and the first and last rows' cells in their chunks.
+    if (rowFilter != null && query.isSingleRow() && !rowFilter.mightContainHash(query.rowHash())) {
       return false;
     }
-    return rowFilter == null || !query.isSingleRow() || rowFilter.mightContainHash(query.rowHash());
+    return SegmentStats.mayMatch(firstRow.get(), lastRow.get(), minSeq.get(), maxTs.get(), query);
   }
 
   /**

@@ -225,8 +225,14 @@ public final class ChunkCellIndex extends RefCounted implements AutoCloseable {
    * {@link #abort()} (they are released).
    */
   public static final class Builder {
-    /** Slots of the cache of recently used data chunks (a power of two). */
-    private static final int RECENT = 64;
+    /**
+     * Slots of the cache of recently used data chunks (a power of two). A chunk id's low bits are its
+     * allocator slot, dense and reused (ChunkRegistry), so the cache holds up to 1024 live chunks
+     * without a collision. A merge of a pipeline's segments reads cells of a hundred chunks and more
+     * in key order: with 64 slots the map lookups behind them took 8.6% of the in-memory compaction
+     * thread's samples in a mixed Zipf run.
+     */
+    private static final int RECENT = 1024;
 
     private final ChunkAllocator allocator;
     private final int perChunk;
