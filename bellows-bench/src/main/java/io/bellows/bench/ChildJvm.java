@@ -6,10 +6,14 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
@@ -27,6 +31,13 @@ final class ChildJvm {
    * its result forever.
    */
   static final List<String> ALWAYS = List.of("-XX:+ExitOnOutOfMemoryError");
+  /**
+   * How long a child may go without news before it is killed ({@code
+   * -Dbellows.bench.child.stall.minutes}, 15 by default): news is a progress line whose figures
+   * changed, or any other line. A child's progress thread prints the same figures on and on while its
+   * work is stuck (a deadlock, a store that stopped writes), and the suite used to wait for it forever.
+   */
+  static final Duration STALL_LIMIT = Duration.ofMinutes(Long.getLong("bellows.bench.child.stall.minutes", 15));
 
   private ChildJvm() {}
 
@@ -71,6 +82,12 @@ final class ChildJvm {
    * progressPrefix}. Throws if the child fails or prints no result.
    */
   static String run(List<String> command, String resultPrefix, String progressPrefix, Consumer<String> progress) {
+    return run(command, resultPrefix, progressPrefix, progress, STALL_LIMIT);
+  }
+
+  /** {@link #run(List, String, String, Consumer)}, killing the child after {@code stallLimit} without news. */
+  static String run(List<String> command, String resultPrefix, String progressPrefix, Consumer<String> progress,
+      Duration stallLimit) {
     Process p;
     try {
       p = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -79,13 +96,23 @@ final class ChildJvm {
     }
     String result = null;
     Deque<String> tail = new ArrayDeque<>();
+    AtomicLong lastNews = new AtomicLong(System.nanoTime());
+    AtomicBoolean stalled = new AtomicBoolean();
+    Thread watchdog = watchdog(p, stallLimit, lastNews, stalled);
+    String lastProgress = null;
     try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line; (line = r.readLine()) != null; ) {
         if (line.startsWith(resultPrefix)) {
           result = line.substring(resultPrefix.length());
         } else if (line.startsWith(progressPrefix)) {
-          progress.accept(line.substring(progressPrefix.length()));
+          String figures = line.substring(progressPrefix.length());
+          if (!figures.equals(lastProgress)) {
+            lastNews.set(System.nanoTime());
+            lastProgress = figures;
+          }
+          progress.accept(figures);
         } else {
+          lastNews.set(System.nanoTime());
           tail.addLast(line);
           if (tail.size() > TAIL_LINES) {
             tail.removeFirst();
@@ -93,6 +120,11 @@ final class ChildJvm {
         }
       }
       int exit = p.waitFor();
+      if (stalled.get()) {
+        throw new IllegalStateException("the child JVM made no progress for " + stallLimit.toSeconds()
+            + " s and was killed (-Dbellows.bench.child.stall.minutes raises the limit); its last lines:\n  "
+            + String.join("\n  ", tail));
+      }
       if (exit != 0 || result == null) {
         throw new IllegalStateException("the child JVM " + (exit != 0 ? "exited with " + exit : "printed no result")
             + "; its last lines:\n  " + String.join("\n  ", tail));
@@ -104,7 +136,32 @@ final class ChildJvm {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
     } finally {
+      watchdog.interrupt();
       p.destroyForcibly();
     }
+  }
+
+  /** A thread that kills {@code p} once {@code limit} passed since {@code lastNews}; ends when p does. */
+  private static Thread watchdog(Process p, Duration limit, AtomicLong lastNews, AtomicBoolean stalled) {
+    Thread t = new Thread(() -> {
+      try {
+        while (true) {
+          long left = limit.toNanos() - (System.nanoTime() - lastNews.get());
+          if (left <= 0) {
+            stalled.set(true);
+            p.destroyForcibly();
+            return;
+          }
+          if (p.waitFor(left, TimeUnit.NANOSECONDS)) {
+            return;
+          }
+        }
+      } catch (InterruptedException done) {
+        // the run is over
+      }
+    }, "child-watchdog");
+    t.setDaemon(true);
+    t.start();
+    return t;
   }
 }

@@ -257,6 +257,22 @@ class PaperBenchTest {
             .hasMessageContaining("OutOfMemoryError"));
   }
 
+  /**
+   * A child whose progress figures stop moving while it keeps printing them is killed after the
+   * stall limit (2 s here, 15 minutes by default) and reported, instead of holding up the suite.
+   */
+  @Test
+  void aChildWhoseProgressStopsIsKilledAndReported() {
+    List<String> cmd = ChildJvm.command(StuckChild.class, List.of(), List.of());
+    List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    assertTimeoutPreemptively(java.time.Duration.ofMinutes(2), () ->
+        assertThatThrownBy(() -> ChildJvm.run(cmd, PaperResult.LINE_PREFIX, PaperChild.PROGRESS_PREFIX, seen::add,
+            java.time.Duration.ofSeconds(2)))
+            .hasMessageContaining("made no progress for 2 s and was killed")
+            .hasMessageContaining("stuck at work"));
+    assertThat(seen).isNotEmpty().containsOnly("42");
+  }
+
   @Test
   void aRunThatFailsIsReportedAndTheSuiteExitsWithOne() throws IOException {
     StringWriter buf = new StringWriter();
