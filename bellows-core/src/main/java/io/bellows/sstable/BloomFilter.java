@@ -25,9 +25,18 @@ public final class BloomFilter {
   /** Where a key's probes fall; the Bloom block's type says which a file holds. */
   public enum Layout {
     /** Probes spread over the whole filter (Bloom block type 4). */
-    CLASSIC,
+    CLASSIC(64, 30),
     /** Probes within one 512-bit block (Bloom block type 6). */
-    BLOCKED
+    BLOCKED(BlockedBloomBits.BLOCK_BITS, BlockedBloomBits.MAX_HASH_COUNT);
+
+    /** The filter's size is a whole number of these bits. */
+    final int unitBits;
+    final int maxHashCount;
+
+    Layout(int unitBits, int maxHashCount) {
+      this.unitBits = unitBits;
+      this.maxHashCount = maxHashCount;
+    }
   }
 
   private final BloomType type;
@@ -58,7 +67,7 @@ public final class BloomFilter {
    */
   static BloomFilter build(BloomType type, Layout layout, long[] keyHashes, int n, double errorRate) {
     boolean blocked = layout == Layout.BLOCKED;
-    int unit = blocked ? BlockedBloomBits.BLOCK_BITS : 64;
+    int unit = layout.unitBits;
     long m = n == 0 ? unit : (long) Math.ceil(-n * Math.log(errorRate) / (Math.log(2) * Math.log(2)));
     m = Math.max(unit, (m + unit - 1) / unit * unit);
     int k = hashCount(layout, m, n);
@@ -78,8 +87,7 @@ public final class BloomFilter {
   }
 
   private static int hashCount(Layout layout, long m, int n) {
-    int maxK = layout == Layout.BLOCKED ? BlockedBloomBits.MAX_HASH_COUNT : 30;
-    return n == 0 ? 1 : (int) Math.max(1, Math.min(maxK, Math.round((double) m / n * Math.log(2))));
+    return n == 0 ? 1 : (int) Math.max(1, Math.min(layout.maxHashCount, Math.round((double) m / n * Math.log(2))));
   }
 
   long hash(byte[] b, int off, int len) {
@@ -173,8 +181,7 @@ public final class BloomFilter {
   /** The filter stored in a Bloom block of {@code blockType} (BLOOM: classic, BLOCKED_BLOOM: blocked). */
   static BloomFilter decode(BlockType blockType, byte[] p) {
     Layout layout = blockType == BlockType.BLOCKED_BLOOM ? Layout.BLOCKED : Layout.CLASSIC;
-    int unit = layout == Layout.BLOCKED ? BlockedBloomBits.BLOCK_BITS : 64;
-    int maxK = layout == Layout.BLOCKED ? BlockedBloomBits.MAX_HASH_COUNT : 30;
+    int unit = layout.unitBits;
     ByteReader r = new ByteReader(p, 0, p.length);
     BloomType type;
     try {
@@ -185,7 +192,7 @@ public final class BloomFilter {
     int k = r.getByte();
     long m = r.getLong();
     long n = r.getLong();
-    if (type == BloomType.NONE || k < 1 || k > maxK || m < unit || m % unit != 0 || m / 64 != r.remaining() / 8
+    if (type == BloomType.NONE || k < 1 || k > layout.maxHashCount || m < unit || m % unit != 0 || m / 64 != r.remaining() / 8
         || r.remaining() % 8 != 0 || n < 0) {
       throw new MalformedBlockException("bad " + layout + " Bloom header: type " + type + ", " + k + " hashes, " + m + " bits, "
           + r.remaining() + " bytes of bits");
