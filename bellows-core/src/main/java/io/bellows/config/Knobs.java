@@ -117,9 +117,11 @@ public final class Knobs {
       + " bellows.blockcache.l2.size 0, means no L2. Ignored when bellows.blockcache.l2.size is set. L2 and the"
       + " off-heap memory stores (bellows.mslab.offheap) together may take at most 0.8 of -XX:MaxDirectMemorySize"
       + " (by default -Xmx): an engine asked for more does not open. Off by default. With no L1"
-      + " (bellows.blockcache.l1.fraction=0) gets read L2 in place: while writes run, GC falls to under 1% of the time,"
-      + " gets ran 1.00-1.02x the on-heap L1's on Zipf keys and 1.08-1.11x on uniform keys, but there is no KV cache"
-      + " (its memory is L1's) and uniform gets' p99 was 1-4x L1's (docs/bench/log/2026-11-29-range-checks-and-kv-counts.md).");
+      + " (bellows.blockcache.l1.fraction=0) gets read L2 in place: while writes run, GC falls to about 1% of the time"
+      + " and gets ran 1.08-1.43x the on-heap L1's on uniform keys but 0.86-0.96x on Zipf keys, with a get p99 on"
+      + " uniform keys of 0.8-1.4 ms against L1's 0.4-0.5 ms (docs/bench/log/2026-11-29-blocked-file-blooms.md); in"
+      + " YCSB A, B and F it ran 1.10-1.13x the defaults' throughput with lower read p99s (BENCHMARKS.md, Y6). There"
+      + " is no KV cache then: its memory is L1's.");
   public static final Knob<Boolean> BLOCKCACHE_CACHE_ON_WRITE = Knob.ofBoolean("bellows.blockcache.cache.on.write",
       ENGINE, false, "Add the data blocks a flush writes to the block cache (to L2 if there is one) as they are written,"
       + " for families with BLOCKCACHE on; compactions never do.");
