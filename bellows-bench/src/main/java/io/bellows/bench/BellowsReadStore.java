@@ -23,7 +23,8 @@ import java.util.stream.Stream;
 /**
  * {@link ReadStore} over Bellows' public API: table {@code usertable}, one family cut into blocks by
  * its {@link ReadLayout}; the on-heap block cache (L1) is the whole cache budget, no L2, and the KV
- * cache starts at {@link ReadConfig#ROW_CACHE_BYTES} of it or is off. Figures come from {@link
+ * cache starts at {@link ReadConfig#ROW_CACHE_BYTES} of it or is off; or ({@code offHeap}) the budget
+ * is the off-heap L2's alone, with no L1 and so no KV cache. Figures come from {@link
  * Bellows#metrics()}; those of the adaptive read path are absent on engines without it.
  */
 final class BellowsReadStore implements ReadStore {
@@ -54,8 +55,22 @@ final class BellowsReadStore implements ReadStore {
 
   /** Opens a loaded directory; with {@code directIo} its files are read past the page cache. */
   static BellowsReadStore open(Path dir, long cacheBudget, boolean kvCache, boolean directIo) {
-    return new BellowsReadStore(Bellows.open(dir, options(cacheBudget, kvCache),
+    return open(dir, cacheBudget, kvCache, directIo, false);
+  }
+
+  /** As {@link #open(Path, long, boolean, boolean)}; with {@code offHeap} the budget is L2's alone. */
+  static BellowsReadStore open(Path dir, long cacheBudget, boolean kvCache, boolean directIo, boolean offHeap) {
+    return new BellowsReadStore(Bellows.open(dir, offHeap ? offHeapOptions(cacheBudget) : options(cacheBudget, kvCache),
         directIo ? LocalFileSystem.DIRECT_READS : LocalFileSystem.INSTANCE));
+  }
+
+  /** No L1 (so no KV cache, whose memory is L1's): data blocks in L2, which gets read in place. */
+  static EngineOptions offHeapOptions(long cacheBudget) {
+    return EngineOptions.builder()
+        .set(Knobs.BLOCKCACHE_L1_SIZE, 0L)
+        .set(Knobs.BLOCKCACHE_L1_FRACTION, 0.0)
+        .set(Knobs.BLOCKCACHE_L2_SIZE, cacheBudget)
+        .build();
   }
 
   static EngineOptions options(long cacheBudget, boolean kvCache) {

@@ -268,6 +268,9 @@ public final class ReadBench {
             + " cache (+KVC) starting at %d MiB of it; RocksDB's block cache, less a %d MiB row cache"
             + " (+rowcache)%n", plan.budget() / 1048576.0, ReadConfig.ROW_CACHE_BYTES >> 20,
         ReadConfig.ROW_CACHE_BYTES >> 20));
+    if (plan.configs().stream().anyMatch(ReadConfig::offHeap)) {
+      sb.append("* @L2: Bellows' budget in the off-heap L2 alone, read in place; no L1, so no KV cache\n");
+    }
     for (ReadLayout l : plan.layouts()) {
       sb.append("* ").append(l.label).append(": ").append(l.describe());
       if (l.isRocksDb()) {

@@ -74,7 +74,7 @@ public final class ReadChild {
       ReadRows data, long seed, int threads, long warmup, long ops, long window, boolean directIo,
       ReadRunner.Progress progress) throws Exception {
     try (ReadStore store = config.isRocksDb() ? new RocksDbReadStore(dir, budget, config.rowCache(), directIo)
-        : BellowsReadStore.open(dir, budget, config.rowCache(), directIo)) {
+        : BellowsReadStore.open(dir, budget, config.rowCache(), directIo, config.offHeap())) {
       return new ReadResult(config.label(), workload.label,
           ReadRunner.run(store, data, workload, rows, seed, threads, warmup, ops, window, progress));
     }

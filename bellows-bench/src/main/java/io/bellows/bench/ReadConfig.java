@@ -7,17 +7,25 @@ import java.util.List;
 /**
  * A configuration of {@code bench read}: a block layout and whether the cache of whole rows is on —
  * Bellows' KV cache ({@code +KVC}, the paper's notation) or RocksDB's row cache ({@code +rowcache}).
- * Both take {@link #ROW_CACHE_BYTES} out of the same cache budget. Immutable.
+ * Both take {@link #ROW_CACHE_BYTES} out of the same cache budget. A Bellows layout without the KV
+ * cache may also keep the budget in the off-heap L2 alone ({@code @L2}, e.g. {@code 64KB/S@L2}),
+ * where gets read blocks in place: not in the default suite. Immutable.
  */
-record ReadConfig(ReadLayout layout, boolean rowCache) {
+record ReadConfig(ReadLayout layout, boolean rowCache, boolean offHeap) {
   /** Bellows' KV cache starts at 10 MiB of its L1; RocksDB's row cache gets as much. */
   static final long ROW_CACHE_BYTES = 10L << 20;
 
   static final List<ReadConfig> ALL = all();
+  /** {@link #ALL} and the {@code @L2} variants. */
+  private static final List<ReadConfig> PARSEABLE = parseable();
   static final String DEFAULT_SUITE = String.join(",", ALL.stream().map(ReadConfig::label).toList());
 
+  ReadConfig(ReadLayout layout, boolean rowCache) {
+    this(layout, rowCache, false);
+  }
+
   String label() {
-    return layout.label + (rowCache ? (layout.isRocksDb() ? "+rowcache" : "+KVC") : "");
+    return layout.label + (rowCache ? (layout.isRocksDb() ? "+rowcache" : "+KVC") : "") + (offHeap ? "@L2" : "");
   }
 
   boolean isRocksDb() {
@@ -25,7 +33,7 @@ record ReadConfig(ReadLayout layout, boolean rowCache) {
   }
 
   static ReadConfig parse(String label) {
-    for (ReadConfig c : ALL) {
+    for (ReadConfig c : PARSEABLE) {
       if (c.label().equalsIgnoreCase(label.trim())) {
         return c;
       }
@@ -45,6 +53,16 @@ record ReadConfig(ReadLayout layout, boolean rowCache) {
       throw new IllegalArgumentException("no configuration given");
     }
     return List.copyOf(out);
+  }
+
+  private static List<ReadConfig> parseable() {
+    List<ReadConfig> l = new ArrayList<>(ALL);
+    for (ReadLayout layout : ReadLayout.values()) {
+      if (!layout.isRocksDb()) {
+        l.add(new ReadConfig(layout, false, true));
+      }
+    }
+    return List.copyOf(l);
   }
 
   private static List<ReadConfig> all() {

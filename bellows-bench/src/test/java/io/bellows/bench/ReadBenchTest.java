@@ -116,6 +116,40 @@ class ReadBenchTest {
     assertThat(ImageIO.read(out.resolve(ReadCharts.READ_AMPLIFICATION_WINDOWS).toFile())).isNotNull();
   }
 
+  /**
+   * A Bellows layout without the KV cache may keep the budget in L2 alone ({@code @L2}): every get
+   * still finds its row. Not in the default suite; no RocksDB or KV-cache variant of it.
+   */
+  @Test
+  void layoutsMayKeepTheBudgetInL2Alone() throws IOException {
+    assertThat(ReadConfig.parse("64KB/S@L2")).isEqualTo(new ReadConfig(ReadLayout.valueOf("STATIC_64K"), false, true));
+    assertThat(ReadConfig.ALL).noneMatch(ReadConfig::offHeap);
+    for (String bad : List.of("rocksdb@L2", "64KB/S+KVC@L2")) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> ReadConfig.parse(bad))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(bad);
+    }
+    io.bellows.config.EngineOptions o = BellowsReadStore.offHeapOptions(64L << 20);
+    assertThat(o.get(io.bellows.config.Knobs.BLOCKCACHE_L1_SIZE)).isZero();
+    assertThat(o.get(io.bellows.config.Knobs.BLOCKCACHE_L1_FRACTION)).isZero();
+    assertThat(o.get(io.bellows.config.Knobs.BLOCKCACHE_L2_SIZE)).isEqualTo(64L << 20);
+
+    Path out = tmp.resolve("l2");
+    run(0, "--rows", "2000", "--ops", "1000", "--warmup", "200", "--configs", "64KB/S@L2,D(8)@L2",
+        "--workloads", "B-zipf,C-uniform", "--seed", Long.toString(SEED), "--out", out.toString(), "--dir",
+        tmp.resolve("data").toString(), "--jvm", "inline");
+    assertThat(Files.readString(out.resolve("report.md"))).contains("* @L2: Bellows' budget in the off-heap L2 alone");
+    List<String> csv = Files.readAllLines(out.resolve("runs.csv"));
+    assertThat(csv).hasSize(5);
+    List<String> header = List.of(csv.get(0).split(","));
+    for (String line : csv.subList(1, csv.size())) {
+      String[] cells = line.split(",", -1);
+      assertThat(cells[1]).endsWith("@L2");
+      assertThat(Double.parseDouble(cells[header.indexOf(ReadResult.MISSES)])).as(line).isZero();
+      assertThat(Double.parseDouble(cells[header.indexOf(ReadResult.CACHED_LOOKUPS)])).as("L2 served gets: %s", line)
+          .isPositive();
+    }
+  }
+
   @Test
   void directIoRunsReadEveryRowOrFailWhereTheFileSystemHasNone() throws IOException {
     Path out = tmp.resolve("direct");
