@@ -120,8 +120,9 @@ public final class Knobs {
       + " (bellows.blockcache.l1.fraction=0) gets read L2 in place: while writes run, GC falls to about 1% of the time"
       + " and gets ran 1.08-1.43x the on-heap L1's on uniform keys but 0.86-0.96x on Zipf keys, with a get p99 on"
       + " uniform keys of 0.8-1.4 ms against L1's 0.4-0.5 ms (docs/bench/log/2026-11-29-blocked-file-blooms.md); in"
-      + " YCSB A, B and F it ran 1.10-1.13x the defaults' throughput with lower read p99s (BENCHMARKS.md, Y6). There"
-      + " is no KV cache then: its memory is L1's.");
+      + " YCSB A, B and F it ran 1.10-1.13x the defaults' throughput with lower read p99s (BENCHMARKS.md, Y6), in the"
+      + " read suite 0.63-0.89x, with a get p99 of 2-4 ms on 64 KiB blocks (R4). There is no KV cache then: its"
+      + " memory is L1's.");
   public static final Knob<Boolean> BLOCKCACHE_CACHE_ON_WRITE = Knob.ofBoolean("bellows.blockcache.cache.on.write",
       ENGINE, false, "Add the data blocks a flush writes to the block cache (to L2 if there is one) as they are written,"
       + " for families with BLOCKCACHE on; compactions never do.");
