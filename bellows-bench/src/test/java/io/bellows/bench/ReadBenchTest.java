@@ -1,7 +1,10 @@
 package io.bellows.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.bellows.config.EngineOptions;
+import io.bellows.config.Knobs;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -122,16 +125,16 @@ class ReadBenchTest {
    */
   @Test
   void layoutsMayKeepTheBudgetInL2Alone() throws IOException {
-    assertThat(ReadConfig.parse("64KB/S@L2")).isEqualTo(new ReadConfig(ReadLayout.valueOf("STATIC_64K"), false, true));
+    assertThat(ReadConfig.parse("64KB/S@L2")).isEqualTo(new ReadConfig(ReadLayout.STATIC_64K, false, true));
     assertThat(ReadConfig.ALL).noneMatch(ReadConfig::offHeap);
     for (String bad : List.of("rocksdb@L2", "64KB/S+KVC@L2")) {
-      org.assertj.core.api.Assertions.assertThatThrownBy(() -> ReadConfig.parse(bad))
+      assertThatThrownBy(() -> ReadConfig.parse(bad))
           .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(bad);
     }
-    io.bellows.config.EngineOptions o = BellowsReadStore.offHeapOptions(64L << 20);
-    assertThat(o.get(io.bellows.config.Knobs.BLOCKCACHE_L1_SIZE)).isZero();
-    assertThat(o.get(io.bellows.config.Knobs.BLOCKCACHE_L1_FRACTION)).isZero();
-    assertThat(o.get(io.bellows.config.Knobs.BLOCKCACHE_L2_SIZE)).isEqualTo(64L << 20);
+    EngineOptions o = BellowsReadStore.offHeapOptions(64L << 20);
+    assertThat(o.get(Knobs.BLOCKCACHE_L1_SIZE)).isZero();
+    assertThat(o.get(Knobs.BLOCKCACHE_L1_FRACTION)).isZero();
+    assertThat(o.get(Knobs.BLOCKCACHE_L2_SIZE)).isEqualTo(64L << 20);
 
     Path out = tmp.resolve("l2");
     run(0, "--rows", "2000", "--ops", "1000", "--warmup", "200", "--configs", "64KB/S@L2,D(8)@L2",
