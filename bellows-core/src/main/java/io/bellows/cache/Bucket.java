@@ -1,19 +1,17 @@
 package io.bellows.cache;
 
 import java.nio.ByteBuffer;
-import java.util.concurrent.locks.StampedLock;
 
 /**
  * One bucket of the off-heap cache: a fixed stretch of direct memory that, while it serves a size
  * class, is cut into equal slots of that class's item size. Its slot bookkeeping is guarded by the
- * owning {@link BucketAllocator}'s lock; its memory is written only under {@link #guard}'s write
- * lock and read optimistically (or under the read lock), so a reader never returns bytes of a slot
- * that was freed or rewritten while it copied.
+ * owning {@link BucketAllocator}'s lock. Its memory takes no lock: a slot is written before its
+ * block is published and again only after {@link BucketCache} marked the block freed, which its
+ * readers check after reading.
  */
 final class Bucket {
   final int index;
   final int capacity;
-  final StampedLock guard = new StampedLock();
   /** Allocated when the bucket first serves a size class; kept until the cache closes. */
   private ByteBuffer memory;
   private int sizeClass = -1;
@@ -82,20 +80,20 @@ final class Bucket {
     return memory != null;
   }
 
-  /** Writes {@code data} into a slot; the caller holds the guard's write lock. */
+  /** Writes {@code data} into a slot that no published block holds. */
   void write(int slot, byte[] data) {
     memory.put(slot * itemSize, data, 0, data.length);
   }
 
   /**
-   * The first {@code length} bytes of a slot, where they lie (a view, no copy); the caller reads it
-   * under the guard (optimistically, validating the stamp afterwards, or under the read lock).
+   * The first {@code length} bytes of a slot, where they lie (a view, no copy); the caller checks
+   * afterwards that the slot's block was not freed meanwhile.
    */
   ByteBuffer view(int slot, int slotItemSize, int length) {
     return memory.slice(slot * slotItemSize, length);
   }
 
-  /** Copies {@code length} bytes of a slot; the caller validates the guard's stamp afterwards. */
+  /** Copies {@code length} bytes of a slot; the caller checks afterwards that it was not freed meanwhile. */
   byte[] read(int slot, int slotItemSize, int length) {
     byte[] out = new byte[length];
     memory.get(slot * slotItemSize, out, 0, length);

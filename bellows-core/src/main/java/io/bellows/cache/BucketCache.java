@@ -1,5 +1,6 @@
 package io.bellows.cache;
 
+import java.lang.invoke.VarHandle;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,17 +14,25 @@ import java.util.concurrent.locks.ReentrantLock;
  * For data blocks only (index and Bloom blocks belong on the heap). A hit copies the payload back
  * to the heap.
  *
- * <p>Gets take no lock: a map lookup, then an optimistic read of the bucket ({@link Bucket#guard}),
- * retried under its read lock if a writer intervened. Puts, evictions and frees run under one lock
- * ({@link #lock}, then a bucket's write lock): they happen on cache misses and L1 evictions, which
- * already paid for a file read or a heap eviction. A put never waits for that lock: when another
- * thread holds it, the block is not cached ({@code cache.l2.puts.skipped}). When a put finds no
- * slot, the oldest blocks (least recently accessed, across all classes) are evicted until 5% of the
- * capacity is free and the block's class has a slot.
+ * <p>Gets take no lock and never wait: a map lookup, then a read of the slot's bytes, checked
+ * afterwards against the entry's {@link Entry#freed} mark (a one-entry sequence lock: the mark is set
+ * before the slot can be reused, and a reader that saw any byte of a reuse sees the mark). A reader
+ * that finds the mark set treats the block as a miss. Puts, evictions and frees run under one lock
+ * ({@link #lock}); they happen on cache misses and L1 evictions, which already paid for a file read
+ * or a heap eviction. A put never waits for that lock: when another thread holds it, the block is not
+ * cached ({@code cache.l2.puts.skipped}). When a put finds no slot, the oldest blocks (least recently
+ * accessed, across all classes) are evicted until 5% of the capacity is free and the block's class
+ * has a slot.
+ *
+ * <p>Why no lock per bucket: a bucket's lock, taken by every put and free, made the readers of every
+ * other slot of that bucket retry under its read lock, and with more threads than cores a holder
+ * preempted mid-copy kept them waiting a scheduler slice (gets' p99 of 2.4-4.1 ms with 64 KiB blocks,
+ * docs/bench/log/2026-11-29-l2-lock-free-reads.md). Only a slot's own free can spoil its read.
  *
  * <p>Invariants: a slot is in the map iff it is allocated and not freed; its bytes are written before
- * it is published and are never read after it is freed (the reader checks {@link Entry#freed}
- * inside the validated read); {@link #usedSlotBytes()} returns to 0 once every block is evicted.
+ * it is published; its entry is marked freed before the slot returns to the allocator, and a reader
+ * returns nothing it read from a slot whose entry was marked by the time it finished;
+ * {@link #usedSlotBytes()} returns to 0 once every block is evicted.
  */
 public final class BucketCache implements BlockCache {
   /** A put that finds no slot frees at least this share of the capacity. */
@@ -56,7 +65,7 @@ public final class BucketCache implements BlockCache {
     /** The KV cache's per-row counts of the block, on the heap, shared by every copy served (see CachedBlock). */
     final CachedBlock.Counts counts;
     volatile long lastAccess;
-    /** Set under the bucket's write lock before the slot is freed. */
+    /** Set (under {@link #lock}) before the slot returns to the allocator; never cleared. */
     volatile boolean freed;
 
     Entry(BlockKey key, BucketAllocator.Slot slot, CachedBlock block, long stamp) {
@@ -67,6 +76,21 @@ public final class BucketCache implements BlockCache {
       this.length = block.payload().length;
       this.counts = block.counts(); // an L1 victim's counts go on with it
       this.lastAccess = stamp;
+    }
+
+    /**
+     * Whether the slot was freed, asked after reading its bytes: the fence keeps those reads before
+     * this one, so a reader that read any byte of the slot's next block sees the mark.
+     */
+    boolean freedAfterRead() {
+      VarHandle.acquireFence();
+      return freed;
+    }
+
+    /** Marks the entry freed before its slot can be written again (see {@link #freedAfterRead}). */
+    void markFreed() {
+      freed = true;
+      VarHandle.storeStoreFence();
     }
   }
 
@@ -84,9 +108,9 @@ public final class BucketCache implements BlockCache {
   }
 
   /**
-   * Runs {@code reader} over the block's bytes in the bucket, without copying them: optimistically,
-   * and again under the bucket's read lock if a writer intervened (its result then discarded). The
-   * block it returns has no heap payload, only the block's counts ({@link CachedBlock#withoutPayload}).
+   * Runs {@code reader} over the block's bytes in the bucket, without copying them or taking a lock;
+   * its result is discarded (a miss) if the slot was freed meanwhile. The block it returns has no
+   * heap payload, only the block's counts ({@link CachedBlock#withoutPayload}).
    */
   @Override
   public <T> InPlaceRead<T> readInPlace(BlockKey key, BlockKind kind, PayloadReader<T> reader) {
@@ -103,30 +127,21 @@ public final class BucketCache implements BlockCache {
 
   /** The reader's result over the entry's bytes, or null if the entry was freed meanwhile. */
   private static <T> T readInPlace(Entry e, PayloadReader<T> reader) {
-    Bucket b = e.slot.bucket();
-    long stamp = b.guard.tryOptimisticRead();
-    if (stamp != 0) {
-      try {
-        if (!e.freed) {
-          T value = reader.read(b.view(e.slot.slot(), e.slot.itemSize(), e.length));
-          if (b.guard.validate(stamp)) {
-            return requireValue(value);
-          }
-        }
-      } catch (RuntimeException raced) {
-        // Torn bytes of a slot reused under us, or the bucket released by close(): settled below.
-        // An exception the bytes themselves cause is thrown again under the read lock.
-      }
-      if (b.guard.validate(stamp) && e.freed) {
-        return null; // freed before we looked, and nothing changed since
-      }
+    if (e.freed) {
+      return null;
     }
-    stamp = b.guard.readLock();
+    T value;
     try {
-      return e.freed ? null : requireValue(reader.read(b.view(e.slot.slot(), e.slot.itemSize(), e.length)));
-    } finally {
-      b.guard.unlockRead(stamp);
+      value = reader.read(e.slot.bucket().view(e.slot.slot(), e.slot.itemSize(), e.length));
+    } catch (RuntimeException raced) {
+      // Torn bytes of a slot reused under us, or the bucket released by close(): a miss. An
+      // exception the bytes themselves cause is the caller's.
+      if (e.freedAfterRead()) {
+        return null;
+      }
+      throw raced;
     }
+    return e.freedAfterRead() ? null : requireValue(value);
   }
 
   private static <T> T requireValue(T value) {
@@ -136,31 +151,21 @@ public final class BucketCache implements BlockCache {
     return value;
   }
 
-  /** The entry's bytes, or null if it was freed meanwhile. */
+  /** A copy of the entry's bytes, or null if it was freed meanwhile. */
   private static byte[] read(Entry e) {
-    Bucket b = e.slot.bucket();
-    long stamp = b.guard.tryOptimisticRead();
-    if (stamp != 0) {
-      try {
-        if (!e.freed) {
-          byte[] out = b.read(e.slot.slot(), e.slot.itemSize(), e.length);
-          if (b.guard.validate(stamp)) {
-            return out;
-          }
-        }
-      } catch (RuntimeException raced) {
-        // The bucket was released by close() under us; the read lock below settles it.
-      }
-      if (b.guard.validate(stamp)) {
-        return null; // freed before we looked, and nothing changed since
-      }
+    if (e.freed) {
+      return null;
     }
-    stamp = b.guard.readLock();
+    byte[] out;
     try {
-      return e.freed ? null : b.read(e.slot.slot(), e.slot.itemSize(), e.length);
-    } finally {
-      b.guard.unlockRead(stamp);
+      out = e.slot.bucket().read(e.slot.slot(), e.slot.itemSize(), e.length);
+    } catch (RuntimeException raced) {
+      if (e.freedAfterRead()) {
+        return null; // the bucket was released by close() under us
+      }
+      throw raced;
     }
+    return e.freedAfterRead() ? null : out;
   }
 
   @Override
@@ -190,12 +195,7 @@ public final class BucketCache implements BlockCache {
           return;
         }
       }
-      long stamp = s.bucket().guard.writeLock();
-      try {
-        s.bucket().write(s.slot(), block.payload());
-      } finally {
-        s.bucket().guard.unlockWrite(stamp);
-      }
+      s.bucket().write(s.slot(), block.payload()); // published by the map's put below
       map.put(key, new Entry(key, s, block, accessClock.incrementAndGet()));
       files.added(key);
       stats.held(block.kind(), block.payload().length);
@@ -243,13 +243,7 @@ public final class BucketCache implements BlockCache {
     }
     files.removed(e.key);
     stats.held(e.kind, -e.length);
-    Bucket b = e.slot.bucket();
-    long stamp = b.guard.writeLock();
-    try {
-      e.freed = true;
-    } finally {
-      b.guard.unlockWrite(stamp);
-    }
+    e.markFreed();
     allocator.free(e.slot);
     blockBytes.addAndGet(-e.length);
     return true;
