@@ -16,7 +16,10 @@ public final class MetricSet {
 
   /** The counter of that name, created on first use. Keep the returned adder for hot paths. */
   public LongAdder counter(String name) {
-    return counters.computeIfAbsent(name, n -> new LongAdder());
+    // A plain get first: computeIfAbsent locks the key's bin unless the key heads it, and gets
+    // count on every read (threads waited there up to milliseconds with more threads than cores).
+    LongAdder c = counters.get(name);
+    return c != null ? c : counters.computeIfAbsent(name, n -> new LongAdder());
   }
 
   public void gauge(String name, Supplier<? extends Number> value) {

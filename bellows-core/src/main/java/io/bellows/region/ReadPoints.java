@@ -1,35 +1,87 @@
 package io.bellows.region;
 
-import java.util.TreeMap;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 
 /**
  * The read points of a region's open readers. Flushes and compactions may drop a cell only if no
- * reader can still see it, so they ask for the {@link #smallest} read point in use. Registering a
- * reader and computing the smallest are done under one monitor: a reader that registers after a
- * rewrite computed its bound has a read point at least that bound.
+ * reader can still see it, so they ask for the {@link #smallest} read point in use; every get and
+ * scan registers, so registering takes no lock.
+ *
+ * <p>The rule both sides keep: a reader registers <em>before</em> it reads the current read point,
+ * and {@link #smallest} reads the current read point <em>before</em> it looks at the registered
+ * readers. A reader that {@code smallest} does not see registered after it began, so its read
+ * point, read later still, is at least the one {@code smallest} started from (read points only
+ * grow); a reader it sees but whose read point is not set yet is waited for (a few instructions,
+ * unless that thread is descheduled), since its read point may be older.
+ *
+ * <p>Why not a monitor: one around a sorted map of read points made every get take it twice, and
+ * with more reader threads than cores a holder preempted inside it kept the others waiting a
+ * scheduler slice (docs/bench/log/2026-11-29-l2-lock-free-reads.md).
  */
 final class ReadPoints {
-  private final Mvcc mvcc;
-  private final TreeMap<Long, Integer> open = new TreeMap<>();
+  /** A registered reader whose read point is not set yet. */
+  private static final long PENDING = -1;
 
-  ReadPoints(Mvcc mvcc) {
-    this.mvcc = mvcc;
+  private final LongSupplier currentReadPoint;
+  private final Set<Reader> open = ConcurrentHashMap.newKeySet();
+  /** Runs each time {@link #smallest} finds a reader whose read point is not set yet (for tests). */
+  private volatile Runnable pendingHook = () -> { };
+
+  /** @param currentReadPoint the region's current read point, which never decreases */
+  ReadPoints(LongSupplier currentReadPoint) {
+    this.currentReadPoint = currentReadPoint;
   }
 
-  /** Registers a reader at the current read point and returns that read point. */
-  synchronized long open() {
-    long rp = mvcc.readPoint();
-    open.merge(rp, 1, Integer::sum);
-    return rp;
+  /** One open reader's registration: close it with {@link #close} once. */
+  static final class Reader {
+    private volatile long readPoint = PENDING;
+
+    long readPoint() {
+      return readPoint;
+    }
   }
 
-  synchronized void close(long rp) {
-    open.computeIfPresent(rp, (k, n) -> n == 1 ? null : n - 1);
+  /** Registers a reader at the current read point. */
+  Reader open() {
+    Reader r = new Reader();
+    open.add(r); // first registered, then the read point: see the class comment
+    r.readPoint = currentReadPoint.getAsLong();
+    return r;
+  }
+
+  void close(Reader r) {
+    open.remove(r);
   }
 
   /** The smallest read point any current or future reader can have. */
-  synchronized long smallest() {
-    long rp = mvcc.readPoint();
-    return open.isEmpty() ? rp : Math.min(rp, open.firstKey());
+  long smallest() {
+    long smallest = currentReadPoint.getAsLong();
+    for (Reader r : open) {
+      long rp = r.readPoint;
+      if (rp == PENDING) {
+        pendingHook.run();
+      }
+      for (int spins = 0; rp == PENDING; spins++) {
+        if (spins < 100) {
+          Thread.onSpinWait();
+        } else {
+          Thread.yield(); // its thread was descheduled between the two steps of open()
+        }
+        rp = r.readPoint;
+      }
+      smallest = Math.min(smallest, rp);
+    }
+    return smallest;
+  }
+
+  void pendingHook(Runnable hook) {
+    this.pendingHook = hook;
+  }
+
+  /** Readers registered now (for tests). */
+  int openCount() {
+    return open.size();
   }
 }

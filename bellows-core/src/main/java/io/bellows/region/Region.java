@@ -109,7 +109,7 @@ public final class Region implements AutoCloseable {
     this.services = services;
     this.settings = RegionOptions.resolve(services.options(), descriptor);
     this.mvcc = new Mvcc(services.sequenceIds(), services.sequenceIds().last(), services.log());
-    ReadPoints readPoints = new ReadPoints(mvcc);
+    ReadPoints readPoints = new ReadPoints(mvcc::readPoint);
     for (ColumnFamilyDescriptor f : descriptor.families()) {
       StoreContext sc = new StoreContext(OptionsResolver.store(services.options(), descriptor, f), services.options().clock(), readPoints::smallest,
           services.inMemoryCompactions(), services.chunks(), services.metrics(),
@@ -362,8 +362,8 @@ public final class Region implements AutoCloseable {
     return reads.scanner(query);
   }
 
-  void readerClosed(long rp) {
-    reads.readerClosed(rp);
+  void readerClosed(ReadPoints.Reader reader) {
+    reads.readerClosed(reader);
   }
 
   // ================================================================== flush & compaction

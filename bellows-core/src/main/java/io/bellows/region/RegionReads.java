@@ -22,17 +22,18 @@ final class RegionReads {
   /** Opens a scanner at the current read point; the caller closes it. */
   RegionScanner scanner(ScanQuery query) {
     region.checkOpen();
-    long rp = readPoints.open();
+    ReadPoints.Reader reader = readPoints.open();
+    long rp = reader.readPoint();
     try {
-      return new RegionScanner(region, query.toBuilder().readPoint(rp).build(), rp, true);
+      return new RegionScanner(region, query.toBuilder().readPoint(rp).build(), rp, reader);
     } catch (RuntimeException e) {
-      readPoints.close(rp);
+      readPoints.close(reader);
       throw e;
     }
   }
 
-  void readerClosed(long rp) {
-    readPoints.close(rp);
+  void readerClosed(ReadPoints.Reader reader) {
+    readPoints.close(reader);
   }
 
   /** The newest visible cell of a column including all completed writes (caller holds the row lock). */
@@ -45,7 +46,7 @@ final class RegionReads {
   /** A single-row read including all completed writes (caller holds the row lock). */
   List<Cell> readLatest(ScanQuery q) {
     List<Cell> cells = new ArrayList<>();
-    try (RegionScanner s = new RegionScanner(region, q, Long.MAX_VALUE, false)) {
+    try (RegionScanner s = new RegionScanner(region, q, Long.MAX_VALUE, null)) {
       s.nextRow(cells);
     }
     return cells;

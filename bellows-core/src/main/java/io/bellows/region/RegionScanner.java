@@ -24,7 +24,8 @@ import java.util.List;
 public final class RegionScanner implements RowScanner {
   private final Region region;
   private final long readPoint;
-  private final boolean registered;
+  /** The reader's registration with the region's read points, or null (a writer's own read). */
+  private final ReadPoints.Reader registration;
   private final List<StoreScanner> scanners = new ArrayList<>();
   private final List<List<Cell>> heads = new ArrayList<>();
   private final long limit;
@@ -38,10 +39,10 @@ public final class RegionScanner implements RowScanner {
   private long rowsReturned;
   private boolean closed;
 
-  RegionScanner(Region region, ScanQuery query, long readPoint, boolean registered) {
+  RegionScanner(Region region, ScanQuery query, long readPoint, ReadPoints.Reader registration) {
     this.region = region;
     this.readPoint = readPoint;
-    this.registered = registered;
+    this.registration = registration;
     this.limit = query.limit();
     this.filter = query.filter() == null ? null : new RowFilterRun(query.filter(), query.reversed());
     this.reversed = query.reversed();
@@ -153,8 +154,8 @@ public final class RegionScanner implements RowScanner {
     for (StoreScanner s : scanners) {
       s.close();
     }
-    if (registered) {
-      region.readerClosed(readPoint);
+    if (registration != null) {
+      region.readerClosed(registration);
     }
   }
 }
