@@ -26,8 +26,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Why no lock per bucket: a bucket's lock, taken by every put and free, made the readers of every
  * other slot of that bucket retry under its read lock, and with more threads than cores a holder
- * preempted mid-copy kept them waiting a scheduler slice (gets' p99 of 2.4-4.1 ms with 64 KiB blocks,
- * docs/bench/log/2026-11-29-l2-lock-free-reads.md). Only a slot's own free can spoil its read.
+ * preempted mid-copy kept them waiting a scheduler slice (368 waits of 4.5 ms on average in one
+ * read-suite run, docs/bench/log/2026-11-29-l2-lock-free-reads.md). Only a slot's own free can spoil its read.
  *
  * <p>Invariants: a slot is in the map iff it is allocated and not freed; its bytes are written before
  * it is published; its entry is marked freed before the slot returns to the allocator, and a reader
