@@ -21,8 +21,8 @@ import java.util.function.LongSupplier;
  * scheduler slice (docs/bench/log/2026-11-29-l2-lock-free-reads.md).
  */
 final class ReadPoints {
-  /** A registered reader whose read point is not set yet. */
-  private static final long PENDING = -1;
+  /** A registered reader whose read point is not set yet: no read point is negative, let alone this. */
+  private static final long PENDING = Long.MIN_VALUE;
 
   private final LongSupplier currentReadPoint;
   private final Set<Reader> open = ConcurrentHashMap.newKeySet();
