@@ -122,6 +122,11 @@ public final class StoreFile implements CompactionInput {
     reader.release();
   }
 
+  /** Retains the file unless its last reference is gone (then it is being closed): false. */
+  public boolean tryRetain() {
+    return reader.tryRetain();
+  }
+
   void markForDeletion() {
     reader.markForDeletion();
   }

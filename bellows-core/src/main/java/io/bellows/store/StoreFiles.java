@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,8 +18,9 @@ import org.slf4j.LoggerFactory;
  * manifest write, then one swap of an immutable list.
  *
  * <p>Threads: the list is behind a volatile reference, replaced under {@code filesLock} together
- * with the manifest; readers retain the files they read under the same lock, so a file is deleted
- * only after its last reader closes. A change writes its manifest before it takes {@code
+ * with the manifest; readers retain the files of the list they read without a lock, and read the list
+ * again if one of its files was released meanwhile ({@link #retainLive}), so a file is deleted only
+ * after its last reader closes. A change writes its manifest before it takes {@code
  * filesLock}, holding only {@code commitLock} (which serializes changes and close): the write and
  * its syncs take milliseconds to a hundred, and every get retains the files, so under the lock
  * they stalled the gets of a store that flushes or compacts (docs/bench/log/2026-11-27-reads-while-writing.md).
@@ -34,11 +36,14 @@ final class StoreFiles {
   /** Changed under both locks; read under either (or without, as a snapshot). */
   private volatile List<StoreFile> files;
   private StoreManifest manifest; // changed under both locks; read under either
-  private boolean closed; // changed under both locks; read under filesLock
+  /** Set under both locks before the files are released; read without a lock by {@link #retainLive}. */
+  private volatile boolean closed;
   /** Bytes, pages and blocks read from files that are no longer live (their readers are gone from the list). */
   private final LongAdder retiredBytesRead = new LongAdder();
   private final LongAdder retiredPagesRead = new LongAdder();
   private final LongAdder retiredBlocksRead = new LongAdder();
+  /** Tests only: told how many files {@link #retainLive} holds after each one it retains. */
+  private IntConsumer afterRetain;
 
   private StoreFiles(Path dir, StoreContext ctx, StoreManifest manifest, List<StoreFile> files) {
     this.dir = dir;
@@ -85,6 +90,11 @@ final class StoreFiles {
     return files;
   }
 
+  /** Tests only: set before the readers start; {@code hook} runs after each file retainLive retains. */
+  void afterRetainForTest(IntConsumer hook) {
+    this.afterRetain = hook;
+  }
+
   /** The manifest now. */
   StoreManifest manifest() {
     synchronized (filesLock) {
@@ -104,15 +114,28 @@ final class StoreFiles {
    * (its files are released: a read would silently miss them).
    */
   List<StoreFile> retainLive() {
-    synchronized (filesLock) {
+    // No lock: every get and scan comes here, and a reader preempted under a lock kept the others
+    // waiting a scheduler slice. The store holds a reference on each file of the current list and
+    // gives it up only after the list no longer holds the file (a change swaps the list first; close
+    // sets closed first), so a file found released means a newer list or closed is there to read.
+    for (;;) {
+      List<StoreFile> pinned = files;
       if (closed) {
         return null;
       }
-      List<StoreFile> pinned = files;
-      for (StoreFile f : pinned) {
-        f.retain();
+      int held = 0;
+      while (held < pinned.size() && pinned.get(held).tryRetain()) {
+        held++;
+        if (afterRetain != null) {
+          afterRetain.accept(held);
+        }
       }
-      return pinned;
+      if (held == pinned.size()) {
+        return pinned;
+      }
+      for (int i = 0; i < held; i++) {
+        pinned.get(i).release();
+      }
     }
   }
 
