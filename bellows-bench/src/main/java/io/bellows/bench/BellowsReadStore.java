@@ -8,6 +8,7 @@ import io.bellows.client.Table;
 import io.bellows.config.Durability;
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
+import io.bellows.config.L1Admission;
 import io.bellows.fs.LocalFileSystem;
 import io.bellows.schema.TableDescriptor;
 import io.bellows.sstable.SortedFileReader;
@@ -23,8 +24,9 @@ import java.util.stream.Stream;
 /**
  * {@link ReadStore} over Bellows' public API: table {@code usertable}, one family cut into blocks by
  * its {@link ReadLayout}; the on-heap block cache (L1) is the whole cache budget, no L2, and the KV
- * cache starts at {@link ReadConfig#ROW_CACHE_BYTES} of it or is off; or ({@code offHeap}) the budget
- * is the off-heap L2's alone, with no L1 and so no KV cache. Figures come from {@link
+ * cache starts at {@link ReadConfig#ROW_CACHE_BYTES} of it or is off; or ({@code offHeap}) data blocks
+ * go to the off-heap L2: the whole budget without the KV cache; with it, an L1 of {@link
+ * ReadConfig#KV_L1_BYTES} that takes no data blocks holds the KV cache and L2 has the rest. Figures come from {@link
  * Bellows#metrics()}; those of the adaptive read path are absent on engines without it.
  */
 final class BellowsReadStore implements ReadStore {
@@ -60,7 +62,9 @@ final class BellowsReadStore implements ReadStore {
 
   /** As {@link #open(Path, long, boolean, boolean)}; with {@code offHeap} the budget is L2's alone. */
   static BellowsReadStore open(Path dir, long cacheBudget, boolean kvCache, boolean directIo, boolean offHeap) {
-    return new BellowsReadStore(Bellows.open(dir, offHeap ? offHeapOptions(cacheBudget) : options(cacheBudget, kvCache),
+    EngineOptions options = !offHeap ? options(cacheBudget, kvCache)
+        : kvCache ? offHeapKvOptions(cacheBudget) : offHeapOptions(cacheBudget);
+    return new BellowsReadStore(Bellows.open(dir, options,
         directIo ? LocalFileSystem.DIRECT_READS : LocalFileSystem.INSTANCE));
   }
 
@@ -70,6 +74,22 @@ final class BellowsReadStore implements ReadStore {
         .set(Knobs.BLOCKCACHE_L1_SIZE, 0L)
         .set(Knobs.BLOCKCACHE_L1_FRACTION, 0.0)
         .set(Knobs.BLOCKCACHE_L2_SIZE, cacheBudget)
+        .build();
+  }
+
+  /**
+   * Data blocks in L2, read in place; L1 ({@link ReadConfig#KV_L1_BYTES}) takes no data blocks
+   * ({@code NONE}), so its memory is the KV cache's, which may grow to 0.9 of it, promoting rows out
+   * of L2's blocks (the SAC 2024 paper's layout, and HBase's with a BucketCache).
+   */
+  static EngineOptions offHeapKvOptions(long cacheBudget) {
+    long l1 = Math.min(ReadConfig.KV_L1_BYTES, cacheBudget / 2);
+    return EngineOptions.builder()
+        .set(Knobs.BLOCKCACHE_L1_SIZE, l1)
+        .set(Knobs.BLOCKCACHE_L1_ADMISSION, L1Admission.NONE)
+        .set(Knobs.BLOCKCACHE_L2_SIZE, cacheBudget - l1)
+        .set(Knobs.KVCACHE_INITIAL_SIZE, Math.min(ReadConfig.ROW_CACHE_BYTES, l1 / 2))
+        .set(Knobs.KVCACHE_MAX_FRACTION, 0.9)
         .build();
   }
 

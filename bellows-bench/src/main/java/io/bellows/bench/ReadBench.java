@@ -269,7 +269,9 @@ public final class ReadBench {
             + " (+rowcache)%n", plan.budget() / 1048576.0, ReadConfig.ROW_CACHE_BYTES >> 20,
         ReadConfig.ROW_CACHE_BYTES >> 20));
     if (plan.configs().stream().anyMatch(ReadConfig::offHeap)) {
-      sb.append("* @L2: Bellows' budget in the off-heap L2 alone, read in place; no L1, so no KV cache\n");
+      sb.append(String.format(Locale.ROOT, "* @L2: Bellows' data blocks in the off-heap L2, read in place: without"
+          + " +KVC the whole budget, no L1 and so no KV cache; +KVC@L2: an L1 of %d MiB that takes no data blocks"
+          + " (l1.admission NONE) holds the KV cache (up to 0.9 of it), L2 the rest%n", ReadConfig.KV_L1_BYTES >> 20));
     }
     for (ReadLayout l : plan.layouts()) {
       sb.append("* ").append(l.label).append(": ").append(l.describe());

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bellows.config.EngineOptions;
 import io.bellows.config.Knobs;
+import io.bellows.config.L1Admission;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -120,14 +121,15 @@ class ReadBenchTest {
   }
 
   /**
-   * A Bellows layout without the KV cache may keep the budget in L2 alone ({@code @L2}): every get
-   * still finds its row. Not in the default suite; no RocksDB or KV-cache variant of it.
+   * A Bellows configuration may keep its data blocks in L2 ({@code @L2}; with the KV cache, in an L1
+   * of its own): every get still finds its row. Not in the default suite; no RocksDB variant of it.
    */
   @Test
   void layoutsMayKeepTheBudgetInL2Alone() throws IOException {
     assertThat(ReadConfig.parse("64KB/S@L2")).isEqualTo(new ReadConfig(ReadLayout.STATIC_64K, false, true));
     assertThat(ReadConfig.ALL).noneMatch(ReadConfig::offHeap);
-    for (String bad : List.of("rocksdb@L2", "64KB/S+KVC@L2")) {
+    assertThat(ReadConfig.parse("64KB/S+KVC@L2")).isEqualTo(new ReadConfig(ReadLayout.STATIC_64K, true, true));
+    for (String bad : List.of("rocksdb@L2", "rocksdb+rowcache@L2")) {
       assertThatThrownBy(() -> ReadConfig.parse(bad))
           .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(bad);
     }
@@ -135,14 +137,19 @@ class ReadBenchTest {
     assertThat(o.get(Knobs.BLOCKCACHE_L1_SIZE)).isZero();
     assertThat(o.get(Knobs.BLOCKCACHE_L1_FRACTION)).isZero();
     assertThat(o.get(Knobs.BLOCKCACHE_L2_SIZE)).isEqualTo(64L << 20);
+    EngineOptions kv = BellowsReadStore.offHeapKvOptions(64L << 20);
+    assertThat(kv.get(Knobs.BLOCKCACHE_L1_SIZE)).isEqualTo(ReadConfig.KV_L1_BYTES);
+    assertThat(kv.get(Knobs.BLOCKCACHE_L1_ADMISSION)).isEqualTo(L1Admission.NONE);
+    assertThat(kv.get(Knobs.BLOCKCACHE_L2_SIZE)).isEqualTo((64L << 20) - ReadConfig.KV_L1_BYTES);
 
     Path out = tmp.resolve("l2");
-    run(0, "--rows", "2000", "--ops", "1000", "--warmup", "200", "--configs", "64KB/S@L2,D(8)@L2",
+    run(0, "--rows", "2000", "--ops", "1000", "--warmup", "200", "--configs", "64KB/S@L2,D(8)@L2,64KB/S+KVC@L2",
         "--workloads", "B-zipf,C-uniform", "--seed", Long.toString(SEED), "--out", out.toString(), "--dir",
         tmp.resolve("data").toString(), "--jvm", "inline");
-    assertThat(Files.readString(out.resolve("report.md"))).contains("* @L2: Bellows' budget in the off-heap L2 alone");
+    assertThat(Files.readString(out.resolve("report.md"))).contains("* @L2: Bellows' data blocks in the off-heap L2")
+        .contains("+KVC@L2: an L1 of 20 MiB that takes no data blocks");
     List<String> csv = Files.readAllLines(out.resolve("runs.csv"));
-    assertThat(csv).hasSize(5);
+    assertThat(csv).hasSize(7);
     List<String> header = List.of(csv.get(0).split(","));
     for (String line : csv.subList(1, csv.size())) {
       String[] cells = line.split(",", -1);

@@ -20,8 +20,9 @@ import picocli.CommandLine.Command;
             + " neighbours; C-hot: uniform gets over every 4th row of the first tenth, a hot set the KV cache"
             + " must grow to hold)",
         "  --configs LIST      of 64KB/S, 4KB/S, D(8), D(32), D(128), each also +KVC, and rocksdb,"
-            + " rocksdb+rowcache (default all); a Bellows layout without +KVC may add @L2 (e.g. 64KB/S@L2): the"
-            + " budget in the off-heap L2 alone, no L1 and so no KV cache (not in the default)",
+            + " rocksdb+rowcache (default all); a Bellows configuration may add @L2 (e.g. 64KB/S@L2, 64KB/S+KVC@L2):"
+            + " data blocks in the off-heap L2, read in place; without +KVC the whole budget is L2's, with it a"
+            + " 20 MiB L1 holds the KV cache alone (not in the default)",
         "  --seed N            seed of values and keys (default 42), the same for every run",
         "  --ops N --warmup N  measured and warm-up operations at scale 1 (default 600000, 1000000)",
         "  --direct-io true    the measured runs read the files with direct I/O (O_DIRECT), past the page"
