@@ -1,11 +1,14 @@
 package io.bellows.bench;
 
 import io.bellows.cell.Cell;
+import io.bellows.config.Knob;
+import io.bellows.config.KnobAssignments;
 import io.bellows.config.MemStorePolicy;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,6 +23,7 @@ import java.util.Set;
  * <pre>
  * java -cp bellows-bench/target/benchmarks.jar io.bellows.bench.InMemoryWorkCost \
  *     [--rows 2000000] [--keys UNIFORM,ZIPF] [--key-space 10000000] [--rounds 4] [--flush-mib 64] [--seed 42]
+ *     [--set PIPELINE_MAX_SEGMENTS=8,...]
  * </pre>
  *
  * <p>The background thread runs beside the writer on another core, so its CPU time is its own work,
@@ -29,21 +33,23 @@ public final class InMemoryWorkCost {
   private InMemoryWorkCost() {}
 
   public static void main(String[] argv) {
-    Args a = new Args(argv, Set.of("rows", "keys", "key-space", "rounds", "flush-mib", "seed"));
+    Args a = new Args(argv, Set.of("rows", "keys", "key-space", "rounds", "flush-mib", "seed", "set"));
     long rows = a.getLong("rows", 2_000_000);
     long keySpace = a.getLong("key-space", 10_000_000);
     int rounds = (int) a.getLong("rounds", 4);
     long flushSize = a.getLong("flush-mib", 64) << 20;
     long seed = a.getLong("seed", 42);
+    Map<String, String> knobs = familyKnobs(a.get("set", ""));
     List<KeyDistribution> keys = Arrays.stream(a.get("keys", "UNIFORM,ZIPF").split(","))
         .map(s -> KeyDistribution.valueOf(s.trim().toUpperCase())).toList();
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    System.out.printf("InMemoryWorkCost: ADAPTIVE/%s, %,d rows of %d cells per round, key space %,d, flush %d MiB, seed %d%n",
-        IndexKind.CHUNK_FLAT, rows, PaperRows.CELLS_PER_ROW, keySpace, flushSize >> 20, seed);
+    System.out.printf("InMemoryWorkCost: ADAPTIVE/%s, %,d rows of %d cells per round, key space %,d, flush %d MiB, seed %d%s%n",
+        IndexKind.CHUNK_FLAT, rows, PaperRows.CELLS_PER_ROW, keySpace, flushSize >> 20, seed,
+        knobs.isEmpty() ? "" : ", " + knobs);
     for (KeyDistribution k : keys) {
       List<Double> perCell = new ArrayList<>();
       for (int round = 1; round <= rounds; round++) {
-        StoreConfig config = new StoreConfig(MemStorePolicy.ADAPTIVE, IndexKind.CHUNK_FLAT, flushSize);
+        StoreConfig config = new StoreConfig(MemStorePolicy.ADAPTIVE, IndexKind.CHUNK_FLAT, flushSize, -1, knobs);
         try (MemStoreHarness store = new MemStoreHarness(config)) {
           KeyChooser chooser = k.chooser(keySpace, seed + round);
           PaperRows rowMaker = new PaperRows(seed + round);
@@ -74,5 +80,21 @@ public final class InMemoryWorkCost {
       System.out.printf("%s: rounds %d..%d, background ns a cell: median %.1f, range %.1f-%.1f%n", k,
           rounds - measured.size() + 1, rounds, median, sorted[0], sorted[sorted.length - 1]);
     }
+  }
+
+  /** {@code NAME=value,...} → family knobs by their documented names, checked now so a wrong one fails first. */
+  private static Map<String, String> familyKnobs(String spec) {
+    List<String> pairs = Arrays.stream(spec.split(",")).filter(p -> !p.isBlank()).toList();
+    try {
+      KnobAssignments.parse(pairs).requireScopes("--set takes family knobs", Knob.Scope.FAMILY);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--set " + e.getMessage(), e);
+    }
+    Map<String, String> out = new LinkedHashMap<>();
+    for (String pair : pairs) {
+      int eq = pair.indexOf('=');
+      out.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+    }
+    return out;
   }
 }
