@@ -120,7 +120,7 @@ public final class OptionsResolver {
     return SortedFileOptions.builder()
         .blockSize(family.get(Knobs.BLOCKSIZE))
         .minBlockSize(family.get(Knobs.MIN_BLOCKSIZE))
-        .maxEntriesPerBlock(family.get(Knobs.MAX_ENTRIES_PER_BLOCK))
+        .maxEntriesPerBlock(family.maxEntriesPerBlock())
         .compression(family.get(Knobs.COMPRESSION))
         .bloomType(family.get(Knobs.BLOOMFILTER))
         .bloomErrorRate(family.get(Knobs.BLOOMFILTER_ERROR_RATE))

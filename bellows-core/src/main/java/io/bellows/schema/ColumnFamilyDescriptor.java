@@ -59,12 +59,29 @@ public final class ColumnFamilyDescriptor extends Settings {
     return get(Knobs.IN_MEMORY_COMPACTION);
   }
 
+  /**
+   * The {@code MAX_ENTRIES_PER_BLOCK} files are written with: the family's own when it sets one;
+   * else 0 (static blocks of BLOCKSIZE, as in HBase) when it sets BLOCKSIZE, since a size asked for
+   * is a size meant; else the knob's default, dynamic blocks.
+   */
+  public int maxEntriesPerBlock() {
+    return maxEntriesPerBlock(explicitValues());
+  }
+
+  private static int maxEntriesPerBlock(Map<Knob<?>, Object> set) {
+    Object own = set.get(Knobs.MAX_ENTRIES_PER_BLOCK);
+    if (own != null) {
+      return (Integer) own;
+    }
+    return set.containsKey(Knobs.BLOCKSIZE) ? 0 : Knobs.MAX_ENTRIES_PER_BLOCK.defaultValue();
+  }
+
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder("{NAME => '").append(name).append('\'');
     for (Knob<?> k : Knobs.ALL) {
       if (k.scope() == Knob.Scope.FAMILY) {
-        Object v = get(k);
+        Object v = k == Knobs.MAX_ENTRIES_PER_BLOCK ? maxEntriesPerBlock() : get(k);
         String shown = k == Knobs.TTL && (Long) v == Long.MAX_VALUE ? "FOREVER" : String.valueOf(v);
         sb.append(", ").append(k.name()).append(" => '").append(shown).append('\'');
       }
@@ -129,12 +146,12 @@ public final class ColumnFamilyDescriptor extends Settings {
 
     /** Dynamic block sizing needs MIN_BLOCKSIZE <= BLOCKSIZE (the maximum); never clamped silently. */
     private void checkBlockSizes() {
-      int maxEntries = (Integer) values.getOrDefault(Knobs.MAX_ENTRIES_PER_BLOCK, Knobs.MAX_ENTRIES_PER_BLOCK.defaultValue());
+      int maxEntries = maxEntriesPerBlock(values);
       int minSize = (Integer) values.getOrDefault(Knobs.MIN_BLOCKSIZE, Knobs.MIN_BLOCKSIZE.defaultValue());
       int maxSize = (Integer) values.getOrDefault(Knobs.BLOCKSIZE, Knobs.BLOCKSIZE.defaultValue());
       if (maxEntries > 0 && minSize > maxSize) {
         throw new IllegalArgumentException("MIN_BLOCKSIZE (" + minSize + ") exceeds BLOCKSIZE (" + maxSize
-            + ") in family " + name + "; with MAX_ENTRIES_PER_BLOCK set (" + maxEntries
+            + ") in family " + name + "; with dynamic blocks (MAX_ENTRIES_PER_BLOCK " + maxEntries
             + "), BLOCKSIZE is the largest block and MIN_BLOCKSIZE must not exceed it");
       }
     }

@@ -5,9 +5,11 @@ package io.bellows.sstable;
  * sizing blocks lives here. Sizes are of the uncompressed payload, counts are of cells.
  *
  * <ul>
- *   <li>Static (the default): a block closes once it reaches the maximum size (the family's
- *       BLOCKSIZE), so it holds at least one cell and exceeds the maximum by less than one cell.
- *   <li>Dynamic (the SAC 2024 paper's Algorithm 1, MAX_ENTRIES_PER_BLOCK above 0): in addition, a
+ *   <li>Static (MAX_ENTRIES_PER_BLOCK 0, as for a family that sets BLOCKSIZE alone): a block closes
+ *       once it reaches the maximum size (the family's BLOCKSIZE), so it holds at least one cell and
+ *       exceeds the maximum by less than one cell.
+ *   <li>Dynamic (the SAC 2024 paper's Algorithm 1, MAX_ENTRIES_PER_BLOCK above 0, the engine's
+ *       default; see {@code ColumnFamilyDescriptor#maxEntriesPerBlock}): in addition, a
  *       block closes once it is past the minimum size (MIN_BLOCKSIZE) and holds more than the
  *       maximum entry count. Small cells then go to small blocks (less read amplification per
  *       point read) and large cells to large ones (fewer index entries); the minimum keeps runs of

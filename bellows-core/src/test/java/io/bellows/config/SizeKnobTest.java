@@ -83,7 +83,11 @@ class SizeKnobTest {
       case TABLE:
         return TableDescriptor.builder("t").family("f").set(k.name(), text).build().get(k);
       default:
-        return ColumnFamilyDescriptor.builder("f").set(k.name(), text).build().get(k);
+        ColumnFamilyDescriptor.Builder f = ColumnFamilyDescriptor.builder("f").set(k.name(), text);
+        if (k == Knobs.MIN_BLOCKSIZE) { // dynamic blocks by default: the minimum may not exceed the maximum
+          f.set(Knobs.BLOCKSIZE, 16 * 1024 * 1024); // the largest BLOCKSIZE
+        }
+        return f.build().get(k);
     }
   }
 }

@@ -79,6 +79,40 @@ class DynamicBlockSizeEngineTest {
   }
 
   @Test
+  void familiesWriteDynamicBlocksByDefaultAndStaticOnesOfTheSizeTheySetAlone(Seed seed) throws IOException {
+    Random rnd = seed.random();
+    try (Bellows db = Bellows.open(dir, EngineOptions.defaults())) {
+      db.createTable(TableDescriptor.builder("t").family(ColumnFamilyDescriptor.of("f")).build());
+      Table t = db.getTable("t");
+      List<Put> batch = new ArrayList<>();
+      for (int i = 0; i < 3000; i++) { // cells of about 60 bytes: 4 KiB holds more than 32 of them
+        byte[] v = new byte[20 + rnd.nextInt(20)];
+        rnd.nextBytes(v);
+        batch.add(new Put(String.format("row%06d", i)).addColumn(Bytes.of("f"), Bytes.of("q"), v));
+      }
+      t.put(batch);
+      db.flush("t");
+      List<Integer> sizes = blockPayloadSizes();
+      assertThat(sizes.subList(0, sizes.size() - 1)).as("%s", seed)
+          .allSatisfy(s -> assertThat(s).isBetween(4096, 4096 + 200)); // past the minimum by less than a cell
+    }
+    // The rule behind it, as each file's writer resolves it.
+    assertThat(ColumnFamilyDescriptor.of("f").maxEntriesPerBlock()).isEqualTo(32);
+    assertThat(ColumnFamilyDescriptor.builder("f").set(Knobs.BLOCKSIZE, 16384).build().maxEntriesPerBlock())
+        .as("a size asked for alone is a static size, as in HBase").isZero();
+    assertThat(ColumnFamilyDescriptor.builder("f").set(Knobs.BLOCKSIZE, 16384).set(Knobs.MAX_ENTRIES_PER_BLOCK, 8)
+        .build().maxEntriesPerBlock()).isEqualTo(8);
+    assertThat(ColumnFamilyDescriptor.builder("f").set(Knobs.MAX_ENTRIES_PER_BLOCK, 0).build().maxEntriesPerBlock())
+        .isZero();
+    // describe shows what files are written with, not the knob's default.
+    assertThat(ColumnFamilyDescriptor.builder("f").set(Knobs.BLOCKSIZE, 16384).build().toString())
+        .contains("BLOCKSIZE => '16384'").contains("MAX_ENTRIES_PER_BLOCK => '0'");
+    assertThat(ColumnFamilyDescriptor.of("f").toString()).contains("MAX_ENTRIES_PER_BLOCK => '32'");
+    // A static size below the default minimum is valid: the minimum is not read.
+    assertThat(ColumnFamilyDescriptor.builder("f").set(Knobs.BLOCKSIZE, 1024).build().maxEntriesPerBlock()).isZero();
+  }
+
+  @Test
   void aMinimumAboveTheMaximumIsRefusedNamingTheFamilyAndBothSizes() {
     assertThatThrownBy(() -> ColumnFamilyDescriptor.builder("events").set(Knobs.BLOCKSIZE, 8192)
         .set(Knobs.MIN_BLOCKSIZE, 16384).set(Knobs.MAX_ENTRIES_PER_BLOCK, 32).build())

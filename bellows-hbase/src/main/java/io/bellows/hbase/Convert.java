@@ -417,6 +417,12 @@ final class Convert {
           fb.setValue(k.name(), String.valueOf(f.get(k)));
         }
       }
+      // A family with dynamic blocks by default shows its entry count: HBase's descriptor always
+      // carries a BLOCKSIZE, and a BLOCKSIZE alone means static blocks, so without it a descriptor
+      // read, changed and sent back would turn the family's blocks static.
+      if (!f.explicitValues().containsKey(Knobs.MAX_ENTRIES_PER_BLOCK) && f.maxEntriesPerBlock() > 0) {
+        fb.setValue(Knobs.MAX_ENTRIES_PER_BLOCK.name(), String.valueOf(f.maxEntriesPerBlock()));
+      }
       for (Knob<CompactionCompression> k : COMPACTION_COMPRESSIONS) {
         if (f.get(k) != CompactionCompression.SAME) {
           fb.setValue(k.name(), f.get(k).name()); // the key and value HBase's typed setters write

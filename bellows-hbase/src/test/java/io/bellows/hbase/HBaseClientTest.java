@@ -628,6 +628,14 @@ class HBaseClientTest {
     assertThat(admin.getDescriptor(T).getColumnFamily(G).getValue("MAX_ENTRIES_PER_BLOCK")).as("unset stays unset")
         .isNull();
 
+    // A family made without HBase has dynamic blocks by default; its descriptor, read through HBase's
+    // API and sent back, keeps them (HBase's BLOCKSIZE alone would mean static blocks).
+    io.bellows.schema.TableDescriptor nativeTable = io.bellows.schema.TableDescriptor.builder("native")
+        .family(io.bellows.schema.ColumnFamilyDescriptor.of("f")).build();
+    var viaHBase = Convert.descriptor(nativeTable);
+    assertThat(viaHBase.getColumnFamily(F).getValue("MAX_ENTRIES_PER_BLOCK")).isEqualTo("32");
+    assertThat(Convert.descriptor(viaHBase).family("f").maxEntriesPerBlock()).isEqualTo(32);
+
     assertThatThrownBy(() -> Convert.descriptor(TableDescriptorBuilder.newBuilder(n).setColumnFamily(
         ColumnFamilyDescriptorBuilder.newBuilder(F).setBlocksize(16 * 1024).setValue("MIN_BLOCKSIZE", "64K")
             .setValue("MAX_ENTRIES_PER_BLOCK", "8").build()).build()))

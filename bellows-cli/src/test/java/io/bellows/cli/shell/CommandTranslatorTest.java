@@ -104,7 +104,9 @@ class CommandTranslatorTest {
       }
       String statement = k.scope() == Knob.Scope.TABLE
           ? "create 't', 'f', " + k.name() + " => '1m'"
-          : "create 't', {NAME => 'f', " + k.name() + " => '1m'}";
+          : "create 't', {NAME => 'f', " + k.name() + " => '1m'"
+              // dynamic blocks by default: a minimum of 1 MiB needs a maximum at least as large
+              + (k == Knobs.MIN_BLOCKSIZE ? ", BLOCKSIZE => '1m'" : "") + "}";
       TableDescriptor d = created(statement);
       Object v = k.scope() == Knob.Scope.TABLE ? d.get(k) : d.family("f").get(k);
       assertThat(((Number) v).longValue()).as(statement).isEqualTo(1L << 20);
