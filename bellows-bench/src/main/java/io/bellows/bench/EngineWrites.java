@@ -2,7 +2,6 @@ package io.bellows.bench;
 
 import io.bellows.config.Durability;
 import io.bellows.config.Knob;
-import io.bellows.config.KnobAssignments;
 import io.bellows.config.MemStorePolicy;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,7 +58,8 @@ public final class EngineWrites {
           (int) a.getLong("batch", 1),
           Durability.valueOf(a.get("durability", "ASYNC_WAL").toUpperCase(Locale.ROOT)),
           (int) a.getLong("regions", 1),
-          settings(a.get("set", "")),
+          KnobSettings.parse(a.get("set", ""), "--set takes engine knobs; see --layout, --policies and"
+              + " --durability for the table's and family's", Knob.Scope.ENGINE),
           peers(a.get("peers", "")));
     }
 
@@ -78,31 +78,6 @@ public final class EngineWrites {
       List<String> out = new ArrayList<>();
       policies.forEach(p -> out.add(p.name()));
       peers.forEach(p -> out.add(p.label));
-      return out;
-    }
-
-    /**
-     * {@code name=value,name=value} → a map of engine knobs by their documented names, each value read and
-     * checked now by the registry's parser ({@link KnobAssignments}), so a wrong one fails before any run.
-     */
-    private static Map<String, String> settings(String spec) {
-      List<String> pairs = new ArrayList<>();
-      for (String pair : spec.split(",")) {
-        if (!pair.isBlank()) {
-          pairs.add(pair);
-        }
-      }
-      Map<String, String> out = new java.util.LinkedHashMap<>();
-      try {
-        KnobAssignments.parse(pairs).requireScopes("--set takes engine knobs; see --layout, --policies and"
-            + " --durability for the table's and family's", Knob.Scope.ENGINE);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("--set " + e.getMessage(), e);
-      }
-      for (String pair : pairs) {
-        int eq = pair.indexOf('=');
-        out.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
-      }
       return out;
     }
 

@@ -2,13 +2,11 @@ package io.bellows.bench;
 
 import io.bellows.cell.Cell;
 import io.bellows.config.Knob;
-import io.bellows.config.KnobAssignments;
 import io.bellows.config.MemStorePolicy;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -39,7 +37,7 @@ public final class InMemoryWorkCost {
     int rounds = (int) a.getLong("rounds", 4);
     long flushSize = a.getLong("flush-mib", 64) << 20;
     long seed = a.getLong("seed", 42);
-    Map<String, String> knobs = familyKnobs(a.get("set", ""));
+    Map<String, String> knobs = KnobSettings.parse(a.get("set", ""), "--set takes family knobs", Knob.Scope.FAMILY);
     List<KeyDistribution> keys = Arrays.stream(a.get("keys", "UNIFORM,ZIPF").split(","))
         .map(s -> KeyDistribution.valueOf(s.trim().toUpperCase())).toList();
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -80,21 +78,5 @@ public final class InMemoryWorkCost {
       System.out.printf("%s: rounds %d..%d, background ns a cell: median %.1f, range %.1f-%.1f%n", k,
           rounds - measured.size() + 1, rounds, median, sorted[0], sorted[sorted.length - 1]);
     }
-  }
-
-  /** {@code NAME=value,...} → family knobs by their documented names, checked now so a wrong one fails first. */
-  private static Map<String, String> familyKnobs(String spec) {
-    List<String> pairs = Arrays.stream(spec.split(",")).filter(p -> !p.isBlank()).toList();
-    try {
-      KnobAssignments.parse(pairs).requireScopes("--set takes family knobs", Knob.Scope.FAMILY);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--set " + e.getMessage(), e);
-    }
-    Map<String, String> out = new LinkedHashMap<>();
-    for (String pair : pairs) {
-      int eq = pair.indexOf('=');
-      out.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
-    }
-    return out;
   }
 }
