@@ -16,8 +16,12 @@ package io.bellows.sstable;
  *       tiny cells from making tiny blocks, each of which costs an index entry and a random read.
  * </ul>
  *
- * <p>Every block but the file's last is therefore at least the minimum size (dynamic) and below the
- * maximum plus one cell. Immutable, thread-safe.
+ * <p>Blocks end between rows: a full block takes the rest of its last row, so that a get finds its
+ * row in one block, unless the block reaches {@link #rowSplitSize()} first (a very wide row), where
+ * it closes inside the row ({@link SortedFileWriter} applies this and records in the file whether
+ * any row was split). Every block but the file's last is therefore at least the minimum size
+ * (dynamic) and below the maximum plus the rest of one row, or twice the maximum. Immutable,
+ * thread-safe.
  */
 public final class BlockBoundaryPolicy {
   private final int maxSize;
@@ -89,6 +93,14 @@ public final class BlockBoundaryPolicy {
       return true;
     }
     return maxEntries > 0 && uncompressedBytes > minSize && entryCount > maxEntries;
+  }
+
+  /**
+   * The size at which a full block closes even inside a row: twice the maximum, so that a row
+   * wider than that is split into blocks of about this size rather than read as one huge block.
+   */
+  public long rowSplitSize() {
+    return 2L * maxSize;
   }
 
   @Override

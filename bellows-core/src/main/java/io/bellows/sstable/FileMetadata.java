@@ -11,6 +11,10 @@ import java.util.Arrays;
  * {@link SortedFileWriter#finish()}: first and last cell key, timestamp range, largest sequence id,
  * counts, and how the file was written. Immutable. For a file without cells the keys are null and
  * the timestamp range is empty ({@code minTimestamp > maxTimestamp}).
+ *
+ * <p>{@code rowsWithinBlocks}: no row's cells lie in more than one data block, so a row whose cells
+ * reach the end of a block ends there. Written since format version 4; false for older files,
+ * whose blocks could end inside a row.
  */
 public record FileMetadata(
     Cell firstKey,
@@ -27,10 +31,16 @@ public record FileMetadata(
     int blockSize,
     long creationTimeMillis,
     boolean majorCompaction,
+    boolean rowsWithinBlocks,
     long dataSize,
     long uncompressedDataSize,
     long indexSize,
     long fileSize) {
+
+  /** Flags byte, bit 0: the file is the output of a major compaction (the whole byte before version 4). */
+  static final int FLAG_MAJOR_COMPACTION = 1;
+  /** Flags byte, bit 1 (version 4): no row spans two data blocks. */
+  static final int FLAG_ROWS_WITHIN_BLOCKS = 2;
 
   /** Number of cells of one type. */
   public long count(CellType t) {
@@ -76,7 +86,7 @@ public record FileMetadata(
     out.putByte(compression.code());
     out.putInt(blockSize);
     out.putLong(creationTimeMillis);
-    out.putByte(majorCompaction ? 1 : 0);
+    out.putByte((majorCompaction ? FLAG_MAJOR_COMPACTION : 0) | (rowsWithinBlocks ? FLAG_ROWS_WITHIN_BLOCKS : 0));
     out.putLong(dataSize);
     out.putLong(uncompressedDataSize);
     out.putLong(indexSize);
@@ -94,7 +104,8 @@ public record FileMetadata(
     out.putLong(k.seqId());
   }
 
-  static FileMetadata decode(byte[] p) {
+  /** Decodes the meta block of a file of format {@code version} (whose flags byte it checks). */
+  static FileMetadata decode(byte[] p, int version) {
     ByteReader r = new ByteReader(p, 0, p.length);
     Cell first = getKey(r);
     Cell last = getKey(r);
@@ -124,7 +135,13 @@ public record FileMetadata(
     }
     int blockSize = r.getInt();
     long created = r.getLong();
-    boolean major = r.getByte() != 0;
+    int flags = r.getByte() & 0xff;
+    int known = version >= 4 ? FLAG_MAJOR_COMPACTION | FLAG_ROWS_WITHIN_BLOCKS : FLAG_MAJOR_COMPACTION;
+    if ((flags & ~known) != 0) {
+      throw new MalformedBlockException("unknown metadata flags " + Integer.toHexString(flags));
+    }
+    boolean major = (flags & FLAG_MAJOR_COMPACTION) != 0;
+    boolean rowsWithinBlocks = (flags & FLAG_ROWS_WITHIN_BLOCKS) != 0;
     long dataSize = r.getLong();
     long rawSize = r.getLong();
     long indexSize = r.getLong();
@@ -133,7 +150,7 @@ public record FileMetadata(
       throw new MalformedBlockException(r.remaining() + " unexpected bytes after the metadata");
     }
     return new FileMetadata(first, last, minTs, maxTs, maxSeq, cells, counts, blocks, bloom, fp, comp, blockSize,
-        created, major, dataSize, rawSize, indexSize, fileSize);
+        created, major, rowsWithinBlocks, dataSize, rawSize, indexSize, fileSize);
   }
 
   private static Cell getKey(ByteReader r) {
@@ -177,7 +194,7 @@ public record FileMetadata(
     sb.append("bloomType=").append(bloomType).append(" bloomErrorRate=").append(bloomErrorRate).append('\n');
     sb.append("compression=").append(compression).append(" blockSize=").append(blockSize).append('\n');
     sb.append("creationTimeMillis=").append(creationTimeMillis).append('\n');
-    sb.append("majorCompaction=").append(majorCompaction).append('\n');
+    sb.append("majorCompaction=").append(majorCompaction).append(" rowsWithinBlocks=").append(rowsWithinBlocks).append('\n');
     sb.append("dataSize=").append(dataSize).append(" uncompressedDataSize=").append(uncompressedDataSize)
         .append(" indexSize=").append(indexSize).append(" fileSize=").append(fileSize);
     return sb.toString();

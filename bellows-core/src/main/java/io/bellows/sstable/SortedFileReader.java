@@ -63,7 +63,7 @@ public final class SortedFileReader extends RefCounted {
     this.source = wrapper.wrap(fileId, raw);
     Block metaBlock = expect(raw.read(trailer.metaOffset(), trailer.metaSize()), BlockType.META);
     try {
-      this.meta = FileMetadata.decode(metaBlock.payload());
+      this.meta = FileMetadata.decode(metaBlock.payload(), trailer.version());
     } catch (MalformedBlockException e) {
       throw new CorruptionException(path + ": meta block at offset " + trailer.metaOffset() + ": " + e.getMessage());
     }
@@ -77,7 +77,7 @@ public final class SortedFileReader extends RefCounted {
       throw new CorruptionException(path + ": Bloom type " + meta.bloomType() + " disagrees with the trailer");
     }
     if (trailer.bloomSize() != 0) {
-      // Version 3 writes the blocked layout, versions 1 and 2 the classic one; the block type says which.
+      // Versions 3 and 4 write the blocked layout, versions 1 and 2 the classic one; the block type says which.
       BlockType bloomBlock = trailer.version() >= 3 ? BlockType.BLOCKED_BLOOM : BlockType.BLOOM;
       Block b = expect(raw.read(trailer.bloomOffset(), trailer.bloomSize()), bloomBlock);
       try {
@@ -262,10 +262,12 @@ public final class SortedFileReader extends RefCounted {
     } catch (MalformedBlockException ex) {
       throw corrupt(e.offset(), ex);
     }
-    if (!found.endedInBlock() && !found.cells().isEmpty()) {
+    // A row that reaches the block's end may go on in the next block, unless the file says none does.
+    boolean ended = found.endedInBlock() || meta.rowsWithinBlocks();
+    if (!ended && !found.cells().isEmpty()) {
       readRowTail(row, e, found.cells());
     }
-    return new RowRead(found.cells(), cached, hit, e.offset(), e.onDiskSize(), found.rowStart(), found.endedInBlock());
+    return new RowRead(found.cells(), cached, hit, e.offset(), e.onDiskSize(), found.rowStart(), ended);
   }
 
   /** A row's cells in one data block: where its first entry is, and whether the row ends in the block. */

@@ -51,6 +51,12 @@ public final class SortedFileWriter {
   private long maxTs = Long.MIN_VALUE;
   private long maxSeqId;
   private long uncompressedDataSize;
+  /** The policy found the block full: it closes before the next row's first cell. */
+  private boolean blockFull;
+  /** The last block was closed at {@link BlockBoundaryPolicy#rowSplitSize()}, inside a row or at its end. */
+  private boolean closedAtSplitSize;
+  /** Some row's cells lie in more than one data block (recorded in the metadata for readers). */
+  private boolean rowsSpanBlocks;
   private boolean closed;
   /** Cache-on-write: handed every data block as it is written; null for none. */
   private java.util.function.Consumer<Block> onDataBlock;
@@ -112,6 +118,15 @@ public final class SortedFileWriter {
     if (previous != null && CellComparator.INSTANCE.compare(previous, c) >= 0) {
       throw new IllegalArgumentException(path + ": cell " + c + " does not sort after " + previous);
     }
+    // A full block ends between rows (BlockBoundaryPolicy), so that a get reads one block.
+    if (previous != null && !previous.sameRow(c)) {
+      if (blockFull) {
+        flushBlock();
+      }
+    } else if (closedAtSplitSize) {
+      rowsSpanBlocks = true;
+    }
+    closedAtSplitSize = false;
     if (bloomType != BloomType.NONE && (previous == null || !BloomKeys.sameKey(bloomType, previous, c))) {
       if (bloomKeys == bloomHashes.length) {
         bloomHashes = Arrays.copyOf(bloomHashes, bloomHashes.length * 2);
@@ -136,8 +151,11 @@ public final class SortedFileWriter {
     minTs = Math.min(minTs, ts);
     maxTs = Math.max(maxTs, ts);
     maxSeqId = Math.max(maxSeqId, c.seqId());
-    if (boundary.isFull(block.currentSize(), block.entryCount())) {
-      flushBlock();
+    int size = block.currentSize();
+    blockFull = blockFull || boundary.isFull(size, block.entryCount());
+    if (blockFull && size >= boundary.rowSplitSize()) {
+      flushBlock(); // a very wide row: split it rather than make one huge block
+      closedAtSplitSize = true;
     }
   }
 
@@ -146,6 +164,7 @@ public final class SortedFileWriter {
   }
 
   private void flushBlock() {
+    blockFull = false;
     byte[] payload = block.finish();
     uncompressedDataSize += payload.length;
     try {
@@ -206,7 +225,7 @@ public final class SortedFileWriter {
   private FileMetadata metadata(long dataEnd, long indexSize, long created, long fileSize) {
     return new FileMetadata(first, previous == null ? null : copy(previous), minTs, maxTs, maxSeqId, cellCount, countsByType.clone(), index.size(),
         bloomType, options.bloomErrorRate(), options.compression(), options.blockSize(), created,
-        options.majorCompaction(), dataEnd, uncompressedDataSize, indexSize, fileSize);
+        options.majorCompaction(), !rowsSpanBlocks, dataEnd, uncompressedDataSize, indexSize, fileSize);
   }
 
   /** Stops writing and deletes the file. Idempotent; safe after a failed append or finish. */

@@ -27,10 +27,11 @@ public record Trailer(
     int version) {
   public static final int SIZE = 64;
   /**
-   * 3: the Bloom block has the blocked layout (block type BLOCKED_BLOOM). 2: the checksum covers
-   * the version and magic too (version 1: bytes [0, 48) only). All three are read.
+   * 4: the meta block's flags byte may say that no row spans two data blocks. 3: the Bloom block
+   * has the blocked layout (block type BLOCKED_BLOOM). 2: the checksum covers the version and magic
+   * too (version 1: bytes [0, 48) only). All four are read.
    */
-  public static final int CURRENT_VERSION = 3;
+  public static final int CURRENT_VERSION = 4;
   /** "BELLOWSF" in ASCII. */
   static final byte[] MAGIC = "BELLOWSF".getBytes(StandardCharsets.US_ASCII);
   /** Deepest index accepted on read; deeper means a corrupt trailer. */
@@ -74,7 +75,7 @@ public record Trailer(
     int stored = Bytes.getInt(b, 48);
     int version = Bytes.getInt(b, 52);
     if (stored == checksum(b)) {
-      if (version != 2 && version != CURRENT_VERSION) {
+      if (version < 2 || version > CURRENT_VERSION) {
         throw new StorageException(path + ": sorted-file format version " + version
             + " is not supported (this build reads versions 1 to " + CURRENT_VERSION + ")");
       }

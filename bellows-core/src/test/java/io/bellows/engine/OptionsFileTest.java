@@ -37,7 +37,7 @@ class OptionsFileTest {
   void anOpenRecordsTheFormatsAndTheOptionsInEffect() throws IOException {
     Bellows.open(dir, EngineOptions.builder().set(Knobs.WAL_ROLL_SIZE, 1L << 20).build()).close();
     String text = Files.readString(dir.resolve("OPTIONS"));
-    assertThat(text).startsWith("bellows-options 1\n").contains("format wal 4\n").contains("format sstable 3\n")
+    assertThat(text).startsWith("bellows-options 1\n").contains("format wal 4\n").contains("format sstable 4\n")
         .contains("option bellows.wal.roll.size 1048576\n");
     Bellows.open(dir, EngineOptions.builder().set(Knobs.WAL_ROLL_SIZE, 1L << 21).build()).close();
     assertThat(Files.readString(dir.resolve("OPTIONS"))).contains("option bellows.wal.roll.size 2097152\n");

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Files written with dynamic block sizing: blocks of every size between the minimum and the
- * maximum plus one cell, each closed exactly where the policy says, and every cell found by the
+ * maximum plus the rest of a row, each closed at the first row's end after the policy says it is
+ * full (or inside a row once twice the maximum), and every cell found by the
  * unchanged index and readers (seek, exact-key get, forward scan, reversed row walk). Static sizing
  * ignores the minimum entirely: its files are byte-identical whatever the minimum is.
  */
@@ -76,35 +77,47 @@ class DynamicBlockSizeTest {
       int largest = 0;
       boolean closedByCount = false;
       boolean closedBySize = false;
+      boolean splitInsideRow = false;
       for (int i = 0; i < blocks.size(); i++) {
         List<Cell> inBlock = cellsOf(r, blocks.get(i));
         assertThat(inBlock).as("%s: block %d", seed, i).isEqualTo(cells.subList(next, next + inBlock.size()));
         next += inBlock.size();
-        // Rebuild the block cell by cell: it was not full before its last cell and is after it.
+        // Rebuild the block cell by cell: it became full at one cell, then took only the rest of that
+        // cell's row, and no more of it once at the row split size.
         DataBlockBuilder rebuilt = new DataBlockBuilder(MAX);
-        int sizeBeforeLast = 0;
+        int fullAt = -1;
+        int sizeWhenFull = 0;
         for (int k = 0; k < inBlock.size(); k++) {
-          if (k == inBlock.size() - 1) {
-            sizeBeforeLast = rebuilt.currentSize();
+          if (fullAt >= 0) {
+            assertThat(inBlock.get(k).sameRow(inBlock.get(fullAt))).as("%s: block %d goes on past its row", seed, i)
+                .isTrue();
+            assertThat((long) rebuilt.currentSize()).as("%s: block %d past the split size", seed, i)
+                .isLessThan(policy.rowSplitSize());
           }
           rebuilt.add(inBlock.get(k));
-          if (k < inBlock.size() - 1) {
-            assertThat(policy.isFull(rebuilt.currentSize(), k + 1)).as("%s: block %d full early", seed, i).isFalse();
+          if (fullAt < 0 && policy.isFull(rebuilt.currentSize(), k + 1)) {
+            fullAt = k;
+            sizeWhenFull = rebuilt.currentSize();
           }
         }
         int size = rebuilt.currentSize();
         assertThat(r.readDataBlock(blocks.get(i).offset(), blocks.get(i).onDiskSize(), false).payload())
             .hasSize(size);
-        assertThat(sizeBeforeLast).as("%s: block %d before its last cell", seed, i).isLessThan(MAX);
         if (i < blocks.size() - 1) {
-          assertThat(policy.isFull(size, inBlock.size())).as("%s: block %d closed early", seed, i).isTrue();
+          assertThat(fullAt).as("%s: block %d closed early", seed, i).isGreaterThanOrEqualTo(0);
           assertThat(size).as("%s: block %d", seed, i).isGreaterThanOrEqualTo(MIN);
+          boolean endsRow = !cells.get(next).sameRow(inBlock.get(inBlock.size() - 1));
+          assertThat(endsRow || size >= policy.rowSplitSize())
+              .as("%s: block %d ends inside a row below the split size", seed, i).isTrue();
+          splitInsideRow |= !endsRow;
           smallest = Math.min(smallest, size);
-          closedBySize |= size >= MAX;
-          closedByCount |= size < MAX;
+          closedBySize |= sizeWhenFull >= MAX;
+          closedByCount |= sizeWhenFull < MAX;
         }
         largest = Math.max(largest, size);
       }
+      assertThat(r.metadata().rowsWithinBlocks()).as("%s: the file says whether a row was split", seed)
+          .isEqualTo(!splitInsideRow);
       assertThat(next).isEqualTo(cells.size());
       assertThat(closedByCount).as("%s: some blocks closed by their count", seed).isTrue();
       assertThat(closedBySize).as("%s: some blocks closed by their size", seed).isTrue();

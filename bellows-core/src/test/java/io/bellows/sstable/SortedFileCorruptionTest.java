@@ -126,14 +126,14 @@ class SortedFileCorruptionTest {
     Path p = writeFile(Compression.NONE);
     byte[] bytes = Files.readAllBytes(p);
     byte[] trailer = java.util.Arrays.copyOfRange(bytes, bytes.length - Trailer.SIZE, bytes.length);
-    Bytes.putInt(trailer, 52, 4); // a future version that keeps the trailer checksum rule
+    Bytes.putInt(trailer, 52, 5); // a future version that keeps the trailer checksum rule
     Bytes.putInt(trailer, 48, Trailer.checksum(trailer));
     System.arraycopy(trailer, 0, bytes, bytes.length - Trailer.SIZE, Trailer.SIZE);
     Files.write(p, bytes);
     assertThatThrownBy(() -> SortedFileReader.open(p, 1))
         .isInstanceOf(StorageException.class)
         .isNotInstanceOf(CorruptionException.class)
-        .hasMessageContaining("format version 4 is not supported (this build reads versions 1 to 3)");
+        .hasMessageContaining("format version 5 is not supported (this build reads versions 1 to 4)");
   }
 
   /** The version field is checked by the checksum first: a flip there is corruption, not "unsupported". */

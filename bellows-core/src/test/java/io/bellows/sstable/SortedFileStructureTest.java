@@ -108,6 +108,7 @@ class SortedFileStructureTest {
       assertThat(read.maxSeqId()).isEqualTo(3);
       assertThat(read.creationTimeMillis()).isEqualTo(42);
       assertThat(read.majorCompaction()).isTrue();
+      assertThat(read.rowsWithinBlocks()).isTrue(); // both flags of the one byte
       assertThat(read.compression()).isEqualTo(Compression.LZ4);
       assertThat(read.bloomType()).isEqualTo(BloomType.ROWCOL);
       assertThat(read.bloomErrorRate()).isEqualTo(0.02);
@@ -184,7 +185,7 @@ class SortedFileStructureTest {
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
     SortedFileInspector.print(p, new PrintStream(buf, true, StandardCharsets.UTF_8));
     String text = buf.toString(StandardCharsets.UTF_8);
-    assertThat(text).contains("Trailer:", "formatVersion=3", "Metadata:", "cells=300", "compression=ZSTD",
+    assertThat(text).contains("Trailer:", "formatVersion=4", "Metadata:", "rowsWithinBlocks=true", "cells=300", "compression=ZSTD",
         "Data blocks:", "#0 offset=0 ", "firstKey=row000000/f:q/10/PUT", "Index:", "(root)", "(leaf)",
         "Bloom:", "type=ROW", "layout=BLOCKED", "keys=300");
   }
