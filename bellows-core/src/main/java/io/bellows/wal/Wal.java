@@ -129,7 +129,7 @@ public final class Wal implements Closeable {
    * Copies of the records written to the current file but not yet forced (txids forcedTxid to
    * writtenTxid, in order): what a failed file loses, rewritten to the next one (see {@link #heal}).
    */
-  private final UnforcedCopies unforced = new UnforcedCopies();
+  private final UnforcedCopies unforced = new UnforcedCopies(UNFORCED_MAX);
   private volatile long writtenTxid;
   private volatile long forcedTxid;
 

@@ -116,7 +116,7 @@ class WalPartsTest {
     for (int i = 0; i < total; i++) {
       all[i] = (byte) (i * 31 + i / 7);
     }
-    UnforcedCopies copies = new UnforcedCopies();
+    UnforcedCopies copies = new UnforcedCopies(1 << 20);
     copies.append(ByteBuffer.wrap(all, 0, 5000));
     copies.append(ByteBuffer.wrap(all, 5000, total - 5000));
     long dropped = 0;
@@ -133,6 +133,36 @@ class WalPartsTest {
     assertThat(written(copies)).isEmpty();
   }
 
+  /**
+   * After a force the chunks are kept, as many as the copies held at their peak: a second interval
+   * of the same size allocates none, a quieter one lets the spares beyond its peak go, and no more
+   * than the bound is ever kept.
+   */
+  @Test
+  void unforcedCopiesReuseTheirChunksAcrossForces() {
+    UnforcedCopies copies = new UnforcedCopies(8L * UnforcedCopies.CHUNK);
+    byte[] piece = new byte[UnforcedCopies.CHUNK / 2];
+    for (int i = 0; i < 10; i++) {
+      copies.append(ByteBuffer.wrap(piece)); // 5 chunks
+    }
+    assertThat(copies.allocatedChunks()).isEqualTo(5);
+    copies.clear();
+    assertThat(copies.spareChunks()).isEqualTo(5);
+    for (int i = 0; i < 10; i++) {
+      copies.append(ByteBuffer.wrap(piece));
+    }
+    assertThat(copies.allocatedChunks()).as("the same interval again allocates nothing").isEqualTo(5);
+    copies.clear();
+    copies.append(ByteBuffer.wrap(piece)); // a quiet interval: 1 chunk
+    copies.clear();
+    assertThat(copies.spareChunks()).isEqualTo(1);
+    for (int i = 0; i < 24; i++) {
+      copies.append(ByteBuffer.wrap(piece)); // 12 chunks, past the bound of 8
+    }
+    copies.clear();
+    assertThat(copies.spareChunks()).isEqualTo(8);
+  }
+
   private int copyFiles;
 
   private byte[] written(UnforcedCopies copies) throws IOException {
@@ -147,7 +177,7 @@ class WalPartsTest {
   void aHealFencesTheFailedFileOnceAndRewritesWhatItHadNotForcedAfterTheFencedLength() throws IOException {
     WalFile failed = file(3, 42, true);
     failed.baseTxid = 100;
-    UnforcedCopies unforced = new UnforcedCopies();
+    UnforcedCopies unforced = new UnforcedCopies(1 << 20);
     unforced.append(ByteBuffer.wrap("abc".getBytes(StandardCharsets.US_ASCII)));
     PendingBuffer pending = new PendingBuffer();
     pending.append("de".getBytes(StandardCharsets.US_ASCII));
@@ -181,7 +211,7 @@ class WalPartsTest {
     WalHeal heal = new WalHeal(new WalFileCreator(fs, DIR, 4));
     PendingBuffer pending = new PendingBuffer();
     pending.append(new byte[] {1, 2, 3});
-    assertThatThrownBy(() -> heal.rewrite(failed, 0, new UnforcedCopies(), pending, new IOException("test")))
+    assertThatThrownBy(() -> heal.rewrite(failed, 0, new UnforcedCopies(1 << 20), pending, new IOException("test")))
         .isInstanceOf(IOException.class);
     assertThat(force.fired()).isEqualTo(1);
     assertThat(disk.exists(DIR.resolve(WalFormat.fileName(4)))).isFalse();
