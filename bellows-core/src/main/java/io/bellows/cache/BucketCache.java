@@ -2,7 +2,6 @@ package io.bellows.cache;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,9 +28,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * read again from here (multi-access); each kind has a share of the capacity, a third and two thirds
  * (HBase's ratio between them), and a victim is the least recently accessed block of the kind further
  * over its share, so one pass over cold blocks cannot push out the blocks read again and again. The
- * victims come from queues that one scan of the map fills, oldest first, skipping blocks read since;
- * the map is scanned and sorted again only when the queues run dry, not on every eviction run (a scan
- * on each run was an eighth of the read suite's CPU with L2 alone).
+ * victims come from one scan of the map, oldest first, each area walking it with its own cursor and
+ * skipping blocks read since; the map is scanned and sorted again only when an area's walk reaches
+ * the scan's end, not on every eviction run (a scan on each run was an eighth of the read suite's
+ * CPU with L2 alone).
  *
  * <p>Why no lock per bucket: a bucket's lock, taken by every put and free, made the readers of every
  * other slot of that bucket retry under its read lock, and with more threads than cores a holder
@@ -65,9 +65,16 @@ public final class BucketCache implements BlockCache {
   private final AtomicLong blockBytes = new AtomicLong();
   /** Slot bytes of the single- and multi-access blocks. */
   private final AtomicLong[] areaBytes = {new AtomicLong(), new AtomicLong()};
-  /** Eviction candidates of each area, oldest first, from the last scan; under {@link #lock}. */
-  @SuppressWarnings("unchecked")
-  private final ArrayDeque<Candidate>[] queues = new ArrayDeque[] {new ArrayDeque<>(), new ArrayDeque<>()};
+  /**
+   * The last scan's blocks with their stamps then, oldest first (null before the first); each area
+   * walks it with its own cursor. Under {@link #lock}. One snapshot of arrays rather than a queue of
+   * candidate objects per area: a scan covers every cached block, and its 100K small objects lived
+   * until evictions used them up, seconds, long enough for young collections to copy them
+   * (docs/bench/log/2026-11-29-young-pause-survivors.md).
+   */
+  private StampOrder.Snapshot<Entry> lastScan;
+  /** Where each area's walk of {@link #lastScan} has got to; under {@link #lock}. */
+  private final int[] scanCursor = new int[2];
   private long scans;
   /** Puts declined because another thread held the lock. */
   private final LongAdder putsSkipped = new LongAdder();
@@ -129,9 +136,6 @@ public final class BucketCache implements BlockCache {
       throw new ExceptionInInitializerError(e);
     }
   }
-
-  /** A block in an eviction queue with its access stamp at the scan: a later stamp means read since. */
-  private record Candidate(Entry entry, long stamp) {}
 
   @Override
   public CachedBlock get(BlockKey key, BlockKind kind) {
@@ -258,7 +262,7 @@ public final class BucketCache implements BlockCache {
 
   /**
    * Evicts until 5% of the capacity is free and the class has a slot: each victim the least recently
-   * accessed block of the area further over its share, from the queues of the last scan. Under the lock.
+   * accessed block of the area further over its share, from the last scan. Under the lock.
    */
   private void freeSpace(int sizeClass) {
     long wanted = (long) (capacity * FREE_FACTOR);
@@ -268,7 +272,7 @@ public final class BucketCache implements BlockCache {
       int area = areaFurtherOver();
       Entry e = nextVictim(area);
       if (e == null && !rescanned) {
-        rescan(); // the area's queue ran dry: refill both from a fresh scan
+        rescan(); // the area's walk reached the scan's end: scan again
         rescanned = true;
         e = nextVictim(area);
       }
@@ -293,37 +297,36 @@ public final class BucketCache implements BlockCache {
   }
 
   /**
-   * The next block of the area's queue that still qualifies: not removed, not read since the scan (a
-   * new stamp; a block that moved to MULTI was read), or null once the queue is empty.
+   * The area's next block in the last scan that still qualifies: in the area, not removed, not read
+   * since the scan (a new stamp; a block that moved to MULTI was read), or null once the area's walk
+   * has passed the scan's end.
    */
   private Entry nextVictim(int area) {
-    ArrayDeque<Candidate> q = queues[area];
-    for (Candidate c = q.pollFirst(); c != null; c = q.pollFirst()) {
-      Entry e = c.entry();
-      if (e.state == area && e.lastAccess == c.stamp()) {
+    StampOrder.Snapshot<Entry> scan = lastScan;
+    if (scan == null) {
+      return null;
+    }
+    for (int k = scanCursor[area]; k < scan.size(); k++) {
+      Entry e = scan.entry(k);
+      if (e.state == area && e.lastAccess == scan.stamp(k)) {
+        scanCursor[area] = k + 1;
         return e;
       }
     }
+    scanCursor[area] = scan.size();
     return null;
   }
 
   /**
-   * Refills the queues with every block, oldest first, by area. A queue stays in least-recently-used
-   * order until it is used up: a block not in it was stamped later than all of it, stamps only grow,
-   * and a queued block read since is skipped. StampOrder's radix sort, as L1's: a comparator sort of
-   * candidate objects here was 5% of a get's CPU when reads missed.
+   * Takes a new scan of every block, oldest first, and starts both areas' walks at its beginning. A
+   * walk stays in least-recently-used order until it ends: a block not in the scan was stamped later
+   * than all of it, stamps only grow, and a block read since is skipped. StampOrder's radix sort, as
+   * L1's: a comparator sort of candidate objects here was 5% of a get's CPU when reads missed.
    */
   private void rescan() {
-    StampOrder.Snapshot<Entry> oldestFirst = StampOrder.snapshot(map.values(), e -> e.lastAccess);
-    queues[SINGLE].clear();
-    queues[MULTI].clear();
-    for (int k = 0; k < oldestFirst.size(); k++) {
-      Entry e = oldestFirst.entry(k);
-      int area = e.state;
-      if (area != REMOVED) {
-        queues[area].addLast(new Candidate(e, oldestFirst.stamp(k)));
-      }
-    }
+    lastScan = StampOrder.snapshot(map.values(), e -> e.lastAccess);
+    scanCursor[SINGLE] = 0;
+    scanCursor[MULTI] = 0;
     scans++;
   }
 
@@ -441,7 +444,7 @@ public final class BucketCache implements BlockCache {
     return m;
   }
 
-  /** Scans of the map that refilled the eviction queues (for tests). */
+  /** Scans of the map taken for eviction (for tests). */
   long scans() {
     lock.lock();
     try {
