@@ -298,8 +298,8 @@ public final class BucketCache implements BlockCache {
 
   /**
    * The area's next block in the last scan that still qualifies: in the area, not removed, not read
-   * since the scan (a new stamp; a block that moved to MULTI was read), or null once the area's walk
-   * has passed the scan's end.
+   * since the scan (a new stamp; a block that moved to MULTI was read), not taken already, or null
+   * once the area's walk has passed the scan's end. The scan forgets the block it returns.
    */
   private Entry nextVictim(int area) {
     StampOrder.Snapshot<Entry> scan = lastScan;
@@ -308,8 +308,9 @@ public final class BucketCache implements BlockCache {
     }
     for (int k = scanCursor[area]; k < scan.size(); k++) {
       Entry e = scan.entry(k);
-      if (e.state == area && e.lastAccess == scan.stamp(k)) {
+      if (e != null && e.state == area && e.lastAccess == scan.stamp(k)) {
         scanCursor[area] = k + 1;
+        scan.forget(k); // an evicted block's objects are not kept alive until the next scan
         return e;
       }
     }

@@ -47,6 +47,11 @@ final class StampOrder {
     long stamp(int k) {
       return stamps[order[k]];
     }
+
+    /** Drops the snapshot's reference to the {@code k}-th oldest entry ({@link #entry} then gives null). */
+    void forget(int k) {
+      entries[order[k]] = null;
+    }
   }
 
   /** A snapshot of {@code values} (which may change while it is taken) ordered by {@code stamp}. */
