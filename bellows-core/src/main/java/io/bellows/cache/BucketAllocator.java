@@ -23,6 +23,8 @@ final class BucketAllocator {
       257 << 10};
   /** A bucket holds four items of the largest class. */
   static final int BUCKET_SIZE = 4 * CLASS_SIZES[CLASS_SIZES.length - 1];
+  /** The most slots a bucket has (of the smallest class): a slot's id is bucket × this + slot. */
+  static final int SLOTS_PER_BUCKET = BUCKET_SIZE / CLASS_SIZES[0];
 
   private final Bucket[] buckets;
   private final ArrayDeque<Bucket> completelyFree = new ArrayDeque<>();
@@ -30,7 +32,7 @@ final class BucketAllocator {
   private long usedSlotBytes;
 
   BucketAllocator(long capacity) {
-    int n = (int) Math.min(Integer.MAX_VALUE, capacity / BUCKET_SIZE);
+    int n = (int) Math.min(Integer.MAX_VALUE / SLOTS_PER_BUCKET, capacity / BUCKET_SIZE); // ids are ints
     if (n < 1) {
       throw new IllegalArgumentException("an off-heap cache needs at least one bucket of " + BUCKET_SIZE
           + " bytes, not " + capacity);
@@ -55,8 +57,8 @@ final class BucketAllocator {
     return -1;
   }
 
-  /** A slot of the class, or null if no bucket of the class has one and no bucket is free. */
-  Slot allocate(int sizeClass) {
+  /** The id of a free slot of the class, or -1 if no bucket of the class has one and no bucket is free. */
+  int allocate(int sizeClass) {
     for (Bucket b : byClass.get(sizeClass)) {
       if (b.hasFreeSlot()) {
         return take(b);
@@ -64,23 +66,36 @@ final class BucketAllocator {
     }
     Bucket b = completelyFree.poll();
     if (b == null) {
-      return null;
+      return -1;
     }
     b.assign(sizeClass, CLASS_SIZES[sizeClass]);
     byClass.get(sizeClass).add(b);
     return take(b);
   }
 
-  private Slot take(Bucket b) {
+  private int take(Bucket b) {
     usedSlotBytes += b.itemSize();
-    return new Slot(b, b.allocate(), b.itemSize());
+    return id(b.index, b.allocate());
+  }
+
+  static int id(int bucket, int slot) {
+    return bucket * SLOTS_PER_BUCKET + slot;
+  }
+
+  /** The bucket of a slot id. */
+  Bucket bucket(int id) {
+    return buckets[id / SLOTS_PER_BUCKET];
+  }
+
+  static int slot(int id) {
+    return id % SLOTS_PER_BUCKET;
   }
 
   /** Frees a slot; a bucket left empty returns to the free pool. */
-  void free(Slot s) {
-    Bucket b = s.bucket();
-    b.free(s.slot());
-    usedSlotBytes -= s.itemSize();
+  void free(int id) {
+    Bucket b = bucket(id);
+    usedSlotBytes -= b.itemSize();
+    b.free(slot(id));
     if (b.usedCount() == 0) {
       byClass.get(b.sizeClass()).remove(b);
       b.unassign();
@@ -115,7 +130,4 @@ final class BucketAllocator {
       b.release();
     }
   }
-
-  /** Where a block lives: bucket, slot index and the slot's item size. Immutable. */
-  record Slot(Bucket bucket, int slot, int itemSize) {}
 }

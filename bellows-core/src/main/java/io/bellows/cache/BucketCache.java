@@ -1,47 +1,47 @@
 package io.bellows.cache;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The off-heap block cache (L2): block payloads copied into direct memory, carved by a
- * {@link BucketAllocator} into buckets of size classes; the map from key to slot is on the heap.
- * For data blocks only (index and Bloom blocks belong on the heap). A hit copies the payload back
- * to the heap.
+ * {@link BucketAllocator} into buckets of size classes. What the cache knows of each slot (key,
+ * sizes, access stamp, area) is in primitive arrays ({@link BlockSlots}), found by key through an
+ * open-addressing table of slot ids ({@link SlotIndex}) and by file through {@link FileSlots}: no
+ * heap object per cached block but its KV-cache counts. For data blocks only (index and Bloom blocks
+ * belong on the heap). A hit copies the payload back to the heap, or reads it in place.
  *
- * <p>Gets take no lock and never wait: a map lookup, then a read of the slot's bytes, checked
- * afterwards against the entry's {@link Entry#freed} mark (a one-entry sequence lock: the mark is set
- * before the slot can be reused, and a reader that saw any byte of a reuse sees the mark). A reader
- * that finds the mark set treats the block as a miss. Puts, evictions and frees run under one lock
- * ({@link #lock}); they happen on cache misses and L1 evictions, which already paid for a file read
- * or a heap eviction. A put never waits for that lock: when another thread holds it, the block is not
- * cached ({@code cache.l2.puts.skipped}). When a put finds no slot, blocks are evicted until 5% of
- * the capacity is free and the block's class has a slot.
+ * <p>Gets take no lock and never wait: a lookup of the slot id, then a read of the slot's bytes,
+ * checked afterwards against the slot's version (a sequence lock per slot, see {@link BlockSlots}:
+ * the version moves before the slot can be reused, and a reader that saw any byte of a reuse sees it
+ * moved). A reader that finds it moved treats the block as a miss. Puts, evictions and frees run
+ * under one lock ({@link #lock}); they happen on cache misses and L1 evictions, which already paid for
+ * a file read or a heap eviction. A put never waits for that lock: when another thread holds it, the
+ * block is not cached ({@code cache.l2.puts.skipped}). When a put finds no slot, blocks are evicted
+ * until 5% of the capacity is free and the block's class has a slot.
  *
  * <p>Eviction, as L1's ({@link LruBlockCache}): a block comes in read once (single-access) and is
  * read again from here (multi-access); each kind has a share of the capacity, a third and two thirds
  * (HBase's ratio between them), and a victim is the least recently accessed block of the kind further
  * over its share, so one pass over cold blocks cannot push out the blocks read again and again. The
- * victims come from one scan of the map, oldest first, each area walking it with its own cursor and
- * skipping blocks read since; the map is scanned and sorted again only when an area's walk reaches
- * the scan's end, not on every eviction run (a scan on each run was an eighth of the read suite's
- * CPU with L2 alone).
+ * victims come from one scan of the slots, oldest first, each area walking it with its own cursor
+ * and skipping blocks read since; the slots are scanned and sorted again only when an area's walk
+ * reaches the scan's end, not on every eviction run (a scan on each run was an eighth of the read
+ * suite's CPU with L2 alone).
  *
  * <p>Why no lock per bucket: a bucket's lock, taken by every put and free, made the readers of every
  * other slot of that bucket retry under its read lock, and with more threads than cores a holder
  * preempted mid-copy kept them waiting a scheduler slice (368 waits of 4.5 ms on average in one
  * read-suite run, docs/bench/log/2026-11-29-l2-lock-free-reads.md). Only a slot's own free can spoil its read.
  *
- * <p>Invariants: a slot is in the map iff it is allocated and not freed; its bytes are written before
- * it is published; its entry is marked freed before the slot returns to the allocator, and a reader
- * returns nothing it read from a slot whose entry was marked by the time it finished;
- * {@link #usedSlotBytes()} returns to 0 once every block is evicted.
+ * <p>Invariants: a slot id is in the index iff its slot is allocated and live (odd version); its
+ * bytes and record are written before it is published; its version moves to even before the slot
+ * returns to the allocator, and a reader returns nothing it read from a slot whose version moved by
+ * the time it finished; {@link #usedSlotBytes()} returns to 0 once every block is evicted.
  */
 public final class BucketCache implements BlockCache {
   /** A put that finds no slot frees at least this share of the capacity. */
@@ -49,31 +49,30 @@ public final class BucketCache implements BlockCache {
   /** The single-access blocks' share of the capacity; the multi-access ones have the rest. */
   static final double SINGLE_SHARE = 1.0 / 3;
 
-  /** An entry's {@link Entry#state}: read once since it came in. Also its area's index. */
-  private static final int SINGLE = 0;
-  /** Read again since it came in. */
-  private static final int MULTI = 1;
-  /** Unmapped (its slot is being or has been freed). */
-  private static final int REMOVED = 2;
+  private static final int SINGLE = BlockSlots.SINGLE;
+  private static final int MULTI = BlockSlots.MULTI;
 
   private final long capacity;
   private final BucketAllocator allocator;
   private final ReentrantLock lock = new ReentrantLock();
-  private final ConcurrentHashMap<BlockKey, Entry> map = new ConcurrentHashMap<>();
-  private final FileBlockIndex files = new FileBlockIndex();
+  private final BlockSlots slots;
+  private final SlotIndex index = new SlotIndex();
+  private final FileSlots files = new FileSlots();
   private final AtomicLong accessClock = new AtomicLong();
   private final AtomicLong blockBytes = new AtomicLong();
   /** Slot bytes of the single- and multi-access blocks. */
   private final AtomicLong[] areaBytes = {new AtomicLong(), new AtomicLong()};
   /**
-   * The last scan's blocks with their stamps then, oldest first (null before the first); each area
-   * walks it with its own cursor. Under {@link #lock}. One snapshot of arrays rather than a queue of
-   * candidate objects per area: a scan covers every cached block, and its 100K small objects lived
-   * until evictions used them up, seconds, long enough for young collections to copy them
+   * The last scan's slot ids, their stamps then and their order, oldest first (null before the
+   * first); each area walks it with its own cursor. Under {@link #lock}. Arrays of ids rather than a
+   * queue of candidate objects: a scan covers every cached block, and 100K small objects that lived
+   * until evictions used them up were copied by young collections
    * (docs/bench/log/2026-11-29-young-pause-survivors.md).
    */
-  private StampOrder.Snapshot<Entry> lastScan;
-  /** Where each area's walk of {@link #lastScan} has got to; under {@link #lock}. */
+  private int[] scanIds;
+  private long[] scanStamps;
+  private int[] scanOrder;
+  /** Where each area's walk of the last scan has got to; under {@link #lock}. */
   private final int[] scanCursor = new int[2];
   private long scans;
   /** Puts declined because another thread held the lock. */
@@ -85,70 +84,29 @@ public final class BucketCache implements BlockCache {
   public BucketCache(long capacity) {
     this.allocator = new BucketAllocator(capacity);
     this.capacity = (long) allocator.bucketCount() * BucketAllocator.BUCKET_SIZE;
-  }
-
-  private static final class Entry {
-    final BlockKey key;
-    final BucketAllocator.Slot slot;
-    final BlockKind kind;
-    final int onDiskSize;
-    final int length;
-    /** The KV cache's per-row counts of the block, on the heap, shared by every copy served (see CachedBlock). */
-    final CachedBlock.Counts counts;
-    volatile long lastAccess;
-    /** {@link #SINGLE}, {@link #MULTI} or {@link #REMOVED}: moves by compare-and-set ({@link #STATE}). */
-    volatile int state = SINGLE;
-    /** Set (under {@link #lock}) before the slot returns to the allocator; never cleared. */
-    volatile boolean freed;
-
-    Entry(BlockKey key, BucketAllocator.Slot slot, CachedBlock block, long stamp) {
-      this.key = key;
-      this.slot = slot;
-      this.kind = block.kind();
-      this.onDiskSize = block.onDiskSize();
-      this.length = block.payload().length;
-      this.counts = block.counts(); // an L1 victim's counts go on with it
-      this.lastAccess = stamp;
-    }
-
-    /**
-     * Whether the slot was freed, asked after reading its bytes: the fence keeps those reads before
-     * this one, so a reader that read any byte of the slot's next block sees the mark.
-     */
-    boolean freedAfterRead() {
-      VarHandle.acquireFence();
-      return freed;
-    }
-
-    /** Marks the entry freed before its slot can be written again (see {@link #freedAfterRead}). */
-    void markFreed() {
-      freed = true;
-      VarHandle.storeStoreFence();
-    }
-  }
-
-  private static final VarHandle STATE;
-
-  static {
-    try {
-      STATE = MethodHandles.lookup().findVarHandle(Entry.class, "state", int.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
+    this.slots = new BlockSlots(allocator.bucketCount());
   }
 
   @Override
   public CachedBlock get(BlockKey key, BlockKind kind) {
-    Entry e = map.get(key);
-    byte[] payload = e == null ? null : read(e);
-    if (payload == null) {
+    int id = index.find(key.file(), key.offset(), slots);
+    long word = id < 0 ? 0 : slots.word(id);
+    byte[] payload = null;
+    CachedBlock.Counts counts = null;
+    int onDiskSize = 0;
+    if (BlockSlots.live(word) && slots.holds(id, key.file(), key.offset())) {
+      onDiskSize = slots.onDiskSize(id);
+      counts = slots.counts(id);
+      payload = read(id, word);
+    }
+    if (payload == null || counts == null) {
       stats.miss(kind);
       return null;
     }
-    e.lastAccess = accessClock.incrementAndGet();
-    promote(e);
+    slots.stamp(id, accessClock.incrementAndGet());
+    promote(id, word);
     stats.hit(kind);
-    return new CachedBlock(e.kind, e.onDiskSize, payload, e.counts);
+    return new CachedBlock(BlockSlots.kind(word), onDiskSize, payload, counts);
   }
 
   /**
@@ -158,44 +116,56 @@ public final class BucketCache implements BlockCache {
    */
   @Override
   public <T> InPlaceRead<T> readInPlace(BlockKey key, BlockKind kind, PayloadReader<T> reader) {
-    Entry e = map.get(key);
-    T value = e == null ? null : readInPlace(e, reader);
-    if (value == null) {
+    int id = index.find(key.file(), key.offset(), slots);
+    long word = id < 0 ? 0 : slots.word(id);
+    T value = null;
+    CachedBlock.Counts counts = null;
+    int onDiskSize = 0;
+    if (BlockSlots.live(word) && slots.holds(id, key.file(), key.offset())) {
+      onDiskSize = slots.onDiskSize(id);
+      counts = slots.counts(id);
+      value = readInPlace(id, word, reader);
+    }
+    if (value == null || counts == null) {
       stats.miss(kind);
       return null;
     }
-    e.lastAccess = accessClock.incrementAndGet();
-    promote(e);
+    slots.stamp(id, accessClock.incrementAndGet());
+    promote(id, word);
     stats.hit(kind);
-    return new InPlaceRead<>(value, CachedBlock.withoutPayload(e.kind, e.onDiskSize, e.counts));
+    return new InPlaceRead<>(value, CachedBlock.withoutPayload(BlockSlots.kind(word), onDiskSize, counts));
   }
 
   /** A block read again moves from the single-access area to the multi-access one (once; no lock). */
-  private void promote(Entry e) {
-    if (e.state == SINGLE && STATE.compareAndSet(e, SINGLE, MULTI)) {
-      int bytes = e.slot.itemSize();
+  private void promote(int id, long word) {
+    if (slots.promote(id, word)) {
+      int bytes = BucketAllocator.CLASS_SIZES[BlockSlots.sizeClass(word)];
       areaBytes[SINGLE].addAndGet(-bytes);
       areaBytes[MULTI].addAndGet(bytes);
     }
   }
 
-  /** The reader's result over the entry's bytes, or null if the entry was freed meanwhile. */
-  private static <T> T readInPlace(Entry e, PayloadReader<T> reader) {
-    if (e.freed) {
-      return null;
-    }
+  /** Whether the slot still holds the block its word {@code seen} described, asked after reading it. */
+  private boolean unchangedAfterRead(int id, long seen) {
+    return BlockSlots.version(slots.wordAfterRead(id)) == BlockSlots.version(seen);
+  }
+
+  /** The reader's result over the slot's bytes, or null if the slot was freed meanwhile. */
+  private <T> T readInPlace(int id, long word, PayloadReader<T> reader) {
     T value;
     try {
-      value = reader.read(e.slot.bucket().view(e.slot.slot(), e.slot.itemSize(), e.length));
+      int length = slots.length(id);
+      value = reader.read(allocator.bucket(id).view(BucketAllocator.slot(id),
+          BucketAllocator.CLASS_SIZES[BlockSlots.sizeClass(word)], length));
     } catch (RuntimeException raced) {
       // Torn bytes of a slot reused under us, or the bucket released by close(): a miss. An
       // exception the bytes themselves cause is the caller's.
-      if (e.freedAfterRead()) {
+      if (!unchangedAfterRead(id, word)) {
         return null;
       }
       throw raced;
     }
-    return e.freedAfterRead() ? null : requireValue(value);
+    return unchangedAfterRead(id, word) ? requireValue(value) : null;
   }
 
   private static <T> T requireValue(T value) {
@@ -205,21 +175,20 @@ public final class BucketCache implements BlockCache {
     return value;
   }
 
-  /** A copy of the entry's bytes, or null if it was freed meanwhile. */
-  private static byte[] read(Entry e) {
-    if (e.freed) {
-      return null;
-    }
+  /** A copy of the slot's bytes, or null if it was freed meanwhile. */
+  private byte[] read(int id, long word) {
     byte[] out;
     try {
-      out = e.slot.bucket().read(e.slot.slot(), e.slot.itemSize(), e.length);
+      int length = slots.length(id);
+      out = allocator.bucket(id).read(BucketAllocator.slot(id), BucketAllocator.CLASS_SIZES[BlockSlots.sizeClass(word)],
+          length);
     } catch (RuntimeException raced) {
-      if (e.freedAfterRead()) {
-        return null; // the bucket was released by close() under us
+      if (!unchangedAfterRead(id, word)) {
+        return null; // the slot was reused, or the bucket released by close(), under us
       }
       throw raced;
     }
-    return e.freedAfterRead() ? null : out;
+    return unchangedAfterRead(id, word) ? out : null;
   }
 
   @Override
@@ -228,7 +197,7 @@ public final class BucketCache implements BlockCache {
       throw new IllegalArgumentException("a block read in place has no payload to cache");
     }
     int sizeClass = BucketAllocator.classFor(block.payload().length);
-    if (sizeClass < 0 || map.containsKey(key)) {
+    if (sizeClass < 0 || index.find(key.file(), key.offset(), slots) >= 0) {
       return;
     }
     // A put comes from a get that missed (or L1's eviction, or a flush): it does not wait for
@@ -238,21 +207,24 @@ public final class BucketCache implements BlockCache {
       return;
     }
     try {
-      if (closed || map.containsKey(key)) {
+      if (closed || index.find(key.file(), key.offset(), slots) >= 0) {
         return;
       }
-      BucketAllocator.Slot s = allocator.allocate(sizeClass);
-      if (s == null) {
+      int id = allocator.allocate(sizeClass);
+      if (id < 0) {
         freeSpace(sizeClass);
-        s = allocator.allocate(sizeClass);
-        if (s == null) {
+        id = allocator.allocate(sizeClass);
+        if (id < 0) {
           return;
         }
       }
-      s.bucket().write(s.slot(), block.payload()); // published by the map's put below
-      map.put(key, new Entry(key, s, block, accessClock.incrementAndGet()));
-      areaBytes[SINGLE].addAndGet(s.itemSize());
-      files.added(key);
+      int bucket = id / BucketAllocator.SLOTS_PER_BUCKET;
+      slots.ensurePage(bucket);
+      allocator.bucket(id).write(BucketAllocator.slot(id), block.payload()); // published below
+      slots.publish(id, key.file(), key.offset(), block, sizeClass, accessClock.incrementAndGet());
+      index.add(key.file(), key.offset(), id, slots);
+      areaBytes[SINGLE].addAndGet(BucketAllocator.CLASS_SIZES[sizeClass]);
+      files.added(key.file(), id);
       stats.held(block.kind(), block.payload().length);
       blockBytes.addAndGet(block.payload().length);
     } finally {
@@ -270,21 +242,22 @@ public final class BucketCache implements BlockCache {
     boolean rescanned = false;
     while (freed < wanted || !classHasRoom(sizeClass)) {
       int area = areaFurtherOver();
-      Entry e = nextVictim(area);
-      if (e == null && !rescanned) {
+      int id = nextVictim(area);
+      if (id < 0 && !rescanned) {
         rescan(); // the area's walk reached the scan's end: scan again
         rescanned = true;
-        e = nextVictim(area);
+        id = nextVictim(area);
       }
-      if (e == null) {
-        e = nextVictim(1 - area); // the area holds no block the scan saw
+      if (id < 0) {
+        id = nextVictim(1 - area); // the area holds no block the scan saw
       }
-      if (e == null) {
+      if (id < 0) {
         return; // nothing left to evict
       }
-      if (removeLocked(e)) {
-        freed += e.slot.itemSize();
-        stats.evicted(e.kind);
+      long word = removeLocked(id);
+      if (word != 0) {
+        freed += BucketAllocator.CLASS_SIZES[BlockSlots.sizeClass(word)];
+        stats.evicted(BlockSlots.kind(word));
       }
     }
   }
@@ -297,35 +270,55 @@ public final class BucketCache implements BlockCache {
   }
 
   /**
-   * The area's next block in the last scan that still qualifies: in the area, not removed, not read
-   * since the scan (a new stamp; a block that moved to MULTI was read), not taken already, or null
-   * once the area's walk has passed the scan's end. The scan forgets the block it returns.
+   * The area's next block in the last scan that still qualifies: live, in the area, not read since
+   * the scan (a new stamp; a block that moved to MULTI was read; a slot reused holds a newer stamp),
+   * or -1 once the area's walk has passed the scan's end.
    */
-  private Entry nextVictim(int area) {
-    StampOrder.Snapshot<Entry> scan = lastScan;
-    if (scan == null) {
-      return null;
+  private int nextVictim(int area) {
+    if (scanOrder == null) {
+      return -1;
     }
-    for (int k = scanCursor[area]; k < scan.size(); k++) {
-      Entry e = scan.entry(k);
-      if (e != null && e.state == area && e.lastAccess == scan.stamp(k)) {
+    for (int k = scanCursor[area]; k < scanOrder.length; k++) {
+      int i = scanOrder[k];
+      int id = scanIds[i];
+      long word = slots.word(id);
+      if (BlockSlots.live(word) && BlockSlots.area(word) == area && slots.stamp(id) == scanStamps[i]) {
         scanCursor[area] = k + 1;
-        scan.forget(k); // an evicted block's objects are not kept alive until the next scan
-        return e;
+        return id;
       }
     }
-    scanCursor[area] = scan.size();
-    return null;
+    scanCursor[area] = scanOrder.length;
+    return -1;
   }
 
   /**
-   * Takes a new scan of every block, oldest first, and starts both areas' walks at its beginning. A
-   * walk stays in least-recently-used order until it ends: a block not in the scan was stamped later
-   * than all of it, stamps only grow, and a block read since is skipped. StampOrder's radix sort, as
-   * L1's: a comparator sort of candidate objects here was 5% of a get's CPU when reads missed.
+   * Takes a new scan of every live slot, oldest first, and starts both areas' walks at its beginning.
+   * A walk stays in least-recently-used order until it ends: a block not in the scan was stamped
+   * later than all of it, stamps only grow, and a block read since is skipped. StampOrder's radix
+   * sort, as L1's: a comparator sort of candidate objects here was 5% of a get's CPU when reads missed.
    */
   private void rescan() {
-    lastScan = StampOrder.snapshot(map.values(), e -> e.lastAccess);
+    int n = 0;
+    int[] ids = new int[index.size() + 16];
+    long[] stamps = new long[ids.length];
+    for (int id = 0; id < slots.idBound(); id++) {
+      if (!slots.hasPage(id)) {
+        id += BucketAllocator.SLOTS_PER_BUCKET - 1; // the bucket never served: skip its ids
+        continue;
+      }
+      if (BlockSlots.live(slots.word(id))) {
+        if (n == ids.length) {
+          ids = Arrays.copyOf(ids, n * 2);
+          stamps = Arrays.copyOf(stamps, n * 2);
+        }
+        ids[n] = id;
+        stamps[n] = slots.stamp(id);
+        n++;
+      }
+    }
+    scanIds = ids;
+    scanStamps = stamps;
+    scanOrder = StampOrder.ascending(stamps, n);
     scanCursor[SINGLE] = 0;
     scanCursor[MULTI] = 0;
     scans++;
@@ -335,37 +328,42 @@ public final class BucketCache implements BlockCache {
     if (allocator.freeBucketCount() > 0) {
       return true;
     }
-    BucketAllocator.Slot s = allocator.allocate(sizeClass);
-    if (s == null) {
+    int id = allocator.allocate(sizeClass);
+    if (id < 0) {
       return false;
     }
-    allocator.free(s); // only probing
+    allocator.free(id); // only probing
     return true;
   }
 
-  /** Unmaps the entry and frees its slot; under {@link #lock}. True if this call removed it. */
-  private boolean removeLocked(Entry e) {
-    if (!map.remove(e.key, e)) {
-      return false;
+  /**
+   * Unmaps the slot's block and frees the slot; under {@link #lock}. Returns the word the slot had,
+   * or 0 if it held no live block (removed already).
+   */
+  private long removeLocked(int id) {
+    long file = slots.file(id);
+    long offset = slots.offset(id);
+    int length = slots.length(id);
+    long word = slots.free(id); // readers of the slot now miss; its bytes may be written again below
+    if (word == 0) {
+      return 0;
     }
-    files.removed(e.key);
-    stats.held(e.kind, -e.length);
-    int area = (int) STATE.getAndSet(e, REMOVED);
-    areaBytes[area].addAndGet(-e.slot.itemSize());
-    e.markFreed();
-    allocator.free(e.slot);
-    blockBytes.addAndGet(-e.length);
-    return true;
+    index.remove(file, offset, id);
+    files.removed(file, other -> BlockSlots.live(slots.word(other)) && slots.file(other) == file);
+    stats.held(BlockSlots.kind(word), -length);
+    areaBytes[BlockSlots.area(word)].addAndGet(-BucketAllocator.CLASS_SIZES[BlockSlots.sizeClass(word)]);
+    allocator.free(id);
+    blockBytes.addAndGet(-length);
+    return word;
   }
 
   @Override
   public void evictFile(long file) {
     lock.lock();
     try {
-      for (BlockKey k : files.takeFile(file)) {
-        Entry e = map.get(k);
-        if (e != null) {
-          removeLocked(e);
+      for (int id : files.takeFile(file)) {
+        if (BlockSlots.live(slots.word(id)) && slots.file(id) == file) {
+          removeLocked(id);
         }
       }
     } finally {
@@ -377,8 +375,10 @@ public final class BucketCache implements BlockCache {
   public void evictAll() {
     lock.lock();
     try {
-      for (Entry e : map.values()) {
-        removeLocked(e);
+      for (int id = 0; id < slots.idBound(); id++) {
+        if (slots.hasPage(id) && BlockSlots.live(slots.word(id))) {
+          removeLocked(id);
+        }
       }
     } finally {
       lock.unlock();
@@ -386,11 +386,16 @@ public final class BucketCache implements BlockCache {
   }
 
   public boolean contains(BlockKey key) {
-    return map.containsKey(key);
+    return index.find(key.file(), key.offset(), slots) >= 0;
   }
 
   public int blockCount() {
-    return map.size();
+    lock.lock();
+    try {
+      return index.size();
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Payload bytes of the cached blocks. */
@@ -441,7 +446,7 @@ public final class BucketCache implements BlockCache {
     }
     m.put("cache.l2.max.bytes", capacity);
     m.put("cache.l2.puts.skipped", putsSkipped.sum());
-    m.put("cache.l2.blocks", map.size());
+    m.put("cache.l2.blocks", blockCount());
     return m;
   }
 
