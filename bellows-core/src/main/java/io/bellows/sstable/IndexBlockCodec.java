@@ -24,17 +24,23 @@ final class IndexBlockCodec {
     for (int i = 0; i < entries.size(); i++) {
       IndexEntry e = entries.get(i);
       offsets[i] = out.size();
-      out.putVarLong(e.key().length);
-      out.putBytes(e.key(), 0, e.key().length);
-      out.putVarLong(e.seqId());
-      out.putVarLong(e.offset());
-      out.putVarLong(e.onDiskSize());
+      putEntry(out, e.key(), 0, e.key().length, e.seqId(), e.offset(), e.onDiskSize());
     }
     for (int o : offsets) {
       out.putInt(o);
     }
     out.putInt(entries.size());
     return out.toByteArray();
+  }
+
+  /** Appends one entry's bytes (not its offset slot). */
+  static void putEntry(ByteSink out, byte[] key, int keyOffset, int keyLength, long seqId, long offset,
+      int onDiskSize) {
+    out.putVarLong(keyLength);
+    out.putBytes(key, keyOffset, keyLength);
+    out.putVarLong(seqId);
+    out.putVarLong(offset);
+    out.putVarLong(onDiskSize);
   }
 
   static int count(byte[] p) {

@@ -170,8 +170,7 @@ public final class SortedFileWriter {
     try {
       long off = out.position();
       int size = out.write(BlockType.DATA, options.compression(), payload);
-      byte[] lastKey = Arrays.copyOfRange(previous.array(), previous.keyOffset(), previous.keyOffset() + previous.keyLength());
-      index.add(new IndexEntry(lastKey, previous.seqId(), off, size));
+      index.add(previous.array(), previous.keyOffset(), previous.keyLength(), previous.seqId(), off, size);
       if (onDataBlock != null) {
         onDataBlock.accept(new Block(BlockType.DATA, off, size, payload));
       }
