@@ -96,8 +96,8 @@ final class RocksDbRun {
           + " MiB × " + o.maxWriteBufferNumber() + ", background jobs " + o.maxBackgroundJobs() + ", compression "
           + o.compressionType() + ", pipelined writes " + o.enablePipelinedWrite() + ", L0 slowdown/stop "
           + o.level0SlowdownWritesTrigger() + "/" + o.level0StopWritesTrigger()
-          + (setup == Setup.TUNED ? ", block cache " + Knobs.BLOCKCACHE_L1_FRACTION.defaultValue()
-              + " of the heap (Bellows' L1), Bloom " + BLOOM_BITS_PER_KEY + " bits per key" : "");
+          + (setup == Setup.TUNED ? ", block cache " + cacheFraction()
+              + " of the heap (Bellows' L1 and L2), Bloom " + BLOOM_BITS_PER_KEY + " bits per key" : "");
     }
   }
 
@@ -105,12 +105,17 @@ final class RocksDbRun {
   static final int BLOOM_BITS_PER_KEY = 10;
 
   /**
-   * RocksDB tuned's block cache: the share of this JVM's heap that Bellows' L1 takes by default
-   * ({@code bellows.blockcache.l1.fraction}), so that both stores cache as much. RocksDB's cache lies
-   * outside the heap, which it does not take from.
+   * RocksDB tuned's block cache: the share of this JVM's heap that Bellows' block caches take by
+   * default, its on-heap L1 and its off-heap L2 ({@code bellows.blockcache.l1.fraction} +
+   * {@code l2.fraction}), so that both stores cache as much. RocksDB's cache lies outside the heap,
+   * as Bellows' L2 does.
    */
   static long blockCacheBytes() {
-    return (long) (Runtime.getRuntime().maxMemory() * Knobs.BLOCKCACHE_L1_FRACTION.defaultValue());
+    return (long) (Runtime.getRuntime().maxMemory() * cacheFraction());
+  }
+
+  static double cacheFraction() {
+    return Knobs.BLOCKCACHE_L1_FRACTION.defaultValue() + Knobs.BLOCKCACHE_L2_FRACTION.defaultValue();
   }
 
   static Options options(Setup setup, long flushSize) {

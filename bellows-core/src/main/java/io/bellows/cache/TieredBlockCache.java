@@ -49,7 +49,7 @@ public final class TieredBlockCache implements BlockCache {
     BucketCache l2 = l2Bytes > 0 ? new BucketCache(l2Bytes) : null;
     LruBlockCache l1 = l1Bytes > 0 ? new LruBlockCache(l1Bytes, l2 == null ? null : (k, b) -> l2.put(k, b, false)) : null;
     ReadAgainFilter filter = l1 != null && admission == L1Admission.READ_AGAIN ? ReadAgainFilter.forCache(l1Bytes) : null;
-    return new TieredBlockCache(l1, l2, filter, admission == L1Admission.NONE);
+    return new TieredBlockCache(l1, l2, filter, admission == L1Admission.NONE && l2 != null); // no L2: NONE is ALL
   }
 
   TieredBlockCache(LruBlockCache l1, BucketCache l2) {

@@ -93,19 +93,21 @@ public final class Knobs {
       + " -XX:MaxDirectMemorySize (by default -Xmx) does not open.");
 
   public static final Knob<Double> BLOCKCACHE_L1_FRACTION = Knob.ofDouble("bellows.blockcache.l1.fraction", ENGINE,
-      0.25, 0.0, 0.8, "Share of the JVM's maximum heap the on-heap block cache (L1) may hold; 0 turns it off. Ignored"
-      + " when bellows.blockcache.l1.size is set. With the memory stores' 0.4 it leaves about a third of the heap to"
-      + " the application, scanners and garbage-collection headroom (see docs/design/block-cache.md). Memory stores"
-      + " and L1 together may take at most 0.8 of the heap (as in HBase): an engine asked for more does not open.");
+      0.02, 0.0, 0.8, "Share of the JVM's maximum heap the on-heap block cache (L1) may hold; 0 turns it off. Ignored"
+      + " when bellows.blockcache.l1.size is set. By default data blocks live off the heap in L2 and L1's small budget"
+      + " is the KV cache's (and IN_MEMORY families' blocks'); for the on-heap layout of HBase's LruBlockCache set"
+      + " l1.fraction=0.25, l1.admission=ALL and l2.fraction=0, which while writes ran cost 3-5x the GC time and"
+      + " 0.77x the gets on Zipf keys (docs/bench/log/2026-11-30-off-heap-default.md). Memory stores and L1 together"
+      + " may take at most 0.8 of the heap (as in HBase): an engine asked for more does not open.");
   public static final Knob<Long> BLOCKCACHE_L1_SIZE = Knob.ofLong("bellows.blockcache.l1.size", ENGINE,
       0, 0, Long.MAX_VALUE, "bytes", "Heap bytes of the on-heap block cache (L1); 0 means bellows.blockcache.l1.fraction"
       + " of the maximum heap.");
   public static final Knob<L1Admission> BLOCKCACHE_L1_ADMISSION = Knob.ofEnum("bellows.blockcache.l1.admission",
-      ENGINE, L1Admission.class, L1Admission.ALL, "Which data blocks read from files the on-heap cache (L1) takes in:"
+      ENGINE, L1Admission.class, L1Admission.NONE, "Which data blocks read from files the on-heap cache (L1) takes in:"
       + " ALL (every one, as HBase and RocksDB do), READ_AGAIN (a block missed again while the keys of about twice"
       + " as many recent misses as L1 holds blocks still include it, and every block of an IN_MEMORY family) or NONE"
-      + " (only IN_MEMORY families' blocks: the others go to the off-heap L2, where gets read them without a copy,"
-      + " and L1's budget is the KV cache's)."
+      + " (the default: only IN_MEMORY families' blocks; the others go to the off-heap L2, where gets read them without"
+      + " a copy, and L1's budget is the KV cache's; without an L2, NONE takes every block as ALL does)."
       + " READ_AGAIN helps gets spread over far more blocks than L1 holds (uniform keys while writing: 1.34-1.37x ALL's"
       + " gets, GC down a third) and cost Zipf keys 0.57-1.09x ALL's, so it is not the default"
       + " (docs/bench/log/2026-11-28-l1-admission.md).");
@@ -113,16 +115,15 @@ public final class Knobs {
       0, 0, Long.MAX_VALUE, "bytes", "Direct (off-heap) bytes of the L2 block cache for data blocks, in buckets of"
       + " 1028 KiB allocated as they fill; 0 means bellows.blockcache.l2.fraction of the maximum heap.");
   public static final Knob<Double> BLOCKCACHE_L2_FRACTION = Knob.ofDouble("bellows.blockcache.l2.fraction", ENGINE,
-      0.0, 0.0, 16.0, "Size of the off-heap L2 block cache as a share of the JVM's maximum heap; 0 (the default), with"
-      + " bellows.blockcache.l2.size 0, means no L2. Ignored when bellows.blockcache.l2.size is set. L2 and the"
-      + " off-heap memory stores (bellows.mslab.offheap) together may take at most 0.8 of -XX:MaxDirectMemorySize"
-      + " (by default -Xmx): an engine asked for more does not open. Off by default. With no L1"
-      + " (bellows.blockcache.l1.fraction=0) gets read L2 in place: while writes run, GC falls to about 1% of the time"
-      + " and gets ran 1.08-1.43x the on-heap L1's on uniform keys but 0.86-0.96x on Zipf keys, with a get p99 on"
-      + " uniform keys of 0.8-1.4 ms against L1's 0.4-0.5 ms (docs/bench/log/2026-11-29-blocked-file-blooms.md); in"
-      + " YCSB A, B and F it ran 1.10-1.13x the defaults' throughput with lower read p99s (BENCHMARKS.md, Y6), in the"
-      + " read suite 0.63-0.89x, with a get p99 of 2-4 ms on 64 KiB blocks (R4). There is no KV cache then: its"
-      + " memory is L1's.");
+      0.25, 0.0, 16.0, "Size of the off-heap L2 block cache, where data blocks live by default, as a share of the JVM's"
+      + " maximum heap; 0, with bellows.blockcache.l2.size 0, means no L2. Ignored when bellows.blockcache.l2.size is"
+      + " set. Its buckets of direct memory are allocated as they fill. L2 and the off-heap memory stores"
+      + " (bellows.mslab.offheap) together may take at most 0.8 of -XX:MaxDirectMemorySize (by default -Xmx): an"
+      + " engine asked for more does not open. Gets read L2's blocks in place, without a heap copy, and its blocks"
+      + " cost the collector nothing: while writes ran, GC fell to 1.3-2.1% of the time from 5.7-9.4% with the data"
+      + " blocks in the on-heap L1, and gets were 1.23x its on Zipf keys (docs/bench/log/2026-11-30-l2-slot-records.md,"
+      + " docs/bench/log/2026-11-30-off-heap-default.md).");
+
   public static final Knob<Boolean> BLOCKCACHE_CACHE_ON_WRITE = Knob.ofBoolean("bellows.blockcache.cache.on.write",
       ENGINE, false, "Add the data blocks a flush writes to the block cache (to L2 if there is one) as they are written,"
       + " for families with BLOCKCACHE on; compactions never do.");
@@ -134,8 +135,9 @@ public final class Knobs {
       + " bellows.kvcache.max.fraction of L1, and gives memory back when L1 makes better use of it"
       + " (docs/design/kv-cache.md).");
   public static final Knob<Double> KVCACHE_MAX_FRACTION = Knob.ofDouble("bellows.kvcache.max.fraction", ENGINE,
-      0.5, 0.0, 0.9, "Largest share of the on-heap block cache's budget the KV cache may take; the two together never"
-      + " exceed that budget.");
+      0.9, 0.0, 0.9, "Largest share of the on-heap block cache's budget the KV cache may take; the two together never"
+      + " exceed that budget. By default L1 holds no data blocks (bellows.blockcache.l1.admission=NONE), so the KV"
+      + " cache may take nearly all of it.");
   public static final Knob<KvCachePolicy> KVCACHE_POLICY = Knob.ofEnum("bellows.kvcache.policy", ENGINE,
       KvCachePolicy.class, KvCachePolicy.WEIGHTED, "Which cached rows the KV cache drops when full: WEIGHTED (the"
       + " paper's frequency / (size x age) weight), LRU, or TINYLFU (Caffeine's W-TinyLFU). Compared in"

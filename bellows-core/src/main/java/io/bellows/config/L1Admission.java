@@ -11,9 +11,9 @@ public enum L1Admission {
    */
   READ_AGAIN,
   /**
-   * No data block read from a file, nor L2's copies of them: with an L2, data blocks live there,
+   * No data block read from a file, nor L2's copies of them (the default): data blocks live in L2,
    * off the heap, and gets read them where they lie; L1's budget serves the KV cache and the blocks
-   * of IN_MEMORY families. Without an L2 no data block is cached.
+   * of IN_MEMORY families. Without an L2 this is {@link #ALL}: data blocks must be cached somewhere.
    */
   NONE
 }

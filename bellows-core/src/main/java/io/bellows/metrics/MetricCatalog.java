@@ -186,8 +186,8 @@ public final class MetricCatalog {
     add("cache.{level}.blocks", Kind.GAUGE, Unit.NONE, "Blocks cached.");
     add("cache.l1.{area}.bytes", Kind.GAUGE, Unit.BYTES, "Bytes in an area of the L1 cache: single (read once), multi (read again), memory (IN_MEMORY families).");
     add("cache.l1.not.admitted", Kind.COUNTER, Unit.NONE, "Data blocks read from files that L1 did not take in"
-        + " (bellows.blockcache.l1.admission=READ_AGAIN: not missed again while remembered; NONE without an L2:"
-        + " every one but IN_MEMORY families').");
+        + " (bellows.blockcache.l1.admission=READ_AGAIN: not missed again while remembered; under NONE, the"
+        + " default, data blocks go to L2 and are not counted here).");
     add("cache.l2.slot.bytes", Kind.GAUGE, Unit.BYTES, "Bytes of L2 bucket slots in use (blocks round up to a slot size).");
     add("cache.l2.direct.bytes", Kind.GAUGE, Unit.BYTES, "Off-heap memory the L2 cache has allocated.");
     add("cache.l2.puts.skipped", Kind.COUNTER, Unit.NONE, "Blocks L2 did not take because another thread was putting"

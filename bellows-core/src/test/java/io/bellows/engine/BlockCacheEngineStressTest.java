@@ -56,6 +56,7 @@ class BlockCacheEngineStressTest {
   void getsNeverSeeAStaleBlockAndTheCachesEmptyWhenTheFilesAreGone() throws Exception {
     EngineOptions options = EngineOptions.builder()
         .set(Knobs.BLOCKCACHE_L1_SIZE, 64L * 1024)
+        .set(Knobs.BLOCKCACHE_L1_ADMISSION, io.bellows.config.L1Admission.ALL) // L1 in front, L2 its victim cache
         .set(Knobs.BLOCKCACHE_L2_SIZE, 2L * 1028 * 1024)
         .set(Knobs.BLOCKCACHE_CACHE_ON_WRITE, true)
         .set(Knobs.COMPACTION_MIN_FILES, 2)

@@ -83,7 +83,9 @@ class GetBlockReadsTest {
   /** Gets fill the cache and a repeated get is served from it; a compaction's reads leave it alone. */
   @Test
   void withTheBlockCacheARepeatedGetReadsNothingFromTheFile() {
-    EngineOptions cacheOnly = EngineOptions.builder().set(Knobs.BLOCKCACHE_L1_SIZE, 1L << 20).build();
+    // An on-heap cache only: without an L2, L1 takes every data block (admission NONE falls back to ALL).
+    EngineOptions cacheOnly = EngineOptions.builder().set(Knobs.BLOCKCACHE_L1_SIZE, 1L << 20)
+        .set(Knobs.BLOCKCACHE_L2_FRACTION, 0.0).build();
     try (Bellows db = Bellows.open(dir, cacheOnly)) {
       Table t = tableOfSmallBlocks(db);
       write(t, 0, 2000, 4);

@@ -118,17 +118,17 @@ class OptionsResolverTest {
   void blockCacheSizesComeFromTheEngineKnobs() {
     assertThat(OptionsResolver.cachePolicy(EngineOptions.defaults(), ColumnFamilyDescriptor.of("f")))
         .isEqualTo(io.bellows.cache.CachePolicy.DEFAULT);
-    // By default the KV cache may hold 10 MiB of L1's quarter of the heap, and reserves one step of
-    // it (1/64 of 250 MiB) at open; there is no L2.
+    // By default L1 is 2% of the heap (20 MiB of 1000), of which the KV cache may hold 10 MiB and
+    // reserves one step at open; data blocks go to an L2 of a quarter of the heap.
     var withKv = (io.bellows.kvcache.KvCachingBlockCache) OptionsResolver.blockCache(EngineOptions.defaults(), 1000L << 20);
     assertThat(withKv.kvCache().limit()).isEqualTo(10L << 20);
     assertThat(withKv.kvCache().metrics().get("kvcache.max.bytes")).isEqualTo(10L << 20);
-    assertThat(withKv.kvCache().capacity()).isEqualTo((250L << 20) / 64);
-    assertThat(withKv.kvCache().metrics().get("kvcache.reserved.bytes")).isEqualTo((250L << 20) / 64);
-    assertThat(withKv.metrics()).doesNotContainKey("cache.l2.max.bytes");
-    var l1Only = (io.bellows.cache.TieredBlockCache) OptionsResolver.blockCache(
-        EngineOptions.builder().set(Knobs.KVCACHE_INITIAL_SIZE, 0L).build(), 1000L << 20);
-    assertThat(l1Only.l1().maxSize()).isEqualTo(250L << 20); // a quarter of the heap
+    assertThat(withKv.kvCache().capacity()).isEqualTo(io.bellows.kvcache.KvCache.firstReservation(20L << 20, 10L << 20));
+    assertThat(withKv.metrics().get("cache.l2.max.bytes")).isEqualTo((250L << 20) / (1028L << 10) * (1028L << 10));
+    withKv.close();
+    var l1Only = (io.bellows.cache.TieredBlockCache) OptionsResolver.blockCache(EngineOptions.builder()
+        .set(Knobs.KVCACHE_INITIAL_SIZE, 0L).set(Knobs.BLOCKCACHE_L2_FRACTION, 0.0).build(), 1000L << 20);
+    assertThat(l1Only.l1().maxSize()).isEqualTo(20L << 20); // 2% of the heap
     assertThat(l1Only.l2()).isNull();
     // An L2 sized from the heap: a quarter of 1000 MiB, in whole buckets of 1028 KiB.
     var fromHeap = (io.bellows.cache.TieredBlockCache) OptionsResolver.blockCache(EngineOptions.builder()
@@ -142,13 +142,16 @@ class OptionsResolverTest {
     assertThat(both.l1().maxSize()).isEqualTo(1L << 20);
     assertThat(both.l2().bucketCount()).isEqualTo(2); // buckets of 1028 KiB
     both.close();
-    assertThat(OptionsResolver.blockCache(EngineOptions.builder().set(Knobs.BLOCKCACHE_L1_FRACTION, 0.0).build(),
-        1000L << 20)).isSameAs(io.bellows.cache.BlockCache.NONE);
+    assertThat(OptionsResolver.blockCache(EngineOptions.builder().set(Knobs.BLOCKCACHE_L1_FRACTION, 0.0)
+        .set(Knobs.BLOCKCACHE_L2_FRACTION, 0.0).build(), 1000L << 20)).isSameAs(io.bellows.cache.BlockCache.NONE);
   }
 
   @Test
   void theL2IsSizedFromTheHeapUnlessItsSizeIsGiven() {
-    assertThat(OptionsResolver.l2Bytes(EngineOptions.defaults(), 8000L << 20)).as("no L2 by default").isZero();
+    assertThat(OptionsResolver.l2Bytes(EngineOptions.defaults(), 8000L << 20)).as("a quarter of the heap by default")
+        .isEqualTo(2000L << 20);
+    assertThat(OptionsResolver.l2Bytes(EngineOptions.builder().set(Knobs.BLOCKCACHE_L2_FRACTION, 0.0).build(),
+        8000L << 20)).as("off").isZero();
     assertThat(OptionsResolver.l2Bytes(EngineOptions.builder().set(Knobs.BLOCKCACHE_L2_FRACTION, 0.25).build(),
         8000L << 20)).isEqualTo(2000L << 20);
     assertThat(OptionsResolver.l2Bytes(EngineOptions.builder().set(Knobs.BLOCKCACHE_L2_SIZE, 3L << 20)

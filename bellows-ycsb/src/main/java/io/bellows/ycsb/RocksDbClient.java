@@ -39,8 +39,9 @@ import site.ycsb.Status;
  *   <li>{@code rocksdb.dir} — the database directory (required);
  *   <li>{@code rocksdb.tuned} — {@code true}: two background jobs, 64 MiB write buffers × 4, the
  *       compression of Bellows' default (LZ4), pipelined writes, a block cache of the heap's share
- *       Bellows' on-heap block cache takes by default ({@code bellows.blockcache.l1.fraction}: equal
- *       cache memory; RocksDB's own default is 32 MiB) and a Bloom filter of 10 bits per key; {@code
+ *       Bellows' block caches take by default ({@code bellows.blockcache.l1.fraction} + {@code
+ *       l2.fraction}: equal cache memory; RocksDB's own default is 32 MiB) and a Bloom filter of 10
+ *       bits per key; {@code
  *       false} (default): {@code new Options()};
  *   <li>{@code rocksdb.compression} — {@code NONE}, {@code LZ4} or {@code ZSTD}: overrides either
  *       setup's compression;
@@ -89,7 +90,7 @@ public final class RocksDbClient extends DB {
               .setBytesPerSync(1L << 20)
               .setTableFormatConfig(new BlockBasedTableConfig()
                   .setBlockCache(new LRUCache((long) (Runtime.getRuntime().maxMemory()
-                      * Knobs.BLOCKCACHE_L1_FRACTION.defaultValue())))
+                      * (Knobs.BLOCKCACHE_L1_FRACTION.defaultValue() + Knobs.BLOCKCACHE_L2_FRACTION.defaultValue()))))
                   .setFilterPolicy(new BloomFilter(10)));
         }
         String compression = p.getProperty("rocksdb.compression");
