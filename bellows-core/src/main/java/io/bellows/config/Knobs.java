@@ -96,8 +96,8 @@ public final class Knobs {
       0.02, 0.0, 0.8, "Share of the JVM's maximum heap the on-heap block cache (L1) may hold; 0 turns it off. Ignored"
       + " when bellows.blockcache.l1.size is set. By default data blocks live off the heap in L2 and L1's small budget"
       + " is the KV cache's (and IN_MEMORY families' blocks'); for the on-heap layout of HBase's LruBlockCache set"
-      + " l1.fraction=0.25, l1.admission=ALL and l2.fraction=0, which while writes ran cost 3-5x the GC time and"
-      + " 0.77x the gets on Zipf keys (docs/bench/log/2026-11-30-off-heap-default.md). Memory stores and L1 together"
+      + " l1.fraction=0.25, l1.admission=ALL and l2.fraction=0, which while writes ran cost 3-5x the GC time"
+      + " (docs/bench/log/2026-11-30-off-heap-default.md). Memory stores and L1 together"
       + " may take at most 0.8 of the heap (as in HBase): an engine asked for more does not open.");
   public static final Knob<Long> BLOCKCACHE_L1_SIZE = Knob.ofLong("bellows.blockcache.l1.size", ENGINE,
       0, 0, Long.MAX_VALUE, "bytes", "Heap bytes of the on-heap block cache (L1); 0 means bellows.blockcache.l1.fraction"
@@ -120,9 +120,9 @@ public final class Knobs {
       + " set. Its buckets of direct memory are allocated as they fill. L2 and the off-heap memory stores"
       + " (bellows.mslab.offheap) together may take at most 0.8 of -XX:MaxDirectMemorySize (by default -Xmx): an"
       + " engine asked for more does not open. Gets read L2's blocks in place, without a heap copy, and its blocks"
-      + " cost the collector nothing: while writes ran, GC fell to 1.3-2.1% of the time from 5.7-9.4% with the data"
-      + " blocks in the on-heap L1, and gets were 1.23x its on Zipf keys (docs/bench/log/2026-11-30-l2-slot-records.md,"
-      + " docs/bench/log/2026-11-30-off-heap-default.md).");
+      + " cost the collector nothing: while writes ran, GC fell to 1.5-2.1% of the time from 5.4-9.4% with the data"
+      + " blocks in the on-heap L1, and gets were 1.02-1.23x its on Zipf keys and 0.95-1.47x on uniform keys (two"
+      + " invocations, docs/bench/log/2026-11-30-l2-slot-records.md, docs/bench/log/2026-11-30-off-heap-default.md).");
 
   public static final Knob<Boolean> BLOCKCACHE_CACHE_ON_WRITE = Knob.ofBoolean("bellows.blockcache.cache.on.write",
       ENGINE, false, "Add the data blocks a flush writes to the block cache (to L2 if there is one) as they are written,"
