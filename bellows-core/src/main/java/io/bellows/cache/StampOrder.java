@@ -55,20 +55,14 @@ final class StampOrder {
   }
 
   /** A snapshot of {@code values} (which may change while it is taken) ordered by {@code stamp}. */
+  @SuppressWarnings("unchecked")
   static <E> Snapshot<E> snapshot(Collection<E> values, ToLongFunction<E> stamp) {
-    Object[] entries = new Object[values.size() + 16];
+    Object[] entries = values.toArray(); // a concurrent collection's toArray copes with changes under it
     long[] stamps = new long[entries.length];
-    int n = 0;
-    for (E e : values) {
-      if (n == entries.length) {
-        entries = Arrays.copyOf(entries, n * 2);
-        stamps = Arrays.copyOf(stamps, n * 2);
-      }
-      entries[n] = e;
-      stamps[n] = stamp.applyAsLong(e);
-      n++;
+    for (int i = 0; i < entries.length; i++) {
+      stamps[i] = stamp.applyAsLong((E) entries[i]);
     }
-    return new Snapshot<>(entries, stamps, n);
+    return new Snapshot<>(entries, stamps, entries.length);
   }
 
   /** The indices {@code 0..n-1} ordered by {@code stamps[i]} ascending; equal stamps keep index order. */
