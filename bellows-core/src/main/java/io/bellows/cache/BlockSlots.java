@@ -6,7 +6,7 @@ import java.lang.invoke.VarHandle;
 /**
  * What the off-heap cache knows of each slot, in primitive arrays rather than an object per block:
  * the block's key (file, offset), its lengths, its last access stamp and a state word, plus a
- * reference to its KV-cache counts. A slot is named by an id ({@link BucketAllocator#id}); the
+ * reference to its KV-cache counts once a get made them ({@link #countsFor}). A slot is named by an id ({@link BucketAllocator#id}); the
  * records of one bucket's slots sit in one page, made when the bucket first serves a class and kept.
  *
  * <p>Why: a cache of small dynamic blocks holds about 100K of them per 480 MiB, and under a workload
@@ -39,23 +39,25 @@ final class BlockSlots {
   private static final int STRIDE = 5;
 
   private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+  private static final VarHandle REFS = MethodHandles.arrayElementVarHandle(RowAccessCounts[].class);
 
   private static final BlockKind[] KINDS = BlockKind.values();
 
   /** One page per bucket, null until the bucket first serves a class. */
   private final long[][] records;
-  private final CachedBlock.Counts[][] counts;
+  /** Each slot's KV-cache counts, null until a get counts a read of its block; released and acquired. */
+  private final RowAccessCounts[][] counts;
 
   BlockSlots(int bucketCount) {
     records = new long[bucketCount][];
-    counts = new CachedBlock.Counts[bucketCount][];
+    counts = new RowAccessCounts[bucketCount][];
   }
 
   /** Makes the bucket's page if it has none; under the cache's lock, before any slot of it is published. */
   void ensurePage(int bucket) {
     if (records[bucket] == null) {
       records[bucket] = new long[BucketAllocator.SLOTS_PER_BUCKET * STRIDE];
-      counts[bucket] = new CachedBlock.Counts[BucketAllocator.SLOTS_PER_BUCKET];
+      counts[bucket] = new RowAccessCounts[BucketAllocator.SLOTS_PER_BUCKET];
     }
   }
 
@@ -135,8 +137,27 @@ final class BlockSlots {
     LONGS.setOpaque(page(id), base(id) + STAMP, stamp);
   }
 
-  CachedBlock.Counts counts(int id) {
-    return counts[id / BucketAllocator.SLOTS_PER_BUCKET][id % BucketAllocator.SLOTS_PER_BUCKET];
+  /**
+   * The counts of the block in the slot at {@code version}, made on first use; null if the slot no
+   * longer holds that block (freed, or reused), for the caller to count into counts of its own.
+   * Lock-free. The counts reference is stored with release after the version moves on a free and
+   * before it moves on a publish, so counts read with acquire and a version still {@code version}
+   * after it are that block's. A slot freed and reused between the check and the exchange may get
+   * the fresh, empty counts made here: empty counts are what it would make itself.
+   */
+  RowAccessCounts countsFor(int id, int version) {
+    if (version(word(id)) != version) {
+      return null;
+    }
+    RowAccessCounts[] page = counts[id / BucketAllocator.SLOTS_PER_BUCKET];
+    int i = id % BucketAllocator.SLOTS_PER_BUCKET;
+    RowAccessCounts c = (RowAccessCounts) REFS.getAcquire(page, i);
+    if (c == null) {
+      RowAccessCounts fresh = new RowAccessCounts();
+      RowAccessCounts witness = (RowAccessCounts) REFS.compareAndExchange(page, i, null, fresh);
+      c = witness == null ? fresh : witness;
+    }
+    return version(word(id)) == version ? c : null;
   }
 
   /**
@@ -154,8 +175,10 @@ final class BlockSlots {
     p[b + OFFSET] = offset;
     p[b + SIZES] = (long) block.payload().length << 32 | (block.onDiskSize() & 0xFFFF_FFFFL);
     LONGS.setOpaque(p, b + STAMP, stamp);
-    counts[id / BucketAllocator.SLOTS_PER_BUCKET][id % BucketAllocator.SLOTS_PER_BUCKET] = block.counts();
+    REFS.setRelease(counts[id / BucketAllocator.SLOTS_PER_BUCKET], id % BucketAllocator.SLOTS_PER_BUCKET,
+        block.countsIfMade());
     LONGS.setRelease(p, b + WORD, word(version + 1, SINGLE, block.kind(), sizeClass));
+    block.adoptSlot(this, id, version + 1);
   }
 
   /**
@@ -186,7 +209,7 @@ final class BlockSlots {
       long freed = word(version(w) + 1, REMOVED, kind(w), sizeClass(w));
       if (LONGS.compareAndSet(p, b + WORD, w, freed)) {
         VarHandle.storeStoreFence();
-        counts[id / BucketAllocator.SLOTS_PER_BUCKET][id % BucketAllocator.SLOTS_PER_BUCKET] = null;
+        REFS.setRelease(counts[id / BucketAllocator.SLOTS_PER_BUCKET], id % BucketAllocator.SLOTS_PER_BUCKET, null);
         return w;
       }
     }

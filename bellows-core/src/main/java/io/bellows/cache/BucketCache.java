@@ -12,8 +12,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link BucketAllocator} into buckets of size classes. What the cache knows of each slot (key,
  * sizes, access stamp, area) is in primitive arrays ({@link BlockSlots}), found by key through an
  * open-addressing table of slot ids ({@link SlotIndex}) and by file through {@link FileSlots}: no
- * heap object per cached block but its KV-cache counts. For data blocks only (index and Bloom blocks
- * belong on the heap). A hit copies the payload back to the heap, or reads it in place.
+ * heap object per cached block but its KV-cache counts, made only for blocks a get counted. For data
+ * blocks only (index and Bloom blocks belong on the heap). A hit copies the payload back to the heap,
+ * or reads it in place.
  *
  * <p>Gets take no lock and never wait: a lookup of the slot id, then a read of the slot's bytes,
  * checked afterwards against the slot's version (a sequence lock per slot, see {@link BlockSlots}:
@@ -92,48 +93,45 @@ public final class BucketCache implements BlockCache {
     int id = index.find(key.file(), key.offset(), slots);
     long word = id < 0 ? 0 : slots.word(id);
     byte[] payload = null;
-    CachedBlock.Counts counts = null;
     int onDiskSize = 0;
     if (BlockSlots.live(word) && slots.holds(id, key.file(), key.offset())) {
       onDiskSize = slots.onDiskSize(id);
-      counts = slots.counts(id);
       payload = read(id, word);
     }
-    if (payload == null || counts == null) {
+    if (payload == null) {
       stats.miss(kind);
       return null;
     }
     slots.stamp(id, accessClock.incrementAndGet());
     promote(id, word);
     stats.hit(kind);
-    return new CachedBlock(BlockSlots.kind(word), onDiskSize, payload, counts);
+    return new CachedBlock(BlockSlots.kind(word), onDiskSize, payload, slots, id, BlockSlots.version(word));
   }
 
   /**
    * Runs {@code reader} over the block's bytes in the bucket, without copying them or taking a lock;
    * its result is discarded (a miss) if the slot was freed meanwhile. The block it returns has no
-   * heap payload, only the block's counts ({@link CachedBlock#withoutPayload}).
+   * heap payload, only its slot, whose counts it shares ({@link CachedBlock#withoutPayload}).
    */
   @Override
   public <T> InPlaceRead<T> readInPlace(BlockKey key, BlockKind kind, PayloadReader<T> reader) {
     int id = index.find(key.file(), key.offset(), slots);
     long word = id < 0 ? 0 : slots.word(id);
     T value = null;
-    CachedBlock.Counts counts = null;
     int onDiskSize = 0;
     if (BlockSlots.live(word) && slots.holds(id, key.file(), key.offset())) {
       onDiskSize = slots.onDiskSize(id);
-      counts = slots.counts(id);
       value = readInPlace(id, word, reader);
     }
-    if (value == null || counts == null) {
+    if (value == null) {
       stats.miss(kind);
       return null;
     }
     slots.stamp(id, accessClock.incrementAndGet());
     promote(id, word);
     stats.hit(kind);
-    return new InPlaceRead<>(value, CachedBlock.withoutPayload(BlockSlots.kind(word), onDiskSize, counts));
+    return new InPlaceRead<>(value,
+        CachedBlock.withoutPayload(BlockSlots.kind(word), onDiskSize, slots, id, BlockSlots.version(word)));
   }
 
   /** A block read again moves from the single-access area to the multi-access one (once; no lock). */

@@ -209,6 +209,46 @@ class BucketCacheTest {
   }
 
   @Test
+  void aBlockNoGetCountedHasNoCountsUntilOneDoesThenEveryCopyOfItSharesTheSlots() {
+    BucketCache c = new BucketCache(2L * BucketAllocator.BUCKET_SIZE);
+    CachedBlock read = data(4096, 1);
+    c.put(new BlockKey(1, 0), read, false);
+    assertThat(read.countsIfMade()).as("nothing made for a block put but not counted").isNull();
+    CachedBlock first = c.get(new BlockKey(1, 0), BlockKind.DATA);
+    CachedBlock inPlace = c.readInPlace(new BlockKey(1, 0), BlockKind.DATA, payload -> payload.limit()).block();
+    RowAccessCounts counts = inPlace.accessCounts(); // made in the slot by the first get that counts
+    counts.recordAndTestPromotion(0, 4, () -> 10);
+    assertThat(first.accessCounts()).isSameAs(counts);
+    assertThat(c.get(new BlockKey(1, 0), BlockKind.DATA).accessCounts()).isSameAs(counts);
+    // The get that read the block from its file counts after putting it: into the slot's counts too.
+    assertThat(read.accessCounts()).isSameAs(counts);
+    // The slot freed and given to another block: the old copies keep counting, but not into the new
+    // block's counts.
+    c.evictFile(1);
+    c.put(new BlockKey(2, 0), data(4096, 2), false);
+    CachedBlock other = c.get(new BlockKey(2, 0), BlockKind.DATA);
+    CachedBlock otherInPlace = c.readInPlace(new BlockKey(2, 0), BlockKind.DATA, payload -> payload.limit()).block();
+    RowAccessCounts otherCounts = other.accessCounts();
+    assertThat(otherCounts).isSameAs(otherInPlace.accessCounts()).isNotSameAs(counts);
+    assertThat(otherCounts.count(0)).isZero();
+    assertThat(first.accessCounts()).isSameAs(counts); // kept by the copy that had them
+  }
+
+  @Test
+  void aCopyServedBeforeItsSlotWasFreedCountsIntoCountsOfItsOwn() {
+    BucketCache c = new BucketCache(2L * BucketAllocator.BUCKET_SIZE);
+    c.put(new BlockKey(1, 0), data(4096, 1), false);
+    CachedBlock served = c.get(new BlockKey(1, 0), BlockKind.DATA); // counts not asked for yet
+    c.evictFile(1);
+    c.put(new BlockKey(2, 0), data(4096, 2), false); // takes the freed slot
+    RowAccessCounts own = served.accessCounts();
+    own.recordAndTestPromotion(0, 4, () -> 10);
+    RowAccessCounts slots = c.get(new BlockKey(2, 0), BlockKind.DATA).accessCounts();
+    assertThat(slots).isNotSameAs(own);
+    assertThat(slots.count(0)).as("the new block's counts saw none of the old block's reads").isZero();
+  }
+
+  @Test
   void aReadInPlaceSeesTheSlotsBytesAndHandsOutTheBlocksCountsWithoutAPayload() {
     BucketCache c = new BucketCache(2L * BucketAllocator.BUCKET_SIZE);
     CachedBlock block = data(60_000, seed.value());

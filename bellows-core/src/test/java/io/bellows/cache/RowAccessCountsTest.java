@@ -2,12 +2,19 @@ package io.bellows.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bellows.testing.Seed;
+import io.bellows.testing.SeedExtension;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
 import java.util.function.IntSupplier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The promotion test of the SAC 2024 paper §4.1 (its Figure 7's cases), on one block's rows. */
+@ExtendWith(SeedExtension.class)
 class RowAccessCountsTest {
   private static final int MIN = 3;
 
@@ -71,6 +78,64 @@ class RowAccessCountsTest {
     assertThat(c.count(0)).isEqualTo(MIN);
     assertThat(c.count(10_063)).isEqualTo(1);
     assertThat(c.count(300)).isZero();
+  }
+
+  @Test
+  void twoRowsAreCountedInlineAndAThirdMovesEveryCountIntoTheMap() {
+    RowAccessCounts c = new RowAccessCounts();
+    c.recordAndTestPromotion(40, MIN, EIGHT);
+    c.recordAndTestPromotion(40, MIN, EIGHT);
+    c.recordAndTestPromotion(80, MIN, EIGHT);
+    assertThat(c.hasArrays()).as("two rows: no arrays").isFalse();
+    assertThat(c.count(40)).isEqualTo(2);
+    assertThat(c.count(80)).isEqualTo(1);
+    c.recordAndTestPromotion(120, MIN, EIGHT);
+    assertThat(c.hasArrays()).isTrue();
+    assertThat(c.count(40)).isEqualTo(2);
+    assertThat(c.count(80)).isEqualTo(1);
+    assertThat(c.count(120)).isEqualTo(1);
+    assertThat(c.count(0)).isZero();
+  }
+
+  /**
+   * Random reads of blocks of 1 to 40 rows, skewed or not, against the test written out over a map:
+   * the same promotions at the same reads, through the move from inline pairs to the map and its
+   * growth.
+   */
+  @Test
+  void promotesAsTheTestWrittenOverAMapDoes(Seed seed) {
+    Random rnd = new Random(seed.value());
+    for (int block = 0; block < 300; block++) {
+      int rowsInBlock = 1 + rnd.nextInt(40);
+      int min = 1 + rnd.nextInt(5);
+      boolean skewed = rnd.nextBoolean();
+      RowAccessCounts counts = new RowAccessCounts();
+      Map<Integer, Long> model = new HashMap<>();
+      long sum = 0;
+      long squares = 0;
+      int reads = rnd.nextInt(400);
+      for (int r = 0; r < reads; r++) {
+        int row = skewed ? (int) Math.min(rowsInBlock - 1, Math.abs(rnd.nextGaussian()) * 3) : rnd.nextInt(rowsInBlock);
+        int start = row * 57;
+        long c = model.getOrDefault(start, 0L) + 1;
+        model.put(start, c);
+        sum++;
+        squares += 2 * c - 1;
+        double mean = (double) sum / rowsInBlock;
+        double sd = Math.sqrt(Math.max(0, (double) squares / rowsInBlock - mean * mean));
+        boolean expected = c > min && c > mean + sd;
+        if (expected) {
+          model.put(start, 0L);
+          sum -= c;
+          squares -= c * c;
+        }
+        assertThat(counts.recordAndTestPromotion(start, min, () -> rowsInBlock))
+            .as("seed %d, block %d, read %d of row %d", seed.value(), block, r, row).isEqualTo(expected);
+      }
+      for (Map.Entry<Integer, Long> e : model.entrySet()) {
+        assertThat((long) counts.count(e.getKey())).as("seed %d, block %d", seed.value(), block).isEqualTo(e.getValue());
+      }
+    }
   }
 
   /**
