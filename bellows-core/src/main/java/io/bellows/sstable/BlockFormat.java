@@ -26,16 +26,17 @@ final class BlockFormat {
 
   private BlockFormat() {}
 
-  /** Frames a stored payload: header + payload + checksum. */
-  static byte[] frame(BlockType type, byte compression, int uncompressedLength, byte[] stored) {
-    byte[] out = new byte[OVERHEAD + stored.length];
-    out[0] = type.code();
-    out[1] = compression;
-    Bytes.putInt(out, 2, uncompressedLength);
-    Bytes.putInt(out, 6, stored.length);
-    System.arraycopy(stored, 0, out, HEADER, stored.length);
-    Bytes.putInt(out, HEADER + stored.length, crc(out, 0, HEADER + stored.length));
-    return out;
+  /**
+   * Frames in place a stored payload of {@code stored} bytes already at {@link #HEADER} in {@code b}:
+   * writes the header before it and the checksum after; returns the framed length.
+   */
+  static int frameInPlace(byte[] b, BlockType type, byte compression, int uncompressedLength, int stored) {
+    b[0] = type.code();
+    b[1] = compression;
+    Bytes.putInt(b, 2, uncompressedLength);
+    Bytes.putInt(b, 6, stored);
+    Bytes.putInt(b, HEADER + stored, crc(b, 0, HEADER + stored));
+    return OVERHEAD + stored;
   }
 
   static int crc(byte[] b, int off, int len) {

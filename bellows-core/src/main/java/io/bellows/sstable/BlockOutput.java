@@ -12,6 +12,8 @@ import java.io.OutputStream;
 final class BlockOutput {
   private final OutputStream out;
   private final BlockCodec codec = new BlockCodec();
+  /** The block being framed: header, stored payload and checksum. */
+  private byte[] frame = new byte[BlockFormat.OVERHEAD + 64 * 1024];
   private long position;
 
   BlockOutput(OutputStream out) {
@@ -24,18 +26,35 @@ final class BlockOutput {
 
   /** Writes one block; returns its on-disk size. */
   int write(BlockType type, Compression compression, byte[] payload) throws IOException {
-    Compression used = compression;
-    byte[] stored = payload;
+    return write(type, compression, payload, 0, payload.length);
+  }
+
+  /**
+   * Writes one block whose payload is {@code src[off, off+len)}; returns its on-disk size. The block
+   * is compressed and framed in one buffer this output keeps (grown to the largest block), not in
+   * arrays of its own.
+   */
+  int write(BlockType type, Compression compression, byte[] src, int off, int len) throws IOException {
+    int room = compression == Compression.NONE ? len : Math.max(len, codec.maxCompressedLength(compression, len));
+    if (frame.length < BlockFormat.OVERHEAD + room) {
+      frame = new byte[BlockFormat.OVERHEAD + room];
+    }
+    Compression used = Compression.NONE;
+    int stored = len;
     if (compression != Compression.NONE) {
-      stored = codec.compress(compression, payload, 0, payload.length);
-      if (stored.length >= payload.length) {
-        used = Compression.NONE;
-        stored = payload;
+      int n = codec.compressInto(compression, src, off, len, frame, BlockFormat.HEADER);
+      if (n < len) {
+        used = compression;
+        stored = n;
       }
     }
-    byte[] framed = BlockFormat.frame(type, used.code(), payload.length, stored);
-    writeRaw(framed);
-    return framed.length;
+    if (used == Compression.NONE) {
+      System.arraycopy(src, off, frame, BlockFormat.HEADER, len);
+    }
+    int size = BlockFormat.frameInPlace(frame, type, used.code(), len, stored);
+    out.write(frame, 0, size);
+    position += size;
+    return size;
   }
 
   void writeRaw(byte[] b) throws IOException {

@@ -7,7 +7,7 @@ import io.bellows.cell.Cell;
  * entry is the length of the key prefix shared with the previous entry, the unshared key bytes, the
  * value and the sequence id; every {@link #RESTART_INTERVAL}th entry is a restart point that stores
  * its whole key, and the block ends with the restart offsets and their count. Not thread-safe;
- * reused for block after block via {@link #finish()}.
+ * reused for block after block via {@link #finish()}, or {@link #seal()} and {@link #reset()}.
  */
 final class DataBlockBuilder {
   /** Entries between restart points: trades block size (prefix compression) for seek cost. */
@@ -62,14 +62,32 @@ final class DataBlockBuilder {
 
   /** Returns the finished payload and resets the builder for the next block. */
   byte[] finish() {
+    byte[] out = java.util.Arrays.copyOf(sealedArray(), seal());
+    reset();
+    return out;
+  }
+
+  /**
+   * Finishes the payload in place and returns its length; it is the first bytes of {@link
+   * #sealedArray} until {@link #reset}. A writer that only writes the block out copies nothing.
+   */
+  int seal() {
     int restartCount = restarts.size() / 4;
     entries.putBytes(restarts.array(), 0, restarts.size());
     entries.putInt(restartCount);
-    byte[] out = entries.toByteArray();
+    return entries.size();
+  }
+
+  /** The array holding the sealed payload (see {@link #seal}). */
+  byte[] sealedArray() {
+    return entries.array();
+  }
+
+  /** Starts the next block. */
+  void reset() {
     entries.reset();
     restarts.reset();
     prevKeyLen = 0;
     count = 0;
-    return out;
   }
 }

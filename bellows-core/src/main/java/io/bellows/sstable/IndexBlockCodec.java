@@ -79,13 +79,14 @@ final class IndexBlockCodec {
     int entriesEnd = p.length - 4 - 4 * n;
     int lo = 0;
     int hi = n;
+    ByteReader r = new ByteReader(p, 0, Math.max(0, entriesEnd)); // one reader for every probe
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
       int off = Bytes.getInt(p, entriesEnd + 4 * mid);
       if (off < 0 || off >= entriesEnd) {
         throw new MalformedBlockException("index entry offset " + off + " outside [0, " + entriesEnd + ")");
       }
-      ByteReader r = new ByteReader(p, off, entriesEnd);
+      r.position(off);
       int eLen = r.getVarLength();
       int eOff = r.skip(eLen);
       DataBlockCursor.checkKey(p, eOff, eLen);

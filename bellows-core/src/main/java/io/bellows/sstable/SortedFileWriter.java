@@ -165,17 +165,20 @@ public final class SortedFileWriter {
 
   private void flushBlock() {
     blockFull = false;
-    byte[] payload = block.finish();
-    uncompressedDataSize += payload.length;
+    int length = block.seal();
+    byte[] sealed = block.sealedArray();
+    uncompressedDataSize += length;
     try {
       long off = out.position();
-      int size = out.write(BlockType.DATA, options.compression(), payload);
+      int size = out.write(BlockType.DATA, options.compression(), sealed, 0, length);
       index.add(previous.array(), previous.keyOffset(), previous.keyLength(), previous.seqId(), off, size);
-      if (onDataBlock != null) {
-        onDataBlock.accept(new Block(BlockType.DATA, off, size, payload));
+      if (onDataBlock != null) { // cache-on-write keeps the payload: a copy of its own
+        onDataBlock.accept(new Block(BlockType.DATA, off, size, Arrays.copyOf(sealed, length)));
       }
     } catch (IOException e) {
       throw fail("write of a data block failed", e);
+    } finally {
+      block.reset();
     }
   }
 
