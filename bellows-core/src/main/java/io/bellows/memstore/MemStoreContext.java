@@ -41,5 +41,11 @@ public record MemStoreContext(
 
     /** An in-memory flush or compaction round finished. */
     default void inMemoryCompactionDone() {}
+
+    /**
+     * A compaction's result has replaced its input in the pipeline and is about to be charged to
+     * the accounting; called under the lock a snapshot takes (a test pauses here to race one).
+     */
+    default void compactionReplacing() {}
   }
 }
