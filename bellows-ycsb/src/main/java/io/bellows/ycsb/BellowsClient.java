@@ -38,6 +38,8 @@ import site.ycsb.Status;
  * <ul>
  *   <li>{@code bellows.dir} — the data directory (required);
  *   <li>{@code bellows.family} — the column family (default {@code f});
+ *   <li>{@code bellows.print.metrics} — {@code true} prints the engine's metrics (caches, flushes,
+ *       compactions) to standard error when the last client closes it (default {@code false});
  *   <li>{@code bellows.durability}, {@code bellows.memstore.policy} and {@code bellows.flush.size} — short
  *       names of the table's {@code DURABILITY}, the family's {@code IN_MEMORY_COMPACTION} and the table's
  *       {@code MEMSTORE_FLUSHSIZE}, applied when the binding creates the table; unset, each is the engine's
@@ -60,7 +62,7 @@ public final class BellowsClient extends DB {
   private static final String WHERE = "give family knobs as bellows.family.NAME, table knobs as bellows.table.NAME"
       + " and engine knobs by their own names";
   /** The binding's own properties, which are not knobs. */
-  private static final Set<String> OWN = Set.of("bellows.dir", "bellows.family");
+  private static final Set<String> OWN = Set.of("bellows.dir", "bellows.family", "bellows.print.metrics");
   /** Short names of knobs, kept from the binding's first versions. */
   static final Map<String, Knob<?>> ALIASES = Map.of("bellows.durability", Knobs.TABLE_DURABILITY,
       "bellows.memstore.policy", Knobs.IN_MEMORY_COMPACTION, "bellows.flush.size", Knobs.MEMSTORE_FLUSHSIZE);
@@ -84,10 +86,19 @@ public final class BellowsClient extends DB {
       throw new DBException(e.getMessage(), e);
     }
     try {
-      engine = SharedEngine.acquire(Path.of(dir), settings.applyTo(EngineOptions.builder()).build());
+      engine = SharedEngine.acquire(Path.of(dir), settings.applyTo(EngineOptions.builder()).build(),
+          printMetrics(p) ? System.err : null);
     } catch (RuntimeException e) {
       throw new DBException("cannot open " + dir + ": " + e.getMessage(), e);
     }
+  }
+
+  private static boolean printMetrics(Properties p) throws DBException {
+    String v = p.getProperty("bellows.print.metrics", "false").trim();
+    if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
+      throw new DBException("bellows.print.metrics must be true or false, not '" + v + "'");
+    }
+    return Boolean.parseBoolean(v);
   }
 
   /**

@@ -2,9 +2,11 @@ package io.bellows.ycsb;
 
 import io.bellows.client.Bellows;
 import io.bellows.config.EngineOptions;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * One engine per data directory for all the {@link BellowsClient}s of a JVM: YCSB makes one client
@@ -16,19 +18,24 @@ final class SharedEngine {
 
   private final Path dir;
   private final Bellows db;
+  private final PrintStream metricsOut;
   private int users;
 
-  private SharedEngine(Path dir, Bellows db) {
+  private SharedEngine(Path dir, Bellows db, PrintStream metricsOut) {
     this.dir = dir;
     this.db = db;
+    this.metricsOut = metricsOut;
   }
 
-  /** The engine of {@code dir}, opened with {@code options} by the first caller. */
-  static synchronized SharedEngine acquire(Path dir, EngineOptions options) {
+  /**
+   * The engine of {@code dir}, opened with {@code options} by the first caller; if that caller gives
+   * a {@code metricsOut}, the engine's metrics are printed there, one per line, before it closes.
+   */
+  static synchronized SharedEngine acquire(Path dir, EngineOptions options, PrintStream metricsOut) {
     Path key = dir.toAbsolutePath().normalize();
     SharedEngine e = OPEN.get(key);
     if (e == null) {
-      e = new SharedEngine(key, Bellows.open(key, options));
+      e = new SharedEngine(key, Bellows.open(key, options), metricsOut);
       OPEN.put(key, e);
     }
     e.users++;
@@ -44,6 +51,10 @@ final class SharedEngine {
     synchronized (SharedEngine.class) {
       if (--users == 0) {
         OPEN.remove(dir);
+        if (metricsOut != null) {
+          new TreeMap<>(db.metrics()).forEach((name, value) -> metricsOut.println("[METRIC] " + name + " " + value));
+          metricsOut.flush();
+        }
         db.close();
       }
     }

@@ -286,6 +286,25 @@ class YcsbBindingTest {
   }
 
   @Test
+  void metricsArePrintedWhenTheLastClientClosesTheEngine() throws Exception {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream metrics = new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8);
+    SharedEngine first = SharedEngine.acquire(dir.resolve("m"), io.bellows.config.EngineOptions.defaults(), metrics);
+    SharedEngine second = SharedEngine.acquire(dir.resolve("m"), io.bellows.config.EngineOptions.defaults(), null);
+    assertThat(second).isSameAs(first);
+    first.release();
+    assertThat(out.size()).as("nothing while a client still uses the engine").isZero();
+    second.release();
+    assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8))
+        .contains("[METRIC] kvcache.hits 0", "[METRIC] kvcache.promotions 0");
+    Properties bad = properties("bellows", "readproportion=1");
+    bad.setProperty("bellows.print.metrics", "yes");
+    BellowsClient client = new BellowsClient();
+    client.setProperties(bad);
+    assertThatThrownBy(client::init).hasMessageContaining("bellows.print.metrics must be true or false, not 'yes'");
+  }
+
+  @Test
   void badArgumentsAreRefusedByName() {
     assertThatThrownBy(() -> YcsbRun.clientArgs("load", "leveldb", dir, 1, List.of()))
         .hasMessageContaining("unknown store 'leveldb'");
