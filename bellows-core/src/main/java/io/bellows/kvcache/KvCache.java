@@ -32,13 +32,18 @@ import java.util.function.IntSupplier;
 public final class KvCache {
   /** Lookups between two reviews of the KV cache's size against L1's. */
   static final long REVIEW_EVERY = 1 << 16;
-  /** Heap cost of an entry beside its cells' bytes: key, arrays, map node, policy bookkeeping. */
-  static final int ENTRY_OVERHEAD = 96;
-  /** Heap cost of each cached cell beside its bytes: the Cell object and its array's header. */
-  static final int CELL_OVERHEAD = 48;
+  /**
+   * Heap cost of an entry beside its row key's and packed cells' bytes, with compressed references:
+   * the key object (32), the two arrays' headers and padding (40), the map's node and slot (40), and
+   * the policy's entry and heap record (64).
+   */
+  static final int ENTRY_OVERHEAD = 176;
 
-  /** The rows; its capacity is the reservation: the bytes of L1's budget the KV cache holds. */
-  private final BoundedCache<RowKey, Cell[]> rows;
+  /**
+   * The rows, each value a {@link PackedRow}; its capacity is the reservation: the bytes of L1's
+   * budget the KV cache holds.
+   */
+  private final BoundedCache<RowKey, byte[]> rows;
   private final ConcurrentHashMap<Long, Set<RowKey>> byFile = new ConcurrentHashMap<>();
   private final LruBlockCache l1;
   private final long initialBytes;
@@ -70,7 +75,7 @@ public final class KvCache {
    * @param maxBytes its largest size limit
    * @param minAccesses the promotion threshold ({@code bellows.kvcache.promote.min.accesses})
    */
-  public KvCache(Function<BoundedCache.EvictionListener<RowKey>, BoundedCache<RowKey, Cell[]>> storage,
+  public KvCache(Function<BoundedCache.EvictionListener<RowKey>, BoundedCache<RowKey, byte[]>> storage,
       LruBlockCache l1, long reserved, long initialBytes, long maxBytes, int minAccesses) {
     if (initialBytes <= 0 || maxBytes < initialBytes || (l1 != null && (reserved <= 0 || reserved > initialBytes))) {
       throw new IllegalArgumentException(
@@ -99,9 +104,12 @@ public final class KvCache {
     return Math.min(initialBytes, step(budget));
   }
 
-  /** The cells file {@code file} holds for {@code row}, if cached; counts a hit or a miss. */
+  /**
+   * The cells file {@code file} holds for {@code row}, if cached (new cell objects over the cached
+   * row's bytes); counts a hit or a miss.
+   */
   public List<Cell> get(long file, byte[] row) {
-    Cell[] cells = rows.get(new RowKey(file, row));
+    byte[] cells = rows.get(new RowKey(file, row));
     long lookups;
     if (cells == null) {
       lookups = misses.incrementAndGet() + hits.get();
@@ -111,13 +119,14 @@ public final class KvCache {
     if (lookups % REVIEW_EVERY == 0) {
       review(lookups);
     }
-    return cells == null ? null : List.of(cells);
+    return cells == null ? null : PackedRow.unpack(cells);
   }
 
   /**
    * Counts a get that read {@code row} from a cached data block (its cells, starting at
    * {@code rowStart} in the block) and promotes the row if it is now hot in a poorly used block
-   * (paper §4.1): the row's cells are copied in and the block marked an eviction candidate.
+   * (paper §4.1): the row's cells are copied in, packed into one array ({@link PackedRow}), and
+   * the block marked an eviction candidate.
    *
    * @param rowCount the number of rows in the block, asked for only when a count of the block
    *     first passes the promotion minimum
@@ -127,10 +136,7 @@ public final class KvCache {
     if (cells.isEmpty() || !block.accessCounts().recordAndTestPromotion(rowStart, minAccesses, rowCount)) {
       return;
     }
-    int bytes = ENTRY_OVERHEAD + row.length;
-    for (Cell c : cells) {
-      bytes += c.length() + CELL_OVERHEAD;
-    }
+    int bytes = ENTRY_OVERHEAD + row.length + PackedRow.packedLength(cells);
     // Before the policy would evict to make room: with WEIGHTED that is 95% of the capacity, and a
     // test against the capacity itself never reserved more for rows of a few hundred bytes.
     if (rows.bytes() + bytes > rows.evictsAbove()) {
@@ -141,7 +147,7 @@ public final class KvCache {
     // again after, for an eviction of the key's previous entry reported in between (see evicted).
     Set<RowKey> keys = byFile.computeIfAbsent(file, f -> ConcurrentHashMap.newKeySet());
     keys.add(key);
-    rows.put(key, cells.toArray(new Cell[0]), bytes);
+    rows.put(key, PackedRow.pack(cells), bytes);
     keys.add(key);
     promotions.incrementAndGet();
     block.markEvictionCandidate();
