@@ -36,7 +36,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The engine is linearizable per column: clients put, get and check-and-put a few columns while
+ * The engine is linearizable per column: clients put (alone and in batches of two rows), get and
+ * check-and-put a few columns while
  * a thread flushes, compacts and splits the table under them; every call's invocation and answer
  * is recorded on one clock, and {@link LinearizabilityChecker} must find, for each column, one
  * order of the calls that respects real time and that a register would have answered alike. A
@@ -123,10 +124,22 @@ class LinearizableHistoryTest {
           Long read = v == null ? null : Bytes.getLong(v, 0);
           history.add(Operation.completed(client, r, invoked, System.nanoTime(), new Read(), new Value(read)));
           lastSeen.put(r, read);
-        } else if (kind < 7) {
+        } else if (kind < 6) {
           t.put(new Put(row(r)).addColumn(F, Q, Bytes.toBytes(value)));
           history.add(Operation.completed(client, r, invoked, System.nanoTime(), new Write(value), Boolean.TRUE));
           lastSeen.put(r, value);
+        } else if (kind < 7) {
+          // A batch of two rows: a mini-batch, which releases its rows' locks before its insert
+          // (the check-and-puts on these rows must still see it). Each row is a write of its register.
+          int r2 = (r + 1 + rnd.nextInt(ROWS - 1)) % ROWS;
+          long value2 = value | 1L << 31;
+          t.put(List.of(new Put(row(r)).addColumn(F, Q, Bytes.toBytes(value)),
+              new Put(row(r2)).addColumn(F, Q, Bytes.toBytes(value2))));
+          long answered = System.nanoTime();
+          history.add(Operation.completed(client, r, invoked, answered, new Write(value), Boolean.TRUE));
+          history.add(Operation.completed(client, r2, invoked, answered, new Write(value2), Boolean.TRUE));
+          lastSeen.put(r, value);
+          lastSeen.put(r2, value2);
         } else {
           Long expected = lastSeen.get(r);
           boolean applied = t.checkAndPut(row(r), F, Q, expected == null ? null : Bytes.toBytes(expected),
