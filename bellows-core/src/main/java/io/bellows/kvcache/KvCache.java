@@ -136,7 +136,8 @@ public final class KvCache {
     if (cells.isEmpty() || !block.accessCounts().recordAndTestPromotion(rowStart, minAccesses, rowCount)) {
       return;
     }
-    int bytes = ENTRY_OVERHEAD + row.length + PackedRow.packedLength(cells);
+    byte[] packed = PackedRow.pack(cells);
+    int bytes = ENTRY_OVERHEAD + row.length + packed.length;
     // Before the policy would evict to make room: with WEIGHTED that is 95% of the capacity, and a
     // test against the capacity itself never reserved more for rows of a few hundred bytes.
     if (rows.bytes() + bytes > rows.evictsAbove()) {
@@ -147,7 +148,7 @@ public final class KvCache {
     // again after, for an eviction of the key's previous entry reported in between (see evicted).
     Set<RowKey> keys = byFile.computeIfAbsent(file, f -> ConcurrentHashMap.newKeySet());
     keys.add(key);
-    rows.put(key, PackedRow.pack(cells), bytes);
+    rows.put(key, packed, bytes);
     keys.add(key);
     promotions.incrementAndGet();
     block.markEvictionCandidate();

@@ -17,8 +17,7 @@ final class PackedRow {
 
   private PackedRow() {}
 
-  /** Bytes {@link #pack} makes of {@code cells}. */
-  static int packedLength(List<Cell> cells) {
+  private static int packedLength(List<Cell> cells) {
     int n = 0;
     for (Cell c : cells) {
       n += SEQ_ID + c.length();

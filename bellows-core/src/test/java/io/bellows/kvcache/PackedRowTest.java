@@ -35,7 +35,8 @@ class PackedRowTest {
         cells.add(new Cell(in, pad, c.length(), rnd.nextInt(4) == 0 ? 0 : rnd.nextLong() & Long.MAX_VALUE));
       }
       byte[] packed = PackedRow.pack(cells);
-      assertThat(packed).as(seed.toString()).hasSize(PackedRow.packedLength(cells));
+      assertThat(packed).as("%s: a sequence id and the bytes of each cell", seed)
+          .hasSize(cells.stream().mapToInt(c -> 8 + c.length()).sum());
       List<Cell> back = PackedRow.unpack(packed);
       assertThat(back).as(seed.toString()).hasSameSizeAs(cells);
       for (int i = 0; i < n; i++) {
