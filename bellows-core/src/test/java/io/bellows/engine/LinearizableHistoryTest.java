@@ -37,12 +37,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The engine is linearizable per column: clients put (alone and in batches of two rows), get and
- * check-and-put a few columns while
- * a thread flushes, compacts and splits the table under them; every call's invocation and answer
- * is recorded on one clock, and {@link LinearizabilityChecker} must find, for each column, one
- * order of the calls that respects real time and that a register would have answered alike. A
- * write acknowledged then missed, a read that goes back in time or two winners of one
- * check-and-put fail it. Prints its seed; replay with -Dbellows.test.seed=N.
+ * check-and-put a few columns while a thread flushes, compacts and splits the table under them;
+ * every call's invocation and answer is recorded on one clock, and {@link LinearizabilityChecker}
+ * must find, for each column, one order of the calls that respects real time and that a register
+ * would have answered alike. A write acknowledged then missed, a read that goes back in time or two
+ * winners of one check-and-put fail it. Prints its seed; replay with -Dbellows.test.seed=N.
  */
 @ExtendWith(SeedExtension.class)
 class LinearizableHistoryTest {
@@ -129,8 +128,8 @@ class LinearizableHistoryTest {
           history.add(Operation.completed(client, r, invoked, System.nanoTime(), new Write(value), Boolean.TRUE));
           lastSeen.put(r, value);
         } else if (kind < 7) {
-          // A batch of two rows: a mini-batch, which releases its rows' locks before its insert
-          // (the check-and-puts on these rows must still see it). Each row is a write of its register.
+          // A batch of two rows goes through a mini-batch and its row locks, racing the check-and-puts
+          // on these rows. Each row is a write of its register.
           int r2 = (r + 1 + rnd.nextInt(ROWS - 1)) % ROWS;
           long value2 = value | 1L << 31;
           t.put(List.of(new Put(row(r)).addColumn(F, Q, Bytes.toBytes(value)),
