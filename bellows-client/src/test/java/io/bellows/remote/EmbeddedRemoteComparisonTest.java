@@ -21,6 +21,8 @@ import io.bellows.filter.CompareOperator;
 import io.bellows.filter.ValueFilter;
 import io.bellows.schema.ColumnFamilyDescriptor;
 import io.bellows.schema.TableDescriptor;
+import io.bellows.server.ServerConfig;
+import io.bellows.server.ServerEvents;
 import io.bellows.testing.Seed;
 import io.bellows.testing.SeedExtension;
 import io.bellows.util.Bytes;
@@ -56,8 +58,11 @@ class EmbeddedRemoteComparisonTest {
   void sameCallsGiveSameAnswersEmbeddedAndRemote(Seed testSeed) {
     long seed = testSeed.value();
     Random rnd = new Random(seed);
-    try (Bellows embedded = Bellows.open(dir.resolve("embedded"), EngineOptions.defaults());
-        ServerFixture fixture = new ServerFixture(dir.resolve("server"));
+    // Timestamps the engines choose never repeat: two puts of a column in one millisecond on one
+    // side only would keep one version there and two on the other.
+    try (Bellows embedded = Bellows.open(dir.resolve("embedded"), distinctMillis());
+        ServerFixture fixture = new ServerFixture(dir.resolve("server"), distinctMillis(), ServerConfig.defaults(),
+            ServerEvents.NONE, -1);
         Bellows remote = fixture.connect()) {
       List<Bellows> both = List.of(embedded, remote);
       TableDescriptor schema = TableDescriptor.builder("t")
@@ -293,6 +298,14 @@ class EmbeddedRemoteComparisonTest {
       c = c.timeRange(min, min + rnd.nextInt(15));
     }
     return c;
+  }
+
+  /** Engine options whose clock gives the wall-clock time, but never the same millisecond twice. */
+  private static EngineOptions distinctMillis() {
+    java.util.concurrent.atomic.AtomicLong last = new java.util.concurrent.atomic.AtomicLong();
+    return EngineOptions.builder()
+        .clock(() -> last.updateAndGet(before -> Math.max(before + 1, System.currentTimeMillis())))
+        .build();
   }
 
   /** Cells with their explicit timestamps; a timestamp the engine chose ("now") shows as "now". */

@@ -19,7 +19,11 @@ final class ServerFixture implements AutoCloseable {
 
   /** With {@code httpPort} 0, /metrics on a free port. */
   ServerFixture(Path dir, ServerConfig config, ServerEvents events, int httpPort) {
-    this.engine = LocalEngine.open(dir, EngineOptions.defaults());
+    this(dir, EngineOptions.defaults(), config, events, httpPort);
+  }
+
+  ServerFixture(Path dir, EngineOptions options, ServerConfig config, ServerEvents events, int httpPort) {
+    this.engine = LocalEngine.open(dir, options);
     this.server = BellowsServer.start(engine, config.withPorts(0, httpPort), events);
   }
 
